@@ -1,0 +1,92 @@
+// Package contract defines the benchmark service that every wirebench protocol carries:
+// the model types, the Service interface, a reference in-memory implementation, a
+// deterministic data set and the workloads that drive a Service.
+//
+// Protocol adapters convert between these model types and their own wire types, as a
+// real application with a domain model does; that conversion is part of what is measured.
+package contract
+
+// PersonName is the name of a Person.
+type PersonName struct {
+	Title string `json:"title"`
+	First string `json:"first"`
+	Last  string `json:"last"`
+}
+
+// Location is the postal address of a Person.
+type Location struct {
+	Street   string `json:"street"`
+	City     string `json:"city"`
+	State    string `json:"state"`
+	PostCode string `json:"post_code"`
+}
+
+// Picture holds the URLs of a Person's pictures.
+type Picture struct {
+	Large     string `json:"large"`
+	Medium    string `json:"medium"`
+	Thumbnail string `json:"thumbnail"`
+}
+
+// Person is the record of the person store. Picture is optional: nil means absent,
+// and every protocol must carry that distinction.
+type Person struct {
+	ID       int64      `json:"id"`
+	Name     PersonName `json:"name"`
+	Gender   string     `json:"gender"`
+	Location Location   `json:"location"`
+	Email    string     `json:"email"`
+	Picture  *Picture   `json:"picture,omitempty"`
+}
+
+// PersonLink relates two persons.
+type PersonLink struct {
+	P1 Person `json:"p1"`
+	P2 Person `json:"p2"`
+}
+
+// Side is the side of a Trade.
+type Side int32
+
+const (
+	Buy  Side = 0
+	Sell Side = 1
+)
+
+// String returns "BUY" or "SELL".
+func (s Side) String() string {
+	if s == Sell {
+		return "SELL"
+	}
+	return "BUY"
+}
+
+// Trade is one element of the StreamTrades server stream.
+type Trade struct {
+	ID             int64   `json:"id"`
+	Symbol         string  `json:"symbol"`
+	Price          float64 `json:"price"`
+	Quantity       int64   `json:"quantity"`
+	TimestampNanos int64   `json:"timestamp_nanos"`
+	Side           Side    `json:"side"`
+}
+
+// Stats is the answer of the Stats operation.
+type Stats struct {
+	// Calls is the number of Echo calls the service has answered.
+	Calls int64 `json:"calls"`
+	// LastPayloadLen is the length in bytes of the payload of the latest Echo call.
+	LastPayloadLen int64 `json:"last_payload_len"`
+}
+
+// Equal reports whether two persons carry the same values, Picture compared by value.
+func (p Person) Equal(q Person) bool {
+	if p.ID != q.ID || p.Name != q.Name || p.Gender != q.Gender || p.Location != q.Location ||
+		p.Email != q.Email {
+		return false
+	}
+	if (p.Picture == nil) != (q.Picture == nil) {
+		return false
+	}
+	return p.Picture == nil || *p.Picture == *q.Picture
+}

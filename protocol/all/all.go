@@ -1,0 +1,6 @@
+// Package all registers every built-in protocol adapter. Import it for its side effect.
+package all
+
+import (
+	_ "github.com/wirebench/wirebench/protocol/direct"
+)

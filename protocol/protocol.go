@@ -1,0 +1,178 @@
+// Package protocol holds the registry of protocol adapters. Each adapter lives in its own
+// package under protocol/ and registers a Protocol from its init function; the blank
+// imports in protocol/all make every built-in adapter available. Nothing outside an
+// adapter's package switches on protocol names.
+package protocol
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"slices"
+	"sort"
+	"sync"
+
+	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/transport"
+)
+
+// DefaultMaxMessageSize is the default limit on one request or response message
+// (16 MiB), on servers and clients alike.
+const DefaultMaxMessageSize = 16 << 20
+
+// Protocol is a registered adapter: a way to serve a contract.Service and a client that
+// implements it.
+type Protocol struct {
+	// Name is what users type: "http-json", "grpc-proto", ...
+	Name string
+	// Summary is one line for `wirebench list`.
+	Summary string
+	// InProcess is true for protocols with no wire (direct): they have no server, and
+	// their client calls ClientConfig.Local.
+	InProcess bool
+	// NewServer returns a server of svc. Nil for in-process protocols.
+	NewServer func(svc contract.Service, cfg ServerConfig) (Server, error)
+	// NewClient returns a client. It may connect lazily, on the first call.
+	NewClient func(ctx context.Context, cfg ClientConfig) (Client, error)
+}
+
+// ServerConfig configures a protocol server.
+type ServerConfig struct {
+	// MaxMessageSize bounds one request message in bytes; a larger one is refused
+	// without being read whole into memory. 0 means DefaultMaxMessageSize.
+	MaxMessageSize int
+}
+
+// MessageLimit returns MaxMessageSize, or the default when it is 0.
+func (c ServerConfig) MessageLimit() int {
+	if c.MaxMessageSize > 0 {
+		return c.MaxMessageSize
+	}
+	return DefaultMaxMessageSize
+}
+
+// ClientConfig configures a protocol client.
+type ClientConfig struct {
+	// Target is the server's address (unused by in-process protocols).
+	Target transport.Addr
+	// Dial opens one connection to Target; clients must open every connection through
+	// it, so that bytes are counted. NewClient fills it in from Target when nil.
+	Dial transport.DialFunc
+	// Local is the service an in-process protocol calls.
+	Local contract.Service
+	// MaxMessageSize bounds one response message in bytes; 0 means the default.
+	MaxMessageSize int
+	// Options are protocol-specific settings (for example a gRPC window size), by
+	// name. Adapters reject names they do not know.
+	Options map[string]string
+}
+
+// MessageLimit returns MaxMessageSize, or the default when it is 0.
+func (c ClientConfig) MessageLimit() int {
+	if c.MaxMessageSize > 0 {
+		return c.MaxMessageSize
+	}
+	return DefaultMaxMessageSize
+}
+
+// Server serves a contract.Service on listeners.
+//
+// Serve may be called from several goroutines with different listeners. Close stops
+// the server at once: listeners and connections are closed, calls in flight fail on
+// their clients, and every Serve returns. Shutdown stops accepting, lets calls in flight
+// finish until ctx is done, then closes like Close. Both are safe to call more than once.
+type Server interface {
+	// Serve accepts connections on ln until the server is closed. It returns nil after
+	// Close or Shutdown, and the accept error otherwise.
+	Serve(ln net.Listener) error
+	Shutdown(ctx context.Context) error
+	Close() error
+}
+
+// Client is a connection (or pool of connections) to one server, and a contract.Service.
+// It is safe for concurrent use. Close releases its connections; calls after Close fail.
+type Client interface {
+	contract.Service
+	Close() error
+}
+
+var (
+	mu       sync.RWMutex
+	registry = map[string]*Protocol{}
+)
+
+// Register adds p to the registry. It panics on a duplicate or incomplete entry, which
+// is a programming error in an adapter's init.
+func Register(p *Protocol) {
+	mu.Lock()
+	defer mu.Unlock()
+	switch {
+	case p.Name == "" || p.NewClient == nil:
+		panic("protocol: Register needs a Name and NewClient")
+	case !p.InProcess && p.NewServer == nil:
+		panic("protocol: " + p.Name + " needs a NewServer")
+	case registry[p.Name] != nil:
+		panic("protocol: " + p.Name + " registered twice")
+	}
+	registry[p.Name] = p
+}
+
+// ErrUnknown is wrapped by Lookup's error for a name that is not registered.
+var ErrUnknown = errors.New("unknown protocol")
+
+// Lookup returns the protocol registered under name.
+func Lookup(name string) (*Protocol, error) {
+	mu.RLock()
+	defer mu.RUnlock()
+	if p := registry[name]; p != nil {
+		return p, nil
+	}
+	return nil, fmt.Errorf("%w %q (known: %v)", ErrUnknown, name, namesLocked())
+}
+
+// Names returns the registered protocol names, sorted.
+func Names() []string {
+	mu.RLock()
+	defer mu.RUnlock()
+	return namesLocked()
+}
+
+func namesLocked() []string {
+	names := make([]string, 0, len(registry))
+	for n := range registry {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// All returns the registered protocols sorted by name.
+func All() []*Protocol {
+	mu.RLock()
+	defer mu.RUnlock()
+	ps := make([]*Protocol, 0, len(registry))
+	for _, n := range namesLocked() {
+		ps = append(ps, registry[n])
+	}
+	return ps
+}
+
+// Dial returns a client of p for cfg, filling in cfg.Dial from cfg.Target (with no
+// byte counting) when it is nil.
+func (p *Protocol) Dial(ctx context.Context, cfg ClientConfig) (Client, error) {
+	if cfg.Dial == nil && !p.InProcess {
+		cfg.Dial = transport.Dialer(cfg.Target, nil)
+	}
+	return p.NewClient(ctx, cfg)
+}
+
+// CheckOptions returns an error naming the first key of opts not in known.
+func CheckOptions(protocol string, opts map[string]string, known ...string) error {
+	for k := range opts {
+		if !slices.Contains(known, k) {
+			return fmt.Errorf("%s: unknown option %q (known: %v)", protocol, k, known)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,125 @@
+// Package transport resolves wirebench addresses (tcp://host:port, unix:///path) to
+// listeners and dialers, and counts the bytes a client sends and receives.
+package transport
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+)
+
+// Addr is a parsed wirebench address.
+type Addr struct {
+	// Network is "tcp" or "unix".
+	Network string
+	// Address is host:port for tcp, a file system path for unix.
+	Address string
+}
+
+// Parse reads "tcp://host:port" or "unix:///path/to/socket". For convenience a bare
+// "host:port" is read as tcp and a bare absolute path as unix.
+func Parse(s string) (Addr, error) {
+	switch {
+	case s == "":
+		return Addr{}, errors.New("empty address: want tcp://host:port or unix:///path")
+	case strings.HasPrefix(s, "/"):
+		return Addr{Network: "unix", Address: s}, nil
+	case !strings.Contains(s, "://"):
+		if _, _, err := net.SplitHostPort(s); err != nil {
+			return Addr{}, fmt.Errorf("address %q: want tcp://host:port or unix:///path", s)
+		}
+		return Addr{Network: "tcp", Address: s}, nil
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return Addr{}, fmt.Errorf("address %q: %v", s, err)
+	}
+	switch u.Scheme {
+	case "tcp":
+		if _, _, err := net.SplitHostPort(u.Host); err != nil || u.Path != "" {
+			return Addr{}, fmt.Errorf("address %q: want tcp://host:port (port 0 picks a free one)", s)
+		}
+		return Addr{Network: "tcp", Address: u.Host}, nil
+	case "unix":
+		if u.Host != "" || u.Path == "" {
+			return Addr{}, fmt.Errorf("address %q: want unix:///absolute/path (three slashes)", s)
+		}
+		return Addr{Network: "unix", Address: u.Path}, nil
+	default:
+		return Addr{}, fmt.Errorf("address %q: unknown scheme %q, want tcp or unix", s, u.Scheme)
+	}
+}
+
+// String returns the address in URL form, the form Parse reads.
+func (a Addr) String() string { return a.Network + "://" + a.Address }
+
+// AddrOf returns the wirebench address of a net.Addr, such as a listener's bound address.
+func AddrOf(na net.Addr) Addr {
+	return Addr{Network: na.Network(), Address: na.String()}
+}
+
+// Listen listens on a. For unix, a stale socket file left by a dead server is removed
+// first; a socket that still accepts connections is left alone and Listen fails.
+func Listen(a Addr) (net.Listener, error) {
+	if a.Network == "unix" {
+		if err := removeStaleSocket(a.Address); err != nil {
+			return nil, err
+		}
+	}
+	ln, err := net.Listen(a.Network, a.Address)
+	if err != nil {
+		return nil, fmt.Errorf("listen on %s: %w", a, err)
+	}
+	if ul, ok := ln.(*net.UnixListener); ok {
+		// The listener removes the socket file when it is closed.
+		ul.SetUnlinkOnClose(true)
+	}
+	return ln, nil
+}
+
+func removeStaleSocket(path string) error {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("listen on unix://%s: %w", path, err)
+	}
+	if fi.Mode()&fs.ModeSocket == 0 {
+		return fmt.Errorf("listen on unix://%s: the path exists and is not a socket; remove it or choose another", path)
+	}
+	c, err := net.DialTimeout("unix", path, 200*time.Millisecond)
+	if err == nil {
+		c.Close()
+		return fmt.Errorf("listen on unix://%s: a server already listens there", path)
+	}
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("listen on unix://%s: removing stale socket: %w", path, err)
+	}
+	return nil
+}
+
+// DialFunc opens one connection to a fixed address.
+type DialFunc func(ctx context.Context) (net.Conn, error)
+
+// Dialer returns a DialFunc for a whose connections count their bytes in c (nil: no
+// counting). TCP connections have Nagle's algorithm off, as every RPC stack sets it.
+func Dialer(a Addr, c *Counter) DialFunc {
+	var d net.Dialer
+	return func(ctx context.Context) (net.Conn, error) {
+		conn, err := d.DialContext(ctx, a.Network, a.Address)
+		if err != nil {
+			return nil, err
+		}
+		if c == nil {
+			return conn, nil
+		}
+		return c.Wrap(conn), nil
+	}
+}

@@ -1,0 +1,46 @@
+package transport
+
+import (
+	"net"
+	"sync/atomic"
+)
+
+// Counter adds up the bytes sent and received over the connections it wraps. It is
+// safe for concurrent use; a client typically owns one Counter for all its connections,
+// and the engine reads it at interval boundaries to report bytes per op.
+type Counter struct {
+	sent atomic.Int64
+	recv atomic.Int64
+}
+
+// Sent returns the bytes written so far.
+func (c *Counter) Sent() int64 { return c.sent.Load() }
+
+// Received returns the bytes read so far.
+func (c *Counter) Received() int64 { return c.recv.Load() }
+
+// Wrap returns conn with its reads and writes counted in c.
+func (c *Counter) Wrap(conn net.Conn) net.Conn { return &countingConn{Conn: conn, c: c} }
+
+// countingConn counts application bytes: what crosses the socket, framing included,
+// before the kernel adds TCP/IP headers.
+type countingConn struct {
+	net.Conn
+	c *Counter
+}
+
+func (cc *countingConn) Read(p []byte) (int, error) {
+	n, err := cc.Conn.Read(p)
+	if n > 0 {
+		cc.c.recv.Add(int64(n))
+	}
+	return n, err
+}
+
+func (cc *countingConn) Write(p []byte) (int, error) {
+	n, err := cc.Conn.Write(p)
+	if n > 0 {
+		cc.c.sent.Add(int64(n))
+	}
+	return n, err
+}
