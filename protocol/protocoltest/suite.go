@@ -1,0 +1,511 @@
+package protocoltest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/transport"
+)
+
+// Run runs the whole conformance suite for the named protocol over every transport.
+func Run(t *testing.T, name string) {
+	p, err := protocol.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	networks := Networks
+	if p.InProcess {
+		networks = []string{"inproc"}
+	}
+	for _, network := range networks {
+		t.Run(network, func(t *testing.T) {
+			tg := Start(t, name, network, nil, protocol.ServerConfig{})
+			cl := tg.Client(t, nil)
+			t.Run("Operations", func(t *testing.T) { testOperations(t, tg, cl) })
+			t.Run("NotFound", func(t *testing.T) { testNotFound(t, cl) })
+			t.Run("InvalidPerson", func(t *testing.T) { testInvalidPerson(t, cl) })
+			t.Run("EchoPayloads", func(t *testing.T) { testEchoPayloads(t, cl) })
+			t.Run("Streams", func(t *testing.T) { testStreams(t, cl) })
+			t.Run("StreamYieldError", func(t *testing.T) { testStreamYieldError(t, cl) })
+			t.Run("ContextErrors", func(t *testing.T) { testContextErrors(t, tg, cl) })
+			t.Run("Concurrent", func(t *testing.T) { testConcurrent(t, tg, cl) })
+			t.Run("Workloads", func(t *testing.T) { testWorkloads(t, cl, tg.Dataset) })
+			t.Run("ClosedClient", func(t *testing.T) { testClosedClient(t, tg) })
+			if p.InProcess {
+				return
+			}
+			t.Run("BytesCounted", func(t *testing.T) { testBytesCounted(t, tg) })
+			t.Run("GarbageBytes", func(t *testing.T) { testGarbage(t, tg, cl) })
+			t.Run("OverLimit", func(t *testing.T) { testOverLimit(t, name, network) })
+			t.Run("ServerCloseInFlight", func(t *testing.T) { testServerCloseInFlight(t, name, network) })
+		})
+	}
+}
+
+func testOperations(t *testing.T, tg *Target, cl protocol.Client) {
+	ctx := ctxT(t)
+	ds := tg.Dataset
+	persons, err := cl.ListPersons(ctx)
+	if err != nil {
+		t.Fatalf("ListPersons: %v", err)
+	}
+	if len(persons) != ds.Size() {
+		t.Fatalf("ListPersons: %d persons, want %d", len(persons), ds.Size())
+	}
+	for i, p := range persons {
+		if !p.Equal(ds.Persons()[i]) {
+			t.Fatalf("ListPersons[%d] = %+v, want %+v", i, p, ds.Persons()[i])
+		}
+	}
+	sawNoPicture := false
+	for id := int64(1); id <= int64(ds.Size()); id++ {
+		want, _ := ds.Person(id)
+		got, err := cl.GetPerson(ctx, id)
+		if err != nil {
+			t.Fatalf("GetPerson(%d): %v", id, err)
+		}
+		if !got.Equal(want) {
+			t.Fatalf("GetPerson(%d) = %+v, want %+v", id, got, want)
+		}
+		sawNoPicture = sawNoPicture || got.Picture == nil
+		wantLinks, _ := ds.Links(id)
+		links, err := cl.GetPersonLinks(ctx, id)
+		if err != nil {
+			t.Fatalf("GetPersonLinks(%d): %v", id, err)
+		}
+		if len(links) != len(wantLinks) {
+			t.Fatalf("GetPersonLinks(%d): %d links, want %d", id, len(links), len(wantLinks))
+		}
+		for i := range links {
+			if !links[i].P1.Equal(wantLinks[i].P1) || !links[i].P2.Equal(wantLinks[i].P2) {
+				t.Fatalf("GetPersonLinks(%d)[%d] = %+v, want %+v", id, i, links[i], wantLinks[i])
+			}
+		}
+	}
+	if !sawNoPicture {
+		t.Fatal("the data set should hold persons without a picture, and they must stay without one")
+	}
+
+	newP, _ := ds.Person(2)
+	newP.ID = 0
+	created, err := cl.CreatePerson(ctx, newP)
+	if err != nil {
+		t.Fatalf("CreatePerson: %v", err)
+	}
+	if created.ID <= int64(ds.Size()) {
+		t.Errorf("CreatePerson assigned id %d, want one above the data set's %d", created.ID, ds.Size())
+	}
+	newP.ID = created.ID
+	if !created.Equal(newP) {
+		t.Errorf("CreatePerson = %+v, want %+v", created, newP)
+	}
+	noPic, _ := ds.Person(4)
+	if noPic.Picture != nil {
+		t.Fatal("data set person 4 should have no picture")
+	}
+	created, err = cl.CreatePerson(ctx, noPic)
+	if err != nil || created.Picture != nil {
+		t.Errorf("CreatePerson without picture = %+v, %v; want no picture, nil", created, err)
+	}
+
+	const payload = "Hello World"
+	got, err := cl.Echo(ctx, payload)
+	if err != nil || got != payload {
+		t.Fatalf("Echo(%q) = %q, %v", payload, got, err)
+	}
+	st, err := cl.Stats(ctx)
+	if err != nil {
+		t.Fatalf("Stats: %v", err)
+	}
+	if st.Calls < 1 || st.LastPayloadLen != int64(len(payload)) {
+		t.Errorf("Stats after Echo(%q) = %+v, want calls >= 1 and last_payload_len %d", payload, st, len(payload))
+	}
+	for _, n := range []int64{0, 1, -1, 41, math.MinInt64, math.MaxInt64 - 1} {
+		got, err := cl.Increment(ctx, n)
+		if err != nil || got != n+1 {
+			t.Errorf("Increment(%d) = %d, %v; want %d", n, got, err, n+1)
+		}
+	}
+}
+
+func testNotFound(t *testing.T, cl protocol.Client) {
+	ctx := ctxT(t)
+	for _, id := range []int64{0, -1, contract.DefaultSize + 1, math.MaxInt64} {
+		_, err := cl.GetPerson(ctx, id)
+		if c := contract.CodeOf(err); c != contract.NotFound {
+			t.Errorf("GetPerson(%d): error %v has code %q, want %q", id, err, c, contract.NotFound)
+		}
+		_, err = cl.GetPersonLinks(ctx, id)
+		if c := contract.CodeOf(err); c != contract.NotFound {
+			t.Errorf("GetPersonLinks(%d): error %v has code %q, want %q", id, err, c, contract.NotFound)
+		}
+	}
+	// The client stays usable after contract errors.
+	if _, err := cl.GetPerson(ctx, 1); err != nil {
+		t.Errorf("GetPerson(1) after NotFound errors: %v", err)
+	}
+}
+
+func testInvalidPerson(t *testing.T, cl protocol.Client) {
+	ctx := ctxT(t)
+	for _, p := range []contract.Person{
+		{Name: contract.PersonName{First: "A"}, Email: "a@example.com"},
+		{Name: contract.PersonName{First: "A", Last: "B"}, Email: "no-at-sign"},
+	} {
+		_, err := cl.CreatePerson(ctx, p)
+		if c := contract.CodeOf(err); c != contract.InvalidArgument {
+			t.Errorf("CreatePerson(%+v): error %v has code %q, want %q", p, err, c, contract.InvalidArgument)
+		}
+	}
+}
+
+func testEchoPayloads(t *testing.T, cl protocol.Client) {
+	ctx := ctxT(t)
+	payloads := map[string]string{
+		"0B":        "",
+		"11B":       contract.Payload(11),
+		"1KiB":      contract.Payload(1 << 10),
+		"100KiB":    contract.Payload(100 << 10),
+		"4MiB":      contract.Payload(4 << 20),
+		"non-ASCII": "héllo wörld ✓ 日本語 🚀 \u00a0\t\n\"quoted\" \\ <tag> &amp;",
+	}
+	for name, payload := range payloads {
+		got, err := cl.Echo(ctx, payload)
+		if err != nil {
+			t.Errorf("Echo %s: %v", name, err)
+			continue
+		}
+		if got != payload {
+			t.Errorf("Echo %s: got %d bytes, want %d (first difference at %d)", name, len(got), len(payload), firstDiff(got, payload))
+		}
+	}
+}
+
+func firstDiff(a, b string) int {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
+}
+
+func testStreams(t *testing.T, cl protocol.Client) {
+	ctx := ctxT(t)
+	for _, count := range []int64{0, 1, 10000} {
+		var n int64
+		err := cl.StreamTrades(ctx, count, func(tr *contract.Trade) error {
+			if want := contract.TradeAt(n); *tr != want {
+				return fmt.Errorf("trade %d = %+v, want %+v", n, *tr, want)
+			}
+			n++
+			return nil
+		})
+		if err != nil {
+			t.Errorf("StreamTrades(%d): %v", count, err)
+		} else if n != count {
+			t.Errorf("StreamTrades(%d) delivered %d trades", count, n)
+		}
+	}
+	err := cl.StreamTrades(ctx, -1, func(*contract.Trade) error { return nil })
+	if c := contract.CodeOf(err); c != contract.InvalidArgument {
+		t.Errorf("StreamTrades(-1): error %v has code %q, want %q", err, c, contract.InvalidArgument)
+	}
+}
+
+func testStreamYieldError(t *testing.T, cl protocol.Client) {
+	ctx := ctxT(t)
+	stop := errors.New("enough")
+	var n int
+	start := time.Now()
+	err := cl.StreamTrades(ctx, contract.MaxTrades, func(*contract.Trade) error {
+		n++
+		if n == 100 {
+			return stop
+		}
+		return nil
+	})
+	if !errors.Is(err, stop) {
+		t.Fatalf("StreamTrades with a failing yield returned %v, want the yield's error", err)
+	}
+	if n != 100 {
+		t.Errorf("yield called %d times after it failed at call 100", n)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("stopping a stream took %v; the client must cancel it, not drain it", d)
+	}
+	// The client is still usable.
+	if _, err := cl.GetPerson(ctx, 1); err != nil {
+		t.Errorf("GetPerson after a stopped stream: %v", err)
+	}
+}
+
+func testContextErrors(t *testing.T, tg *Target, cl protocol.Client) {
+	canceled, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := cl.GetPerson(canceled, 1); !errors.Is(err, context.Canceled) {
+		t.Errorf("GetPerson with a canceled context: %v, want errors.Is(err, context.Canceled)", err)
+	}
+	// A deadline that passes while the server is working on the call.
+	blk := newBlocking(tg.Service)
+	slow := Start(t, tg.Protocol.Name, tg.Addr.Network, blk, protocol.ServerConfig{})
+	scl := slow.Client(t, nil)
+	ctx, cancel2 := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel2()
+	start := time.Now()
+	_, err := scl.Echo(ctx, blockPayload)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Echo past its deadline: %v, want errors.Is(err, context.DeadlineExceeded)", err)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("Echo past a 200ms deadline returned after %v", d)
+	}
+	blk.release()
+	// The client works again for calls with time left.
+	if _, err := scl.GetPerson(ctxT(t), 1); err != nil {
+		t.Errorf("GetPerson after a timed-out call: %v", err)
+	}
+}
+
+func testConcurrent(t *testing.T, tg *Target, cl protocol.Client) {
+	ctx := ctxT(t)
+	const goroutines, calls = 32, 50
+	var wg sync.WaitGroup
+	errs := make(chan error, goroutines)
+	for g := range goroutines {
+		wg.Go(func() {
+			for i := range calls {
+				id := int64((g*calls+i)%tg.Dataset.Size() + 1)
+				want, _ := tg.Dataset.Person(id)
+				var err error
+				switch i % 4 {
+				case 0:
+					var p contract.Person
+					if p, err = cl.GetPerson(ctx, id); err == nil && !p.Equal(want) {
+						err = fmt.Errorf("GetPerson(%d) = %+v", id, p)
+					}
+				case 1:
+					payload := fmt.Sprintf("g%d-i%d-%s", g, i, contract.Payload(g*37))
+					var got string
+					if got, err = cl.Echo(ctx, payload); err == nil && got != payload {
+						err = fmt.Errorf("Echo(%q) = %q", payload, got)
+					}
+				case 2:
+					var n int64
+					if n, err = cl.Increment(ctx, id); err == nil && n != id+1 {
+						err = fmt.Errorf("Increment(%d) = %d", id, n)
+					}
+				case 3:
+					var k int64
+					err = cl.StreamTrades(ctx, 20, func(tr *contract.Trade) error {
+						if *tr != contract.TradeAt(k) {
+							return fmt.Errorf("trade %d = %+v", k, *tr)
+						}
+						k++
+						return nil
+					})
+				}
+				if err != nil {
+					errs <- fmt.Errorf("goroutine %d call %d: %w", g, i, err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
+
+func testWorkloads(t *testing.T, cl protocol.Client, ds *contract.Dataset) {
+	ctx := ctxT(t)
+	for _, w := range contract.Workloads() {
+		op, err := w.New(w.DefaultParams(), ds)
+		if err != nil {
+			t.Fatalf("%s: %v", w.Name, err)
+		}
+		for seq := range uint64(3) {
+			if err := op(ctx, cl, seq); err != nil {
+				t.Errorf("workload %s op %d: %v", w.Name, seq, err)
+			}
+		}
+	}
+}
+
+func testClosedClient(t *testing.T, tg *Target) {
+	cl := tg.Client(t, nil)
+	ctx := ctxT(t)
+	if _, err := cl.GetPerson(ctx, 1); err != nil {
+		t.Fatalf("GetPerson: %v", err)
+	}
+	if err := cl.Close(); err != nil {
+		t.Errorf("Close: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := cl.GetPerson(ctx, 1); done <- err }()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Error("GetPerson after Close succeeded, want an error")
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("GetPerson after Close hung")
+	}
+	cl.Close() // a second Close must be harmless
+}
+
+func testBytesCounted(t *testing.T, tg *Target) {
+	var c transport.Counter
+	cl := tg.Client(t, &c)
+	payload := contract.Payload(10 << 10)
+	if _, err := cl.Echo(ctxT(t), payload); err != nil {
+		t.Fatal(err)
+	}
+	// Both directions carry the payload plus framing; less means a connection escaped
+	// the counting dialer.
+	if c.Sent() < int64(len(payload)) || c.Received() < int64(len(payload)) {
+		t.Errorf("counted %d bytes sent and %d received for a %d-byte echo", c.Sent(), c.Received(), len(payload))
+	}
+}
+
+func testGarbage(t *testing.T, tg *Target, cl protocol.Client) {
+	raw := tg.rawConn(t)
+	junk := bytes.Repeat([]byte("\x00\xffgarbage\r\n\x7f\x01wirebench"), 4096)
+	raw.SetDeadline(time.Now().Add(5 * time.Second))
+	raw.Write(junk) // the server may close before taking it all
+	// The server must close the connection (it may answer first, as HTTP does with a
+	// 400); a timeout here means it kept a broken connection open.
+	_, err := io.Copy(io.Discard, raw)
+	if err != nil && !isConnClosedErr(err) {
+		t.Errorf("server kept a garbage connection open: %v", err)
+	}
+	if _, err := cl.GetPerson(ctxT(t), 1); err != nil {
+		t.Errorf("GetPerson on another connection after garbage: %v", err)
+	}
+}
+
+func isConnClosedErr(err error) bool {
+	s := err.Error()
+	return strings.Contains(s, "reset by peer") || strings.Contains(s, "broken pipe")
+}
+
+func testOverLimit(t *testing.T, name, network string) {
+	tg := Start(t, name, network, nil, protocol.ServerConfig{MaxMessageSize: 1 << 20})
+	cl := tg.Client(t, nil)
+	ctx := ctxT(t)
+	if _, err := cl.Echo(ctx, contract.Payload(2<<20)); err == nil {
+		t.Error("Echo of 2 MiB to a server limited to 1 MiB succeeded, want it refused")
+	}
+	// The server keeps serving, on a new client and (where the protocol keeps it) the old.
+	if _, err := tg.Client(t, nil).GetPerson(ctx, 1); err != nil {
+		t.Errorf("GetPerson on a new client after an over-limit request: %v", err)
+	}
+	if got, err := cl.Echo(ctx, "small"); err != nil {
+		t.Logf("the connection that sent the over-limit request no longer works: %v", err)
+	} else if got != "small" {
+		t.Errorf("Echo after over-limit = %q", got)
+	}
+}
+
+func testServerCloseInFlight(t *testing.T, name, network string) {
+	baseline := runtime.NumGoroutine()
+	func() {
+		blk := newBlocking(contract.NewReference(contract.MustDataset(contract.DefaultSeed, contract.DefaultSize)))
+		defer blk.release()
+		tg := Start(t, name, network, blk, protocol.ServerConfig{})
+		cl := tg.Client(t, nil)
+		const inflight = 8
+		errs := make(chan error, inflight+1)
+		ctx := ctxT(t)
+		for range inflight {
+			go func() { _, err := cl.Echo(ctx, blockPayload); errs <- err }()
+		}
+		go func() {
+			errs <- cl.StreamTrades(ctx, contract.MaxTrades, func(*contract.Trade) error { return nil })
+		}()
+		blk.waitEntered(t, inflight)
+		if err := tg.Server.Close(); err != nil {
+			t.Errorf("server Close: %v", err)
+		}
+		for range inflight + 1 {
+			select {
+			case err := <-errs:
+				if err == nil {
+					t.Error("a call in flight when the server closed succeeded, want an error")
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatal("a call in flight when the server closed did not return within 5s")
+			}
+		}
+		cl.Close()
+	}()
+	waitGoroutines(t, baseline)
+}
+
+// waitGoroutines waits for the goroutine count to fall back to baseline, and fails with
+// the stacks of what is left after 5 s.
+func waitGoroutines(t *testing.T, baseline int) {
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > baseline {
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<20)
+			buf = buf[:runtime.Stack(buf, true)]
+			t.Errorf("%d goroutines left, %d before the server started:\n%s", runtime.NumGoroutine(), baseline, buf)
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// blockPayload makes a blocking service's Echo wait for release or its context.
+const blockPayload = "block"
+
+type blocking struct {
+	contract.Service
+	entered  chan struct{}
+	released chan struct{}
+	once     sync.Once
+}
+
+func newBlocking(s contract.Service) *blocking {
+	return &blocking{Service: s, entered: make(chan struct{}, 1024), released: make(chan struct{})}
+}
+
+func (b *blocking) Echo(ctx context.Context, payload string) (string, error) {
+	if payload != blockPayload {
+		return b.Service.Echo(ctx, payload)
+	}
+	b.entered <- struct{}{}
+	select {
+	case <-b.released:
+		return payload, nil
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+}
+
+func (b *blocking) release() { b.once.Do(func() { close(b.released) }) }
+
+func (b *blocking) waitEntered(t *testing.T, n int) {
+	t.Helper()
+	for i := range n {
+		select {
+		case <-b.entered:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("only %d of %d calls reached the server", i, n)
+		}
+	}
+}
