@@ -37,10 +37,15 @@ func (cc *countingConn) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// Write counts p before writing it, and takes back what was not written: counting
+// after the write would race with the answer, since an asynchronous sender (Cap'n
+// Proto's, HTTP/2's) can still be between the system call and the count when the peer's
+// reply has already reached the caller.
 func (cc *countingConn) Write(p []byte) (int, error) {
+	cc.c.sent.Add(int64(len(p)))
 	n, err := cc.Conn.Write(p)
-	if n > 0 {
-		cc.c.sent.Add(int64(n))
+	if n < len(p) {
+		cc.c.sent.Add(int64(n - len(p)))
 	}
 	return n, err
 }

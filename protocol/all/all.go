@@ -2,5 +2,6 @@
 package all
 
 import (
+	_ "github.com/wirebench/wirebench/protocol/capnp"
 	_ "github.com/wirebench/wirebench/protocol/direct"
 )

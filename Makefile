@@ -1,0 +1,41 @@
+# wirebench: build, test and regenerate.
+GO ?= go
+BIN := bin/wirebench
+
+.PHONY: build test vet check-generate generate demo bench-codecs tools clean
+
+build:
+	$(GO) build -o $(BIN) ./cmd/wirebench
+
+# The test command of the README and of CI.
+test: vet check-generate
+	$(GO) test -count=1 -timeout 20m ./...
+
+vet:
+	$(GO) vet ./...
+
+# Regenerates the wire code from contract/schema (needs protoc, capnp and the Go
+# plugins: `make tools`).
+generate:
+	bash contract/schema/generate-proto.sh
+	bash contract/schema/generate-capnp.sh
+
+# Fails when regenerating would change the committed code; skipped with a message
+# where the generators are not installed.
+check-generate:
+	bash scripts/check-generate.sh
+
+demo: build
+	bash scripts/demo.sh
+
+# Codec micro-benchmarks of every protocol (docs/codecs.md).
+bench-codecs:
+	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./protocol/...
+
+# Installs the generators and the outside clients the tests use when present
+# (Debian packages need root).
+tools:
+	bash scripts/install-tools.sh
+
+clean:
+	rm -rf bin

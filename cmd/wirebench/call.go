@@ -1,0 +1,223 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/internal/units"
+	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/transport"
+)
+
+type callCmd struct {
+	Protocol       string        `short:"p" required:"" help:"Protocol the server speaks (see 'wirebench list')."`
+	Target         string        `short:"t" env:"WIREBENCH_TARGET" help:"Server address: tcp://HOST:PORT or unix:///PATH (not needed for direct)."`
+	Operation      string        `arg:"" help:"One of: ${operations}, or demo to call each once."`
+	ID             int64         `default:"1" help:"get-person, get-person-links: the person id."`
+	Payload        string        `default:"Hello World" help:"echo: the payload text."`
+	PayloadSize    units.Size    `help:"echo: send a generated payload of this size (e.g. 1KiB) instead of --payload."`
+	Value          int64         `default:"41" help:"increment: the number to increment."`
+	Count          int64         `default:"3" help:"stream-trades: how many trades to stream."`
+	Person         string        `help:"create-person: the person as JSON (default: a copy of person 1)."`
+	Timeout        time.Duration `default:"10s" help:"Deadline of each call."`
+	MaxMessageSize units.Size    `default:"16MiB" help:"Largest response accepted."`
+	dataFlags
+}
+
+// operation calls one Service operation with the command's arguments and returns the
+// answer to print.
+type operation struct {
+	name string // what users type
+	call func(ctx context.Context, s contract.Service, c *callCmd, ds *contract.Dataset) (any, error)
+}
+
+var operations = []operation{
+	{"list-persons", func(ctx context.Context, s contract.Service, _ *callCmd, _ *contract.Dataset) (any, error) {
+		ps, err := s.ListPersons(ctx)
+		return map[string]any{"persons": ps}, err
+	}},
+	{"get-person", func(ctx context.Context, s contract.Service, c *callCmd, _ *contract.Dataset) (any, error) {
+		return s.GetPerson(ctx, c.ID)
+	}},
+	{"get-person-links", func(ctx context.Context, s contract.Service, c *callCmd, _ *contract.Dataset) (any, error) {
+		ls, err := s.GetPersonLinks(ctx, c.ID)
+		return map[string]any{"links": ls}, err
+	}},
+	{"create-person", func(ctx context.Context, s contract.Service, c *callCmd, ds *contract.Dataset) (any, error) {
+		p, _ := ds.Person(1)
+		p.ID = 0
+		if c.Person != "" {
+			p = contract.Person{}
+			if err := json.Unmarshal([]byte(c.Person), &p); err != nil {
+				return nil, usagef("--person is not a JSON person: %v", err)
+			}
+		}
+		return s.CreatePerson(ctx, p)
+	}},
+	{"echo", func(ctx context.Context, s contract.Service, c *callCmd, _ *contract.Dataset) (any, error) {
+		payload := c.Payload
+		if c.PayloadSize > 0 {
+			payload = contract.Payload(int(c.PayloadSize))
+		}
+		got, err := s.Echo(ctx, payload)
+		return map[string]any{"payload": got}, err
+	}},
+	{"stats", func(ctx context.Context, s contract.Service, _ *callCmd, _ *contract.Dataset) (any, error) {
+		return s.Stats(ctx)
+	}},
+	{"increment", func(ctx context.Context, s contract.Service, c *callCmd, _ *contract.Dataset) (any, error) {
+		n, err := s.Increment(ctx, c.Value)
+		return map[string]any{"value": n}, err
+	}},
+	{"stream-trades", func(ctx context.Context, s contract.Service, c *callCmd, _ *contract.Dataset) (any, error) {
+		var trades []contract.Trade
+		err := s.StreamTrades(ctx, c.Count, func(t *contract.Trade) error {
+			trades = append(trades, *t)
+			return nil
+		})
+		return map[string]any{"trades": trades}, err
+	}},
+}
+
+func operationNames() []string {
+	names := make([]string, len(operations))
+	for i, o := range operations {
+		names[i] = o.name
+	}
+	return names
+}
+
+// lookupOperation accepts the kebab-case name or the Service method name
+// (GetPerson, getperson).
+func lookupOperation(name string) (operation, bool) {
+	norm := func(s string) string { return strings.ToLower(strings.ReplaceAll(s, "-", "")) }
+	for _, o := range operations {
+		if norm(o.name) == norm(name) {
+			return o, true
+		}
+	}
+	return operation{}, false
+}
+
+func (c *callCmd) Run(e *env) error {
+	p, err := protocol.Lookup(c.Protocol)
+	if err != nil {
+		return usageError{err}
+	}
+	demo := strings.EqualFold(c.Operation, "demo")
+	op, ok := lookupOperation(c.Operation)
+	if !ok && !demo {
+		return usagef("unknown operation %q (known: %s, demo)", c.Operation, strings.Join(operationNames(), ", "))
+	}
+	ds, err := c.dataset()
+	if err != nil {
+		return err
+	}
+	cfg := protocol.ClientConfig{MaxMessageSize: int(c.MaxMessageSize)}
+	if p.InProcess {
+		cfg.Local = contract.NewReference(ds)
+	} else {
+		if c.Target == "" {
+			return usagef("--target (or WIREBENCH_TARGET) is required: the address the server printed, e.g. tcp://127.0.0.1:8080")
+		}
+		if cfg.Target, err = transport.Parse(c.Target); err != nil {
+			return usageError{err}
+		}
+	}
+	ctx, cancel := context.WithTimeout(e.ctx, c.Timeout)
+	cl, err := p.Dial(ctx, cfg)
+	cancel()
+	if err != nil {
+		return c.explain(err)
+	}
+	defer cl.Close()
+	if !demo {
+		answer, err := c.callOne(e.ctx, op, cl, ds)
+		if err != nil {
+			return c.explain(fmt.Errorf("%s: %w", op.name, err))
+		}
+		return printJSON(e.stdout, answer, "")
+	}
+	return c.demo(e, cl, ds)
+}
+
+func (c *callCmd) callOne(parent context.Context, op operation, s contract.Service, ds *contract.Dataset) (any, error) {
+	ctx, cancel := context.WithTimeout(parent, c.Timeout)
+	defer cancel()
+	return op.call(ctx, s, c, ds)
+}
+
+// demo calls every operation once, as the original projects' demo clients did, then
+// shows a contract error: a person id that does not exist.
+func (c *callCmd) demo(e *env, s contract.Service, ds *contract.Dataset) error {
+	fmt.Fprintf(e.stdout, "# %s demo against %s\n", c.Protocol, c.targetName())
+	for _, op := range operations {
+		fmt.Fprintf(e.stdout, "\n## %s\n", op.name)
+		answer, err := c.callOne(e.ctx, op, s, ds)
+		if err != nil {
+			return c.explain(fmt.Errorf("%s: %w", op.name, err))
+		}
+		if err := printJSON(e.stdout, answer, ""); err != nil {
+			return err
+		}
+	}
+	missing := int64(ds.Size() + 1000)
+	fmt.Fprintf(e.stdout, "\n## get-person --id %d (an unknown id)\n", missing)
+	_, err := s.GetPerson(e.ctx, missing)
+	if contract.CodeOf(err) != contract.NotFound {
+		return fmt.Errorf("get-person of unknown id %d: got %v, want a %s error", missing, err, contract.NotFound)
+	}
+	if err := printJSON(e.stdout, map[string]any{"error": map[string]any{"code": contract.CodeOf(err), "message": err.Error()}}, ""); err != nil {
+		return err
+	}
+	// Each workload once, its answers checked against this side's copy of the data set:
+	// the same check that precedes every benchmark.
+	fmt.Fprintf(e.stdout, "\n## workloads (one op each, answers verified)\n")
+	for _, w := range contract.Workloads() {
+		run, err := w.New(w.DefaultParams(), ds)
+		if err == nil {
+			ctx, cancel := context.WithTimeout(e.ctx, c.Timeout)
+			err = run(ctx, s, 0)
+			cancel()
+		}
+		if err != nil {
+			return c.explain(fmt.Errorf("workload %s: %w", w.Name, err))
+		}
+		n := w.Calls(w.DefaultParams())
+		fmt.Fprintf(e.stdout, "%-15s ok, %d call%s\n", w.Name, n, map[bool]string{true: "", false: "s"}[n == 1])
+	}
+	return nil
+}
+
+func (c *callCmd) targetName() string {
+	if c.Target == "" {
+		return "the in-process service"
+	}
+	return c.Target
+}
+
+// explain adds what to do to the errors users meet most.
+func (c *callCmd) explain(err error) error {
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.ENOENT):
+		return fmt.Errorf("%w\nis a server running there? start one with: wirebench serve --protocol %s --listen %s",
+			err, c.Protocol, c.Target)
+	case errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("%w (no answer within --timeout %s)", err, c.Timeout)
+	}
+	return err
+}
+
+func printJSON(w io.Writer, v any, prefix string) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent(prefix, "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}

@@ -1,0 +1,115 @@
+// Command wirebench benchmarks RPC protocols side by side over one service contract.
+// This file holds the command line; every subcommand is a thin layer over the packages.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"strings"
+	"syscall"
+
+	"github.com/alecthomas/kong"
+
+	_ "github.com/wirebench/wirebench/protocol/all"
+)
+
+// version is set at build time with -ldflags "-X main.version=..."; otherwise it is
+// taken from the module's build information.
+var version = ""
+
+// Exit codes scripts can rely on.
+const (
+	exitOK      = 0
+	exitFailure = 1 // the command ran and failed: a call errored, a server died
+	exitUsage   = 2 // the command line or a setting is wrong; nothing ran
+)
+
+type cli struct {
+	Serve   serveCmd   `cmd:"" help:"Serve the benchmark service over one protocol."`
+	Call    callCmd    `cmd:"" help:"Call one operation (or 'demo': every operation) of a server and print the answer as JSON."`
+	List    listCmd    `cmd:"" help:"List the protocols and workloads."`
+	Version versionCmd `cmd:"" help:"Print the version."`
+}
+
+// env is what every subcommand runs with: a context cancelled on SIGINT or SIGTERM,
+// and the output streams.
+type env struct {
+	ctx    context.Context
+	stdout io.Writer
+	stderr io.Writer
+}
+
+// usageError marks an error in what the user asked for (exit code 2).
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error {
+	return usageError{fmt.Errorf(format, args...)}
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	var c cli
+	exited := -1
+	parser, err := kong.New(&c,
+		kong.Name("wirebench"),
+		kong.Description("Benchmark RPC protocols side by side: one service contract over HTTP/JSON, "+
+			"gRPC with Protobuf, gRPC with Avro and Cap'n Proto, over TCP and Unix sockets."),
+		kong.UsageOnError(),
+		kong.Writers(stdout, stderr),
+		kong.Exit(func(code int) { exited = code }),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+		kong.Vars{"operations": strings.Join(operationNames(), ", ")},
+	)
+	if err != nil {
+		fmt.Fprintf(stderr, "wirebench: %v\n", err)
+		return exitFailure
+	}
+	kctx, err := parser.Parse(args)
+	if exited >= 0 { // --help
+		return exited
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "wirebench: %v\n", err)
+		return exitUsage
+	}
+	e := &env{ctx: ctx, stdout: stdout, stderr: stderr}
+	if err := kctx.Run(e); err != nil {
+		fmt.Fprintf(stderr, "wirebench %s: %v\n", strings.Fields(kctx.Command())[0], err)
+		if errors.As(err, new(usageError)) {
+			return exitUsage
+		}
+		return exitFailure
+	}
+	return exitOK
+}
+
+type versionCmd struct{}
+
+func (versionCmd) Run(e *env) error {
+	fmt.Fprintln(e.stdout, "wirebench", buildVersion())
+	return nil
+}
+
+func buildVersion() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "devel"
+}

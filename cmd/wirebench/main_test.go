@@ -1,0 +1,205 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/protocol"
+)
+
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "wbcli")
+	if err != nil {
+		panic(err)
+	}
+	binary = filepath.Join(dir, "wirebench")
+	out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput()
+	if err != nil {
+		os.Stderr.Write(out)
+		panic(err)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// runCLI runs the command in-process and returns its exit code and output.
+func runCLI(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	code := run(ctx, args, &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+func TestUsageErrorsExit2(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"bogus"}, "unexpected argument"},
+		{[]string{"serve", "--protocol", "nope"}, `unknown protocol "nope"`},
+		{[]string{"serve", "--protocol", "direct"}, "in-process"},
+		{[]string{"serve", "--protocol", "http-json", "--listen", "http://x:1"}, "unknown scheme"},
+		{[]string{"call", "--protocol", "direct", "frobnicate"}, "unknown operation"},
+		{[]string{"call", "--protocol", "http-json", "get-person"}, "--target"},
+		{[]string{"call", "--protocol", "direct", "--data-size", "0", "stats"}, "data set size"},
+		{[]string{"call", "--protocol", "direct", "--person", "{", "create-person"}, "not a JSON person"},
+	} {
+		code, _, stderr := runCLI(t, c.args...)
+		if code != exitUsage || !strings.Contains(stderr, c.want) {
+			t.Errorf("wirebench %v: exit %d, stderr %q; want exit %d and %q", c.args, code, stderr, exitUsage, c.want)
+		}
+	}
+}
+
+func TestList(t *testing.T) {
+	code, out, _ := runCLI(t, "list")
+	if code != 0 {
+		t.Fatalf("list exit %d", code)
+	}
+	for _, name := range append(protocol.Names(), contract.WorkloadNames()...) {
+		if !strings.Contains(out, name) {
+			t.Errorf("list does not show %q:\n%s", name, out)
+		}
+	}
+}
+
+func TestCallDirect(t *testing.T) {
+	code, out, _ := runCLI(t, "call", "--protocol", "direct", "get-person", "--id", "2")
+	if code != 0 || !strings.Contains(out, `"id": 2`) {
+		t.Errorf("call get-person --id 2: exit %d, out %s", code, out)
+	}
+	code, _, stderr := runCLI(t, "call", "-p", "direct", "GetPerson", "--id", "999")
+	if code != exitFailure || !strings.Contains(stderr, "not_found") {
+		t.Errorf("call GetPerson --id 999: exit %d, stderr %q; want 1 and not_found", code, stderr)
+	}
+	code, out, _ = runCLI(t, "call", "-p", "direct", "stream-trades", "--count", "2")
+	if code != 0 || strings.Count(out, `"symbol"`) != 2 {
+		t.Errorf("call stream-trades --count 2: exit %d, out %s", code, out)
+	}
+}
+
+func TestCallRefusedExplains(t *testing.T) {
+	dir, _ := os.MkdirTemp("", "wb")
+	defer os.RemoveAll(dir)
+	for _, p := range protocol.All() {
+		if p.InProcess {
+			continue
+		}
+		code, _, stderr := runCLI(t, "call", "-p", p.Name, "--timeout", "3s", "--target", "unix://"+dir+"/none.sock", "stats")
+		if code != exitFailure || !strings.Contains(stderr, "is a server running there?") {
+			t.Errorf("%s call to nothing: exit %d, stderr %q", p.Name, code, stderr)
+		}
+	}
+}
+
+var listening = regexp.MustCompile(`^listening on ((tcp)://127\.0\.0\.1:[1-9][0-9]*|(unix)://\S+\.sock)\n$`)
+
+// startServe runs `wirebench serve` as a process and returns it with the address it
+// printed.
+func startServe(t *testing.T, env []string, args ...string) (*exec.Cmd, string) {
+	t.Helper()
+	cmd := exec.Command(binary, append([]string{"serve"}, args...)...)
+	cmd.Env = append(os.Environ(), env...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	line := make(chan string, 1)
+	go func() {
+		l, _ := bufio.NewReader(stdout).ReadString('\n')
+		line <- l
+	}()
+	select {
+	case l := <-line:
+		m := listening.FindStringSubmatch(l)
+		if m == nil {
+			t.Fatalf("serve %v printed %q (stderr %q), want 'listening on URL'", args, l, stderr.String())
+		}
+		return cmd, m[1]
+	case <-time.After(10 * time.Second):
+		t.Fatalf("serve %v printed nothing in 10s; stderr: %s", args, stderr.String())
+	}
+	return nil, ""
+}
+
+func waitExit(t *testing.T, cmd *exec.Cmd, what string) {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("%s: serve exited with %v, want 0", what, err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Errorf("%s: serve did not exit within 10s", what)
+	}
+}
+
+func TestServeAndCallDemoEveryProtocol(t *testing.T) {
+	for _, p := range protocol.All() {
+		if p.InProcess {
+			continue
+		}
+		for i, network := range []string{"tcp", "unix"} {
+			t.Run(p.Name+"/"+network, func(t *testing.T) {
+				listen := "tcp://127.0.0.1:0"
+				if network == "unix" {
+					dir, _ := os.MkdirTemp("", "wb")
+					t.Cleanup(func() { os.RemoveAll(dir) })
+					listen = "unix://" + dir + "/s.sock"
+				}
+				// The second transport takes its addresses from the environment.
+				var srvEnv []string
+				srvArgs := []string{"--protocol", p.Name}
+				if i == 0 {
+					srvArgs = append(srvArgs, "--listen", listen)
+				} else {
+					srvEnv = []string{"WIREBENCH_LISTEN=" + listen}
+				}
+				srv, addr := startServe(t, srvEnv, srvArgs...)
+				call := exec.Command(binary, "call", "--protocol", p.Name, "demo")
+				call.Env = append(os.Environ(), "WIREBENCH_TARGET="+addr)
+				out, err := call.CombinedOutput()
+				if err != nil {
+					t.Fatalf("call demo: %v\n%s", err, out)
+				}
+				for _, op := range operationNames() {
+					if !strings.Contains(string(out), "## "+op+"\n") {
+						t.Errorf("demo output lacks %s:\n%s", op, out)
+					}
+				}
+				if !strings.Contains(string(out), `"code": "not_found"`) {
+					t.Errorf("demo output lacks the not_found error:\n%s", out)
+				}
+				sig := syscall.SIGTERM
+				if i == 1 {
+					sig = syscall.SIGINT
+				}
+				srv.Process.Signal(sig)
+				waitExit(t, srv, sig.String())
+			})
+		}
+	}
+}

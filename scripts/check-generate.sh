@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Regenerates the wire code and fails if that changes anything committed, so the
+# schemas and the generated code cannot drift apart. Skips, saying why, when a
+# generator is not installed (`make tools` installs them).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$(go env GOPATH)/bin:$PATH"
+for tool in protoc protoc-gen-go protoc-gen-go-grpc capnp capnpc-go; do
+  if ! command -v "$tool" >/dev/null; then
+    echo "check-generate: skipped: $tool is not installed (run 'make tools')"
+    exit 0
+  fi
+done
+if ! git rev-parse --git-dir >/dev/null 2>&1; then
+  echo "check-generate: skipped: not a git checkout, nothing to compare with"
+  exit 0
+fi
+bash contract/schema/generate-proto.sh
+bash contract/schema/generate-capnp.sh
+changed=$(git status --porcelain -- contract/pb contract/capnpwire)
+if [ -n "$changed" ]; then
+  echo "check-generate: regenerating changed committed code; run 'make generate' and commit:"
+  echo "$changed"
+  git --no-pager diff --stat -- contract/pb contract/capnpwire
+  exit 1
+fi
+echo "check-generate: generated code matches the schemas"

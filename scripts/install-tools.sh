@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs, at the versions in ../shared/ENVIRONMENT.md, what wirebench's generate check
+# and its outside-client tests use: protoc and capnp with their Go plugins, curl,
+# grpcurl and ghz. Tests that need a missing one skip with a message, so this is
+# optional for `make test`, and CI runs it to test everything.
+set -uo pipefail
+gobin=$(go env GOPATH)/bin
+status=0
+
+if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
+  missing=()
+  command -v protoc >/dev/null || missing+=(protobuf-compiler)
+  command -v capnp >/dev/null || missing+=(capnproto libcapnp-dev)
+  command -v curl >/dev/null || missing+=(curl)
+  if [ ${#missing[@]} -gt 0 ]; then
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"; } \
+      >/tmp/wirebench-apt.log 2>&1 || { echo "install-tools: apt-get failed (see /tmp/wirebench-apt.log)"; status=1; }
+  fi
+else
+  echo "install-tools: not root or no apt-get: install protobuf-compiler, capnproto, libcapnp-dev and curl yourself"
+fi
+
+goinstall() {
+  local bin=$1 pkg=$2
+  [ -x "$gobin/$bin" ] && return 0
+  GOFLAGS= go install "$pkg" || { echo "install-tools: go install $pkg failed"; status=1; }
+}
+goinstall protoc-gen-go google.golang.org/protobuf/cmd/protoc-gen-go@v1.36.12
+goinstall protoc-gen-go-grpc google.golang.org/grpc/cmd/protoc-gen-go-grpc@v1.6.2
+goinstall capnpc-go capnproto.org/go/capnp/v3/capnpc-go@v3.1.0-alpha.2
+goinstall grpcurl github.com/fullstorydev/grpcurl/cmd/grpcurl@v1.9.4
+goinstall ghz github.com/bojand/ghz/cmd/ghz@v0.121.0
+exit $status
