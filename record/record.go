@@ -1,0 +1,196 @@
+// Package record holds wirebench's measurements: HdrHistograms of response time,
+// service time and lag, counts of ops and of errors by kind, gathered per interval.
+//
+// The engine gives each group of callers its own Recorder, so the hot path takes only
+// a lock no other shard shares; at each interval boundary the engine drains every
+// Recorder into an Interval (Drain resets it under its lock), and the driver merges
+// Intervals from every worker process. Histograms travel between processes in
+// HdrHistogram's V2 compressed encoding, which Java, Rust and Python readers decode.
+package record
+
+import (
+	"fmt"
+	"sync"
+	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// The histogram range: values in nanoseconds from 1 ns to 60 s at 3 significant
+// digits (a value is known to within 0.1 %). Longer values are recorded as 60 s and
+// counted in Interval.Clamped, so a report can say that the maximum is a floor.
+const (
+	LowestNs  = 1
+	HighestNs = int64(60 * time.Second)
+	SigFigs   = 3
+)
+
+// NewHistogram returns an empty histogram of wirebench's range.
+func NewHistogram() *hdr.Histogram { return hdr.New(LowestNs, HighestNs, SigFigs) }
+
+// Recorder accumulates the calls of the callers that share it. Its methods are safe
+// for concurrent use; callers of one shard rarely meet on its lock.
+type Recorder struct {
+	mu sync.Mutex
+	iv Interval
+}
+
+// NewRecorder returns a Recorder; withLag adds a lag histogram (open models).
+func NewRecorder(withLag bool) *Recorder {
+	r := &Recorder{}
+	r.iv.init(withLag)
+	return r
+}
+
+// Record adds one successful call: response time from its intended start (the
+// schedule's time, or start in a closed model), service time from its actual start,
+// and the lag between the two.
+func (r *Recorder) Record(intended, start, end time.Time) {
+	resp := end.Sub(intended)
+	svc := end.Sub(start)
+	r.mu.Lock()
+	r.iv.Ops++
+	r.iv.record(r.iv.Resp, resp)
+	r.iv.record(r.iv.Service, svc)
+	if r.iv.Lag != nil {
+		r.iv.record(r.iv.Lag, start.Sub(intended))
+	}
+	r.mu.Unlock()
+}
+
+// RecordError adds one failed call. Failed calls do not enter the latency histograms:
+// a fast error is no fast answer.
+func (r *Recorder) RecordError(kind ErrorKind) {
+	r.mu.Lock()
+	r.iv.Errors[kind]++
+	r.mu.Unlock()
+}
+
+// Drain adds what r holds into iv and resets r.
+func (r *Recorder) Drain(iv *Interval) {
+	r.mu.Lock()
+	iv.Add(&r.iv)
+	r.iv.reset()
+	r.mu.Unlock()
+}
+
+// Interval is what was measured over a span of time: the merge of every Recorder of a
+// worker, or of every worker. An Interval is owned by one goroutine.
+type Interval struct {
+	Start, End time.Time
+	Ops        int64
+	Errors     map[ErrorKind]int64
+	// Resp is response time (end − intended), Service is service time (end − start),
+	// Lag is start − intended (nil in closed models, where it is always 0); all in ns.
+	Resp, Service, Lag *hdr.Histogram
+	// Clamped counts values over HighestNs, recorded as HighestNs.
+	Clamped int64
+	// Overflow counts open-model arrivals that found every in-flight slot busy.
+	Overflow int64
+}
+
+// NewInterval returns an empty interval; withLag adds a lag histogram.
+func NewInterval(withLag bool) *Interval {
+	iv := &Interval{}
+	iv.init(withLag)
+	return iv
+}
+
+func (iv *Interval) init(withLag bool) {
+	iv.Errors = map[ErrorKind]int64{}
+	iv.Resp, iv.Service = NewHistogram(), NewHistogram()
+	if withLag {
+		iv.Lag = NewHistogram()
+	}
+}
+
+func (iv *Interval) reset() {
+	iv.Ops, iv.Clamped, iv.Overflow = 0, 0, 0
+	clear(iv.Errors)
+	iv.Resp.Reset()
+	iv.Service.Reset()
+	if iv.Lag != nil {
+		iv.Lag.Reset()
+	}
+}
+
+func (iv *Interval) record(h *hdr.Histogram, d time.Duration) {
+	v := int64(d)
+	switch {
+	case v < LowestNs:
+		v = LowestNs // a clock step; the call took some time
+	case v > HighestNs:
+		v = HighestNs
+		iv.Clamped++
+	}
+	h.RecordValue(v) // in range by construction
+}
+
+// Add merges o into iv: counts add up, histograms merge, and the span widens to cover
+// both. A lag histogram in o is kept even when iv has none yet.
+func (iv *Interval) Add(o *Interval) {
+	if iv.Errors == nil {
+		iv.init(o.Lag != nil)
+	}
+	if iv.Start.IsZero() || (!o.Start.IsZero() && o.Start.Before(iv.Start)) {
+		iv.Start = o.Start
+	}
+	if o.End.After(iv.End) {
+		iv.End = o.End
+	}
+	iv.Ops += o.Ops
+	iv.Clamped += o.Clamped
+	iv.Overflow += o.Overflow
+	for k, n := range o.Errors {
+		iv.Errors[k] += n
+	}
+	iv.Resp.Merge(o.Resp)
+	iv.Service.Merge(o.Service)
+	if o.Lag != nil {
+		if iv.Lag == nil {
+			iv.Lag = NewHistogram()
+		}
+		iv.Lag.Merge(o.Lag)
+	}
+}
+
+// ErrorCount returns the number of failed calls.
+func (iv *Interval) ErrorCount() int64 {
+	var n int64
+	for _, c := range iv.Errors {
+		n += c
+	}
+	return n
+}
+
+// Seconds returns the interval's length in seconds.
+func (iv *Interval) Seconds() float64 { return iv.End.Sub(iv.Start).Seconds() }
+
+// Throughput returns successful ops per second over the interval (0 for an empty span).
+func (iv *Interval) Throughput() float64 {
+	if s := iv.Seconds(); s > 0 {
+		return float64(iv.Ops) / s
+	}
+	return 0
+}
+
+// EncodeHistogram returns h in HdrHistogram's V2 compressed encoding, base64 text.
+func EncodeHistogram(h *hdr.Histogram) (string, error) {
+	b, err := h.Encode(hdr.V2CompressedEncodingCookieBase)
+	if err != nil {
+		return "", fmt.Errorf("encoding histogram: %w", err)
+	}
+	return string(b), nil
+}
+
+// DecodeHistogram reads a histogram that EncodeHistogram (or any V2 writer) encoded.
+func DecodeHistogram(s string) (*hdr.Histogram, error) {
+	if s == "" {
+		return nil, nil
+	}
+	h, err := hdr.Decode([]byte(s))
+	if err != nil {
+		return nil, fmt.Errorf("decoding histogram: %w", err)
+	}
+	return h, nil
+}
