@@ -42,6 +42,9 @@ type ServerConfig struct {
 	// MaxMessageSize bounds one request message in bytes; a larger one is refused
 	// without being read whole into memory. 0 means DefaultMaxMessageSize.
 	MaxMessageSize int
+	// Options are protocol-specific settings (for example a gRPC window size), by
+	// name. Adapters reject names they do not know.
+	Options map[string]string
 }
 
 // MessageLimit returns MaxMessageSize, or the default when it is 0.

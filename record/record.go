@@ -50,6 +50,9 @@ func (r *Recorder) Record(intended, start, end time.Time) {
 	svc := end.Sub(start)
 	r.mu.Lock()
 	r.iv.Ops++
+	if resp > time.Duration(HighestNs) {
+		r.iv.Clamped++ // response time is the longest of the three
+	}
 	r.iv.record(r.iv.Resp, resp)
 	r.iv.record(r.iv.Service, svc)
 	if r.iv.Lag != nil {
@@ -83,7 +86,8 @@ type Interval struct {
 	// Resp is response time (end − intended), Service is service time (end − start),
 	// Lag is start − intended (nil in closed models, where it is always 0); all in ns.
 	Resp, Service, Lag *hdr.Histogram
-	// Clamped counts values over HighestNs, recorded as HighestNs.
+	// Clamped counts calls whose response time was over HighestNs, recorded as
+	// HighestNs.
 	Clamped int64
 	// Overflow counts open-model arrivals that found every in-flight slot busy.
 	Overflow int64
@@ -115,15 +119,8 @@ func (iv *Interval) reset() {
 }
 
 func (iv *Interval) record(h *hdr.Histogram, d time.Duration) {
-	v := int64(d)
-	switch {
-	case v < LowestNs:
-		v = LowestNs // a clock step; the call took some time
-	case v > HighestNs:
-		v = HighestNs
-		iv.Clamped++
-	}
-	h.RecordValue(v) // in range by construction
+	// Below the range: a clock step; the call took some time.
+	h.RecordValue(min(max(int64(d), LowestNs), HighestNs)) // in range by construction
 }
 
 // Add merges o into iv: counts add up, histograms merge, and the span widens to cover

@@ -32,6 +32,8 @@ const (
 type cli struct {
 	Serve   serveCmd   `cmd:"" help:"Serve the benchmark service over one protocol."`
 	Call    callCmd    `cmd:"" help:"Call one operation (or 'demo': every operation) of a server and print the answer as JSON."`
+	Bench   benchCmd   `cmd:"" help:"Run one benchmark: start a server and a load generator in pinned worker processes, measure, and print the result."`
+	Worker  workerCmd  `cmd:"" help:"Serve the worker control API (the driver of 'bench' starts workers itself)."`
 	List    listCmd    `cmd:"" help:"List the protocols and workloads."`
 	Version versionCmd `cmd:"" help:"Print the version."`
 }

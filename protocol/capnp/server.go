@@ -36,14 +36,18 @@ type Server struct {
 var _ protocol.Server = (*Server)(nil)
 
 // NewServer returns a server of svc; requests over cfg.MessageLimit() bytes are refused
-// by closing the connection that sent them.
-func NewServer(svc contract.Service, cfg protocol.ServerConfig) *Server {
+// by closing the connection that sent them. The server has no options: it refuses any
+// name in cfg.Options.
+func NewServer(svc contract.Service, cfg protocol.ServerConfig) (*Server, error) {
+	if err := protocol.CheckOptions(Name, cfg.Options); err != nil {
+		return nil, err
+	}
 	return &Server{
 		svc:        svc,
 		maxMessage: cfg.MessageLimit(),
 		listeners:  map[net.Listener]struct{}{},
 		conns:      map[*rpc.Conn]struct{}{},
-	}
+	}, nil
 }
 
 // Serve accepts connections on ln until the server is closed, then returns nil (at

@@ -1,0 +1,318 @@
+// Package cluster runs benchmarks across processes: the worker, which hosts a protocol
+// server or a load generator and is controlled over gRPC (controlpb), and the driver,
+// which starts workers pinned to CPU sets, runs trials on them and collects what they
+// measured. A local run and a multi-host run are the same code path.
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/wirebench/wirebench/cluster/controlpb"
+	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/engine"
+	"github.com/wirebench/wirebench/load"
+	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/record"
+	"github.com/wirebench/wirebench/sysstat"
+	"github.com/wirebench/wirebench/transport"
+)
+
+// Worker serves the control API. Each RunServer or RunClient stream is independent;
+// a worker started by the driver gets one of each at most. Safe for concurrent use.
+type Worker struct {
+	controlpb.UnimplementedWorkerServer
+	version string
+	proc    *sysstat.Proc
+	quit    chan struct{}
+	once    sync.Once
+}
+
+// NewWorker returns a worker reporting version. Quit closes Done.
+func NewWorker(version string) (*Worker, error) {
+	p, err := sysstat.Self()
+	if err != nil {
+		return nil, fmt.Errorf("worker: reading own process statistics: %w", err)
+	}
+	return &Worker{version: version, proc: p, quit: make(chan struct{})}, nil
+}
+
+// Done is closed when a driver asked the worker to quit.
+func (w *Worker) Done() <-chan struct{} { return w.quit }
+
+// Register adds the worker's service to s.
+func (w *Worker) Register(s *grpc.Server) { controlpb.RegisterWorkerServer(s, w) }
+
+func (w *Worker) Info(ctx context.Context, _ *controlpb.InfoRequest) (*controlpb.InfoReply, error) {
+	return &controlpb.InfoReply{Version: w.version, Protocols: protocol.Names(),
+		Cpus: int32(cpus()), GoVersion: runtime.Version(), Pid: int32(w.proc.PID())}, nil
+}
+
+func (w *Worker) Quit(ctx context.Context, _ *controlpb.QuitRequest) (*controlpb.QuitReply, error) {
+	w.once.Do(func() { close(w.quit) })
+	return &controlpb.QuitReply{}, nil
+}
+
+func cpus() int {
+	n, err := sysstat.CPUs(0)
+	if err != nil {
+		return runtime.NumCPU()
+	}
+	return n
+}
+
+func (w *Worker) procStats() (*controlpb.ProcStats, error) {
+	s, err := w.proc.Read()
+	if err != nil {
+		return nil, status.Errorf(codes.Internal, "reading process statistics: %v", err)
+	}
+	return &controlpb.ProcStats{TimeUnixNanos: s.Time.UnixNano(), CpuNanos: int64(s.CPU),
+		RssBytes: s.RSS, PeakRssBytes: s.PeakRSS, Cpus: int32(cpus())}, nil
+}
+
+// RunServer serves the reference service over the protocol of the setup until the
+// stream ends, answering each mark with the process's statistics.
+func (w *Worker) RunServer(stream controlpb.Worker_RunServerServer) error {
+	in, err := stream.Recv()
+	if err != nil {
+		return err
+	}
+	setup := in.GetSetup()
+	if setup == nil {
+		return status.Error(codes.InvalidArgument, "RunServer: the first message must be a setup")
+	}
+	p, err := protocol.Lookup(setup.Protocol)
+	if err != nil {
+		return status.Error(codes.InvalidArgument, err.Error())
+	}
+	if p.InProcess {
+		return status.Errorf(codes.InvalidArgument, "%s is in-process and has no server", p.Name)
+	}
+	ds, err := contract.NewDataset(setup.DataSeed, int(setup.DataSize))
+	if err != nil {
+		return status.Error(codes.InvalidArgument, err.Error())
+	}
+	addr, err := transport.Parse(setup.Listen)
+	if err != nil {
+		return status.Error(codes.InvalidArgument, err.Error())
+	}
+	svc := &countingService{Service: contract.NewReference(ds)}
+	srv, err := p.NewServer(svc, protocol.ServerConfig{MaxMessageSize: int(setup.MaxMessageSize), Options: setup.Options})
+	if err != nil {
+		return status.Error(codes.InvalidArgument, err.Error())
+	}
+	ln, err := transport.Listen(addr)
+	if err != nil {
+		return status.Error(codes.Unavailable, err.Error())
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	defer func() {
+		srv.Close()
+		<-served
+	}()
+	send := func(address string) error {
+		ps, err := w.procStats()
+		if err != nil {
+			return err
+		}
+		return stream.Send(&controlpb.ServerStatus{Address: address, Proc: ps, Calls: svc.calls.Load()})
+	}
+	if err := send(transport.AddrOf(ln.Addr()).String()); err != nil {
+		return err
+	}
+	for {
+		in, err := stream.Recv()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if in.GetMark() == nil {
+			return status.Error(codes.InvalidArgument, "RunServer: want a mark")
+		}
+		select {
+		case err := <-served:
+			return status.Errorf(codes.Internal, "%s server stopped: %v", p.Name, err)
+		default:
+		}
+		if err := send(""); err != nil {
+			return err
+		}
+	}
+}
+
+// RunClient loads a target as the setup says and streams an interval per phase.
+func (w *Worker) RunClient(stream controlpb.Worker_RunClientServer) error {
+	in, err := stream.Recv()
+	if err != nil {
+		return err
+	}
+	setup := in.GetSetup()
+	if setup == nil {
+		return status.Error(codes.InvalidArgument, "RunClient: the first message must be a setup")
+	}
+	ctx := stream.Context()
+	run, err := newClientRun(ctx, setup)
+	if err != nil {
+		return err
+	}
+	defer run.close()
+	if err := run.check(ctx); err != nil {
+		return status.Error(codes.FailedPrecondition, err.Error())
+	}
+	var sendErr error
+	last, err := w.procStats()
+	if err != nil {
+		return err
+	}
+	var lastSent, lastRecv int64
+	res, err := engine.Run(ctx, engine.Config{
+		Op: run.op, Clients: run.services, Model: run.model,
+		Warmup: time.Duration(setup.WarmupNanos), Iterations: int(setup.Iterations),
+		IterationTime: time.Duration(setup.IterationNanos), IterationOps: setup.IterationOps,
+		CallTimeout: time.Duration(setup.CallTimeoutNanos), Seed: setup.Seed,
+		OnInterval: func(phase engine.Phase, index int, iv *record.Interval) {
+			if sendErr != nil {
+				return
+			}
+			var msg *controlpb.Interval
+			msg, sendErr = intervalMessage(phase, index, iv)
+			if sendErr != nil {
+				return
+			}
+			var ps *controlpb.ProcStats
+			if ps, sendErr = w.procStats(); sendErr != nil {
+				return
+			}
+			msg.CpuNanos, msg.Proc, last = ps.CpuNanos-last.CpuNanos, ps, ps
+			sent, recv := run.counter.Sent(), run.counter.Received()
+			msg.BytesSent, msg.BytesReceived, lastSent, lastRecv = sent-lastSent, recv-lastRecv, sent, recv
+			sendErr = stream.Send(&controlpb.ClientStatus{Status: &controlpb.ClientStatus_Interval{Interval: msg}})
+		},
+	})
+	if err != nil {
+		return status.FromContextError(err).Err()
+	}
+	if sendErr != nil {
+		return sendErr
+	}
+	first := map[string]string{}
+	for k, v := range res.FirstErrors {
+		first[string(k)] = v
+	}
+	return stream.Send(&controlpb.ClientStatus{Status: &controlpb.ClientStatus_Done{Done: &controlpb.Done{FirstErrors: first}}})
+}
+
+func intervalMessage(phase engine.Phase, index int, iv *record.Interval) (*controlpb.Interval, error) {
+	m := &controlpb.Interval{Phase: string(phase), Index: int32(index),
+		StartUnixNanos: iv.Start.UnixNano(), EndUnixNanos: iv.End.UnixNano(), Ops: iv.Ops,
+		Errors: map[string]int64{}, Clamped: iv.Clamped, Overflow: iv.Overflow}
+	for k, n := range iv.Errors {
+		m.Errors[string(k)] = n
+	}
+	var err error
+	if m.ResponseHistogram, err = record.EncodeHistogram(iv.Resp); err != nil {
+		return nil, err
+	}
+	if m.ServiceHistogram, err = record.EncodeHistogram(iv.Service); err != nil {
+		return nil, err
+	}
+	if iv.Lag != nil {
+		if m.LagHistogram, err = record.EncodeHistogram(iv.Lag); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+// clientRun is a load generator's clients and op.
+type clientRun struct {
+	clients  []protocol.Client
+	services []contract.Service
+	op       contract.Op
+	model    load.Model
+	counter  transport.Counter
+}
+
+func newClientRun(ctx context.Context, s *controlpb.ClientSetup) (*clientRun, error) {
+	bad := func(err error) error { return status.Error(codes.InvalidArgument, err.Error()) }
+	p, err := protocol.Lookup(s.Protocol)
+	if err != nil {
+		return nil, bad(err)
+	}
+	w, err := contract.LookupWorkload(s.Workload)
+	if err != nil {
+		return nil, bad(err)
+	}
+	params := contract.Params{Payload: int(s.Payload), Increments: int(s.Increments), Trades: s.Trades}
+	if err := w.Check(params); err != nil {
+		return nil, bad(err)
+	}
+	ds, err := contract.NewDataset(s.DataSeed, int(s.DataSize))
+	if err != nil {
+		return nil, bad(err)
+	}
+	op, err := w.New(params, ds)
+	if err != nil {
+		return nil, bad(err)
+	}
+	lm := s.GetLoad()
+	model, err := load.Model{Kind: load.Kind(lm.GetKind()), Concurrency: int(lm.GetConcurrency()),
+		Connections: int(lm.GetConnections()), Rate: lm.GetRate(), Arrival: load.Arrival(lm.GetArrival())}.Normalize()
+	if err != nil {
+		return nil, bad(err)
+	}
+	r := &clientRun{op: op, model: model}
+	cfg := protocol.ClientConfig{MaxMessageSize: int(s.MaxMessageSize), Options: s.Options}
+	if p.InProcess {
+		cfg.Local = contract.NewReference(ds)
+	} else {
+		if cfg.Target, err = transport.Parse(s.Target); err != nil {
+			return nil, bad(err)
+		}
+		cfg.Dial = transport.Dialer(cfg.Target, &r.counter)
+	}
+	for range model.Connections {
+		dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		c, err := p.NewClient(dctx, cfg)
+		cancel()
+		if err != nil {
+			r.close()
+			return nil, status.Errorf(codes.Unavailable, "connecting to %s over %s: %v", s.Target, p.Name, err)
+		}
+		r.clients = append(r.clients, c)
+		r.services = append(r.services, c)
+	}
+	return r, nil
+}
+
+// check runs the workload's op once on every client with its answers verified, so a
+// target that does less than the contract asks fails before anything is measured.
+func (r *clientRun) check(ctx context.Context) error {
+	for i, c := range r.services {
+		cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		err := r.op(cctx, c, uint64(i))
+		cancel()
+		if err != nil {
+			return fmt.Errorf("the target failed the contract check (connection %d): %w", i+1, err)
+		}
+	}
+	return nil
+}
+
+func (r *clientRun) close() {
+	for _, c := range r.clients {
+		c.Close()
+	}
+}

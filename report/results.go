@@ -1,0 +1,296 @@
+// Package report holds wirebench's results model, a versioned JSON document
+// described by an embedded JSON Schema, and (in other files) the renderers
+// that turn results into tables, charts and comparisons.
+//
+// The JSON names marked stable in DESIGN.md ("Results JSON (stable names)")
+// keep their names and meaning for as long as SchemaVersion stays the same;
+// fields may be added. A change that renames or redefines one bumps
+// SchemaVersion, and Read refuses versions it does not know rather than
+// misread them.
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"time"
+
+	"github.com/wirebench/wirebench/stats"
+)
+
+// SchemaVersion is the version of the results format this package writes and
+// the only one it reads.
+const SchemaVersion = 1
+
+// Results is one results file: the environment and every benchmark run.
+type Results struct {
+	SchemaVersion int         `json:"schema_version"`
+	Environment   Environment `json:"environment"`
+	Benchmarks    []Benchmark `json:"benchmarks"`
+}
+
+// Environment says where and with what the results were measured, so two
+// files can be compared knowingly.
+type Environment struct {
+	CPUModel         string `json:"cpu_model"`
+	Cores            int    `json:"cores"`
+	MemoryBytes      int64  `json:"memory_bytes"`
+	Kernel           string `json:"kernel"`
+	OS               string `json:"os"`
+	GoVersion        string `json:"go_version"`
+	WirebenchVersion string `json:"wirebench_version"`
+	// ServerCPUs and ClientCPUs are Linux CPU lists ("0-1") the server and the
+	// load generators were pinned to; empty when not pinned.
+	ServerCPUs string    `json:"server_cpus,omitempty"`
+	ClientCPUs string    `json:"client_cpus,omitempty"`
+	Started    time.Time `json:"started"`
+}
+
+// Benchmark is one target × workload × load point, over all its trials.
+type Benchmark struct {
+	Name      string `json:"name"`
+	Protocol  string `json:"protocol"`
+	Transport string `json:"transport"`
+	Workload  string `json:"workload"`
+	// Params are the workload parameters actually used, e.g. {"payload": 1024}.
+	// Numbers read back from JSON are float64.
+	Params map[string]any `json:"params"`
+	// Options are protocol options, e.g. {"compression": "gzip"}.
+	Options map[string]string `json:"options,omitempty"`
+	// Target is the address of an outside server, set when one was loaded
+	// instead of a server wirebench started.
+	Target string `json:"target,omitempty"`
+	Load   Load   `json:"load"`
+	// Mode is "thrpt" (score in ops/s) or "avgt" (score in ms/op), as in JMH.
+	Mode          string  `json:"mode"`
+	WarmupSeconds float64 `json:"warmup_s"`
+	// IterationSeconds is set for time-bounded iterations, IterationOps for
+	// count-bounded ones.
+	IterationSeconds float64 `json:"iteration_s,omitempty"`
+	IterationOps     int64   `json:"iteration_ops,omitempty"`
+	// Iterations is the number of measurement iterations per trial.
+	Iterations int      `json:"iterations"`
+	Trials     []Trial  `json:"trials"`
+	Summary    Summary  `json:"summary"`
+	Warnings   []string `json:"warnings,omitempty"`
+	// GeneratorBound is true when the load generator, not the target, limited
+	// the result (lag grew, or the client ran out of CPU).
+	GeneratorBound bool `json:"generator_bound"`
+}
+
+// Mode values.
+const (
+	ModeThroughput  = "thrpt"
+	ModeAverageTime = "avgt"
+)
+
+// Load model values.
+const (
+	ModelClosed = "closed"
+	ModelOpen   = "open"
+)
+
+// Load is the load model a benchmark ran under.
+type Load struct {
+	// Model is "closed" (Concurrency calls always in flight) or "open"
+	// (arrivals at Rate per second whatever the responses do).
+	Model       string `json:"model"`
+	Concurrency int    `json:"concurrency"`
+	Connections int    `json:"connections"`
+	// Rate and Arrival are required for the open model (the schema checks).
+	Rate    float64 `json:"rate,omitempty"`
+	Arrival string  `json:"arrival,omitempty"`
+	// MaxInFlight bounds outstanding calls in the open model.
+	MaxInFlight int `json:"max_in_flight,omitempty"`
+}
+
+// Trial is one run of a benchmark with fresh worker processes.
+type Trial struct {
+	Index      int         `json:"index"`
+	Iterations []Iteration `json:"iterations"`
+	// Error says why a trial was cut short; its iterations so far are kept.
+	Error string `json:"error,omitempty"`
+}
+
+// Iteration is one measurement interval.
+type Iteration struct {
+	Index          int     `json:"index"`
+	Seconds        float64 `json:"seconds"`
+	Ops            int64   `json:"ops"`
+	Errors         int64   `json:"errors"`
+	ThroughputOpsS float64 `json:"throughput_ops_s"`
+	// LatencyUs is response time, measured from the intended start.
+	LatencyUs Latency `json:"latency_us"`
+	// ServiceUs (end - start) and LagUs (start - intended) are set for the
+	// open model, where they differ from response time.
+	ServiceUs *Latency `json:"service_us,omitempty"`
+	LagUs     *Latency `json:"lag_us,omitempty"`
+	// Histogram is the response-time histogram in ns, HdrHistogram V2
+	// compressed and base64 encoded (record.EncodeHistogram).
+	Histogram string `json:"histogram,omitempty"`
+}
+
+// Summary is a benchmark's result over every iteration of every trial.
+type Summary struct {
+	// ThroughputOpsS is the score: mean ± error over iterations × trials.
+	ThroughputOpsS Throughput `json:"throughput_ops_s"`
+	LatencyUs      Latency    `json:"latency_us"`
+	ServiceUs      *Latency   `json:"service_us,omitempty"`
+	LagUs          *Latency   `json:"lag_us,omitempty"`
+	Ops            int64      `json:"ops"`
+	Errors         int64      `json:"errors"`
+	// ErrorsByKind counts errors by kind, e.g. {"unavailable": 3, "timeout": 1}.
+	ErrorsByKind map[string]int64 `json:"errors_by_kind,omitempty"`
+	// Overflow counts open-model arrivals that found every in-flight slot busy
+	// and so started late.
+	Overflow         int64   `json:"overflow,omitempty"`
+	ClientCPUUsPerOp float64 `json:"client_cpu_us_per_op"`
+	// ServerCPUUsPerOp is nil (JSON null) when unknown: an outside target, or
+	// the direct protocol where there is no server process.
+	ServerCPUUsPerOp *float64 `json:"server_cpu_us_per_op"`
+	BytesSentPerOp   float64  `json:"bytes_sent_per_op"`
+	BytesRecvPerOp   float64  `json:"bytes_recv_per_op"`
+	// ServerRSSMaxBytes is the server's peak RSS; nil (JSON null) when unknown.
+	ServerRSSMaxBytes *int64 `json:"server_rss_max_bytes"`
+	// AchievedRate is the open model's measured arrival rate, to compare with
+	// Load.Rate.
+	AchievedRate float64 `json:"achieved_rate_ops_s,omitempty"`
+	// AvgMsPerOp is the mean time one caller spent per op, over the whole run.
+	AvgMsPerOp float64 `json:"avg_ms_per_op"`
+	// AvgTimeMs is the avgt-mode score, ms per op per caller, mean ± error over
+	// iterations as JMH's average-time mode reports it; set in avgt mode only.
+	AvgTimeMs *Throughput `json:"avg_time_ms,omitempty"`
+}
+
+// Throughput is a score as JMH prints it: Mean ± Error at confidence CI over N
+// iterations.
+type Throughput struct {
+	Mean float64 `json:"mean"`
+	// Error is the half-width of the CI confidence interval; 0 when N < 2,
+	// where there is no interval (JSON has no NaN).
+	Error float64 `json:"error"`
+	CI    float64 `json:"ci"`
+	N     int     `json:"n"`
+}
+
+// ThroughputFrom converts a stats.Score to its JSON form, mapping the NaNs of
+// a score over fewer than two iterations to 0 (N says there was no interval).
+func ThroughputFrom(s stats.Score) Throughput {
+	return Throughput{Mean: finite(s.Mean), Error: finite(s.Error), CI: s.Conf, N: s.N}
+}
+
+func finite(f float64) float64 {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0
+	}
+	return f
+}
+
+// Latency is a latency distribution in microseconds.
+type Latency struct {
+	Mean float64 `json:"mean"`
+	P50  float64 `json:"p50"`
+	P75  float64 `json:"p75"`
+	P90  float64 `json:"p90"`
+	P99  float64 `json:"p99"`
+	P999 float64 `json:"p999"`
+	Max  float64 `json:"max"`
+}
+
+// Write writes r as indented JSON, after checking it against Schema so that no
+// file this package writes fails to read back. A nil Params, Trials or
+// Iterations is written as an empty object or array, since the schema requires
+// them to be present. Write does not modify r.
+func (r *Results) Write(w io.Writer) error {
+	data, err := r.marshal()
+	if err != nil {
+		return err
+	}
+	if err := ValidateJSON(data); err != nil {
+		return fmt.Errorf("results: refusing to write an invalid file: %w", err)
+	}
+	if _, err := w.Write(data); err != nil {
+		return fmt.Errorf("results: write: %w", err)
+	}
+	return nil
+}
+
+func (r *Results) marshal() ([]byte, error) {
+	out := *r
+	out.Benchmarks = make([]Benchmark, len(r.Benchmarks))
+	for i, b := range r.Benchmarks {
+		if b.Params == nil {
+			b.Params = map[string]any{}
+		}
+		trials := make([]Trial, len(b.Trials))
+		for j, t := range b.Trials {
+			if t.Iterations == nil {
+				t.Iterations = []Iteration{}
+			}
+			trials[j] = t
+		}
+		b.Trials = trials
+		out.Benchmarks[i] = b
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	// Names like "a<b" and payload params stay readable in the file.
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(&out); err != nil {
+		// encoding/json's message for NaN names no field; say where to look.
+		return nil, fmt.Errorf("results: encode (a NaN or ±Inf in a float field?): %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// Read reads a results file. It refuses a schema_version other than
+// SchemaVersion, and a document that does not match Schema, with messages that
+// say which.
+func Read(r io.Reader) (*Results, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("results: read: %w", err)
+	}
+	var head struct {
+		SchemaVersion *json.RawMessage `json:"schema_version"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, fmt.Errorf("results: not JSON: %w", err)
+	}
+	if head.SchemaVersion == nil {
+		return nil, fmt.Errorf("results: no schema_version: not a wirebench results file")
+	}
+	var v int
+	if err := json.Unmarshal(*head.SchemaVersion, &v); err != nil {
+		return nil, fmt.Errorf("results: schema_version %s is not an integer", *head.SchemaVersion)
+	}
+	if v != SchemaVersion {
+		return nil, fmt.Errorf("results: schema_version %d is not supported: this wirebench reads version %d only", v, SchemaVersion)
+	}
+	if err := ValidateJSON(data); err != nil {
+		return nil, err // already says "results ..."
+	}
+	var res Results
+	if err := json.Unmarshal(data, &res); err != nil {
+		return nil, fmt.Errorf("results: decode: %w", err)
+	}
+	return &res, nil
+}
+
+// ReadFile reads the results file at path (see Read).
+func ReadFile(path string) (*Results, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err // already names the path
+	}
+	defer f.Close()
+	res, err := Read(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return res, nil
+}

@@ -1,0 +1,123 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"unicode/utf8"
+)
+
+// WriteText writes benchmarks as a terminal report: the JMH-shaped score table, then
+// per benchmark its latency percentiles, CPU and bytes per op, and warnings.
+func WriteText(w io.Writer, bs []Benchmark) error {
+	rows := [][]string{{"Benchmark", "Mode", "Cnt", "Score", "", "Error", "Units"}}
+	for _, b := range bs {
+		score, errS, units := b.Score()
+		pm, e := "", ""
+		if b.Summary.ThroughputOpsS.N >= 2 {
+			pm, e = "±", fmtNum(errS)
+		}
+		rows = append(rows, []string{b.Name, b.Mode, fmt.Sprint(b.Summary.ThroughputOpsS.N), fmtNum(score), pm, e, units})
+	}
+	// JMH's layout: the name left-aligned, numbers right-aligned, "±" between.
+	if err := writeColumns(w, rows, "lrrrlrl"); err != nil {
+		return err
+	}
+	for _, b := range bs {
+		s := b.Summary
+		fmt.Fprintf(w, "\n%s\n", b.Name)
+		fmt.Fprintf(w, "  response time µs  mean %s  p50 %s  p75 %s  p90 %s  p99 %s  p99.9 %s  max %s\n",
+			lat(s.LatencyUs.Mean), lat(s.LatencyUs.P50), lat(s.LatencyUs.P75), lat(s.LatencyUs.P90),
+			lat(s.LatencyUs.P99), lat(s.LatencyUs.P999), lat(s.LatencyUs.Max))
+		if s.ServiceUs != nil {
+			fmt.Fprintf(w, "  service time µs   p50 %s  p99 %s  max %s;  lag µs p50 %s  p99 %s  max %s\n",
+				lat(s.ServiceUs.P50), lat(s.ServiceUs.P99), lat(s.ServiceUs.Max),
+				lat(s.LagUs.P50), lat(s.LagUs.P99), lat(s.LagUs.Max))
+			fmt.Fprintf(w, "  achieved %.0f ops/s of %.0f targeted; %d arrivals found every slot busy\n",
+				s.AchievedRate, b.Load.Rate, s.Overflow)
+		}
+		server, rss := "n/a", "n/a"
+		if s.ServerCPUUsPerOp != nil {
+			server = fmt.Sprintf("%.2f", *s.ServerCPUUsPerOp)
+		}
+		if s.ServerRSSMaxBytes != nil {
+			rss = fmt.Sprintf("%.1f MiB", float64(*s.ServerRSSMaxBytes)/(1<<20))
+		}
+		fmt.Fprintf(w, "  cpu µs/op  client %.2f  server %s;  bytes/op  sent %.0f  received %.0f;  server peak RSS %s\n",
+			s.ClientCPUUsPerOp, server, s.BytesSentPerOp, s.BytesRecvPerOp, rss)
+		fmt.Fprintf(w, "  %d ops, %d errors\n", s.Ops, s.Errors)
+		for _, warn := range b.Warnings {
+			fmt.Fprintf(w, "  warning: %s\n", warn)
+		}
+		for _, t := range b.Trials {
+			if t.Error != "" {
+				fmt.Fprintf(w, "  trial %d cut short: %s\n", t.Index+1, firstLine(t.Error))
+			}
+		}
+	}
+	return nil
+}
+
+// Score returns the benchmark's score, its error and units by its mode: ops/s, or
+// ms/op in average-time mode.
+func (b *Benchmark) Score() (score, errS float64, units string) {
+	if a := b.Summary.AvgTimeMs; b.Mode == ModeAverageTime && a != nil {
+		return a.Mean, a.Error, "ms/op"
+	}
+	t := b.Summary.ThroughputOpsS
+	return t.Mean, t.Error, "ops/s"
+}
+
+// fmtNum prints three decimals as JMH does, four under 1 (ms/op scores).
+func fmtNum(f float64) string {
+	if math.Abs(f) < 1 {
+		return fmt.Sprintf("%.4f", f)
+	}
+	return fmt.Sprintf("%.3f", f)
+}
+
+func lat(us float64) string {
+	if us >= 100 {
+		return fmt.Sprintf("%.0f", us)
+	}
+	return fmt.Sprintf("%.1f", us)
+}
+
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(s, "\n")
+	return l
+}
+
+// writeColumns writes rows as space-separated columns, each padded to its widest
+// cell; align has one letter per column, l or r.
+func writeColumns(w io.Writer, rows [][]string, align string) error {
+	widths := make([]int, len(align))
+	for _, r := range rows {
+		for i, c := range r {
+			widths[i] = max(widths[i], utf8.RuneCountInString(c))
+		}
+	}
+	var b strings.Builder
+	for _, r := range rows {
+		b.Reset()
+		for i, c := range r {
+			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c))
+			if i > 0 {
+				b.WriteString("  ")
+			}
+			if align[i] == 'r' {
+				b.WriteString(pad + c)
+			} else if i < len(r)-1 {
+				b.WriteString(c + pad)
+			} else {
+				b.WriteString(c)
+			}
+		}
+		b.WriteByte('\n')
+		if _, err := io.WriteString(w, b.String()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
