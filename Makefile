@@ -19,6 +19,7 @@ vet:
 generate:
 	bash contract/schema/generate-proto.sh
 	bash contract/schema/generate-capnp.sh
+	bash cluster/controlpb/generate.sh
 
 # Fails when regenerating would change the committed code; skipped with a message
 # where the generators are not installed.

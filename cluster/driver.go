@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"google.golang.org/grpc"
@@ -58,6 +59,9 @@ type Options struct {
 	TempDir string
 	// StartTimeout bounds a worker's start (default 10 s).
 	StartTimeout time.Duration
+	// ProfileDir, when set, receives a CPU profile of each worker process
+	// (server-N.pprof, client-N.pprof for trial N).
+	ProfileDir string
 	// Observe, when set, receives events as they happen (from one goroutine at a time).
 	Observe func(Event)
 }
@@ -144,7 +148,12 @@ type worker struct {
 
 func startWorker(ctx context.Context, role string, opt Options, dir string, cpus []int, n int) (*worker, error) {
 	sock := filepath.Join(dir, fmt.Sprintf("%s%d.sock", role[:1], n))
-	proc, err := startProcess(ctx, role, opt.Binary, []string{"worker", "--listen", "unix://" + sock}, cpus, opt.StartTimeout)
+	args := []string{"worker", "--listen", "unix://" + sock}
+	if opt.ProfileDir != "" {
+		name := strings.Fields(role)[0]
+		args = append(args, "--cpu-profile", filepath.Join(opt.ProfileDir, fmt.Sprintf("%s-%d.pprof", name, n)))
+	}
+	proc, err := startProcess(ctx, role, opt.Binary, args, cpus, opt.StartTimeout)
 	if err != nil {
 		return nil, err
 	}

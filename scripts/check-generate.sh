@@ -17,11 +17,12 @@ if ! git rev-parse --git-dir >/dev/null 2>&1; then
 fi
 bash contract/schema/generate-proto.sh
 bash contract/schema/generate-capnp.sh
-changed=$(git status --porcelain -- contract/pb contract/capnpwire)
+bash cluster/controlpb/generate.sh
+changed=$(git status --porcelain -- contract/pb contract/capnpwire cluster/controlpb)
 if [ -n "$changed" ]; then
   echo "check-generate: regenerating changed committed code; run 'make generate' and commit:"
   echo "$changed"
-  git --no-pager diff --stat -- contract/pb contract/capnpwire
+  git --no-pager diff --stat -- contract/pb contract/capnpwire cluster/controlpb
   exit 1
 fi
 echo "check-generate: generated code matches the schemas"

@@ -54,6 +54,7 @@ type benchCmd struct {
 	ArrivalSeed  uint64     `default:"1" help:"Seed of Poisson arrivals."`
 	JSON         string     `help:"Also write the results as JSON to this file."`
 	Quiet        bool       `short:"q" help:"No progress lines on stderr."`
+	Profile      string     `help:"Write CPU profiles (pprof) of the server and client worker processes to this directory."`
 	dataFlags
 }
 
@@ -181,10 +182,15 @@ func (c *benchCmd) Run(e *env) error {
 	if note != "" {
 		fmt.Fprintf(progress, "wirebench: %s\n", note)
 	}
+	if c.Profile != "" {
+		if err := os.MkdirAll(c.Profile, 0o755); err != nil {
+			return err
+		}
+	}
 	started := time.Now().UTC()
 	done := 0
 	trials, runErr := cluster.Run(e.ctx, spec, cluster.Options{
-		ServerCPUs: serverCPUs, ClientCPUs: clientCPUs,
+		ServerCPUs: serverCPUs, ClientCPUs: clientCPUs, ProfileDir: c.Profile,
 		Observe: func(ev cluster.Event) {
 			iv := ev.Interval
 			if ev.Phase == "measure" {

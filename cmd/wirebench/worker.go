@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"runtime/pprof"
 	"time"
 
 	"google.golang.org/grpc"
@@ -11,7 +13,8 @@ import (
 )
 
 type workerCmd struct {
-	Listen string `short:"l" default:"tcp://127.0.0.1:0" help:"Control address: tcp://HOST:PORT or unix:///PATH."`
+	Listen     string `short:"l" default:"tcp://127.0.0.1:0" help:"Control address: tcp://HOST:PORT or unix:///PATH."`
+	CPUProfile string `help:"Write a CPU profile (pprof) of the worker's whole life to this file."`
 }
 
 // Run serves the control API until a driver says Quit or a signal arrives. It prints
@@ -24,6 +27,17 @@ func (c *workerCmd) Run(e *env) error {
 	w, err := cluster.NewWorker(buildVersion())
 	if err != nil {
 		return err
+	}
+	if c.CPUProfile != "" {
+		f, err := os.Create(c.CPUProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	ln, err := transport.Listen(addr)
 	if err != nil {
