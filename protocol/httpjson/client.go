@@ -1,0 +1,503 @@
+package httpjson
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/transport"
+)
+
+const (
+	// connBufferSize is the size of each connection's read and write buffer: a request
+	// and a small answer (a person is about 500 bytes) each take one system call, and
+	// larger bodies are read straight into the body buffer.
+	connBufferSize = 8 << 10
+	// lineBufferSize is the buffer of a stream's line reader: about 270 trade lines,
+	// so a batch takes a few reads. Longer lines are still read, up to the limit.
+	lineBufferSize = 32 << 10
+	// maxConnBody is the largest response body buffer a connection keeps between
+	// calls; a larger one (a big echo) is left to the garbage collector.
+	maxConnBody = 256 << 10
+)
+
+// ErrClosed is returned by calls on a closed Client.
+var ErrClosed = errors.New("http-json: client closed")
+
+// aLongTimeAgo is the deadline that ends a connection's pending I/O at once.
+var aLongTimeAgo = time.Unix(1, 0)
+
+// Client is a contract.Service over a pool of keep-alive HTTP/1.1 connections, all
+// opened through ClientConfig.Dial. It is safe for concurrent use: each call takes an
+// idle connection or dials a new one, so N calls in flight use N connections, and
+// puts it back when its answer was read whole. Close closes every connection; calls
+// in flight then fail, and calls after Close fail at once.
+type Client struct {
+	dial  transport.DialFunc
+	addr  transport.Addr
+	limit int
+	// head is the constant part of every request head: the Host and User-Agent lines.
+	head string
+
+	mu     sync.Mutex
+	idle   []*conn // most recently used last
+	conns  map[*conn]struct{}
+	closed bool
+}
+
+// NewClient returns a client of cfg.Target. It opens one connection through cfg.Dial
+// within ctx, so that a wrong or dead target fails here, and keeps it for the first
+// call. No client option is known.
+func NewClient(ctx context.Context, cfg protocol.ClientConfig) (*Client, error) {
+	if err := protocol.CheckOptions(Name, cfg.Options); err != nil {
+		return nil, err
+	}
+	if cfg.Dial == nil {
+		return nil, errors.New("http-json: ClientConfig.Dial is nil")
+	}
+	host := cfg.Target.Address
+	if cfg.Target.Network != "tcp" || host == "" {
+		host = "localhost" // a Unix socket has no host name; HTTP/1.1 needs one
+	}
+	c := &Client{
+		dial:  cfg.Dial,
+		addr:  cfg.Target,
+		limit: cfg.MessageLimit(),
+		head:  "Host: " + host + "\r\nUser-Agent: wirebench\r\n",
+		conns: map[*conn]struct{}{},
+	}
+	cn, err := c.newConn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	c.put(cn)
+	return c, nil
+}
+
+// Close closes every connection, idle or busy. It is safe to call more than once and
+// concurrently with calls, which then fail with ErrClosed.
+func (c *Client) Close() error {
+	c.mu.Lock()
+	c.closed = true
+	conns := c.conns
+	c.conns = map[*conn]struct{}{}
+	c.idle = nil
+	c.mu.Unlock()
+	for cn := range conns {
+		cn.nc.Close()
+	}
+	return nil
+}
+
+// conn is one pooled connection. It is owned by one call at a time.
+type conn struct {
+	nc    net.Conn
+	br    *bufio.Reader
+	bw    *bufio.Writer
+	head  []byte // the request head being written
+	body  []byte // the last response body
+	bodyR bodyReader
+	lines *bufio.Reader // a stream's line reader, made on the first stream
+	long  []byte        // a stream line longer than lines' buffer
+
+	// abort sets a past deadline, which ends any I/O in progress: it runs when the
+	// context of the call owning the connection ends. stop unregisters it.
+	abort func()
+	stop  func() bool
+
+	reused bool // it carried a request before
+	keep   bool // it may carry another request
+}
+
+func (c *Client) newConn(ctx context.Context) (*conn, error) {
+	nc, err := c.dial(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("dial %s: %w", c.addr, err)
+	}
+	cn := &conn{
+		nc:   nc,
+		br:   bufio.NewReaderSize(nc, connBufferSize),
+		bw:   bufio.NewWriterSize(nc, connBufferSize),
+		keep: true,
+	}
+	cn.abort = func() { cn.nc.SetDeadline(aLongTimeAgo) }
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		nc.Close()
+		return nil, ErrClosed
+	}
+	c.conns[cn] = struct{}{}
+	return cn, nil
+}
+
+// get returns an idle connection, or a new one when none is idle.
+func (c *Client) get(ctx context.Context) (*conn, error) {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return nil, ErrClosed
+	}
+	if n := len(c.idle); n > 0 {
+		cn := c.idle[n-1]
+		c.idle[n-1] = nil
+		c.idle = c.idle[:n-1]
+		c.mu.Unlock()
+		return cn, nil
+	}
+	c.mu.Unlock()
+	return c.newConn(ctx)
+}
+
+// put returns a connection whose answer was read whole to the pool, or closes it
+// when it may not carry another request.
+func (c *Client) put(cn *conn) {
+	if !cn.keep {
+		c.discard(cn)
+		return
+	}
+	cn.reused = true
+	if cap(cn.body) > maxConnBody {
+		cn.body = nil
+	}
+	if cap(cn.long) > maxConnBody {
+		cn.long = nil
+	}
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		cn.nc.Close()
+		return
+	}
+	c.idle = append(c.idle, cn)
+	c.mu.Unlock()
+}
+
+// discard closes a connection that must not be reused.
+func (c *Client) discard(cn *conn) {
+	c.mu.Lock()
+	delete(c.conns, cn)
+	c.mu.Unlock()
+	cn.nc.Close()
+}
+
+// arm makes the end of ctx end the connection's I/O. A call on a context that can
+// never end pays nothing.
+func (cn *conn) arm(ctx context.Context) {
+	cn.keep = true
+	if ctx.Done() != nil {
+		cn.stop = context.AfterFunc(ctx, cn.abort)
+	}
+}
+
+// disarm undoes arm. If the context ended meanwhile, abort has run or is running, so
+// the connection's deadline is spoiled: it is marked not to be kept.
+func (cn *conn) disarm() {
+	if cn.stop != nil {
+		if !cn.stop() {
+			cn.keep = false
+		}
+		cn.stop = nil
+	}
+}
+
+// request is what a call sends: method, then a path made of path, the decimal id (when
+// withID) and suffix, then a JSON body when body is not nil.
+type request struct {
+	op     string // names the call in errors
+	method string
+	path   string
+	id     int64
+	withID bool
+	suffix string
+	body   []byte
+}
+
+// noResponse wraps the failure of a call that received no byte of an answer: on a
+// reused connection it means the server had closed it while idle.
+type noResponse struct{ err error }
+
+func (e *noResponse) Error() string { return "no response: " + e.err.Error() }
+func (e *noResponse) Unwrap() error { return e.err }
+
+// write sends the request: the head is built by hand into a reused buffer (no
+// allocation), head and body leave in one flush.
+func (c *Client) write(cn *conn, r *request) error {
+	h := append(cn.head[:0], r.method...)
+	h = append(h, ' ')
+	h = append(h, r.path...)
+	if r.withID {
+		h = strconv.AppendInt(h, r.id, 10)
+	}
+	h = append(h, r.suffix...)
+	h = append(h, " HTTP/1.1\r\n"...)
+	h = append(h, c.head...)
+	if r.body != nil {
+		h = append(h, "Content-Type: application/json\r\nContent-Length: "...)
+		h = strconv.AppendInt(h, int64(len(r.body)), 10)
+		h = append(h, "\r\n"...)
+	}
+	h = append(h, "\r\n"...)
+	cn.head = h
+	cn.bw.Write(h)
+	cn.bw.Write(r.body)
+	return cn.bw.Flush() // a bufio.Writer keeps its first error: Flush reports the Writes'
+}
+
+// exchange writes the request and reads the head of the answer. A server may answer
+// and close without reading the whole request (a 413 for a body over its limit), so
+// a failed write is followed by an attempt to read the answer, which then wins.
+func (c *Client) exchange(cn *conn, r *request) (response, error) {
+	werr := c.write(cn, r)
+	if _, err := cn.br.Peek(1); err != nil {
+		if werr != nil {
+			err = werr
+		}
+		return response{}, &noResponse{err}
+	}
+	resp, err := readResponse(cn.br)
+	if err != nil {
+		return resp, err
+	}
+	if werr != nil {
+		resp.close = true
+	}
+	if resp.close {
+		cn.keep = false
+	}
+	cn.bodyR.reset(cn.br, &resp)
+	return resp, nil
+}
+
+// start takes a connection, arms it with ctx and exchanges r on it. A failure before
+// any answer on a reused connection is retried once on a new one: the server closed
+// the idle connection, so it never saw the request. On success the connection is
+// armed and its body reader is set; the caller must disarm and release it.
+func (c *Client) start(ctx context.Context, r *request) (*conn, response, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, response{}, c.fail(ctx, r.op, err)
+	}
+	for attempt := 0; ; attempt++ {
+		cn, err := c.get(ctx)
+		if err != nil {
+			return nil, response{}, c.fail(ctx, r.op, err)
+		}
+		cn.arm(ctx)
+		resp, err := c.exchange(cn, r)
+		if err == nil {
+			return cn, resp, nil
+		}
+		cn.disarm()
+		c.discard(cn)
+		var nr *noResponse
+		if attempt == 0 && cn.reused && errors.As(err, &nr) && ctx.Err() == nil {
+			continue
+		}
+		return nil, response{}, c.fail(ctx, r.op, err)
+	}
+}
+
+// call makes one call and returns its 2xx answer's body, which is valid until the
+// connection is released with c.put. Any other answer is returned as an error.
+func (c *Client) call(ctx context.Context, r *request) (*conn, []byte, error) {
+	cn, resp, err := c.start(ctx, r)
+	if err != nil {
+		return nil, nil, err
+	}
+	cn.body, err = readBody(&cn.bodyR, cn.body, c.limit)
+	cn.disarm()
+	if err != nil {
+		c.discard(cn)
+		return nil, nil, c.fail(ctx, r.op, err)
+	}
+	if resp.status/100 != 2 {
+		err := statusError(resp.status, cn.body)
+		c.put(cn)
+		return nil, nil, err
+	}
+	return cn, cn.body, nil
+}
+
+// fail maps the failure of a call: a contract error (the server's refusal, a body
+// over the limit) as it is, else an error matching ctx's when ctx ended, ErrClosed
+// when the client was closed, and otherwise the error named by the call.
+func (c *Client) fail(ctx context.Context, op string, err error) error {
+	var ce *contract.Error
+	if errors.As(err, &ce) {
+		return err
+	}
+	if cerr := ctx.Err(); cerr != nil {
+		if errors.Is(err, cerr) {
+			return fmt.Errorf("http-json %s: %w", op, err)
+		}
+		return fmt.Errorf("http-json %s: %w (%v)", op, cerr, err)
+	}
+	c.mu.Lock()
+	closed := c.closed
+	c.mu.Unlock()
+	if closed && !errors.Is(err, ErrClosed) {
+		return fmt.Errorf("%w (%s: %v)", ErrClosed, op, err)
+	}
+	return fmt.Errorf("http-json %s: %w", op, err)
+}
+
+// statusError is the error of a non-2xx answer: the contract error its body carries,
+// else the one its status stands for, else a plain error.
+func statusError(status int, body []byte) error {
+	if ce := decodeError(body); ce != nil {
+		return ce
+	}
+	msg := "HTTP status " + strconv.Itoa(status)
+	if len(body) > 0 {
+		msg += ": " + string(clip(body))
+	}
+	if code := codeOfStatus(status); code != "" {
+		return &contract.Error{Code: code, Message: msg}
+	}
+	return errors.New("http-json: " + msg)
+}
+
+// decodeFailed is the error of an answer whose body does not decode.
+func decodeFailed(op string, err error) error {
+	return fmt.Errorf("http-json %s: bad answer: %w", op, err)
+}
+
+const (
+	opList      = "GET /persons"
+	opGet       = "GET /persons/{id}"
+	opLinks     = "GET /persons/{id}/links"
+	opCreate    = "POST /persons"
+	opEcho      = "POST /echo"
+	opStats     = "GET /stats"
+	opIncrement = "POST /increment"
+	opTrades    = "GET /trades"
+)
+
+// ListPersons calls GET /persons.
+func (c *Client) ListPersons(ctx context.Context) ([]contract.Person, error) {
+	r := request{op: opList, method: "GET", path: "/persons"}
+	cn, body, err := c.call(ctx, &r)
+	if err != nil {
+		return nil, err
+	}
+	ps, err := decodePersonList(body)
+	c.put(cn)
+	if err != nil {
+		return nil, decodeFailed(r.op, err)
+	}
+	return ps, nil
+}
+
+// GetPerson calls GET /persons/{id}; an unknown id fails with Code NotFound.
+func (c *Client) GetPerson(ctx context.Context, id int64) (contract.Person, error) {
+	var p contract.Person
+	r := request{op: opGet, method: "GET", path: "/persons/", id: id, withID: true}
+	cn, body, err := c.call(ctx, &r)
+	if err != nil {
+		return p, err
+	}
+	err = decodePerson(body, &p)
+	c.put(cn)
+	if err != nil {
+		return contract.Person{}, decodeFailed(r.op, err)
+	}
+	return p, nil
+}
+
+// GetPersonLinks calls GET /persons/{id}/links; an unknown id fails with Code NotFound.
+func (c *Client) GetPersonLinks(ctx context.Context, id int64) ([]contract.PersonLink, error) {
+	r := request{op: opLinks, method: "GET", path: "/persons/", id: id, withID: true, suffix: "/links"}
+	cn, body, err := c.call(ctx, &r)
+	if err != nil {
+		return nil, err
+	}
+	links, err := decodeLinks(body)
+	c.put(cn)
+	if err != nil {
+		return nil, decodeFailed(r.op, err)
+	}
+	return links, nil
+}
+
+// CreatePerson calls POST /persons; a bad person fails with Code InvalidArgument.
+func (c *Client) CreatePerson(ctx context.Context, p contract.Person) (contract.Person, error) {
+	e := getEncoder()
+	defer putEncoder(e)
+	if err := encodePerson(e, &p); err != nil {
+		return contract.Person{}, fmt.Errorf("http-json %s: %w", opCreate, err)
+	}
+	r := request{op: opCreate, method: "POST", path: "/persons", body: e.Bytes()}
+	cn, body, err := c.call(ctx, &r)
+	if err != nil {
+		return contract.Person{}, err
+	}
+	var out contract.Person
+	err = decodePerson(body, &out)
+	c.put(cn)
+	if err != nil {
+		return contract.Person{}, decodeFailed(r.op, err)
+	}
+	return out, nil
+}
+
+// Echo calls POST /echo with {"payload": payload}.
+func (c *Client) Echo(ctx context.Context, payload string) (string, error) {
+	e := getEncoder()
+	defer putEncoder(e)
+	if err := encodeEcho(e, payload); err != nil {
+		return "", fmt.Errorf("http-json %s: %w", opEcho, err)
+	}
+	r := request{op: opEcho, method: "POST", path: "/echo", body: e.Bytes()}
+	cn, body, err := c.call(ctx, &r)
+	if err != nil {
+		return "", err
+	}
+	out, err := decodeEcho(body)
+	c.put(cn)
+	if err != nil {
+		return "", decodeFailed(r.op, err)
+	}
+	return out, nil
+}
+
+// Stats calls GET /stats.
+func (c *Client) Stats(ctx context.Context) (contract.Stats, error) {
+	r := request{op: opStats, method: "GET", path: "/stats"}
+	cn, body, err := c.call(ctx, &r)
+	if err != nil {
+		return contract.Stats{}, err
+	}
+	st, err := decodeStats(body)
+	c.put(cn)
+	if err != nil {
+		return contract.Stats{}, decodeFailed(r.op, err)
+	}
+	return st, nil
+}
+
+// Increment calls POST /increment with {"value": n}.
+func (c *Client) Increment(ctx context.Context, n int64) (int64, error) {
+	e := getEncoder()
+	defer putEncoder(e)
+	if err := encodeValue(e, n); err != nil {
+		return 0, fmt.Errorf("http-json %s: %w", opIncrement, err)
+	}
+	r := request{op: opIncrement, method: "POST", path: "/increment", body: e.Bytes()}
+	cn, body, err := c.call(ctx, &r)
+	if err != nil {
+		return 0, err
+	}
+	v, err := decodeValue(body)
+	c.put(cn)
+	if err != nil {
+		return 0, decodeFailed(r.op, err)
+	}
+	return v, nil
+}

@@ -1,0 +1,58 @@
+package httpjson
+
+import (
+	"testing"
+
+	"github.com/wirebench/wirebench/contract"
+)
+
+// TestTradeLinesRoundTrip checks the three kinds of stream line both ways.
+func TestTradeLinesRoundTrip(t *testing.T) {
+	e := tradeEncoder{encoder: getEncoder()}
+	defer putEncoder(e.encoder)
+	var (
+		l  streamLine
+		tr contract.Trade
+	)
+	for i := range int64(20) {
+		want := contract.TradeAt(i)
+		e.buf.Reset()
+		if err := e.encodeTrade(&want); err != nil {
+			t.Fatal(err)
+		}
+		if err := decodeStreamLine(e.Bytes(), &l, &tr); err != nil || l.End != nil || l.Error != nil || tr != want {
+			t.Fatalf("trade %d: %s decoded to %+v, %v", i, e.Bytes(), tr, err)
+		}
+	}
+	e.buf.Reset()
+	e.encodeEnd(42)
+	if err := decodeStreamLine(e.Bytes(), &l, &tr); err != nil || l.End == nil || l.End.Count != 42 {
+		t.Fatalf("end line %s decoded to %+v, %v", e.Bytes(), l, err)
+	}
+	e.buf.Reset()
+	e.encodeStreamError(&contract.Error{Code: contract.Internal, Message: "boom"})
+	if err := decodeStreamLine(e.Bytes(), &l, &tr); err != nil || l.Error == nil || l.Error.Code != contract.Internal {
+		t.Fatalf("error line %s decoded to %+v, %v", e.Bytes(), l, err)
+	}
+	if err := decodeStreamLine([]byte(`{"side":"HOLD"}`), &l, &tr); err == nil {
+		t.Error("a trade with side HOLD decoded")
+	}
+}
+
+func TestErrorBodies(t *testing.T) {
+	for _, code := range contract.Codes {
+		e := getEncoder()
+		encodeError(e, &contract.Error{Code: code, Message: "it: failed"})
+		got := statusError(statusOf(code), e.Bytes())
+		putEncoder(e)
+		if ce, ok := got.(*contract.Error); !ok || ce.Code != code || ce.Message != "it: failed" {
+			t.Errorf("%s: round trip gave %#v", code, got)
+		}
+		if codeOfStatus(statusOf(code)) != code {
+			t.Errorf("%s: status %d maps back to %q", code, statusOf(code), codeOfStatus(statusOf(code)))
+		}
+	}
+	if got := decodeError([]byte(`{"code":"bogus","message":"x"}`)); got != nil {
+		t.Errorf("an unknown code decoded as %+v", got)
+	}
+}
