@@ -14,6 +14,7 @@ import (
 	"syscall"
 
 	"github.com/alecthomas/kong"
+	"google.golang.org/grpc/grpclog"
 
 	_ "github.com/wirebench/wirebench/protocol/all"
 )
@@ -57,6 +58,10 @@ func usagef(format string, args ...any) error {
 }
 
 func main() {
+	// grpc-go logs connection errors at ERROR level to stderr by default; a closing
+	// benchmark connection is no error of the user's, and wirebench reports the
+	// errors that matter itself.
+	grpclog.SetLoggerV2(grpclog.NewLoggerV2(io.Discard, io.Discard, io.Discard))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()

@@ -4,4 +4,7 @@ package all
 import (
 	_ "github.com/wirebench/wirebench/protocol/capnp"
 	_ "github.com/wirebench/wirebench/protocol/direct"
+	_ "github.com/wirebench/wirebench/protocol/grpcavro"
+	_ "github.com/wirebench/wirebench/protocol/grpcproto"
+	_ "github.com/wirebench/wirebench/protocol/httpjson"
 )

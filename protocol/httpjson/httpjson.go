@@ -76,6 +76,9 @@ func init() {
 		Name:    Name,
 		Summary: "HTTP/1.1 + JSON REST (net/http server, lean keep-alive client), NDJSON trade stream",
 		NewServer: func(svc contract.Service, cfg protocol.ServerConfig) (protocol.Server, error) {
+			if err := protocol.CheckOptions(Name, cfg.Options); err != nil {
+				return nil, err // the server has no options
+			}
 			return NewServer(svc, cfg), nil
 		},
 		NewClient: func(ctx context.Context, cfg protocol.ClientConfig) (protocol.Client, error) {

@@ -1,0 +1,106 @@
+package grpcavro
+
+import (
+	"context"
+
+	"google.golang.org/grpc"
+
+	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/contract/avrowire"
+	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/protocol/internal/grpcx"
+)
+
+// NewServer returns a gRPC server of svc with the three wirebench.v1 services in
+// Avro. It has no server reflection: reflection describes protobuf descriptors, which
+// these services do not have. cfg.Options takes the options of
+// grpcx.ServerOptionNames.
+func NewServer(svc contract.Service, cfg protocol.ServerConfig) (*grpcx.Server, error) {
+	s := &server{svc: svc}
+	return grpcx.NewServer(Name, cfg, func(gs *grpc.Server) {
+		gs.RegisterService(&personServiceDesc, s)
+		gs.RegisterService(&echoServiceDesc, s)
+		gs.RegisterService(&tradeServiceDesc, s)
+	})
+}
+
+// server serves the three services from the service.
+type server struct {
+	svc contract.Service
+}
+
+func (s *server) listPersons(ctx context.Context, _ *avrowire.ListPersonsRequest) (*avrowire.PersonList, error) {
+	ps, err := s.svc.ListPersons(ctx)
+	if err != nil {
+		return nil, grpcx.ServerError(err)
+	}
+	return toWirePersons(ps), nil
+}
+
+func (s *server) getPerson(ctx context.Context, req *avrowire.PersonID) (*avrowire.Person, error) {
+	p, err := s.svc.GetPerson(ctx, req.ID)
+	if err != nil {
+		return nil, grpcx.ServerError(err)
+	}
+	out := new(avrowire.Person)
+	toWirePerson(&p, out)
+	return out, nil
+}
+
+func (s *server) getPersonLinks(ctx context.Context, req *avrowire.PersonID) (*avrowire.PersonLinkList, error) {
+	links, err := s.svc.GetPersonLinks(ctx, req.ID)
+	if err != nil {
+		return nil, grpcx.ServerError(err)
+	}
+	return toWireLinks(links), nil
+}
+
+func (s *server) createPerson(ctx context.Context, req *avrowire.Person) (*avrowire.Person, error) {
+	var p contract.Person
+	fromWirePerson(req, &p)
+	p, err := s.svc.CreatePerson(ctx, p)
+	if err != nil {
+		return nil, grpcx.ServerError(err)
+	}
+	out := new(avrowire.Person)
+	toWirePerson(&p, out)
+	return out, nil
+}
+
+func (s *server) echo(ctx context.Context, req *avrowire.EchoMessage) (*avrowire.EchoMessage, error) {
+	out, err := s.svc.Echo(ctx, req.Payload)
+	if err != nil {
+		return nil, grpcx.ServerError(err)
+	}
+	return &avrowire.EchoMessage{Payload: out}, nil
+}
+
+func (s *server) stats(ctx context.Context, _ *avrowire.StatsRequest) (*avrowire.StatsReply, error) {
+	st, err := s.svc.Stats(ctx)
+	if err != nil {
+		return nil, grpcx.ServerError(err)
+	}
+	return &avrowire.StatsReply{Calls: st.Calls, LastPayloadLen: st.LastPayloadLen}, nil
+}
+
+func (s *server) increment(ctx context.Context, req *avrowire.Number) (*avrowire.Number, error) {
+	n, err := s.svc.Increment(ctx, req.Value)
+	if err != nil {
+		return nil, grpcx.ServerError(err)
+	}
+	return &avrowire.Number{Value: n}, nil
+}
+
+// streamTrades sends each trade of the service as one message; grpc-go's flow
+// control paces it, and Send fails once the client cancelled, which ends the
+// service's loop with that error.
+func (s *server) streamTrades(req *avrowire.TradesRequest, stream grpc.ServerStream) error {
+	err := s.svc.StreamTrades(stream.Context(), req.Count, func(t *contract.Trade) error {
+		// A fresh message per Send: grpc-go documents that a sent message must not be
+		// modified, as stats handlers may read it later.
+		w := new(avrowire.Trade)
+		toWireTrade(t, w)
+		return stream.SendMsg(w)
+	})
+	return grpcx.ServerError(err)
+}

@@ -1,0 +1,153 @@
+package grpcproto
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/contract/pb"
+	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/protocol/internal/grpcx"
+)
+
+// Client is a contract.Service over one gRPC connection (one HTTP/2 connection),
+// calling the generated stubs. It is safe for concurrent use by many goroutines: their
+// calls are streams multiplexed on the connection. Close releases the connection;
+// calls after Close fail at once.
+type Client struct {
+	conn   *grpcx.Conn
+	person pb.PersonServiceClient
+	echo   pb.EchoServiceClient
+	trade  pb.TradeServiceClient
+}
+
+var _ protocol.Client = (*Client)(nil)
+
+// NewClient connects to cfg.Target through cfg.Dial and waits until the connection is
+// ready, within ctx. cfg.Options takes the options of grpcx.ClientOptionNames.
+func NewClient(ctx context.Context, cfg protocol.ClientConfig) (*Client, error) {
+	conn, err := grpcx.Dial(ctx, Name, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &Client{
+		conn:   conn,
+		person: pb.NewPersonServiceClient(conn),
+		echo:   pb.NewEchoServiceClient(conn),
+		trade:  pb.NewTradeServiceClient(conn),
+	}, nil
+}
+
+// Close closes the connection. It is safe to call more than once.
+func (c *Client) Close() error { return c.conn.Close() }
+
+// ListPersons calls PersonService/ListPersons.
+func (c *Client) ListPersons(ctx context.Context) ([]contract.Person, error) {
+	out, err := c.person.ListPersons(ctx, &pb.ListPersonsRequest{})
+	if err != nil {
+		return nil, c.conn.Err(ctx, "ListPersons", err)
+	}
+	return fromPBPersons(out), nil
+}
+
+// GetPerson calls PersonService/GetPerson; an unknown id fails with Code NotFound.
+func (c *Client) GetPerson(ctx context.Context, id int64) (contract.Person, error) {
+	out, err := c.person.GetPerson(ctx, &pb.PersonId{Id: id})
+	if err != nil {
+		return contract.Person{}, c.conn.Err(ctx, "GetPerson", err)
+	}
+	return fromPBPerson(out), nil
+}
+
+// GetPersonLinks calls PersonService/GetPersonLinks; an unknown id fails with Code
+// NotFound.
+func (c *Client) GetPersonLinks(ctx context.Context, id int64) ([]contract.PersonLink, error) {
+	out, err := c.person.GetPersonLinks(ctx, &pb.PersonId{Id: id})
+	if err != nil {
+		return nil, c.conn.Err(ctx, "GetPersonLinks", err)
+	}
+	return fromPBLinks(out), nil
+}
+
+// CreatePerson calls PersonService/CreatePerson; a bad person fails with Code
+// InvalidArgument.
+func (c *Client) CreatePerson(ctx context.Context, p contract.Person) (contract.Person, error) {
+	out, err := c.person.CreatePerson(ctx, toPBPerson(&p))
+	if err != nil {
+		return contract.Person{}, c.conn.Err(ctx, "CreatePerson", err)
+	}
+	return fromPBPerson(out), nil
+}
+
+// Echo calls EchoService/Echo. The payload travels as a proto3 string, which must be
+// valid UTF-8: another payload fails to marshal (Code Internal).
+func (c *Client) Echo(ctx context.Context, payload string) (string, error) {
+	out, err := c.echo.Echo(ctx, &pb.EchoMessage{Payload: payload})
+	if err != nil {
+		return "", c.conn.Err(ctx, "Echo", err)
+	}
+	return out.GetPayload(), nil
+}
+
+// Stats calls EchoService/Stats.
+func (c *Client) Stats(ctx context.Context) (contract.Stats, error) {
+	out, err := c.echo.Stats(ctx, &pb.StatsRequest{})
+	if err != nil {
+		return contract.Stats{}, c.conn.Err(ctx, "Stats", err)
+	}
+	return contract.Stats{Calls: out.GetCalls(), LastPayloadLen: out.GetLastPayloadLen()}, nil
+}
+
+// Increment calls EchoService/Increment (one round trip: the ping-pong).
+func (c *Client) Increment(ctx context.Context, n int64) (int64, error) {
+	out, err := c.echo.Increment(ctx, &pb.Number{Value: n})
+	if err != nil {
+		return 0, c.conn.Err(ctx, "Increment", err)
+	}
+	return out.GetValue(), nil
+}
+
+// StreamTrades calls TradeService/StreamTrades and hands each trade to yield, decoded
+// into one reused contract.Trade (the protobuf message is reused too). When yield
+// fails, the call's context is cancelled, which resets the stream (the server's Send
+// fails and it stops), and the yield's error is returned at once, without reading
+// what is still in flight. A stream that ends with more or fewer than count trades
+// is an error.
+func (c *Client) StreamTrades(ctx context.Context, count int64, yield func(*contract.Trade) error) error {
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stream, err := c.trade.StreamTrades(sctx, &pb.TradesRequest{Count: count})
+	if err != nil {
+		return c.conn.Err(ctx, "StreamTrades", err)
+	}
+	var (
+		w pb.Trade
+		t contract.Trade
+		n int64
+	)
+	for {
+		err := stream.RecvMsg(&w)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return c.conn.Err(ctx, "StreamTrades", err)
+		}
+		if n == count {
+			return fmt.Errorf("%s StreamTrades: the server sent more than the %d trades asked for", Name, count)
+		}
+		if err := fromPBTrade(&w, &t); err != nil {
+			return fmt.Errorf("%s StreamTrades: %w", Name, err)
+		}
+		if err := yield(&t); err != nil {
+			return err // the deferred cancel stops the stream
+		}
+		n++
+	}
+	if n != count {
+		return fmt.Errorf("%s StreamTrades: the stream ended after %d of %d trades", Name, n, count)
+	}
+	return nil
+}

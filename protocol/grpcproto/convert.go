@@ -1,0 +1,136 @@
+package grpcproto
+
+import (
+	"fmt"
+
+	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/contract/pb"
+)
+
+// Conversions between the contract's model types and the generated protobuf types, as
+// an application with its own domain model writes them. They are part of what a
+// benchmark measures, so they stay plain: one pass, no reflection, strings shared (Go
+// strings are immutable, so the wire types may point at the model's).
+//
+// Picture is optional on both sides: a nil *contract.Picture is an absent message
+// field and back. Nested messages that are absent on the wire (a peer may leave any
+// message field out) read as their zero value, as proto3 defines.
+
+func toPBPerson(p *contract.Person) *pb.Person {
+	out := &pb.Person{
+		Id: p.ID,
+		Name: &pb.PersonName{
+			Title: p.Name.Title,
+			First: p.Name.First,
+			Last:  p.Name.Last,
+		},
+		Gender: p.Gender,
+		Location: &pb.Location{
+			Street:   p.Location.Street,
+			City:     p.Location.City,
+			State:    p.Location.State,
+			PostCode: p.Location.PostCode,
+		},
+		Email: p.Email,
+	}
+	if p.Picture != nil {
+		out.Picture = &pb.Picture{
+			Large:     p.Picture.Large,
+			Medium:    p.Picture.Medium,
+			Thumbnail: p.Picture.Thumbnail,
+		}
+	}
+	return out
+}
+
+func fromPBPerson(w *pb.Person) contract.Person {
+	p := contract.Person{
+		ID: w.GetId(),
+		Name: contract.PersonName{
+			Title: w.GetName().GetTitle(),
+			First: w.GetName().GetFirst(),
+			Last:  w.GetName().GetLast(),
+		},
+		Gender: w.GetGender(),
+		Location: contract.Location{
+			Street:   w.GetLocation().GetStreet(),
+			City:     w.GetLocation().GetCity(),
+			State:    w.GetLocation().GetState(),
+			PostCode: w.GetLocation().GetPostCode(),
+		},
+		Email: w.GetEmail(),
+	}
+	if pic := w.GetPicture(); pic != nil {
+		p.Picture = &contract.Picture{
+			Large:     pic.GetLarge(),
+			Medium:    pic.GetMedium(),
+			Thumbnail: pic.GetThumbnail(),
+		}
+	}
+	return p
+}
+
+func toPBPersons(ps []contract.Person) *pb.PersonList {
+	out := &pb.PersonList{Persons: make([]*pb.Person, len(ps))}
+	for i := range ps {
+		out.Persons[i] = toPBPerson(&ps[i])
+	}
+	return out
+}
+
+func fromPBPersons(w *pb.PersonList) []contract.Person {
+	ps := make([]contract.Person, len(w.GetPersons()))
+	for i, p := range w.GetPersons() {
+		ps[i] = fromPBPerson(p)
+	}
+	return ps
+}
+
+func toPBLinks(links []contract.PersonLink) *pb.PersonLinkList {
+	out := &pb.PersonLinkList{Links: make([]*pb.PersonLink, len(links))}
+	for i := range links {
+		out.Links[i] = &pb.PersonLink{P1: toPBPerson(&links[i].P1), P2: toPBPerson(&links[i].P2)}
+	}
+	return out
+}
+
+func fromPBLinks(w *pb.PersonLinkList) []contract.PersonLink {
+	links := make([]contract.PersonLink, len(w.GetLinks()))
+	for i, l := range w.GetLinks() {
+		links[i] = contract.PersonLink{P1: fromPBPerson(l.GetP1()), P2: fromPBPerson(l.GetP2())}
+	}
+	return links
+}
+
+// toPBTrade fills w from t; w is a fresh message per Send (grpc-go may hold on to a
+// sent message).
+func toPBTrade(t *contract.Trade, w *pb.Trade) {
+	w.Id = t.ID
+	w.Symbol = t.Symbol
+	w.Price = t.Price
+	w.Quantity = t.Quantity
+	w.TimestampNanos = t.TimestampNanos
+	w.Side = pb.Side_BUY
+	if t.Side == contract.Sell {
+		w.Side = pb.Side_SELL
+	}
+}
+
+// fromPBTrade decodes w into t, refusing a side the contract does not know (proto3
+// enums are open: any number may arrive).
+func fromPBTrade(w *pb.Trade, t *contract.Trade) error {
+	switch w.GetSide() {
+	case pb.Side_BUY:
+		t.Side = contract.Buy
+	case pb.Side_SELL:
+		t.Side = contract.Sell
+	default:
+		return fmt.Errorf("trade %d: unknown side %d", w.GetId(), w.GetSide())
+	}
+	t.ID = w.GetId()
+	t.Symbol = w.GetSymbol()
+	t.Price = w.GetPrice()
+	t.Quantity = w.GetQuantity()
+	t.TimestampNanos = w.GetTimestampNanos()
+	return nil
+}
