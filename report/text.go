@@ -34,18 +34,18 @@ func WriteText(w io.Writer, bs []Benchmark) error {
 			fmt.Fprintf(w, "  service time µs   p50 %s  p99 %s  max %s;  lag µs p50 %s  p99 %s  max %s\n",
 				lat(s.ServiceUs.P50), lat(s.ServiceUs.P99), lat(s.ServiceUs.Max),
 				lat(s.LagUs.P50), lat(s.LagUs.P99), lat(s.LagUs.Max))
-			fmt.Fprintf(w, "  achieved %.0f ops/s of %.0f targeted; %d arrivals found every slot busy\n",
-				s.AchievedRate, b.Load.Rate, s.Overflow)
+			fmt.Fprintf(w, "  achieved %s ops/s of %s targeted; %d arrivals found every slot busy\n",
+				fixed(s.AchievedRate, 0), fixed(b.Load.Rate, 0), s.Overflow)
 		}
 		server, rss := "n/a", "n/a"
 		if s.ServerCPUUsPerOp != nil {
-			server = fmt.Sprintf("%.2f", *s.ServerCPUUsPerOp)
+			server = fixed(*s.ServerCPUUsPerOp, 2)
 		}
 		if s.ServerRSSMaxBytes != nil {
-			rss = fmt.Sprintf("%.1f MiB", float64(*s.ServerRSSMaxBytes)/(1<<20))
+			rss = fixed(float64(*s.ServerRSSMaxBytes)/(1<<20), 1) + " MiB"
 		}
-		fmt.Fprintf(w, "  cpu µs/op  client %.2f  server %s;  bytes/op  sent %.0f  received %.0f;  server peak RSS %s\n",
-			s.ClientCPUUsPerOp, server, s.BytesSentPerOp, s.BytesRecvPerOp, rss)
+		fmt.Fprintf(w, "  cpu µs/op  client %s  server %s;  bytes/op  sent %s  received %s;  server peak RSS %s\n",
+			fixed(s.ClientCPUUsPerOp, 2), server, fixed(s.BytesSentPerOp, 0), fixed(s.BytesRecvPerOp, 0), rss)
 		fmt.Fprintf(w, "  %d ops, %d errors\n", s.Ops, s.Errors)
 		for _, warn := range b.Warnings {
 			fmt.Fprintf(w, "  warning: %s\n", warn)
@@ -71,6 +71,9 @@ func (b *Benchmark) Score() (score, errS float64, units string) {
 
 // fmtNum prints three decimals as JMH does, four under 1 (ms/op scores).
 func fmtNum(f float64) string {
+	if !isFinite(f) {
+		return notAvailable
+	}
 	if math.Abs(f) < 1 {
 		return fmt.Sprintf("%.4f", f)
 	}
@@ -78,6 +81,9 @@ func fmtNum(f float64) string {
 }
 
 func lat(us float64) string {
+	if !isFinite(us) {
+		return notAvailable
+	}
 	if us >= 100 {
 		return fmt.Sprintf("%.0f", us)
 	}

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs, at the versions in ../shared/ENVIRONMENT.md, what wirebench's generate check
 # and its outside-client tests use: protoc and capnp with their Go plugins, curl,
-# grpcurl and ghz. Tests that need a missing one skip with a message, so this is
-# optional for `make test`, and CI runs it to test everything.
+# grpcurl and ghz, and chromium (a test renders the HTML report in it). Tests that
+# need a missing one skip with a message, so this is optional for `make test`, and
+# CI runs it to test everything.
 set -uo pipefail
 gobin=$(go env GOPATH)/bin
 status=0
@@ -12,12 +13,13 @@ if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
   command -v protoc >/dev/null || missing+=(protobuf-compiler)
   command -v capnp >/dev/null || missing+=(capnproto libcapnp-dev)
   command -v curl >/dev/null || missing+=(curl)
+  command -v chromium >/dev/null || missing+=(chromium)
   if [ ${#missing[@]} -gt 0 ]; then
     { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"; } \
       >/tmp/wirebench-apt.log 2>&1 || { echo "install-tools: apt-get failed (see /tmp/wirebench-apt.log)"; status=1; }
   fi
 else
-  echo "install-tools: not root or no apt-get: install protobuf-compiler, capnproto, libcapnp-dev and curl yourself"
+  echo "install-tools: not root or no apt-get: install protobuf-compiler, capnproto, libcapnp-dev, curl and chromium yourself"
 fi
 
 goinstall() {

@@ -1,0 +1,247 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Group is one "operation" of a comparison: the benchmarks that ran the same
+// workload with the same parameters under the same load, over different
+// protocols and transports.
+type Group struct {
+	// Name is the benchmarks' shared name without protocol and transport,
+	// e.g. "echo[payload=1024]/closed-c50".
+	Name       string
+	Benchmarks []Benchmark
+}
+
+// Groups splits bs into operations, in first-seen order, keeping the order of
+// the benchmarks within each.
+func Groups(bs []Benchmark) []Group {
+	var gs []Group
+	index := map[string]int{}
+	for _, b := range bs {
+		k := groupKey(&b)
+		i, ok := index[k]
+		if !ok {
+			i = len(gs)
+			index[k] = i
+			gs = append(gs, Group{Name: groupName(&b)})
+		}
+		gs[i].Benchmarks = append(gs[i].Benchmarks, b)
+	}
+	return gs
+}
+
+// groupKey identifies an operation: everything but protocol, transport, the
+// protocol options and the outside target.
+func groupKey(b *Benchmark) string {
+	return b.Workload + "\x00" + paramString(b.Params) + "\x00" + loadName(b.Load)
+}
+
+// groupName is the benchmark's name minus its "protocol/transport/" prefix, as
+// bench.Name builds it, or the same shape rebuilt from the fields for a name
+// of another form.
+func groupName(b *Benchmark) string {
+	for _, prefix := range []string{b.Protocol + "/" + b.Transport + "/", b.Protocol + "/"} {
+		if rest, ok := strings.CutPrefix(b.Name, prefix); ok && rest != "" && b.Protocol != "" {
+			return rest
+		}
+	}
+	s := b.Workload
+	if ps := paramString(b.Params); ps != "" {
+		s += "[" + ps + "]"
+	}
+	return s + "/" + loadName(b.Load)
+}
+
+// paramString is params as sorted "k=v" pairs joined by commas; numbers read
+// back from JSON print as integers when they are.
+func paramString(params map[string]any) string {
+	parts := make([]string, 0, len(params))
+	for k, v := range params {
+		parts = append(parts, k+"="+paramValue(v))
+	}
+	slices.Sort(parts)
+	return strings.Join(parts, ",")
+}
+
+func paramValue(v any) string {
+	if f, ok := v.(float64); ok {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	return fmt.Sprint(v)
+}
+
+// loadName names a load model as bench.LoadName does: closed-c50 (-x4 with 4
+// connections), or open-r14000-poisson-c100.
+func loadName(l Load) string {
+	s := fmt.Sprintf("closed-c%d", l.Concurrency)
+	if l.Model == ModelOpen {
+		s = fmt.Sprintf("open-r%g-%s-c%d", l.Rate, l.Arrival, l.Concurrency)
+	}
+	if l.Connections > 1 {
+		s += fmt.Sprintf("-x%d", l.Connections)
+	}
+	return s
+}
+
+// Series is the label of a benchmark's protocol and transport (and protocol
+// options, when set): what one bar, line or polygon of a chart stands for.
+func Series(b *Benchmark) string {
+	s := b.Protocol
+	if b.Transport != "" && b.Transport != "inproc" {
+		s += "/" + b.Transport
+	}
+	if len(b.Options) > 0 {
+		kv := make([]string, 0, len(b.Options))
+		for k, v := range b.Options {
+			kv = append(kv, k+"="+v)
+		}
+		slices.Sort(kv)
+		s += " (" + strings.Join(kv, ",") + ")"
+	}
+	return s
+}
+
+// seriesOrder lists every series of r in first-seen order; a series' index
+// picks its colour, so a protocol/transport has one colour in every chart.
+func seriesOrder(bs []Benchmark) map[string]int {
+	order := map[string]int{}
+	for i := range bs {
+		s := Series(&bs[i])
+		if _, ok := order[s]; !ok {
+			order[s] = len(order)
+		}
+	}
+	return order
+}
+
+// Relative returns each benchmark's score relative to the group's best, 1 for
+// the best: score/best in throughput mode, best/score in average-time mode
+// (less time is better), so that higher is better either way. A group of mixed
+// modes compares throughput. An entry is NaN where there is nothing to
+// compare (a zero score); renderers print it as n/a.
+func Relative(g Group) []float64 {
+	avgt := len(g.Benchmarks) > 0
+	for _, b := range g.Benchmarks {
+		if b.Mode != ModeAverageTime || b.Summary.AvgTimeMs == nil {
+			avgt = false
+		}
+	}
+	vals := make([]float64, len(g.Benchmarks))
+	for i, b := range g.Benchmarks {
+		vals[i] = b.Summary.ThroughputOpsS.Mean
+		if avgt {
+			if t := b.Summary.AvgTimeMs.Mean; t > 0 {
+				vals[i] = 1 / t
+			} else {
+				vals[i] = 0
+			}
+		}
+	}
+	best := 0.0
+	for _, v := range vals {
+		if isFinite(v) {
+			best = max(best, v)
+		}
+	}
+	out := make([]float64, len(vals))
+	for i, v := range vals {
+		out[i] = math.NaN()
+		if best > 0 && v > 0 && isFinite(v) {
+			out[i] = v / best
+		}
+	}
+	return out
+}
+
+func isFinite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
+
+// sweep is a rate sweep: benchmarks of one series that differ only by the
+// open model's rate, sorted by rate.
+type sweep struct {
+	series     string
+	benchmarks []Benchmark
+}
+
+// sweepFamily is the sweeps of one workload, parameters and load shape (all
+// but the rate), one per series, in first-seen order.
+type sweepFamily struct {
+	name   string
+	sweeps []sweep
+}
+
+// sweeps finds the rate sweeps of bs: open-model benchmarks of one series,
+// workload, parameters and load shape at two or more rates.
+func sweeps(bs []Benchmark) []sweepFamily {
+	var fams []sweepFamily
+	famIndex := map[string]int{}
+	type at struct{ fam, sw int }
+	swIndex := map[string]at{}
+	for _, b := range bs {
+		if b.Load.Model != ModelOpen {
+			continue
+		}
+		l := b.Load
+		l.Rate = 0
+		famKey := b.Workload + "\x00" + paramString(b.Params) + "\x00" + fmt.Sprintf("%s-%d-%d", l.Arrival, l.Concurrency, l.Connections)
+		fi, ok := famIndex[famKey]
+		if !ok {
+			fi = len(fams)
+			famIndex[famKey] = fi
+			name := b.Workload
+			if ps := paramString(b.Params); ps != "" {
+				name += "[" + ps + "]"
+			}
+			name += fmt.Sprintf("/open-%s-c%d", l.Arrival, l.Concurrency)
+			if l.Connections > 1 {
+				name += fmt.Sprintf("-x%d", l.Connections)
+			}
+			fams = append(fams, sweepFamily{name: name})
+		}
+		s := Series(&b)
+		k := famKey + "\x00" + s
+		a, ok := swIndex[k]
+		if !ok {
+			a = at{fi, len(fams[fi].sweeps)}
+			swIndex[k] = a
+			fams[fi].sweeps = append(fams[fi].sweeps, sweep{series: s})
+		}
+		fams[a.fam].sweeps[a.sw].benchmarks = append(fams[a.fam].sweeps[a.sw].benchmarks, b)
+	}
+	var out []sweepFamily
+	for _, f := range fams {
+		var kept []sweep
+		for _, s := range f.sweeps {
+			rates := map[float64]bool{}
+			for _, b := range s.benchmarks {
+				rates[b.Load.Rate] = true
+			}
+			if len(rates) < 2 {
+				continue
+			}
+			slices.SortStableFunc(s.benchmarks, func(a, b Benchmark) int {
+				return cmpFloat(a.Load.Rate, b.Load.Rate)
+			})
+			kept = append(kept, s)
+		}
+		if len(kept) > 0 {
+			out = append(out, sweepFamily{name: f.name, sweeps: kept})
+		}
+	}
+	return out
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,94 @@
+package report
+
+import (
+	"math"
+	"slices"
+	"testing"
+)
+
+func TestGroups(t *testing.T) {
+	gs := Groups(fixture(t).Benchmarks)
+	var names []string
+	for _, g := range gs {
+		names = append(names, g.Name)
+	}
+	// First-seen order; each rate of the sweep is its own operation.
+	want := []string{"person.get/closed-c50", "person.list/closed-c50", "echo[payload=1024]/closed-c50",
+		"stream[trades=1000]/closed-c1", "person.get/open-r1000-constant-c100",
+		"person.get/open-r2000-constant-c100", "person.get/open-r4000-constant-c100"}
+	if !slices.Equal(names, want) {
+		t.Errorf("groups %q, want %q", names, want)
+	}
+	if n := len(gs[2].Benchmarks); n != 4 {
+		t.Errorf("echo has %d benchmarks, want 4", n)
+	}
+	// A name not in bench.Name's shape: the group name is rebuilt from fields.
+	b := Benchmark{Name: "custom", Protocol: "p", Workload: "echo", Params: map[string]any{"payload": 11.0},
+		Load: Load{Model: ModelOpen, Rate: 500, Arrival: "poisson", Concurrency: 8, Connections: 2}}
+	if got := Groups([]Benchmark{b})[0].Name; got != "echo[payload=11]/open-r500-poisson-c8-x2" {
+		t.Errorf("rebuilt group name %q", got)
+	}
+}
+
+func TestRelative(t *testing.T) {
+	thr := func(v float64) Benchmark {
+		return Benchmark{Mode: ModeThroughput, Summary: Summary{ThroughputOpsS: Throughput{Mean: v}}}
+	}
+	avg := func(ms float64) Benchmark {
+		return Benchmark{Mode: ModeAverageTime, Summary: Summary{AvgTimeMs: &Throughput{Mean: ms}}}
+	}
+	tests := []struct {
+		name string
+		bs   []Benchmark
+		want []float64
+	}{
+		// More ops/s is better: the best is 1, the others their fraction of it.
+		{"thrpt", []Benchmark{thr(100), thr(400), thr(200)}, []float64{0.25, 1, 0.5}},
+		// Less time is better: 20 ms is best, 40 ms is half as fast.
+		{"avgt", []Benchmark{avg(40), avg(20)}, []float64{0.5, 1}},
+		// Nothing measured compares with nothing: NaN (printed n/a).
+		{"zero", []Benchmark{thr(0), thr(10)}, []float64{math.NaN(), 1}},
+		// A NaN score must not become the best.
+		{"nan", []Benchmark{thr(math.NaN()), thr(10)}, []float64{math.NaN(), 1}},
+	}
+	for _, tt := range tests {
+		got := Relative(Group{Benchmarks: tt.bs})
+		for i := range got {
+			if !(got[i] == tt.want[i] || math.IsNaN(got[i]) && math.IsNaN(tt.want[i])) {
+				t.Errorf("%s: Relative = %v, want %v", tt.name, got, tt.want)
+				break
+			}
+		}
+	}
+}
+
+func TestSweeps(t *testing.T) {
+	fs := sweeps(fixture(t).Benchmarks)
+	if len(fs) != 1 || fs[0].name != "person.get/open-constant-c100" || len(fs[0].sweeps) != 2 {
+		t.Fatalf("sweeps = %+v, want one family of two", fs)
+	}
+	for _, s := range fs[0].sweeps {
+		var rates []float64
+		for _, b := range s.benchmarks {
+			rates = append(rates, b.Load.Rate)
+		}
+		if !slices.Equal(rates, []float64{1000, 2000, 4000}) {
+			t.Errorf("%s: rates %v", s.series, rates)
+		}
+	}
+	// One open-model rate is a point, not a sweep.
+	r := fixture(t)
+	if fs := sweeps(r.Benchmarks[:16]); len(fs) != 0 {
+		t.Errorf("one rate per series gave sweeps %+v", fs)
+	}
+}
+
+func TestNotesSayEachThingOnce(t *testing.T) {
+	b := Benchmark{Name: "b", GeneratorBound: true,
+		Warnings: []string{"generator-bound: lag p99 2ms is over 1ms", "errors: 3 timeout (first: deadline exceeded)"},
+		Summary:  Summary{Errors: 3, Ops: 10, ErrorsByKind: map[string]int64{"timeout": 3}}}
+	ns := notes([]Benchmark{b})
+	if len(ns) != 2 || ns[0].Kind != "warning" || ns[1].Kind != "error" {
+		t.Errorf("notes = %+v, want bench's two warnings only, the second as an error", ns)
+	}
+}

@@ -1,0 +1,191 @@
+package report
+
+import (
+	"bytes"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// golden compares got with testdata/name, rewriting it under -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./report -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("output differs from %s; if the change is intended, rerun with -update\n%s", path, firstDiff(want, got))
+	}
+}
+
+// firstDiff shows the first line that differs, enough to see what changed.
+func firstDiff(want, got []byte) string {
+	wl, gl := strings.Split(string(want), "\n"), strings.Split(string(got), "\n")
+	for i := range max(len(wl), len(gl)) {
+		var w, g string
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if w != g {
+			return "line " + strconv.Itoa(i+1) + ":\n  want " + clip(w) + "\n  got  " + clip(g)
+		}
+	}
+	return ""
+}
+
+func clip(s string) string {
+	if len(s) > 200 {
+		return s[:200] + "…"
+	}
+	return s
+}
+
+func TestMarkdownGolden(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteMarkdown(&buf, fixture(t)); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "report.md.golden", buf.Bytes())
+}
+
+func TestCSVGolden(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteCSV(&buf, fixture(t)); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "report.csv.golden", buf.Bytes())
+}
+
+func TestChartsGolden(t *testing.T) {
+	charts := Charts(fixture(t))
+	kinds := map[string]bool{}
+	for _, c := range charts {
+		kind, _, _ := strings.Cut(c.Name, "-")
+		if kinds[kind] {
+			continue // one golden per kind of chart
+		}
+		kinds[kind] = true
+		var buf bytes.Buffer
+		if err := c.WriteSVG(&buf); err != nil {
+			t.Fatal(err)
+		}
+		golden(t, "chart-"+kind+".svg.golden", buf.Bytes())
+	}
+	for _, k := range []string{"throughput", "radar", "latency", "sweep", "cpu", "bytes"} {
+		if !kinds[k] {
+			t.Errorf("no %s chart", k)
+		}
+	}
+}
+
+func TestWritePNGs(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "charts") // created by WritePNGs
+	r := fixture(t)
+	paths, err := WritePNGs(dir, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	charts := Charts(r)
+	if len(paths) != len(charts) {
+		t.Fatalf("%d PNGs for %d charts", len(paths), len(charts))
+	}
+	for i, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(f)
+		f.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		// 96 dpi: a point is 4/3 px.
+		want := int(math.Round(charts[i].Width.Points() * 96 / 72))
+		if w := img.Bounds().Dx(); w != want {
+			t.Errorf("%s is %d px wide, want %d", p, w, want)
+		}
+		if filepath.Base(p) != charts[i].Name+".png" {
+			t.Errorf("file %s for chart %s", p, charts[i].Name)
+		}
+	}
+}
+
+func TestSVGDeterministic(t *testing.T) {
+	// Two renderings from fresh Results must be byte-identical, or goldens
+	// (and diffs of committed reports) would flap.
+	a, b := Charts(fixture(t)), Charts(fixture(t))
+	for i := range a {
+		var x, y bytes.Buffer
+		if err := a[i].WriteSVG(&x); err != nil {
+			t.Fatal(err)
+		}
+		if err := b[i].WriteSVG(&y); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(x.Bytes(), y.Bytes()) {
+			t.Errorf("chart %s renders differently twice", a[i].Name)
+		}
+	}
+}
+
+func TestChartsOmitted(t *testing.T) {
+	// Two closed-model operations: no radar (a polygon needs three axes),
+	// and no sweep chart without open-model rates.
+	r := fixture(t)
+	var bs []Benchmark
+	for _, b := range r.Benchmarks {
+		if b.Workload == "person.list" || b.Workload == "echo" {
+			bs = append(bs, b)
+		}
+	}
+	r.Benchmarks = bs
+	for _, c := range Charts(r) {
+		if c.Name == "radar" || strings.HasPrefix(c.Name, "sweep-") {
+			t.Errorf("chart %s with two closed-model operations and no sweep", c.Name)
+		}
+	}
+}
+
+// TestFixtureFile keeps testdata/report-fixture.json, which the CLI's tests
+// render, equal to the fixture.
+func TestFixtureFile(t *testing.T) {
+	path := filepath.Join("testdata", "report-fixture.json")
+	if *update {
+		var buf bytes.Buffer
+		if err := fixture(t).Write(&buf); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got, want bytes.Buffer
+	if err := WriteMarkdown(&got, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteMarkdown(&want, fixture(t)); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got.Bytes(), want.Bytes()) {
+		t.Errorf("%s is stale; rerun with -update", path)
+	}
+}
