@@ -1,0 +1,93 @@
+package suite_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	_ "github.com/wirebench/wirebench/protocol/all"
+	"github.com/wirebench/wirebench/suite"
+)
+
+// expectedCounts are the benchmark counts of the bundled suites whose size is part of
+// their promise. A bundled suite not listed here is still parsed.
+var expectedCounts = map[string]int{
+	"quick": 18, // (direct + 4 protocols × tcp, unix) × (person.get, echo 1KiB)
+}
+
+func TestBundledSuitesParse(t *testing.T) {
+	names := suite.Bundled()
+	if len(names) == 0 || names[0] == "" {
+		t.Fatalf("Bundled() = %q", names)
+	}
+	for _, name := range names {
+		s, err := suite.Load(name)
+		if err != nil {
+			t.Errorf("Load(%q): %v", name, err)
+			continue
+		}
+		if s.Name != name {
+			t.Errorf("suite %s: name %q, want the file's name", name, s.Name)
+		}
+		if s.Description == "" {
+			t.Errorf("suite %s has no description", name)
+		}
+		if want, ok := expectedCounts[name]; ok && len(s.Benchmarks) != want {
+			t.Errorf("suite %s expands to %d benchmarks, want %d", name, len(s.Benchmarks), want)
+		}
+		t.Logf("%s: %d benchmarks, about %v", name, len(s.Benchmarks), s.Estimate())
+	}
+}
+
+// TestQuickFitsItsBudget holds quick to its promise: at most 90 s including worker
+// start-up, counted from its own settings.
+func TestQuickFitsItsBudget(t *testing.T) {
+	s, err := suite.Load("quick")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var total time.Duration
+	protocols := map[string]bool{}
+	for _, b := range s.Benchmarks {
+		sp := b.Spec
+		if sp.IterationTime == 0 {
+			t.Fatalf("%s: iterations by ops have no known length; quick must use durations", b.Name)
+		}
+		total += time.Duration(sp.Trials) * (sp.Warmup + time.Duration(sp.Iterations)*sp.IterationTime + 500*time.Millisecond)
+		protocols[sp.Protocol] = true
+	}
+	if total > 90*time.Second {
+		t.Errorf("quick takes about %v, over its 90 s budget", total)
+	}
+	if total != s.Estimate() {
+		t.Errorf("Estimate() = %v, counted %v", s.Estimate(), total)
+	}
+	for _, p := range []string{"direct", "http-json", "grpc-proto", "grpc-avro", "capnp"} {
+		if !protocols[p] {
+			t.Errorf("quick does not run %s", p)
+		}
+	}
+}
+
+func TestLoad(t *testing.T) {
+	_, err := suite.Load("nosuch")
+	if err == nil || !strings.Contains(err.Error(), `unknown suite "nosuch" (bundled: quick`) {
+		t.Errorf("Load(nosuch) = %v, want the bundled names listed", err)
+	}
+	path := t.TempDir() + "/mine.yaml"
+	if _, err := suite.Load(path); err == nil {
+		t.Errorf("Load of a missing file succeeded")
+	}
+	writeFile(t, path, "targets: [direct]\nworkloads: [person.get]\n")
+	s, err := suite.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Name != "mine" || s.File != path || len(s.Benchmarks) != 1 {
+		t.Errorf("Load(%s) = name %q, file %q, %d benchmarks", path, s.Name, s.File, len(s.Benchmarks))
+	}
+	writeFile(t, path, "targets: [direct]\nworkloads: [nosuch]\n")
+	if _, err := suite.Load(path); err == nil || !strings.HasPrefix(err.Error(), path+":2:13: ") {
+		t.Errorf("Load of a bad file: %v, want an error at %s:2:13", err, path)
+	}
+}

@@ -1,0 +1,254 @@
+package suite
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/transport"
+)
+
+// target is one entry of targets: a protocol, where it runs, and its overrides.
+type target struct {
+	node           *yaml.Node
+	proto          *protocol.Protocol
+	transports     []string
+	transportNodes []*yaml.Node
+	address        string // set for an outside server
+	options        map[string]string
+	serverOptions  map[string]string
+	settings       settings
+	load           []loadPoint // nil: not set here
+}
+
+// workload is one entry of workloads: a workload, its parameter points, and overrides.
+type workload struct {
+	node       *yaml.Node
+	w          *contract.Workload
+	params     []contract.Params
+	paramNodes []*yaml.Node
+	settings   settings
+	load       []loadPoint
+}
+
+var (
+	targetKeys   = append([]string{"protocol", "transports", "address", "options", "server_options"}, append(settingKeys, "load")...)
+	paramKeys    = []string{"payloads", "increments", "trades"}
+	workloadKeys = append(append([]string{"name"}, paramKeys...), append(settingKeys, "load")...)
+)
+
+// paramUse maps a workload entry's list key to the contract.Workload.Uses name.
+var paramUse = map[string]string{"payloads": "payload", "increments": "increments", "trades": "trades"}
+
+func targetHint(key string) string {
+	switch key {
+	case "name", "workload", "workloads", "payloads", "payload", "increments", "trades":
+		return "workloads and their parameters go in the workloads list"
+	case "transport":
+		return "did you mean transports?"
+	case "option", "client_options":
+		return "did you mean options?"
+	}
+	return ""
+}
+
+func workloadHint(key string) string {
+	switch key {
+	case "protocol", "transports", "address", "options", "server_options":
+		return key + " goes in a targets entry"
+	case "payload", "increment", "trade":
+		return "did you mean " + strings.TrimSuffix(key, "s") + "s?"
+	}
+	return ""
+}
+
+// entry returns the fields of a list entry; a bare scalar is shorthand for a mapping
+// with only its naming key (- direct is - protocol: direct).
+func (c *checker) entry(n *yaml.Node, where, nameKey string, valid []string, hint func(string) string) (map[string]field, bool) {
+	if r := resolve(n); r != nil && r.Kind == yaml.ScalarNode && !isNull(r) {
+		return map[string]field{nameKey: {key: r, val: r}}, true
+	}
+	fs, ok := c.fields(n, where, valid, hint)
+	if ok && fs[nameKey].key == nil {
+		c.at(n, "%s: missing %s", where, nameKey)
+		return fs, false
+	}
+	return fs, ok
+}
+
+func (c *checker) readTarget(n *yaml.Node, i int) *target {
+	where := fmt.Sprintf("targets[%d]", i)
+	fs, ok := c.entry(n, where, "protocol", targetKeys, targetHint)
+	if !ok {
+		return nil
+	}
+	t := &target{node: resolve(n), settings: c.readSettings(fs)}
+	name, ok := c.str("protocol", fs["protocol"].val)
+	if !ok {
+		return nil
+	}
+	p, err := protocol.Lookup(name)
+	if err != nil {
+		if len(protocol.Names()) == 0 {
+			err = fmt.Errorf("%w; no protocol is registered (a program must import github.com/wirebench/wirebench/protocol/all)", err)
+		}
+		c.at(resolve(fs["protocol"].val), "%v", err)
+		return nil
+	}
+	t.proto = p
+	if f, ok := fs["options"]; ok {
+		t.options, _ = c.stringMap("options", f.val)
+	}
+	if f, ok := fs["server_options"]; ok {
+		t.serverOptions, _ = c.stringMap("server_options", f.val)
+	}
+	if f, ok := fs["load"]; ok {
+		t.load = c.readLoad(f.val, where+".load")
+	}
+	c.readWhere(t, fs)
+	return t
+}
+
+// readWhere reads transports and address: where the target's server runs.
+func (c *checker) readWhere(t *target, fs map[string]field) {
+	if f, ok := fs["address"]; ok {
+		s, ok := c.str("address", f.val)
+		if !ok {
+			return
+		}
+		switch a, err := transport.Parse(s); {
+		case t.proto.InProcess:
+			c.at(f.key, "address: %s is in-process: it has no server to address", t.proto.Name)
+		case err != nil:
+			c.at(resolve(f.val), "address: %v", err)
+		default:
+			t.address, t.transports, t.transportNodes = a.String(), []string{a.Network}, []*yaml.Node{resolve(f.val)}
+		}
+		if f, ok := fs["transports"]; ok {
+			c.at(f.key, "transports: a target with an address uses the address's transport; drop transports")
+		}
+		if f, ok := fs["server_options"]; ok {
+			c.at(f.key, "server_options: a target with an address is an outside server, which wirebench does not configure")
+		}
+		return
+	}
+	t.transports, t.transportNodes = []string{"tcp"}, []*yaml.Node{nil}
+	f, ok := fs["transports"]
+	if !ok {
+		if t.proto.InProcess {
+			t.transports[0] = "inproc"
+		}
+		return
+	}
+	items, ok := c.list("transports", f.val)
+	if !ok {
+		return
+	}
+	t.transports, t.transportNodes = nil, nil
+	for _, it := range items {
+		s, ok := c.str("transports", it)
+		if !ok {
+			continue
+		}
+		if s != "tcp" && s != "unix" {
+			c.at(resolve(it), "transports: %q, want tcp or unix", s)
+			continue
+		}
+		t.transports, t.transportNodes = append(t.transports, s), append(t.transportNodes, resolve(it))
+	}
+	if t.proto.InProcess {
+		// An in-process protocol has no wire: its one benchmark per workload runs
+		// "inproc", whatever transports the entry lists (a suite can then give every
+		// target the same transports).
+		t.transports, t.transportNodes = []string{"inproc"}, []*yaml.Node{nil}
+	}
+}
+
+func (c *checker) readWorkload(n *yaml.Node, i int) *workload {
+	where := fmt.Sprintf("workloads[%d]", i)
+	fs, ok := c.entry(n, where, "name", workloadKeys, workloadHint)
+	if !ok {
+		return nil
+	}
+	w := &workload{node: resolve(n), settings: c.readSettings(fs)}
+	name, ok := c.str("name", fs["name"].val)
+	if !ok {
+		return nil
+	}
+	cw, err := contract.LookupWorkload(name)
+	if err != nil {
+		c.at(resolve(fs["name"].val), "%v", err)
+		return nil
+	}
+	w.w = cw
+	if f, ok := fs["load"]; ok {
+		w.load = c.readLoad(f.val, where+".load")
+	}
+	w.params, w.paramNodes = []contract.Params{cw.DefaultParams()}, []*yaml.Node{nil}
+	for _, key := range paramKeys {
+		f, ok := fs[key]
+		if !ok {
+			continue
+		}
+		if !slices.Contains(cw.Uses, paramUse[key]) {
+			takes := "it has no parameters"
+			if len(cw.Uses) > 0 {
+				takes = "its parameters: " + strings.Join(cw.Uses, ", ")
+			}
+			c.at(f.key, "%s: %s takes no %s (%s)", key, cw.Name, key, takes)
+			continue
+		}
+		w.params, w.paramNodes = c.crossParam(cw, key, f.val, w.params, w.paramNodes)
+	}
+	return w
+}
+
+// crossParam crosses the parameter points so far with the values of one list key,
+// checking each value against the workload's range.
+func (c *checker) crossParam(cw *contract.Workload, key string, n *yaml.Node, ps []contract.Params, nodes []*yaml.Node) ([]contract.Params, []*yaml.Node) {
+	items, ok := c.list(key, n)
+	if !ok || product(len(ps), len(items)) > MaxBenchmarks {
+		if ok {
+			c.at(n, "%s: %d values is over %d parameter points", key, len(items), MaxBenchmarks)
+		}
+		return ps, nodes
+	}
+	var outP []contract.Params
+	var outN []*yaml.Node
+	for _, it := range items {
+		var set func(*contract.Params)
+		switch key {
+		case "payloads":
+			v, ok := c.size(key, it, 0, 1<<50)
+			if !ok {
+				continue
+			}
+			set = func(p *contract.Params) { p.Payload = int(v) }
+		case "increments":
+			v, ok := c.integer(key, it, -1<<31, 1<<31-1)
+			if !ok {
+				continue
+			}
+			set = func(p *contract.Params) { p.Increments = int(v) }
+		case "trades":
+			v, ok := c.integer(key, it, -1<<62, 1<<62)
+			if !ok {
+				continue
+			}
+			set = func(p *contract.Params) { p.Trades = v }
+		}
+		for _, p := range ps {
+			set(&p)
+			if err := cw.Check(p); err != nil {
+				c.at(resolve(it), "%s: %v", key, err)
+				break
+			}
+			outP, outN = append(outP, p), append(outN, resolve(it))
+		}
+	}
+	return outP, outN
+}

@@ -1,0 +1,117 @@
+package suite
+
+import (
+	"maps"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/wirebench/wirebench/bench"
+	"github.com/wirebench/wirebench/cluster"
+	"github.com/wirebench/wirebench/contract"
+)
+
+// origin is where a benchmark came from: the target entry, transport item, workload
+// entry, parameter item, rate, concurrency and connections items (nil for values the
+// file did not set). Two benchmarks with one name are told apart by the first of
+// these that differs.
+type origin [7]*yaml.Node
+
+// expand crosses targets × transports × workloads × params × load points, in file order.
+// Settings come from the defaults, then the target entry, then the workload entry; the
+// load from the workload entry, else the target entry, else the top level.
+func expand(c *checker, base settings, baseLoad []loadPoint, targets []*target, workloads []*workload, doc *yaml.Node) []Benchmark {
+	total := 0
+	for _, t := range targets {
+		for _, w := range workloads {
+			total += product(len(t.transports), len(w.params), len(pointsOf(t, w, baseLoad)))
+			if total > MaxBenchmarks {
+				c.at(doc, "the suite expands to over %d benchmarks", MaxBenchmarks)
+				return nil
+			}
+		}
+	}
+	out := make([]Benchmark, 0, total)
+	seen := map[string]origin{}
+	for _, t := range targets {
+		for ti, tr := range t.transports {
+			for _, w := range workloads {
+				set := base.over(t.settings).over(w.settings)
+				for pi, p := range w.params {
+					for _, lp := range pointsOf(t, w, baseLoad) {
+						b := benchmark(t, tr, w.w, p, lp, set)
+						o := origin{t.node, t.transportNodes[ti], w.node, w.paramNodes[pi], lp.rateNode, lp.concurrencyNode, lp.connNode}
+						if first, dup := seen[b.Name]; dup {
+							at, firstAt := differ(first, o)
+							c.at(at, "duplicate benchmark %q, also made by line %d: a name is protocol, transport, workload, params and load, so entries that differ only in options or settings collide", b.Name, firstAt.Line)
+							continue
+						}
+						seen[b.Name] = o
+						out = append(out, b)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+func pointsOf(t *target, w *workload, base []loadPoint) []loadPoint {
+	switch {
+	case w.load != nil:
+		return w.load
+	case t.load != nil:
+		return t.load
+	}
+	return base
+}
+
+// differ returns the first node where two origins differ, for both of them.
+func differ(first, later origin) (at, firstAt *yaml.Node) {
+	for i := range later {
+		if later[i] != first[i] && later[i] != nil && first[i] != nil {
+			return later[i], first[i]
+		}
+	}
+	for i := range later {
+		if later[i] != first[i] && later[i] != nil {
+			return later[i], later[i]
+		}
+	}
+	return later[0], first[0]
+}
+
+// benchmark builds one benchmark; its Spec is the one `wirebench bench` builds from the
+// same values.
+func benchmark(t *target, transport string, w *contract.Workload, p contract.Params, lp loadPoint, s settings) Benchmark {
+	spec := cluster.Spec{
+		Protocol: t.proto.Name, Transport: transport, Target: t.address, Workload: w.Name, Params: p,
+		ClientOptions: cloneMap(t.options), ServerOptions: cloneMap(t.serverOptions), Model: lp.model,
+		Warmup: *s.warmup, Iterations: *s.iterations, Trials: *s.trials, CallTimeout: *s.callTimeout,
+		Seed: *s.arrivalSeed, DataSeed: *s.dataSeed, DataSize: *s.dataSize, MaxMessageSize: *s.maxMessageSize,
+	}
+	if s.ops != nil {
+		spec.IterationOps = *s.ops
+	} else {
+		spec.IterationTime = *s.duration
+	}
+	b := Benchmark{Spec: spec, Mode: *s.mode, ServerCPUs: slices.Clone(*s.serverCPUs), ClientCPUs: slices.Clone(*s.clientCPUs)}
+	b.name()
+	return b
+}
+
+// name sets Name and Group from the Spec.
+func (b *Benchmark) name() {
+	b.Name = bench.Name(b.Spec)
+	b.Group = strings.TrimPrefix(b.Name, b.Spec.Protocol+"/"+b.Spec.Transport+"/")
+}
+
+// cloneMap copies options so that no two benchmarks share a map; an empty map is nil,
+// as the bench command leaves it.
+func cloneMap(m map[string]string) map[string]string {
+	if len(m) == 0 {
+		return nil
+	}
+	return maps.Clone(m)
+}

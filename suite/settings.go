@@ -1,0 +1,164 @@
+package suite
+
+import (
+	"time"
+
+	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/report"
+)
+
+// settings are how one benchmark runs. A nil field is not set at that level (defaults,
+// target or workload entry), so the level below shows through.
+type settings struct {
+	warmup, duration, callTimeout *time.Duration
+	iterations, trials            *int
+	ops                           *int64
+	mode                          *string
+	serverCPUs, clientCPUs        *[]int
+	dataSize, maxMessageSize      *int
+	dataSeed, arrivalSeed         *uint64
+}
+
+// settingKeys are the keys of settings, in the order the docs list them.
+var settingKeys = []string{
+	"warmup", "iterations", "duration", "ops", "trials", "mode", "call_timeout",
+	"server_cpus", "client_cpus", "data_size", "data_seed", "arrival_seed", "max_message_size",
+}
+
+// Limits on settings: far beyond any sensible benchmark, so that a typo fails here
+// rather than an hour into a run.
+const (
+	maxTime       = 24 * time.Hour
+	maxIterations = 1_000_000
+	maxTrials     = 1000
+	maxOps        = 1_000_000_000_000
+	maxDataSize   = 1_000_000
+	maxMessage    = 1<<31 - 1
+)
+
+// builtin are the settings under every suite's defaults: those of `wirebench bench`,
+// so a suite and the bench command given the same values build the same Spec.
+func builtin() settings {
+	return settings{
+		warmup: ptr(time.Second), duration: ptr(time.Second), callTimeout: ptr(10 * time.Second),
+		iterations: ptr(5), trials: ptr(1), mode: ptr(report.ModeThroughput),
+		serverCPUs: ptr([]int{0}), clientCPUs: ptr([]int{1}),
+		dataSize: ptr(contract.DefaultSize), dataSeed: ptr(uint64(contract.DefaultSeed)), arrivalSeed: ptr(uint64(1)),
+		maxMessageSize: ptr(protocol.DefaultMaxMessageSize),
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// over returns s with the fields o sets replaced. duration and ops are one choice (how
+// an iteration ends), so setting either drops the other from below.
+func (s settings) over(o settings) settings {
+	set := func(dst **time.Duration, src *time.Duration) {
+		if src != nil {
+			*dst = src
+		}
+	}
+	set(&s.warmup, o.warmup)
+	set(&s.callTimeout, o.callTimeout)
+	if o.duration != nil {
+		s.duration, s.ops = o.duration, nil
+	}
+	if o.ops != nil {
+		s.ops, s.duration = o.ops, nil
+	}
+	s.iterations = orPtr(o.iterations, s.iterations)
+	s.trials = orPtr(o.trials, s.trials)
+	s.mode = orPtr(o.mode, s.mode)
+	s.serverCPUs = orPtr(o.serverCPUs, s.serverCPUs)
+	s.clientCPUs = orPtr(o.clientCPUs, s.clientCPUs)
+	s.dataSize = orPtr(o.dataSize, s.dataSize)
+	s.maxMessageSize = orPtr(o.maxMessageSize, s.maxMessageSize)
+	s.dataSeed = orPtr(o.dataSeed, s.dataSeed)
+	s.arrivalSeed = orPtr(o.arrivalSeed, s.arrivalSeed)
+	return s
+}
+
+func orPtr[T any](a, b *T) *T {
+	if a != nil {
+		return a
+	}
+	return b
+}
+
+// readSettings reads the setting keys among fs. Values that fail are reported and
+// left unset.
+func (c *checker) readSettings(fs map[string]field) settings {
+	var s settings
+	if f, ok := fs["warmup"]; ok {
+		if d, ok := c.duration("warmup", f.val, 0, maxTime); ok {
+			s.warmup = &d
+		}
+	}
+	if f, ok := fs["duration"]; ok {
+		if d, ok := c.duration("duration", f.val, time.Millisecond, maxTime); ok {
+			s.duration = &d
+		}
+	}
+	if f, ok := fs["call_timeout"]; ok {
+		if d, ok := c.duration("call_timeout", f.val, 0, maxTime); ok {
+			s.callTimeout = &d
+		}
+	}
+	if f, ok := fs["ops"]; ok {
+		if v, ok := c.integer("ops", f.val, 1, maxOps); ok {
+			s.ops = &v
+		}
+	}
+	if d, o := fs["duration"], fs["ops"]; d.key != nil && o.key != nil {
+		later := o.key
+		if d.key.Line > o.key.Line || (d.key.Line == o.key.Line && d.key.Column > o.key.Column) {
+			later = d.key
+		}
+		c.at(later, "set duration or ops, not both: an iteration lasts a time or a number of ops")
+	}
+	s.iterations = c.intSetting(fs, "iterations", 1, maxIterations)
+	s.trials = c.intSetting(fs, "trials", 1, maxTrials)
+	s.dataSize = c.intSetting(fs, "data_size", 1, maxDataSize)
+	if f, ok := fs["max_message_size"]; ok {
+		if v, ok := c.size("max_message_size", f.val, 1, maxMessage); ok {
+			s.maxMessageSize = ptr(int(v))
+		}
+	}
+	if f, ok := fs["mode"]; ok {
+		if v, ok := c.str("mode", f.val); ok {
+			if v != report.ModeThroughput && v != report.ModeAverageTime {
+				c.at(resolve(f.val), "mode: %q, want thrpt (ops/s) or avgt (time per op)", v)
+			} else {
+				s.mode = &v
+			}
+		}
+	}
+	for key, dst := range map[string]**[]int{"server_cpus": &s.serverCPUs, "client_cpus": &s.clientCPUs} {
+		if f, ok := fs[key]; ok {
+			if v, ok := c.cpus(key, f.val); ok {
+				*dst = &v
+			}
+		}
+	}
+	for key, dst := range map[string]**uint64{"data_seed": &s.dataSeed, "arrival_seed": &s.arrivalSeed} {
+		if f, ok := fs[key]; ok {
+			if v, ok := c.uinteger(key, f.val); ok {
+				*dst = &v
+			}
+		}
+	}
+	return s
+}
+
+func (c *checker) intSetting(fs map[string]field, key string, lo, hi int64) *int {
+	f, ok := fs[key]
+	if !ok {
+		return nil
+	}
+	v, ok := c.integer(key, f.val, lo, hi)
+	if !ok {
+		return nil
+	}
+	return ptr(int(v))
+}

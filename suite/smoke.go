@@ -1,0 +1,52 @@
+package suite
+
+import (
+	"time"
+
+	"github.com/wirebench/wirebench/load"
+)
+
+// Smoke limits: a smoke run checks that every benchmark of a suite runs, through the
+// same code path, in a fraction of the time.
+const (
+	SmokeIterationTime = 200 * time.Millisecond
+	SmokeIterationOps  = 20
+	SmokeTrades        = 1000
+	SmokeIncrements    = 100
+	SmokeRate          = 2000
+	SmokeMaxInFlight   = 16
+)
+
+// Smoke turns the suite into its smoke run: no warmup, one trial of one iteration of
+// SmokeIterationTime (or at most SmokeIterationOps ops), streams of at most SmokeTrades
+// trades, ping-pongs of at most SmokeIncrements increments, open loops at most
+// SmokeRate/s with at most SmokeMaxInFlight calls in flight. Names are recomputed, and
+// benchmarks that become the same (two rates over SmokeRate) run once.
+func (s *Suite) Smoke() {
+	seen := map[string]bool{}
+	out := s.Benchmarks[:0]
+	for _, b := range s.Benchmarks {
+		sp := &b.Spec
+		sp.Warmup, sp.Iterations, sp.Trials = 0, 1, 1
+		if sp.IterationOps > 0 {
+			sp.IterationOps = min(sp.IterationOps, SmokeIterationOps)
+		} else {
+			sp.IterationTime = SmokeIterationTime
+		}
+		sp.Params.Trades = min(sp.Params.Trades, SmokeTrades)
+		sp.Params.Increments = min(sp.Params.Increments, SmokeIncrements)
+		if sp.Model.Kind == load.Open {
+			sp.Model.Rate = min(sp.Model.Rate, SmokeRate)
+			sp.Model.Concurrency = min(sp.Model.Concurrency, SmokeMaxInFlight)
+			sp.Model.Connections = min(sp.Model.Connections, sp.Model.Concurrency)
+		}
+		b.name()
+		if seen[b.Name] {
+			continue
+		}
+		seen[b.Name] = true
+		out = append(out, b)
+	}
+	clear(s.Benchmarks[len(out):])
+	s.Benchmarks = out
+}

@@ -1,0 +1,252 @@
+// Package suite reads suite files: YAML documents that say what to benchmark (targets ×
+// workloads × load points, with their run settings). Parse validates a whole file
+// before anything runs, reporting every problem at its FILE:LINE:COL, and expands it
+// into the list of benchmarks the driver runs, each a cluster.Spec built the way the
+// bench command builds one from its flags. The format is described in docs/suites.md.
+//
+// Protocol names are checked against the protocol registry, so a program must register
+// the adapters (import protocol/all) before parsing. Parse and Load are safe for
+// concurrent use; a Suite belongs to its caller.
+package suite
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/wirebench/wirebench/cluster"
+	"github.com/wirebench/wirebench/suites"
+)
+
+// Benchmark is one expanded benchmark of a suite.
+type Benchmark struct {
+	// Name is bench.Name(Spec): stable, and unique within the suite.
+	Name string
+	// Spec is everything the driver needs.
+	Spec cluster.Spec
+	// Mode is the score: "thrpt" (ops/s) or "avgt" (time per op).
+	Mode string
+	// ServerCPUs and ClientCPUs pin the workers; nil is not pinned.
+	ServerCPUs, ClientCPUs []int
+	// Group is the operation the benchmark measures, for per-operation comparison
+	// tables: the name without protocol and transport, e.g.
+	// "echo[payload=1024]/closed-c50".
+	Group string
+}
+
+// Suite is a parsed, validated and expanded suite file.
+type Suite struct {
+	Name, Description string
+	// File is the file the suite was read from, as errors name it.
+	File string
+	// Benchmarks are in expansion order: targets × transports × workloads × params ×
+	// load points, each in file order.
+	Benchmarks []Benchmark
+}
+
+// Limits of one suite.
+const (
+	// MaxBenchmarks bounds a suite's expansion: a suite that big is a typo in a list.
+	MaxBenchmarks = 10_000
+	// MaxFileSize bounds a suite file.
+	MaxFileSize = 1 << 20
+)
+
+// StartOverhead is the time Estimate adds to each trial for starting and stopping the
+// worker processes and checking the target against the contract.
+const StartOverhead = 500 * time.Millisecond
+
+var topKeys = []string{"name", "description", "defaults", "load", "targets", "workloads"}
+
+func topHint(key string) string {
+	switch {
+	case slices.Contains(settingKeys, key):
+		return key + " is a run setting: put it under defaults (or in a target or workload entry)"
+	case key == "target" || key == "workload":
+		return "did you mean " + key + "s?"
+	}
+	return ""
+}
+
+func defaultsHint(key string) string {
+	if key == "load" {
+		return "load is set at the top level (or in a target or workload entry)"
+	}
+	return ""
+}
+
+// Parse reads, validates and expands a suite. file names the suite in errors. Every
+// problem found is reported, each as an *Error at its position, joined with errors.Join.
+func Parse(file string, data []byte) (*Suite, error) {
+	c := newChecker(file)
+	if len(data) > MaxFileSize {
+		c.at(nil, "the file is %d bytes; a suite file is at most %d", len(data), MaxFileSize)
+		return nil, c.err()
+	}
+	doc, err := decode(data)
+	if err != nil {
+		return nil, syntaxError(file, err)
+	}
+	if doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 {
+		doc = doc.Content[0]
+	}
+	if isNull(resolve(doc)) {
+		c.at(doc, "the suite is empty; it needs at least targets and workloads (see docs/suites.md)")
+		return nil, c.err()
+	}
+	if r := resolve(doc); r.Kind != yaml.MappingNode {
+		c.at(doc, "a suite is a mapping of keys (name, targets, workloads, ...), not %s", describe(r))
+		return nil, c.err()
+	}
+	top, _ := c.fields(doc, "the suite", topKeys, topHint)
+	s := &Suite{File: file, Name: strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))}
+	if f, ok := top["name"]; ok {
+		if v, ok := c.str("name", f.val); ok {
+			s.Name = v
+		}
+	}
+	if f, ok := top["description"]; ok {
+		if v, ok := c.str("description", f.val); ok {
+			s.Description = v
+		}
+	}
+	base := builtin()
+	if f, ok := top["defaults"]; ok {
+		dfs, _ := c.fields(f.val, "defaults", settingKeys, defaultsHint)
+		base = base.over(c.readSettings(dfs))
+	}
+	baseLoad := defaultLoad()
+	if f, ok := top["load"]; ok {
+		baseLoad = c.readLoad(f.val, "load")
+	}
+	targets := readList(c, top, doc, "targets", "- protocol: grpc-proto", c.readTarget)
+	workloads := readList(c, top, doc, "workloads", "- name: person.get", c.readWorkload)
+	if c.failed() {
+		return nil, c.err()
+	}
+	if product(len(targets), len(workloads)) > MaxBenchmarks {
+		c.at(doc, "%d targets × %d workloads is over %d benchmarks", len(targets), len(workloads), MaxBenchmarks)
+		return nil, c.err()
+	}
+	s.Benchmarks = expand(c, base, baseLoad, targets, workloads, doc)
+	if c.failed() {
+		return nil, c.err()
+	}
+	return s, nil
+}
+
+// readList reads one of the entry lists (targets, workloads), which must not be empty.
+func readList[T any](c *checker, top map[string]field, doc *yaml.Node, key, example string, read func(*yaml.Node, int) *T) []*T {
+	f, ok := top[key]
+	if !ok {
+		c.at(doc, "no %s: a suite needs at least one (e.g. %s)", key, example)
+		return nil
+	}
+	items := resolve(f.val)
+	switch {
+	case isNull(items) || (items.Kind == yaml.SequenceNode && len(items.Content) == 0):
+		c.at(f.key, "%s: empty; list at least one (e.g. %s)", key, example)
+		return nil
+	case items.Kind != yaml.SequenceNode:
+		c.at(f.val, "%s: want a list (lines starting with -), got %s", key, describe(items))
+		return nil
+	}
+	out := make([]*T, 0, len(items.Content))
+	for i, n := range items.Content {
+		if e := read(n, i); e != nil {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// decode parses YAML into a node tree. yaml.v3 reports syntax errors by panicking
+// inside and recovering in Unmarshal; the recover here keeps a parser bug on hostile
+// input an error rather than a crash of the whole run.
+func decode(data []byte) (doc *yaml.Node, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("yaml: %v", r)
+		}
+	}()
+	doc = new(yaml.Node)
+	if err := yaml.Unmarshal(data, doc); err != nil {
+		return nil, err
+	}
+	return doc, nil
+}
+
+var yamlLine = regexp.MustCompile(`^yaml: line (\d+): `)
+
+// syntaxError places a YAML parser error. The parser gives the line but not the
+// column, so the error has none.
+func syntaxError(file string, err error) error {
+	msg := err.Error()
+	e := &Error{File: file, Msg: strings.TrimPrefix(msg, "yaml: ")}
+	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		e.Line, _ = strconv.Atoi(m[1])
+		e.Msg = msg[len(m[0]):]
+	}
+	if e.Line == 0 {
+		e.Line = 1
+	}
+	e.Msg = "YAML syntax: " + e.Msg
+	return e
+}
+
+// Load reads a bundled suite by name ("quick") or a suite file by path. An argument with
+// a path separator or a .yaml/.yml extension is a path; a bare word is a bundled name
+// first, then a file in the current directory.
+func Load(nameOrPath string) (*Suite, error) {
+	ext := filepath.Ext(nameOrPath)
+	isPath := strings.ContainsRune(nameOrPath, '/') || strings.ContainsRune(nameOrPath, filepath.Separator) || ext == ".yaml" || ext == ".yml"
+	if !isPath {
+		if data, err := fs.ReadFile(suites.FS, nameOrPath+".yaml"); err == nil {
+			return Parse("suites/"+nameOrPath+".yaml", data)
+		}
+		if _, err := os.Stat(nameOrPath); err != nil {
+			return nil, fmt.Errorf("unknown suite %q (bundled: %s); or give the path of a suite file", nameOrPath, strings.Join(Bundled(), ", "))
+		}
+	}
+	data, err := os.ReadFile(nameOrPath)
+	if err != nil {
+		return nil, fmt.Errorf("suite: %w", err)
+	}
+	return Parse(nameOrPath, data)
+}
+
+// Bundled returns the names of the bundled suites, sorted.
+func Bundled() []string {
+	names, err := suites.Names()
+	if err != nil {
+		// The embedded directory is part of the binary; it cannot fail to list.
+		panic(errors.Join(errors.New("suite: listing bundled suites"), err))
+	}
+	return names
+}
+
+// Estimate returns how long the suite takes to run: for each benchmark and trial, the
+// warmup, the iterations and StartOverhead. Iterations of a number of ops count as
+// nothing, so for them it is a lower bound.
+func (s *Suite) Estimate() time.Duration {
+	var total time.Duration
+	for _, b := range s.Benchmarks {
+		total += b.Estimate()
+	}
+	return total
+}
+
+// Estimate returns how long the benchmark takes to run, as Suite.Estimate counts it.
+func (b Benchmark) Estimate() time.Duration {
+	sp := b.Spec
+	return time.Duration(sp.Trials) * (sp.Warmup + time.Duration(sp.Iterations)*sp.IterationTime + StartOverhead)
+}
