@@ -1,0 +1,58 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/wirebench/wirebench/compare"
+	"github.com/wirebench/wirebench/report"
+)
+
+type compareCmd struct {
+	Old       string  `arg:"" name:"OLD.json" help:"Results file of the baseline."`
+	New       string  `arg:"" name:"NEW.json" help:"Results file to compare with it."`
+	Threshold string  `default:"5%" help:"Worsening a significant change must exceed to be a regression (percent of the old score)."`
+	Alpha     float64 `default:"0.05" help:"Significance level of the Mann-Whitney U test."`
+	Format    string  `default:"table" enum:"table,benchstat,md" help:"Output: table (terminal), benchstat (benchstat's text format) or md (Markdown)."`
+}
+
+// Run prints the comparison and fails (exit 1) when a benchmark regressed
+// significantly beyond the threshold; unreadable files and bad flags are
+// usage errors (exit 2).
+func (c *compareCmd) Run(e *env) error {
+	threshold, err := compare.ParseThreshold(c.Threshold)
+	if err != nil {
+		return usagef("--threshold: %v", err)
+	}
+	if !(c.Alpha > 0 && c.Alpha < 1) {
+		return usagef("--alpha %v: want a level between 0 and 1, e.g. 0.05", c.Alpha)
+	}
+	old, err := report.ReadFile(c.Old)
+	if err != nil {
+		return usageError{err}
+	}
+	new, err := report.ReadFile(c.New)
+	if err != nil {
+		return usageError{err}
+	}
+	opts := compare.DefaultOptions()
+	opts.Threshold, opts.Alpha = threshold, c.Alpha
+	res, err := compare.Compare(old, new, opts)
+	if err != nil {
+		return usageError{err}
+	}
+	switch c.Format {
+	case "benchstat":
+		err = res.WriteBenchstat(e.stdout, c.Old, c.New)
+	case "md":
+		err = res.WriteMarkdown(e.stdout, c.Old, c.New)
+	default:
+		err = res.WriteTable(e.stdout, c.Old, c.New)
+	}
+	if err != nil {
+		return err
+	}
+	if regs := res.Regressions(); len(regs) > 0 {
+		return fmt.Errorf("%d benchmark(s) regressed beyond %v%%: %s", len(regs), threshold, compare.RegressionList(regs))
+	}
+	return nil
+}

@@ -1,0 +1,237 @@
+package compare
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wirebench/wirebench/report"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// thrpt is a throughput benchmark whose iterations (one trial) score xs ops/s,
+// with response-time p99 p99us.
+func thrpt(name string, p99us float64, xs ...float64) report.Benchmark {
+	b := report.Benchmark{Name: name, Mode: report.ModeThroughput, Load: report.Load{Model: report.ModelClosed, Concurrency: 10, Connections: 1}}
+	t := report.Trial{}
+	for i, x := range xs {
+		t.Iterations = append(t.Iterations, report.Iteration{Index: i, Seconds: 1, Ops: int64(x), ThroughputOpsS: x,
+			LatencyUs: report.Latency{P99: p99us + float64(i)}})
+	}
+	b.Trials = []report.Trial{t}
+	b.Summary.LatencyUs.P99 = p99us
+	return b
+}
+
+// avgt is an average-time benchmark at concurrency 10 whose one-second
+// iterations make ops[i] ops: 10,000 ops is 1 ms/op per caller.
+func avgt(name string, ops ...int64) report.Benchmark {
+	b := report.Benchmark{Name: name, Mode: report.ModeAverageTime, Load: report.Load{Model: report.ModelClosed, Concurrency: 10, Connections: 1}}
+	t := report.Trial{}
+	for i, n := range ops {
+		t.Iterations = append(t.Iterations, report.Iteration{Index: i, Seconds: 1, Ops: n, ThroughputOpsS: float64(n),
+			LatencyUs: report.Latency{P99: 2000}})
+	}
+	b.Trials = []report.Trial{t}
+	b.Summary.LatencyUs.P99 = 2000
+	return b
+}
+
+func results(bs ...report.Benchmark) *report.Results {
+	return &report.Results{SchemaVersion: report.SchemaVersion, Benchmarks: bs}
+}
+
+func scaleAll(xs []float64, f float64) []float64 {
+	out := make([]float64, len(xs))
+	for i, x := range xs {
+		out[i] = x * f
+	}
+	return out
+}
+
+var base = []float64{100, 101, 102, 103, 104, 105}
+
+// tight varies by 0.5%, so a 1% or 2% shift separates the samples.
+var tight = []float64{100, 100.1, 100.2, 100.3, 100.4, 100.5}
+
+func TestCompare(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		old, new  report.Benchmark
+		threshold float64
+		change    Change
+		note      string // a note the row must have
+	}{
+		// Six iterations a side, every new one above every old one: the
+		// smallest p for 6+6 (0.002) is below alpha; higher ops/s is better.
+		{"improvement", thrpt("a", 900, base...), thrpt("a", 800, scaleAll(base, 1.2)...), 5, Better, ""},
+		// The same separation downwards by 10%, beyond the 5% threshold.
+		{"regression", thrpt("a", 900, base...), thrpt("a", 1000, scaleAll(base, 0.9)...), 5, Regressed, ""},
+		// Significantly worse by 2%: worse, but within the threshold.
+		{"worse within threshold", thrpt("a", 900, tight...), thrpt("a", 900, scaleAll(tight, 0.98)...), 5, Worse, ""},
+		// Interleaved samples: the U test finds no difference (p near 1).
+		{"noise", thrpt("a", 900, 100, 103, 98, 101, 99, 102), thrpt("a", 900, 101, 99, 102, 100, 98, 103), 5, NotSignificant, ""},
+		// 3+3 samples cannot reach p <= 0.05 (the least p is 0.1) even
+		// when every new value is half the old: not significant, and said.
+		{"too few samples", thrpt("a", 900, 100, 101, 102), thrpt("a", 900, 50, 51, 52), 5, NotSignificant,
+			"need >= 4 samples to detect a difference at alpha level 0.05"},
+		// Every value equal in both files: the test cannot run.
+		{"all equal", thrpt("a", 900, 100, 100, 100, 100), thrpt("a", 900, 100, 100, 100, 100), 5, NotSignificant, "all samples are equal"},
+		// avgt: fewer ops per second is more ms per op, a regression
+		// (1.0 ms → 1.25 ms).
+		{"avgt slower", avgt("t", 10000, 10010, 10020, 10030, 10040, 10050), avgt("t", 8000, 8010, 8020, 8030, 8040, 8050), 5, Regressed, ""},
+		// avgt: more ops per second is less time per op, an improvement.
+		{"avgt faster", avgt("t", 8000, 8010, 8020, 8030, 8040, 8050), avgt("t", 10000, 10010, 10020, 10030, 10040, 10050), 5, Better, ""},
+		// Exactly 5% worse with a 5% threshold is not beyond it (floating
+		// point makes it -5.000000000000004%).
+		{"threshold edge at 5%", thrpt("a", 900, base...), thrpt("a", 900, scaleAll(base, 0.95)...), 5, Worse, ""},
+		// The same 5% change is beyond a 4.9% threshold.
+		{"threshold edge at 4.9%", thrpt("a", 900, base...), thrpt("a", 900, scaleAll(base, 0.95)...), 4.9, Regressed, ""},
+		// A 1% drop with a 0% threshold: any significant worsening counts.
+		{"zero threshold", thrpt("a", 900, tight...), thrpt("a", 900, scaleAll(tight, 0.99)...), 0, Regressed, ""},
+		// ops/s against ms/op: different units, not compared.
+		{"mode changed", thrpt("a", 900, base...), avgt("a", 10000, 10010, 10020), 5, Incomparable, "mode changed from thrpt to avgt: not compared"},
+		// No iterations in the new file (a trial that failed at once).
+		{"no iterations", thrpt("a", 900, base...), thrpt("a", 900), 5, NotSignificant, "no iterations in the new file"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			opts := DefaultOptions()
+			opts.Threshold = c.threshold
+			res, err := Compare(results(c.old), results(c.new), opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Rows) != 1 {
+				t.Fatalf("%d rows, want 1", len(res.Rows))
+			}
+			row := res.Rows[0]
+			if row.Change != c.change {
+				t.Errorf("change %v (delta %.4f%%, p %.4f), want %v", row.Change, row.Delta, row.P, c.change)
+			}
+			if c.note != "" && indexOf(row.Notes, c.note) < 0 {
+				t.Errorf("notes %q, want %q", row.Notes, c.note)
+			}
+			if regressed := len(res.Regressions()) > 0; regressed != (c.change == Regressed) {
+				t.Errorf("Regressions() = %v", res.Regressions())
+			}
+		})
+	}
+}
+
+func TestCompareAvgtSamples(t *testing.T) {
+	// 1 s × 10 callers / 10,000 ops = 1 ms per op per caller.
+	scores, _ := Samples(avgt("t", 10000, 20000, 0))
+	if len(scores) != 2 || scores[0] != 0.5 || scores[1] != 1 {
+		t.Errorf("avgt samples %v, want [0.5 1] (the iteration with no ops left out)", scores)
+	}
+}
+
+func TestCompareAddedRemoved(t *testing.T) {
+	old := results(thrpt("kept", 900, base...), thrpt("gone", 900, base...))
+	new := results(thrpt("fresh", 900, base...), thrpt("kept", 900, base...))
+	res, err := Compare(old, new, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range res.Rows {
+		got = append(got, r.Name+":"+[]string{"both", "added", "removed"}[r.Presence])
+	}
+	// Old order first, then what only the new file has.
+	if want := "kept:both gone:removed fresh:added"; strings.Join(got, " ") != want {
+		t.Errorf("rows %q, want %q", strings.Join(got, " "), want)
+	}
+	if len(res.Regressions()) != 0 {
+		t.Errorf("added or removed benchmarks count as regressions: %v", res.Regressions())
+	}
+}
+
+func TestCompareDuplicateName(t *testing.T) {
+	_, err := Compare(results(thrpt("a", 1, 1), thrpt("a", 1, 1)), results(), DefaultOptions())
+	if err == nil || !strings.Contains(err.Error(), `"a" twice`) {
+		t.Errorf("err %v, want a duplicate-name error", err)
+	}
+}
+
+func TestParseThreshold(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want float64
+		ok   bool
+	}{
+		{"5%", 5, true}, // the documented form
+		{"2.5%", 2.5, true},
+		{"5", 5, true},    // percent without the sign
+		{" 0% ", 0, true}, // zero: any significant worsening
+		{"-1%", 0, false}, // a negative worsening makes no sense
+		{"five", 0, false},
+		{"%", 0, false},
+		{"NaN%", 0, false},
+	} {
+		got, err := ParseThreshold(c.in)
+		if (err == nil) != c.ok || c.ok && got != c.want {
+			t.Errorf("ParseThreshold(%q) = %v, %v; want %v ok=%v", c.in, got, err, c.want, c.ok)
+		}
+	}
+}
+
+// goldenResult has one row of each kind the renderers show.
+func goldenResult(t *testing.T) *Result {
+	t.Helper()
+	old := results(
+		thrpt("grpc-proto/tcp/echo[payload=1024]/closed-c50", 850, 41000, 41500, 42000, 42200, 41800, 41900),
+		thrpt("http-json/tcp/person.get/closed-c50", 2100, 15000, 15100, 15200, 15300, 15400, 15500),
+		thrpt("capnp/unix/person.get/closed-c50", 700, 50000, 50500, 49800, 50200, 50100, 49900),
+		thrpt("grpc-avro/tcp/person.get/closed-c50", 950, 30000, 30100, 30200),
+		avgt("direct/inproc/pingpong[increments=100]/closed-c10", 10000, 10010, 10020, 10030, 10040, 10050),
+		thrpt("grpc-proto/unix/stream[trades=1000]/closed-c50", 5000, 900, 910, 920, 930, 940, 950),
+	)
+	new := results(
+		thrpt("grpc-proto/tcp/echo[payload=1024]/closed-c50", 800, 46000, 46500, 47000, 46800, 46900, 47100),
+		thrpt("http-json/tcp/person.get/closed-c50", 2500, 13500, 13600, 13700, 13800, 13900, 14000),
+		thrpt("capnp/unix/person.get/closed-c50", 710, 50100, 49700, 50300, 50000, 49950, 50250),
+		thrpt("grpc-avro/tcp/person.get/closed-c50", 990, 27000, 27100, 27200),
+		avgt("direct/inproc/pingpong[increments=100]/closed-c10", 9000, 9010, 9020, 9030, 9040, 9050),
+		thrpt("http-json/unix/person.get/closed-c50", 1900, 17000, 17100, 17200, 17300, 17400, 17500),
+	)
+	res, err := Compare(old, new, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func TestGolden(t *testing.T) {
+	res := goldenResult(t)
+	for _, c := range []struct {
+		file  string
+		write func(*bytes.Buffer) error
+	}{
+		{"table.golden", func(b *bytes.Buffer) error { return res.WriteTable(b, "old.json", "new.json") }},
+		{"md.golden", func(b *bytes.Buffer) error { return res.WriteMarkdown(b, "old.json", "new.json") }},
+		{"benchstat.golden", func(b *bytes.Buffer) error { return res.WriteBenchstat(b, "old.json", "new.json") }},
+	} {
+		var got bytes.Buffer
+		if err := c.write(&got); err != nil {
+			t.Fatalf("%s: %v", c.file, err)
+		}
+		path := filepath.Join("testdata", c.file)
+		if *update {
+			if err := os.WriteFile(path, got.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%v (run go test -update to create it)", err)
+		}
+		if !bytes.Equal(got.Bytes(), want) {
+			t.Errorf("%s differs (go test -update rewrites it)\n got:\n%s\nwant:\n%s", c.file, got.Bytes(), want)
+		}
+	}
+}
