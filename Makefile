@@ -2,10 +2,15 @@
 GO ?= go
 BIN := bin/wirebench
 
-.PHONY: build test vet check-generate generate demo bench-codecs tools clean
+.PHONY: build run test vet check-generate generate demo bench-codecs tools clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/wirebench
+
+# The main job of the README: the default suite (quick), a table on the terminal and
+# reports in results/<time>/.
+run: build
+	$(BIN) run
 
 # The test command of the README and of CI.
 test: vet check-generate

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+
+	"github.com/wirebench/wirebench/report"
+)
+
+type reportCmd struct {
+	Results string `arg:"" name:"RESULTS.json" help:"Results file, as 'wirebench run' or 'bench --json' wrote it."`
+	Format  string `short:"f" default:"table" enum:"table,md,csv,json,html" help:"Output: table (terminal), md (Markdown), csv, json (the results file, checked), or html (one self-contained file with charts)."`
+	PNG     string `name:"png" placeholder:"DIR" help:"Also write each chart as a PNG into DIR (created if missing)."`
+	Out     string `short:"o" placeholder:"FILE" help:"Write the report to FILE instead of standard output."`
+}
+
+// Run renders a results file. A file that is missing or not a results file is
+// a usage error (exit 2); a failure to write is exit 1. The report is rendered
+// in full before anything is written, so a failed render leaves no half file.
+func (c *reportCmd) Run(e *env) error {
+	r, err := report.ReadFile(c.Results)
+	if err != nil {
+		return usageError{err}
+	}
+	var buf bytes.Buffer
+	switch c.Format {
+	case "md":
+		err = report.WriteMarkdown(&buf, r)
+	case "csv":
+		err = report.WriteCSV(&buf, r)
+	case "json":
+		err = r.Write(&buf)
+	case "html":
+		err = report.WriteHTML(&buf, r)
+	case "table":
+		err = report.WriteText(&buf, r.Benchmarks)
+	default: // kong's enum has refused it already
+		return usagef("--format %q: want table, md, csv, json or html", c.Format)
+	}
+	if err != nil {
+		return err
+	}
+	if c.Out != "" {
+		if err := os.WriteFile(c.Out, buf.Bytes(), 0o644); err != nil {
+			return err
+		}
+	} else if _, err := e.stdout.Write(buf.Bytes()); err != nil {
+		return err
+	}
+	if c.PNG != "" {
+		paths, err := report.WritePNGs(c.PNG, r)
+		if err != nil {
+			return fmt.Errorf("--png: %w", err)
+		}
+		fmt.Fprintf(e.stderr, "wrote %d charts to %s\n", len(paths), c.PNG)
+	}
+	return nil
+}

@@ -1,0 +1,229 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/vbauerster/mpb/v8"
+	"github.com/vbauerster/mpb/v8/decor"
+
+	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/runner"
+	"github.com/wirebench/wirebench/suite"
+)
+
+type runCmd struct {
+	Suite  string `arg:"" optional:"" help:"A bundled suite's name or a suite file (YAML); default quick. See --list."`
+	Out    string `short:"o" help:"Output directory (default results/<timestamp>)."`
+	Filter string `short:"f" help:"Run only the benchmarks whose name matches this regular expression."`
+	List   bool   `help:"List the bundled suites, or with a suite, its benchmarks, and exit."`
+	Resume string `help:"Resume the run in this directory: skip the benchmarks its journal holds, run the rest."`
+	Smoke  bool   `help:"Smoke mode: tiny durations, the same code path (checks that a suite runs)."`
+	Plain  bool   `help:"Plain progress lines even on a terminal."`
+}
+
+func (c *runCmd) Run(e *env) error {
+	if c.Suite == "" {
+		if c.List {
+			return listSuites(e.stdout)
+		}
+		c.Suite = "quick"
+	}
+	s, err := suite.Load(c.Suite)
+	if err != nil {
+		return usageError{err}
+	}
+	if c.Smoke {
+		s.Smoke()
+	}
+	var filter *regexp.Regexp
+	if c.Filter != "" {
+		if filter, err = regexp.Compile(c.Filter); err != nil {
+			return usagef("--filter: %v", err)
+		}
+	}
+	selected := runner.Select(s, filter)
+	if c.List {
+		for _, b := range selected {
+			fmt.Fprintln(e.stdout, b.Name)
+		}
+		return nil
+	}
+	if len(selected) == 0 {
+		return usagef("no benchmark of suite %s matches --filter %q (see --list)", s.Name, c.Filter)
+	}
+	dir := c.Out
+	if c.Resume != "" {
+		if dir != "" && dir != c.Resume {
+			return usagef("--out and --resume name different directories")
+		}
+		dir = c.Resume
+	}
+	if dir == "" {
+		dir = filepath.Join("results", time.Now().Format("20060102-150405"))
+	}
+	var total time.Duration
+	for _, b := range selected {
+		total += b.Estimate()
+	}
+	fmt.Fprintf(e.stderr, "wirebench: suite %s: %d benchmarks, about %v; writing to %s\n",
+		s.Name, len(selected), total.Round(time.Second), dir)
+	prog := newProgress(e.stderr, !c.Plain && isTerminal(e.stderr), total)
+	out, runErr := runner.Run(e.ctx, s, runner.Options{Dir: dir, Resume: c.Resume != "", Filter: filter,
+		Version: buildVersion(), Observe: prog.observe})
+	prog.finish()
+	if out != nil && out.Results != nil && len(out.Results.Benchmarks) > 0 {
+		fmt.Fprintln(e.stdout)
+		if err := report.WriteText(e.stdout, out.Results.Benchmarks); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "\nreports: %s\n", strings.Join(reportFiles(out.Files), ", "))
+	}
+	switch {
+	case errors.Is(runErr, e.ctx.Err()) && e.ctx.Err() != nil:
+		return fmt.Errorf("interrupted; the report holds what finished; continue with: wirebench run %s --resume %s", c.Suite, dir)
+	case runErr != nil:
+		return runErr
+	case out.Failed > 0:
+		return fmt.Errorf("%d benchmark(s) failed; see the warnings above and in %s", out.Failed, dir)
+	}
+	return nil
+}
+
+func listSuites(w io.Writer) error {
+	for _, name := range suite.Bundled() {
+		s, err := suite.Load(name)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "%-20s %3d benchmarks, ~%-6v %s\n", name, len(s.Benchmarks), s.Estimate().Round(time.Second), s.Description)
+	}
+	return nil
+}
+
+func reportFiles(files map[string]string) []string {
+	var out []string
+	for _, k := range []string{"json", "md", "html"} {
+		if f, ok := files[k]; ok {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// progress shows a run: a live bar on a terminal (benchmark i of N, elapsed, ETA,
+// live ops/s and p99), or one plain line per phase elsewhere, so CI logs stay
+// readable.
+type progress struct {
+	w       io.Writer
+	live    bool
+	start   time.Time
+	total   time.Duration // estimated measurement time of the benchmarks still to run
+	mu      sync.Mutex
+	status  string
+	p       *mpb.Progress
+	bar     *mpb.Bar
+	current string
+}
+
+func newProgress(w io.Writer, live bool, total time.Duration) *progress {
+	pr := &progress{w: w, live: live, start: time.Now(), total: total}
+	if live {
+		pr.p = mpb.New(mpb.WithOutput(w), mpb.WithWidth(30), mpb.WithRefreshRate(200*time.Millisecond))
+	}
+	return pr
+}
+
+func (pr *progress) line() string {
+	pr.mu.Lock()
+	defer pr.mu.Unlock()
+	return pr.status
+}
+
+func (pr *progress) observe(ev runner.Event) {
+	switch ev.Kind {
+	case runner.KindSkipped:
+		pr.printf("[%d/%d] %s: done in an earlier run, skipped\n", ev.Index+1, ev.Total, ev.Name)
+		if pr.bar == nil && pr.live {
+			pr.newBar(ev.Total)
+		}
+		if pr.bar != nil {
+			pr.bar.Increment()
+		}
+	case runner.KindStart:
+		if pr.live && pr.bar == nil {
+			pr.newBar(ev.Total)
+		}
+		pr.mu.Lock()
+		pr.current = fmt.Sprintf("[%d/%d] %s", ev.Index+1, ev.Total, ev.Name)
+		pr.status = pr.current
+		pr.mu.Unlock()
+		if !pr.live {
+			fmt.Fprintf(pr.w, "[%d/%d] %s\n", ev.Index+1, ev.Total, ev.Name)
+		}
+	case runner.KindInterval:
+		iv := ev.Interval.Interval
+		label := fmt.Sprintf("%s %d", iv.Phase, iv.Index+1)
+		msg := fmt.Sprintf("trial %d %-10s %12.1f ops/s  p99 %9.1f µs  errors %d",
+			ev.Interval.Trial+1, label, iv.Throughput(), float64(iv.Resp.ValueAtQuantile(99))/1e3, iv.ErrorCount())
+		pr.mu.Lock()
+		pr.status = pr.current + "  " + msg
+		pr.mu.Unlock()
+		if !pr.live {
+			fmt.Fprintf(pr.w, "    %s\n", msg)
+		}
+	case runner.KindDone:
+		if ev.Err != nil {
+			pr.printf("[%d/%d] %s failed: %v\n", ev.Index+1, ev.Total, ev.Name, ev.Err)
+		}
+		if pr.bar != nil {
+			pr.bar.Increment()
+		}
+	}
+}
+
+func (pr *progress) newBar(n int) {
+	pr.bar = pr.p.AddBar(int64(n),
+		mpb.PrependDecorators(decor.CountersNoUnit("%d/%d benchmarks"), decor.Elapsed(decor.ET_STYLE_MMSS, decor.WC{W: 6})),
+		mpb.AppendDecorators(decor.OnComplete(decor.AverageETA(decor.ET_STYLE_MMSS), "done")),
+		mpb.BarExtender(mpb.BarFillerFunc(func(w io.Writer, _ decor.Statistics) error {
+			_, err := fmt.Fprintln(w, pr.line())
+			return err
+		}), false),
+	)
+}
+
+// printf writes a line above the live bar, or plainly.
+func (pr *progress) printf(format string, args ...any) {
+	if pr.live && pr.p != nil {
+		fmt.Fprintf(pr.p, format, args...)
+		return
+	}
+	fmt.Fprintf(pr.w, format, args...)
+}
+
+func (pr *progress) finish() {
+	if pr.p == nil {
+		return
+	}
+	if pr.bar != nil && !pr.bar.Completed() {
+		pr.bar.Abort(false)
+	}
+	pr.p.Wait()
+}

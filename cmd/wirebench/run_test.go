@@ -1,0 +1,183 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/runner"
+)
+
+// A small suite of four quick benchmarks for the run tests.
+const smallSuite = `name: small
+description: four short benchmarks
+defaults:
+  warmup: 0s
+  iterations: 2
+  duration: 300ms
+load:
+  concurrency: [2]
+targets:
+  - protocol: http-json
+    transports: [tcp, unix]
+  - protocol: grpc-proto
+workloads:
+  - name: person.get
+  - name: echo
+    payloads: [64B]
+`
+
+func writeSuite(t *testing.T, text string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "suite.yaml")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func runProc(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	cmd := exec.Command(binary, append([]string{"run", "--plain"}, args...)...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return code, stdout.String(), stderr.String()
+}
+
+func readResults(t *testing.T, dir string) *report.Results {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, "results.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := report.ValidateJSON(data); err != nil {
+		t.Fatalf("results.json fails the schema: %v", err)
+	}
+	res, err := report.ReadFile(filepath.Join(dir, "results.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// A run writes the journal, results.json, report.md and report.html, and prints the
+// table; --filter keeps only the matching benchmarks.
+func TestRunSuiteFile(t *testing.T) {
+	path := writeSuite(t, smallSuite)
+	out := filepath.Join(t.TempDir(), "out")
+	code, stdout, stderr := runProc(t, path, "--out", out, "--filter", "person")
+	if code != 0 {
+		t.Fatalf("run: exit %d\n%s%s", code, stdout, stderr)
+	}
+	for _, f := range []string{runner.JournalFile, "results.json", "report.md", "report.html"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Errorf("%s not written: %v", f, err)
+		}
+	}
+	res := readResults(t, out)
+	if len(res.Benchmarks) != 3 {
+		t.Errorf("%d benchmarks, want the 3 person.get ones", len(res.Benchmarks))
+	}
+	if !strings.Contains(stdout, "Benchmark") || !strings.Contains(stdout, "grpc-proto/tcp/person.get") {
+		t.Errorf("no result table:\n%s", stdout)
+	}
+	// The same directory again without --resume is refused: results are never mixed.
+	code, _, stderr = runProc(t, path, "--out", out)
+	if code != exitFailure || !strings.Contains(stderr, "--resume") {
+		t.Errorf("second run into %s: exit %d, stderr %q", out, code, stderr)
+	}
+}
+
+// A suite file with a mistake fails before anything runs, with FILE:LINE:COL.
+func TestRunBadSuite(t *testing.T) {
+	path := writeSuite(t, strings.Replace(smallSuite, "protocol: grpc-proto", "protocol: grpc-protoo", 1))
+	code, _, stderr := runProc(t, path, "--out", filepath.Join(t.TempDir(), "out"))
+	if code != exitUsage || !strings.Contains(stderr, path+":12:15") || !strings.Contains(stderr, "grpc-proto") {
+		t.Errorf("bad suite: exit %d, stderr %q; want exit 2 and %s:12:15 naming the known protocols", code, stderr, path)
+	}
+	code, _, stderr = runProc(t, "no-such-suite")
+	if code != exitUsage || !strings.Contains(stderr, "quick") {
+		t.Errorf("unknown suite: exit %d, stderr %q; want exit 2 listing the bundled suites", code, stderr)
+	}
+}
+
+// kill -9 in the middle of a run, then --resume: every benchmark ends up in the
+// results exactly once, and none that finished runs again.
+func TestRunKillResume(t *testing.T) {
+	path := writeSuite(t, smallSuite)
+	out := filepath.Join(t.TempDir(), "out")
+	cmd := exec.Command(binary, "run", "--plain", path, "--out", out)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	// Kill it as the third benchmark starts: two are journaled.
+	sc := bufio.NewScanner(stderr)
+	for sc.Scan() {
+		if strings.HasPrefix(sc.Text(), "[3/6]") {
+			break
+		}
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	journal, _ := os.ReadFile(filepath.Join(out, runner.JournalFile))
+	if n := strings.Count(string(journal), `"kind":"benchmark"`); n != 2 {
+		t.Fatalf("journal holds %d benchmarks after the kill, want 2", n)
+	}
+	time.Sleep(300 * time.Millisecond) // the workers die with their parent
+	code, stdout, errText := runProc(t, path, "--resume", out)
+	if code != 0 {
+		t.Fatalf("resume: exit %d\n%s%s", code, stdout, errText)
+	}
+	if n := strings.Count(errText, "skipped"); n != 2 {
+		t.Errorf("resume skipped %d benchmarks, want the 2 journaled:\n%s", n, errText)
+	}
+	res := readResults(t, out)
+	seen := map[string]int{}
+	for _, b := range res.Benchmarks {
+		seen[b.Name]++
+	}
+	if len(res.Benchmarks) != 6 || len(seen) != 6 {
+		t.Errorf("results hold %d benchmarks (%d distinct), want 6 once each: %v", len(res.Benchmarks), len(seen), seen)
+	}
+}
+
+// A torn last journal line (a kill in the middle of a write) is dropped on resume.
+func TestRunResumeTornJournal(t *testing.T) {
+	path := writeSuite(t, smallSuite)
+	out := filepath.Join(t.TempDir(), "out")
+	if code, stdout, stderr := runProc(t, path, "--out", out, "--filter", "http-json/tcp/person"); code != 0 {
+		t.Fatalf("run: exit %d\n%s%s", code, stdout, stderr)
+	}
+	f, err := os.OpenFile(filepath.Join(out, runner.JournalFile), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"kind":"benchmark","benchmark":{"name":"torn`)
+	f.Close()
+	code, stdout, stderr := runProc(t, path, "--resume", out, "--filter", "http-json/tcp")
+	if code != 0 {
+		t.Fatalf("resume after a torn line: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if res := readResults(t, out); len(res.Benchmarks) != 2 {
+		t.Errorf("%d benchmarks, want 2", len(res.Benchmarks))
+	}
+}
