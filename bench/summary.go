@@ -204,7 +204,8 @@ func judge(spec cluster.Spec, all *record.Interval, s *report.Summary, seconds, 
 			bound = true
 		}
 	}
-	if cpuSeconds > 0 && seconds > 0 {
+	// In-process protocols run the service in the client: a busy client is the point.
+	if cpuSeconds > 0 && seconds > 0 && spec.Transport != report.InProcess {
 		var used float64
 		// ClientCPUUsPerOp × ops is the client's CPU time in µs.
 		used = s.ClientCPUUsPerOp * float64(all.Ops) / 1e6

@@ -32,6 +32,9 @@ func radarChart(groups []Group, cs colors) *Chart {
 	for i, g := range ops {
 		rel := Relative(g)
 		for j, b := range g.Benchmarks {
+			if b.Transport == InProcess {
+				continue // the in-process floor is off any useful scale
+			}
 			s := Series(&b)
 			if values[s] == nil {
 				series = append(series, s)
@@ -47,7 +50,7 @@ func radarChart(groups []Group, cs colors) *Chart {
 	sortSeries(series, cs)
 	title := "Throughput relative to the best of each operation"
 	legend := seriesLegend(series, cs, true)
-	note := "outer ring 1.00× = the best protocol/transport of that operation; closed-model operations"
+	note := "outer ring 1.00× = the best protocol/transport of that operation; closed-model operations, in-process left out"
 	const labelRoom = 44
 	return &Chart{
 		Name: "radar", Title: title, Width: chartWidth,

@@ -124,7 +124,10 @@ func seriesOrder(bs []Benchmark) map[string]int {
 // the best: score/best in throughput mode, best/score in average-time mode
 // (less time is better), so that higher is better either way. A group of mixed
 // modes compares throughput. An entry is NaN where there is nothing to
-// compare (a zero score); renderers print it as n/a.
+// compare (a zero score); renderers print it as n/a. The best is taken among the
+// benchmarks that cross a wire when the group has any: the in-process floor (direct)
+// is orders of magnitude ahead and would flatten every other ratio to 0.00×; its own
+// ratio is then above 1.
 func Relative(g Group) []float64 {
 	avgt := len(g.Benchmarks) > 0
 	for _, b := range g.Benchmarks {
@@ -143,9 +146,13 @@ func Relative(g Group) []float64 {
 			}
 		}
 	}
+	wired := false
+	for _, b := range g.Benchmarks {
+		wired = wired || b.Transport != InProcess
+	}
 	best := 0.0
-	for _, v := range vals {
-		if isFinite(v) {
+	for i, v := range vals {
+		if isFinite(v) && (!wired || g.Benchmarks[i].Transport != InProcess) {
 			best = max(best, v)
 		}
 	}
@@ -158,6 +165,10 @@ func Relative(g Group) []float64 {
 	}
 	return out
 }
+
+// InProcess is the transport of protocols that call the service in the client's own
+// process (direct).
+const InProcess = "inproc"
 
 func isFinite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
 

@@ -135,7 +135,7 @@ dl.env dd { margin: 0; }
 {{template "table" .Scores}}
 
 <h2 id="operations">By operation</h2>
-<p>Relative is to the best of each operation (1.00×); higher is better. Latency is response time from the intended start.</p>
+<p>Relative is to the best protocol over a wire in each operation (1.00×; the in-process floor, direct, is above it); higher is better. Latency is response time from the intended start.</p>
 {{range .Operations}}<h3 id="{{anchor "op" .Table.Title}}">{{.Table.Title}}</h3>
 {{template "table" .Table}}
 {{range .Charts}}{{template "chart" .}}{{end}}

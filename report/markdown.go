@@ -17,7 +17,7 @@ func WriteMarkdown(w io.Writer, r *Results) error {
 	writeMarkdownTable(bw, scoreTable(r.Benchmarks))
 
 	fmt.Fprintf(bw, "\n## By operation\n\n")
-	fmt.Fprintf(bw, "Relative is to the best of each operation (1.00×); higher is better. Latency is response time from the intended start.\n")
+	fmt.Fprintf(bw, "Relative is to the best protocol over a wire in each operation (1.00×; the in-process floor, direct, is above it); higher is better. Latency is response time from the intended start.\n")
 	for _, t := range comparisonTables(r.Benchmarks) {
 		fmt.Fprintf(bw, "\n### %s\n\n", mdEscape(t.Title))
 		writeMarkdownTable(bw, t)

@@ -11,17 +11,7 @@ import (
 // WriteText writes benchmarks as a terminal report: the JMH-shaped score table, then
 // per benchmark its latency percentiles, CPU and bytes per op, and warnings.
 func WriteText(w io.Writer, bs []Benchmark) error {
-	rows := [][]string{{"Benchmark", "Mode", "Cnt", "Score", "", "Error", "Units"}}
-	for _, b := range bs {
-		score, errS, units := b.Score()
-		pm, e := "", ""
-		if b.Summary.ThroughputOpsS.N >= 2 {
-			pm, e = "±", fmtNum(errS)
-		}
-		rows = append(rows, []string{b.Name, b.Mode, fmt.Sprint(b.Summary.ThroughputOpsS.N), fmtNum(score), pm, e, units})
-	}
-	// JMH's layout: the name left-aligned, numbers right-aligned, "±" between.
-	if err := writeColumns(w, rows, "lrrrlrl"); err != nil {
+	if err := writeTable(w, scoreTable(bs)); err != nil {
 		return err
 	}
 	for _, b := range bs {
@@ -126,4 +116,35 @@ func writeColumns(w io.Writer, rows [][]string, align string) error {
 		}
 	}
 	return nil
+}
+
+// WriteSummaryText writes a run's terminal summary: the JMH-shaped score table, one
+// comparison table per operation, and the notes a reader must see before trusting a
+// figure. The full detail is in the Markdown and HTML reports.
+func WriteSummaryText(w io.Writer, bs []Benchmark) error {
+	if err := writeTable(w, scoreTable(bs)); err != nil {
+		return err
+	}
+	for _, t := range comparisonTables(bs) {
+		if _, err := fmt.Fprintf(w, "\n%s\n", t.Title); err != nil {
+			return err
+		}
+		if err := writeTable(w, t); err != nil {
+			return err
+		}
+	}
+	if ns := notes(bs); len(ns) > 0 {
+		fmt.Fprintln(w)
+		for _, n := range ns {
+			if _, err := fmt.Fprintf(w, "%s: %s: %s\n", n.Kind, n.Benchmark, n.Text); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// writeTable writes t as aligned columns with its head.
+func writeTable(w io.Writer, t table) error {
+	return writeColumns(w, append([][]string{t.Head}, t.Rows...), t.Align)
 }

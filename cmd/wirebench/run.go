@@ -81,7 +81,7 @@ func (c *runCmd) Run(e *env) error {
 	prog.finish()
 	if out != nil && out.Results != nil && len(out.Results.Benchmarks) > 0 {
 		fmt.Fprintln(e.stdout)
-		if err := report.WriteText(e.stdout, out.Results.Benchmarks); err != nil {
+		if err := report.WriteSummaryText(e.stdout, out.Results.Benchmarks); err != nil {
 			return err
 		}
 		fmt.Fprintf(e.stdout, "\nreports: %s\n", strings.Join(reportFiles(out.Files), ", "))
