@@ -1,16 +1,39 @@
 package httpjson
 
-// Every JSON encoding and decoding of the adapter is here, so that a hand-written codec
-// can replace encoding/json without touching the server or the client. Encoders append
-// one JSON value and a newline (which keeps curl's output tidy) to a pooled buffer;
-// decoders read one value from a byte slice and copy what they keep, so the slice may
-// be reused as soon as they return.
+// Every JSON encoding and decoding of the adapter is here: a hand-written codec for
+// exactly the bodies below, with no reflection, in the manner of easyjson's generated
+// code. Encoders append one JSON value and a newline (which keeps curl's output tidy)
+// to a pooled buffer; decoders read one value from a byte slice and copy what they
+// keep, so the slice may be reused as soon as they return.
+//
+// What goes through which code, body by body (every body goes through the fast codec;
+// encoding/json is only the reference the tests compare it with):
+//
+//	body                        shape                          encode / decode
+//	Person                      {"id",...,"picture"?}          encodePerson / decodePerson
+//	person list                 {"persons":[Person...]}        encodePersonList / decodePersonList
+//	links                       {"links":[{"p1","p2"}...]}     encodeLinks / decodeLinks
+//	echo request and answer     {"payload":"..."}              encodeEcho / decodeEcho
+//	increment request, answer   {"value":N}                    encodeValue / decodeValue
+//	stats                       {"calls","last_payload_len"}   encodeStats / decodeStats
+//	error body                  {"code","message"}             encodeError / decodeError
+//	trade stream line           trade, {"end"} or {"error"}    tradeEncoder / decodeStreamLine
+//
+// The contract with encoding/json, which these replaced:
+//   - Encoders write the bytes json.Encoder wrote with SetEscapeHTML(false) for the same
+//     Go values (jsonwrite.go), so <, > and & are not escaped; an encoder that fails
+//     (a price that is NaN, a side that is neither BUY nor SELL) writes nothing.
+//   - Decoders accept what json.Unmarshal accepted and store what it stored
+//     (jsonread.go has the rules: key case folding, null, repeated keys, numbers),
+//     with one difference: the strings of one decoded value (a person, a link, an
+//     error body) share one allocation, so keeping one field keeps them all; and a
+//     stream's trades share the strings of the symbols they repeat.
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"sync"
 
 	"github.com/wirebench/wirebench/contract"
@@ -20,20 +43,12 @@ import (
 // or person list) are left to the garbage collector rather than pinned.
 const maxPooledBuffer = 4 << 20
 
-// encoder is a reusable output buffer with a json.Encoder writing into it. HTML
-// escaping is off: bodies are not embedded in HTML, and escaping <, > and & would
-// only cost time and bytes.
+// encoder is a reusable output buffer. It is owned by one goroutine at a time.
 type encoder struct {
 	buf bytes.Buffer
-	enc *json.Encoder
 }
 
-var encoders = sync.Pool{New: func() any {
-	e := &encoder{}
-	e.enc = json.NewEncoder(&e.buf)
-	e.enc.SetEscapeHTML(false)
-	return e
-}}
+var encoders = sync.Pool{New: func() any { return new(encoder) }}
 
 // getEncoder returns an empty encoder from the pool.
 func getEncoder() *encoder {
@@ -52,220 +67,299 @@ func putEncoder(e *encoder) {
 // Bytes returns what was encoded since getEncoder.
 func (e *encoder) Bytes() []byte { return e.buf.Bytes() }
 
-// Wire shapes of the bodies that are not contract types themselves.
-type (
-	personList struct {
-		Persons []contract.Person `json:"persons"`
-	}
-	linkList struct {
-		Links []contract.PersonLink `json:"links"`
-	}
-	// echoBody is the body of an echo request and of its answer. The pointer makes a
-	// missing payload an error rather than an empty payload.
-	echoBody struct {
-		Payload *string `json:"payload"`
-	}
-	echoOut struct {
-		Payload string `json:"payload"`
-	}
-	valueBody struct {
-		Value *int64 `json:"value"`
-	}
-	valueOut struct {
-		Value int64 `json:"value"`
-	}
-	errorBody struct {
-		Code    contract.Code `json:"code"`
-		Message string        `json:"message"`
-	}
-)
+// avail returns the buffer's free space, grown to at least n bytes, to append to and
+// then hand to commit.
+func (e *encoder) avail(n int) []byte {
+	e.buf.Grow(n)
+	return e.buf.AvailableBuffer()
+}
 
-func encodePerson(e *encoder, p *contract.Person) error { return e.enc.Encode(p) }
+// commit ends a value appended to avail's slice with a newline and writes it.
+func (e *encoder) commit(b []byte) error {
+	e.buf.Write(append(b, '\n'))
+	return nil
+}
+
+// personSize is about the largest encoded person of the data set, to size buffers.
+const personSize = 512
+
+func encodePerson(e *encoder, p *contract.Person) error {
+	return e.commit(appendPerson(e.avail(personSize), p))
+}
 
 // decodePerson decodes into *p, which should be the zero Person.
 func decodePerson(data []byte, p *contract.Person) error {
-	return wrapSyntax(json.Unmarshal(data, p), "person")
+	r := getReader(data)
+	r.person(p, "")
+	r.end()
+	r.flush()
+	return wrapSyntax(r.release(), "person")
 }
 
 func encodePersonList(e *encoder, ps []contract.Person) error {
-	return e.enc.Encode(personList{Persons: ps})
+	b := append(e.avail(16+len(ps)*personSize), `{"persons":`...)
+	b = appendPersons(b, ps)
+	return e.commit(append(b, '}'))
 }
 
 func decodePersonList(data []byte) ([]contract.Person, error) {
-	var l personList
-	err := json.Unmarshal(data, &l)
-	return l.Persons, wrapSyntax(err, "person list")
+	var ps []contract.Person
+	r := getReader(data)
+	if r.object("", "a person list") {
+		for first := true; r.more('}', &first); {
+			if r.key(personListFields) == 0 {
+				ps = r.persons(ps)
+			} else {
+				r.skip()
+			}
+		}
+	}
+	r.end()
+	return ps, wrapSyntax(r.release(), "person list")
 }
 
 func encodeLinks(e *encoder, links []contract.PersonLink) error {
-	return e.enc.Encode(linkList{Links: links})
+	b := append(e.avail(16+len(links)*2*personSize), `{"links":`...)
+	if links == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i := range links {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"p1":`...)
+			b = appendPerson(b, &links[i].P1)
+			b = append(b, `,"p2":`...)
+			b = appendPerson(b, &links[i].P2)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	return e.commit(append(b, '}'))
 }
 
 func decodeLinks(data []byte) ([]contract.PersonLink, error) {
-	var l linkList
-	err := json.Unmarshal(data, &l)
-	return l.Links, wrapSyntax(err, "link list")
+	var links []contract.PersonLink
+	r := getReader(data)
+	if r.object("", "a link list") {
+		for first := true; r.more('}', &first); {
+			if r.key(linkListFields) == 0 {
+				links = r.links(links)
+			} else {
+				r.skip()
+			}
+		}
+	}
+	r.end()
+	return links, wrapSyntax(r.release(), "link list")
 }
 
 func encodeEcho(e *encoder, payload string) error {
-	return e.enc.Encode(echoOut{Payload: payload})
+	b := append(e.avail(16+len(payload)), `{"payload":`...)
+	b = appendString(b, payload)
+	return e.commit(append(b, '}'))
 }
 
-// decodeEcho decodes an echo body; a body without a payload is an error.
+// decodeEcho decodes an echo body; a body without a payload (or with a null one) is
+// an error.
 func decodeEcho(data []byte) (string, error) {
-	var b echoBody
-	if err := json.Unmarshal(data, &b); err != nil {
+	var (
+		payload string
+		present bool
+	)
+	r := getReader(data)
+	if r.object("", "an echo body") {
+		for first := true; r.more('}', &first); {
+			if r.key(echoFields) != 0 {
+				r.skip()
+				continue
+			}
+			// A later payload replaces an earlier one, a null one included.
+			b, ok := r.stringValue("payload", "a string")
+			if present = ok; ok {
+				payload = string(b)
+			}
+		}
+	}
+	r.end()
+	if err := r.release(); err != nil {
 		return "", wrapSyntax(err, "echo body")
 	}
-	if b.Payload == nil {
+	if !present {
 		return "", errors.New(`echo body: missing "payload"`)
 	}
-	return *b.Payload, nil
+	return payload, nil
 }
 
-func encodeValue(e *encoder, n int64) error { return e.enc.Encode(valueOut{Value: n}) }
+func encodeValue(e *encoder, n int64) error {
+	b := append(e.avail(32), `{"value":`...)
+	b = strconv.AppendInt(b, n, 10)
+	return e.commit(append(b, '}'))
+}
 
-// decodeValue decodes an increment body; a body without a value is an error.
+// decodeValue decodes an increment body; a body without a value (or with a null one)
+// is an error.
 func decodeValue(data []byte) (int64, error) {
-	var b valueBody
-	if err := json.Unmarshal(data, &b); err != nil {
+	var (
+		n       int64
+		present bool
+	)
+	r := getReader(data)
+	if r.object("", "an increment body") {
+		for first := true; r.more('}', &first); {
+			if r.key(valueFields) != 0 {
+				r.skip()
+				continue
+			}
+			if present = !r.null(); present {
+				r.intField(&n, "value")
+			}
+		}
+	}
+	r.end()
+	if err := r.release(); err != nil {
 		return 0, wrapSyntax(err, "increment body")
 	}
-	if b.Value == nil {
+	if !present {
 		return 0, errors.New(`increment body: missing "value"`)
 	}
-	return *b.Value, nil
+	return n, nil
 }
 
-func encodeStats(e *encoder, s contract.Stats) error { return e.enc.Encode(s) }
+func encodeStats(e *encoder, s contract.Stats) error {
+	b := append(e.avail(64), `{"calls":`...)
+	b = strconv.AppendInt(b, s.Calls, 10)
+	b = append(b, `,"last_payload_len":`...)
+	b = strconv.AppendInt(b, s.LastPayloadLen, 10)
+	return e.commit(append(b, '}'))
+}
 
 func decodeStats(data []byte) (contract.Stats, error) {
 	var s contract.Stats
-	err := json.Unmarshal(data, &s)
-	return s, wrapSyntax(err, "stats")
+	r := getReader(data)
+	if r.object("", "stats") {
+		for first := true; r.more('}', &first); {
+			switch r.key(statsFields) {
+			case 0:
+				r.intField(&s.Calls, "calls")
+			case 1:
+				r.intField(&s.LastPayloadLen, "last_payload_len")
+			default:
+				r.skip()
+			}
+		}
+	}
+	r.end()
+	return s, wrapSyntax(r.release(), "stats")
+}
+
+// errorBody is an error body, and the error line of a trade stream.
+type errorBody struct {
+	Code    contract.Code
+	Message string
 }
 
 func encodeError(e *encoder, ce *contract.Error) error {
-	return e.enc.Encode(errorBody{Code: ce.Code, Message: ce.Message})
+	return e.commit(appendErrorBody(e.avail(64+len(ce.Message)), ce.Code, ce.Message))
 }
 
 // decodeError returns the contract error an error body carries, or nil when the body
 // is not an error body of ours (another server's page, a code we do not know).
 func decodeError(data []byte) *contract.Error {
 	var b errorBody
-	if json.Unmarshal(data, &b) != nil || !b.Code.Valid() {
+	r := getReader(data)
+	r.errorBody(&b, "")
+	r.end()
+	r.flush()
+	if r.release() != nil || !b.Code.Valid() {
 		return nil
 	}
 	return &contract.Error{Code: b.Code, Message: b.Message}
 }
 
-// wireSide is a trade's side on the wire: "BUY" or "SELL", as the enum's names read
-// in the contract (and in the protobuf JSON mapping), so a curl user reads them.
-type wireSide contract.Side
+// tradeEncoder encodes the lines of one stream.
+type tradeEncoder struct {
+	*encoder
+}
 
-var (
-	buyText  = []byte("BUY")
-	sellText = []byte("SELL")
-)
+// tradeLineSize is about the largest trade line, to size buffers.
+const tradeLineSize = 160
 
-func (s wireSide) MarshalText() ([]byte, error) {
-	switch contract.Side(s) {
+func (e *tradeEncoder) encodeTrade(t *contract.Trade) error {
+	b := append(e.avail(tradeLineSize+len(t.Symbol)), `{"id":`...)
+	b = strconv.AppendInt(b, t.ID, 10)
+	b = append(b, `,"symbol":`...)
+	b = appendString(b, t.Symbol)
+	b = append(b, `,"price":`...)
+	b, err := appendFloat(b, t.Price)
+	if err != nil {
+		return fmt.Errorf("trade %d: price %v: %w", t.ID, t.Price, err)
+	}
+	b = append(b, `,"quantity":`...)
+	b = strconv.AppendInt(b, t.Quantity, 10)
+	b = append(b, `,"timestamp_nanos":`...)
+	b = strconv.AppendInt(b, t.TimestampNanos, 10)
+	switch t.Side {
 	case contract.Buy:
-		return buyText, nil
+		b = append(b, `,"side":"BUY"}`...)
 	case contract.Sell:
-		return sellText, nil
-	}
-	return nil, fmt.Errorf("trade side %d is neither BUY nor SELL", s)
-}
-
-func (s *wireSide) UnmarshalText(b []byte) error {
-	switch string(b) { // compiled to a comparison, no allocation
-	case "BUY":
-		*s = wireSide(contract.Buy)
-	case "SELL":
-		*s = wireSide(contract.Sell)
+		b = append(b, `,"side":"SELL"}`...)
 	default:
-		return fmt.Errorf("trade side %q is neither BUY nor SELL", b)
+		return fmt.Errorf("trade %d: side %d is neither BUY nor SELL", t.ID, t.Side)
 	}
-	return nil
+	return e.commit(b)
 }
 
-// wireTrade is one trade line of the stream.
-type wireTrade struct {
-	ID             int64    `json:"id"`
-	Symbol         string   `json:"symbol"`
-	Price          float64  `json:"price"`
-	Quantity       int64    `json:"quantity"`
-	TimestampNanos int64    `json:"timestamp_nanos"`
-	Side           wireSide `json:"side"`
+func (e *tradeEncoder) encodeEnd(count int64) error {
+	b := append(e.avail(32), `{"end":{"count":`...)
+	b = strconv.AppendInt(b, count, 10)
+	return e.commit(append(b, '}', '}'))
+}
+
+func (e *tradeEncoder) encodeStreamError(ce *contract.Error) error {
+	b := append(e.avail(80+len(ce.Message)), `{"error":`...)
+	b = appendErrorBody(b, ce.Code, ce.Message)
+	return e.commit(append(b, '}'))
+}
+
+// streamLine is what the client decodes each line of a stream into, besides the
+// trade: whether the line was one of the two final lines, and what it said. It is
+// reused from line to line, which lets it keep the storage of End and Error and the
+// symbols seen lately.
+type streamLine struct {
+	End   *streamEnd
+	Error *errorBody
+
+	end     streamEnd
+	symbols symbolCache
 }
 
 // streamEnd is the final line of a stream that completed: {"end":{"count":N}}.
 type streamEnd struct {
-	End struct {
-		Count int64 `json:"count"`
-	} `json:"end"`
-}
-
-// streamError is the final line of a stream that failed after it had started.
-type streamError struct {
-	Error errorBody `json:"error"`
-}
-
-// streamLine is what the client decodes each line of a stream into: a trade's fields,
-// or one of the two final lines.
-type streamLine struct {
-	wireTrade
-	End *struct {
-		Count int64 `json:"count"`
-	} `json:"end"`
-	Error *errorBody `json:"error"`
-}
-
-// tradeEncoder encodes the lines of one stream. Its wireTrade is reused, so encoding a
-// trade allocates nothing for the value handed to encoding/json.
-type tradeEncoder struct {
-	*encoder
-	wt wireTrade
-}
-
-func (e *tradeEncoder) encodeTrade(t *contract.Trade) error {
-	e.wt = wireTrade{ID: t.ID, Symbol: t.Symbol, Price: t.Price, Quantity: t.Quantity,
-		TimestampNanos: t.TimestampNanos, Side: wireSide(t.Side)}
-	return e.enc.Encode(&e.wt)
-}
-
-func (e *tradeEncoder) encodeEnd(count int64) error {
-	var l streamEnd
-	l.End.Count = count
-	return e.enc.Encode(&l)
-}
-
-func (e *tradeEncoder) encodeStreamError(ce *contract.Error) error {
-	return e.enc.Encode(&streamError{Error: errorBody{Code: ce.Code, Message: ce.Message}})
+	Count int64
 }
 
 // decodeStreamLine decodes one line of a stream into *l, which it resets first.
-// On a trade line, l.End and l.Error are nil and the trade is in *t.
+// On a trade line, l.End and l.Error are nil and the trade is in *t; on the others, *t
+// holds whatever trade fields the line had.
 func decodeStreamLine(data []byte, l *streamLine, t *contract.Trade) error {
-	*l = streamLine{}
-	if err := json.Unmarshal(data, l); err != nil {
-		return wrapSyntax(err, "stream line")
-	}
-	if l.End == nil && l.Error == nil {
-		*t = contract.Trade{ID: l.ID, Symbol: l.Symbol, Price: l.Price, Quantity: l.Quantity,
-			TimestampNanos: l.TimestampNanos, Side: contract.Side(l.Side)}
-	}
-	return nil
+	l.End, l.Error = nil, nil
+	*t = contract.Trade{}
+	r := getReader(data)
+	r.streamLine(l, t)
+	r.end()
+	r.flush()
+	return wrapSyntax(r.release(), "stream line")
 }
 
 // wrapSyntax names what was being decoded in a decoding error, and says where a
-// syntax error is, since encoding/json's message does not.
+// syntax error is.
 func wrapSyntax(err error, what string) error {
 	if err == nil {
 		return nil
 	}
-	var se *json.SyntaxError
+	var se *syntaxError
 	if errors.As(err, &se) {
 		return fmt.Errorf("%s: malformed JSON at byte %d: %w", what, se.Offset, err)
 	}

@@ -39,8 +39,12 @@
 //     ends sets a past deadline on the connection, which ends the call's I/O at once.
 //     A call that fails on a reused connection before any byte of the response arrived
 //     (the server had closed it while idle) is retried once on a fresh connection.
-//   - JSON: encoding/json, confined to codec.go so that a hand-written codec can
-//     replace it.
+//   - JSON: a hand-written codec for exactly these bodies (codec.go, over jsonread.go
+//     and jsonwrite.go), no reflection, tested against encoding/json: it writes the
+//     bytes encoding/json wrote (no HTML escaping) and accepts and stores what
+//     json.Unmarshal does, case-insensitive keys, null and repeated keys included.
+//     Decoding a person allocates its strings once for all its fields, so a field
+//     kept keeps the person's other strings alive too.
 package httpjson
 
 import (
