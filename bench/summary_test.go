@@ -1,0 +1,131 @@
+package bench
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wirebench/wirebench/cluster"
+	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/load"
+	"github.com/wirebench/wirebench/record"
+	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/stats"
+)
+
+var t0 = time.Unix(1000, 0)
+
+// interval makes a one-second measured interval of ops calls of lat each, with the
+// client's CPU and bytes.
+func interval(i int, ops int64, lat, lag time.Duration, cpu time.Duration, open bool) *cluster.Interval {
+	iv := record.NewInterval(open)
+	iv.Start, iv.End = t0.Add(time.Duration(i)*time.Second), t0.Add(time.Duration(i+1)*time.Second)
+	r := record.NewRecorder(open)
+	for range ops {
+		r.Record(t0, t0.Add(lag), t0.Add(lat))
+	}
+	r.Drain(iv)
+	iv.Start, iv.End = t0.Add(time.Duration(i)*time.Second), t0.Add(time.Duration(i+1)*time.Second)
+	return &cluster.Interval{Phase: "measure", Index: i, Interval: iv, BytesSent: 100 * ops, BytesReceived: 300 * ops,
+		ClientCPU: cpu, ClientCPUs: 1}
+}
+
+func closedSpec() cluster.Spec {
+	m, _ := load.Model{Kind: load.Closed, Concurrency: 4}.Normalize()
+	return cluster.Spec{Protocol: "grpc-proto", Transport: "tcp", Workload: "echo", Params: contract.Params{Payload: 1024},
+		Model: m, Warmup: time.Second, Iterations: 3, IterationTime: time.Second, Trials: 2}
+}
+
+func TestName(t *testing.T) {
+	if got, want := Name(closedSpec()), "grpc-proto/tcp/echo[payload=1024]/closed-c4"; got != want {
+		t.Errorf("Name = %q, want %q", got, want)
+	}
+	m, _ := load.Model{Kind: load.Open, Rate: 14000, Concurrency: 100, Connections: 2}.Normalize()
+	s := cluster.Spec{Protocol: "http-json", Transport: "unix", Workload: "person.get", Model: m}
+	if got, want := Name(s), "http-json/unix/person.get/open-r14000-constant-c100-x2"; got != want {
+		t.Errorf("Name = %q, want %q", got, want)
+	}
+}
+
+// Score and error as JMH: mean of every iteration of every trial, 99.9 % Student t
+// half-width; per-op figures are totals over ops; server CPU from the marks.
+func TestSummarizeClosed(t *testing.T) {
+	spec := closedSpec()
+	var trials []*cluster.Trial
+	opsPerIter := []int64{1000, 1100, 900, 1050, 950, 1000}
+	for k := range 2 {
+		tr := &cluster.Trial{Index: k,
+			ServerStart: &cluster.ServerMark{CPU: time.Second, PeakRSS: 10 << 20},
+			ServerEnd:   &cluster.ServerMark{CPU: time.Second + 30*time.Millisecond, PeakRSS: (10 + int64(k)) << 20}}
+		for i := range 3 {
+			tr.Intervals = append(tr.Intervals, interval(i, opsPerIter[3*k+i], 200*time.Microsecond, 0, 10*time.Millisecond, false))
+		}
+		trials = append(trials, tr)
+	}
+	b := Summarize(spec, report.ModeThroughput, trials)
+	s := b.Summary
+	var xs []float64
+	for _, n := range opsPerIter {
+		xs = append(xs, float64(n))
+	}
+	want := stats.Summarize(xs, Confidence)
+	if s.ThroughputOpsS.N != 6 || math.Abs(s.ThroughputOpsS.Mean-1000) > 1e-9 || math.Abs(s.ThroughputOpsS.Error-want.Error) > 1e-9 {
+		t.Errorf("score %+v, want mean 1000, n 6, error %v", s.ThroughputOpsS, want.Error)
+	}
+	// 6000 ops; client CPU 6 × 10 ms = 60 ms → 10 µs/op; server 2 × 30 ms = 60 ms → 10 µs/op.
+	if s.Ops != 6000 || math.Abs(s.ClientCPUUsPerOp-10) > 1e-9 || s.ServerCPUUsPerOp == nil || math.Abs(*s.ServerCPUUsPerOp-10) > 1e-9 {
+		t.Errorf("ops %d, client %v µs/op, server %v µs/op; want 6000, 10, 10", s.Ops, s.ClientCPUUsPerOp, s.ServerCPUUsPerOp)
+	}
+	if s.BytesSentPerOp != 100 || s.BytesRecvPerOp != 300 || s.ServerRSSMaxBytes == nil || *s.ServerRSSMaxBytes != 11<<20 {
+		t.Errorf("bytes %v/%v, rss %v", s.BytesSentPerOp, s.BytesRecvPerOp, s.ServerRSSMaxBytes)
+	}
+	if p := s.LatencyUs.P50; math.Abs(p-200) > 0.2 {
+		t.Errorf("p50 %vµs, want 200", p)
+	}
+	// avgt: 6 s × 4 callers / 6000 ops = 4 ms per op per caller.
+	if math.Abs(s.AvgMsPerOp-4) > 1e-9 || s.AvgTimeMs != nil {
+		t.Errorf("avg %v ms/op (avgt score %v), want 4 and no avgt score in thrpt mode", s.AvgMsPerOp, s.AvgTimeMs)
+	}
+	if b.GeneratorBound || len(b.Warnings) != 0 {
+		t.Errorf("warnings %v on a healthy run", b.Warnings)
+	}
+	b = Summarize(spec, report.ModeAverageTime, trials)
+	if a := b.Summary.AvgTimeMs; a == nil || a.N != 6 || math.Abs(a.Mean-4) > 0.02 {
+		t.Errorf("avgt score %+v, want about 4 ms over 6 iterations", a)
+	}
+}
+
+// The generator-bound checks: lag, achieved rate, client CPU; not CPU for in-process.
+func TestSummarizeGeneratorBound(t *testing.T) {
+	m, _ := load.Model{Kind: load.Open, Rate: 1000, Concurrency: 8}.Normalize()
+	spec := cluster.Spec{Protocol: "http-json", Transport: "tcp", Workload: "person.get", Model: m, Iterations: 1, IterationTime: time.Second}
+	// 900 of 1000 arrivals, 5 ms lag, 950 ms of CPU in 1 s on 1 CPU.
+	tr := &cluster.Trial{Intervals: []*cluster.Interval{interval(0, 900, 6*time.Millisecond, 5*time.Millisecond, 950*time.Millisecond, true)}}
+	b := Summarize(spec, report.ModeThroughput, []*cluster.Trial{tr})
+	all := strings.Join(b.Warnings, "\n")
+	for _, want := range []string{"lag p99", "achieved 900", "95% of its CPUs"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("warnings %q lack %q", all, want)
+		}
+	}
+	if !b.GeneratorBound || b.Summary.ServerCPUUsPerOp != nil || b.Summary.ServiceUs == nil || b.Summary.LagUs == nil {
+		t.Errorf("bound %v, server %v, service %v, lag %v", b.GeneratorBound, b.Summary.ServerCPUUsPerOp, b.Summary.ServiceUs, b.Summary.LagUs)
+	}
+	spec.Protocol, spec.Transport, spec.Model = "direct", report.InProcess, closedSpec().Model
+	tr = &cluster.Trial{Intervals: []*cluster.Interval{interval(0, 900, time.Microsecond, 0, 990*time.Millisecond, false)}}
+	if b := Summarize(spec, report.ModeThroughput, []*cluster.Trial{tr}); b.GeneratorBound {
+		t.Errorf("in-process run flagged: %v", b.Warnings)
+	}
+}
+
+// Errors are summed by kind and said in a warning with the first message.
+func TestSummarizeErrors(t *testing.T) {
+	iv := interval(0, 10, time.Millisecond, 0, time.Millisecond, false)
+	iv.Errors[record.Timeout] = 3
+	tr := &cluster.Trial{Intervals: []*cluster.Interval{iv}, FirstErrors: map[string]string{"timeout": "call timeout"}}
+	b := Summarize(closedSpec(), report.ModeThroughput, []*cluster.Trial{tr})
+	if b.Summary.Errors != 3 || b.Summary.ErrorsByKind["timeout"] != 3 || !strings.Contains(strings.Join(b.Warnings, " "), "3 timeout (first: call timeout)") {
+		t.Errorf("errors %d %v, warnings %v", b.Summary.Errors, b.Summary.ErrorsByKind, b.Warnings)
+	}
+}
