@@ -179,3 +179,27 @@ func CheckOptions(protocol string, opts map[string]string, known ...string) erro
 	}
 	return nil
 }
+
+// Servers adapts an adapter's constructor that returns its concrete server type to
+// Protocol.NewServer. Returning the concrete nil pointer of a failed constructor
+// through the interface would give a non-nil Server; this returns a nil interface.
+func Servers[S Server](f func(contract.Service, ServerConfig) (S, error)) func(contract.Service, ServerConfig) (Server, error) {
+	return func(svc contract.Service, cfg ServerConfig) (Server, error) {
+		s, err := f(svc, cfg)
+		if err != nil {
+			return nil, err
+		}
+		return s, nil
+	}
+}
+
+// Clients is Servers for Protocol.NewClient.
+func Clients[C Client](f func(context.Context, ClientConfig) (C, error)) func(context.Context, ClientConfig) (Client, error) {
+	return func(ctx context.Context, cfg ClientConfig) (Client, error) {
+		c, err := f(ctx, cfg)
+		if err != nil {
+			return nil, err
+		}
+		return c, nil
+	}
+}

@@ -67,18 +67,10 @@ const (
 
 func init() {
 	protocol.Register(&protocol.Protocol{
-		Name:    Name,
-		Summary: "Cap'n Proto RPC (capnproto.org/go/capnp/v3), streaming through a sink capability",
-		NewServer: func(svc contract.Service, cfg protocol.ServerConfig) (protocol.Server, error) {
-			s, err := NewServer(svc, cfg)
-			if err != nil {
-				return nil, err // not a typed nil in the interface
-			}
-			return s, nil
-		},
-		NewClient: func(ctx context.Context, cfg protocol.ClientConfig) (protocol.Client, error) {
-			return NewClient(ctx, cfg)
-		},
+		Name:      Name,
+		Summary:   "Cap'n Proto RPC (capnproto.org/go/capnp/v3), streaming through a sink capability",
+		NewServer: protocol.Servers(NewServer),
+		NewClient: protocol.Clients(NewClient),
 	})
 }
 

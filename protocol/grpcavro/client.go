@@ -3,7 +3,6 @@ package grpcavro
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 
 	"google.golang.org/grpc"
@@ -135,32 +134,5 @@ func (c *Client) StreamTrades(ctx context.Context, count int64, yield func(*cont
 	if err := stream.CloseSend(); err != nil {
 		return c.conn.Err(ctx, "StreamTrades", err)
 	}
-	var (
-		w avrowire.Trade
-		t contract.Trade
-		n int64
-	)
-	for {
-		err := stream.RecvMsg(&w)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return c.conn.Err(ctx, "StreamTrades", err)
-		}
-		if n == count {
-			return fmt.Errorf("%s StreamTrades: the server sent more than the %d trades asked for", Name, count)
-		}
-		if err := fromWireTrade(&w, &t); err != nil {
-			return fmt.Errorf("%s StreamTrades: %w", Name, err)
-		}
-		if err := yield(&t); err != nil {
-			return err // the deferred cancel stops the stream
-		}
-		n++
-	}
-	if n != count {
-		return fmt.Errorf("%s StreamTrades: the stream ended after %d of %d trades", Name, n, count)
-	}
-	return nil
+	return grpcx.RecvTrades(ctx, c.conn, stream, count, new(avrowire.Trade), fromWireTrade, yield)
 }

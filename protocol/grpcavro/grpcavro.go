@@ -27,9 +27,6 @@
 package grpcavro
 
 import (
-	"context"
-
-	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/protocol"
 )
 
@@ -38,21 +35,9 @@ const Name = "grpc-avro"
 
 func init() {
 	protocol.Register(&protocol.Protocol{
-		Name:    Name,
-		Summary: "gRPC with Avro bodies (grpc-go, twmb/avro), grpc-proto's method paths",
-		NewServer: func(svc contract.Service, cfg protocol.ServerConfig) (protocol.Server, error) {
-			s, err := NewServer(svc, cfg)
-			if err != nil {
-				return nil, err // not a typed nil in the interface
-			}
-			return s, nil
-		},
-		NewClient: func(ctx context.Context, cfg protocol.ClientConfig) (protocol.Client, error) {
-			c, err := NewClient(ctx, cfg)
-			if err != nil {
-				return nil, err
-			}
-			return c, nil
-		},
+		Name:      Name,
+		Summary:   "gRPC with Avro bodies (grpc-go, twmb/avro), grpc-proto's method paths",
+		NewServer: protocol.Servers(NewServer),
+		NewClient: protocol.Clients(NewClient),
 	})
 }

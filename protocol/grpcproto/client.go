@@ -2,9 +2,6 @@ package grpcproto
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"io"
 
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/contract/pb"
@@ -122,32 +119,5 @@ func (c *Client) StreamTrades(ctx context.Context, count int64, yield func(*cont
 	if err != nil {
 		return c.conn.Err(ctx, "StreamTrades", err)
 	}
-	var (
-		w pb.Trade
-		t contract.Trade
-		n int64
-	)
-	for {
-		err := stream.RecvMsg(&w)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return c.conn.Err(ctx, "StreamTrades", err)
-		}
-		if n == count {
-			return fmt.Errorf("%s StreamTrades: the server sent more than the %d trades asked for", Name, count)
-		}
-		if err := fromPBTrade(&w, &t); err != nil {
-			return fmt.Errorf("%s StreamTrades: %w", Name, err)
-		}
-		if err := yield(&t); err != nil {
-			return err // the deferred cancel stops the stream
-		}
-		n++
-	}
-	if n != count {
-		return fmt.Errorf("%s StreamTrades: the stream ended after %d of %d trades", Name, n, count)
-	}
-	return nil
+	return grpcx.RecvTrades(ctx, c.conn, stream, count, new(pb.Trade), fromPBTrade, yield)
 }

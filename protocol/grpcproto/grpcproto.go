@@ -28,9 +28,6 @@
 package grpcproto
 
 import (
-	"context"
-
-	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/protocol"
 )
 
@@ -39,21 +36,9 @@ const Name = "grpc-proto"
 
 func init() {
 	protocol.Register(&protocol.Protocol{
-		Name:    Name,
-		Summary: "gRPC with Protocol Buffers (grpc-go), server reflection on",
-		NewServer: func(svc contract.Service, cfg protocol.ServerConfig) (protocol.Server, error) {
-			s, err := NewServer(svc, cfg)
-			if err != nil {
-				return nil, err // not a typed nil in the interface
-			}
-			return s, nil
-		},
-		NewClient: func(ctx context.Context, cfg protocol.ClientConfig) (protocol.Client, error) {
-			c, err := NewClient(ctx, cfg)
-			if err != nil {
-				return nil, err
-			}
-			return c, nil
-		},
+		Name:      Name,
+		Summary:   "gRPC with Protocol Buffers (grpc-go), server reflection on",
+		NewServer: protocol.Servers(NewServer),
+		NewClient: protocol.Clients(NewClient),
 	})
 }
