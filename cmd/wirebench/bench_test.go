@@ -15,11 +15,12 @@ import (
 	"github.com/wirebench/wirebench/report"
 )
 
-// runBench runs `wirebench bench` as a process (it starts worker processes from its own
-// executable, so it cannot run in-process) and returns its exit code and output.
-func runBench(t *testing.T, args ...string) (int, string, string) {
+// runBinary runs the built wirebench as a process (bench and run start worker
+// processes from their own executable, so they cannot run in-process) and returns
+// its exit code and output.
+func runBinary(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
-	cmd := exec.Command(binary, append([]string{"bench"}, args...)...)
+	cmd := exec.Command(binary, args...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
@@ -30,6 +31,11 @@ func runBench(t *testing.T, args ...string) (int, string, string) {
 		t.Fatal(err)
 	}
 	return code, stdout.String(), stderr.String()
+}
+
+func runBench(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	return runBinary(t, append([]string{"bench"}, args...)...)
 }
 
 // Every protocol benchmarks end to end over real worker processes, and the results
