@@ -32,15 +32,25 @@ const (
 )
 
 // Name returns a benchmark's stable name: protocol/transport/workload[params]/load,
-// e.g. "grpc-proto/tcp/echo[payload=1024]/closed-c50".
+// e.g. "grpc-proto/tcp/echo[payload=1024]/closed-c50"; a labelled benchmark's protocol
+// carries its label: "grpc-proto[win-64KiB]/tcp/stream[trades=10000]/closed-c1".
 func Name(spec cluster.Spec) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s/%s/%s", spec.Protocol, spec.Transport, spec.Workload)
+	fmt.Fprintf(&b, "%s/%s/%s", SeriesName(spec), spec.Transport, spec.Workload)
 	if ps := paramString(spec); ps != "" {
 		b.WriteString("[" + ps + "]")
 	}
 	b.WriteString("/" + LoadName(spec.Model))
 	return b.String()
+}
+
+// SeriesName is the protocol part of a name: the protocol, with its label in brackets
+// when it has one.
+func SeriesName(spec cluster.Spec) string {
+	if spec.Label != "" {
+		return spec.Protocol + "[" + spec.Label + "]"
+	}
+	return spec.Protocol
 }
 
 // LoadName names a load model: closed-c50 (and -x4 for 4 connections), or
@@ -84,7 +94,7 @@ func Params(spec cluster.Spec) map[string]any {
 func Summarize(spec cluster.Spec, mode string, trials []*cluster.Trial) report.Benchmark {
 	b := report.Benchmark{
 		Name: Name(spec), Protocol: spec.Protocol, Transport: spec.Transport, Workload: spec.Workload,
-		Params: Params(spec), Options: spec.ClientOptions, Target: spec.Target,
+		Label: spec.Label, Params: Params(spec), Options: spec.ClientOptions, ServerOptions: spec.ServerOptions, Target: spec.Target,
 		Load: report.Load{Model: string(spec.Model.Kind), Concurrency: spec.Model.Concurrency,
 			Connections: spec.Model.Connections, Rate: spec.Model.Rate, Arrival: string(spec.Model.Arrival)},
 		Mode: mode, WarmupSeconds: spec.Warmup.Seconds(), IterationSeconds: spec.IterationTime.Seconds(),

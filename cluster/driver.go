@@ -24,6 +24,9 @@ import (
 // Spec is one benchmark for the driver.
 type Spec struct {
 	Protocol string
+	// Label, when set, tells apart benchmarks of one protocol that differ only by
+	// options (e.g. "win-64KiB"); it is part of the benchmark's name and series.
+	Label string
 	// Transport is "tcp" or "unix" for networked protocols ("inproc" for direct).
 	Transport string
 	// Target, when set, is an outside server to load: no server worker is started.

@@ -46,7 +46,11 @@ func groupKey(b *Benchmark) string {
 // bench.Name builds it, or the same shape rebuilt from the fields for a name
 // of another form.
 func groupName(b *Benchmark) string {
-	for _, prefix := range []string{b.Protocol + "/" + b.Transport + "/", b.Protocol + "/"} {
+	proto := b.Protocol
+	if b.Label != "" {
+		proto += "[" + b.Label + "]"
+	}
+	for _, prefix := range []string{proto + "/" + b.Transport + "/", proto + "/"} {
 		if rest, ok := strings.CutPrefix(b.Name, prefix); ok && rest != "" && b.Protocol != "" {
 			return rest
 		}
@@ -89,14 +93,18 @@ func loadName(l Load) string {
 	return s
 }
 
-// Series is the label of a benchmark's protocol and transport (and protocol
-// options, when set): what one bar, line or polygon of a chart stands for.
+// Series is the label of a benchmark's protocol and transport (and its label, or
+// else its protocol options, when set): what one bar, line or polygon of a chart
+// stands for, e.g. "grpc-proto[win-64KiB]/tcp".
 func Series(b *Benchmark) string {
 	s := b.Protocol
+	if b.Label != "" {
+		s += "[" + b.Label + "]"
+	}
 	if b.Transport != "" && b.Transport != "inproc" {
 		s += "/" + b.Transport
 	}
-	if len(b.Options) > 0 {
+	if len(b.Options) > 0 && b.Label == "" {
 		kv := make([]string, 0, len(b.Options))
 		for k, v := range b.Options {
 			kv = append(kv, k+"="+v)

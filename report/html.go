@@ -52,7 +52,9 @@ func WriteHTML(w io.Writer, r *Results) error {
 		Warnings, Errors   int
 		Environment        []keyValue
 		Benchmarks, Groups int
+		Views              []view
 	}{
+		Views:  views(r),
 		Scores: scoreTable(r.Benchmarks), Operations: ops,
 		Latency: latencyTable(r.Benchmarks), Charts: charts, Notes: ns,
 		Warnings: warnings, Errors: errors, Environment: environment(r.Environment),
@@ -128,12 +130,20 @@ dl.env dd { margin: 0; }
 <main>
 <h1>wirebench results</h1>
 <p class="meta">{{.Benchmarks}} benchmarks in {{.Groups}} operations{{range .Environment}}{{if eq .Key "Started"}} · started {{.Value}}{{end}}{{if eq .Key "wirebench"}} · wirebench {{.Value}}{{end}}{{end}}</p>
-<nav><a href="#scores">Scores</a><a href="#operations">By operation</a><a href="#charts">Charts</a><a href="#latency">Latency</a><a href="#notes">Warnings and errors</a><a href="#environment">Environment</a></nav>
+<nav><a href="#scores">Scores</a>{{if .Views}}<a href="#original">In the original's shape</a>{{end}}<a href="#operations">By operation</a><a href="#charts">Charts</a><a href="#latency">Latency</a><a href="#notes">Warnings and errors</a><a href="#environment">Environment</a></nav>
 {{if .Notes}}<p class="callout">{{.Warnings}} warnings and {{.Errors}} errors: see <a href="#notes">Warnings and errors</a> before trusting a figure.</p>{{else}}<p class="callout ok">No warnings or errors.</p>{{end}}
 
 <h2 id="scores">Scores</h2>
 {{template "table" .Scores}}
 
+{{if .Views}}<h2 id="original">In the original's shape</h2>
+{{range .Views}}<h3 id="{{anchor "view" .Name}}">{{.Title}}</h3>
+<p>{{.Note}}</p>
+{{if .Lines}}<pre>{{range .Lines}}{{.}}
+{{end}}</pre>{{end}}
+{{range .Tables}}{{if .Title}}<p><strong>{{.Title}}</strong></p>{{end}}
+{{template "table" .}}
+{{end}}{{end}}{{end}}
 <h2 id="operations">By operation</h2>
 <p>Relative is to the best protocol over a wire in each operation (1.00×; the in-process floor, direct, is above it); higher is better. Latency is response time from the intended start.</p>
 {{range .Operations}}<h3 id="{{anchor "op" .Table.Title}}">{{.Table.Title}}</h3>

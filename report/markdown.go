@@ -15,6 +15,7 @@ func WriteMarkdown(w io.Writer, r *Results) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "# wirebench results\n\n## Scores\n\n")
 	writeMarkdownTable(bw, scoreTable(r.Benchmarks))
+	writeMarkdownViews(bw, r)
 
 	fmt.Fprintf(bw, "\n## By operation\n\n")
 	fmt.Fprintf(bw, "Relative is to the best protocol over a wire in each operation (1.00×; the in-process floor, direct, is above it); higher is better. Latency is response time from the intended start.\n")

@@ -29,7 +29,17 @@ const SchemaVersion = 1
 type Results struct {
 	SchemaVersion int         `json:"schema_version"`
 	Environment   Environment `json:"environment"`
-	Benchmarks    []Benchmark `json:"benchmarks"`
+	// Suite is the suite the results were run from; nil for a single benchmark.
+	Suite      *SuiteInfo  `json:"suite,omitempty"`
+	Benchmarks []Benchmark `json:"benchmarks"`
+}
+
+// SuiteInfo names the suite of a run and the extra views (tables in the shape of
+// an original experiment, see views.go) its reports show.
+type SuiteInfo struct {
+	Name        string   `json:"name"`
+	Description string   `json:"description,omitempty"`
+	Views       []string `json:"views,omitempty"`
 }
 
 // Environment says where and with what the results were measured, so two
@@ -60,6 +70,12 @@ type Benchmark struct {
 	Params map[string]any `json:"params"`
 	// Options are protocol options, e.g. {"compression": "gzip"}.
 	Options map[string]string `json:"options,omitempty"`
+	// ServerOptions are the server's protocol options, e.g.
+	// {"num_stream_workers": "1"}.
+	ServerOptions map[string]string `json:"server_options,omitempty"`
+	// Label tells apart benchmarks of one protocol that differ only by options
+	// (a suite target's label, e.g. "win-64KiB"); it is in Name after the protocol.
+	Label string `json:"label,omitempty"`
 	// Target is the address of an outside server, set when one was loaded
 	// instead of a server wirebench started.
 	Target string `json:"target,omitempty"`

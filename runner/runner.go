@@ -149,7 +149,8 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 		observe(Event{Kind: KindDone, Index: i, Total: len(benchmarks), Name: b.Name, Result: &res, Err: err})
 	}
 	// Results in suite order, with what earlier runs journaled for this suite.
-	out.Results = &report.Results{SchemaVersion: report.SchemaVersion, Environment: *env}
+	out.Results = &report.Results{SchemaVersion: report.SchemaVersion, Environment: *env,
+		Suite: &report.SuiteInfo{Name: s.Name, Description: s.Description, Views: s.Views}}
 	for _, b := range benchmarks {
 		if r, ok := done[b.Name]; ok {
 			out.Results.Benchmarks = append(out.Results.Benchmarks, r)

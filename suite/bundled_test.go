@@ -12,7 +12,12 @@ import (
 // expectedCounts are the benchmark counts of the bundled suites whose size is part of
 // their promise. A bundled suite not listed here is still parsed.
 var expectedCounts = map[string]int{
-	"quick": 18, // (direct + 4 protocols × tcp, unix) × (person.get, echo 1KiB)
+	"quick":             18, // (direct + 4 protocols × tcp, unix) × (person.get, echo 1KiB)
+	"metrifier":         15, // 3 protocols × 5 operations
+	"akka-http-vs-grpc": 4,  // 2 protocols × (open, closed)
+	"rest-vs-grpc":      8,  // 4 protocols × (stream, pingpong)
+	"grpc-params":       14, // 7 configurations × (stream, pingpong)
+	"rpcecho":           28, // (direct + 3 protocols × unix, tcp) × 4 payloads
 }
 
 func TestBundledSuitesParse(t *testing.T) {
@@ -71,7 +76,7 @@ func TestQuickFitsItsBudget(t *testing.T) {
 
 func TestLoad(t *testing.T) {
 	_, err := suite.Load("nosuch")
-	if err == nil || !strings.Contains(err.Error(), `unknown suite "nosuch" (bundled: quick`) {
+	if err == nil || !strings.Contains(err.Error(), `unknown suite "nosuch" (bundled: akka-http-vs-grpc, grpc-params, metrifier, quick, rest-vs-grpc, rpcecho)`) {
 		t.Errorf("Load(nosuch) = %v, want the bundled names listed", err)
 	}
 	path := t.TempDir() + "/mine.yaml"

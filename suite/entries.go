@@ -2,6 +2,7 @@ package suite
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -16,6 +17,7 @@ import (
 type target struct {
 	node           *yaml.Node
 	proto          *protocol.Protocol
+	label          string // tells apart targets of one protocol; "" for none
 	transports     []string
 	transportNodes []*yaml.Node
 	address        string // set for an outside server
@@ -36,10 +38,13 @@ type workload struct {
 }
 
 var (
-	targetKeys   = append([]string{"protocol", "transports", "address", "options", "server_options"}, append(settingKeys, "load")...)
+	targetKeys   = append([]string{"protocol", "label", "transports", "address", "options", "server_options"}, append(settingKeys, "load")...)
 	paramKeys    = []string{"payloads", "increments", "trades"}
 	workloadKeys = append(append([]string{"name"}, paramKeys...), append(settingKeys, "load")...)
 )
+
+// labelRE is a target label: it goes into benchmark names and file names of charts.
+var labelRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$`)
 
 // paramUse maps a workload entry's list key to the contract.Workload.Uses name.
 var paramUse = map[string]string{"payloads": "payload", "increments": "increments", "trades": "trades"}
@@ -100,6 +105,15 @@ func (c *checker) readTarget(n *yaml.Node, i int) *target {
 		return nil
 	}
 	t.proto = p
+	if f, ok := fs["label"]; ok {
+		if v, ok := c.str("label", f.val); ok {
+			if !labelRE.MatchString(v) {
+				c.at(resolve(f.val), "label: %q, want letters, digits, '.', '_' and '-' (e.g. win-64KiB), at most 40", v)
+			} else {
+				t.label = v
+			}
+		}
+	}
 	if f, ok := fs["options"]; ok {
 		t.options, _ = c.stringMap("options", f.val)
 	}

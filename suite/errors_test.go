@@ -17,7 +17,7 @@ var errorCases = []struct {
 		|targets: [direct]
 		|workloads: [person.get]
 		|warmup: 1s`,
-		`t.yaml:3:1: unknown key "warmup" in the suite (valid: name, description, defaults, load, targets, workloads); warmup is a run setting: put it under defaults (or in a target or workload entry)`},
+		`t.yaml:3:1: unknown key "warmup" in the suite (valid: name, description, views, defaults, load, targets, workloads); warmup is a run setting: put it under defaults (or in a target or workload entry)`},
 	{"unknown key in defaults", `
 		|defaults:
 		|  warmup: 1s
@@ -37,7 +37,7 @@ var errorCases = []struct {
 		|  - protocol: grpc-proto
 		|    transport: unix
 		|workloads: [person.get]`,
-		`t.yaml:4:5: unknown key "transport" in targets[1] (valid: protocol, transports, address, options, server_options, warmup, iterations, duration, ops, trials, mode, call_timeout, server_cpus, client_cpus, data_size, data_seed, arrival_seed, max_message_size, load); did you mean transports?`},
+		`t.yaml:4:5: unknown key "transport" in targets[1] (valid: protocol, label, transports, address, options, server_options, warmup, iterations, duration, ops, trials, mode, call_timeout, server_cpus, client_cpus, data_size, data_seed, arrival_seed, max_message_size, load); did you mean transports?`},
 	{"unknown key in a workload", `
 		|targets: [direct]
 		|workloads:
@@ -202,20 +202,20 @@ var errorCases = []struct {
 		|  - protocol: grpc-proto
 		|    transports: [tcp, unix, tcp]
 		|workloads: [person.get]`,
-		`t.yaml:3:29: duplicate benchmark "grpc-proto/tcp/person.get/closed-c50", also made by line 3: a name is protocol, transport, workload, params and load, so entries that differ only in options or settings collide`},
+		`t.yaml:3:29: duplicate benchmark "grpc-proto/tcp/person.get/closed-c50", also made by line 3: a name is protocol, transport, workload, params and load, so entries that differ only in options or settings collide; give targets a label`},
 	{"duplicate benchmark from targets that differ in options only", `
 		|targets:
 		|  - protocol: grpc-proto
 		|  - protocol: grpc-proto
 		|    options: {window: 64KiB}
 		|workloads: [person.get]`,
-		`t.yaml:3:5: duplicate benchmark "grpc-proto/tcp/person.get/closed-c50", also made by line 2: a name is protocol, transport, workload, params and load, so entries that differ only in options or settings collide`},
+		`t.yaml:3:5: duplicate benchmark "grpc-proto/tcp/person.get/closed-c50", also made by line 2: a name is protocol, transport, workload, params and load, so entries that differ only in options or settings collide; give targets a label`},
 	{"duplicate benchmark from equal payloads", `
 		|targets: [direct]
 		|workloads:
 		|  - name: echo
 		|    payloads: [1KiB, 1024]`,
-		`t.yaml:4:22: duplicate benchmark "direct/inproc/echo[payload=1024]/closed-c50", also made by line 4: a name is protocol, transport, workload, params and load, so entries that differ only in options or settings collide`},
+		`t.yaml:4:22: duplicate benchmark "direct/inproc/echo[payload=1024]/closed-c50", also made by line 4: a name is protocol, transport, workload, params and load, so entries that differ only in options or settings collide; give targets a label`},
 	{"YAML syntax error", `
 		|targets: [direct]
 		|workloads:
@@ -286,7 +286,7 @@ func TestErrorsJoined(t *testing.T) {
 		`t.yaml:4:15: unknown protocol "soap" (known: [capnp direct grpc-avro grpc-proto http-json])`,
 		`t.yaml:6:23: transports: "udp", want tcp or unix`,
 		`t.yaml:9:16: payloads: size "-1": want a number of bytes such as 11, 1KiB, 100KiB or 4MiB`,
-		`t.yaml:10:1: unknown key "warmup" in the suite (valid: name, description, defaults, load, targets, workloads); warmup is a run setting: put it under defaults (or in a target or workload entry)`,
+		`t.yaml:10:1: unknown key "warmup" in the suite (valid: name, description, views, defaults, load, targets, workloads); warmup is a run setting: put it under defaults (or in a target or workload entry)`,
 	}
 	if err == nil {
 		t.Fatal("Parse succeeded")

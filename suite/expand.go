@@ -44,7 +44,7 @@ func expand(c *checker, base settings, baseLoad []loadPoint, targets []*target, 
 						o := origin{t.node, t.transportNodes[ti], w.node, w.paramNodes[pi], lp.rateNode, lp.concurrencyNode, lp.connNode}
 						if first, dup := seen[b.Name]; dup {
 							at, firstAt := differ(first, o)
-							c.at(at, "duplicate benchmark %q, also made by line %d: a name is protocol, transport, workload, params and load, so entries that differ only in options or settings collide", b.Name, firstAt.Line)
+							c.at(at, "duplicate benchmark %q, also made by line %d: a name is protocol, transport, workload, params and load, so entries that differ only in options or settings collide; give targets a label", b.Name, firstAt.Line)
 							continue
 						}
 						seen[b.Name] = o
@@ -86,7 +86,7 @@ func differ(first, later origin) (at, firstAt *yaml.Node) {
 // same values.
 func benchmark(t *target, transport string, w *contract.Workload, p contract.Params, lp loadPoint, s settings) Benchmark {
 	spec := cluster.Spec{
-		Protocol: t.proto.Name, Transport: transport, Target: t.address, Workload: w.Name, Params: p,
+		Protocol: t.proto.Name, Label: t.label, Transport: transport, Target: t.address, Workload: w.Name, Params: p,
 		ClientOptions: cloneMap(t.options), ServerOptions: cloneMap(t.serverOptions), Model: lp.model,
 		Warmup: *s.warmup, Iterations: *s.iterations, Trials: *s.trials, CallTimeout: *s.callTimeout,
 		Seed: *s.arrivalSeed, DataSeed: *s.dataSeed, DataSize: *s.dataSize, MaxMessageSize: *s.maxMessageSize,
@@ -104,7 +104,7 @@ func benchmark(t *target, transport string, w *contract.Workload, p contract.Par
 // name sets Name and Group from the Spec.
 func (b *Benchmark) name() {
 	b.Name = bench.Name(b.Spec)
-	b.Group = strings.TrimPrefix(b.Name, b.Spec.Protocol+"/"+b.Spec.Transport+"/")
+	b.Group = strings.TrimPrefix(b.Name, bench.SeriesName(b.Spec)+"/"+b.Spec.Transport+"/")
 }
 
 // cloneMap copies options so that no two benchmarks share a map; an empty map is nil,

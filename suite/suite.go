@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -24,6 +25,8 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/wirebench/wirebench/cluster"
+	"github.com/wirebench/wirebench/load"
+	"github.com/wirebench/wirebench/report"
 	"github.com/wirebench/wirebench/suites"
 )
 
@@ -46,6 +49,8 @@ type Benchmark struct {
 // Suite is a parsed, validated and expanded suite file.
 type Suite struct {
 	Name, Description string
+	// Views are the extra views its reports show (report.ViewNames), in file order.
+	Views []string
 	// File is the file the suite was read from, as errors name it.
 	File string
 	// Benchmarks are in expansion order: targets × transports × workloads × params ×
@@ -65,7 +70,7 @@ const (
 // worker processes and checking the target against the contract.
 const StartOverhead = 500 * time.Millisecond
 
-var topKeys = []string{"name", "description", "defaults", "load", "targets", "workloads"}
+var topKeys = []string{"name", "description", "views", "defaults", "load", "targets", "workloads"}
 
 func topHint(key string) string {
 	switch {
@@ -119,6 +124,9 @@ func Parse(file string, data []byte) (*Suite, error) {
 			s.Description = v
 		}
 	}
+	if f, ok := top["views"]; ok {
+		s.Views = c.readViews(f.val)
+	}
 	base := builtin()
 	if f, ok := top["defaults"]; ok {
 		dfs, _ := c.fields(f.val, "defaults", settingKeys, defaultsHint)
@@ -142,6 +150,28 @@ func Parse(file string, data []byte) (*Suite, error) {
 		return nil, c.err()
 	}
 	return s, nil
+}
+
+// readViews reads the views list: known view names, each once.
+func (c *checker) readViews(n *yaml.Node) []string {
+	items, ok := c.list("views", n)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, it := range items {
+		v, ok := c.str("views", it)
+		switch {
+		case !ok:
+		case !slices.Contains(report.ViewNames, v):
+			c.at(resolve(it), "views: unknown view %q (known: %s)", v, strings.Join(report.ViewNames, ", "))
+		case slices.Contains(out, v):
+			c.at(resolve(it), "views: %q listed twice", v)
+		default:
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // readList reads one of the entry lists (targets, workloads), which must not be empty.
@@ -249,4 +279,33 @@ func (s *Suite) Estimate() time.Duration {
 func (b Benchmark) Estimate() time.Duration {
 	sp := b.Spec
 	return time.Duration(sp.Trials) * (sp.Warmup + time.Duration(sp.Iterations)*sp.IterationTime + StartOverhead)
+}
+
+// ScaleRates multiplies the rate of every open-model benchmark by f (> 0), as
+// `wirebench run --rate-scale` does, and renames them. Benchmarks that become the same
+// (rates that round to one name) run once.
+func (s *Suite) ScaleRates(f float64) error {
+	if !(f > 0) || math.IsInf(f, 0) {
+		return fmt.Errorf("rate scale %v, want a number > 0", f)
+	}
+	seen := map[string]bool{}
+	out := s.Benchmarks[:0]
+	for _, b := range s.Benchmarks {
+		if b.Spec.Model.Kind == load.Open {
+			// Rounded to a millionth, so 14000 × 0.1 is named 1400, not 1400.0000000000002.
+			b.Spec.Model.Rate = math.Round(b.Spec.Model.Rate*f*1e6) / 1e6
+			if b.Spec.Model.Rate <= 0 {
+				return fmt.Errorf("rate scale %v makes %s's rate 0", f, b.Name)
+			}
+			b.name()
+		}
+		if seen[b.Name] {
+			continue
+		}
+		seen[b.Name] = true
+		out = append(out, b)
+	}
+	clear(s.Benchmarks[len(out):])
+	s.Benchmarks = out
+	return nil
 }

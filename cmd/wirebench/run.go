@@ -20,13 +20,14 @@ import (
 )
 
 type runCmd struct {
-	Suite  string `arg:"" optional:"" help:"A bundled suite's name or a suite file (YAML); default quick. See --list."`
-	Out    string `short:"o" help:"Output directory (default results/<timestamp>)."`
-	Filter string `short:"f" help:"Run only the benchmarks whose name matches this regular expression."`
-	List   bool   `help:"List the bundled suites, or with a suite, its benchmarks, and exit."`
-	Resume string `help:"Resume the run in this directory: skip the benchmarks its journal holds, run the rest."`
-	Smoke  bool   `help:"Smoke mode: tiny durations, the same code path (checks that a suite runs)."`
-	Plain  bool   `help:"Plain progress lines even on a terminal."`
+	Suite     string  `arg:"" optional:"" help:"A bundled suite's name or a suite file (YAML); default quick. See --list."`
+	Out       string  `short:"o" help:"Output directory (default results/<timestamp>)."`
+	Filter    string  `short:"f" help:"Run only the benchmarks whose name matches this regular expression."`
+	List      bool    `help:"List the bundled suites, or with a suite, its benchmarks, and exit."`
+	Resume    string  `help:"Resume the run in this directory: skip the benchmarks its journal holds, run the rest."`
+	Smoke     bool    `help:"Smoke mode: tiny durations, the same code path (checks that a suite runs)."`
+	RateScale float64 `name:"rate-scale" default:"1" help:"Multiply every open-loop rate of the suite by this factor (> 0), e.g. 0.5 for a slower machine."`
+	Plain     bool    `help:"Plain progress lines even on a terminal."`
 }
 
 func (c *runCmd) Run(e *env) error {
@@ -39,6 +40,11 @@ func (c *runCmd) Run(e *env) error {
 	s, err := suite.Load(c.Suite)
 	if err != nil {
 		return usageError{err}
+	}
+	if c.RateScale != 1 {
+		if err := s.ScaleRates(c.RateScale); err != nil {
+			return usagef("--rate-scale: %v", err)
+		}
 	}
 	if c.Smoke {
 		s.Smoke()
@@ -82,6 +88,9 @@ func (c *runCmd) Run(e *env) error {
 	if out != nil && out.Results != nil && len(out.Results.Benchmarks) > 0 {
 		fmt.Fprintln(e.stdout)
 		if err := report.WriteSummaryText(e.stdout, out.Results.Benchmarks); err != nil {
+			return err
+		}
+		if err := report.WriteViewsText(e.stdout, out.Results); err != nil {
 			return err
 		}
 		fmt.Fprintf(e.stdout, "\nreports: %s\n", strings.Join(reportFiles(out.Files), ", "))

@@ -1,0 +1,369 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Views are extra renderings of a run in the shape of one of the original
+// experiments wirebench reproduces (../shared/ORIGINS.md), shown next to the
+// normal report when the suite asks for them (Results.Suite.Views). Each is built
+// once from the results, as tables and preformatted lines, and rendered by the
+// terminal summary, the Markdown and the HTML alike.
+const (
+	// ViewJMHPerProtocol is JMH's score table once per protocol/transport, as the
+	// metrifier experiment printed one per stack.
+	ViewJMHPerProtocol = "jmh-per-protocol"
+	// ViewRPCEchoLines is rpcecho's output: "1000 calls using gRPC on unix:///…:
+	// N millisec" per protocol × transport × payload, and the same as a table.
+	ViewRPCEchoLines = "rpcecho-lines"
+	// ViewAkkaLatency is the Akka HTTP vs gRPC experiment's table (wrk2's figures).
+	ViewAkkaLatency = "akka-latency"
+	// ViewGRPCParamsTable is JMH's table with one column per swept parameter, as the
+	// REST vs gRPC experiment printed its gRPC parameter sweep.
+	ViewGRPCParamsTable = "grpc-params-table"
+)
+
+// ViewNames are the views a suite may ask for, in the order reports show them.
+var ViewNames = []string{ViewJMHPerProtocol, ViewRPCEchoLines, ViewAkkaLatency, ViewGRPCParamsTable}
+
+// view is one view, ready to render.
+type view struct {
+	Name, Title string
+	// Note is one sentence on how the view's figures are obtained.
+	Note string
+	// Lines are preformatted output lines (a code block), before the tables.
+	Lines  []string
+	Tables []table
+}
+
+// views builds the views r's suite asks for, in ViewNames order; unknown names are
+// skipped (a newer wirebench may know more).
+func views(r *Results) []view {
+	if r.Suite == nil {
+		return nil
+	}
+	var out []view
+	for _, name := range ViewNames {
+		if !slices.Contains(r.Suite.Views, name) {
+			continue
+		}
+		var v view
+		switch name {
+		case ViewJMHPerProtocol:
+			v = jmhPerProtocol(r.Benchmarks)
+		case ViewRPCEchoLines:
+			v = rpcechoLines(r.Benchmarks)
+		case ViewAkkaLatency:
+			v = akkaLatency(r.Benchmarks)
+		case ViewGRPCParamsTable:
+			v = grpcParamsTable(r.Benchmarks)
+		}
+		v.Name = name
+		out = append(out, v)
+	}
+	return out
+}
+
+// jmhPerProtocol is metrifier's shape: one JMH table per protocol/transport, a row
+// per operation.
+func jmhPerProtocol(bs []Benchmark) view {
+	v := view{Title: "JMH table per protocol",
+		Note: "The shape of metrifier's per-stack JMH output: Score is the mean over Cnt iterations (iterations × trials), Error the 99.9 % confidence half-width."}
+	var order []string
+	rows := map[string][]Benchmark{}
+	for _, b := range bs {
+		s := Series(&b)
+		if _, ok := rows[s]; !ok {
+			order = append(order, s)
+		}
+		rows[s] = append(rows[s], b)
+	}
+	for _, s := range order {
+		t := scoreTable(rows[s])
+		t.Title = s
+		for i, b := range rows[s] {
+			t.Rows[i][0] = groupName(&b)
+		}
+		v.Tables = append(v.Tables, t)
+	}
+	return v
+}
+
+// callsPerOp is the number of service calls one op of an echo workload makes; 0 for
+// the other workloads.
+func callsPerOp(workload string) int {
+	switch workload {
+	case "echo":
+		return 1
+	case "echo+stats":
+		return 2
+	}
+	return 0
+}
+
+// msPer1000Calls is the time 1000 sequential calls take, from the score: the time per
+// op of one caller (avgt, or 1/throughput × callers) scaled to 1000 calls. NaN when
+// unknown.
+func msPer1000Calls(b *Benchmark) float64 {
+	calls := callsPerOp(b.Workload)
+	msPerOp := 0.0
+	if a := b.Summary.AvgTimeMs; b.Mode == ModeAverageTime && a != nil {
+		msPerOp = a.Mean
+	} else if t := b.Summary.ThroughputOpsS.Mean; t > 0 {
+		msPerOp = 1e3 * float64(max(b.Load.Concurrency, 1)) / t
+	}
+	if calls == 0 || msPerOp <= 0 {
+		return math.NaN()
+	}
+	return msPerOp * 1000 / float64(calls)
+}
+
+// rpcechoName is how rpcecho's output named each stack.
+func rpcechoName(protocol string) string {
+	switch protocol {
+	case "direct":
+		return "a direct call"
+	case "http-json":
+		return "HTTP"
+	case "grpc-proto":
+		return "gRPC"
+	case "grpc-avro":
+		return "gRPC/Avro"
+	case "capnp":
+		return "Cap'n Proto"
+	}
+	return protocol
+}
+
+// rpcechoAddr is where a call went, in rpcecho's style; the port or path was
+// ephemeral, hence the ellipsis.
+func rpcechoAddr(transport string) string {
+	switch transport {
+	case "tcp":
+		return "tcp://127.0.0.1:…"
+	case "unix":
+		return "unix:///…"
+	case InProcess:
+		return "inproc"
+	}
+	return transport
+}
+
+// payloadName prints a payload size as rpcecho named them.
+func payloadName(params map[string]any) string {
+	n, ok := params["payload"].(float64)
+	if !ok {
+		if i, isInt := params["payload"].(int); isInt {
+			n, ok = float64(i), true
+		}
+	}
+	switch {
+	case !ok:
+		return "?"
+	case n == 11:
+		return `"Hello World" (11 B)`
+	case n >= 1024 && int64(n)%1024 == 0:
+		return strconv.FormatInt(int64(n)/1024, 10) + " KiB"
+	}
+	return strconv.FormatFloat(n, 'f', -1, 64) + " B"
+}
+
+// rpcechoLines is rpcecho's output, one line per protocol × transport × payload, then
+// one table per workload: a row per protocol/transport, a column per payload.
+func rpcechoLines(bs []Benchmark) view {
+	v := view{Title: "rpcecho's lines",
+		Note: "The time of 1000 sequential calls, from the score: ms per op of one caller × 1000 ÷ calls per op (echo+stats makes 2 calls per op)."}
+	type col struct{ workload, payload string }
+	var workloads []string
+	cols := map[string][]string{}
+	cells := map[string]map[col]string{}
+	var series []string
+	for _, g := range Groups(bs) {
+		b0 := g.Benchmarks[0]
+		if callsPerOp(b0.Workload) == 0 {
+			continue
+		}
+		pl := payloadName(b0.Params)
+		v.Lines = append(v.Lines, fmt.Sprintf("%s, payload %s (%s):", b0.Workload, pl, loadName(b0.Load)))
+		if !slices.Contains(workloads, b0.Workload) {
+			workloads = append(workloads, b0.Workload)
+		}
+		cols[b0.Workload] = append(cols[b0.Workload], pl)
+		for _, b := range g.Benchmarks {
+			ms := msPer1000Calls(&b)
+			v.Lines = append(v.Lines, fmt.Sprintf("1000 calls using %s on %s: %s millisec", rpcechoName(b.Protocol), rpcechoAddr(b.Transport), millis(ms)))
+			s := Series(&b)
+			if cells[s] == nil {
+				cells[s] = map[col]string{}
+				series = append(series, s)
+			}
+			cells[s][col{b.Workload, pl}] = millis(ms)
+		}
+		v.Lines = append(v.Lines, "")
+	}
+	if n := len(v.Lines); n > 0 {
+		v.Lines = v.Lines[:n-1]
+	}
+	for _, w := range workloads {
+		t := table{Title: w + ": ms per 1000 calls", Head: []string{"Protocol/transport"}, Align: "l"}
+		for _, pl := range cols[w] {
+			t.Head = append(t.Head, pl)
+			t.Align += "r"
+		}
+		for _, s := range series {
+			row := []string{s}
+			seen := false
+			for _, pl := range cols[w] {
+				c, ok := cells[s][col{w, pl}]
+				if !ok {
+					c = notAvailable
+				}
+				seen = seen || ok
+				row = append(row, c)
+			}
+			if seen {
+				t.Rows = append(t.Rows, row)
+			}
+		}
+		v.Tables = append(v.Tables, t)
+	}
+	return v
+}
+
+// millis prints a duration in ms: whole ms from 100 up, one decimal below, two below 1.
+func millis(ms float64) string { return latencyUs(ms) }
+
+// akkaLatency is the Akka HTTP vs gRPC experiment's table: a row per benchmark,
+// named by its protocol/transport and load, times in ms.
+func akkaLatency(bs []Benchmark) view {
+	v := view{Title: "Akka HTTP vs gRPC table",
+		Note: "The original's table (wrk2's figures), for both protocols from one tool and one load model: requests are successful ops over the measured iterations, Req/s the mean throughput, times are response time from the intended start (corrected for coordinated omission), in ms."}
+	t := table{
+		Head: []string{"Benchmark", "Total number of requests", "Req/s", "Max,ms", "Avg, ms",
+			"50th pct", "75th pct", "90th pct", "99th pct"},
+		Align: "lrrrrrrrr",
+	}
+	ms := func(us float64) string { return fixed(us/1e3, 3) }
+	for _, b := range bs {
+		l := b.Summary.LatencyUs
+		t.Rows = append(t.Rows, []string{Series(&b) + " " + loadName(b.Load), strconv.FormatInt(b.Summary.Ops, 10),
+			fixed(b.Summary.ThroughputOpsS.Mean, 2), ms(l.Max), ms(l.Mean),
+			ms(l.P50), ms(l.P75), ms(l.P90), ms(l.P99)})
+	}
+	v.Tables = []table{t}
+	return v
+}
+
+// grpcParamsTable is JMH's table with @Param columns, as the REST vs gRPC
+// experiment's gRPC parameter sweep printed it: the label, then one column per
+// option set anywhere in the run (client and server; "c=X s=Y" when they differ,
+// "default" when unset).
+func grpcParamsTable(bs []Benchmark) view {
+	v := view{Title: "gRPC parameters (JMH table with parameter columns)",
+		Note: "One row per configuration and operation; an option column shows the value given to both sides (or c= client, s= server), default where unset."}
+	var keys []string
+	for _, b := range bs {
+		for k := range b.Options {
+			keys = append(keys, k)
+		}
+		for k := range b.ServerOptions {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	keys = slices.Compact(keys)
+	t := table{Head: []string{"Benchmark", "(label)", "(transport)"}, Align: "lll"}
+	for _, k := range keys {
+		t.Head = append(t.Head, "("+k+")")
+		t.Align += "l"
+	}
+	t.Head = append(t.Head, "Mode", "Cnt", "Score", "Error", "Units")
+	t.Align += "lrrrl"
+	for _, g := range Groups(bs) {
+		for _, b := range g.Benchmarks {
+			label := b.Label
+			if label == "" {
+				label = "-"
+			}
+			row := []string{b.Protocol + "/" + g.Name, label, b.Transport}
+			for _, k := range keys {
+				row = append(row, optionCell(b.Options[k], b.ServerOptions[k]))
+			}
+			score := scoreTable([]Benchmark{b}).Rows[0]
+			row = append(row, score[1:]...)
+			t.Rows = append(t.Rows, row)
+		}
+	}
+	v.Tables = []table{t}
+	return v
+}
+
+func optionCell(client, server string) string {
+	switch {
+	case client == "" && server == "":
+		return "default"
+	case client == server:
+		return client
+	case server == "":
+		return "c=" + client
+	case client == "":
+		return "s=" + server
+	}
+	return "c=" + client + " s=" + server
+}
+
+// WriteViewsText writes the views r's suite asks for as terminal text, each under
+// its title; nothing when it asks for none.
+func WriteViewsText(w io.Writer, r *Results) error {
+	for _, v := range views(r) {
+		if _, err := fmt.Fprintf(w, "\n== %s (%s) ==\n", v.Title, v.Name); err != nil {
+			return err
+		}
+		if len(v.Lines) > 0 {
+			if _, err := io.WriteString(w, strings.Join(v.Lines, "\n")+"\n"); err != nil {
+				return err
+			}
+		}
+		for _, t := range v.Tables {
+			if t.Title != "" {
+				if _, err := fmt.Fprintf(w, "\n%s\n", t.Title); err != nil {
+					return err
+				}
+			} else if len(v.Lines) > 0 {
+				fmt.Fprintln(w)
+			}
+			if err := writeTable(w, t); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// writeMarkdownViews writes the views as a Markdown section.
+func writeMarkdownViews(w io.Writer, r *Results) {
+	vs := views(r)
+	if len(vs) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n## In the original's shape\n")
+	for _, v := range vs {
+		fmt.Fprintf(w, "\n### %s\n\n%s\n", mdEscape(v.Title), mdEscape(v.Note))
+		if len(v.Lines) > 0 {
+			// A code block shows the lines literally; no line holds a backtick fence.
+			fmt.Fprintf(w, "\n```\n%s\n```\n", strings.ReplaceAll(strings.Join(v.Lines, "\n"), "```", "'''"))
+		}
+		for _, t := range v.Tables {
+			if t.Title != "" {
+				fmt.Fprintf(w, "\n**%s**\n", mdEscape(t.Title))
+			}
+			fmt.Fprintln(w)
+			writeMarkdownTable(w, t)
+		}
+	}
+}

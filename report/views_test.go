@@ -1,0 +1,136 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// viewsFixture is the renderers' fixture plus what the views need that it lacks:
+// echo+stats benchmarks (two calls per op, an 11-byte and a 100 KiB payload, one in
+// average-time mode) and two labelled grpc-proto configurations with client and
+// server options; its suite asks for every view.
+func viewsFixture(t testing.TB) *Results {
+	r := fixture(t)
+	r.Suite = &SuiteInfo{Name: "views", Description: "every view", Views: ViewNames}
+	closed1 := Load{Model: ModelClosed, Concurrency: 1, Connections: 1}
+	add := func(b Benchmark, thr float64) {
+		b.Load = closed1
+		if b.Mode == "" {
+			b.Mode = ModeThroughput
+		}
+		b.Name = Series(&b) + "/" + groupName(&b)
+		if b.Transport == InProcess || b.Label != "" {
+			b.Name = strings.Replace(b.Name, Series(&b), seriesPrefix(&b), 1)
+		}
+		b.Summary.ThroughputOpsS = Throughput{Mean: thr, Error: thr / 50, CI: 0.999, N: 10}
+		b.Summary.Ops = int64(thr * 5)
+		b.Summary.LatencyUs = Latency{Mean: 1e6 / thr, P50: 1e6 / thr, P75: 1.1e6 / thr, P90: 1.2e6 / thr, P99: 2e6 / thr, P999: 3e6 / thr, Max: 4e6 / thr}
+		r.Benchmarks = append(r.Benchmarks, b)
+	}
+	small := map[string]any{"payload": float64(11)}
+	big := map[string]any{"payload": float64(102400)}
+	add(Benchmark{Protocol: "direct", Transport: InProcess, Workload: "echo+stats", Params: small}, 160000)
+	add(Benchmark{Protocol: "grpc-proto", Transport: "unix", Workload: "echo+stats", Params: small}, 4100)
+	add(Benchmark{Protocol: "http-json", Transport: "tcp", Workload: "echo+stats", Params: small}, 6200)
+	add(Benchmark{Protocol: "grpc-proto", Transport: "unix", Workload: "echo+stats", Params: big}, 1450)
+	avgt := Benchmark{Protocol: "http-json", Transport: "tcp", Workload: "echo+stats", Params: big, Mode: ModeAverageTime}
+	avgt.Summary.AvgTimeMs = &Throughput{Mean: 2.125, Error: 0.05, CI: 0.999, N: 10}
+	add(avgt, 470)
+	win := map[string]string{"initial_window_size": "64KiB"}
+	add(Benchmark{Protocol: "grpc-proto", Label: "win-64KiB", Transport: "tcp", Workload: "pingpong",
+		Params: map[string]any{"increments": float64(1000)}, Options: win, ServerOptions: win}, 21.5)
+	add(Benchmark{Protocol: "grpc-proto", Label: "workers-1", Transport: "tcp", Workload: "pingpong",
+		Params: map[string]any{"increments": float64(1000)}, ServerOptions: map[string]string{"num_stream_workers": "1"}}, 22.25)
+	return r
+}
+
+// seriesPrefix is the protocol[label]/transport prefix bench.Name gives.
+func seriesPrefix(b *Benchmark) string {
+	s := b.Protocol
+	if b.Label != "" {
+		s += "[" + b.Label + "]"
+	}
+	return s + "/" + b.Transport
+}
+
+func TestViewsTextGolden(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteViewsText(&buf, viewsFixture(t)); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "views.txt.golden", buf.Bytes())
+}
+
+func TestViewsMarkdownGolden(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteMarkdown(&buf, viewsFixture(t)); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "views.md.golden", buf.Bytes())
+}
+
+// The HTML has a section per view, with rpcecho's lines preformatted and escaped.
+func TestViewsHTML(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteHTML(&buf, viewsFixture(t)); err != nil {
+		t.Fatal(err)
+	}
+	html := buf.String()
+	for _, v := range ViewNames {
+		if !strings.Contains(html, `id="view-`+v+`"`) {
+			t.Errorf("no section for view %s", v)
+		}
+	}
+	for _, want := range []string{`href="#original"`, "echo&#43;stats, payload &#34;Hello World&#34; (11 B) (closed-c1):\n1000 calls using a direct call", "<pre>echo, payload 1 KiB",
+		"1000 calls using gRPC on unix:///…: ", "(num_stream_workers)", "Total number of requests"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("HTML lacks %q", want)
+		}
+	}
+}
+
+// A run without a suite, or a suite without views, renders no views anywhere.
+func TestNoViews(t *testing.T) {
+	for _, r := range []*Results{fixture(t), func() *Results { r := fixture(t); r.Suite = &SuiteInfo{Name: "plain"}; return r }()} {
+		var txt, md, html bytes.Buffer
+		if err := WriteViewsText(&txt, r); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteMarkdown(&md, r); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteHTML(&html, r); err != nil {
+			t.Fatal(err)
+		}
+		if txt.Len() != 0 || strings.Contains(md.String(), "original's shape") || strings.Contains(html.String(), `id="original"`) {
+			t.Errorf("views rendered for suite %+v", r.Suite)
+		}
+	}
+}
+
+// The time of 1000 calls comes from the score: thrpt 4100 ops/s of 2 calls is
+// 1e6 / (4100 × 2) = 121.95 ms; avgt 2.125 ms/op of 2 calls is 1062.5 ms; 4 callers at
+// 8000 ops/s of echo is 4 × 1e6 / 8000 = 500 ms; a workload without calls per op has none.
+func TestMsPer1000Calls(t *testing.T) {
+	thr := func(w string, c int, ops float64) *Benchmark {
+		return &Benchmark{Workload: w, Mode: ModeThroughput, Load: Load{Concurrency: c},
+			Summary: Summary{ThroughputOpsS: Throughput{Mean: ops}}}
+	}
+	avgt := thr("echo+stats", 1, 470)
+	avgt.Mode, avgt.Summary.AvgTimeMs = ModeAverageTime, &Throughput{Mean: 2.125}
+	for _, c := range []struct {
+		b    *Benchmark
+		want string
+	}{
+		{thr("echo+stats", 1, 4100), "122"},
+		{avgt, "1062"},
+		{thr("echo", 4, 8000), "500"},
+		{thr("person.get", 1, 8000), notAvailable},
+		{thr("echo", 1, 0), notAvailable},
+	} {
+		if got := millis(msPer1000Calls(c.b)); got != c.want {
+			t.Errorf("%s c%d %v ops/s: %s ms, want %s", c.b.Workload, c.b.Load.Concurrency, c.b.Summary.ThroughputOpsS.Mean, got, c.want)
+		}
+	}
+}
