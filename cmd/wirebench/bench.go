@@ -44,8 +44,8 @@ type benchCmd struct {
 	Mode        string        `default:"thrpt" enum:"thrpt,avgt" help:"Score: thrpt (ops/s) or avgt (ms per op per caller)."`
 	CallTimeout time.Duration `default:"10s" help:"A call taking longer fails as a timeout."`
 
-	ServerCPUs string `default:"0" help:"CPUs of the server process (Linux list, e.g. 0 or 0-1)."`
-	ClientCPUs string `default:"1" help:"CPUs of the load generator process."`
+	ServerCPUs string `name:"server-cpus" default:"0" help:"CPUs of the server process (Linux list, e.g. 0 or 0-1)."`
+	ClientCPUs string `name:"client-cpus" default:"1" help:"CPUs of the load generator process."`
 	NoPin      bool   `help:"Do not pin the processes to CPUs."`
 
 	Option       []string   `help:"Client protocol option KEY=VALUE (repeatable)."`
