@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/wirebench
 
-.PHONY: build run test vet check-generate generate demo bench-codecs tools clean
+.PHONY: build run test vet check-generate generate demo bench-codecs tools peers clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/wirebench
@@ -42,6 +42,12 @@ bench-codecs:
 # (Debian packages need root).
 tools:
 	bash scripts/install-tools.sh
+
+# wirebench's generator against wrk, h2load, fortio and ghz (docs/peers.md): installs the
+# missing peers, pins the server to CPU 0 and each client to CPU 1, and takes a few
+# minutes. A manual measurement, not part of CI. PEERS_FLAGS e.g. -duration 4s.
+peers: build
+	$(GO) run ./bench/peers $(PEERS_FLAGS)
 
 clean:
 	rm -rf bin

@@ -1,0 +1,203 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+// machine is what the page says about where it was measured.
+type machine struct {
+	date, cpu, kernel, goVersion string
+	cores                        int
+	versions                     map[string]string
+}
+
+func readMachine() machine {
+	m := machine{date: time.Now().UTC().Format("2006-01-02"), cores: runtime.NumCPU(),
+		goVersion: runtime.Version(), versions: map[string]string{}}
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if k, v, ok := strings.Cut(l, ":"); ok && strings.TrimSpace(k) == "model name" {
+				m.cpu = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	if b, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
+		m.kernel = strings.TrimSpace(string(b))
+	}
+	first := func(name string, args ...string) string {
+		out, _ := exec.Command(name, args...).CombinedOutput()
+		l, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
+		return strings.TrimSpace(l)
+	}
+	m.versions["wrk"] = strings.Join(strings.Fields(first("wrk", "-v"))[:min(2, len(strings.Fields(first("wrk", "-v"))))], " ")
+	m.versions["h2load"] = first("h2load", "--version")
+	m.versions["fortio"] = "fortio " + first("fortio", "version")
+	if p, err := exec.LookPath("ghz"); err == nil {
+		for _, l := range strings.Split(first2("go", "version", "-m", p), "\n") {
+			if f := strings.Fields(l); len(f) >= 3 && f[0] == "mod" {
+				m.versions["ghz"] = "ghz " + f[2]
+			}
+		}
+	}
+	return m
+}
+
+func first2(name string, args ...string) string {
+	out, _ := exec.Command(name, args...).CombinedOutput()
+	return string(out)
+}
+
+func printTable(w io.Writer, rs []*result) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "protocol\tclient\tin flight\trequests/s\tclient CPU µs/req\tclient core\tserver core\terrors\t")
+	for _, r := range rs {
+		if r.err != nil {
+			fmt.Fprintf(tw, "%s\t%s\t%d\tfailed\t\t\t\t\t\n", r.protocol, r.tool, r.inflight)
+			continue
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%.0f\t%.1f\t%.0f%%\t%.0f%%\t%d\t\n", r.protocol, r.tool, r.inflight,
+			r.rate, r.cpuPerReq(), r.clientBusy()*100, r.serverBusy*100, r.errors)
+	}
+	tw.Flush()
+}
+
+// clientBusy is the client's CPU time over the run (1 = one core saturated).
+func (r *result) clientBusy() float64 {
+	if r.rate == 0 || r.requests == 0 {
+		return 0
+	}
+	return r.cpuPerReq() * r.rate / 1e6
+}
+
+// writePage replaces the part of the page between the markers (or creates the page).
+func writePage(o *options, rs []*result) error {
+	var b strings.Builder
+	m := o.machine
+	fmt.Fprintf(&b, "%s\n\nMeasured %s by `make peers` (bench/peers): %s, %d CPUs, Linux %s, %s; %s.\n",
+		beginMarker, m.date, m.cpu, m.cores, m.kernel, m.goVersion,
+		strings.Join([]string{m.versions["wrk"], m.versions["h2load"], m.versions["fortio"], m.versions["ghz"]}, ", "))
+	fmt.Fprintf(&b, "Server: `taskset -c %d bin/wirebench serve -p PROTOCOL --listen tcp://127.0.0.1:PORT`; "+
+		"every client pinned to CPU %d, %v per run, one run at a time.\n"+
+		"Client CPU = user + system time of the client process ÷ requests (wirebench: its client "+
+		"worker over the measured iterations, as its results report it); client and server core = "+
+		"CPU time ÷ wall time (100 %% = one core busy).\n\n", o.serverCPU, o.clientCPU, o.duration)
+	b.WriteString("| protocol | client | in flight | requests/s | client CPU µs/req | client core | server core | errors |\n")
+	b.WriteString("|---|---|---:|---:|---:|---:|---:|---:|\n")
+	for _, r := range rs {
+		if r.err != nil {
+			fmt.Fprintf(&b, "| %s | %s | %d | failed: %s | | | | |\n", r.protocol, r.tool, r.inflight,
+				strings.ReplaceAll(firstLine(r.err.Error()), "|", "\\|"))
+			continue
+		}
+		fmt.Fprintf(&b, "| %s | %s | %d | %s | %.1f | %.0f %% | %.0f %% | %d |\n", r.protocol, r.tool, r.inflight,
+			thousands(r.rate), r.cpuPerReq(), r.clientBusy()*100, r.serverBusy*100, r.errors)
+	}
+	b.WriteString("\nTargets (wirebench ÷ the peer, same protocol and calls in flight):\n\n")
+	b.WriteString(targets(rs))
+	b.WriteString("\nCommands (N = calls in flight):\n\n```sh\n")
+	seen := map[string]bool{}
+	for _, r := range rs {
+		if r.inflight != o.inflight[len(o.inflight)-1] || seen[r.protocol+r.tool] {
+			continue
+		}
+		seen[r.protocol+r.tool] = true
+		b.WriteString(strings.ReplaceAll(r.command, o.workDir, "$DIR") + "\n")
+	}
+	fmt.Fprintf(&b, "```\n\n%s\n", endMarker)
+
+	old, err := os.ReadFile(o.out)
+	if err != nil && !os.IsNotExist(err) {
+		return err
+	}
+	page := string(old)
+	i, j := strings.Index(page, beginMarker), strings.Index(page, endMarker)
+	switch {
+	case i >= 0 && j > i:
+		page = page[:i] + b.String() + page[j+len(endMarker)+1:]
+	default:
+		page = "# wirebench against wrk, h2load, fortio and ghz\n\n" + b.String() + page
+	}
+	return os.WriteFile(o.out, []byte(page), 0o644)
+}
+
+// targets states the issue's targets per in-flight count: wirebench's client CPU per
+// request against wrk's (http-json) and 0.2 × ghz's (grpc-proto), and its rate against
+// the best peer's where the server was the bottleneck.
+func targets(rs []*result) string {
+	var b strings.Builder
+	find := func(proto, tool string, n int) *result {
+		for _, r := range rs {
+			if r.protocol == proto && r.tool == tool && r.inflight == n && r.err == nil {
+				return r
+			}
+		}
+		return nil
+	}
+	for _, r := range rs {
+		if r.tool != "wirebench" || r.err != nil {
+			continue
+		}
+		var parts []string
+		switch r.protocol {
+		case "http-json":
+			if p := find(r.protocol, "wrk", r.inflight); p != nil {
+				parts = append(parts, fmt.Sprintf("CPU/req %.2f × wrk's (target ≤ 1: %s)", r.cpuPerReq()/p.cpuPerReq(), met(r.cpuPerReq() <= p.cpuPerReq())))
+			}
+		case "grpc-proto":
+			if p := find(r.protocol, "ghz", r.inflight); p != nil {
+				parts = append(parts, fmt.Sprintf("CPU/req %.2f × ghz's (target ≤ 0.2: %s)", r.cpuPerReq()/p.cpuPerReq(), met(r.cpuPerReq() <= 0.2*p.cpuPerReq())))
+			}
+		}
+		var best *result
+		for _, p := range rs {
+			if p.protocol == r.protocol && p.inflight == r.inflight && p.tool != "wirebench" && p.err == nil && (best == nil || p.rate > best.rate) {
+				best = p
+			}
+		}
+		if best != nil {
+			s := fmt.Sprintf("rate %.2f × the fastest peer's (%s)", r.rate/best.rate, best.tool)
+			if best.serverBusy >= 0.9 {
+				// The server was the bottleneck for that peer: wirebench must reach it
+				// (within the run-to-run noise of a few per cent).
+				s += fmt.Sprintf(", server-bound at %.0f %%: %s", best.serverBusy*100, met(r.rate >= 0.97*best.rate))
+			} else {
+				s += fmt.Sprintf(", server %.0f %% busy: not server-bound", best.serverBusy*100)
+			}
+			parts = append(parts, s)
+		}
+		fmt.Fprintf(&b, "- %s, %d in flight: %s.\n", r.protocol, r.inflight, strings.Join(parts, "; "))
+	}
+	return b.String()
+}
+
+func met(ok bool) string {
+	if ok {
+		return "met"
+	}
+	return "NOT met"
+}
+
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(s, "\n")
+	return l
+}
+
+func thousands(f float64) string {
+	s := fmt.Sprintf("%.0f", f)
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
