@@ -14,12 +14,15 @@ if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
   command -v capnp >/dev/null || missing+=(capnproto libcapnp-dev)
   command -v curl >/dev/null || missing+=(curl)
   command -v chromium >/dev/null || missing+=(chromium)
+  # The charts are laid out in Liberation Sans; without it a browser's wider fallback
+  # font pushes labels under the bars.
+  fc-list 2>/dev/null | grep -qi 'Liberation Sans' || missing+=(fonts-liberation)
   if [ ${#missing[@]} -gt 0 ]; then
     { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"; } \
       >/tmp/wirebench-apt.log 2>&1 || { echo "install-tools: apt-get failed (see /tmp/wirebench-apt.log)"; status=1; }
   fi
 else
-  echo "install-tools: not root or no apt-get: install protobuf-compiler, capnproto, libcapnp-dev, curl and chromium yourself"
+  echo "install-tools: not root or no apt-get: install protobuf-compiler, capnproto, libcapnp-dev, curl, chromium and fonts-liberation yourself"
 fi
 
 goinstall() {
