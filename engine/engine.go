@@ -148,7 +148,7 @@ type run struct {
 	fine    *fineTimer // the dispatcher's precise sleep; nil: Go timers only
 	begin   time.Time  // the open schedule's time zero
 	pending *time.Time // an arrival drawn past a phase's end, for the next phase
-	seq     atomic.Uint64
+	seq     uint64     // the open model's next sequence number (the dispatcher's alone)
 
 	errMu       sync.Mutex
 	firstErrors map[record.ErrorKind]string
@@ -392,7 +392,8 @@ func (r *run) dispatch(jobs chan<- job, deadline time.Time, ops int64) (overflow
 		if !r.sleepUntil(at, timer, done) {
 			return overflow
 		}
-		j := job{seq: r.seq.Add(1) - 1, intended: at}
+		j := job{seq: r.seq, intended: at}
+		r.seq++
 		select {
 		case jobs <- j:
 			continue

@@ -142,22 +142,3 @@ func (p *poisson) Next() time.Duration {
 	p.t += p.r.ExpFloat64() / p.rate
 	return d
 }
-
-// Due returns how many arrivals of a constant schedule at rate fall in [0, elapsed]:
-// the count an open run of that length should have started.
-func Due(rate float64, elapsed time.Duration) int64 {
-	if elapsed < 0 {
-		return 0
-	}
-	return int64(math.Floor(elapsed.Seconds()*rate)) + 1
-}
-
-// Share returns caller i's part of total ops split among n callers: the first
-// total%n callers take one more, so the parts add up to total exactly.
-func Share(total int64, n, i int) int64 {
-	q, r := total/int64(n), total%int64(n)
-	if int64(i) < r {
-		return q + 1
-	}
-	return q
-}

@@ -100,42 +100,7 @@ func TestPoissonPacer(t *testing.T) {
 	}
 }
 
-func TestDueAndShare(t *testing.T) {
-	for _, c := range []struct {
-		rate    float64
-		elapsed time.Duration
-		want    int64
-	}{
-		{1000, 0, 1},                  // arrival 0 is due at once
-		{1000, time.Second, 1001},     // arrivals 0..1000 fall in [0, 1 s]
-		{1000, time.Second - 1, 1000}, // arrival 1000 is not due 1 ns early
-		{1000, -time.Millisecond, 0},  // nothing before the start
-	} {
-		if got := Due(c.rate, c.elapsed); got != c.want {
-			t.Errorf("Due(%v, %v) = %d, want %d", c.rate, c.elapsed, got, c.want)
-		}
-	}
-	for _, c := range []struct {
-		total int64
-		n     int
-		want  []int64
-	}{
-		{10, 3, []int64{4, 3, 3}},   // the remainder goes to the first callers
-		{2, 4, []int64{1, 1, 0, 0}}, // fewer ops than callers: some get none
-		{9, 3, []int64{3, 3, 3}},    // even split
-	} {
-		var sum int64
-		for i := range c.n {
-			got := Share(c.total, c.n, i)
-			sum += got
-			if got != c.want[i] {
-				t.Errorf("Share(%d, %d, %d) = %d, want %d", c.total, c.n, i, got, c.want[i])
-			}
-		}
-		if sum != c.total {
-			t.Errorf("shares of %d add up to %d", c.total, sum)
-		}
-	}
+func TestConnectionOf(t *testing.T) {
 	for i, want := range []int{0, 1, 2, 0, 1} {
 		if got := ConnectionOf(i, 3); got != want {
 			t.Errorf("ConnectionOf(%d, 3) = %d, want %d (round-robin)", i, got, want)
