@@ -16,6 +16,7 @@ import (
 
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/contract/pb"
+	"github.com/wirebench/wirebench/protocol/protocoltest"
 )
 
 var (
@@ -23,16 +24,7 @@ var (
 	codec     = encoding.GetCodecV2("proto")
 )
 
-// benchPerson is a person with a picture, the larger kind.
-func benchPerson(tb testing.TB) contract.Person {
-	for _, p := range benchData.Persons() {
-		if p.Picture != nil {
-			return p
-		}
-	}
-	tb.Fatal("no person with a picture in the data set")
-	return contract.Person{}
-}
+func benchPerson(tb testing.TB) contract.Person { return protocoltest.CodecPerson(tb) }
 
 // encode marshals m as grpc-go does, returns the body's length and frees it.
 func encode(tb testing.TB, m any) int {

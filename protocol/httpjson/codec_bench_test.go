@@ -9,20 +9,12 @@ import (
 	"testing"
 
 	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/protocol/protocoltest"
 )
 
-var benchData = contract.MustDataset(contract.DefaultSeed, contract.DefaultSize)
+var benchData = protocoltest.CodecData
 
-// benchPerson is a person with a picture, the larger kind.
-func benchPerson(tb testing.TB) contract.Person {
-	for _, p := range benchData.Persons() {
-		if p.Picture != nil {
-			return p
-		}
-	}
-	tb.Fatal("no person with a picture in the data set")
-	return contract.Person{}
-}
+func benchPerson(tb testing.TB) contract.Person { return protocoltest.CodecPerson(tb) }
 
 // encoded returns the body encode writes.
 func encoded(tb testing.TB, encode func(e *encoder) error) []byte {
