@@ -64,41 +64,34 @@ const (
 // ClientOptions validates the client options of protocol proto and returns them as
 // dial options. The error names the option at fault.
 func ClientOptions(proto string, opts map[string]string) ([]grpc.DialOption, error) {
-	if err := protocol.CheckOptions(proto, opts, ClientOptionNames...); err != nil {
-		return nil, err
-	}
-	var out []grpc.DialOption
-	for _, name := range ClientOptionNames {
-		v, ok := opts[name]
-		if !ok {
-			continue
-		}
-		n, err := parseOption(proto, name, v)
-		if err != nil {
-			return nil, err
-		}
-		switch name {
-		case OptionInitialWindowSize:
-			out = append(out, grpc.WithInitialWindowSize(int32(n)))
-		case OptionInitialConnWindowSize:
-			out = append(out, grpc.WithInitialConnWindowSize(int32(n)))
-		case OptionReadBufferSize:
-			out = append(out, grpc.WithReadBufferSize(int(n)))
-		case OptionWriteBufferSize:
-			out = append(out, grpc.WithWriteBufferSize(int(n)))
-		}
-	}
-	return out, nil
+	return build(proto, opts, ClientOptionNames, map[string]func(int64) grpc.DialOption{
+		OptionInitialWindowSize:     func(n int64) grpc.DialOption { return grpc.WithInitialWindowSize(int32(n)) },
+		OptionInitialConnWindowSize: func(n int64) grpc.DialOption { return grpc.WithInitialConnWindowSize(int32(n)) },
+		OptionReadBufferSize:        func(n int64) grpc.DialOption { return grpc.WithReadBufferSize(int(n)) },
+		OptionWriteBufferSize:       func(n int64) grpc.DialOption { return grpc.WithWriteBufferSize(int(n)) },
+	})
 }
 
 // ServerOptions validates the server options of protocol proto and returns them as
 // server options. The error names the option at fault.
 func ServerOptions(proto string, opts map[string]string) ([]grpc.ServerOption, error) {
-	if err := protocol.CheckOptions(proto, opts, ServerOptionNames...); err != nil {
+	return build(proto, opts, ServerOptionNames, map[string]func(int64) grpc.ServerOption{
+		OptionInitialWindowSize:     func(n int64) grpc.ServerOption { return grpc.InitialWindowSize(int32(n)) },
+		OptionInitialConnWindowSize: func(n int64) grpc.ServerOption { return grpc.InitialConnWindowSize(int32(n)) },
+		OptionReadBufferSize:        func(n int64) grpc.ServerOption { return grpc.ReadBufferSize(int(n)) },
+		OptionWriteBufferSize:       func(n int64) grpc.ServerOption { return grpc.WriteBufferSize(int(n)) },
+		OptionNumStreamWorkers:      func(n int64) grpc.ServerOption { return grpc.NumStreamWorkers(uint32(n)) },
+	})
+}
+
+// build checks opts against names and turns each option set into its grpc-go option,
+// in the order of names (so the result does not depend on map order).
+func build[O any](proto string, opts map[string]string, names []string, mk map[string]func(int64) O) ([]O, error) {
+	if err := protocol.CheckOptions(proto, opts, names...); err != nil {
 		return nil, err
 	}
-	var out []grpc.ServerOption
-	for _, name := range ServerOptionNames {
+	var out []O
+	for _, name := range names {
 		v, ok := opts[name]
 		if !ok {
 			continue
@@ -107,18 +100,7 @@ func ServerOptions(proto string, opts map[string]string) ([]grpc.ServerOption, e
 		if err != nil {
 			return nil, err
 		}
-		switch name {
-		case OptionInitialWindowSize:
-			out = append(out, grpc.InitialWindowSize(int32(n)))
-		case OptionInitialConnWindowSize:
-			out = append(out, grpc.InitialConnWindowSize(int32(n)))
-		case OptionReadBufferSize:
-			out = append(out, grpc.ReadBufferSize(int(n)))
-		case OptionWriteBufferSize:
-			out = append(out, grpc.WriteBufferSize(int(n)))
-		case OptionNumStreamWorkers:
-			out = append(out, grpc.NumStreamWorkers(uint32(n)))
-		}
+		out = append(out, mk[name](n))
 	}
 	return out, nil
 }
