@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/engine"
 	"github.com/wirebench/wirebench/load"
 	_ "github.com/wirebench/wirebench/protocol/all"
 )
@@ -94,7 +95,7 @@ func TestWorkerKilled(t *testing.T) {
 		defer close(done)
 		killed := false
 		trials, err = Run(context.Background(), s, Options{Binary: binary, Observe: func(e Event) {
-			if e.Phase == "measure" && e.Index == 1 && !killed {
+			if e.Interval.Phase == engine.Measure && e.Interval.Index == 1 && !killed {
 				killed = true
 				killWorker(t, "s0.sock") // the server worker of trial 0
 			}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/wirebench/wirebench/cluster/controlpb"
 	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/engine"
 	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/record"
@@ -72,14 +73,19 @@ type Options struct {
 // Event is progress reported by the driver.
 type Event struct {
 	Trial    int // 0-based
-	Phase    string
-	Index    int
-	Interval *Interval // set for finished phases
+	Interval *Interval
+}
+
+// Line is the one-line progress report of an event's interval.
+func (e Event) Line() string {
+	iv := e.Interval
+	return fmt.Sprintf("trial %d %-7s %-3d %12.1f ops/s  p99 %9.1f µs  errors %d", e.Trial+1, iv.Phase, iv.Index+1,
+		iv.Throughput(), float64(iv.Resp.ValueAtQuantile(99))/1e3, iv.ErrorCount())
 }
 
 // Interval is one phase of one trial as the driver saw it.
 type Interval struct {
-	Phase string // "warmup" or "measure"
+	Phase engine.Phase
 	Index int
 	*record.Interval
 	BytesSent, BytesReceived int64
@@ -292,7 +298,7 @@ func runTrial(ctx context.Context, p *protocol.Protocol, spec Spec, opt Options,
 		if err != nil {
 			return fmt.Errorf("client worker sent a bad interval: %w", err)
 		}
-		if iv.Phase == "warmup" {
+		if iv.Phase == engine.Warmup {
 			t.Warmup = iv
 			if t.ServerStart, err = mark(); err != nil {
 				return err
@@ -301,7 +307,7 @@ func runTrial(ctx context.Context, p *protocol.Protocol, spec Spec, opt Options,
 			t.Intervals = append(t.Intervals, iv)
 		}
 		if opt.Observe != nil {
-			opt.Observe(Event{Trial: t.Index, Phase: iv.Phase, Index: iv.Index, Interval: iv})
+			opt.Observe(Event{Trial: t.Index, Interval: iv})
 		}
 	}
 }
@@ -310,7 +316,7 @@ func decodeInterval(m *controlpb.Interval) (*Interval, error) {
 	if m == nil {
 		return nil, errors.New("empty status")
 	}
-	iv := &Interval{Phase: m.Phase, Index: int(m.Index), Interval: &record.Interval{
+	iv := &Interval{Phase: engine.Phase(m.Phase), Index: int(m.Index), Interval: &record.Interval{
 		Start: time.Unix(0, m.StartUnixNanos), End: time.Unix(0, m.EndUnixNanos), Ops: m.Ops,
 		Errors: map[record.ErrorKind]int64{}, Clamped: m.Clamped, Overflow: m.Overflow},
 		BytesSent: m.BytesSent, BytesReceived: m.BytesReceived, ClientCPU: time.Duration(m.CpuNanos),

@@ -177,7 +177,6 @@ func (c *benchCmd) Run(e *env) error {
 		progress = io.Discard
 	}
 	name := bench.Name(spec)
-	total := spec.Trials * spec.Iterations
 	fmt.Fprintf(progress, "wirebench: %s: %d trial(s) × (warmup %v + %d iterations)\n", name, spec.Trials, spec.Warmup, spec.Iterations)
 	if note != "" {
 		fmt.Fprintf(progress, "wirebench: %s\n", note)
@@ -188,21 +187,9 @@ func (c *benchCmd) Run(e *env) error {
 		}
 	}
 	started := time.Now().UTC()
-	done := 0
 	trials, runErr := cluster.Run(e.ctx, spec, cluster.Options{
 		ServerCPUs: serverCPUs, ClientCPUs: clientCPUs, ProfileDir: c.Profile,
-		Observe: func(ev cluster.Event) {
-			iv := ev.Interval
-			if ev.Phase == "measure" {
-				done++
-			}
-			label := fmt.Sprintf("iteration %d/%d", done, total)
-			if ev.Phase == "warmup" {
-				label = "warmup"
-			}
-			fmt.Fprintf(progress, "  trial %d %-15s %12.1f ops/s  p99 %9.1f µs  errors %d\n",
-				ev.Trial+1, label, iv.Throughput(), float64(iv.Resp.ValueAtQuantile(99))/1e3, iv.ErrorCount())
-		},
+		Observe: func(ev cluster.Event) { fmt.Fprintf(progress, "  %s\n", ev.Line()) },
 	})
 	b := bench.Summarize(spec, c.Mode, trials)
 	host := sysstat.ReadHost()

@@ -133,7 +133,7 @@ func TestBenchInterrupt(t *testing.T) {
 	var seen []string
 	for lines.Scan() {
 		seen = append(seen, lines.Text())
-		if strings.Contains(lines.Text(), "iteration 2/") {
+		if strings.Contains(lines.Text(), "measure 2 ") {
 			break
 		}
 	}

@@ -187,10 +187,7 @@ func (pr *progress) observe(ev runner.Event) {
 			fmt.Fprintf(pr.w, "[%d/%d] %s\n", ev.Index+1, ev.Total, ev.Name)
 		}
 	case runner.KindInterval:
-		iv := ev.Interval.Interval
-		label := fmt.Sprintf("%s %d", iv.Phase, iv.Index+1)
-		msg := fmt.Sprintf("trial %d %-10s %12.1f ops/s  p99 %9.1f µs  errors %d",
-			ev.Interval.Trial+1, label, iv.Throughput(), float64(iv.Resp.ValueAtQuantile(99))/1e3, iv.ErrorCount())
+		msg := ev.Interval.Line()
 		pr.mu.Lock()
 		pr.status = pr.current + "  " + msg
 		pr.mu.Unlock()
