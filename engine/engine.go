@@ -328,15 +328,17 @@ func (r *run) call(c *caller, seq uint64, intended time.Time) time.Time {
 	if timedOut {
 		c.started.Store(0)
 	}
-	if cc.ctx.Err() != nil {
-		c.renew(r.ctx) // the context is spent; the next call gets a fresh one
-	}
 	if intended.IsZero() {
 		intended = start // closed model: a call is due when it starts
 	}
 	if err == nil && !timedOut {
+		// The context can only be spent here if the run is stopping, which the
+		// caller's loop sees before its next call.
 		c.rec.Record(intended, start, end)
 		return end
+	}
+	if cc.ctx.Err() != nil {
+		c.renew(r.ctx) // the context is spent; the next call gets a fresh one
 	}
 	var kind record.ErrorKind
 	switch {
