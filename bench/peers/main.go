@@ -58,6 +58,7 @@ type options struct {
 	tools      map[string]bool
 	personID   int
 	workDir    string
+	floor      string // the floor client's binary
 	printOnly  bool
 	ctx        context.Context
 	clkTck     float64
@@ -79,7 +80,7 @@ func main() {
 	flag.IntVar(&o.httpPort, "http-port", 18080, "port of the http-json server")
 	flag.IntVar(&o.grpcPort, "grpc-port", 19090, "port of the grpc-proto server")
 	flag.StringVar(&protocols, "protocols", "http-json,grpc-proto", "protocols to measure")
-	flag.StringVar(&tools, "tools", "wrk,h2load,fortio,ghz,wirebench", "clients to measure")
+	flag.StringVar(&tools, "tools", "wrk,h2load,fortio,ghz,floor,wirebench", "clients to measure (floor: bench/peers/floor, a Go epoll loop doing what wrk does)")
 	flag.IntVar(&o.personID, "id", 3, "person id the peers ask for (wirebench cycles over the data set)")
 	flag.Parse()
 	var err error
@@ -169,6 +170,12 @@ func run(o *options) error {
 	}
 	defer os.RemoveAll(dir)
 	o.workDir = dir
+	if o.tools["floor"] {
+		o.floor = filepath.Join(dir, "floor")
+		if err := command(o.ctx, "go", "build", "-o", o.floor, "./bench/peers/floor").Run(); err != nil {
+			return fmt.Errorf("building bench/peers/floor: %w", err)
+		}
+	}
 	o.machine = readMachine()
 	var results []*result
 	for _, proto := range []string{"http-json", "grpc-proto"} {
@@ -348,6 +355,8 @@ func clientsFor(o *options, proto, addr string, n int) []client {
 			{tool: "wrk", parse: parseWrk, args: []string{"wrk", "-t1", "-c" + strconv.Itoa(n), "-d" + secs + "s", url}},
 			{tool: "h2load", parse: parseH2load, args: []string{"h2load", "--h1", "-t1", "-c" + strconv.Itoa(n), "-m1", "-D", secs, url}},
 			{tool: "fortio", parse: parseFortio, args: []string{"fortio", "load", "-qps", "0", "-c", strconv.Itoa(n), "-t", d, "-loglevel", "Warning", url}},
+			{tool: "floor", parse: parseFloor, note: "a yardstick: no JSON decoding, no check",
+				args: []string{o.floor, "-c", strconv.Itoa(n), "-d", d, url}},
 			wb,
 		}
 	}
@@ -538,6 +547,18 @@ func parseFortio(out string, r *result) error {
 			r.errors += atoi(c[2])
 		}
 	}
+	return nil
+}
+
+var floorLine = regexp.MustCompile(`requests (\d+) errors (\d+) seconds ([0-9.]+)`)
+
+func parseFloor(out string, r *result) error {
+	m := floorLine.FindStringSubmatch(out)
+	if m == nil || atof(m[3]) <= 0 {
+		return missing("requests line")
+	}
+	r.requests, r.errors = atoi(m[1]), atoi(m[2])
+	r.rate = float64(r.requests) / atof(m[3])
 	return nil
 }
 

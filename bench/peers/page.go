@@ -150,6 +150,9 @@ func targets(rs []*result) string {
 		case "http-json":
 			if p := find(r.protocol, "wrk", r.inflight); p != nil {
 				parts = append(parts, fmt.Sprintf("CPU/req %.2f × wrk's (target ≤ 1: %s)", r.cpuPerReq()/p.cpuPerReq(), met(r.cpuPerReq() <= p.cpuPerReq())))
+				if f := find(r.protocol, "floor", r.inflight); f != nil {
+					parts = append(parts, fmt.Sprintf("the floor client costs %.2f × wrk's", f.cpuPerReq()/p.cpuPerReq()))
+				}
 			}
 		case "grpc-proto":
 			if p := find(r.protocol, "ghz", r.inflight); p != nil {
@@ -158,7 +161,7 @@ func targets(rs []*result) string {
 		}
 		var best *result
 		for _, p := range rs {
-			if p.protocol == r.protocol && p.inflight == r.inflight && p.tool != "wirebench" && p.err == nil && (best == nil || p.rate > best.rate) {
+			if p.protocol == r.protocol && p.inflight == r.inflight && p.tool != "wirebench" && p.tool != "floor" && p.err == nil && (best == nil || p.rate > best.rate) {
 				best = p
 			}
 		}
