@@ -112,6 +112,9 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 	for _, b := range st.benchmarks {
 		done[b.Name] = b
 	}
+	if err := sameSettings(opt.Dir, benchmarks, done); err != nil {
+		return nil, err
+	}
 	observe := func(e Event) {
 		if opt.Observe != nil {
 			opt.Observe(e)
@@ -167,6 +170,36 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 	files, err := WriteReports(opt.Dir, out.Results)
 	out.Files = files
 	return out, errors.Join(runErr, err)
+}
+
+// sameSettings refuses a resume whose benchmarks would be measured differently from
+// the ones of the same name already journaled (a --smoke run resumed without --smoke,
+// a suite file edited in between): their results would sit in one report as if they
+// were comparable.
+func sameSettings(dir string, bs []suite.Benchmark, done map[string]report.Benchmark) error {
+	for _, b := range bs {
+		r, ok := done[b.Name]
+		if !ok {
+			continue
+		}
+		was, now := settingsOf(r.WarmupSeconds, r.Iterations, r.IterationSeconds, r.IterationOps),
+			settingsOf(b.Spec.Warmup.Seconds(), b.Spec.Iterations, b.Spec.IterationTime.Seconds(), b.Spec.IterationOps)
+		if was != now {
+			return fmt.Errorf("%s holds %s measured with %s, but this run asks for %s "+
+				"(--smoke, or the suite file, differs from the journaled run's): resume with the same "+
+				"flags and suite, or start a new run with another --out", dir, b.Name, was, now)
+		}
+	}
+	return nil
+}
+
+// settingsOf describes how a benchmark is measured, for sameSettings.
+func settingsOf(warmup float64, iterations int, iterSeconds float64, iterOps int64) string {
+	each := fmt.Sprintf("%g s", iterSeconds)
+	if iterOps > 0 {
+		each = fmt.Sprintf("%d ops", iterOps)
+	}
+	return fmt.Sprintf("%g s warmup and %d iterations of %s", warmup, iterations, each)
 }
 
 func contains(bs []report.Benchmark, name string) bool {

@@ -24,7 +24,7 @@ type runCmd struct {
 	Out       string  `short:"o" help:"Output directory (default results/<timestamp>)."`
 	Filter    string  `short:"f" help:"Run only the benchmarks whose name matches this regular expression."`
 	List      bool    `help:"List the bundled suites, or with a suite, its benchmarks, and exit."`
-	Resume    string  `help:"Resume the run in this directory: skip the benchmarks its journal holds, run the rest."`
+	Resume    string  `help:"Resume the run in this directory: skip the benchmarks its journal holds, run the rest (same flags and suite: a resume that would measure differently is refused)."`
 	Smoke     bool    `help:"Smoke mode: tiny durations, the same code path (checks that a suite runs)."`
 	RateScale float64 `name:"rate-scale" default:"1" help:"Multiply every open-loop rate of the suite by this factor (> 0), e.g. 0.5 for a slower machine."`
 	Plain     bool    `help:"Plain progress lines even on a terminal."`

@@ -170,3 +170,21 @@ func TestRunResumeTornJournal(t *testing.T) {
 		t.Errorf("%d benchmarks, want 2", len(res.Benchmarks))
 	}
 }
+
+// A smoke run resumed without --smoke (or the other way round) is refused before
+// anything runs: its results would be mixed with measurements of another length.
+func TestRunResumeRefusesOtherSettings(t *testing.T) {
+	path := writeSuite(t, smallSuite)
+	out := filepath.Join(t.TempDir(), "out")
+	if code, stdout, stderr := runProc(t, path, "--out", out, "--filter", "http-json/tcp/person", "--smoke"); code != 0 {
+		t.Fatalf("smoke run: exit %d\n%s%s", code, stdout, stderr)
+	}
+	before, _ := os.ReadFile(filepath.Join(out, runner.JournalFile))
+	code, _, stderr := runProc(t, path, "--resume", out, "--filter", "http-json/tcp")
+	if code == 0 || !strings.Contains(stderr, "--smoke") || !strings.Contains(stderr, "http-json/tcp/person.get") {
+		t.Errorf("resume without --smoke: exit %d, stderr %q; want a failure naming the benchmark and --smoke", code, stderr)
+	}
+	if after, _ := os.ReadFile(filepath.Join(out, runner.JournalFile)); string(after) != string(before) {
+		t.Error("the refused resume changed the journal")
+	}
+}
