@@ -450,7 +450,14 @@ func lock(path string) (func(), error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+	err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+	if errors.Is(err, syscall.EWOULDBLOCK) {
+		// Say why nothing happens: another measurement holds the lock (or this very
+		// command was started under `flock` of the same file, which never ends).
+		fmt.Fprintf(os.Stderr, "peers: waiting for %s, held by another measurement (-lock \"\" to run without it)\n", path)
+		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
+	}
+	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("flock %s: %w", path, err)
 	}
