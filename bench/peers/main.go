@@ -30,6 +30,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -45,6 +46,7 @@ const (
 
 type options struct {
 	duration   time.Duration
+	repeat     int
 	inflight   []int
 	out        string
 	bin        string
@@ -69,7 +71,8 @@ type options struct {
 func main() {
 	o := &options{clkTck: 100, serverPIDs: map[string]int{}}
 	var inflight, protocols, tools string
-	flag.DurationVar(&o.duration, "duration", 8*time.Second, "length of every run")
+	flag.DurationVar(&o.duration, "duration", 5*time.Second, "length of every run")
+	flag.IntVar(&o.repeat, "repeat", 3, "runs of every client at every in-flight count, interleaved with the other clients'; the table shows medians and ranges")
 	flag.StringVar(&inflight, "inflight", "1,16,64", "calls in flight (connections for HTTP/1.1, streams on one connection for gRPC)")
 	flag.StringVar(&o.out, "out", "docs/peers.md", "page to write the table into (\"\": print only)")
 	flag.StringVar(&o.bin, "bin", "bin/wirebench", "the wirebench binary (built by make build)")
@@ -86,6 +89,9 @@ func main() {
 	var err error
 	if o.inflight, err = parseInts(inflight); err != nil {
 		fail(err)
+	}
+	if o.repeat < 1 || o.duration < time.Second {
+		fail(errors.New("-repeat must be at least 1 and -duration at least 1s"))
 	}
 	o.protocols, o.tools = set(protocols), set(tools)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -136,6 +142,15 @@ type result struct {
 	// clientCPU is user + system time of the client process and its children;
 	// for wirebench, its client worker's CPU over the measured iterations.
 	clientCPU time.Duration
+	// cpuUs is the client CPU per request in µs, and busy the client's CPU time over
+	// the run (1 = one core saturated); for a row of repeats, their medians.
+	cpuUs, busy float64
+	// repeats counts the runs a row of repeats folds (failed ones included); the
+	// ranges are the lowest and highest rate and CPU per request among those that
+	// succeeded.
+	repeats, failed        int
+	rateMin, rateMax       float64
+	cpuMin, cpuMax         float64
 	// wholeCPU is the rusage of the whole command (for wirebench: driver, worker,
 	// start-up and connection set-up included).
 	wholeCPU time.Duration
@@ -145,11 +160,56 @@ type result struct {
 	err        error
 }
 
-func (r *result) cpuPerReq() float64 {
-	if r.requests == 0 {
-		return 0
+func (r *result) cpuPerReq() float64 { return r.cpuUs }
+
+// finish derives a successful run's per-request figures.
+func (r *result) finish() {
+	if r.requests > 0 {
+		r.cpuUs = float64(r.clientCPU.Nanoseconds()) / 1e3 / float64(r.requests)
 	}
-	return float64(r.clientCPU.Microseconds()) / float64(r.requests)
+	r.busy = r.cpuUs * r.rate / 1e6
+	r.repeats, r.rateMin, r.rateMax, r.cpuMin, r.cpuMax = 1, r.rate, r.rate, r.cpuUs, r.cpuUs
+}
+
+// fold makes one row of the repeated runs of one client: the medians of rate, CPU per
+// request and both cores, the errors summed, the ranges kept. A row whose every run
+// failed carries the first failure.
+func fold(runs []*result) *result {
+	var ok []*result
+	for _, r := range runs {
+		if r.err == nil {
+			ok = append(ok, r)
+		}
+	}
+	if len(ok) == 0 {
+		r := *runs[0]
+		r.repeats, r.failed = len(runs), len(runs)
+		return &r
+	}
+	pick := func(f func(*result) float64) (med, lo, hi float64) {
+		v := make([]float64, len(ok))
+		for i, r := range ok {
+			v[i] = f(r)
+		}
+		slices.Sort(v)
+		med = v[len(v)/2]
+		if len(v)%2 == 0 {
+			med = (v[len(v)/2-1] + v[len(v)/2]) / 2
+		}
+		return med, v[0], v[len(v)-1]
+	}
+	out := *ok[0]
+	out.repeats, out.failed = len(runs), len(runs)-len(ok)
+	out.rate, out.rateMin, out.rateMax = pick(func(r *result) float64 { return r.rate })
+	out.cpuUs, out.cpuMin, out.cpuMax = pick(func(r *result) float64 { return r.cpuUs })
+	out.busy, _, _ = pick(func(r *result) float64 { return r.busy })
+	out.serverBusy, _, _ = pick(func(r *result) float64 { return r.serverBusy })
+	out.requests, out.errors = 0, 0
+	for _, r := range ok {
+		out.requests += r.requests
+		out.errors += r.errors
+	}
+	return &out
 }
 
 func run(o *options) error {
@@ -285,22 +345,33 @@ func runProtocol(o *options, proto string) ([]*result, error) {
 	o.serverPIDs[proto] = srv.Process.Pid
 	var results []*result
 	for _, n := range o.inflight {
+		var clients []client
 		for _, c := range clientsFor(o, proto, addr, n) {
-			if !o.tools[c.tool] {
-				continue
+			if o.tools[c.tool] {
+				c.protocol, c.inflight = proto, n
+				clients = append(clients, c)
 			}
-			c.protocol, c.inflight = proto, n
-			if err := o.ctx.Err(); err != nil {
-				return results, err
+		}
+		// The repeats go round the clients, so that a drift of the machine's speed
+		// spreads over all of them instead of favouring the ones measured first.
+		runs := make([][]*result, len(clients))
+		for rep := range o.repeat {
+			for i, c := range clients {
+				if err := o.ctx.Err(); err != nil {
+					return results, err
+				}
+				r := measure(o, srv.Process.Pid, c)
+				if r.err != nil {
+					fmt.Fprintf(os.Stderr, "peers: %s %s c=%d (run %d of %d): %v\n", proto, c.tool, n, rep+1, o.repeat, r.err)
+				} else {
+					fmt.Fprintf(os.Stderr, "peers: %-10s %-9s %3d in flight, run %d of %d: %10.0f req/s %6.1f µs/req client CPU, server %3.0f%% busy\n",
+						proto, c.tool, n, rep+1, o.repeat, r.rate, r.cpuPerReq(), r.serverBusy*100)
+				}
+				runs[i] = append(runs[i], r)
 			}
-			r := measure(o, srv.Process.Pid, c)
-			if r.err != nil {
-				fmt.Fprintf(os.Stderr, "peers: %s %s c=%d: %v\n", proto, c.tool, n, r.err)
-			} else {
-				fmt.Fprintf(os.Stderr, "peers: %-10s %-9s %3d in flight: %10.0f req/s %6.1f µs/req client CPU, server %3.0f%% busy\n",
-					proto, c.tool, n, r.rate, r.cpuPerReq(), r.serverBusy*100)
-			}
-			results = append(results, r)
+		}
+		for _, rs := range runs {
+			results = append(results, fold(rs))
 		}
 	}
 	return results, nil
@@ -431,7 +502,9 @@ func measure(o *options, serverPID int, c client) *result {
 	}
 	if r.err != nil {
 		r.err = fmt.Errorf("%w\n%s", r.err, tail(out.String()))
+		return r
 	}
+	r.finish()
 	return r
 }
 

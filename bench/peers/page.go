@@ -63,19 +63,14 @@ func printTable(w io.Writer, rs []*result) {
 			fmt.Fprintf(tw, "%s\t%s\t%d\tfailed\t\t\t\t\t\n", r.protocol, r.tool, r.inflight)
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%.0f\t%.1f\t%.0f%%\t%.0f%%\t%d\t\n", r.protocol, r.tool, r.inflight,
-			r.rate, r.cpuPerReq(), r.clientBusy()*100, r.serverBusy*100, r.errors)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%.0f (%.0f–%.0f)\t%.1f (%.1f–%.1f)\t%.0f%%\t%.0f%%\t%d\t\n", r.protocol, r.tool, r.inflight,
+			r.rate, r.rateMin, r.rateMax, r.cpuPerReq(), r.cpuMin, r.cpuMax, r.clientBusy()*100, r.serverBusy*100, r.errors)
 	}
 	tw.Flush()
 }
 
 // clientBusy is the client's CPU time over the run (1 = one core saturated).
-func (r *result) clientBusy() float64 {
-	if r.rate == 0 || r.requests == 0 {
-		return 0
-	}
-	return r.cpuPerReq() * r.rate / 1e6
-}
+func (r *result) clientBusy() float64 { return r.busy }
 
 // writePage replaces the part of the page between the markers (or creates the page).
 func writePage(o *options, rs []*result) error {
@@ -85,10 +80,13 @@ func writePage(o *options, rs []*result) error {
 		beginMarker, m.date, m.cpu, m.cores, m.kernel, m.goVersion,
 		strings.Join([]string{m.versions["wrk"], m.versions["h2load"], m.versions["fortio"], m.versions["ghz"]}, ", "))
 	fmt.Fprintf(&b, "Server: `taskset -c %d bin/wirebench serve -p PROTOCOL --listen tcp://127.0.0.1:PORT`; "+
-		"every client pinned to CPU %d, %v per run, one run at a time.\n"+
+		"every client pinned to CPU %d, %v per run, one run at a time; each client ran %d times, "+
+		"the runs going round the clients, and each figure is the median of its runs, with the "+
+		"lowest and highest in brackets.\n"+
 		"Client CPU = user + system time of the client process ÷ requests (wirebench: its client "+
 		"worker over the measured iterations, as its results report it); client and server core = "+
-		"CPU time ÷ wall time (100 %% = one core busy).\n\n", o.serverCPU, o.clientCPU, o.duration)
+		"CPU time ÷ wall time (100 %% = one core busy); errors are summed over the runs.\n\n",
+		o.serverCPU, o.clientCPU, o.duration, o.repeat)
 	b.WriteString("| protocol | client | in flight | requests/s | client CPU µs/req | client core | server core | errors |\n")
 	b.WriteString("|---|---|---:|---:|---:|---:|---:|---:|\n")
 	for _, r := range rs {
@@ -97,8 +95,13 @@ func writePage(o *options, rs []*result) error {
 				strings.ReplaceAll(firstLine(r.err.Error()), "|", "\\|"))
 			continue
 		}
-		fmt.Fprintf(&b, "| %s | %s | %d | %s | %.1f | %.0f %% | %.0f %% | %d |\n", r.protocol, r.tool, r.inflight,
-			thousands(r.rate), r.cpuPerReq(), r.clientBusy()*100, r.serverBusy*100, r.errors)
+		note := ""
+		if r.failed > 0 {
+			note = fmt.Sprintf(" (%d of %d runs failed)", r.failed, r.repeats)
+		}
+		fmt.Fprintf(&b, "| %s | %s | %d | %s (%s–%s) | %.1f (%.1f–%.1f) | %.0f %% | %.0f %% | %d%s |\n", r.protocol, r.tool, r.inflight,
+			thousands(r.rate), thousands(r.rateMin), thousands(r.rateMax), r.cpuPerReq(), r.cpuMin, r.cpuMax,
+			r.clientBusy()*100, r.serverBusy*100, r.errors, note)
 	}
 	b.WriteString("\nTargets (wirebench ÷ the peer, same protocol and calls in flight):\n\n")
 	b.WriteString(targets(rs))
@@ -171,6 +174,10 @@ func targets(rs []*result) string {
 				// The server was the bottleneck for that peer: wirebench must reach it
 				// (within the run-to-run noise of a few per cent).
 				s += fmt.Sprintf(", server-bound at %.0f %%: %s", best.serverBusy*100, met(r.rate >= 0.97*best.rate))
+				if r.rate < 0.97*best.rate && r.rateMax >= best.rateMin {
+					s += fmt.Sprintf(" (the runs' ranges overlap: %s–%s against %s–%s)",
+						thousands(r.rateMin), thousands(r.rateMax), thousands(best.rateMin), thousands(best.rateMax))
+				}
 			} else {
 				s += fmt.Sprintf(", server %.0f %% busy: not server-bound", best.serverBusy*100)
 			}
