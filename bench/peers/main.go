@@ -148,9 +148,9 @@ type result struct {
 	// repeats counts the runs a row of repeats folds (failed ones included); the
 	// ranges are the lowest and highest rate and CPU per request among those that
 	// succeeded.
-	repeats, failed        int
-	rateMin, rateMax       float64
-	cpuMin, cpuMax         float64
+	repeats, failed  int
+	rateMin, rateMax float64
+	cpuMin, cpuMax   float64
 	// wholeCPU is the rusage of the whole command (for wirebench: driver, worker,
 	// start-up and connection set-up included).
 	wholeCPU time.Duration
