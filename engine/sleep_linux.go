@@ -52,8 +52,12 @@ func (t *fineTimer) sleep(d time.Duration) bool {
 	}
 	var errno syscall.Errno
 	err := t.rc.Read(func(fd uintptr) bool {
-		_, _, errno = syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&t.buf[0])), uintptr(len(t.buf)))
-		return errno != syscall.EAGAIN && errno != syscall.EINTR
+		for {
+			_, _, errno = syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&t.buf[0])), uintptr(len(t.buf)))
+			if errno != syscall.EINTR {
+				return errno != syscall.EAGAIN // EAGAIN: wait for the expiry
+			}
+		}
 	})
 	return err == nil && errno == 0
 }

@@ -13,8 +13,8 @@ import (
 // net.Conn, but the read or write itself does not tell the Go scheduler it entered a
 // system call. That matters to a load generator: a call in flight leaves every P idle,
 // so the runtime's monitor thread goes to sleep, and the next ordinary system call
-// wakes it (a futex wake and two thread switches per call, ≈ 15 % of the client's CPU at
-// one call in flight here). A read or write of a non-blocking socket never blocks, so
+// wakes it (a futex wake and two thread switches per call: about a third of the
+// client's CPU at one call in flight here). A read or write of a non-blocking socket never blocks, so
 // nothing needs the scheduler's hand-off. The first read is attempted before waiting, so
 // no readiness is missed.
 type rawConn struct {
