@@ -1,10 +1,11 @@
 // Command floor is the cheapest HTTP/1.1 load generator Go can be on Linux, built as a
 // yardstick for `make peers`: one thread over epoll, keep-alive connections each with
 // one request in flight, as wrk works. It parses each answer's status line and
-// Content-Length, records the latency in an HdrHistogram (as wrk does), and does
-// nothing else: no JSON decoding, no check of the answer. Its CPU per request is what
-// any Go client pays on the machine before it does work of its own, so the gap between
-// it and wirebench is wirebench's own cost, and the gap between it and wrk is Go's.
+// Content-Length, records the latency in an HdrHistogram (as wrk does), reads and
+// writes with raw system calls, and does nothing else: no JSON decoding, no check of
+// the answer. Its CPU per request is what any Go client pays on the machine before it
+// does work of its own, so the gap between it and wirebench is wirebench's own cost,
+// and the gap between it and wrk is Go's.
 //
 //	floor -c CONNECTIONS -d DURATION http://HOST:PORT/PATH
 //
@@ -22,6 +23,7 @@ import (
 	"runtime"
 	"strconv"
 	"time"
+	"unsafe"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 	"golang.org/x/sys/unix"
@@ -89,7 +91,7 @@ func run(rawURL string, nconn int, dur time.Duration) error {
 	end := begin.Add(dur)
 	for _, c := range cs {
 		c.start = time.Now()
-		if _, err := unix.Write(c.fd, req); err != nil {
+		if _, err := rawWrite(c.fd, req); err != nil {
 			return fmt.Errorf("write: %w", err)
 		}
 	}
@@ -118,7 +120,7 @@ func run(rawURL string, nconn int, dur time.Duration) error {
 			}
 			hist.RecordValue(int64(now.Sub(c.start) / time.Microsecond))
 			c.start = now
-			if _, err := unix.Write(c.fd, req); err != nil {
+			if _, err := rawWrite(c.fd, req); err != nil {
 				return fmt.Errorf("write: %w", err)
 			}
 		}
@@ -126,6 +128,30 @@ func run(rawURL string, nconn int, dur time.Duration) error {
 	fmt.Printf("requests %d errors %d seconds %.3f p50_us %d p99_us %d\n", requests, errs,
 		time.Since(begin).Seconds(), hist.ValueAtQuantile(50), hist.ValueAtQuantile(99))
 	return nil
+}
+
+// rawRead and rawWrite are read and write without telling the Go scheduler: on a
+// non-blocking socket they never block, and an ordinary system call would wake the
+// runtime's monitor thread whenever the process had been idle (as wirebench's client
+// connections do, see transport's rawConn). Only epoll_wait, which blocks, is an
+// ordinary system call.
+func rawRead(fd int, p []byte) (int, error) {
+	r, _, e := unix.RawSyscall(unix.SYS_READ, uintptr(fd), uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
+	if e != 0 {
+		return 0, e
+	}
+	return int(r), nil
+}
+
+func rawWrite(fd int, p []byte) (int, error) {
+	r, _, e := unix.RawSyscall(unix.SYS_WRITE, uintptr(fd), uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
+	if e != 0 {
+		return 0, e
+	}
+	if int(r) < len(p) {
+		return int(r), errors.New("short write of a request (the socket buffer is full)")
+	}
+	return int(r), nil
 }
 
 // read reads what the socket holds and reports whether a whole answer has arrived,
@@ -136,7 +162,7 @@ func (c *conn) read() (done, ok bool, err error) {
 		if c.n == len(c.buf) {
 			return false, false, errors.New("an answer is larger than the 16 KiB buffer")
 		}
-		m, err := unix.Read(c.fd, c.buf[c.n:])
+		m, err := rawRead(c.fd, c.buf[c.n:])
 		switch {
 		case errors.Is(err, unix.EAGAIN):
 			return false, false, nil
