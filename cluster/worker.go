@@ -171,7 +171,7 @@ func (w *Worker) RunClient(stream controlpb.Worker_RunClientServer) error {
 		return err
 	}
 	defer run.close()
-	if err := run.check(ctx); err != nil {
+	if err := run.check(ctx, time.Duration(setup.CallTimeoutNanos)); err != nil {
 		return status.Error(codes.FailedPrecondition, err.Error())
 	}
 	defer paceGC()()
@@ -350,12 +350,20 @@ func newClientRun(ctx context.Context, s *controlpb.ClientSetup) (*clientRun, er
 
 // check runs the workload's op once on every client with its answers verified, so a
 // target that does less than the contract asks fails before anything is measured.
-func (r *clientRun) check(ctx context.Context) error {
+// checkTimeout bounds each op of the contract check: a cold server's first answers may
+// take long, so it is not the run's call timeout unless that is longer.
+const checkTimeout = 30 * time.Second
+
+func (r *clientRun) check(ctx context.Context, callTimeout time.Duration) error {
+	limit := max(checkTimeout, callTimeout)
 	for i, c := range r.services {
-		cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		cctx, cancel := context.WithTimeout(ctx, limit)
 		err := r.op(cctx, c, uint64(i))
 		cancel()
-		if err != nil {
+		switch {
+		case err != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded):
+			return fmt.Errorf("the target failed the contract check (connection %d): no answer within %v: %w", i+1, limit, err)
+		case err != nil:
 			return fmt.Errorf("the target failed the contract check (connection %d): %w", i+1, err)
 		}
 	}
