@@ -1,8 +1,15 @@
 package cluster
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"runtime/debug"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/wirebench/wirebench/contract"
 )
 
 func TestGCPercentFor(t *testing.T) {
@@ -45,5 +52,24 @@ func TestPaceGCRestores(t *testing.T) {
 	repaceGC()
 	if p := debug.SetGCPercent(100); p != 50 {
 		t.Errorf("GOGC with GOGC=50 in the environment = %d, want 50 untouched", p)
+	}
+}
+
+func TestCheckNamesItsTimeLimit(t *testing.T) {
+	timedOut := func(context.Context, contract.Service, uint64) error {
+		return fmt.Errorf("GetPerson: %w", context.DeadlineExceeded)
+	}
+	r := &clientRun{services: []contract.Service{nil, nil}, op: timedOut}
+	err := r.check(context.Background(), 0)
+	if err == nil || !strings.Contains(err.Error(), "no answer within 30s") || !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("check of a silent target: %v; want it to name the 30s it waited", err)
+	}
+	if err := r.check(context.Background(), time.Minute); err == nil || !strings.Contains(err.Error(), "within 1m0s") {
+		t.Errorf("check with a 1 min call timeout: %v; want the longer limit", err)
+	}
+	failing := func(context.Context, contract.Service, uint64) error { return errors.New("wrong answer") }
+	r.op = failing
+	if err := r.check(context.Background(), 0); err == nil || strings.Contains(err.Error(), "no answer") {
+		t.Errorf("check of a wrong target: %v; want the op's error alone", err)
 	}
 }
