@@ -23,9 +23,7 @@ const (
 // SmokeRate/s with at most SmokeMaxInFlight calls in flight. Names are recomputed, and
 // benchmarks that become the same (two rates over SmokeRate) run once.
 func (s *Suite) Smoke() {
-	seen := map[string]bool{}
-	out := s.Benchmarks[:0]
-	for _, b := range s.Benchmarks {
+	s.rewrite(func(b *Benchmark) error {
 		sp := &b.Spec
 		sp.Warmup, sp.Iterations, sp.Trials = 0, 1, 1
 		if sp.IterationOps > 0 {
@@ -40,13 +38,6 @@ func (s *Suite) Smoke() {
 			sp.Model.Concurrency = min(sp.Model.Concurrency, SmokeMaxInFlight)
 			sp.Model.Connections = min(sp.Model.Connections, sp.Model.Concurrency)
 		}
-		b.name()
-		if seen[b.Name] {
-			continue
-		}
-		seen[b.Name] = true
-		out = append(out, b)
-	}
-	clear(s.Benchmarks[len(out):])
-	s.Benchmarks = out
+		return nil
+	})
 }

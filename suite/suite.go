@@ -288,24 +288,34 @@ func (s *Suite) ScaleRates(f float64) error {
 	if !(f > 0) || math.IsInf(f, 0) {
 		return fmt.Errorf("rate scale %v, want a number > 0", f)
 	}
-	seen := map[string]bool{}
-	out := s.Benchmarks[:0]
-	for _, b := range s.Benchmarks {
+	return s.rewrite(func(b *Benchmark) error {
 		if b.Spec.Model.Kind == load.Open {
 			// Rounded to a millionth, so 14000 × 0.1 is named 1400, not 1400.0000000000002.
 			b.Spec.Model.Rate = math.Round(b.Spec.Model.Rate*f*1e6) / 1e6
 			if b.Spec.Model.Rate <= 0 {
 				return fmt.Errorf("rate scale %v makes %s's rate 0", f, b.Name)
 			}
-			b.name()
 		}
-		if seen[b.Name] {
-			continue
+		return nil
+	})
+}
+
+// rewrite changes every benchmark with f, renames it after its new spec, and keeps the
+// first of benchmarks that have become the same. When f fails, the suite is left as
+// it was and the error returned.
+func (s *Suite) rewrite(f func(*Benchmark) error) error {
+	out := make([]Benchmark, 0, len(s.Benchmarks))
+	seen := map[string]bool{}
+	for _, b := range s.Benchmarks {
+		if err := f(&b); err != nil {
+			return err
 		}
-		seen[b.Name] = true
-		out = append(out, b)
+		b.name()
+		if !seen[b.Name] {
+			seen[b.Name] = true
+			out = append(out, b)
+		}
 	}
-	clear(s.Benchmarks[len(out):])
 	s.Benchmarks = out
 	return nil
 }
