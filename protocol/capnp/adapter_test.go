@@ -363,24 +363,8 @@ func TestNewClientFailsFast(t *testing.T) {
 }
 
 func TestNewClientRefusesOtherProtocols(t *testing.T) {
-	// An HTTP-like peer: answers with text and hangs up.
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Write([]byte("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n"))
-			c.Close()
-		}
-	}()
 	p, _ := protocol.Lookup(capnprpc.Name)
-	cl, err := p.Dial(ctxT(t), protocol.ClientConfig{Target: transport.AddrOf(ln.Addr())})
+	cl, err := p.Dial(ctxT(t), protocol.ClientConfig{Target: protocoltest.HTTPPeer(t)})
 	if err == nil {
 		cl.Close()
 		t.Fatal("NewClient to an HTTP peer succeeded")

@@ -52,6 +52,29 @@ func ListenAddr(t testing.TB, network string) transport.Addr {
 	return transport.Addr{}
 }
 
+// HTTPPeer returns the TCP address of a peer that answers every connection with an
+// HTTP/1.1 400 and hangs up, as a client of another protocol meets when pointed at a
+// web server; it is closed by t.Cleanup.
+func HTTPPeer(t testing.TB) transport.Addr {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Write([]byte("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n"))
+			c.Close()
+		}
+	}()
+	return transport.AddrOf(ln.Addr())
+}
+
 // Start serves svc (the reference service of the default data set when nil) with the
 // named protocol on a fresh address of network. Network is ignored for in-process
 // protocols.

@@ -300,22 +300,7 @@ func testNewClientFailsFast(t *testing.T, name string) {
 	dead := transport.AddrOf(ln.Addr())
 	ln.Close()
 
-	other, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
-	go func() {
-		for {
-			c, err := other.Accept()
-			if err != nil {
-				return
-			}
-			c.Write([]byte("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n"))
-			c.Close()
-		}
-	}()
-	for what, a := range map[string]transport.Addr{"no server": dead, "not gRPC": transport.AddrOf(other.Addr())} {
+	for what, a := range map[string]transport.Addr{"no server": dead, "not gRPC": protocoltest.HTTPPeer(t)} {
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 		start := time.Now()
 		cl, err := p.Dial(ctx, protocol.ClientConfig{Target: a})
