@@ -4,6 +4,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"sync"
 	"syscall"
 	"unsafe"
 )
@@ -20,6 +21,22 @@ import (
 type rawConn struct {
 	net.Conn
 	rc syscall.RawConn
+
+	// The functions handed to rc are bound once, with their arguments and results in
+	// these fields, so that a read or a write allocates nothing (a closure per call
+	// would escape to the heap). The mutexes keep concurrent reads (or writes) from
+	// sharing the fields; the poller serializes them anyway.
+	rmu    sync.Mutex
+	rbuf   []byte
+	rn     int
+	rerrno syscall.Errno
+	readFn func(fd uintptr) bool
+
+	wmu     sync.Mutex
+	wbuf    []byte
+	wn      int
+	werrno  syscall.Errno
+	writeFn func(fd uintptr) bool
 }
 
 // rawIO returns conn with raw reads and writes, or conn itself when it has no
@@ -33,28 +50,21 @@ func rawIO(conn net.Conn) net.Conn {
 	if err != nil {
 		return conn
 	}
-	return &rawConn{Conn: conn, rc: rc}
+	c := &rawConn{Conn: conn, rc: rc}
+	c.readFn, c.writeFn = c.readSome, c.writeAll
+	return c
 }
 
 func (c *rawConn) Read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
-	var n int
-	var errno syscall.Errno
-	err := c.rc.Read(func(fd uintptr) bool {
-		for {
-			r, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
-			switch e {
-			case syscall.EINTR:
-				continue
-			case syscall.EAGAIN:
-				return false // wait until readable
-			}
-			n, errno = int(r), e
-			return true
-		}
-	})
+	c.rmu.Lock()
+	c.rbuf, c.rn, c.rerrno = p, 0, 0
+	err := c.rc.Read(c.readFn)
+	n, errno := c.rn, c.rerrno
+	c.rbuf = nil
+	c.rmu.Unlock()
 	switch {
 	case err != nil:
 		return 0, err
@@ -66,25 +76,29 @@ func (c *rawConn) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-func (c *rawConn) Write(p []byte) (int, error) {
-	var n int
-	var errno syscall.Errno
-	err := c.rc.Write(func(fd uintptr) bool {
-		for n < len(p) {
-			r, _, e := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&p[n])), uintptr(len(p)-n))
-			switch e {
-			case 0:
-				n += int(r)
-			case syscall.EINTR:
-			case syscall.EAGAIN:
-				return false // wait until writable
-			default:
-				errno = e
-				return true
-			}
+// readSome reads once into rbuf; false (wait until readable) when nothing is there.
+func (c *rawConn) readSome(fd uintptr) bool {
+	p := c.rbuf
+	for {
+		r, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
+		switch e {
+		case syscall.EINTR:
+			continue
+		case syscall.EAGAIN:
+			return false
 		}
+		c.rn, c.rerrno = int(r), e
 		return true
-	})
+	}
+}
+
+func (c *rawConn) Write(p []byte) (int, error) {
+	c.wmu.Lock()
+	c.wbuf, c.wn, c.werrno = p, 0, 0
+	err := c.rc.Write(c.writeFn)
+	n, errno := c.wn, c.werrno
+	c.wbuf = nil
+	c.wmu.Unlock()
 	switch {
 	case err != nil:
 		return n, err
@@ -92,6 +106,26 @@ func (c *rawConn) Write(p []byte) (int, error) {
 		return n, c.opError("write", errno)
 	}
 	return n, nil
+}
+
+// writeAll writes what is left of wbuf; false (wait until writable) when the socket
+// buffer is full.
+func (c *rawConn) writeAll(fd uintptr) bool {
+	p := c.wbuf
+	for c.wn < len(p) {
+		r, _, e := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&p[c.wn])), uintptr(len(p)-c.wn))
+		switch e {
+		case 0:
+			c.wn += int(r)
+		case syscall.EINTR:
+		case syscall.EAGAIN:
+			return false
+		default:
+			c.werrno = e
+			return true
+		}
+	}
+	return true
 }
 
 // SyscallConn keeps the connection's syscall.Conn for those who set socket options.

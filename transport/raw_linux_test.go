@@ -3,6 +3,7 @@ package transport
 import (
 	"context"
 	"errors"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -90,5 +91,22 @@ func TestRawConnErrors(t *testing.T) {
 	c1.Close()
 	if _, err := c1.Read(buf); !errors.Is(err, net.ErrClosed) {
 		t.Errorf("read of a closed connection: %v, want net.ErrClosed", err)
+	}
+}
+
+// TestRawConnAllocatesNothing: a load generator reads and writes on every call, so
+// neither may allocate.
+func TestRawConnAllocatesNothing(t *testing.T) {
+	c1, c2, stop, err := rawPair(t, "tcp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	buf := make([]byte, 64)
+	if n := testing.AllocsPerRun(1000, func() {
+		c1.Write(buf)
+		io.ReadFull(c2, buf)
+	}); n != 0 {
+		t.Errorf("%v allocations per write and read, want 0", n)
 	}
 }
