@@ -22,10 +22,12 @@ import (
 // process was idle, wakes the runtime's sleeping monitor thread, which cost a futex
 // wake and two thread switches per arrival (see transport's rawConn).
 type fineTimer struct {
-	f   *os.File
-	rc  syscall.RawConn
-	fd  int
-	buf [8]byte
+	f      *os.File
+	rc     syscall.RawConn
+	fd     int
+	buf    [8]byte
+	errno  syscall.Errno
+	readFn func(fd uintptr) bool // t.readExpiry, bound once: no allocation per sleep
 }
 
 func newFineTimer() *fineTimer {
@@ -40,7 +42,9 @@ func newFineTimer() *fineTimer {
 		f.Close()
 		return nil
 	}
-	return &fineTimer{f: f, rc: rc, fd: fd}
+	t := &fineTimer{f: f, rc: rc, fd: fd}
+	t.readFn = t.readExpiry
+	return t
 }
 
 // sleep sleeps for d > 0.
@@ -50,16 +54,19 @@ func (t *fineTimer) sleep(d time.Duration) bool {
 		uintptr(unsafe.Pointer(&its)), 0, 0, 0); e != 0 {
 		return false
 	}
-	var errno syscall.Errno
-	err := t.rc.Read(func(fd uintptr) bool {
-		for {
-			_, _, errno = syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&t.buf[0])), uintptr(len(t.buf)))
-			if errno != syscall.EINTR {
-				return errno != syscall.EAGAIN // EAGAIN: wait for the expiry
-			}
+	t.errno = 0
+	err := t.rc.Read(t.readFn)
+	return err == nil && t.errno == 0
+}
+
+// readExpiry reads the timer's expiry count; false (wait) until it has expired.
+func (t *fineTimer) readExpiry(fd uintptr) bool {
+	for {
+		_, _, t.errno = syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&t.buf[0])), uintptr(len(t.buf)))
+		if t.errno != syscall.EINTR {
+			return t.errno != syscall.EAGAIN
 		}
-	})
-	return err == nil && errno == 0
+	}
 }
 
 func (t *fineTimer) close() { t.f.Close() }
