@@ -45,31 +45,29 @@ const (
 )
 
 type options struct {
-	duration   time.Duration
-	repeat     int
-	inflight   []int
-	out        string
-	bin        string
-	lock       string
-	install    bool
-	serverCPU  int
-	clientCPU  int
-	httpPort   int
-	grpcPort   int
-	protocols  map[string]bool
-	tools      map[string]bool
-	personID   int
-	workDir    string
-	floor      string // the floor client's binary
-	printOnly  bool
-	ctx        context.Context
-	clkTck     float64
-	machine    machine
-	serverPIDs map[string]int
+	duration  time.Duration
+	repeat    int
+	inflight  []int
+	out       string
+	bin       string
+	lock      string
+	install   bool
+	serverCPU int
+	clientCPU int
+	httpPort  int
+	grpcPort  int
+	protocols map[string]bool
+	tools     map[string]bool
+	personID  int
+	workDir   string
+	floor     string // the floor client's binary
+	ctx       context.Context
+	clkTck    float64
+	machine   machine
 }
 
 func main() {
-	o := &options{clkTck: 100, serverPIDs: map[string]int{}}
+	o := &options{clkTck: 100}
 	var inflight, protocols, tools string
 	flag.DurationVar(&o.duration, "duration", 5*time.Second, "length of every run")
 	flag.IntVar(&o.repeat, "repeat", 3, "runs of every client at every in-flight count, interleaved with the other clients'; the table shows medians and ranges")
@@ -151,12 +149,9 @@ type result struct {
 	repeats, failed  int
 	rateMin, rateMax float64
 	cpuMin, cpuMax   float64
-	// wholeCPU is the rusage of the whole command (for wirebench: driver, worker,
-	// start-up and connection set-up included).
-	wholeCPU time.Duration
 	// serverBusy is the server's CPU time over the run's wall time (1 = one core).
 	serverBusy float64
-	note       string
+	note       string // what the page's command list says of the client, if anything
 	err        error
 }
 
@@ -342,7 +337,6 @@ func runProtocol(o *options, proto string) ([]*result, error) {
 			<-done
 		}
 	}()
-	o.serverPIDs[proto] = srv.Process.Pid
 	var results []*result
 	for _, n := range o.inflight {
 		var clients []client
@@ -489,7 +483,6 @@ func measure(o *options, serverPID int, c client) *result {
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		// wait4's usage of taskset covers the tool it became (taskset execs it).
 		r.clientCPU = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-		r.wholeCPU = r.clientCPU
 	}
 	if err != nil {
 		r.err = fmt.Errorf("%w: %s", err, tail(out.String()))

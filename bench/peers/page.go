@@ -112,7 +112,11 @@ func writePage(o *options, rs []*result) error {
 			continue
 		}
 		seen[r.protocol+r.tool] = true
-		b.WriteString(strings.ReplaceAll(r.command, o.workDir, "$DIR") + "\n")
+		b.WriteString(strings.ReplaceAll(r.command, o.workDir, "$DIR"))
+		if r.note != "" {
+			b.WriteString("   # " + r.note)
+		}
+		b.WriteString("\n")
 	}
 	fmt.Fprintf(&b, "```\n\n%s\n", endMarker)
 
