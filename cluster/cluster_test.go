@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/engine"
 	"github.com/wirebench/wirebench/load"
 	_ "github.com/wirebench/wirebench/protocol/all"
+	"github.com/wirebench/wirebench/spec"
 )
 
 var binary string
@@ -34,18 +34,21 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func spec(protocol, transport string) Spec {
-	m, _ := load.Model{Kind: load.Closed, Concurrency: 4}.Normalize()
-	return Spec{Protocol: protocol, Transport: transport, Workload: "person.get", Model: m,
-		Warmup: 100 * time.Millisecond, Iterations: 2, IterationTime: 200 * time.Millisecond, Trials: 2,
-		CallTimeout: 5 * time.Second, DataSeed: contract.DefaultSeed, DataSize: contract.DefaultSize}
+func testSpec(protocol, transport string) spec.Spec {
+	s := spec.Default()
+	s.Protocol, s.Transport = protocol, transport
+	s.Load, _ = load.Model{Kind: load.Closed, Concurrency: 4}.Normalize()
+	s.Warmup, s.Iterations, s.IterationTime, s.Trials = 100*time.Millisecond, 2, 200*time.Millisecond, 2
+	s.CallTimeout, s.ServerCPUs, s.ClientCPUs = 5*time.Second, nil, nil
+	s.Method = spec.MethodSequential
+	return s
 }
 
 // A benchmark over real worker processes: trials with fresh workers, intervals with
-// histograms, CPU, bytes and the server's marks.
+// histograms, CPU, bytes and the server's readings.
 func TestRunTrials(t *testing.T) {
 	var events []Event
-	trials, err := Run(context.Background(), spec("grpc-proto", "unix"), Options{Binary: binary,
+	trials, err := Run(context.Background(), testSpec("grpc-proto", "unix"), Options{Binary: binary,
 		Observe: func(e Event) { events = append(events, e) }})
 	if err != nil {
 		t.Fatal(err)
@@ -57,36 +60,89 @@ func TestRunTrials(t *testing.T) {
 		if tr.Warmup == nil || len(tr.Intervals) != 2 {
 			t.Fatalf("trial %d: warmup %v, %d intervals", tr.Index, tr.Warmup != nil, len(tr.Intervals))
 		}
-		for _, iv := range tr.Intervals {
-			if iv.Ops == 0 || iv.Resp.TotalCount() != iv.Ops || iv.ErrorCount() != 0 {
-				t.Errorf("interval: %d ops, %d latencies, errors %v", iv.Ops, iv.Resp.TotalCount(), iv.Errors)
+		for k, iv := range tr.Intervals {
+			if iv.Ops == 0 || iv.Resp.TotalCount() != iv.Ops || iv.ErrorCount() != 0 || iv.Index != k {
+				t.Errorf("interval %d: index %d, %d ops, %d latencies, errors %v", k, iv.Index, iv.Ops, iv.Resp.TotalCount(), iv.Errors)
 			}
 			if iv.BytesSent == 0 || iv.BytesReceived == 0 || iv.ClientCPU <= 0 {
 				t.Errorf("interval: bytes %d/%d, client CPU %v; want all counted", iv.BytesSent, iv.BytesReceived, iv.ClientCPU)
 			}
-		}
-		if tr.ServerStart == nil || tr.ServerEnd == nil || tr.ServerEnd.CPU <= tr.ServerStart.CPU ||
-			tr.ServerEnd.Calls <= tr.ServerStart.Calls || tr.ServerEnd.PeakRSS <= 0 {
-			t.Errorf("trial %d: server marks %+v → %+v", tr.Index, tr.ServerStart, tr.ServerEnd)
+			if iv.Server == nil || iv.ServerCPU <= 0 || iv.Server.PeakRSS <= 0 {
+				t.Errorf("interval: server reading %+v, CPU %v; want the server's CPU over the phase", iv.Server, iv.ServerCPU)
+			}
 		}
 	}
 }
 
 // In-process protocols need no server worker.
 func TestRunDirect(t *testing.T) {
-	trials, err := Run(context.Background(), spec("direct", "inproc"), Options{Binary: binary})
+	trials, err := Run(context.Background(), testSpec("direct", "inproc"), Options{Binary: binary})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tr := trials[0]; len(tr.Intervals) != 2 || tr.ServerStart != nil {
-		t.Errorf("direct: %d intervals, server mark %v", len(tr.Intervals), tr.ServerStart)
+	if tr := trials[0]; len(tr.Intervals) != 2 || tr.Intervals[0].Server != nil {
+		t.Errorf("direct: %d intervals, server reading %v", len(tr.Intervals), tr.Intervals[0].Server)
+	}
+}
+
+// An interleaved group: every target up at once, one slice each per round in the
+// order Rounds gives, each target's intervals numbered by round.
+func TestRunGroupInterleaved(t *testing.T) {
+	var specs []spec.Spec
+	for _, p := range []string{"http-json", "grpc-proto", "capnp"} {
+		s := testSpec(p, "tcp")
+		s.Method, s.Iterations, s.Trials, s.IterationTime = spec.MethodInterleaved, 4, 1, 50*time.Millisecond
+		specs = append(specs, s)
+	}
+	var order []int
+	rs := RunGroup(context.Background(), specs, Options{Binary: binary, Seed: 7, Observe: func(e Event) {
+		if e.Interval.Phase == engine.Measure {
+			order = append(order, e.Target)
+		}
+	}})
+	var want []int
+	for _, round := range Rounds(3, 4, 7, 0) {
+		want = append(want, round...)
+	}
+	if fmt.Sprint(order) != fmt.Sprint(want) {
+		t.Errorf("slices in order %v, want the rounds' order %v", order, want)
+	}
+	for i, r := range rs {
+		if r.Err != nil || r.Method != spec.MethodInterleaved || len(r.Trials) != 1 {
+			t.Fatalf("target %d: err %v, method %q, %d trials", i, r.Err, r.Method, len(r.Trials))
+		}
+		tr := r.Trials[0]
+		if tr.Warmup == nil || len(tr.Intervals) != 4 {
+			t.Fatalf("target %d: warmup %v, %d slices; want a warmup and 4", i, tr.Warmup != nil, len(tr.Intervals))
+		}
+		for k, iv := range tr.Intervals {
+			if iv.Index != k || iv.Ops == 0 || iv.Server == nil || iv.ServerCPU <= 0 {
+				t.Errorf("target %d slice %d: index %d, %d ops, server CPU %v", i, k, iv.Index, iv.Ops, iv.ServerCPU)
+			}
+		}
+	}
+}
+
+// A target of a group that fails its setup does not stop the others.
+func TestRunGroupOneFails(t *testing.T) {
+	good, bad := testSpec("grpc-proto", "tcp"), testSpec("grpc-proto", "tcp")
+	bad.Label, bad.ClientOptions = "bad", map[string]string{"no_such_option": "1"}
+	for _, s := range []*spec.Spec{&good, &bad} {
+		s.Method, s.Trials, s.Iterations, s.IterationTime = spec.MethodInterleaved, 1, 3, 50*time.Millisecond
+	}
+	rs := RunGroup(context.Background(), []spec.Spec{good, bad}, Options{Binary: binary})
+	if rs[0].Err != nil || len(rs[0].Trials[0].Intervals) != 3 {
+		t.Errorf("the good target: err %v; want its 3 slices", rs[0].Err)
+	}
+	if rs[1].Err == nil || !strings.Contains(rs[1].Err.Error(), "no_such_option") {
+		t.Errorf("the bad target: err %v; want the client worker's complaint", rs[1].Err)
 	}
 }
 
 // A worker killed mid-run: the driver says which, shows its stderr and exit, keeps
 // the intervals measured so far, and does not hang.
 func TestWorkerKilled(t *testing.T) {
-	s := spec("http-json", "tcp")
+	s := testSpec("http-json", "tcp")
 	s.Iterations, s.Trials = 50, 1
 	var trials []*Trial
 	var err error
@@ -97,7 +153,7 @@ func TestWorkerKilled(t *testing.T) {
 		trials, err = Run(context.Background(), s, Options{Binary: binary, Observe: func(e Event) {
 			if e.Interval.Phase == engine.Measure && e.Interval.Index == 1 && !killed {
 				killed = true
-				killWorker(t, "s0.sock") // the server worker of trial 0
+				killWorker(t, "server-0-0.sock") // the server worker of trial 0
 			}
 		}})
 	}()
@@ -137,7 +193,7 @@ func killWorker(t *testing.T, sock string) {
 
 // A worker that cannot start is reported with what it said.
 func TestBadBinary(t *testing.T) {
-	_, err := Run(context.Background(), spec("grpc-proto", "tcp"), Options{Binary: "/bin/false", StartTimeout: 2 * time.Second})
+	_, err := Run(context.Background(), testSpec("grpc-proto", "tcp"), Options{Binary: "/bin/false", StartTimeout: 2 * time.Second})
 	if err == nil || !strings.Contains(err.Error(), "server worker") {
 		t.Errorf("error %v, want one naming the server worker", err)
 	}
@@ -145,7 +201,7 @@ func TestBadBinary(t *testing.T) {
 
 // A setup the worker refuses comes back as the worker's reason.
 func TestBadSetup(t *testing.T) {
-	s := spec("grpc-proto", "tcp")
+	s := testSpec("grpc-proto", "tcp")
 	s.ClientOptions = map[string]string{"no_such_option": "1"}
 	_, err := Run(context.Background(), s, Options{Binary: binary})
 	if err == nil || !strings.Contains(err.Error(), "no_such_option") {

@@ -2,76 +2,42 @@ package cluster
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"os"
-	"path/filepath"
-	"strings"
 	"time"
 
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
-	"google.golang.org/grpc/status"
-
 	"github.com/wirebench/wirebench/cluster/controlpb"
-	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/engine"
-	"github.com/wirebench/wirebench/load"
-	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/record"
+	"github.com/wirebench/wirebench/spec"
 )
-
-// Spec is one benchmark for the driver.
-type Spec struct {
-	Protocol string
-	// Label, when set, tells apart benchmarks of one protocol that differ only by
-	// options (e.g. "win-64KiB"); it is part of the benchmark's name and series.
-	Label string
-	// Transport is "tcp" or "unix" for networked protocols ("inproc" for direct).
-	Transport string
-	// Target, when set, is an outside server to load: no server worker is started.
-	Target   string
-	Workload string
-	Params   contract.Params
-	// ClientOptions and ServerOptions are protocol options (protocol.ClientConfig,
-	// protocol.ServerConfig); each side rejects names it does not know.
-	ClientOptions map[string]string
-	ServerOptions map[string]string
-	Model         load.Model
-	Warmup        time.Duration
-	Iterations    int
-	IterationTime time.Duration
-	IterationOps  int64
-	Trials        int
-	CallTimeout   time.Duration
-	Seed          uint64
-	DataSeed      uint64
-	DataSize      int
-	// MaxMessageSize bounds messages on both sides (0: the protocol default).
-	MaxMessageSize int
-}
 
 // Options of a driver.
 type Options struct {
-	// Binary is the wirebench executable to start workers from.
+	// Binary is the wirebench executable to start Go workers from ("" for this one).
 	Binary string
-	// ServerCPUs and ClientCPUs pin the workers (empty: not pinned).
-	ServerCPUs, ClientCPUs []int
+	// JavaWorker is the JVM worker's jar ("": $WIREBENCH_JAVA_WORKER, then the
+	// place `make java` builds it), and JavaArgs are JVM options before -jar.
+	JavaWorker string
+	JavaArgs   []string
 	// TempDir holds worker control sockets and unix benchmark sockets ("" for the
 	// system's temp dir).
 	TempDir string
-	// StartTimeout bounds a worker's start (default 10 s).
+	// StartTimeout bounds a worker's start (default 10 s; three times that for a JVM).
 	StartTimeout time.Duration
-	// ProfileDir, when set, receives a CPU profile of each worker process
-	// (server-N.pprof, client-N.pprof for trial N).
+	// ProfileDir, when set, receives a CPU profile of each Go worker process
+	// (server-T-N.pprof, client-T-N.pprof for target T of a group, trial N).
 	ProfileDir string
+	// Seed orders the targets of interleaved rounds (the same seed, the same order).
+	Seed uint64
 	// Observe, when set, receives events as they happen (from one goroutine at a time).
 	Observe func(Event)
 }
 
-// Event is progress reported by the driver.
+// Event is progress reported by the driver: one finished phase of one target.
 type Event struct {
+	// Target is the benchmark's index in the group (0 for Run).
+	Target   int
 	Trial    int // 0-based
 	Interval *Interval
 }
@@ -86,256 +52,253 @@ func (e Event) Line() string {
 // Interval is one phase of one trial as the driver saw it.
 type Interval struct {
 	Phase engine.Phase
+	// Index counts within the phase; in an interleaved group it is the round.
 	Index int
 	*record.Interval
 	BytesSent, BytesReceived int64
 	ClientCPU                time.Duration
 	ClientCPUs               int
+	// Server is the server worker's reading at the end of the phase and ServerCPU the
+	// CPU it used during the phase; nil and 0 without a server worker.
+	Server    *ProcReading
+	ServerCPU time.Duration
 }
 
-// ServerMark is a reading of the server worker.
-type ServerMark struct {
-	Time    time.Time
-	CPU     time.Duration
-	PeakRSS int64
-	Calls   int64
+// ProcReading is a reading of a worker process, cumulative since it started.
+type ProcReading struct {
+	Time         time.Time
+	CPU          time.Duration
+	RSS, PeakRSS int64
 }
 
-// Trial is what one trial measured. A trial cut short keeps what finished.
+// Trial is what one trial of one benchmark measured. A trial cut short keeps what
+// finished.
 type Trial struct {
 	Index     int
 	Warmup    *Interval
 	Intervals []*Interval
-	// ServerStart is the server's reading when measurement began (after warmup),
-	// ServerEnd after the last iteration; nil without a server worker.
-	ServerStart, ServerEnd *ServerMark
-	FirstErrors            map[string]string
-	Err                    error
+	Err       error
 }
 
-// Run runs spec's trials, each with fresh workers, and returns every trial; a trial
-// that failed carries its error and what it measured, and Run stops at the first
-// failure (later trials would fail the same way) and returns it too.
-func Run(ctx context.Context, spec Spec, opt Options) ([]*Trial, error) {
+// Result is what the driver measured of one benchmark of a group.
+type Result struct {
+	Trials []*Trial
+	// Method is how it was measured: spec.MethodInterleaved or spec.MethodSequential.
+	Method string
+	// Err is why it failed (its trials keep what finished), or nil.
+	Err error
+}
+
+// Run runs one benchmark's trials, each with fresh workers, and returns every trial;
+// a trial that failed carries its error and what it measured, and Run stops at the
+// first failure (later trials would fail the same way) and returns it too.
+func Run(ctx context.Context, s spec.Spec, opt Options) ([]*Trial, error) {
+	r := RunGroup(ctx, []spec.Spec{s}, opt)[0]
+	return r.Trials, r.Err
+}
+
+// RunGroup runs a comparison group: benchmarks that differ only in their target. With
+// more than one benchmark and the interleaved method (every spec's Method), each trial
+// starts every target at once, warms each up in turn, then measures in rounds (every
+// spec's Iterations): each round gives every target one slice (its iteration) in a
+// random order, so that the targets' samples are close in time and their ratios can be
+// paired by round. Otherwise the benchmarks are measured one after the other. A
+// benchmark that fails does not stop the others; when ctx ends, every result not
+// finished carries ctx's error.
+func RunGroup(ctx context.Context, specs []spec.Spec, opt Options) []*Result {
+	results := make([]*Result, len(specs))
+	for i := range results {
+		results[i] = &Result{Method: spec.MethodSequential}
+	}
+	resolved := make([]Resolved, len(specs))
+	ok := true
+	for i, s := range specs {
+		var err error
+		if resolved[i], err = Resolve(s); err != nil {
+			results[i].Err, ok = err, false
+		}
+	}
+	if !ok {
+		return results
+	}
+	if err := opt.fill(); err != nil {
+		for _, r := range results {
+			r.Err = err
+		}
+		return results
+	}
+	dir, err := os.MkdirTemp(opt.TempDir, "wb-")
+	if err != nil {
+		for _, r := range results {
+			r.Err = err
+		}
+		return results
+	}
+	defer os.RemoveAll(dir)
+	if len(specs) > 1 && interleaved(specs) {
+		for _, r := range results {
+			r.Method = spec.MethodInterleaved
+		}
+		runInterleaved(ctx, resolved, opt, dir, results)
+		return results
+	}
+	for i, res := range resolved {
+		runSequential(ctx, res, i, opt, dir, results[i])
+		if ctx.Err() != nil {
+			for _, r := range results[i+1:] {
+				r.Err = ctx.Err()
+			}
+			break
+		}
+	}
+	return results
+}
+
+func interleaved(specs []spec.Spec) bool {
+	for _, s := range specs {
+		if s.Method != spec.MethodInterleaved {
+			return false
+		}
+	}
+	return true
+}
+
+func (opt *Options) fill() error {
 	if opt.StartTimeout == 0 {
 		opt.StartTimeout = 10 * time.Second
 	}
 	if opt.Binary == "" {
 		exe, err := os.Executable()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		opt.Binary = exe
 	}
-	p, err := protocol.Lookup(spec.Protocol)
-	if err != nil {
-		return nil, err
-	}
-	dir, err := os.MkdirTemp(opt.TempDir, "wb-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(dir)
-	var trials []*Trial
-	for i := range spec.Trials {
-		t := &Trial{Index: i}
-		trials = append(trials, t)
-		t.Err = runTrial(ctx, p, spec, opt, dir, t)
-		if t.Err != nil {
-			return trials, t.Err
-		}
-	}
-	return trials, nil
+	return nil
 }
 
-// worker is a started worker process and its control connection.
-type worker struct {
-	*process
-	conn   *grpc.ClientConn
-	client controlpb.WorkerClient
+func (opt Options) observe(target, trial int, iv *Interval) {
+	if opt.Observe != nil {
+		opt.Observe(Event{Target: target, Trial: trial, Interval: iv})
+	}
 }
 
-func startWorker(ctx context.Context, role string, opt Options, dir string, cpus []int, n int) (*worker, error) {
-	sock := filepath.Join(dir, fmt.Sprintf("%s%d.sock", role[:1], n))
-	args := []string{"worker", "--listen", "unix://" + sock}
-	if opt.ProfileDir != "" {
-		name := strings.Fields(role)[0]
-		args = append(args, "--cpu-profile", filepath.Join(opt.ProfileDir, fmt.Sprintf("%s-%d.pprof", name, n)))
-	}
-	proc, err := startProcess(ctx, role, opt.Binary, args, cpus, opt.StartTimeout)
-	if err != nil {
-		return nil, err
-	}
-	conn, err := grpc.NewClient("unix://"+sock, grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		proc.kill()
-		return nil, proc.failure(err)
-	}
-	return &worker{process: proc, conn: conn, client: controlpb.NewWorkerClient(conn)}, nil
+// warmupPhase and measurePhase are the phases a benchmark's plan asks for.
+func warmupPhase(s spec.Spec) *controlpb.Phase {
+	return &controlpb.Phase{Kind: string(engine.Warmup), DurationNanos: int64(s.Warmup)}
 }
 
-// close asks the worker to quit, then makes sure it is gone.
-func (w *worker) close() {
-	if !w.dead() {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		w.client.Quit(ctx, &controlpb.QuitRequest{})
-		cancel()
-	}
-	w.conn.Close()
-	w.stop(2 * time.Second)
+func measurePhase(s spec.Spec, index int, restart bool) *controlpb.Phase {
+	return &controlpb.Phase{Kind: string(engine.Measure), Index: int32(index), DurationNanos: int64(s.IterationTime),
+		Ops: s.IterationOps, RestartSchedule: restart}
 }
 
-// explain turns an RPC error into the reason the worker gives, or, when the worker
-// died, what its exit and stderr say.
-func (w *worker) explain(err error) error {
-	select {
-	case <-w.exited:
-	case <-time.After(300 * time.Millisecond):
-	}
-	if w.dead() {
-		return w.failure(nil)
-	}
-	if s, ok := status.FromError(err); ok {
-		return fmt.Errorf("%s: %s", w.role, s.Message())
-	}
-	return fmt.Errorf("%s: %w", w.role, err)
-}
-
-func runTrial(ctx context.Context, p *protocol.Protocol, spec Spec, opt Options, dir string, t *Trial) error {
-	target := spec.Target
-	var srv *worker
-	var srvStream controlpb.Worker_RunServerClient
-	if !p.InProcess && target == "" {
-		var err error
-		if srv, err = startWorker(ctx, "server worker", opt, dir, opt.ServerCPUs, t.Index); err != nil {
-			return err
-		}
-		defer srv.close()
-		listen := "tcp://127.0.0.1:0"
-		if spec.Transport == "unix" {
-			listen = "unix://" + filepath.Join(dir, fmt.Sprintf("bench%d.sock", t.Index))
-		}
-		sctx, cancel := context.WithCancel(ctx)
-		defer cancel()
-		if srvStream, err = srv.client.RunServer(sctx); err != nil {
-			return srv.explain(err)
-		}
-		err = srvStream.Send(&controlpb.ServerArgs{Arg: &controlpb.ServerArgs_Setup{Setup: &controlpb.ServerSetup{
-			Protocol: spec.Protocol, Listen: listen, MaxMessageSize: int64(spec.MaxMessageSize),
-			Options: spec.ServerOptions, DataSeed: spec.DataSeed, DataSize: int32(spec.DataSize)}}})
-		if err != nil {
-			return srv.explain(err)
-		}
-		st, err := srvStream.Recv()
-		if err != nil {
-			return srv.explain(err)
-		}
-		target = st.Address
-	}
-	cli, err := startWorker(ctx, "client worker", opt, dir, opt.ClientCPUs, t.Index)
-	if err != nil {
-		return err
-	}
-	defer cli.close()
-	mark := func() (*ServerMark, error) {
-		if srvStream == nil {
-			return nil, nil
-		}
-		if err := srvStream.Send(&controlpb.ServerArgs{Arg: &controlpb.ServerArgs_Mark{Mark: &controlpb.Mark{}}}); err != nil {
-			return nil, srv.explain(err)
-		}
-		st, err := srvStream.Recv()
-		if err != nil {
-			return nil, srv.explain(err)
-		}
-		return &ServerMark{Time: time.Unix(0, st.Proc.GetTimeUnixNanos()), CPU: time.Duration(st.Proc.GetCpuNanos()),
-			PeakRSS: st.Proc.GetPeakRssBytes(), Calls: st.Calls}, nil
-	}
-	cctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	stream, err := cli.client.RunClient(cctx)
-	if err != nil {
-		return cli.explain(err)
-	}
-	m := spec.Model
-	err = stream.Send(&controlpb.ClientArgs{Arg: &controlpb.ClientArgs_Setup{Setup: &controlpb.ClientSetup{
-		Protocol: spec.Protocol, Target: target, Workload: spec.Workload,
-		Payload: int64(spec.Params.Payload), Increments: int64(spec.Params.Increments), Trades: spec.Params.Trades,
-		Options: spec.ClientOptions,
-		Load: &controlpb.LoadModel{Kind: string(m.Kind), Concurrency: int32(m.Concurrency),
-			Connections: int32(m.Connections), Rate: m.Rate, Arrival: string(m.Arrival)},
-		WarmupNanos: int64(spec.Warmup), Iterations: int32(spec.Iterations),
-		IterationNanos: int64(spec.IterationTime), IterationOps: spec.IterationOps,
-		CallTimeoutNanos: int64(spec.CallTimeout), Seed: spec.Seed + uint64(t.Index),
-		DataSeed: spec.DataSeed, DataSize: int32(spec.DataSize), MaxMessageSize: int64(spec.MaxMessageSize)}}})
-	if err != nil {
-		return cli.explain(err)
-	}
-	if spec.Warmup == 0 {
-		if t.ServerStart, err = mark(); err != nil {
-			return err
-		}
-	}
-	for {
-		st, err := stream.Recv()
-		if errors.Is(err, io.EOF) {
-			return fmt.Errorf("client worker ended the run without a result")
-		}
-		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			return cli.explain(err)
-		}
-		if d := st.GetDone(); d != nil {
-			t.FirstErrors = d.FirstErrors
-			if t.ServerEnd, err = mark(); err != nil {
+// runSequential measures one benchmark on its own: per trial, fresh workers, the
+// warmup, then the iterations back to back (an open schedule runs on across them).
+func runSequential(ctx context.Context, res Resolved, idx int, opt Options, dir string, out *Result) {
+	s := res.Spec
+	for i := range s.Trials {
+		tr := &Trial{Index: i}
+		out.Trials = append(out.Trials, tr)
+		tr.Err = func() error {
+			t, err := startTarget(ctx, res, opt, dir, i, idx)
+			if err != nil {
 				return err
+			}
+			defer t.close()
+			if s.Warmup > 0 {
+				if tr.Warmup, err = t.phase(ctx, warmupPhase(s)); err != nil {
+					return err
+				}
+				opt.observe(idx, i, tr.Warmup)
+			}
+			for k := range s.Iterations {
+				iv, err := t.phase(ctx, measurePhase(s, k, false))
+				if err != nil {
+					return err
+				}
+				tr.Intervals = append(tr.Intervals, iv)
+				opt.observe(idx, i, iv)
 			}
 			return nil
-		}
-		iv, err := decodeInterval(st.GetInterval())
-		if err != nil {
-			return fmt.Errorf("client worker sent a bad interval: %w", err)
-		}
-		if iv.Phase == engine.Warmup {
-			t.Warmup = iv
-			if t.ServerStart, err = mark(); err != nil {
-				return err
-			}
-		} else {
-			t.Intervals = append(t.Intervals, iv)
-		}
-		if opt.Observe != nil {
-			opt.Observe(Event{Trial: t.Index, Interval: iv})
+		}()
+		if tr.Err != nil {
+			out.Err = tr.Err
+			return
 		}
 	}
 }
 
-func decodeInterval(m *controlpb.Interval) (*Interval, error) {
-	if m == nil {
-		return nil, errors.New("empty status")
+// runInterleaved measures a group in rounds (RunGroup). Every spec of the group has
+// the same plan (warmup, iterations, trials), which is what makes it a group.
+func runInterleaved(ctx context.Context, rs []Resolved, opt Options, dir string, out []*Result) {
+	plan := rs[0].Spec
+	for trial := range plan.Trials {
+		trials := make([]*Trial, len(rs))
+		targets := make([]*target, len(rs))
+		fail := func(i int, err error) {
+			trials[i].Err = err
+			if out[i].Err == nil {
+				out[i].Err = err
+			}
+			if targets[i] != nil {
+				targets[i].close()
+				targets[i] = nil
+			}
+		}
+		for i, res := range rs {
+			trials[i] = &Trial{Index: trial}
+			if out[i].Err != nil {
+				continue // failed in an earlier trial: later ones would fail the same way
+			}
+			out[i].Trials = append(out[i].Trials, trials[i])
+			t, err := startTarget(ctx, res, opt, dir, trial, i)
+			if err != nil {
+				fail(i, err)
+				continue
+			}
+			targets[i] = t
+		}
+		for i, t := range targets {
+			if t == nil || plan.Warmup <= 0 {
+				continue
+			}
+			iv, err := t.phase(ctx, warmupPhase(rs[i].Spec))
+			if err != nil {
+				fail(i, err)
+				continue
+			}
+			trials[i].Warmup = iv
+			opt.observe(i, trial, iv)
+		}
+		for round, order := range Rounds(len(rs), plan.Iterations, opt.Seed, uint64(trial)) {
+			for _, i := range order {
+				t := targets[i]
+				if t == nil {
+					continue
+				}
+				iv, err := t.phase(ctx, measurePhase(rs[i].Spec, round, true))
+				if err != nil {
+					fail(i, err)
+					continue
+				}
+				trials[i].Intervals = append(trials[i].Intervals, iv)
+				opt.observe(i, trial, iv)
+			}
+			if ctx.Err() != nil {
+				break
+			}
+		}
+		for i, t := range targets {
+			if t != nil {
+				t.close()
+			}
+			if ctx.Err() != nil && out[i].Err == nil {
+				fail(i, ctx.Err())
+			}
+		}
+		if ctx.Err() != nil {
+			return
+		}
 	}
-	iv := &Interval{Phase: engine.Phase(m.Phase), Index: int(m.Index), Interval: &record.Interval{
-		Start: time.Unix(0, m.StartUnixNanos), End: time.Unix(0, m.EndUnixNanos), Ops: m.Ops,
-		Errors: map[record.ErrorKind]int64{}, Clamped: m.Clamped, Overflow: m.Overflow},
-		BytesSent: m.BytesSent, BytesReceived: m.BytesReceived, ClientCPU: time.Duration(m.CpuNanos),
-		ClientCPUs: int(m.GetProc().GetCpus())}
-	for k, n := range m.Errors {
-		iv.Errors[record.ErrorKind(k)] = n
-	}
-	var err error
-	if iv.Resp, err = record.DecodeHistogram(m.ResponseHistogram); err != nil {
-		return nil, err
-	}
-	if iv.Service, err = record.DecodeHistogram(m.ServiceHistogram); err != nil {
-		return nil, err
-	}
-	if iv.Lag, err = record.DecodeHistogram(m.LagHistogram); err != nil {
-		return nil, err
-	}
-	if iv.Resp == nil || iv.Service == nil {
-		return nil, errors.New("interval without histograms")
-	}
-	return iv, nil
 }

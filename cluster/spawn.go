@@ -25,25 +25,31 @@ import (
 // child's parent-death signal (SIGKILL) fires when that thread ends, so the child dies
 // with the driver on every exit path, kill -9 included. The child runs in its own
 // process group, so a Ctrl-C at the terminal reaches only the driver, which then stops
-// the run in order.
+// the run in order. A worker that cannot have a parent-death signal (a JVM) exits
+// when its standard input, a pipe the driver holds, reaches end of file: that also
+// happens when the driver dies.
 type process struct {
 	role   string // "server worker", "client worker"
 	cmd    *exec.Cmd
+	stdin  io.WriteCloser
 	stderr *tail
 	addr   string        // the control address the worker printed
 	exited chan struct{} // closed when the child has exited
 	err    error         // its exit error, set before exited is closed
 }
 
-// startProcess starts bin with args pinned to cpus (none: not pinned), and waits up
-// to timeout for its first stdout line, "listening on ADDR".
-func startProcess(ctx context.Context, role, bin string, args []string, cpus []int, timeout time.Duration) (*process, error) {
+// startProcess starts argv pinned to cpus (none: not pinned), and waits up to timeout
+// for its first stdout line, "listening on ADDR".
+func startProcess(ctx context.Context, role string, argv []string, cpus []int, timeout time.Duration) (*process, error) {
 	p := &process{role: role, stderr: newTail(8 << 10), exited: make(chan struct{})}
-	p.cmd = exec.Command(bin, args...)
+	p.cmd = exec.Command(argv[0], argv[1:]...)
 	p.cmd.Stderr = p.stderr
 	p.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL, Setpgid: true}
 	stdout, err := p.cmd.StdoutPipe()
 	if err != nil {
+		return nil, err
+	}
+	if p.stdin, err = p.cmd.StdinPipe(); err != nil {
 		return nil, err
 	}
 	started := make(chan error, 1)
@@ -104,12 +110,14 @@ func (p *process) kill() {
 		p.cmd.Process.Kill()
 	}
 	<-p.exited
+	p.stdin.Close()
 }
 
 // stop waits up to grace for the child to exit by itself (after Quit), then kills it.
 func (p *process) stop(grace time.Duration) {
 	select {
 	case <-p.exited:
+		p.stdin.Close()
 	case <-time.After(grace):
 		p.kill()
 	}

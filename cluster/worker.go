@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/sys/unix"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -25,7 +26,6 @@ import (
 	"github.com/wirebench/wirebench/engine"
 	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/protocol"
-	"github.com/wirebench/wirebench/record"
 	"github.com/wirebench/wirebench/sysstat"
 	"github.com/wirebench/wirebench/transport"
 )
@@ -56,13 +56,40 @@ func (w *Worker) Done() <-chan struct{} { return w.quit }
 func (w *Worker) Register(s *grpc.Server) { controlpb.RegisterWorkerServer(s, w) }
 
 func (w *Worker) Info(ctx context.Context, _ *controlpb.InfoRequest) (*controlpb.InfoReply, error) {
-	return &controlpb.InfoReply{Version: w.version, Protocols: protocol.Names(),
-		Cpus: int32(cpus()), GoVersion: runtime.Version(), Pid: int32(w.proc.PID())}, nil
+	var stacks []string
+	for _, p := range protocol.All() {
+		for _, s := range protocol.Stacks(p.Name) {
+			if s.Worker == protocol.WorkerGo {
+				stacks = append(stacks, p.Name+"/"+s.Name)
+			}
+		}
+	}
+	h := sysstat.ReadHost()
+	name, _ := os.Hostname()
+	cpus := affinity()
+	return &controlpb.InfoReply{Version: w.version, Stacks: stacks, Cpus: int32(len(cpus)), Runtime: runtime.Version(),
+		Pid: int32(w.proc.PID()), Host: &controlpb.Host{Hostname: name, CpuModel: h.CPUModel, Cores: int32(h.Cores),
+			MemoryBytes: h.MemoryBytes, Kernel: h.Kernel, Os: h.OS, Cpus: sysstat.FormatCPUList(cpus)}}, nil
 }
 
 func (w *Worker) Quit(ctx context.Context, _ *controlpb.QuitRequest) (*controlpb.QuitReply, error) {
 	w.once.Do(func() { close(w.quit) })
 	return &controlpb.QuitReply{}, nil
+}
+
+// affinity returns the CPUs this process may run on (nil when unknown).
+func affinity() []int {
+	var set unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &set); err != nil {
+		return nil
+	}
+	var out []int
+	for c := range 1024 {
+		if set.IsSet(c) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 func cpus() int {
@@ -82,7 +109,7 @@ func (w *Worker) procStats() (*controlpb.ProcStats, error) {
 		RssBytes: s.RSS, PeakRssBytes: s.PeakRSS, Cpus: int32(cpus())}, nil
 }
 
-// RunServer serves the reference service over the protocol of the setup until the
+// RunServer serves the reference service with the setup's server stack until the
 // stream ends, answering each mark with the process's statistics.
 func (w *Worker) RunServer(stream controlpb.Worker_RunServerServer) error {
 	in, err := stream.Recv()
@@ -93,14 +120,14 @@ func (w *Worker) RunServer(stream controlpb.Worker_RunServerServer) error {
 	if setup == nil {
 		return status.Error(codes.InvalidArgument, "RunServer: the first message must be a setup")
 	}
-	p, err := protocol.Lookup(setup.Protocol)
+	r, err := w.resolve(setup.GetBenchmark(), protocol.ServerSide)
 	if err != nil {
-		return status.Error(codes.InvalidArgument, err.Error())
+		return err
 	}
-	if p.InProcess {
-		return status.Errorf(codes.InvalidArgument, "%s is in-process and has no server", p.Name)
+	if r.Protocol.InProcess {
+		return status.Errorf(codes.InvalidArgument, "%s is in-process and has no server", r.Protocol.Name)
 	}
-	ds, err := contract.NewDataset(setup.DataSeed, int(setup.DataSize))
+	ds, err := contract.NewDataset(r.Spec.DataSeed, r.Spec.DataSize)
 	if err != nil {
 		return status.Error(codes.InvalidArgument, err.Error())
 	}
@@ -108,8 +135,8 @@ func (w *Worker) RunServer(stream controlpb.Worker_RunServerServer) error {
 	if err != nil {
 		return status.Error(codes.InvalidArgument, err.Error())
 	}
-	svc := &countingService{Service: contract.NewReference(ds)}
-	srv, err := p.NewServer(svc, protocol.ServerConfig{MaxMessageSize: int(setup.MaxMessageSize), Options: setup.Options})
+	srv, err := r.Server.NewServer(contract.NewReference(ds), protocol.ServerConfig{
+		MaxMessageSize: r.Spec.MaxMessageSize, Options: r.Spec.ServerOptions})
 	if err != nil {
 		return status.Error(codes.InvalidArgument, err.Error())
 	}
@@ -128,7 +155,7 @@ func (w *Worker) RunServer(stream controlpb.Worker_RunServerServer) error {
 		if err != nil {
 			return err
 		}
-		return stream.Send(&controlpb.ServerStatus{Address: address, Proc: ps, Calls: svc.calls.Load()})
+		return stream.Send(&controlpb.ServerStatus{Address: address, Proc: ps})
 	}
 	if err := send(transport.AddrOf(ln.Addr()).String()); err != nil {
 		return err
@@ -146,7 +173,7 @@ func (w *Worker) RunServer(stream controlpb.Worker_RunServerServer) error {
 		}
 		select {
 		case err := <-served:
-			return status.Errorf(codes.Internal, "%s server stopped: %v", p.Name, err)
+			return status.Errorf(codes.Internal, "%s server stopped: %v", r.Server.Name, err)
 		default:
 		}
 		if err := send(""); err != nil {
@@ -155,7 +182,34 @@ func (w *Worker) RunServer(stream controlpb.Worker_RunServerServer) error {
 	}
 }
 
-// RunClient loads a target as the setup says and streams an interval per phase.
+// resolve checks a setup's benchmark once, and that this worker runs the stack of
+// its side.
+func (w *Worker) resolve(b *controlpb.Benchmark, side protocol.Side) (Resolved, error) {
+	if b == nil {
+		return Resolved{}, status.Error(codes.InvalidArgument, "setup without a benchmark")
+	}
+	s := specOf(b)
+	s.ServerCPUs, s.ClientCPUs = nil, nil // the driver pins; a worker never does
+	if side == protocol.ClientSide && b.Protocol != "" {
+		s.Target = "" // the setup's target is checked by the client itself
+	}
+	r, err := Resolve(s)
+	if err != nil {
+		return Resolved{}, status.Error(codes.InvalidArgument, err.Error())
+	}
+	st := r.Server
+	if side == protocol.ClientSide {
+		st = r.Client
+	}
+	if st.Worker != protocol.WorkerGo {
+		return Resolved{}, status.Errorf(codes.InvalidArgument, "%s stack %s runs in the %s worker, not in this one", st.Protocol, st.Name, st.Worker)
+	}
+	return r, nil
+}
+
+// RunClient connects to the setup's target with the setup's client stack, checks it
+// against the contract, answers Ready, then runs each phase the driver asks for and
+// answers it with its interval.
 func (w *Worker) RunClient(stream controlpb.Worker_RunClientServer) error {
 	in, err := stream.Recv()
 	if err != nil {
@@ -165,58 +219,75 @@ func (w *Worker) RunClient(stream controlpb.Worker_RunClientServer) error {
 	if setup == nil {
 		return status.Error(codes.InvalidArgument, "RunClient: the first message must be a setup")
 	}
+	r, err := w.resolve(setup.GetBenchmark(), protocol.ClientSide)
+	if err != nil {
+		return err
+	}
+	share, count := int(setup.ShareIndex), max(int(setup.ShareCount), 1)
+	if share < 0 || share >= count {
+		return status.Errorf(codes.InvalidArgument, "share %d of %d", share, count)
+	}
 	ctx := stream.Context()
-	run, err := newClientRun(ctx, setup)
+	run, err := newClientRun(ctx, r, setup.Target, share, count)
 	if err != nil {
 		return err
 	}
 	defer run.close()
-	if err := run.check(ctx, time.Duration(setup.CallTimeoutNanos)); err != nil {
+	if err := run.check(ctx, r.Spec.CallTimeout); err != nil {
 		return status.Error(codes.FailedPrecondition, err.Error())
 	}
+	sess, err := engine.Start(ctx, engine.Config{Op: run.op, Clients: run.services, Model: run.model,
+		CallTimeout: r.Spec.CallTimeout, Seed: r.Spec.ArrivalSeed + uint64(share),
+		SeqOffset: uint64(share), SeqStride: uint64(count)})
+	if err != nil {
+		return status.Error(codes.InvalidArgument, err.Error())
+	}
+	defer sess.Close()
 	defer paceGC()()
-	var sendErr error
 	last, err := w.procStats()
 	if err != nil {
 		return err
 	}
+	if err := stream.Send(&controlpb.ClientStatus{Status: &controlpb.ClientStatus_Ready{Ready: &controlpb.Ready{Proc: last}}}); err != nil {
+		return err
+	}
 	var lastSent, lastRecv int64
-	res, err := engine.Run(ctx, engine.Config{
-		Op: run.op, Clients: run.services, Model: run.model,
-		Warmup: time.Duration(setup.WarmupNanos), Iterations: int(setup.Iterations),
-		IterationTime: time.Duration(setup.IterationNanos), IterationOps: setup.IterationOps,
-		CallTimeout: time.Duration(setup.CallTimeoutNanos), Seed: setup.Seed,
-		OnInterval: func(phase engine.Phase, index int, iv *record.Interval) {
-			repaceGC()
-			if sendErr != nil {
-				return
+	for {
+		in, err := stream.Recv()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		ph := in.GetPhase()
+		if ph == nil {
+			return status.Error(codes.InvalidArgument, "RunClient: want a phase")
+		}
+		iv, err := sess.Phase(engine.PhaseSpec{Duration: time.Duration(ph.DurationNanos), Ops: ph.Ops,
+			RestartSchedule: ph.RestartSchedule, Rate: ph.Rate / float64(count)})
+		if err != nil {
+			if ctx.Err() != nil {
+				return status.FromContextError(ctx.Err()).Err()
 			}
-			var msg *controlpb.Interval
-			msg, sendErr = intervalMessage(phase, index, iv)
-			if sendErr != nil {
-				return
-			}
-			var ps *controlpb.ProcStats
-			if ps, sendErr = w.procStats(); sendErr != nil {
-				return
-			}
-			msg.CpuNanos, msg.Proc, last = ps.CpuNanos-last.CpuNanos, ps, ps
-			sent, recv := run.counter.Sent(), run.counter.Received()
-			msg.BytesSent, msg.BytesReceived, lastSent, lastRecv = sent-lastSent, recv-lastRecv, sent, recv
-			sendErr = stream.Send(&controlpb.ClientStatus{Status: &controlpb.ClientStatus_Interval{Interval: msg}})
-		},
-	})
-	if err != nil {
-		return status.FromContextError(err).Err()
+			return status.Error(codes.InvalidArgument, err.Error())
+		}
+		repaceGC()
+		msg, err := intervalMessage(ph, iv)
+		if err != nil {
+			return status.Error(codes.Internal, err.Error())
+		}
+		ps, err := w.procStats()
+		if err != nil {
+			return err
+		}
+		msg.CpuNanos, msg.Proc, last = ps.CpuNanos-last.CpuNanos, ps, ps
+		sent, recv := run.counter.Sent(), run.counter.Received()
+		msg.BytesSent, msg.BytesReceived, lastSent, lastRecv = sent-lastSent, recv-lastRecv, sent, recv
+		if err := stream.Send(&controlpb.ClientStatus{Status: &controlpb.ClientStatus_Interval{Interval: msg}}); err != nil {
+			return err
+		}
 	}
-	if sendErr != nil {
-		return sendErr
-	}
-	first := map[string]string{}
-	for k, v := range res.FirstErrors {
-		first[string(k)] = v
-	}
-	return stream.Send(&controlpb.ClientStatus{Status: &controlpb.ClientStatus_Done{Done: &controlpb.Done{FirstErrors: first}}})
 }
 
 // minHeapGoal is the heap size the load generator lets the garbage collector wait
@@ -265,28 +336,6 @@ func liveHeap() uint64 {
 	return s[0].Value.Uint64()
 }
 
-func intervalMessage(phase engine.Phase, index int, iv *record.Interval) (*controlpb.Interval, error) {
-	m := &controlpb.Interval{Phase: string(phase), Index: int32(index),
-		StartUnixNanos: iv.Start.UnixNano(), EndUnixNanos: iv.End.UnixNano(), Ops: iv.Ops,
-		Errors: map[string]int64{}, Clamped: iv.Clamped, Overflow: iv.Overflow}
-	for k, n := range iv.Errors {
-		m.Errors[string(k)] = n
-	}
-	var err error
-	if m.ResponseHistogram, err = record.EncodeHistogram(iv.Resp); err != nil {
-		return nil, err
-	}
-	if m.ServiceHistogram, err = record.EncodeHistogram(iv.Service); err != nil {
-		return nil, err
-	}
-	if iv.Lag != nil {
-		if m.LagHistogram, err = record.EncodeHistogram(iv.Lag); err != nil {
-			return nil, err
-		}
-	}
-	return m, nil
-}
-
 // clientRun is a load generator's clients and op.
 type clientRun struct {
 	clients  []protocol.Client
@@ -296,51 +345,45 @@ type clientRun struct {
 	counter  transport.Counter
 }
 
-func newClientRun(ctx context.Context, s *controlpb.ClientSetup) (*clientRun, error) {
+func newClientRun(ctx context.Context, res Resolved, target string, share, count int) (*clientRun, error) {
 	bad := func(err error) error { return status.Error(codes.InvalidArgument, err.Error()) }
-	p, err := protocol.Lookup(s.Protocol)
-	if err != nil {
-		return nil, bad(err)
-	}
+	s := res.Spec
 	w, err := contract.LookupWorkload(s.Workload)
 	if err != nil {
 		return nil, bad(err)
 	}
-	params := contract.Params{Payload: int(s.Payload), Increments: int(s.Increments), Trades: s.Trades}
-	if err := w.Check(params); err != nil {
-		return nil, bad(err)
-	}
-	ds, err := contract.NewDataset(s.DataSeed, int(s.DataSize))
+	ds, err := contract.NewDataset(s.DataSeed, s.DataSize)
 	if err != nil {
 		return nil, bad(err)
 	}
-	op, err := w.New(params, ds)
+	op, err := w.New(s.Params, ds)
 	if err != nil {
 		return nil, bad(err)
 	}
-	lm := s.GetLoad()
-	model, err := load.Model{Kind: load.Kind(lm.GetKind()), Concurrency: int(lm.GetConcurrency()),
-		Connections: int(lm.GetConnections()), Rate: lm.GetRate(), Arrival: load.Arrival(lm.GetArrival())}.Normalize()
+	model, err := s.Load.Normalize()
+	if err == nil {
+		model, err = load.Share(model, share, count)
+	}
 	if err != nil {
 		return nil, bad(err)
 	}
 	r := &clientRun{op: op, model: model}
-	cfg := protocol.ClientConfig{MaxMessageSize: int(s.MaxMessageSize), Options: s.Options}
-	if p.InProcess {
+	cfg := protocol.ClientConfig{MaxMessageSize: s.MaxMessageSize, Options: s.ClientOptions}
+	if res.Protocol.InProcess {
 		cfg.Local = contract.NewReference(ds)
 	} else {
-		if cfg.Target, err = transport.Parse(s.Target); err != nil {
-			return nil, bad(err)
+		if cfg.Target, err = transport.Parse(target); err != nil {
+			return nil, bad(fmt.Errorf("target: %w", err))
 		}
 		cfg.Dial = transport.Dialer(cfg.Target, &r.counter)
 	}
 	for range model.Connections {
 		dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		c, err := p.NewClient(dctx, cfg)
+		c, err := res.Client.NewClient(dctx, cfg)
 		cancel()
 		if err != nil {
 			r.close()
-			return nil, status.Errorf(codes.Unavailable, "connecting to %s over %s: %v", s.Target, p.Name, err)
+			return nil, status.Errorf(codes.Unavailable, "connecting to %s over %s with %s: %v", target, res.Protocol.Name, res.Client.Name, err)
 		}
 		r.clients = append(r.clients, c)
 		r.services = append(r.services, c)

@@ -17,6 +17,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -35,7 +36,9 @@ const (
 	Measure Phase = "measure"
 )
 
-// Config is one run.
+// Config is one run: its op, clients and load model, and, for Run, its plan (warmup
+// and iterations). A Session takes the same Config and ignores the plan: its caller
+// asks for each phase.
 type Config struct {
 	// Op is the workload operation to call (contract.Workload.New).
 	Op contract.Op
@@ -44,8 +47,19 @@ type Config struct {
 	Clients []contract.Service
 	// Model is the load model, normalized (load.Model.Normalize).
 	Model load.Model
-	// Warmup is how long to run before measuring; its interval is reported with
-	// Phase Warmup and left out of the results.
+	// CallTimeout fails a call that takes longer (0: no limit but the run's context).
+	// It is enforced by a watchdog that looks every CallTimeout/20 (at least 1 ms), so
+	// a call may run up to 5 % longer before it is cut.
+	CallTimeout time.Duration
+	// Seed makes Poisson schedules repeatable.
+	Seed uint64
+	// SeqOffset and SeqStride place this run's sequence numbers among those of other
+	// runs sharing one benchmark (several load generators): caller i of n takes
+	// SeqOffset + SeqStride×(i + k×n). Zero values mean 0 and 1.
+	SeqOffset, SeqStride uint64
+
+	// The plan, for Run only. Warmup is how long to run before measuring; its
+	// interval is reported with Phase Warmup and left out of the results.
 	Warmup time.Duration
 	// Iterations is the number of measurement intervals (at least 1).
 	Iterations int
@@ -53,12 +67,6 @@ type Config struct {
 	// is the number of ops (arrivals, in an open model) of each iteration.
 	IterationTime time.Duration
 	IterationOps  int64
-	// CallTimeout fails a call that takes longer (0: no limit but the run's context).
-	// It is enforced by a watchdog that looks every CallTimeout/20 (at least 1 ms), so
-	// a call may run up to 5 % longer before it is cut.
-	CallTimeout time.Duration
-	// Seed makes Poisson schedules repeatable.
-	Seed uint64
 	// OnInterval, when set, is called from Run's goroutine with each finished phase,
 	// before the next starts (so the caller can read byte counters and CPU at the
 	// boundary). iv belongs to the callee.
@@ -84,41 +92,58 @@ func (c *Config) check() error {
 		return errors.New("engine: no op")
 	case len(c.Clients) != c.Model.Connections || len(c.Clients) == 0:
 		return fmt.Errorf("engine: %d clients for %d connections", len(c.Clients), c.Model.Connections)
-	case c.Iterations < 1:
-		return fmt.Errorf("engine: %d iterations, want at least 1", c.Iterations)
-	case (c.IterationTime > 0) == (c.IterationOps > 0):
-		return errors.New("engine: set exactly one of IterationTime and IterationOps")
-	case c.Warmup < 0 || c.CallTimeout < 0:
-		return errors.New("engine: negative warmup or call timeout")
+	case c.CallTimeout < 0:
+		return errors.New("engine: negative call timeout")
 	}
 	return nil
 }
 
-// Run runs cfg until its iterations are done or ctx ends. When ctx ends, the calls in
-// flight are cancelled, Run returns within about a second with the intervals that
-// finished, and the error is ctx's.
+func (c *Config) checkPlan() error {
+	switch {
+	case c.Iterations < 1:
+		return fmt.Errorf("engine: %d iterations, want at least 1", c.Iterations)
+	case (c.IterationTime > 0) == (c.IterationOps > 0):
+		return errors.New("engine: set exactly one of IterationTime and IterationOps")
+	case c.Warmup < 0:
+		return errors.New("engine: negative warmup")
+	}
+	return nil
+}
+
+// Run runs cfg's plan (warmup, then iterations, the open schedule running on across
+// them) until its iterations are done or ctx ends. When ctx ends, the calls in flight
+// are cancelled, Run returns within about a second with the intervals that finished,
+// and the error is ctx's.
 func Run(ctx context.Context, cfg Config) (*Result, error) {
-	if err := cfg.check(); err != nil {
+	if err := cfg.checkPlan(); err != nil {
 		return nil, err
 	}
-	r := newRun(ctx, &cfg)
-	defer r.stop()
-	res := &Result{FirstErrors: r.firstErrors}
+	s, err := Start(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	res := &Result{FirstErrors: map[record.ErrorKind]string{}}
 	phases := cfg.Iterations
 	if cfg.Warmup > 0 {
 		phases++
 	}
 	for i := range phases {
-		phase, idx, ph := Measure, i, phaseSpec{duration: cfg.IterationTime, ops: cfg.IterationOps}
+		phase, idx, ph := Measure, i, PhaseSpec{Duration: cfg.IterationTime, Ops: cfg.IterationOps}
 		if cfg.Warmup > 0 {
 			idx = i - 1
 			if i == 0 {
-				phase, idx, ph = Warmup, 0, phaseSpec{duration: cfg.Warmup}
+				phase, idx, ph = Warmup, 0, PhaseSpec{Duration: cfg.Warmup}
 			}
 		}
-		iv := r.runPhase(ph)
-		if err := ctx.Err(); err != nil {
+		iv, err := s.Phase(ph)
+		if err != nil {
 			return res, err // the cut-short phase is not a measurement
+		}
+		for k, msg := range iv.FirstErrors {
+			if _, ok := res.FirstErrors[k]; !ok {
+				res.FirstErrors[k] = msg
+			}
 		}
 		if phase == Warmup {
 			res.Warmup = iv
@@ -132,10 +157,65 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	return res, nil
 }
 
-type phaseSpec struct {
-	duration time.Duration
-	ops      int64
+// PhaseSpec is one phase of a Session.
+type PhaseSpec struct {
+	// The phase lasts Duration, or Ops ops (arrivals, in an open model): exactly one
+	// is set. It ends when the calls in flight have finished.
+	Duration time.Duration
+	Ops      int64
+	// RestartSchedule (open model) starts the arrival schedule afresh at the phase's
+	// start, the first arrival due at once, as a slice of an interleaved round needs
+	// after the target sat idle. Otherwise the schedule runs on from the previous
+	// phase, and the gap between phases shows up as lag.
+	RestartSchedule bool
+	// Rate (open model), when > 0, replaces the model's rate from this phase on and
+	// restarts the schedule.
+	Rate float64
 }
+
+// Session is a run whose phases its caller asks for one at a time, with the clients
+// connected and the callers' state kept in between. It is owned by one goroutine.
+type Session struct {
+	r *run
+}
+
+// Start prepares a session over cfg (its plan fields are ignored). No call is made
+// until Phase.
+func Start(ctx context.Context, cfg Config) (*Session, error) {
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	return &Session{r: newRun(ctx, &cfg)}, nil
+}
+
+// Phase runs one phase and returns its interval, with the first error of each kind
+// met during it. When the session's context ends, the calls in flight are cancelled
+// and the error is the context's; the cut-short interval is not returned.
+func (s *Session) Phase(ph PhaseSpec) (*record.Interval, error) {
+	switch {
+	case (ph.Duration > 0) == (ph.Ops > 0):
+		return nil, errors.New("engine: a phase needs exactly one of a duration and an op count")
+	case ph.Rate < 0 || math.IsInf(ph.Rate, 0) || math.IsNaN(ph.Rate):
+		return nil, fmt.Errorf("engine: phase rate %v, want a positive rate (or 0 to keep the model's)", ph.Rate)
+	case ph.Rate > 0 && !s.r.open:
+		return nil, errors.New("engine: a phase rate needs the open model")
+	}
+	r := s.r
+	// The schedule starts with the first phase, not at Start: a contract check or a
+	// driver's round trip between the two is no lag of the generator's.
+	if r.open && (ph.RestartSchedule || ph.Rate > 0 || r.starts == 0) {
+		r.restartSchedule(ph.Rate)
+	}
+	iv := r.runPhase(ph)
+	if err := r.ctx.Err(); err != nil {
+		return nil, err
+	}
+	return iv, nil
+}
+
+// Close stops the session: its watchdog and timer end, and any call still in flight
+// is cancelled. It does not close the clients.
+func (s *Session) Close() { s.r.stop() }
 
 // run is the state that lasts across phases.
 type run struct {
@@ -149,6 +229,9 @@ type run struct {
 	begin   time.Time  // the open schedule's time zero
 	pending *time.Time // an arrival drawn past a phase's end, for the next phase
 	seq     uint64     // the open model's next sequence number (the dispatcher's alone)
+	stride  uint64     // the step between this run's sequence numbers
+	model   load.Model // the model, with the rate of the current schedule
+	starts  uint64     // schedules started, to vary a restarted Poisson schedule's seed
 
 	errMu       sync.Mutex
 	firstErrors map[record.ErrorKind]string
@@ -194,8 +277,8 @@ func (c *caller) renew(parent context.Context) {
 func shards(callers int) int { return max(1, min(callers, 2*runtime.GOMAXPROCS(0), 32)) }
 
 func newRun(ctx context.Context, cfg *Config) *run {
-	r := &run{ctx: ctx, cfg: cfg, open: cfg.Model.Kind == load.Open,
-		firstErrors: map[record.ErrorKind]string{}}
+	r := &run{ctx: ctx, cfg: cfg, open: cfg.Model.Kind == load.Open, model: cfg.Model,
+		stride: max(cfg.SeqStride, 1), seq: cfg.SeqOffset}
 	n := cfg.Model.Concurrency
 	r.recs = make([]*record.Recorder, shards(n))
 	for i := range r.recs {
@@ -203,14 +286,13 @@ func newRun(ctx context.Context, cfg *Config) *run {
 	}
 	r.callers = make([]*caller, n)
 	for i := range r.callers {
-		c := &caller{client: cfg.Clients[load.ConnectionOf(i, len(cfg.Clients))], rec: r.recs[i%len(r.recs)], next: uint64(i)}
+		c := &caller{client: cfg.Clients[load.ConnectionOf(i, len(cfg.Clients))], rec: r.recs[i%len(r.recs)],
+			next: cfg.SeqOffset + r.stride*uint64(i)}
 		c.renew(ctx)
 		r.callers[i] = c
 	}
 	if r.open {
-		r.pacer = load.NewPacer(cfg.Model, cfg.Seed)
 		r.fine = newFineTimer()
-		r.begin = time.Now()
 	}
 	if cfg.CallTimeout > 0 {
 		r.watchStop, r.watchDone = make(chan struct{}), make(chan struct{})
@@ -257,12 +339,25 @@ func (r *run) watchdog() {
 	}
 }
 
+// restartSchedule starts the open schedule afresh now, at rate when > 0 (else the
+// current one). A restarted Poisson schedule draws new gaps (the seed moves on), so
+// slices of one run do not repeat one pattern.
+func (r *run) restartSchedule(rate float64) {
+	if rate > 0 {
+		r.model.Rate = rate
+	}
+	r.pacer = load.NewPacer(r.model, r.cfg.Seed+r.starts)
+	r.starts++
+	r.pending = nil
+	r.begin = time.Now()
+}
+
 // runPhase runs one phase and returns its interval.
-func (r *run) runPhase(ph phaseSpec) *record.Interval {
+func (r *run) runPhase(ph PhaseSpec) *record.Interval {
 	start := time.Now()
 	var deadline time.Time
-	if ph.duration > 0 {
-		deadline = start.Add(ph.duration)
+	if ph.Duration > 0 {
+		deadline = start.Add(ph.Duration)
 	}
 	var wg sync.WaitGroup
 	var overflow int64
@@ -271,13 +366,13 @@ func (r *run) runPhase(ph phaseSpec) *record.Interval {
 		for _, c := range r.callers {
 			wg.Go(func() { r.serveJobs(c, jobs) })
 		}
-		overflow = r.dispatch(jobs, deadline, ph.ops)
+		overflow = r.dispatch(jobs, deadline, ph.Ops)
 		close(jobs)
 	} else {
 		var budget *atomic.Int64
-		if ph.ops > 0 {
+		if ph.Ops > 0 {
 			budget = new(atomic.Int64)
-			budget.Store(ph.ops)
+			budget.Store(ph.Ops)
 		}
 		for _, c := range r.callers {
 			wg.Go(func() { r.closedLoop(c, deadline, budget) })
@@ -290,17 +385,21 @@ func (r *run) runPhase(ph phaseSpec) *record.Interval {
 		rec.Drain(iv)
 	}
 	iv.Start, iv.End, iv.Overflow = start, end, overflow
+	r.errMu.Lock()
+	iv.FirstErrors, r.firstErrors = r.firstErrors, nil
+	r.errMu.Unlock()
 	return iv
 }
 
 // closedLoop calls back to back until the deadline passes, the budget is spent, or the
 // run ends. Caller i of n takes sequence numbers i, i+n, i+2n, ... across the whole
-// run, so ops pick ids in turn and never repeat one without sharing a counter.
+// run (scaled by the stride and moved by the offset of a shared benchmark), so ops
+// pick ids in turn and never repeat one without sharing a counter.
 //
 // The deadline is checked against the end of the caller's last call, which is the
 // time the next call would start: two clock reads a call, not three.
 func (r *run) closedLoop(c *caller, deadline time.Time, budget *atomic.Int64) {
-	n := uint64(len(r.callers))
+	n := uint64(len(r.callers)) * r.stride
 	now := time.Now()
 	for {
 		if r.ctx.Err() != nil || (!deadline.IsZero() && !now.Before(deadline)) {
@@ -360,6 +459,9 @@ func (r *run) call(c *caller, seq uint64, intended time.Time) time.Time {
 func (r *run) noteError(kind record.ErrorKind, err error) {
 	r.errMu.Lock()
 	if _, ok := r.firstErrors[kind]; !ok {
+		if r.firstErrors == nil {
+			r.firstErrors = map[record.ErrorKind]string{}
+		}
 		r.firstErrors[kind] = err.Error()
 	}
 	r.errMu.Unlock()
@@ -395,7 +497,7 @@ func (r *run) dispatch(jobs chan<- job, deadline time.Time, ops int64) (overflow
 			return overflow
 		}
 		j := job{seq: r.seq, intended: at}
-		r.seq++
+		r.seq += r.stride
 		select {
 		case jobs <- j:
 			continue

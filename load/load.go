@@ -142,3 +142,31 @@ func (p *poisson) Next() time.Duration {
 	p.t += p.r.ExpFloat64() / p.rate
 	return d
 }
+
+// Share returns the part of model m that load generator k of n runs when n generators
+// share one benchmark: the calls in flight (or the open model's cap) and the
+// connections are dealt so that they differ by at most one between generators (the
+// first ones get the extra), and an open model's rate is divided evenly. Every share
+// keeps at least one call in flight and one connection, so n may not exceed the
+// model's concurrency. m must be normalized; Share(m, 0, 1) is m.
+func Share(m Model, k, n int) (Model, error) {
+	switch {
+	case n < 1 || k < 0 || k >= n:
+		return m, fmt.Errorf("load share %d of %d", k, n)
+	case n > m.Concurrency:
+		return m, fmt.Errorf("%d load generators for %d calls in flight: each needs at least one", n, m.Concurrency)
+	}
+	deal := func(total int) int {
+		d := total / n
+		if k < total%n {
+			d++
+		}
+		return d
+	}
+	m.Concurrency = deal(m.Concurrency)
+	m.Connections = min(max(deal(m.Connections), 1), m.Concurrency)
+	if m.Kind == Open {
+		m.Rate /= float64(n)
+	}
+	return m, nil
+}

@@ -107,3 +107,37 @@ func TestConnectionOf(t *testing.T) {
 		}
 	}
 }
+
+func TestShare(t *testing.T) {
+	closed := Model{Kind: Closed, Concurrency: 10, Connections: 3}
+	open := Model{Kind: Open, Rate: 9000, Arrival: Constant, Concurrency: 100, Connections: 1}
+	tests := []struct {
+		m      Model
+		k, n   int
+		want   Model
+		errSub string
+	}{
+		// Alone: the whole model.
+		{closed, 0, 1, closed, ""},
+		// 10 calls over 3: 4, 3, 3; 3 connections: one each.
+		{closed, 0, 3, Model{Kind: Closed, Concurrency: 4, Connections: 1}, ""},
+		{closed, 2, 3, Model{Kind: Closed, Concurrency: 3, Connections: 1}, ""},
+		// A rate is divided evenly; each share keeps at least one connection.
+		{open, 1, 3, Model{Kind: Open, Rate: 3000, Arrival: Constant, Concurrency: 33, Connections: 1}, ""},
+		// More generators than calls in flight: one would have none.
+		{Model{Kind: Closed, Concurrency: 2, Connections: 1}, 0, 3, Model{}, "each needs at least one"},
+		{closed, 3, 3, Model{}, "share 3 of 3"},
+	}
+	for _, tt := range tests {
+		got, err := Share(tt.m, tt.k, tt.n)
+		if tt.errSub != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.errSub) {
+				t.Errorf("Share(%v, %d, %d): err %v, want %q", tt.m, tt.k, tt.n, err, tt.errSub)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("Share(%v, %d, %d) = %v, %v; want %v", tt.m, tt.k, tt.n, got, err, tt.want)
+		}
+	}
+}

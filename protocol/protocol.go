@@ -1,7 +1,10 @@
-// Package protocol holds the registry of protocol adapters. Each adapter lives in its own
-// package under protocol/ and registers a Protocol from its init function; the blank
-// imports in protocol/all make every built-in adapter available. Nothing outside an
-// adapter's package switches on protocol names.
+// Package protocol holds the registry of protocols and stacks. A Protocol is a wire
+// mapping of the contract ("http-json", "grpc-proto", ...); a Stack is a named
+// implementation of one or both sides of a protocol (its language, libraries and
+// tier), such as "go-nethttp-json" or "grpc-go". Each adapter lives in its own package
+// under protocol/ and registers its protocol and stacks from its init function; the
+// blank imports in protocol/all make every built-in one available. Nothing outside an
+// adapter's package switches on protocol or stack names.
 package protocol
 
 import (
@@ -21,8 +24,7 @@ import (
 // (16 MiB), on servers and clients alike.
 const DefaultMaxMessageSize = 16 << 20
 
-// Protocol is a registered adapter: a way to serve a contract.Service and a client that
-// implements it.
+// Protocol is a registered wire mapping of the contract.
 type Protocol struct {
 	// Name is what users type: "http-json", "grpc-proto", ...
 	Name string
@@ -31,10 +33,10 @@ type Protocol struct {
 	// InProcess is true for protocols with no wire (direct): they have no server, and
 	// their client calls ClientConfig.Local.
 	InProcess bool
-	// NewServer returns a server of svc. Nil for in-process protocols.
-	NewServer func(svc contract.Service, cfg ServerConfig) (Server, error)
-	// NewClient returns a client. It may connect lazily, on the first call.
-	NewClient func(ctx context.Context, cfg ClientConfig) (Client, error)
+	// DefaultServer and DefaultClient name the stacks a benchmark uses when it names
+	// none: production stacks, written as a service would be. An in-process protocol
+	// has no server stack.
+	DefaultServer, DefaultClient string
 }
 
 // ServerConfig configures a protocol server.
@@ -103,18 +105,20 @@ type Client interface {
 var (
 	mu       sync.RWMutex
 	registry = map[string]*Protocol{}
+	stacks   = map[string][]*Stack{} // by protocol, in registration order
 )
 
-// Register adds p to the registry. It panics on a duplicate or incomplete entry, which
+// Register adds p to the registry; its default stacks are registered with
+// RegisterStack (before or after). It panics on a duplicate or incomplete entry, which
 // is a programming error in an adapter's init.
 func Register(p *Protocol) {
 	mu.Lock()
 	defer mu.Unlock()
 	switch {
-	case p.Name == "" || p.NewClient == nil:
-		panic("protocol: Register needs a Name and NewClient")
-	case !p.InProcess && p.NewServer == nil:
-		panic("protocol: " + p.Name + " needs a NewServer")
+	case p.Name == "" || p.DefaultClient == "":
+		panic("protocol: Register needs a Name and a DefaultClient")
+	case !p.InProcess && p.DefaultServer == "":
+		panic("protocol: " + p.Name + " needs a DefaultServer")
 	case registry[p.Name] != nil:
 		panic("protocol: " + p.Name + " registered twice")
 	}
@@ -161,13 +165,32 @@ func All() []*Protocol {
 	return ps
 }
 
-// Dial returns a client of p for cfg, filling in cfg.Dial from cfg.Target (with no
-// byte counting) when it is nil.
-func (p *Protocol) Dial(ctx context.Context, cfg ClientConfig) (Client, error) {
-	if cfg.Dial == nil && !p.InProcess {
-		cfg.Dial = transport.Dialer(cfg.Target, nil)
+// NewServer returns a server of svc made by p's default server stack.
+func (p *Protocol) NewServer(svc contract.Service, cfg ServerConfig) (Server, error) {
+	s, err := LookupStack(p.Name, "", ServerSide)
+	if err != nil {
+		return nil, err
 	}
-	return p.NewClient(ctx, cfg)
+	return s.NewServer(svc, cfg)
+}
+
+// NewClient returns a client made by p's default client stack.
+func (p *Protocol) NewClient(ctx context.Context, cfg ClientConfig) (Client, error) {
+	s, err := LookupStack(p.Name, "", ClientSide)
+	if err != nil {
+		return nil, err
+	}
+	return s.NewClient(ctx, cfg)
+}
+
+// Dial returns a client of p's default client stack for cfg, filling in cfg.Dial
+// from cfg.Target (with no byte counting) when it is nil.
+func (p *Protocol) Dial(ctx context.Context, cfg ClientConfig) (Client, error) {
+	s, err := LookupStack(p.Name, "", ClientSide)
+	if err != nil {
+		return nil, err
+	}
+	return s.Dial(ctx, cfg)
 }
 
 // CheckOptions returns an error naming the first key of opts not in known.

@@ -91,6 +91,9 @@ type Interval struct {
 	Clamped int64
 	// Overflow counts open-model arrivals that found every in-flight slot busy.
 	Overflow int64
+	// FirstErrors keeps the text of the first error of each kind, for reports; nil
+	// when there was none.
+	FirstErrors map[ErrorKind]string
 }
 
 // NewInterval returns an empty interval; withLag adds a lag histogram.
@@ -140,6 +143,14 @@ func (iv *Interval) Add(o *Interval) {
 	iv.Overflow += o.Overflow
 	for k, n := range o.Errors {
 		iv.Errors[k] += n
+	}
+	for k, msg := range o.FirstErrors {
+		if _, ok := iv.FirstErrors[k]; !ok {
+			if iv.FirstErrors == nil {
+				iv.FirstErrors = map[ErrorKind]string{}
+			}
+			iv.FirstErrors[k] = msg
+		}
 	}
 	iv.Resp.Merge(o.Resp)
 	iv.Service.Merge(o.Service)

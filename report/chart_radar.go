@@ -30,7 +30,7 @@ func radarChart(groups []Group, cs colors) *Chart {
 	var series []string
 	values := map[string][]float64{}
 	for i, g := range ops {
-		rel := Relative(g)
+		rel := ToBest(g)
 		for j, b := range g.Benchmarks {
 			if b.Transport == InProcess {
 				continue // the in-process floor is off any useful scale

@@ -42,14 +42,11 @@ func groupKey(b *Benchmark) string {
 	return b.Workload + "\x00" + paramString(b.Params) + "\x00" + loadName(b.Load)
 }
 
-// groupName is the benchmark's name minus its "protocol/transport/" prefix, as
-// bench.Name builds it, or the same shape rebuilt from the fields for a name
+// groupName is the benchmark's name minus its "series/transport/" prefix, as
+// spec.Spec.Name builds it, or the same shape rebuilt from the fields for a name
 // of another form.
 func groupName(b *Benchmark) string {
-	proto := b.Protocol
-	if b.Label != "" {
-		proto += "[" + b.Label + "]"
-	}
+	proto := targetName(b)
 	for _, prefix := range []string{proto + "/" + b.Transport + "/", proto + "/"} {
 		if rest, ok := strings.CutPrefix(b.Name, prefix); ok && rest != "" && b.Protocol != "" {
 			return rest
@@ -93,14 +90,20 @@ func loadName(l Load) string {
 	return s
 }
 
-// Series is the label of a benchmark's protocol and transport (and its label, or
-// else its protocol options, when set): what one bar, line or polygon of a chart
-// stands for, e.g. "grpc-proto[win-64KiB]/tcp".
+// TunedMark follows the series of a benchmark with a tuned stack, in every table
+// and chart; TunedLegend explains it.
+const (
+	TunedMark   = " †"
+	TunedLegend = "† tuned: a hand-optimised stack or non-default settings, not what a service ships with by default"
+)
+
+// Series is the label of a benchmark's target: its protocol with its label and
+// non-default stacks (as in its name), and its transport; else its protocol options,
+// when set; then TunedMark for a tuned stack. What one bar, line or polygon of a
+// chart stands for, e.g. "grpc-proto[win-64KiB]/tcp" or
+// "http-json[server=go-tuned-json]/tcp †".
 func Series(b *Benchmark) string {
-	s := b.Protocol
-	if b.Label != "" {
-		s += "[" + b.Label + "]"
-	}
+	s := targetName(b)
 	if b.Transport != "" && b.Transport != "inproc" {
 		s += "/" + b.Transport
 	}
@@ -112,7 +115,25 @@ func Series(b *Benchmark) string {
 		slices.Sort(kv)
 		s += " (" + strings.Join(kv, ",") + ")"
 	}
+	if b.Tuned() {
+		s += TunedMark
+	}
 	return s
+}
+
+// targetName is the protocol with the bracketed tags its name carries (label and
+// non-default stacks), e.g. "http-json[server=go-tuned-json]", or with its label
+// when the name has another form.
+func targetName(b *Benchmark) string {
+	if rest, ok := strings.CutPrefix(b.Name, b.Protocol+"["); ok && b.Protocol != "" {
+		if tags, _, ok := strings.Cut(rest, "]/"); ok {
+			return b.Protocol + "[" + tags + "]"
+		}
+	}
+	if b.Label != "" {
+		return b.Protocol + "[" + b.Label + "]"
+	}
+	return b.Protocol
 }
 
 // seriesOrder lists every series of r in first-seen order; a series' index
@@ -128,7 +149,7 @@ func seriesOrder(bs []Benchmark) map[string]int {
 	return order
 }
 
-// Relative returns each benchmark's score relative to the group's best, 1 for
+// ToBest returns each benchmark's score relative to the group's best, 1 for
 // the best: score/best in throughput mode, best/score in average-time mode
 // (less time is better), so that higher is better either way. A group of mixed
 // modes compares throughput. An entry is NaN where there is nothing to
@@ -136,7 +157,7 @@ func seriesOrder(bs []Benchmark) map[string]int {
 // benchmarks that cross a wire when the group has any: the in-process floor (direct)
 // is orders of magnitude ahead and would flatten every other ratio to 0.00×; its own
 // ratio is then above 1.
-func Relative(g Group) []float64 {
+func ToBest(g Group) []float64 {
 	avgt := len(g.Benchmarks) > 0
 	for _, b := range g.Benchmarks {
 		if b.Mode != ModeAverageTime || b.Summary.AvgTimeMs == nil {

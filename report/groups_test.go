@@ -30,7 +30,7 @@ func TestGroups(t *testing.T) {
 	}
 }
 
-func TestRelative(t *testing.T) {
+func TestToBest(t *testing.T) {
 	thr := func(v float64) Benchmark {
 		return Benchmark{Mode: ModeThroughput, Summary: Summary{ThroughputOpsS: Throughput{Mean: v}}}
 	}
@@ -52,7 +52,7 @@ func TestRelative(t *testing.T) {
 		{"nan", []Benchmark{thr(math.NaN()), thr(10)}, []float64{math.NaN(), 1}},
 	}
 	for _, tt := range tests {
-		got := Relative(Group{Benchmarks: tt.bs})
+		got := ToBest(Group{Benchmarks: tt.bs})
 		for i := range got {
 			if !(got[i] == tt.want[i] || math.IsNaN(got[i]) && math.IsNaN(tt.want[i])) {
 				t.Errorf("%s: Relative = %v, want %v", tt.name, got, tt.want)

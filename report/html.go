@@ -53,7 +53,9 @@ func WriteHTML(w io.Writer, r *Results) error {
 		Environment        []keyValue
 		Benchmarks, Groups int
 		Views              []view
+		Legend             []string
 	}{
+		Legend: legend(r.Benchmarks),
 		Views:  views(r),
 		Scores: scoreTable(r.Benchmarks), Operations: ops,
 		Latency: latencyTable(r.Benchmarks), Charts: charts, Notes: ns,
@@ -145,12 +147,14 @@ dl.env dd { margin: 0; }
 {{template "table" .}}
 {{end}}{{end}}{{end}}
 <h2 id="operations">By operation</h2>
-<p>Relative is to the best protocol over a wire in each operation (1.00×; the in-process floor, direct, is above it); higher is better. Latency is response time from the intended start.</p>
+<p>Relative is each target's score over its group's baseline, from samples paired in time (interleaved rounds), with the half-width of its 99.9 % interval; in results without a baseline, over the best target across a wire (the in-process floor, direct, is above it). Latency is response time from the intended start.</p>
 {{range .Operations}}<h3 id="{{anchor "op" .Table.Title}}">{{.Table.Title}}</h3>
+{{if .Table.Note}}<p>{{.Table.Note}}</p>{{end}}
 {{template "table" .Table}}
 {{range .Charts}}{{template "chart" .}}{{end}}
 {{end}}
-<h2 id="charts">Charts</h2>
+{{range .Legend}}<p class="legend">{{.}}</p>
+{{end}}<h2 id="charts">Charts</h2>
 {{range .Charts}}{{template "chart" .}}{{end}}
 <h2 id="latency">Latency</h2>
 <p>Response time from the intended start (corrected for coordinated omission), in ms; requests are successful ops.</p>

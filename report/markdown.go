@@ -18,10 +18,16 @@ func WriteMarkdown(w io.Writer, r *Results) error {
 	writeMarkdownViews(bw, r)
 
 	fmt.Fprintf(bw, "\n## By operation\n\n")
-	fmt.Fprintf(bw, "Relative is to the best protocol over a wire in each operation (1.00×; the in-process floor, direct, is above it); higher is better. Latency is response time from the intended start.\n")
+	fmt.Fprintf(bw, "Relative is each target's score over its group's baseline, from samples paired in time (interleaved rounds), with the half-width of its 99.9 %% interval; in results without a baseline, over the best target across a wire (the in-process floor, direct, is above it). Latency is response time from the intended start.\n")
 	for _, t := range comparisonTables(r.Benchmarks) {
 		fmt.Fprintf(bw, "\n### %s\n\n", mdEscape(t.Title))
+		if t.Note != "" {
+			fmt.Fprintf(bw, "%s\n\n", mdEscape(strings.TrimSpace(t.Note)))
+		}
 		writeMarkdownTable(bw, t)
+	}
+	for _, l := range legend(r.Benchmarks) {
+		fmt.Fprintf(bw, "\n%s\n", mdEscape(l))
 	}
 
 	fmt.Fprintf(bw, "\n## Latency\n\n")

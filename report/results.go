@@ -79,6 +79,16 @@ type Benchmark struct {
 	// Target is the address of an outside server, set when one was loaded
 	// instead of a server wirebench started.
 	Target string `json:"target,omitempty"`
+	// ServerStack and ClientStack are the implementations of each side, with the
+	// tier of this run (tuned when options changed a library's defaults). For an
+	// in-process protocol both are the stack the service runs in; for an outside
+	// target the server stack is unknown (nil).
+	ServerStack *Stack `json:"server_stack,omitempty"`
+	ClientStack *Stack `json:"client_stack,omitempty"`
+	// Method is how the benchmark was measured against the others of its
+	// comparison group: "interleaved" (rounds of short slices over the group's
+	// targets) or "sequential" (one after the other).
+	Method string `json:"method,omitempty"`
 	Load   Load   `json:"load"`
 	// Mode is "thrpt" (score in ops/s) or "avgt" (score in ms/op), as in JMH.
 	Mode          string  `json:"mode"`
@@ -96,6 +106,34 @@ type Benchmark struct {
 	// the result (lag grew, or the client ran out of CPU).
 	GeneratorBound bool `json:"generator_bound"`
 }
+
+// Stack is an implementation of one side of a protocol.
+type Stack struct {
+	Name     string `json:"name"`
+	Language string `json:"language"`
+	// Tier is "production" (stock libraries and settings) or "tuned"
+	// (hand-optimised code or non-default settings).
+	Tier string `json:"tier"`
+	// Libraries are the libraries it is built on, with their versions.
+	Libraries map[string]string `json:"libraries,omitempty"`
+}
+
+// Tier values.
+const (
+	TierProduction = "production"
+	TierTuned      = "tuned"
+)
+
+// Tuned reports whether either side of b is a tuned stack.
+func (b *Benchmark) Tuned() bool {
+	return b.ServerStack != nil && b.ServerStack.Tier == TierTuned || b.ClientStack != nil && b.ClientStack.Tier == TierTuned
+}
+
+// Method values.
+const (
+	MethodInterleaved = "interleaved"
+	MethodSequential  = "sequential"
+)
 
 // Mode values.
 const (
@@ -179,6 +217,28 @@ type Summary struct {
 	// AvgTimeMs is the avgt-mode score, ms per op per caller, mean ± error over
 	// iterations as JMH's average-time mode reports it; set in avgt mode only.
 	AvgTimeMs *Throughput `json:"avg_time_ms,omitempty"`
+	// Relative is the benchmark's score against its comparison group's baseline,
+	// paired by round; nil for a baseline itself and for a benchmark with no group.
+	Relative *Relative `json:"relative,omitempty"`
+}
+
+// Relative is a score relative to a baseline benchmark's: the ratio of the scores
+// (ops/s over ops/s, or ms/op over ms/op in avgt mode) with its confidence interval.
+type Relative struct {
+	// Baseline is the name of the benchmark the ratio is against.
+	Baseline string `json:"baseline"`
+	Ratio    Ratio  `json:"ratio"`
+	// Rounds is the number of paired samples (interleaved rounds, or iterations
+	// paired by index when measured sequentially).
+	Rounds int `json:"rounds"`
+}
+
+// Ratio is an estimate with its confidence interval [CILow, CIHigh] at level CI.
+type Ratio struct {
+	Mean   float64 `json:"mean"`
+	CILow  float64 `json:"ci_low"`
+	CIHigh float64 `json:"ci_high"`
+	CI     float64 `json:"ci"`
 }
 
 // Throughput is a score as JMH prints it: Mean ± Error at confidence CI over N

@@ -12,9 +12,10 @@ import (
 // table is one table of a report, built once and rendered as Markdown or HTML,
 // so both formats always show the same figures.
 type table struct {
-	// Title is the heading above the table, empty for none.
-	Title string
-	Head  []string
+	// Title is the heading above the table, empty for none; Note follows it
+	// (how the figures were measured or are to be read).
+	Title, Note string
+	Head        []string
 	// Align has one letter per column: l or r.
 	Align string
 	Rows  [][]string
@@ -40,13 +41,18 @@ func scoreTable(bs []Benchmark) table {
 		if n >= 2 {
 			e = "± " + scoreNum(errS)
 		}
-		t.Rows = append(t.Rows, []string{b.Name, b.Mode, strconv.Itoa(n), scoreNum(score), e, units})
+		name := b.Name
+		if b.Tuned() {
+			name += TunedMark
+		}
+		t.Rows = append(t.Rows, []string{name, b.Mode, strconv.Itoa(n), scoreNum(score), e, units})
 	}
 	return t
 }
 
-// comparisonTables has one table per operation (Group): each protocol and
-// transport's score ± error, relative to the group's best, latency, CPU and
+// comparisonTables has one table per operation (Group): each target's score ±
+// error, its ratio to the group's baseline (paired by round, with the interval's
+// half-width) or, for results without one, to the group's best, latency, CPU and
 // bytes per op.
 func comparisonTables(bs []Benchmark) []table {
 	var ts []table
@@ -65,12 +71,12 @@ func comparisonTables(bs []Benchmark) []table {
 			scoreHead = "Score, " + units
 		}
 		t := table{
-			Title: g.Name,
-			Head: []string{"Protocol/transport", scoreHead, "Relative", "p50 µs", "p99 µs",
+			Title: g.Name, Note: groupNote(g),
+			Head: []string{"Target", scoreHead, "Relative", "p50 µs", "p99 µs",
 				"Client CPU µs/op", "Server CPU µs/op", "Sent B/op", "Received B/op"},
 			Align: "lrrrrrrrr",
 		}
-		rel := Relative(g)
+		rel := relativeCells(g)
 		for i, b := range g.Benchmarks {
 			s := b.Summary
 			score, errS, u := b.Score()
@@ -85,7 +91,7 @@ func comparisonTables(bs []Benchmark) []table {
 			if s.ServerCPUUsPerOp != nil {
 				server = fixed(*s.ServerCPUUsPerOp, 2)
 			}
-			t.Rows = append(t.Rows, []string{Series(&b), cell, times(rel[i]),
+			t.Rows = append(t.Rows, []string{Series(&b), cell, rel[i],
 				latencyUs(s.LatencyUs.P50), latencyUs(s.LatencyUs.P99),
 				fixed(s.ClientCPUUsPerOp, 2), server,
 				fixed(s.BytesSentPerOp, 0), fixed(s.BytesRecvPerOp, 0)})
@@ -93,6 +99,87 @@ func comparisonTables(bs []Benchmark) []table {
 		ts = append(ts, t)
 	}
 	return ts
+}
+
+// paired reports whether the group's ratios were paired against a baseline.
+func paired(g Group) (baseline string, ok bool) {
+	for _, b := range g.Benchmarks {
+		if r := b.Summary.Relative; r != nil {
+			return r.Baseline, true
+		}
+	}
+	return "", false
+}
+
+// groupNote says how a group was measured and what its Relative column is against.
+func groupNote(g Group) string {
+	method, rounds := "", 0
+	for _, b := range g.Benchmarks {
+		if b.Method != "" {
+			method = b.Method
+		}
+		if r := b.Summary.Relative; r != nil {
+			rounds = max(rounds, r.Rounds)
+		}
+	}
+	base, ok := paired(g)
+	if !ok {
+		if len(g.Benchmarks) < 2 {
+			return ""
+		}
+		return " (relative to the best)"
+	}
+	for _, b := range g.Benchmarks {
+		if b.Name == base {
+			base = Series(&b)
+		}
+	}
+	if method == "" {
+		return fmt.Sprintf(" (relative to %s, %d pairs)", base, rounds)
+	}
+	return fmt.Sprintf(" (%s, %d rounds; relative to %s)", method, rounds, base)
+}
+
+// relativeCells are the Relative column of a group: "0.71× ±0.03" (the paired ratio
+// and the larger side of its interval), "1× (base)" for the baseline, or the ratio
+// to the best for results without paired ratios.
+func relativeCells(g Group) []string {
+	out := make([]string, len(g.Benchmarks))
+	base, ok := paired(g)
+	if !ok {
+		for i, v := range ToBest(g) {
+			out[i] = times(v)
+		}
+		return out
+	}
+	for i, b := range g.Benchmarks {
+		r := b.Summary.Relative
+		switch {
+		case b.Name == base:
+			out[i] = "1× (base)"
+		case r == nil || !isFinite(r.Ratio.Mean) || r.Ratio.Mean <= 0:
+			out[i] = notAvailable
+		case r.Rounds < 2:
+			out[i] = times(r.Ratio.Mean)
+		default:
+			half := max(r.Ratio.Mean-r.Ratio.CILow, r.Ratio.CIHigh-r.Ratio.Mean)
+			out[i] = times(r.Ratio.Mean) + " ±" + fixed(half, 2)
+			if half >= 100 {
+				out[i] = times(r.Ratio.Mean) + " ±>99"
+			}
+		}
+	}
+	return out
+}
+
+// legend is the lines that explain the marks of bs's tables and charts.
+func legend(bs []Benchmark) []string {
+	for i := range bs {
+		if bs[i].Tuned() {
+			return []string{TunedLegend}
+		}
+	}
+	return nil
 }
 
 func scoreN(b *Benchmark) int {

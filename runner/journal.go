@@ -18,19 +18,19 @@ import (
 const JournalFile = "journal.jsonl"
 
 // journal is the durable record of a run: a header line, then one line per finished
-// benchmark, each written whole and synced to disk before the next benchmark starts,
-// so a run killed at any moment (kill -9 included) loses at most the benchmark in
-// progress. A torn last line, from a kill in the middle of a write, is dropped when
+// comparison group (its benchmarks, measured together), each written whole and synced
+// to disk before the next group starts, so a run killed at any moment (kill -9
+// included) loses at most the group in progress. A torn last line, from a kill in the middle of a write, is dropped when
 // the journal is reopened.
 type journal struct {
 	f *os.File
 }
 
 type journalLine struct {
-	Kind        string              `json:"kind"` // "header" or "benchmark"
+	Kind        string              `json:"kind"` // "header" or "group"
 	Suite       string              `json:"suite,omitempty"`
 	Environment *report.Environment `json:"environment,omitempty"`
-	Benchmark   *report.Benchmark   `json:"benchmark,omitempty"`
+	Benchmarks  []report.Benchmark  `json:"benchmarks,omitempty"`
 }
 
 // journalState is what an existing journal holds.
@@ -106,8 +106,8 @@ func readJournal(data []byte) (*journalState, int, error) {
 		switch {
 		case l.Kind == "header":
 			st.suite, st.env = l.Suite, l.Environment
-		case l.Kind == "benchmark" && l.Benchmark != nil:
-			st.benchmarks = append(st.benchmarks, *l.Benchmark)
+		case l.Kind == "group":
+			st.benchmarks = append(st.benchmarks, l.Benchmarks...)
 		default:
 			return nil, 0, fmt.Errorf("line %d: unknown entry %q", n, l.Kind)
 		}

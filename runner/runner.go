@@ -14,10 +14,11 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/wirebench/wirebench/bench"
 	"github.com/wirebench/wirebench/cluster"
 	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/suite"
+	"github.com/wirebench/wirebench/summary"
 	"github.com/wirebench/wirebench/sysstat"
 )
 
@@ -33,6 +34,8 @@ type Options struct {
 	Binary string
 	// Version is wirebench's version, for the environment.
 	Version string
+	// Seed orders the targets of interleaved rounds.
+	Seed uint64
 	// Observe, when set, receives progress events, from one goroutine at a time.
 	Observe func(Event)
 }
@@ -44,9 +47,14 @@ type Event struct {
 	// ones skipped on resume.
 	Index, Total int
 	Name         string
-	// Estimate is the benchmark's expected length (suite.Benchmark.Estimate).
+	// Group is set for KindStart: the names of the benchmarks measured together
+	// (one, or a comparison group measured interleaved), Index being the first's;
+	// Estimate is their expected length (suite.Benchmark.Estimate).
+	Group    []string
 	Estimate time.Duration
-	// Interval is set for KindInterval.
+	// Rounds is the number of rounds of an interleaved group (KindStart).
+	Rounds int
+	// Interval is set for KindInterval (its Target indexes Group).
 	Interval *cluster.Event
 	// Result is set for KindDone; Err when the benchmark failed.
 	Result *report.Benchmark
@@ -58,9 +66,9 @@ type EventKind int
 
 const (
 	KindSkipped  EventKind = iota // journaled by an earlier run, not run again
-	KindStart                     // a benchmark starts
-	KindInterval                  // a phase of it finished
-	KindDone                      // it finished (Err says if it failed)
+	KindStart                     // a benchmark, or a group measured together, starts
+	KindInterval                  // a phase of one of them finished
+	KindDone                      // a benchmark finished (Err says if it failed)
 )
 
 // Outcome is what a run produced.
@@ -83,10 +91,43 @@ func Select(s *suite.Suite, filter *regexp.Regexp) []suite.Benchmark {
 	return out
 }
 
-// Run runs the suite. When ctx ends it stops the benchmark in progress (which is not
-// kept: --resume runs it again), writes the reports from what finished and returns
-// ctx's error with the outcome. A benchmark that fails is kept with its error and the
-// run goes on; Outcome.Failed counts them.
+// Groups splits bs into comparison groups, in first-seen order: benchmarks with the
+// same workload, parameters and load (spec.Spec.Group) and the same plan (spec.SamePlan),
+// which differ only in their target. Each group lists indices into bs.
+func Groups(bs []suite.Benchmark) [][]int {
+	var out [][]int
+	for i, b := range bs {
+		placed := false
+		for g, members := range out {
+			first := bs[members[0]].Spec
+			if first.Group() == b.Spec.Group() && spec.SamePlan(first, b.Spec) {
+				out[g] = append(out[g], i)
+				placed = true
+				break
+			}
+		}
+		if !placed {
+			out = append(out, []int{i})
+		}
+	}
+	return out
+}
+
+// baselineOf returns the position in group (indices into bs) of the suite's
+// baseline, or 0, the group's first target.
+func baselineOf(s *suite.Suite, bs []suite.Benchmark, group []int) int {
+	for k, i := range group {
+		if s.IsBaseline(bs[i]) {
+			return k
+		}
+	}
+	return 0
+}
+
+// Run runs the suite, group by group (Groups). When ctx ends it stops the group in
+// progress (which is not kept: --resume runs it again), writes the reports from what
+// finished and returns ctx's error with the outcome. A benchmark that fails is kept
+// with its error and the run goes on; Outcome.Failed counts them.
 func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 	benchmarks := Select(s, opt.Filter)
 	if len(benchmarks) == 0 {
@@ -122,34 +163,65 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 	}
 	out := &Outcome{}
 	var runErr error
-	for i, b := range benchmarks {
-		if _, ok := done[b.Name]; ok {
-			observe(Event{Kind: KindSkipped, Index: i, Total: len(benchmarks), Name: b.Name})
+	total := len(benchmarks)
+	for _, all := range Groups(benchmarks) {
+		var group []int
+		for _, i := range all {
+			if _, ok := done[benchmarks[i].Name]; ok {
+				observe(Event{Kind: KindSkipped, Index: i, Total: total, Name: benchmarks[i].Name})
+				continue
+			}
+			group = append(group, i)
+		}
+		if len(group) == 0 {
 			continue
 		}
-		observe(Event{Kind: KindStart, Index: i, Total: len(benchmarks), Name: b.Name, Estimate: b.Estimate()})
-		server, client := b.ServerCPUs, b.ClientCPUs
-		if runtime.NumCPU() < 2 {
-			server, client = nil, nil
+		specs := make([]spec.Spec, len(group))
+		names := make([]string, len(group))
+		var estimate time.Duration
+		for k, i := range group {
+			specs[k], names[k] = benchmarks[i].Spec, benchmarks[i].Name
+			if runtime.NumCPU() < 2 {
+				specs[k].ServerCPUs, specs[k].ClientCPUs = nil, nil
+			}
+			estimate += benchmarks[i].Estimate()
 		}
-		trials, err := cluster.Run(ctx, b.Spec, cluster.Options{Binary: opt.Binary, ServerCPUs: server, ClientCPUs: client,
+		first := group[0]
+		rounds := 0
+		if len(group) > 1 && specs[0].Method == spec.MethodInterleaved {
+			rounds = specs[0].Iterations
+		}
+		observe(Event{Kind: KindStart, Index: first, Total: total, Name: names[0], Group: names, Estimate: estimate, Rounds: rounds})
+		results := cluster.RunGroup(ctx, specs, cluster.Options{Binary: opt.Binary, Seed: opt.Seed,
 			Observe: func(ev cluster.Event) {
-				observe(Event{Kind: KindInterval, Index: i, Total: len(benchmarks), Name: b.Name, Interval: &ev})
+				i := group[ev.Target]
+				observe(Event{Kind: KindInterval, Index: i, Total: total, Name: benchmarks[i].Name, Interval: &ev})
 			}})
 		if ctx.Err() != nil {
 			runErr = ctx.Err()
 			break
 		}
-		res := bench.Summarize(b.Spec, b.Mode, trials)
-		if err != nil {
-			out.Failed++
-			res.Warnings = append(res.Warnings, "failed: "+err.Error())
+		summaries := make([]report.Benchmark, len(group))
+		for k := range group {
+			res, err := cluster.Resolve(specs[k])
+			if err != nil {
+				// Resolve failed before anything ran: the driver says so in its result.
+				summaries[k] = failedBenchmark(specs[k], results[k].Err)
+				continue
+			}
+			summaries[k] = summary.Benchmark(res, results[k])
 		}
-		if jerr := j.append(journalLine{Kind: "benchmark", Benchmark: &res}); jerr != nil {
+		summary.Group(summaries, results, baselineOf(s, benchmarks, group))
+		if jerr := j.append(journalLine{Kind: "group", Benchmarks: summaries}); jerr != nil {
 			return nil, jerr // nothing more can be kept safely
 		}
-		done[b.Name] = res
-		observe(Event{Kind: KindDone, Index: i, Total: len(benchmarks), Name: b.Name, Result: &res, Err: err})
+		for k, i := range group {
+			done[benchmarks[i].Name] = summaries[k]
+			if results[k].Err != nil {
+				out.Failed++
+			}
+			observe(Event{Kind: KindDone, Index: i, Total: total, Name: benchmarks[i].Name, Result: &summaries[k], Err: results[k].Err})
+		}
 	}
 	// Results in suite order, with what earlier runs journaled for this suite.
 	out.Results = &report.Results{SchemaVersion: report.SchemaVersion, Environment: *env,
@@ -170,6 +242,19 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 	files, err := WriteReports(opt.Dir, out.Results)
 	out.Files = files
 	return out, errors.Join(runErr, err)
+}
+
+// failedBenchmark is the result of a benchmark that could not even be set up.
+func failedBenchmark(s spec.Spec, err error) report.Benchmark {
+	b := report.Benchmark{Name: s.Name(), Protocol: s.Protocol, Transport: s.Transport, Workload: s.Workload,
+		Params: s.ParamMap(), Mode: s.Mode, Load: report.Load{Model: string(s.Load.Kind), Concurrency: s.Load.Concurrency,
+			Connections: s.Load.Connections, Rate: s.Load.Rate, Arrival: string(s.Load.Arrival)},
+		WarmupSeconds: s.Warmup.Seconds(), IterationSeconds: s.IterationTime.Seconds(), IterationOps: s.IterationOps,
+		Iterations: s.Iterations}
+	if err != nil {
+		b.Warnings = []string{"failed: " + err.Error()}
+	}
+	return b
 }
 
 // sameSettings refuses a resume whose benchmarks would be measured differently from
@@ -243,8 +328,8 @@ func environment(version string, bs []suite.Benchmark) report.Environment {
 	env := report.Environment{CPUModel: h.CPUModel, Cores: h.Cores, MemoryBytes: h.MemoryBytes, Kernel: h.Kernel,
 		OS: h.OS, GoVersion: runtime.Version(), WirebenchVersion: version, Started: time.Now().UTC()}
 	if runtime.NumCPU() >= 2 && len(bs) > 0 {
-		env.ServerCPUs = sysstat.FormatCPUList(bs[0].ServerCPUs)
-		env.ClientCPUs = sysstat.FormatCPUList(bs[0].ClientCPUs)
+		env.ServerCPUs = sysstat.FormatCPUList(bs[0].Spec.ServerCPUs)
+		env.ClientCPUs = sysstat.FormatCPUList(bs[0].Spec.ClientCPUs)
 	}
 	return env
 }

@@ -20,11 +20,15 @@ type target struct {
 	label          string // tells apart targets of one protocol; "" for none
 	transports     []string
 	transportNodes []*yaml.Node
-	address        string // set for an outside server
-	options        map[string]string
-	serverOptions  map[string]string
-	settings       settings
-	load           []loadPoint // nil: not set here
+	// serverStacks and clientStacks are the stacks of each side ("" the protocol's
+	// default), crossed with each other; their nodes say where a duplicate differs.
+	serverStacks, clientStacks         []string
+	serverStackNodes, clientStackNodes []*yaml.Node
+	address                            string // set for an outside server
+	options                            map[string]string
+	serverOptions                      map[string]string
+	settings                           settings
+	load                               []loadPoint // nil: not set here
 }
 
 // workload is one entry of workloads: a workload, its parameter points, and overrides.
@@ -38,7 +42,7 @@ type workload struct {
 }
 
 var (
-	targetKeys   = append([]string{"protocol", "label", "transports", "address", "options", "server_options"}, append(settingKeys, "load")...)
+	targetKeys   = append([]string{"protocol", "server_stack", "client_stack", "label", "transports", "address", "options", "server_options"}, append(settingKeys, "load")...)
 	paramKeys    = []string{"payloads", "increments", "trades"}
 	workloadKeys = append(append([]string{"name"}, paramKeys...), append(settingKeys, "load")...)
 )
@@ -57,13 +61,15 @@ func targetHint(key string) string {
 		return "did you mean transports?"
 	case "option", "client_options":
 		return "did you mean options?"
+	case "stack", "server_stacks", "client_stacks", "stacks":
+		return "server_stack and client_stack name a stack each (or a list of them)"
 	}
 	return ""
 }
 
 func workloadHint(key string) string {
 	switch key {
-	case "protocol", "transports", "address", "options", "server_options":
+	case "protocol", "transports", "address", "options", "server_options", "server_stack", "client_stack":
 		return key + " goes in a targets entry"
 	case "payload", "increment", "trade":
 		return "did you mean " + strings.TrimSuffix(key, "s") + "s?"
@@ -124,7 +130,55 @@ func (c *checker) readTarget(n *yaml.Node, i int) *target {
 		t.load = c.readLoad(f.val, where+".load")
 	}
 	c.readWhere(t, fs)
+	t.serverStacks, t.serverStackNodes = c.readStacks(t, fs, "server_stack", protocol.ServerSide)
+	t.clientStacks, t.clientStackNodes = c.readStacks(t, fs, "client_stack", protocol.ClientSide)
 	return t
+}
+
+// readStacks reads a target's server_stack or client_stack: one stack name or a list
+// of them, each one of the protocol's stacks for that side. A name that is the
+// protocol's default is kept as "" (a benchmark names only stacks that are not).
+func (c *checker) readStacks(t *target, fs map[string]field, key string, side protocol.Side) ([]string, []*yaml.Node) {
+	f, ok := fs[key]
+	if !ok {
+		return []string{""}, []*yaml.Node{nil}
+	}
+	switch {
+	case side == protocol.ServerSide && t.address != "":
+		c.at(f.key, "%s: a target with an address is an outside server, whose stack wirebench does not choose", key)
+		return []string{""}, []*yaml.Node{nil}
+	case side == protocol.ServerSide && t.proto.InProcess:
+		c.at(f.key, "%s: %s is in-process: its service runs in the client stack", key, t.proto.Name)
+		return []string{""}, []*yaml.Node{nil}
+	}
+	items := []*yaml.Node{f.val}
+	if r := resolve(f.val); r != nil && r.Kind == yaml.SequenceNode {
+		var ok bool
+		if items, ok = c.list(key, f.val); !ok {
+			return []string{""}, []*yaml.Node{nil}
+		}
+	}
+	var names []string
+	var nodes []*yaml.Node
+	for _, it := range items {
+		name, ok := c.str(key, it)
+		if !ok {
+			continue
+		}
+		st, err := protocol.LookupStack(t.proto.Name, name, side)
+		if err != nil {
+			c.at(resolve(it), "%s: %v", key, err)
+			continue
+		}
+		if st.Name == t.proto.DefaultServer && side == protocol.ServerSide || st.Name == t.proto.DefaultClient && side == protocol.ClientSide {
+			name = ""
+		}
+		names, nodes = append(names, name), append(nodes, resolve(it))
+	}
+	if len(names) == 0 {
+		return []string{""}, []*yaml.Node{nil}
+	}
+	return names, nodes
 }
 
 // readWhere reads transports and address: where the target's server runs.

@@ -17,33 +17,33 @@ var errorCases = []struct {
 		|targets: [direct]
 		|workloads: [person.get]
 		|warmup: 1s`,
-		`t.yaml:3:1: unknown key "warmup" in the suite (valid: name, description, views, defaults, load, targets, workloads); warmup is a run setting: put it under defaults (or in a target or workload entry)`},
+		`t.yaml:3:1: unknown key "warmup" in the suite (valid: name, description, views, baseline, defaults, load, targets, workloads); warmup is a run setting: put it under defaults (or in a target or workload entry)`},
 	{"unknown key in defaults", `
 		|defaults:
 		|  warmup: 1s
 		|  iteratons: 3
 		|targets: [direct]
 		|workloads: [person.get]`,
-		`t.yaml:3:3: unknown key "iteratons" in defaults (valid: warmup, iterations, duration, ops, trials, mode, call_timeout, server_cpus, client_cpus, data_size, data_seed, arrival_seed, max_message_size)`},
+		`t.yaml:3:3: unknown key "iteratons" in defaults (valid: warmup, iterations, duration, ops, trials, mode, method, call_timeout, server_cpus, client_cpus, data_size, data_seed, arrival_seed, max_message_size)`},
 	{"load in defaults", `
 		|defaults:
 		|  load: {concurrency: 4}
 		|targets: [direct]
 		|workloads: [person.get]`,
-		`t.yaml:2:3: unknown key "load" in defaults (valid: warmup, iterations, duration, ops, trials, mode, call_timeout, server_cpus, client_cpus, data_size, data_seed, arrival_seed, max_message_size); load is set at the top level (or in a target or workload entry)`},
+		`t.yaml:2:3: unknown key "load" in defaults (valid: warmup, iterations, duration, ops, trials, mode, method, call_timeout, server_cpus, client_cpus, data_size, data_seed, arrival_seed, max_message_size); load is set at the top level (or in a target or workload entry)`},
 	{"unknown key in a target", `
 		|targets:
 		|  - protocol: direct
 		|  - protocol: grpc-proto
 		|    transport: unix
 		|workloads: [person.get]`,
-		`t.yaml:4:5: unknown key "transport" in targets[1] (valid: protocol, label, transports, address, options, server_options, warmup, iterations, duration, ops, trials, mode, call_timeout, server_cpus, client_cpus, data_size, data_seed, arrival_seed, max_message_size, load); did you mean transports?`},
+		`t.yaml:4:5: unknown key "transport" in targets[1] (valid: protocol, server_stack, client_stack, label, transports, address, options, server_options, warmup, iterations, duration, ops, trials, mode, method, call_timeout, server_cpus, client_cpus, data_size, data_seed, arrival_seed, max_message_size, load); did you mean transports?`},
 	{"unknown key in a workload", `
 		|targets: [direct]
 		|workloads:
 		|  - name: echo
 		|    payload: 1KiB`,
-		`t.yaml:4:5: unknown key "payload" in workloads[0] (valid: name, payloads, increments, trades, warmup, iterations, duration, ops, trials, mode, call_timeout, server_cpus, client_cpus, data_size, data_seed, arrival_seed, max_message_size, load); did you mean payloads?`},
+		`t.yaml:4:5: unknown key "payload" in workloads[0] (valid: name, payloads, increments, trades, warmup, iterations, duration, ops, trials, mode, method, call_timeout, server_cpus, client_cpus, data_size, data_seed, arrival_seed, max_message_size, load); did you mean payloads?`},
 	{"unknown key in load", `
 		|targets: [direct]
 		|workloads: [person.get]
@@ -202,20 +202,20 @@ var errorCases = []struct {
 		|  - protocol: grpc-proto
 		|    transports: [tcp, unix, tcp]
 		|workloads: [person.get]`,
-		`t.yaml:3:29: duplicate benchmark "grpc-proto/tcp/person.get/closed-c50", also made by line 3: a name is protocol, transport, workload, params and load, so entries that differ only in options or settings collide; give targets a label`},
+		`t.yaml:3:29: duplicate benchmark "grpc-proto/tcp/person.get/closed-c50", also made by line 3: a name is protocol, stacks, transport, workload, params and load, so entries that differ only in options or settings collide; give targets a label`},
 	{"duplicate benchmark from targets that differ in options only", `
 		|targets:
 		|  - protocol: grpc-proto
 		|  - protocol: grpc-proto
 		|    options: {window: 64KiB}
 		|workloads: [person.get]`,
-		`t.yaml:3:5: duplicate benchmark "grpc-proto/tcp/person.get/closed-c50", also made by line 2: a name is protocol, transport, workload, params and load, so entries that differ only in options or settings collide; give targets a label`},
+		`t.yaml:3:5: duplicate benchmark "grpc-proto/tcp/person.get/closed-c50", also made by line 2: a name is protocol, stacks, transport, workload, params and load, so entries that differ only in options or settings collide; give targets a label`},
 	{"duplicate benchmark from equal payloads", `
 		|targets: [direct]
 		|workloads:
 		|  - name: echo
 		|    payloads: [1KiB, 1024]`,
-		`t.yaml:4:22: duplicate benchmark "direct/inproc/echo[payload=1024]/closed-c50", also made by line 4: a name is protocol, transport, workload, params and load, so entries that differ only in options or settings collide; give targets a label`},
+		`t.yaml:4:22: duplicate benchmark "direct/inproc/echo[payload=1024]/closed-c50", also made by line 4: a name is protocol, stacks, transport, workload, params and load, so entries that differ only in options or settings collide; give targets a label`},
 	{"YAML syntax error", `
 		|targets: [direct]
 		|workloads:
@@ -286,7 +286,7 @@ func TestErrorsJoined(t *testing.T) {
 		`t.yaml:4:15: unknown protocol "soap" (known: [capnp direct grpc-avro grpc-proto http-json])`,
 		`t.yaml:6:23: transports: "udp", want tcp or unix`,
 		`t.yaml:9:16: payloads: size "-1": want a number of bytes such as 11, 1KiB, 100KiB or 4MiB`,
-		`t.yaml:10:1: unknown key "warmup" in the suite (valid: name, description, views, defaults, load, targets, workloads); warmup is a run setting: put it under defaults (or in a target or workload entry)`,
+		`t.yaml:10:1: unknown key "warmup" in the suite (valid: name, description, views, baseline, defaults, load, targets, workloads); warmup is a run setting: put it under defaults (or in a target or workload entry)`,
 	}
 	if err == nil {
 		t.Fatal("Parse succeeded")

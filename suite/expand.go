@@ -3,29 +3,28 @@ package suite
 import (
 	"maps"
 	"slices"
-	"strings"
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/wirebench/wirebench/bench"
-	"github.com/wirebench/wirebench/cluster"
 	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/spec"
 )
 
-// origin is where a benchmark came from: the target entry, transport item, workload
-// entry, parameter item, rate, concurrency and connections items (nil for values the
-// file did not set). Two benchmarks with one name are told apart by the first of
-// these that differs.
-type origin [7]*yaml.Node
+// origin is where a benchmark came from: the target entry, transport item, server and
+// client stack items, workload entry, parameter item, rate, concurrency and
+// connections items (nil for values the file did not set). Two benchmarks with one
+// name are told apart by the first of these that differs.
+type origin [9]*yaml.Node
 
-// expand crosses targets × transports × workloads × params × load points, in file order.
+// expand crosses targets × transports × server stacks × client stacks × workloads ×
+// params × load points, in file order.
 // Settings come from the defaults, then the target entry, then the workload entry; the
 // load from the workload entry, else the target entry, else the top level.
 func expand(c *checker, base settings, baseLoad []loadPoint, targets []*target, workloads []*workload, doc *yaml.Node) []Benchmark {
 	total := 0
 	for _, t := range targets {
 		for _, w := range workloads {
-			total += product(len(t.transports), len(w.params), len(pointsOf(t, w, baseLoad)))
+			total += product(len(t.transports), len(t.serverStacks), len(t.clientStacks), len(w.params), len(pointsOf(t, w, baseLoad)))
 			if total > MaxBenchmarks {
 				c.at(doc, "the suite expands to over %d benchmarks", MaxBenchmarks)
 				return nil
@@ -36,19 +35,24 @@ func expand(c *checker, base settings, baseLoad []loadPoint, targets []*target, 
 	seen := map[string]origin{}
 	for _, t := range targets {
 		for ti, tr := range t.transports {
-			for _, w := range workloads {
-				set := base.over(t.settings).over(w.settings)
-				for pi, p := range w.params {
-					for _, lp := range pointsOf(t, w, baseLoad) {
-						b := benchmark(t, tr, w.w, p, lp, set)
-						o := origin{t.node, t.transportNodes[ti], w.node, w.paramNodes[pi], lp.rateNode, lp.concurrencyNode, lp.connNode}
-						if first, dup := seen[b.Name]; dup {
-							at, firstAt := differ(first, o)
-							c.at(at, "duplicate benchmark %q, also made by line %d: a name is protocol, transport, workload, params and load, so entries that differ only in options or settings collide; give targets a label", b.Name, firstAt.Line)
-							continue
+			for si, ss := range t.serverStacks {
+				for ci, cs := range t.clientStacks {
+					for _, w := range workloads {
+						set := base.over(t.settings).over(w.settings)
+						for pi, p := range w.params {
+							for _, lp := range pointsOf(t, w, baseLoad) {
+								b := benchmark(t, tr, ss, cs, w.w, p, lp, set)
+								o := origin{t.node, t.transportNodes[ti], t.serverStackNodes[si], t.clientStackNodes[ci],
+									w.node, w.paramNodes[pi], lp.rateNode, lp.concurrencyNode, lp.connNode}
+								if first, dup := seen[b.Name]; dup {
+									at, firstAt := differ(first, o)
+									c.at(at, "duplicate benchmark %q, also made by line %d: a name is protocol, stacks, transport, workload, params and load, so entries that differ only in options or settings collide; give targets a label", b.Name, firstAt.Line)
+									continue
+								}
+								seen[b.Name] = o
+								out = append(out, b)
+							}
 						}
-						seen[b.Name] = o
-						out = append(out, b)
 					}
 				}
 			}
@@ -84,27 +88,21 @@ func differ(first, later origin) (at, firstAt *yaml.Node) {
 
 // benchmark builds one benchmark; its Spec is the one `wirebench bench` builds from the
 // same values.
-func benchmark(t *target, transport string, w *contract.Workload, p contract.Params, lp loadPoint, s settings) Benchmark {
-	spec := cluster.Spec{
-		Protocol: t.proto.Name, Label: t.label, Transport: transport, Target: t.address, Workload: w.Name, Params: p,
-		ClientOptions: cloneMap(t.options), ServerOptions: cloneMap(t.serverOptions), Model: lp.model,
-		Warmup: *s.warmup, Iterations: *s.iterations, Trials: *s.trials, CallTimeout: *s.callTimeout,
-		Seed: *s.arrivalSeed, DataSeed: *s.dataSeed, DataSize: *s.dataSize, MaxMessageSize: *s.maxMessageSize,
+func benchmark(t *target, transport, serverStack, clientStack string, w *contract.Workload, p contract.Params, lp loadPoint, s settings) Benchmark {
+	sp := spec.Spec{
+		Protocol: t.proto.Name, ServerStack: serverStack, ClientStack: clientStack, Label: t.label,
+		Transport: transport, Target: t.address, Workload: w.Name, Params: p,
+		ClientOptions: cloneMap(t.options), ServerOptions: cloneMap(t.serverOptions), Load: lp.model,
+		Warmup: *s.warmup, Iterations: *s.iterations, Trials: *s.trials, Mode: *s.mode, Method: *s.method,
+		CallTimeout: *s.callTimeout, ArrivalSeed: *s.arrivalSeed, DataSeed: *s.dataSeed, DataSize: *s.dataSize,
+		MaxMessageSize: *s.maxMessageSize, ServerCPUs: slices.Clone(*s.serverCPUs), ClientCPUs: slices.Clone(*s.clientCPUs),
 	}
 	if s.ops != nil {
-		spec.IterationOps = *s.ops
+		sp.IterationOps = *s.ops
 	} else {
-		spec.IterationTime = *s.duration
+		sp.IterationTime = *s.duration
 	}
-	b := Benchmark{Spec: spec, Mode: *s.mode, ServerCPUs: slices.Clone(*s.serverCPUs), ClientCPUs: slices.Clone(*s.clientCPUs)}
-	b.name()
-	return b
-}
-
-// name sets Name and Group from the Spec.
-func (b *Benchmark) name() {
-	b.Name = bench.Name(b.Spec)
-	b.Group = strings.TrimPrefix(b.Name, bench.SeriesName(b.Spec)+"/"+b.Spec.Transport+"/")
+	return Benchmark{Name: sp.Name(), Spec: sp}
 }
 
 // cloneMap copies options so that no two benchmarks share a map; an empty map is nil,

@@ -6,10 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wirebench/wirebench/cluster"
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/load"
-	"github.com/wirebench/wirebench/suite"
+	"github.com/wirebench/wirebench/spec"
 )
 
 func TestExpansionOrder(t *testing.T) {
@@ -48,32 +47,23 @@ func TestExpansionOrder(t *testing.T) {
 	if got := names(s); !slices.Equal(got, want) {
 		t.Errorf("names:\n got %q\nwant %q", got, want)
 	}
-	if g := s.Benchmarks[4].Group; g != "echo[payload=1024]/closed-c1" {
+	if g := s.Benchmarks[4].Spec.Group(); g != "echo[payload=1024]/closed-c1" {
 		t.Errorf("Group = %q", g)
 	}
-	if s.Benchmarks[4].Group != s.Benchmarks[16].Group {
-		t.Errorf("the same operation over two protocols is in groups %q and %q", s.Benchmarks[4].Group, s.Benchmarks[16].Group)
+	if s.Benchmarks[4].Spec.Group() != s.Benchmarks[16].Spec.Group() {
+		t.Errorf("the same operation over two protocols is in groups %q and %q", s.Benchmarks[4].Spec.Group(), s.Benchmarks[16].Spec.Group())
 	}
 }
 
-// TestSameSpecAsBench checks that a suite with no settings builds the Spec `wirebench
-// bench -p http-json` builds with its default flags.
-func TestSameSpecAsBench(t *testing.T) {
+// A suite with no settings builds spec.Default's benchmark (cmd/wirebench's
+// TestSameSpecAsBench checks that `bench` does too, from its flags).
+func TestDefaultSpec(t *testing.T) {
 	s := mustParse(t, `
 		|targets: [http-json]
 		|workloads: [echo]`)
-	want := suite.Benchmark{
-		Name: "http-json/tcp/echo[payload=11]/closed-c50",
-		Spec: cluster.Spec{
-			Protocol: "http-json", Transport: "tcp", Workload: "echo", Params: contract.Params{Payload: 11},
-			Model:  load.Model{Kind: load.Closed, Concurrency: 50, Connections: 1},
-			Warmup: time.Second, Iterations: 5, IterationTime: time.Second, Trials: 1, CallTimeout: 10 * time.Second,
-			Seed: 1, DataSeed: contract.DefaultSeed, DataSize: contract.DefaultSize, MaxMessageSize: 16 << 20,
-		},
-		Mode: "thrpt", ServerCPUs: []int{0}, ClientCPUs: []int{1},
-		Group: "echo[payload=11]/closed-c50",
-	}
-	if len(s.Benchmarks) != 1 || !reflect.DeepEqual(s.Benchmarks[0], want) {
+	want := spec.Default()
+	want.Protocol, want.Workload, want.Params = "http-json", "echo", contract.Params{Payload: 11}
+	if len(s.Benchmarks) != 1 || !reflect.DeepEqual(s.Benchmarks[0].Spec, want) || s.Benchmarks[0].Name != want.Name() {
 		t.Errorf("benchmarks:\n got %+v\nwant %+v", s.Benchmarks, want)
 	}
 	if s.Name != "t" {
@@ -122,9 +112,9 @@ func TestOverrides(t *testing.T) {
 	var got []row
 	for _, b := range s.Benchmarks {
 		sp := b.Spec
-		got = append(got, row{b.Name, sp.Warmup, sp.Iterations, sp.Trials, sp.IterationTime, sp.IterationOps, b.Mode, sp.Target, sp.Transport})
-		if b.ServerCPUs != nil || !slices.Equal(b.ClientCPUs, []int{0, 1}) || sp.DataSize != 100 {
-			t.Errorf("%s: cpus %v %v, data size %d: defaults not applied", b.Name, b.ServerCPUs, b.ClientCPUs, sp.DataSize)
+		got = append(got, row{b.Name, sp.Warmup, sp.Iterations, sp.Trials, sp.IterationTime, sp.IterationOps, sp.Mode, sp.Target, sp.Transport})
+		if sp.ServerCPUs != nil || !slices.Equal(sp.ClientCPUs, []int{0, 1}) || sp.DataSize != 100 {
+			t.Errorf("%s: cpus %v %v, data size %d: defaults not applied", b.Name, sp.ServerCPUs, sp.ClientCPUs, sp.DataSize)
 		}
 	}
 	want := []row{
@@ -169,7 +159,7 @@ func TestOpenSweep(t *testing.T) {
 	if got := names(s); !slices.Equal(got, want) {
 		t.Errorf("names:\n got %q\nwant %q", got, want)
 	}
-	m := s.Benchmarks[3].Spec.Model
+	m := s.Benchmarks[3].Spec.Load
 	if m != (load.Model{Kind: load.Open, Rate: 14000, Arrival: load.Constant, Concurrency: 100, Connections: 4}) {
 		t.Errorf("model %+v", m)
 	}
@@ -213,11 +203,11 @@ func TestSmoke(t *testing.T) {
 		t.Errorf("smoke:\n got %+v\nwant %+v", got, want)
 	}
 	for _, b := range s.Benchmarks {
-		if _, err := b.Spec.Model.Normalize(); err != nil {
+		if _, err := b.Spec.Load.Normalize(); err != nil {
 			t.Errorf("%s: smoke model invalid: %v", b.Name, err)
 		}
-		if b.Group == "" || b.Name != b.Spec.Protocol+"/"+b.Spec.Transport+"/"+b.Group {
-			t.Errorf("%s: group %q not recomputed", b.Name, b.Group)
+		if b.Name != b.Spec.Name() {
+			t.Errorf("%s: name not recomputed (%s)", b.Name, b.Spec.Name())
 		}
 	}
 }

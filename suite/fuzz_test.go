@@ -46,7 +46,7 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("duplicate name %q accepted", b.Name)
 			}
 			seen[b.Name] = true
-			if _, err := b.Spec.Model.Normalize(); err != nil {
+			if _, err := b.Spec.Load.Normalize(); err != nil {
 				t.Fatalf("%s: invalid model accepted: %v", b.Name, err)
 			}
 		}

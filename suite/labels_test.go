@@ -27,8 +27,8 @@ func TestLabelsAndViews(t *testing.T) {
 		t.Errorf("names %q, want %q", got, want)
 	}
 	for _, b := range s.Benchmarks {
-		if b.Group != "person.get/closed-c50" {
-			t.Errorf("%s: group %q", b.Name, b.Group)
+		if b.Spec.Group() != "person.get/closed-c50" {
+			t.Errorf("%s: group %q", b.Name, b.Spec.Group())
 		}
 	}
 	if s.Benchmarks[1].Spec.Label != "win-64KiB" {

@@ -6,13 +6,11 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/wirebench/wirebench/load"
+	"github.com/wirebench/wirebench/spec"
 )
 
 // loadKeys are the keys of a load block.
 var loadKeys = []string{"concurrency", "connections", "rates", "arrival"}
-
-// maxConcurrency bounds calls in flight: each is a goroutine in the load generator.
-const maxConcurrency = 1_000_000
 
 // loadPoint is one load model of a load block, with the list items it came from (nil
 // for a value the block did not set), which say where a duplicate benchmark differs.
@@ -21,10 +19,10 @@ type loadPoint struct {
 	rateNode, concurrencyNode, connNode *yaml.Node
 }
 
-// defaultLoad is the load of a suite that sets none: a closed loop of 50 calls in
-// flight on one connection, as `wirebench bench` does.
+// defaultLoad is the load of a suite that sets none: spec.Default's, as `wirebench
+// bench` has.
 func defaultLoad() []loadPoint {
-	return []loadPoint{{model: load.Model{Kind: load.Closed, Concurrency: 50, Connections: 1}}}
+	return []loadPoint{{model: spec.Default().Load}}
 }
 
 // loadAxes are the lists of a load block, with the nodes of their items.
@@ -86,8 +84,9 @@ func (c *checker) readLoad(n *yaml.Node, where string) []loadPoint {
 // readAxes reads the lists of a load block; a list the block leaves out is one default
 // value with a nil node.
 func (c *checker) readAxes(fs map[string]field) (loadAxes, bool) {
+	d := spec.Default().Load
 	ax := loadAxes{kind: load.Closed, rates: []float64{0}, rateNodes: []*yaml.Node{nil},
-		concs: []int{50}, concNodes: []*yaml.Node{nil}, conns: []int{1}, connNodes: []*yaml.Node{nil}}
+		concs: []int{d.Concurrency}, concNodes: []*yaml.Node{nil}, conns: []int{d.Connections}, connNodes: []*yaml.Node{nil}}
 	if f, ok := fs["rates"]; ok {
 		ax.kind, ax.concs[0] = load.Open, 0 // 0: Normalize's default cap
 		items, ok := c.list("rates", f.val)
@@ -105,10 +104,10 @@ func (c *checker) readAxes(fs map[string]field) (loadAxes, bool) {
 	}
 	ok := true
 	if f, set := fs["concurrency"]; set {
-		ax.concs, ax.concNodes, ok = c.intList("concurrency", f.val, math.MinInt32, maxConcurrency)
+		ax.concs, ax.concNodes, ok = c.intList("concurrency", f.val, math.MinInt32, spec.MaxConcurrency)
 	}
 	if f, set := fs["connections"]; set && ok {
-		ax.conns, ax.connNodes, ok = c.intList("connections", f.val, math.MinInt32, maxConcurrency)
+		ax.conns, ax.connNodes, ok = c.intList("connections", f.val, math.MinInt32, spec.MaxConcurrency)
 	}
 	if f, set := fs["arrival"]; set && ok {
 		var s string

@@ -3,9 +3,7 @@ package suite
 import (
 	"time"
 
-	"github.com/wirebench/wirebench/contract"
-	"github.com/wirebench/wirebench/protocol"
-	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/spec"
 )
 
 // settings are how one benchmark runs. A nil field is not set at that level (defaults,
@@ -14,7 +12,7 @@ type settings struct {
 	warmup, duration, callTimeout *time.Duration
 	iterations, trials            *int
 	ops                           *int64
-	mode                          *string
+	mode, method                  *string
 	serverCPUs, clientCPUs        *[]int
 	dataSize, maxMessageSize      *int
 	dataSeed, arrivalSeed         *uint64
@@ -22,30 +20,21 @@ type settings struct {
 
 // settingKeys are the keys of settings, in the order the docs list them.
 var settingKeys = []string{
-	"warmup", "iterations", "duration", "ops", "trials", "mode", "call_timeout",
+	"warmup", "iterations", "duration", "ops", "trials", "mode", "method", "call_timeout",
 	"server_cpus", "client_cpus", "data_size", "data_seed", "arrival_seed", "max_message_size",
 }
 
-// Limits on settings: far beyond any sensible benchmark, so that a typo fails here
-// rather than an hour into a run.
-const (
-	maxTime       = 24 * time.Hour
-	maxIterations = 1_000_000
-	maxTrials     = 1000
-	maxOps        = 1_000_000_000_000
-	maxDataSize   = 1_000_000
-	maxMessage    = 1<<31 - 1
-)
-
-// builtin are the settings under every suite's defaults: those of `wirebench bench`,
-// so a suite and the bench command given the same values build the same Spec.
+// builtin are the settings under every suite's defaults: spec.Default, which the
+// bench command's flags also take theirs from, so a suite and the bench command given
+// the same values build the same spec.
 func builtin() settings {
+	d := spec.Default()
 	return settings{
-		warmup: ptr(time.Second), duration: ptr(time.Second), callTimeout: ptr(10 * time.Second),
-		iterations: ptr(5), trials: ptr(1), mode: ptr(report.ModeThroughput),
-		serverCPUs: ptr([]int{0}), clientCPUs: ptr([]int{1}),
-		dataSize: ptr(contract.DefaultSize), dataSeed: ptr(uint64(contract.DefaultSeed)), arrivalSeed: ptr(uint64(1)),
-		maxMessageSize: ptr(protocol.DefaultMaxMessageSize),
+		warmup: ptr(d.Warmup), duration: ptr(d.IterationTime), callTimeout: ptr(d.CallTimeout),
+		iterations: ptr(d.Iterations), trials: ptr(d.Trials), mode: ptr(d.Mode), method: ptr(d.Method),
+		serverCPUs: ptr(d.ServerCPUs), clientCPUs: ptr(d.ClientCPUs),
+		dataSize: ptr(d.DataSize), dataSeed: ptr(d.DataSeed), arrivalSeed: ptr(d.ArrivalSeed),
+		maxMessageSize: ptr(d.MaxMessageSize),
 	}
 }
 
@@ -70,6 +59,7 @@ func (s settings) over(o settings) settings {
 	s.iterations = orPtr(o.iterations, s.iterations)
 	s.trials = orPtr(o.trials, s.trials)
 	s.mode = orPtr(o.mode, s.mode)
+	s.method = orPtr(o.method, s.method)
 	s.serverCPUs = orPtr(o.serverCPUs, s.serverCPUs)
 	s.clientCPUs = orPtr(o.clientCPUs, s.clientCPUs)
 	s.dataSize = orPtr(o.dataSize, s.dataSize)
@@ -91,22 +81,22 @@ func orPtr[T any](a, b *T) *T {
 func (c *checker) readSettings(fs map[string]field) settings {
 	var s settings
 	if f, ok := fs["warmup"]; ok {
-		if d, ok := c.duration("warmup", f.val, 0, maxTime); ok {
+		if d, ok := c.duration("warmup", f.val, 0, spec.MaxTime); ok {
 			s.warmup = &d
 		}
 	}
 	if f, ok := fs["duration"]; ok {
-		if d, ok := c.duration("duration", f.val, time.Millisecond, maxTime); ok {
+		if d, ok := c.duration("duration", f.val, time.Millisecond, spec.MaxTime); ok {
 			s.duration = &d
 		}
 	}
 	if f, ok := fs["call_timeout"]; ok {
-		if d, ok := c.duration("call_timeout", f.val, 0, maxTime); ok {
+		if d, ok := c.duration("call_timeout", f.val, 0, spec.MaxTime); ok {
 			s.callTimeout = &d
 		}
 	}
 	if f, ok := fs["ops"]; ok {
-		if v, ok := c.integer("ops", f.val, 1, maxOps); ok {
+		if v, ok := c.integer("ops", f.val, 1, spec.MaxOps); ok {
 			s.ops = &v
 		}
 	}
@@ -117,20 +107,29 @@ func (c *checker) readSettings(fs map[string]field) settings {
 		}
 		c.at(later, "set duration or ops, not both: an iteration lasts a time or a number of ops")
 	}
-	s.iterations = c.intSetting(fs, "iterations", 1, maxIterations)
-	s.trials = c.intSetting(fs, "trials", 1, maxTrials)
-	s.dataSize = c.intSetting(fs, "data_size", 1, maxDataSize)
+	s.iterations = c.intSetting(fs, "iterations", 1, spec.MaxIterations)
+	s.trials = c.intSetting(fs, "trials", 1, spec.MaxTrials)
+	s.dataSize = c.intSetting(fs, "data_size", 1, spec.MaxDataSize)
 	if f, ok := fs["max_message_size"]; ok {
-		if v, ok := c.size("max_message_size", f.val, 1, maxMessage); ok {
+		if v, ok := c.size("max_message_size", f.val, 1, spec.MaxMessageSize); ok {
 			s.maxMessageSize = ptr(int(v))
 		}
 	}
 	if f, ok := fs["mode"]; ok {
 		if v, ok := c.str("mode", f.val); ok {
-			if v != report.ModeThroughput && v != report.ModeAverageTime {
+			if v != spec.ModeThroughput && v != spec.ModeAverageTime {
 				c.at(resolve(f.val), "mode: %q, want thrpt (ops/s) or avgt (time per op)", v)
 			} else {
 				s.mode = &v
+			}
+		}
+	}
+	if f, ok := fs["method"]; ok {
+		if v, ok := c.str("method", f.val); ok {
+			if v != spec.MethodInterleaved && v != spec.MethodSequential {
+				c.at(resolve(f.val), "method: %q, want interleaved (rounds of short slices over a comparison group's targets) or sequential (one after the other)", v)
+			} else {
+				s.method = &v
 			}
 		}
 	}

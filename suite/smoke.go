@@ -33,10 +33,10 @@ func (s *Suite) Smoke() {
 		}
 		sp.Params.Trades = min(sp.Params.Trades, SmokeTrades)
 		sp.Params.Increments = min(sp.Params.Increments, SmokeIncrements)
-		if sp.Model.Kind == load.Open {
-			sp.Model.Rate = min(sp.Model.Rate, SmokeRate)
-			sp.Model.Concurrency = min(sp.Model.Concurrency, SmokeMaxInFlight)
-			sp.Model.Connections = min(sp.Model.Connections, sp.Model.Concurrency)
+		if sp.Load.Kind == load.Open {
+			sp.Load.Rate = min(sp.Load.Rate, SmokeRate)
+			sp.Load.Concurrency = min(sp.Load.Concurrency, SmokeMaxInFlight)
+			sp.Load.Connections = min(sp.Load.Connections, sp.Load.Concurrency)
 		}
 		return nil
 	})

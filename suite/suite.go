@@ -1,7 +1,7 @@
 // Package suite reads suite files: YAML documents that say what to benchmark (targets ×
 // workloads × load points, with their run settings). Parse validates a whole file
 // before anything runs, reporting every problem at its FILE:LINE:COL, and expands it
-// into the list of benchmarks the driver runs, each a cluster.Spec built the way the
+// into the list of benchmarks the driver runs, each a spec.Spec built the way the
 // bench command builds one from its flags. The format is described in docs/suites.md.
 //
 // Protocol names are checked against the protocol registry, so a program must register
@@ -24,31 +24,27 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/wirebench/wirebench/cluster"
 	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/suites"
 )
 
 // Benchmark is one expanded benchmark of a suite.
 type Benchmark struct {
-	// Name is bench.Name(Spec): stable, and unique within the suite.
+	// Name is Spec.Name(): stable, and unique within the suite.
 	Name string
 	// Spec is everything the driver needs.
-	Spec cluster.Spec
-	// Mode is the score: "thrpt" (ops/s) or "avgt" (time per op).
-	Mode string
-	// ServerCPUs and ClientCPUs pin the workers; nil is not pinned.
-	ServerCPUs, ClientCPUs []int
-	// Group is the operation the benchmark measures, for per-operation comparison
-	// tables: the name without protocol and transport, e.g.
-	// "echo[payload=1024]/closed-c50".
-	Group string
+	Spec spec.Spec
 }
 
 // Suite is a parsed, validated and expanded suite file.
 type Suite struct {
 	Name, Description string
+	// Baseline names the target every comparison group's ratios are against, as
+	// SERIES or SERIES/TRANSPORT (e.g. "grpc-proto" or "http-json/unix"); "" is each
+	// group's first target. A group without it takes its first target too.
+	Baseline string
 	// Views are the extra views its reports show (report.ViewNames), in file order.
 	Views []string
 	// File is the file the suite was read from, as errors name it.
@@ -70,7 +66,7 @@ const (
 // worker processes and checking the target against the contract.
 const StartOverhead = 500 * time.Millisecond
 
-var topKeys = []string{"name", "description", "views", "defaults", "load", "targets", "workloads"}
+var topKeys = []string{"name", "description", "views", "baseline", "defaults", "load", "targets", "workloads"}
 
 func topHint(key string) string {
 	switch {
@@ -146,6 +142,20 @@ func Parse(file string, data []byte) (*Suite, error) {
 		return nil, c.err()
 	}
 	s.Benchmarks = expand(c, base, baseLoad, targets, workloads, doc)
+	if f, ok := top["baseline"]; ok && !c.failed() {
+		if v, ok := c.str("baseline", f.val); ok {
+			s.Baseline = v
+			if !s.matchesAny(v) {
+				var names []string
+				for _, b := range s.Benchmarks {
+					if n := b.Spec.Series() + "/" + b.Spec.Transport; !slices.Contains(names, n) {
+						names = append(names, n)
+					}
+				}
+				c.at(resolve(f.val), "baseline: %q names no target of the suite (targets: %s)", v, strings.Join(names, ", "))
+			}
+		}
+	}
 	if c.failed() {
 		return nil, c.err()
 	}
@@ -264,6 +274,20 @@ func Bundled() []string {
 	return names
 }
 
+// IsBaseline reports whether b is the target the suite's baseline names.
+func (s *Suite) IsBaseline(b Benchmark) bool {
+	return s.Baseline != "" && (s.Baseline == b.Spec.Series() || s.Baseline == b.Spec.Series()+"/"+b.Spec.Transport)
+}
+
+func (s *Suite) matchesAny(baseline string) bool {
+	for _, b := range s.Benchmarks {
+		if baseline == b.Spec.Series() || baseline == b.Spec.Series()+"/"+b.Spec.Transport {
+			return true
+		}
+	}
+	return false
+}
+
 // Estimate returns how long the suite takes to run: for each benchmark and trial, the
 // warmup, the iterations and StartOverhead. Iterations of a number of ops count as
 // nothing, so for them it is a lower bound.
@@ -289,10 +313,10 @@ func (s *Suite) ScaleRates(f float64) error {
 		return fmt.Errorf("rate scale %v, want a number > 0", f)
 	}
 	return s.rewrite(func(b *Benchmark) error {
-		if b.Spec.Model.Kind == load.Open {
+		if b.Spec.Load.Kind == load.Open {
 			// Rounded to a millionth, so 14000 × 0.1 is named 1400, not 1400.0000000000002.
-			b.Spec.Model.Rate = math.Round(b.Spec.Model.Rate*f*1e6) / 1e6
-			if b.Spec.Model.Rate <= 0 {
+			b.Spec.Load.Rate = math.Round(b.Spec.Load.Rate*f*1e6) / 1e6
+			if b.Spec.Load.Rate <= 0 {
 				return fmt.Errorf("rate scale %v makes %s's rate 0", f, b.Name)
 			}
 		}
@@ -310,7 +334,7 @@ func (s *Suite) rewrite(f func(*Benchmark) error) error {
 		if err := f(&b); err != nil {
 			return err
 		}
-		b.name()
+		b.Name = b.Spec.Name()
 		if !seen[b.Name] {
 			seen[b.Name] = true
 			out = append(out, b)

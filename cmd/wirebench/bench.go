@@ -7,122 +7,138 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
-	"github.com/wirebench/wirebench/bench"
 	"github.com/wirebench/wirebench/cluster"
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/internal/units"
 	"github.com/wirebench/wirebench/load"
-	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/spec"
+	"github.com/wirebench/wirebench/summary"
 	"github.com/wirebench/wirebench/sysstat"
-	"github.com/wirebench/wirebench/transport"
 )
 
+// benchCmd's flag defaults are spec.Default's, through the kong variables of
+// specVars, so `bench` and a suite given the same values build the same spec.
 type benchCmd struct {
-	Protocol  string `short:"p" required:"" help:"Protocol to benchmark (see 'wirebench list')."`
-	Transport string `default:"tcp" enum:"tcp,unix" help:"Transport between client and server: tcp (loopback) or unix."`
-	Target    string `help:"Load this running server (ours or anyone's that speaks the contract) instead of starting one: tcp://HOST:PORT or unix:///PATH."`
-	Workload  string `short:"w" default:"person.get" help:"Workload to run (see 'wirebench list')."`
+	Protocol    string `short:"p" required:"" help:"Protocol to benchmark (see 'wirebench list')."`
+	ServerStack string `help:"Server stack (default: the protocol's production stack; see 'wirebench list')."`
+	ClientStack string `help:"Client stack (default: the protocol's production stack; see 'wirebench list')."`
+	Transport   string `default:"${transport}" enum:"tcp,unix" help:"Transport between client and server: tcp (loopback) or unix."`
+	Target      string `help:"Load this running server (ours or anyone's that speaks the contract) instead of starting one: tcp://HOST:PORT or unix:///PATH."`
+	Workload    string `short:"w" default:"${workload}" help:"Workload to run (see 'wirebench list')."`
 
 	Payload    *units.Size `help:"echo, echo+stats: payload size (e.g. 11B, 1KiB, 100KiB)."`
 	Increments *int        `help:"pingpong: sequential increments per op."`
 	Trades     *int64      `help:"stream: trades streamed per op."`
 
-	Concurrency int     `short:"c" default:"50" help:"Closed model: calls in flight. Open model: the cap on calls in flight."`
-	Connections int     `default:"1" help:"Clients the calls are spread over (a gRPC or Cap'n Proto client is one connection; HTTP/1.1 opens one per call in flight)."`
+	Concurrency int     `short:"c" default:"${concurrency}" help:"Closed model: calls in flight. Open model: the cap on calls in flight."`
+	Connections int     `default:"${connections}" help:"Clients the calls are spread over (a gRPC or Cap'n Proto client is one connection; HTTP/1.1 opens one per call in flight)."`
 	Rate        float64 `short:"r" help:"Open model: arrivals per second (switches from the closed model)."`
 	Arrival     string  `default:"constant" enum:"constant,poisson" help:"Open model: arrival spacing, constant or poisson."`
 
-	Duration    time.Duration `short:"d" default:"1s" help:"Length of each measurement iteration."`
+	Duration    time.Duration `short:"d" default:"${duration}" help:"Length of each measurement iteration."`
 	Ops         int64         `help:"Make each iteration this many ops instead of --duration long."`
-	Warmup      time.Duration `default:"1s" help:"Warmup before measuring (0 for none)."`
-	Iterations  int           `short:"i" default:"5" help:"Measurement iterations per trial."`
-	Trials      int           `short:"t" default:"1" help:"Trials, each with fresh server and client processes."`
-	Mode        string        `default:"thrpt" enum:"thrpt,avgt" help:"Score: thrpt (ops/s) or avgt (ms per op per caller)."`
-	CallTimeout time.Duration `default:"10s" help:"A call taking longer fails as a timeout."`
+	Warmup      time.Duration `default:"${warmup}" help:"Warmup before measuring (0 for none)."`
+	Iterations  int           `short:"i" default:"${iterations}" help:"Measurement iterations per trial."`
+	Trials      int           `short:"t" default:"${trials}" help:"Trials, each with fresh server and client processes."`
+	Mode        string        `default:"${mode}" enum:"thrpt,avgt" help:"Score: thrpt (ops/s) or avgt (ms per op per caller)."`
+	CallTimeout time.Duration `default:"${call_timeout}" help:"A call taking longer fails as a timeout."`
 
-	ServerCPUs string `name:"server-cpus" default:"0" help:"CPUs of the server process (Linux list, e.g. 0 or 0-1)."`
-	ClientCPUs string `name:"client-cpus" default:"1" help:"CPUs of the load generator process."`
+	ServerCPUs string `name:"server-cpus" default:"${server_cpus}" help:"CPUs of the server process (Linux list, e.g. 0 or 0-1)."`
+	ClientCPUs string `name:"client-cpus" default:"${client_cpus}" help:"CPUs of the load generator process."`
 	NoPin      bool   `help:"Do not pin the processes to CPUs."`
 
-	Option       []string   `help:"Client protocol option KEY=VALUE (repeatable)."`
-	ServerOption []string   `help:"Server protocol option KEY=VALUE (repeatable)."`
-	MaxMessage   units.Size `name:"max-message-size" default:"16MiB" help:"Largest message either side accepts."`
-	ArrivalSeed  uint64     `default:"1" help:"Seed of Poisson arrivals."`
+	Option       []string   `help:"Client stack option KEY=VALUE (repeatable); any option makes the client's tier tuned."`
+	ServerOption []string   `help:"Server stack option KEY=VALUE (repeatable); any option makes the server's tier tuned."`
+	MaxMessage   units.Size `name:"max-message-size" default:"${max_message_size}" help:"Largest message either side accepts."`
+	ArrivalSeed  uint64     `default:"${arrival_seed}" help:"Seed of Poisson arrivals."`
 	JSON         string     `help:"Also write the results as JSON to this file."`
 	Quiet        bool       `short:"q" help:"No progress lines on stderr."`
-	Profile      string     `help:"Write CPU profiles (pprof) of the server and client worker processes to this directory."`
+	Profile      string     `help:"Write CPU profiles (pprof) of the server and client worker processes to this directory (Go stacks)."`
 	dataFlags
 }
 
-func (c *benchCmd) spec() (cluster.Spec, error) {
-	p, err := protocol.Lookup(c.Protocol)
-	if err != nil {
-		return cluster.Spec{}, usageError{err}
+// specVars are the kong variables the flags' defaults read: spec.Default's values.
+func specVars() map[string]string {
+	d := spec.Default()
+	return map[string]string{
+		"transport": d.Transport, "workload": d.Workload,
+		"concurrency": strconv.Itoa(d.Load.Concurrency), "connections": strconv.Itoa(d.Load.Connections),
+		"duration": d.IterationTime.String(), "warmup": d.Warmup.String(), "iterations": strconv.Itoa(d.Iterations),
+		"trials": strconv.Itoa(d.Trials), "mode": d.Mode, "call_timeout": d.CallTimeout.String(),
+		"server_cpus": sysstat.FormatCPUList(d.ServerCPUs), "client_cpus": sysstat.FormatCPUList(d.ClientCPUs),
+		"max_message_size": units.Size(d.MaxMessageSize).String(), "arrival_seed": strconv.FormatUint(d.ArrivalSeed, 10),
+		"data_size": strconv.Itoa(d.DataSize), "data_seed": strconv.FormatUint(d.DataSeed, 10),
 	}
+}
+
+// spec builds the benchmark from the flags and checks it as a worker will
+// (cluster.Resolve): a wrong value is a usage error naming the flag's setting.
+func (c *benchCmd) spec() (cluster.Resolved, error) {
 	w, err := contract.LookupWorkload(c.Workload)
 	if err != nil {
-		return cluster.Spec{}, usageError{err}
+		return cluster.Resolved{}, usageError{err}
 	}
-	params := w.DefaultParams()
+	s := spec.Default()
+	s.Protocol, s.ServerStack, s.ClientStack, s.Transport, s.Target = c.Protocol, c.ServerStack, c.ClientStack, c.Transport, c.Target
+	s.Workload, s.Params = w.Name, w.DefaultParams()
 	if c.Payload != nil {
-		params.Payload = int(*c.Payload)
+		s.Params.Payload = int(*c.Payload)
 	}
 	if c.Increments != nil {
-		params.Increments = *c.Increments
+		s.Params.Increments = *c.Increments
 	}
 	if c.Trades != nil {
-		params.Trades = *c.Trades
+		s.Params.Trades = *c.Trades
 	}
-	if err := w.Check(params); err != nil {
-		return cluster.Spec{}, usageError{err}
-	}
-	m := load.Model{Kind: load.Closed, Concurrency: c.Concurrency, Connections: c.Connections}
+	s.Load = load.Model{Kind: load.Closed, Concurrency: c.Concurrency, Connections: c.Connections}
 	if c.Rate != 0 {
-		m = load.Model{Kind: load.Open, Rate: c.Rate, Arrival: load.Arrival(c.Arrival), Concurrency: c.Concurrency, Connections: c.Connections}
+		s.Load = load.Model{Kind: load.Open, Rate: c.Rate, Arrival: load.Arrival(c.Arrival), Concurrency: c.Concurrency, Connections: c.Connections}
 	}
-	if m, err = m.Normalize(); err != nil {
-		return cluster.Spec{}, usageError{err}
+	if s.Load, err = s.Load.Normalize(); err != nil {
+		return cluster.Resolved{}, usageError{err}
 	}
-	spec := cluster.Spec{Protocol: p.Name, Transport: c.Transport, Target: c.Target, Workload: w.Name, Params: params,
-		Model: m, Warmup: c.Warmup, Iterations: c.Iterations, Trials: c.Trials, CallTimeout: c.CallTimeout,
-		Seed: c.ArrivalSeed, DataSeed: c.dataFlags.Seed, DataSize: c.DataSize, MaxMessageSize: int(c.MaxMessage)}
-	switch {
-	case c.Iterations < 1 || c.Trials < 1:
-		return spec, usagef("--iterations and --trials must be at least 1")
-	case c.Ops > 0:
-		spec.IterationOps = c.Ops
-	case c.Duration > 0:
-		spec.IterationTime = c.Duration
-	default:
-		return spec, usagef("--duration must be positive (or set --ops)")
+	s.Warmup, s.Iterations, s.Trials, s.Mode, s.CallTimeout = c.Warmup, c.Iterations, c.Trials, c.Mode, c.CallTimeout
+	s.IterationTime, s.IterationOps = c.Duration, 0
+	if c.Ops > 0 {
+		s.IterationTime, s.IterationOps = 0, c.Ops
 	}
-	if c.Warmup < 0 || c.CallTimeout < 0 {
-		return spec, usagef("--warmup and --call-timeout cannot be negative")
+	s.ArrivalSeed, s.DataSeed, s.DataSize, s.MaxMessageSize = c.ArrivalSeed, c.dataFlags.Seed, c.DataSize, int(c.MaxMessage)
+	// A lone benchmark has no group to interleave with.
+	s.Method = spec.MethodSequential
+	if s.ClientOptions, err = keyValues("--option", c.Option); err != nil {
+		return cluster.Resolved{}, err
 	}
-	if p.InProcess {
-		spec.Transport = "inproc"
-		if c.Target != "" {
-			return spec, usagef("%s is in-process: it has no server to target", p.Name)
-		}
+	if s.ServerOptions, err = keyValues("--server-option", c.ServerOption); err != nil {
+		return cluster.Resolved{}, err
 	}
-	if c.Target != "" {
-		a, err := transport.Parse(c.Target)
-		if err != nil {
-			return spec, usageError{err}
-		}
-		spec.Transport, spec.Target = a.Network, a.String()
+	if s.ServerCPUs, s.ClientCPUs, err = c.pinning(); err != nil {
+		return cluster.Resolved{}, err
 	}
-	if spec.ClientOptions, err = keyValues("--option", c.Option); err != nil {
-		return spec, err
+	res, err := cluster.Resolve(s)
+	if err != nil {
+		return cluster.Resolved{}, usageError{flagError(err)}
 	}
-	if spec.ServerOptions, err = keyValues("--server-option", c.ServerOption); err != nil {
-		return spec, err
+	return res, nil
+}
+
+// flagError names the flag behind a spec setting's error, e.g. "--iterations: 0,
+// want 1 to 1000000".
+func flagError(err error) error {
+	var se *spec.Error
+	if !errors.As(err, &se) {
+		return err
 	}
-	return spec, nil
+	flag := map[string]string{"load": "--concurrency, --connections or --rate", "params": "the workload's parameters",
+		"data_seed": "--seed"}[se.Setting]
+	if flag == "" {
+		flag = "--" + strings.ReplaceAll(se.Setting, "_", "-")
+	}
+	return fmt.Errorf("%s: %s", flag, se.Msg)
 }
 
 func keyValues(flag string, kvs []string) (map[string]string, error) {
@@ -140,46 +156,42 @@ func keyValues(flag string, kvs []string) (map[string]string, error) {
 	return m, nil
 }
 
-// pinning returns the CPU sets of the server and client workers, or none with a
-// note when pinning is off or impossible here.
-func (c *benchCmd) pinning() (server, client []int, note string, err error) {
-	if c.NoPin {
-		return nil, nil, "not pinned (--no-pin)", nil
-	}
-	if n := runtime.NumCPU(); n < 2 {
-		return nil, nil, fmt.Sprintf("not pinned: %d CPU", n), nil
+// pinning returns the CPU sets of the server and client workers, or none when
+// pinning is off or impossible here (Run says which).
+func (c *benchCmd) pinning() (server, client []int, err error) {
+	if c.NoPin || runtime.NumCPU() < 2 {
+		return nil, nil, nil
 	}
 	if server, err = sysstat.ParseCPUList(c.ServerCPUs); err != nil {
-		return nil, nil, "", usagef("--server-cpus: %v", err)
+		return nil, nil, usagef("--server-cpus: %v", err)
 	}
 	if client, err = sysstat.ParseCPUList(c.ClientCPUs); err != nil {
-		return nil, nil, "", usagef("--client-cpus: %v", err)
+		return nil, nil, usagef("--client-cpus: %v", err)
 	}
 	for _, cpu := range append(append([]int{}, server...), client...) {
 		if cpu >= runtime.NumCPU() {
-			return nil, nil, "", usagef("CPU %d does not exist here (CPUs 0-%d)", cpu, runtime.NumCPU()-1)
+			return nil, nil, usagef("CPU %d does not exist here (CPUs 0-%d)", cpu, runtime.NumCPU()-1)
 		}
 	}
-	return server, client, "", nil
+	return server, client, nil
 }
 
 func (c *benchCmd) Run(e *env) error {
-	spec, err := c.spec()
+	res, err := c.spec()
 	if err != nil {
 		return err
 	}
-	serverCPUs, clientCPUs, note, err := c.pinning()
-	if err != nil {
-		return err
-	}
+	sp := res.Spec
 	progress := io.Writer(e.stderr)
 	if c.Quiet {
 		progress = io.Discard
 	}
-	name := bench.Name(spec)
-	fmt.Fprintf(progress, "wirebench: %s: %d trial(s) × (warmup %v + %d iterations)\n", name, spec.Trials, spec.Warmup, spec.Iterations)
-	if note != "" {
-		fmt.Fprintf(progress, "wirebench: %s\n", note)
+	fmt.Fprintf(progress, "wirebench: %s: %d trial(s) × (warmup %v + %d iterations)\n", sp.Name(), sp.Trials, sp.Warmup, sp.Iterations)
+	switch {
+	case c.NoPin:
+		fmt.Fprintf(progress, "wirebench: not pinned (--no-pin)\n")
+	case runtime.NumCPU() < 2:
+		fmt.Fprintf(progress, "wirebench: not pinned: %d CPU\n", runtime.NumCPU())
 	}
 	if c.Profile != "" {
 		if err := os.MkdirAll(c.Profile, 0o755); err != nil {
@@ -187,26 +199,24 @@ func (c *benchCmd) Run(e *env) error {
 		}
 	}
 	started := time.Now().UTC()
-	trials, runErr := cluster.Run(e.ctx, spec, cluster.Options{
-		ServerCPUs: serverCPUs, ClientCPUs: clientCPUs, ProfileDir: c.Profile,
-		Observe: func(ev cluster.Event) { fmt.Fprintf(progress, "  %s\n", ev.Line()) },
-	})
-	b := bench.Summarize(spec, c.Mode, trials)
+	trials, runErr := cluster.Run(e.ctx, sp, cluster.Options{ProfileDir: c.Profile,
+		Observe: func(ev cluster.Event) { fmt.Fprintf(progress, "  %s\n", ev.Line()) }})
+	b := summary.Benchmark(res, &cluster.Result{Trials: trials, Method: spec.MethodSequential, Err: runErr})
 	host := sysstat.ReadHost()
-	res := &report.Results{SchemaVersion: report.SchemaVersion, Benchmarks: []report.Benchmark{b},
+	out := &report.Results{SchemaVersion: report.SchemaVersion, Benchmarks: []report.Benchmark{b},
 		Environment: report.Environment{CPUModel: host.CPUModel, Cores: host.Cores, MemoryBytes: host.MemoryBytes,
 			Kernel: host.Kernel, OS: host.OS, GoVersion: runtime.Version(), WirebenchVersion: buildVersion(),
-			ServerCPUs: sysstat.FormatCPUList(serverCPUs), ClientCPUs: sysstat.FormatCPUList(clientCPUs),
+			ServerCPUs: sysstat.FormatCPUList(sp.ServerCPUs), ClientCPUs: sysstat.FormatCPUList(sp.ClientCPUs),
 			Started: started}}
 	measured := b.Summary.Ops > 0 || b.Summary.Errors > 0
 	if measured {
 		fmt.Fprintln(e.stdout)
-		if err := report.WriteText(e.stdout, res.Benchmarks); err != nil {
+		if err := report.WriteText(e.stdout, out.Benchmarks); err != nil {
 			return err
 		}
 	}
 	if c.JSON != "" && measured {
-		if err := writeResults(c.JSON, res); err != nil {
+		if err := writeResults(c.JSON, out); err != nil {
 			return errors.Join(runErr, err)
 		}
 		fmt.Fprintf(progress, "wirebench: results written to %s\n", c.JSON)

@@ -6,13 +6,20 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/alecthomas/kong"
+
+	"github.com/wirebench/wirebench/cluster"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/spec"
+	"github.com/wirebench/wirebench/suite"
 )
 
 // runBinary runs the built wirebench as a process (bench and run start worker
@@ -175,4 +182,37 @@ func workersUnder(dir string) []string {
 		}
 	}
 	return pids
+}
+
+// The bench command with its default flags builds the benchmark a suite with no
+// settings builds (both take their defaults from spec.Default; this proves the flags
+// do), apart from the method: a lone benchmark is measured sequentially.
+func TestSameSpecAsBench(t *testing.T) {
+	var c cli
+	parser, err := kong.New(&c, kong.Vars(cliVars()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := parser.Parse([]string{"bench", "-p", "http-json", "-w", "echo"}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.Bench.spec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := suite.Parse("t.yaml", []byte("targets: [http-json]\nworkloads: [echo]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := cluster.Resolve(s.Benchmarks[0].Spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want.Spec.Method = spec.MethodSequential
+	if runtime.NumCPU() < 2 {
+		want.Spec.ServerCPUs, want.Spec.ClientCPUs = nil, nil
+	}
+	if !reflect.DeepEqual(got.Spec, want.Spec) {
+		t.Errorf("bench builds\n %+v\na suite builds\n %+v", got.Spec, want.Spec)
+	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 	"text/tabwriter"
 
@@ -18,6 +19,17 @@ func (listCmd) Run(e *env) error {
 		fmt.Fprintf(w, "%s\t%s\n", p.Name, p.Summary)
 	}
 	fmt.Fprintln(w)
+	fmt.Fprintln(w, "PROTOCOL\tSTACK\tSIDES\tLANGUAGE\tTIER\tLIBRARIES\tDESCRIPTION")
+	for _, p := range protocol.All() {
+		for _, st := range protocol.Stacks(p.Name) {
+			name := st.Name
+			if st.Name == p.DefaultServer || st.Name == p.DefaultClient {
+				name += " (default)"
+			}
+			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", p.Name, name, st.Sides, st.Language, st.Tier, libraries(st.Libraries), st.Summary)
+		}
+	}
+	fmt.Fprintln(w)
 	fmt.Fprintln(w, "WORKLOAD\tPARAMETERS\tDESCRIPTION")
 	for _, wl := range contract.Workloads() {
 		fmt.Fprintf(w, "%s\t%s\t%s\n", wl.Name, workloadParams(wl), wl.Summary)
@@ -27,6 +39,16 @@ func (listCmd) Run(e *env) error {
 	fmt.Fprintln(w, "tcp\ttcp://HOST:PORT")
 	fmt.Fprintln(w, "unix\tunix:///PATH")
 	return w.Flush()
+}
+
+// libraries lists a stack's libraries as name@version, sorted.
+func libraries(libs map[string]string) string {
+	var out []string
+	for k, v := range libs {
+		out = append(out, k+"@"+v)
+	}
+	sort.Strings(out)
+	return strings.Join(out, " ")
 }
 
 func workloadParams(w *contract.Workload) string {

@@ -82,7 +82,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		kong.Writers(stdout, stderr),
 		kong.Exit(func(code int) { exited = code }),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
-		kong.Vars{"operations": strings.Join(operationNames(), ", ")},
+		kong.Vars(cliVars()),
 	)
 	if err != nil {
 		fmt.Fprintf(stderr, "wirebench: %v\n", err)
@@ -105,6 +105,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitFailure
 	}
 	return exitOK
+}
+
+// cliVars are the variables flag defaults and help read: the operations of call,
+// and spec.Default's values (specVars).
+func cliVars() map[string]string {
+	v := specVars()
+	v["operations"] = strings.Join(operationNames(), ", ")
+	return v
 }
 
 type versionCmd struct{}

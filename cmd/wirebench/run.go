@@ -149,6 +149,12 @@ type progress struct {
 	p       *mpb.Progress
 	bar     *mpb.Bar
 	current string
+	// rounds is the current group's number of interleaved rounds (0: one benchmark
+	// at a time), and printed when its last plain line was.
+	rounds  int
+	printed time.Time
+	// started counts the benchmarks started or skipped so far.
+	started int
 }
 
 func newProgress(w io.Writer, live bool, total time.Duration) *progress {
@@ -168,7 +174,11 @@ func (pr *progress) line() string {
 func (pr *progress) observe(ev runner.Event) {
 	switch ev.Kind {
 	case runner.KindSkipped:
-		pr.printf("[%d/%d] %s: done in an earlier run, skipped\n", ev.Index+1, ev.Total, ev.Name)
+		pr.mu.Lock()
+		pr.started++
+		n := pr.started
+		pr.mu.Unlock()
+		pr.printf("[%d/%d] %s: done in an earlier run, skipped\n", n, ev.Total, ev.Name)
 		if pr.bar == nil && pr.live {
 			pr.newBar(ev.Total)
 		}
@@ -179,19 +189,37 @@ func (pr *progress) observe(ev runner.Event) {
 		if pr.live && pr.bar == nil {
 			pr.newBar(ev.Total)
 		}
+		// Benchmarks are counted in the order they run (a group's members need not be
+		// neighbours in the suite).
 		pr.mu.Lock()
-		pr.current = fmt.Sprintf("[%d/%d] %s", ev.Index+1, ev.Total, ev.Name)
-		pr.status = pr.current
+		first := pr.started + 1
+		pr.started += len(ev.Group)
+		head := fmt.Sprintf("[%d/%d] %s", first, ev.Total, ev.Name)
+		if ev.Rounds > 0 {
+			head = fmt.Sprintf("[%d-%d/%d] %d targets interleaved, %d rounds: %s", first, pr.started, ev.Total,
+				len(ev.Group), ev.Rounds, strings.Join(ev.Group, ", "))
+		}
+		pr.current, pr.status, pr.rounds = head, head, ev.Rounds
 		pr.mu.Unlock()
 		if !pr.live {
-			fmt.Fprintf(pr.w, "[%d/%d] %s\n", ev.Index+1, ev.Total, ev.Name)
+			fmt.Fprintln(pr.w, head)
 		}
 	case runner.KindInterval:
 		msg := ev.Interval.Line()
 		pr.mu.Lock()
 		pr.status = pr.current + "  " + msg
+		if pr.rounds > 0 {
+			msg = ev.Name + "  " + msg
+			pr.status = fmt.Sprintf("round %d/%d  %s", ev.Interval.Interval.Index+1, pr.rounds, msg)
+		}
+		// Interleaved groups have a phase per target and round: plain output keeps
+		// one line a second of them, so that a CI log stays readable.
+		quiet := pr.rounds > 0 && time.Since(pr.printed) < time.Second
+		if !quiet {
+			pr.printed = time.Now()
+		}
 		pr.mu.Unlock()
-		if !pr.live {
+		if !pr.live && !quiet {
 			fmt.Fprintf(pr.w, "    %s\n", msg)
 		}
 	case runner.KindDone:

@@ -118,26 +118,28 @@ func TestRunKillResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cmd.Process.Kill()
-	// Kill it as the third benchmark starts: two are journaled.
+	// The suite is two comparison groups of three targets (person.get, echo), each
+	// measured interleaved and journaled whole. Kill it as the second group starts:
+	// the first group's three benchmarks are journaled.
 	sc := bufio.NewScanner(stderr)
 	for sc.Scan() {
-		if strings.HasPrefix(sc.Text(), "[3/6]") {
+		if strings.HasPrefix(sc.Text(), "[4-6/6]") {
 			break
 		}
 	}
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
 	journal, _ := os.ReadFile(filepath.Join(out, runner.JournalFile))
-	if n := strings.Count(string(journal), `"kind":"benchmark"`); n != 2 {
-		t.Fatalf("journal holds %d benchmarks after the kill, want 2", n)
+	if n, m := strings.Count(string(journal), `"kind":"group"`), strings.Count(string(journal), `"protocol":`); n != 1 || m != 3 {
+		t.Fatalf("journal holds %d groups of %d benchmarks after the kill, want 1 of 3", n, m)
 	}
 	time.Sleep(300 * time.Millisecond) // the workers die with their parent
 	code, stdout, errText := runProc(t, path, "--resume", out)
 	if code != 0 {
 		t.Fatalf("resume: exit %d\n%s%s", code, stdout, errText)
 	}
-	if n := strings.Count(errText, "skipped"); n != 2 {
-		t.Errorf("resume skipped %d benchmarks, want the 2 journaled:\n%s", n, errText)
+	if n := strings.Count(errText, "skipped"); n != 3 {
+		t.Errorf("resume skipped %d benchmarks, want the 3 journaled:\n%s", n, errText)
 	}
 	res := readResults(t, out)
 	seen := map[string]int{}
@@ -160,7 +162,7 @@ func TestRunResumeTornJournal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.WriteString(`{"kind":"benchmark","benchmark":{"name":"torn`)
+	f.WriteString(`{"kind":"group","benchmarks":[{"name":"torn`)
 	f.Close()
 	code, stdout, stderr := runProc(t, path, "--resume", out, "--filter", "http-json/tcp")
 	if code != 0 {

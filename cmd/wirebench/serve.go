@@ -5,17 +5,19 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/wirebench/wirebench/cluster"
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/internal/units"
 	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/transport"
 )
 
 // dataFlags choose the data set; a server and the clients that verify its answers must
 // use the same values.
 type dataFlags struct {
-	DataSize int    `default:"20" help:"Persons in the data set (servers and clients must agree)."`
-	Seed     uint64 `default:"1" help:"Seed of the data set (servers and clients must agree)."`
+	DataSize int    `default:"${data_size}" help:"Persons in the data set (servers and clients must agree)."`
+	Seed     uint64 `default:"${data_seed}" help:"Seed of the data set (servers and clients must agree)."`
 }
 
 func (d dataFlags) dataset() (*contract.Dataset, error) {
@@ -28,34 +30,43 @@ func (d dataFlags) dataset() (*contract.Dataset, error) {
 
 type serveCmd struct {
 	Protocol       string        `short:"p" required:"" help:"Protocol to serve (see 'wirebench list')."`
+	Stack          string        `help:"Server stack (default: the protocol's production stack; see 'wirebench list'). A JVM stack runs in the Java worker."`
+	Option         []string      `help:"Server stack option KEY=VALUE (repeatable)."`
 	Listen         string        `short:"l" default:"tcp://127.0.0.1:8080" env:"WIREBENCH_LISTEN" help:"Address to listen on: tcp://HOST:PORT (port 0 picks a free one) or unix:///PATH."`
-	MaxMessageSize units.Size    `default:"16MiB" help:"Largest request accepted; a larger one is refused without being read whole."`
+	MaxMessageSize units.Size    `default:"${max_message_size}" help:"Largest request accepted; a larger one is refused without being read whole."`
 	ShutdownGrace  time.Duration `default:"5s" help:"On SIGINT/SIGTERM, how long calls in flight may take to finish."`
 	dataFlags
 }
 
 func (c *serveCmd) Run(e *env) error {
-	p, err := protocol.Lookup(c.Protocol)
-	if err != nil {
-		return usageError{err}
-	}
-	if p.InProcess {
-		return usagef("%s is in-process and has no server: it can only be called (wirebench call --protocol %s ...)", p.Name, p.Name)
-	}
 	addr, err := transport.Parse(c.Listen)
 	if err != nil {
 		return usageError{err}
 	}
-	if c.MaxMessageSize < 1 {
-		return usagef("--max-message-size must be at least 1 byte")
+	s := spec.Default()
+	s.Protocol, s.ServerStack, s.Transport = c.Protocol, c.Stack, addr.Network
+	s.MaxMessageSize, s.DataSize, s.DataSeed = int(c.MaxMessageSize), c.DataSize, c.Seed
+	s.ServerCPUs, s.ClientCPUs = nil, nil
+	if s.ServerOptions, err = keyValues("--option", c.Option); err != nil {
+		return err
+	}
+	res, err := cluster.Resolve(s)
+	if err != nil {
+		return usageError{err}
+	}
+	if res.Protocol.InProcess {
+		return usagef("%s is in-process and has no server: it can only be called (wirebench call --protocol %s ...)", res.Protocol.Name, res.Protocol.Name)
+	}
+	if res.Server.Worker != protocol.WorkerGo {
+		return c.serveInWorker(e, res, addr)
 	}
 	ds, err := c.dataset()
 	if err != nil {
 		return err
 	}
-	srv, err := p.NewServer(contract.NewReference(ds), protocol.ServerConfig{MaxMessageSize: int(c.MaxMessageSize)})
+	srv, err := res.Server.NewServer(contract.NewReference(ds), protocol.ServerConfig{MaxMessageSize: s.MaxMessageSize, Options: s.ServerOptions})
 	if err != nil {
-		return err
+		return usageError{err}
 	}
 	ln, err := transport.Listen(addr)
 	if err != nil {
@@ -68,7 +79,7 @@ func (c *serveCmd) Run(e *env) error {
 	select {
 	case err := <-served:
 		srv.Close()
-		return fmt.Errorf("%s server on %s stopped: %w", p.Name, addr, err)
+		return fmt.Errorf("%s server on %s stopped: %w", res.Server.Name, addr, err)
 	case <-e.ctx.Done():
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), c.ShutdownGrace)
@@ -77,4 +88,21 @@ func (c *serveCmd) Run(e *env) error {
 		return fmt.Errorf("shutting down: %w", err)
 	}
 	return <-served
+}
+
+// serveInWorker serves a stack of another worker kind (a JVM stack) through a worker
+// process, until a signal.
+func (c *serveCmd) serveInWorker(e *env, res cluster.Resolved, addr transport.Addr) error {
+	srv, err := cluster.Serve(e.ctx, res, addr.String(), cluster.Options{})
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	fmt.Fprintf(e.stdout, "listening on %s\n", srv.Addr)
+	select {
+	case <-srv.Done:
+		return fmt.Errorf("the %s worker serving %s stopped", res.Server.Worker, res.Server.Name)
+	case <-e.ctx.Done():
+		return nil
+	}
 }

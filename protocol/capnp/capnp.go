@@ -65,10 +65,20 @@ const (
 	OptionFlowWindow = "flow_window"
 )
 
+// StackName is the stack of this package.
+const StackName = "capnp-go"
+
 func init() {
 	protocol.Register(&protocol.Protocol{
-		Name:      Name,
-		Summary:   "Cap'n Proto RPC (capnproto.org/go/capnp/v3), streaming through a sink capability",
+		Name:          Name,
+		Summary:       "Cap'n Proto RPC, streaming through a sink capability",
+		DefaultServer: StackName, DefaultClient: StackName,
+	})
+	protocol.RegisterStack(&protocol.Stack{
+		Name: StackName, Protocol: Name, Language: "go", Tier: protocol.Production, Worker: protocol.WorkerGo,
+		Summary:   "capnproto.org/go/capnp/v3 RPC with generated code",
+		Libraries: protocol.GoLibraries("capnproto.org/go/capnp/v3"),
+		Sides:     protocol.ServerSide | protocol.ClientSide,
 		NewServer: protocol.Servers(NewServer),
 		NewClient: protocol.Clients(NewClient),
 	})

@@ -15,11 +15,21 @@ import (
 // Name is the registry name of this protocol.
 const Name = "direct"
 
+// StackName is the stack of this package: the Go method call.
+const StackName = "go-call"
+
 func init() {
 	protocol.Register(&protocol.Protocol{
-		Name:      Name,
-		Summary:   "in-process Go call of the service: no encoding, no wire (the floor)",
-		InProcess: true,
+		Name:          Name,
+		Summary:       "in-process Go call of the service: no encoding, no wire (the floor)",
+		InProcess:     true,
+		DefaultClient: StackName,
+	})
+	protocol.RegisterStack(&protocol.Stack{
+		Name: StackName, Protocol: Name, Language: "go", Tier: protocol.Production, Worker: protocol.WorkerGo,
+		Summary:   "a Go method call of the reference service",
+		Libraries: protocol.GoLibraries(),
+		Sides:     protocol.ClientSide,
 		NewClient: func(_ context.Context, cfg protocol.ClientConfig) (protocol.Client, error) {
 			if cfg.Local == nil {
 				return nil, errors.New("direct: needs a local service (it cannot reach a remote target)")

@@ -33,10 +33,20 @@ import (
 // Name is the registry name of this protocol.
 const Name = "grpc-avro"
 
+// StackName is the stack of this package: grpc-go, with Avro bodies.
+const StackName = "grpc-go"
+
 func init() {
 	protocol.Register(&protocol.Protocol{
-		Name:      Name,
-		Summary:   "gRPC with Avro bodies (grpc-go, twmb/avro), grpc-proto's method paths",
+		Name:          Name,
+		Summary:       "gRPC with Avro bodies, grpc-proto's method paths",
+		DefaultServer: StackName, DefaultClient: StackName,
+	})
+	protocol.RegisterStack(&protocol.Stack{
+		Name: StackName, Protocol: Name, Language: "go", Tier: protocol.Production, Worker: protocol.WorkerGo,
+		Summary:   "grpc-go with an Avro codec (twmb/avro)",
+		Libraries: protocol.GoLibraries("google.golang.org/grpc", "github.com/twmb/avro"),
+		Sides:     protocol.ServerSide | protocol.ClientSide,
 		NewServer: protocol.Servers(NewServer),
 		NewClient: protocol.Clients(NewClient),
 	})

@@ -34,10 +34,20 @@ import (
 // Name is the registry name of this protocol.
 const Name = "grpc-proto"
 
+// StackName is the stack of this package.
+const StackName = "grpc-go"
+
 func init() {
 	protocol.Register(&protocol.Protocol{
-		Name:      Name,
-		Summary:   "gRPC with Protocol Buffers (grpc-go), server reflection on",
+		Name:          Name,
+		Summary:       "gRPC with Protocol Buffers, server reflection on",
+		DefaultServer: StackName, DefaultClient: StackName,
+	})
+	protocol.RegisterStack(&protocol.Stack{
+		Name: StackName, Protocol: Name, Language: "go", Tier: protocol.Production, Worker: protocol.WorkerGo,
+		Summary:   "grpc-go with protobuf-go generated code",
+		Libraries: protocol.GoLibraries("google.golang.org/grpc", "google.golang.org/protobuf"),
+		Sides:     protocol.ServerSide | protocol.ClientSide,
 		NewServer: protocol.Servers(NewServer),
 		NewClient: protocol.Clients(NewClient),
 	})

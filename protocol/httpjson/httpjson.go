@@ -75,10 +75,22 @@ const (
 	jsonType   = "application/json"
 )
 
+// TunedStack is the hand-optimised stack: the server's handlers and the client use a
+// hand-written JSON codec, and the client is a lean HTTP/1.1 client of its own.
+const TunedStack = "go-tuned-json"
+
 func init() {
 	protocol.Register(&protocol.Protocol{
 		Name:    Name,
-		Summary: "HTTP/1.1 + JSON REST (net/http server, lean keep-alive client), NDJSON trade stream",
+		Summary: "HTTP/1.1 + JSON REST, NDJSON trade stream",
+		// TODO(issue 12): the production stack go-nethttp-json becomes the default.
+		DefaultServer: TunedStack, DefaultClient: TunedStack,
+	})
+	protocol.RegisterStack(&protocol.Stack{
+		Name: TunedStack, Protocol: Name, Language: "go", Tier: protocol.Tuned, Worker: protocol.WorkerGo,
+		Summary:   "net/http server with a hand-written JSON codec; a lean keep-alive HTTP/1.1 client",
+		Libraries: protocol.GoLibraries(),
+		Sides:     protocol.ServerSide | protocol.ClientSide,
 		NewServer: func(svc contract.Service, cfg protocol.ServerConfig) (protocol.Server, error) {
 			if err := protocol.CheckOptions(Name, cfg.Options); err != nil {
 				return nil, err // the server has no options

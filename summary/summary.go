@@ -1,8 +1,9 @@
-// Package bench turns what the driver measured into results: one report.Benchmark per
-// benchmark, with the score and its error as JMH computes them, latency percentiles
-// from the merged histograms, CPU and bytes per op, and warnings when the load
-// generator rather than the target set the result.
-package bench
+// Package summary turns what the driver measured into results: one report.Benchmark
+// per benchmark, with the score and its error as JMH computes them, latency
+// percentiles from the merged histograms, CPU and bytes per op, the stacks of both
+// sides, warnings when the load generator rather than the target set the result, and
+// (group.go) each benchmark's ratio to its comparison group's baseline.
+package summary
 
 import (
 	"fmt"
@@ -12,8 +13,10 @@ import (
 
 	"github.com/wirebench/wirebench/cluster"
 	"github.com/wirebench/wirebench/load"
+	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/record"
 	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/stats"
 )
 
@@ -31,86 +34,36 @@ const (
 	MaxClientCPU = 0.90
 )
 
-// Name returns a benchmark's stable name: protocol/transport/workload[params]/load,
-// e.g. "grpc-proto/tcp/echo[payload=1024]/closed-c50"; a labelled benchmark's protocol
-// carries its label: "grpc-proto[win-64KiB]/tcp/stream[trades=10000]/closed-c1".
-func Name(spec cluster.Spec) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s/%s/%s", SeriesName(spec), spec.Transport, spec.Workload)
-	if ps := paramString(spec); ps != "" {
-		b.WriteString("[" + ps + "]")
-	}
-	b.WriteString("/" + LoadName(spec.Model))
-	return b.String()
-}
-
-// SeriesName is the protocol part of a name: the protocol, with its label in brackets
-// when it has one.
-func SeriesName(spec cluster.Spec) string {
-	if spec.Label != "" {
-		return spec.Protocol + "[" + spec.Label + "]"
-	}
-	return spec.Protocol
-}
-
-// LoadName names a load model: closed-c50 (and -x4 for 4 connections), or
-// open-r14000-poisson-c100.
-func LoadName(m load.Model) string {
-	s := fmt.Sprintf("closed-c%d", m.Concurrency)
-	if m.Kind == load.Open {
-		s = fmt.Sprintf("open-r%g-%s-c%d", m.Rate, m.Arrival, m.Concurrency)
-	}
-	if m.Connections > 1 {
-		s += fmt.Sprintf("-x%d", m.Connections)
-	}
-	return s
-}
-
-func paramString(spec cluster.Spec) string {
-	var parts []string
-	for k, v := range Params(spec) {
-		parts = append(parts, fmt.Sprintf("%s=%v", k, v))
-	}
-	sort.Strings(parts)
-	return strings.Join(parts, ",")
-}
-
-// Params returns the workload parameters a benchmark used, by name.
-func Params(spec cluster.Spec) map[string]any {
-	out := map[string]any{}
-	switch spec.Workload {
-	case "echo", "echo+stats":
-		out["payload"] = spec.Params.Payload
-	case "pingpong":
-		out["increments"] = spec.Params.Increments
-	case "stream":
-		out["trades"] = spec.Params.Trades
-	}
-	return out
-}
-
-// Summarize builds the result of a benchmark from its trials. mode is
-// report.ModeThroughput or report.ModeAverageTime.
-func Summarize(spec cluster.Spec, mode string, trials []*cluster.Trial) report.Benchmark {
+// Benchmark builds the result of a resolved benchmark from what the driver measured
+// of it.
+func Benchmark(res cluster.Resolved, r *cluster.Result) report.Benchmark {
+	spec := res.Spec
 	b := report.Benchmark{
-		Name: Name(spec), Protocol: spec.Protocol, Transport: spec.Transport, Workload: spec.Workload,
-		Label: spec.Label, Params: Params(spec), Options: spec.ClientOptions, ServerOptions: spec.ServerOptions, Target: spec.Target,
-		Load: report.Load{Model: string(spec.Model.Kind), Concurrency: spec.Model.Concurrency,
-			Connections: spec.Model.Connections, Rate: spec.Model.Rate, Arrival: string(spec.Model.Arrival)},
-		Mode: mode, WarmupSeconds: spec.Warmup.Seconds(), IterationSeconds: spec.IterationTime.Seconds(),
+		Name: spec.Name(), Protocol: spec.Protocol, Transport: spec.Transport, Workload: spec.Workload,
+		Label: spec.Label, Params: spec.ParamMap(), Options: spec.ClientOptions, ServerOptions: spec.ServerOptions, Target: spec.Target,
+		ClientStack: stackOf(res.Client, spec.ClientOptions), Method: r.Method,
+		Load: report.Load{Model: string(spec.Load.Kind), Concurrency: spec.Load.Concurrency,
+			Connections: spec.Load.Connections, Rate: spec.Load.Rate, Arrival: string(spec.Load.Arrival)},
+		Mode: spec.Mode, WarmupSeconds: spec.Warmup.Seconds(), IterationSeconds: spec.IterationTime.Seconds(),
 		IterationOps: spec.IterationOps, Iterations: spec.Iterations,
 	}
-	if spec.Model.Kind == load.Open {
-		b.Load.MaxInFlight = spec.Model.Concurrency
+	switch {
+	case res.Protocol.InProcess:
+		b.ServerStack = b.ClientStack
+	case res.HasServer():
+		b.ServerStack = stackOf(res.Server, spec.ServerOptions)
 	}
-	all := record.NewInterval(spec.Model.Kind == load.Open)
+	if spec.Load.Kind == load.Open {
+		b.Load.MaxInFlight = spec.Load.Concurrency
+	}
+	all := record.NewInterval(spec.Load.Kind == load.Open)
 	var scores, avgScores []float64
 	var seconds, cpuSeconds float64
 	var bytesSent, bytesRecv int64
 	var serverCPU time.Duration
-	var serverKnown = true
+	serverKnown := res.HasServer()
 	var rss int64 = -1
-	for _, t := range trials {
+	for _, t := range r.Trials {
 		rt := report.Trial{Index: t.Index}
 		if t.Err != nil {
 			rt.Error = t.Err.Error()
@@ -124,20 +77,20 @@ func Summarize(spec cluster.Spec, mode string, trials []*cluster.Trial) report.B
 			bytesRecv += iv.BytesReceived
 			b.Summary.ClientCPUUsPerOp += iv.ClientCPU.Seconds() * 1e6
 			scores = append(scores, iv.Throughput())
-			avgScores = append(avgScores, avgMs(iv.Interval, spec.Model.Concurrency))
+			avgScores = append(avgScores, avgMs(iv.Interval, spec.Load.Concurrency))
 			rt.Iterations = append(rt.Iterations, iteration(iv))
+			if iv.Server == nil {
+				serverKnown = false
+				continue
+			}
+			serverCPU += iv.ServerCPU
+			rss = max(rss, iv.Server.PeakRSS)
 		}
 		b.Trials = append(b.Trials, rt)
-		if t.ServerStart == nil || t.ServerEnd == nil {
-			serverKnown = false
-			continue
-		}
-		serverCPU += t.ServerEnd.CPU - t.ServerStart.CPU
-		rss = max(rss, t.ServerEnd.PeakRSS)
 	}
 	s := &b.Summary
 	s.ThroughputOpsS = report.ThroughputFrom(stats.Summarize(scores, Confidence))
-	if mode == report.ModeAverageTime {
+	if spec.Mode == report.ModeAverageTime {
 		a := report.ThroughputFrom(stats.Summarize(avgScores, Confidence))
 		s.AvgTimeMs = &a
 	}
@@ -157,18 +110,18 @@ func Summarize(spec cluster.Spec, mode string, trials []*cluster.Trial) report.B
 		ops := float64(all.Ops)
 		s.ClientCPUUsPerOp /= ops
 		s.BytesSentPerOp, s.BytesRecvPerOp = float64(bytesSent)/ops, float64(bytesRecv)/ops
-		if serverKnown && len(trials) > 0 {
+		if serverKnown && len(r.Trials) > 0 {
 			v := serverCPU.Seconds() * 1e6 / ops
 			s.ServerCPUUsPerOp = &v
 		}
-		s.AvgMsPerOp = seconds * float64(spec.Model.Concurrency) / ops * 1e3
+		s.AvgMsPerOp = seconds * float64(spec.Load.Concurrency) / ops * 1e3
 	} else {
 		s.ClientCPUUsPerOp = 0
 	}
 	if serverKnown && rss >= 0 {
 		s.ServerRSSMaxBytes = &rss
 	}
-	if spec.Model.Kind == load.Open && seconds > 0 {
+	if spec.Load.Kind == load.Open && seconds > 0 {
 		s.AchievedRate = float64(all.Ops+all.ErrorCount()) / seconds
 	}
 	b.Warnings, b.GeneratorBound = judge(spec, all, s, seconds, cpuSeconds)
@@ -176,9 +129,17 @@ func Summarize(spec cluster.Spec, mode string, trials []*cluster.Trial) report.B
 		b.Warnings = append(b.Warnings, fmt.Sprintf("%d calls took over %v and were recorded as %v: the maximum is a floor", all.Clamped, time.Duration(record.HighestNs), time.Duration(record.HighestNs)))
 	}
 	if s.Errors > 0 {
-		b.Warnings = append(b.Warnings, errorWarning(all.Errors, trials))
+		b.Warnings = append(b.Warnings, errorWarning(all))
+	}
+	if r.Err != nil {
+		b.Warnings = append(b.Warnings, "failed: "+r.Err.Error())
 	}
 	return b
+}
+
+// stackOf is the results' description of a stack run with options.
+func stackOf(st *protocol.Stack, options map[string]string) *report.Stack {
+	return &report.Stack{Name: st.Name, Language: st.Language, Tier: string(st.TierWith(options)), Libraries: st.Libraries}
 }
 
 // avgMs is JMH's average time: the time one caller spends per op, in ms.
@@ -203,14 +164,14 @@ func iteration(iv *cluster.Interval) report.Iteration {
 }
 
 // judge says whether the generator, not the target, may have set the result.
-func judge(spec cluster.Spec, all *record.Interval, s *report.Summary, seconds, cpuSeconds float64) (warnings []string, bound bool) {
-	if spec.Model.Kind == load.Open && s.LagUs != nil {
+func judge(spec spec.Spec, all *record.Interval, s *report.Summary, seconds, cpuSeconds float64) (warnings []string, bound bool) {
+	if spec.Load.Kind == load.Open && s.LagUs != nil {
 		if lag := time.Duration(s.LagUs.P99 * 1e3); lag > MaxLagP99 {
 			warnings = append(warnings, fmt.Sprintf("generator-bound: lag p99 %v is over %v; calls started late (see overflow and lag)", lag.Round(time.Microsecond), MaxLagP99))
 			bound = true
 		}
-		if s.AchievedRate < MinAchieved*spec.Model.Rate {
-			warnings = append(warnings, fmt.Sprintf("generator-bound: achieved %.0f ops/s, under %.0f%% of the target %.0f", s.AchievedRate, MinAchieved*100, spec.Model.Rate))
+		if s.AchievedRate < MinAchieved*spec.Load.Rate {
+			warnings = append(warnings, fmt.Sprintf("generator-bound: achieved %.0f ops/s, under %.0f%% of the target %.0f", s.AchievedRate, MinAchieved*100, spec.Load.Rate))
 			bound = true
 		}
 	}
@@ -227,20 +188,17 @@ func judge(spec cluster.Spec, all *record.Interval, s *report.Summary, seconds, 
 	return warnings, bound
 }
 
-func errorWarning(errs map[record.ErrorKind]int64, trials []*cluster.Trial) string {
-	kinds := make([]string, 0, len(errs))
-	for k := range errs {
+func errorWarning(all *record.Interval) string {
+	kinds := make([]string, 0, len(all.Errors))
+	for k := range all.Errors {
 		kinds = append(kinds, string(k))
 	}
 	sort.Strings(kinds)
 	var parts []string
 	for _, k := range kinds {
-		p := fmt.Sprintf("%d %s", errs[record.ErrorKind(k)], k)
-		for _, t := range trials {
-			if msg := t.FirstErrors[k]; msg != "" {
-				p += fmt.Sprintf(" (first: %s)", msg)
-				break
-			}
+		p := fmt.Sprintf("%d %s", all.Errors[record.ErrorKind(k)], k)
+		if msg := all.FirstErrors[record.ErrorKind(k)]; msg != "" {
+			p += fmt.Sprintf(" (first: %s)", msg)
 		}
 		parts = append(parts, p)
 	}

@@ -1,4 +1,4 @@
-package bench
+package summary
 
 import (
 	"math"
@@ -9,9 +9,9 @@ import (
 	"github.com/wirebench/wirebench/cluster"
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/load"
+	_ "github.com/wirebench/wirebench/protocol/all"
 	"github.com/wirebench/wirebench/record"
-	"github.com/wirebench/wirebench/report"
-	"github.com/wirebench/wirebench/stats"
+	"github.com/wirebench/wirebench/spec"
 )
 
 var t0 = time.Unix(1000, 0)
@@ -31,47 +31,53 @@ func interval(i int, ops int64, lat, lag time.Duration, cpu time.Duration, open 
 		ClientCPU: cpu, ClientCPUs: 1}
 }
 
-func closedSpec() cluster.Spec {
-	m, _ := load.Model{Kind: load.Closed, Concurrency: 4}.Normalize()
-	return cluster.Spec{Protocol: "grpc-proto", Transport: "tcp", Workload: "echo", Params: contract.Params{Payload: 1024},
-		Model: m, Warmup: time.Second, Iterations: 3, IterationTime: time.Second, Trials: 2}
+func closedSpec() spec.Spec {
+	s := spec.Default()
+	s.Protocol, s.Workload, s.Params = "grpc-proto", "echo", contract.Params{Payload: 1024}
+	s.Load, _ = load.Model{Kind: load.Closed, Concurrency: 4}.Normalize()
+	s.Iterations, s.Trials = 3, 2
+	return s
 }
 
-func TestName(t *testing.T) {
-	if got, want := Name(closedSpec()), "grpc-proto/tcp/echo[payload=1024]/closed-c4"; got != want {
-		t.Errorf("Name = %q, want %q", got, want)
+func resolve(t *testing.T, s spec.Spec) cluster.Resolved {
+	t.Helper()
+	r, err := cluster.Resolve(s)
+	if err != nil {
+		t.Fatal(err)
 	}
-	m, _ := load.Model{Kind: load.Open, Rate: 14000, Concurrency: 100, Connections: 2}.Normalize()
-	s := cluster.Spec{Protocol: "http-json", Transport: "unix", Workload: "person.get", Model: m}
-	if got, want := Name(s), "http-json/unix/person.get/open-r14000-constant-c100-x2"; got != want {
-		t.Errorf("Name = %q, want %q", got, want)
-	}
+	return r
+}
+
+// withServer sets an interval's server reading: cpu used during it, peak RSS.
+func withServer(iv *cluster.Interval, cpu time.Duration, rss int64) *cluster.Interval {
+	iv.Server, iv.ServerCPU = &cluster.ProcReading{CPU: cpu, PeakRSS: rss}, cpu
+	return iv
 }
 
 // Score and error as JMH: mean of every iteration of every trial, 99.9 % Student t
 // half-width; per-op figures are totals over ops; server CPU from the marks.
 func TestSummarizeClosed(t *testing.T) {
-	spec := closedSpec()
+	sp := closedSpec()
 	var trials []*cluster.Trial
 	opsPerIter := []int64{1000, 1100, 900, 1050, 950, 1000}
 	for k := range 2 {
-		tr := &cluster.Trial{Index: k,
-			ServerStart: &cluster.ServerMark{CPU: time.Second, PeakRSS: 10 << 20},
-			ServerEnd:   &cluster.ServerMark{CPU: time.Second + 30*time.Millisecond, PeakRSS: (10 + int64(k)) << 20}}
+		tr := &cluster.Trial{Index: k}
 		for i := range 3 {
-			tr.Intervals = append(tr.Intervals, interval(i, opsPerIter[3*k+i], 200*time.Microsecond, 0, 10*time.Millisecond, false))
+			iv := interval(i, opsPerIter[3*k+i], 200*time.Microsecond, 0, 10*time.Millisecond, false)
+			tr.Intervals = append(tr.Intervals, withServer(iv, 10*time.Millisecond, (10+int64(k))<<20))
 		}
 		trials = append(trials, tr)
 	}
-	b := Summarize(spec, report.ModeThroughput, trials)
+	b := Benchmark(resolve(t, sp), &cluster.Result{Trials: trials, Method: spec.MethodSequential})
 	s := b.Summary
-	var xs []float64
-	for _, n := range opsPerIter {
-		xs = append(xs, float64(n))
+	// Mean 1000; deviations 0, ±100, ±50: sd √(25000/5) = 70.711; t(0.9995, 5) =
+	// 6.869 (Student t table), so Error = 6.869 × 70.711 / √6 = 198.3.
+	if s.ThroughputOpsS.N != 6 || math.Abs(s.ThroughputOpsS.Mean-1000) > 1e-9 || math.Abs(s.ThroughputOpsS.Error-198.3) > 0.1 {
+		t.Errorf("score %+v, want mean 1000, n 6, error 198.3", s.ThroughputOpsS)
 	}
-	want := stats.Summarize(xs, Confidence)
-	if s.ThroughputOpsS.N != 6 || math.Abs(s.ThroughputOpsS.Mean-1000) > 1e-9 || math.Abs(s.ThroughputOpsS.Error-want.Error) > 1e-9 {
-		t.Errorf("score %+v, want mean 1000, n 6, error %v", s.ThroughputOpsS, want.Error)
+	if b.ServerStack == nil || b.ServerStack.Name != "grpc-go" || b.ServerStack.Tier != "production" || b.ClientStack == nil ||
+		b.ServerStack.Libraries["go"] == "" || b.Method != spec.MethodSequential {
+		t.Errorf("stacks %+v / %+v, method %q", b.ServerStack, b.ClientStack, b.Method)
 	}
 	// 6000 ops; client CPU 6 × 10 ms = 60 ms → 10 µs/op; server 2 × 30 ms = 60 ms → 10 µs/op.
 	if s.Ops != 6000 || math.Abs(s.ClientCPUUsPerOp-10) > 1e-9 || s.ServerCPUUsPerOp == nil || math.Abs(*s.ServerCPUUsPerOp-10) > 1e-9 {
@@ -90,7 +96,8 @@ func TestSummarizeClosed(t *testing.T) {
 	if b.GeneratorBound || len(b.Warnings) != 0 {
 		t.Errorf("warnings %v on a healthy run", b.Warnings)
 	}
-	b = Summarize(spec, report.ModeAverageTime, trials)
+	sp.Mode = spec.ModeAverageTime
+	b = Benchmark(resolve(t, sp), &cluster.Result{Trials: trials})
 	if a := b.Summary.AvgTimeMs; a == nil || a.N != 6 || math.Abs(a.Mean-4) > 0.02 {
 		t.Errorf("avgt score %+v, want about 4 ms over 6 iterations", a)
 	}
@@ -98,11 +105,12 @@ func TestSummarizeClosed(t *testing.T) {
 
 // The generator-bound checks: lag, achieved rate, client CPU; not CPU for in-process.
 func TestSummarizeGeneratorBound(t *testing.T) {
-	m, _ := load.Model{Kind: load.Open, Rate: 1000, Concurrency: 8}.Normalize()
-	spec := cluster.Spec{Protocol: "http-json", Transport: "tcp", Workload: "person.get", Model: m, Iterations: 1, IterationTime: time.Second}
+	sp := spec.Default()
+	sp.Protocol, sp.Iterations = "http-json", 1
+	sp.Load, _ = load.Model{Kind: load.Open, Rate: 1000, Concurrency: 8}.Normalize()
 	// 900 of 1000 arrivals, 5 ms lag, 950 ms of CPU in 1 s on 1 CPU.
 	tr := &cluster.Trial{Intervals: []*cluster.Interval{interval(0, 900, 6*time.Millisecond, 5*time.Millisecond, 950*time.Millisecond, true)}}
-	b := Summarize(spec, report.ModeThroughput, []*cluster.Trial{tr})
+	b := Benchmark(resolve(t, sp), &cluster.Result{Trials: []*cluster.Trial{tr}})
 	all := strings.Join(b.Warnings, "\n")
 	for _, want := range []string{"lag p99", "achieved 900", "95% of its CPUs"} {
 		if !strings.Contains(all, want) {
@@ -112,9 +120,9 @@ func TestSummarizeGeneratorBound(t *testing.T) {
 	if !b.GeneratorBound || b.Summary.ServerCPUUsPerOp != nil || b.Summary.ServiceUs == nil || b.Summary.LagUs == nil {
 		t.Errorf("bound %v, server %v, service %v, lag %v", b.GeneratorBound, b.Summary.ServerCPUUsPerOp, b.Summary.ServiceUs, b.Summary.LagUs)
 	}
-	spec.Protocol, spec.Transport, spec.Model = "direct", report.InProcess, closedSpec().Model
+	sp.Protocol, sp.Transport, sp.Load = "direct", spec.InProc, closedSpec().Load
 	tr = &cluster.Trial{Intervals: []*cluster.Interval{interval(0, 900, time.Microsecond, 0, 990*time.Millisecond, false)}}
-	if b := Summarize(spec, report.ModeThroughput, []*cluster.Trial{tr}); b.GeneratorBound {
+	if b := Benchmark(resolve(t, sp), &cluster.Result{Trials: []*cluster.Trial{tr}}); b.GeneratorBound {
 		t.Errorf("in-process run flagged: %v", b.Warnings)
 	}
 }
@@ -123,8 +131,9 @@ func TestSummarizeGeneratorBound(t *testing.T) {
 func TestSummarizeErrors(t *testing.T) {
 	iv := interval(0, 10, time.Millisecond, 0, time.Millisecond, false)
 	iv.Errors[record.Timeout] = 3
-	tr := &cluster.Trial{Intervals: []*cluster.Interval{iv}, FirstErrors: map[string]string{"timeout": "call timeout"}}
-	b := Summarize(closedSpec(), report.ModeThroughput, []*cluster.Trial{tr})
+	iv.FirstErrors = map[record.ErrorKind]string{record.Timeout: "call timeout"}
+	tr := &cluster.Trial{Intervals: []*cluster.Interval{iv}}
+	b := Benchmark(resolve(t, closedSpec()), &cluster.Result{Trials: []*cluster.Trial{tr}})
 	if b.Summary.Errors != 3 || b.Summary.ErrorsByKind["timeout"] != 3 || !strings.Contains(strings.Join(b.Warnings, " "), "3 timeout (first: call timeout)") {
 		t.Errorf("errors %d %v, warnings %v", b.Summary.Errors, b.Summary.ErrorsByKind, b.Warnings)
 	}

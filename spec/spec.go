@@ -1,0 +1,204 @@
+// Package spec defines one benchmark: what is measured (a protocol served by a server
+// stack and called by a client stack, a workload and its parameters, a load model),
+// how (warmup, iterations, trials, method) and where (transport, CPU sets). It owns
+// the defaults and the validation, and nothing else: the command line's flags, the
+// suite files and the control messages sent to workers are all derived from Spec, so
+// a default or a rule is written once.
+//
+// The package is a leaf: it knows the contract's workloads and the load models, not
+// the protocol registry; protocol and stack names are checked where the registry is
+// (cluster.Resolve).
+package spec
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/load"
+)
+
+// Spec is one benchmark. The zero value is not valid: start from Default.
+type Spec struct {
+	// Protocol is the wire mapping: "http-json", "grpc-proto", ...
+	Protocol string
+	// ServerStack and ClientStack name the implementations of each side; "" is the
+	// protocol's default (production) stack, and names say a stack only when it is
+	// not the default.
+	ServerStack, ClientStack string
+	// Label, when set, tells apart benchmarks of one protocol and stacks that differ
+	// only by options (e.g. "win-64KiB"); it is part of the benchmark's name.
+	Label string
+	// Transport is "tcp" or "unix" for networked protocols, "inproc" for in-process ones.
+	Transport string
+	// Target, when set, is an outside server to load (tcp://HOST:PORT or
+	// unix:///PATH): no server worker is started.
+	Target string
+	// Workload is a contract workload name and Params its parameters.
+	Workload string
+	Params   contract.Params
+	// ClientOptions and ServerOptions are stack options; each side rejects names it
+	// does not know. Setting any makes that side's tier "tuned".
+	ClientOptions, ServerOptions map[string]string
+	// Load is the load model, normalized.
+	Load load.Model
+
+	// Warmup runs before measuring. Iterations are the measurement iterations (the
+	// rounds, when interleaved), each IterationTime long or IterationOps ops (exactly
+	// one is set).
+	Warmup        time.Duration
+	Iterations    int
+	IterationTime time.Duration
+	IterationOps  int64
+	// Trials repeat the whole measurement with fresh worker processes.
+	Trials int
+	// Mode is the score: ModeThroughput (ops/s) or ModeAverageTime (ms per op per caller).
+	Mode string
+	// Method is how a comparison group is measured: MethodInterleaved (rounds of short
+	// slices over every target of the group) or MethodSequential (one target after the
+	// other). A benchmark alone in its group is measured sequentially either way.
+	Method string
+	// CallTimeout fails a call that takes longer (0: none).
+	CallTimeout time.Duration
+	// ArrivalSeed seeds Poisson arrivals; DataSeed and DataSize choose the data set
+	// (servers and clients must agree).
+	ArrivalSeed, DataSeed uint64
+	DataSize              int
+	// MaxMessageSize bounds one message on both sides, in bytes.
+	MaxMessageSize int
+	// ServerCPUs and ClientCPUs pin the workers (nil: not pinned).
+	ServerCPUs, ClientCPUs []int
+}
+
+// Score modes, as JMH names them.
+const (
+	ModeThroughput  = "thrpt"
+	ModeAverageTime = "avgt"
+)
+
+// Methods of measuring a comparison group.
+const (
+	MethodInterleaved = "interleaved"
+	MethodSequential  = "sequential"
+)
+
+// Transports.
+const (
+	TCP    = "tcp"
+	Unix   = "unix"
+	InProc = "inproc"
+)
+
+// DefaultMaxMessageSize is the default bound on one message (16 MiB).
+const DefaultMaxMessageSize = 16 << 20
+
+// Limits: far beyond any sensible benchmark, so that a typo fails at once rather than
+// an hour into a run.
+const (
+	MaxTime        = 24 * time.Hour
+	MaxIterations  = 1_000_000
+	MaxTrials      = 1000
+	MaxOps         = 1_000_000_000_000
+	MaxDataSize    = 1_000_000
+	MaxMessageSize = 1<<31 - 1
+	MaxConcurrency = 1_000_000
+)
+
+// Default returns the defaults of every benchmark: those of `wirebench bench` and
+// under every suite's defaults. Protocol is left empty (it has no default).
+func Default() Spec {
+	return Spec{
+		Transport: TCP, Workload: "person.get",
+		Load:   load.Model{Kind: load.Closed, Concurrency: 50, Connections: 1},
+		Warmup: time.Second, Iterations: 5, IterationTime: time.Second, Trials: 1,
+		Mode: ModeThroughput, Method: MethodInterleaved, CallTimeout: 10 * time.Second,
+		ArrivalSeed: 1, DataSeed: contract.DefaultSeed, DataSize: contract.DefaultSize,
+		MaxMessageSize: DefaultMaxMessageSize, ServerCPUs: []int{0}, ClientCPUs: []int{1},
+	}
+}
+
+// Error is a problem with one setting of a spec. Setting is its name in a suite
+// file (iterations, call_timeout, ...; "load" for the load model), so that the bench
+// command and the suite reader can point at their own spelling of it.
+type Error struct {
+	Setting string
+	Msg     string
+}
+
+func (e *Error) Error() string { return e.Setting + ": " + e.Msg }
+
+func bad(setting, format string, args ...any) error {
+	return &Error{Setting: setting, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Validate checks everything that can be checked without the protocol registry, and
+// returns the first problem as an *Error naming the setting. Protocol and stack
+// names are checked by cluster.Resolve.
+func (s Spec) Validate() error {
+	if s.Protocol == "" {
+		return bad("protocol", "none given")
+	}
+	w, err := contract.LookupWorkload(s.Workload)
+	if err != nil {
+		return bad("workload", "%v", err)
+	}
+	if err := w.Check(s.Params); err != nil {
+		return bad("params", "%v", err)
+	}
+	if _, err := s.Load.Normalize(); err != nil {
+		return bad("load", "%v", err)
+	}
+	switch {
+	case s.Load.Concurrency > MaxConcurrency:
+		return bad("concurrency", "%d is over %d", s.Load.Concurrency, MaxConcurrency)
+	case s.Load.Kind == load.Open && s.Load.Rate > 1e9:
+		return bad("rate", "%v is over 1e9 ops/s", s.Load.Rate)
+	case s.Transport != TCP && s.Transport != Unix && s.Transport != InProc:
+		return bad("transport", "%q, want tcp or unix", s.Transport)
+	case s.Iterations < 1 || s.Iterations > MaxIterations:
+		return bad("iterations", "%d, want 1 to %d", s.Iterations, MaxIterations)
+	case s.Trials < 1 || s.Trials > MaxTrials:
+		return bad("trials", "%d, want 1 to %d", s.Trials, MaxTrials)
+	case (s.IterationTime > 0) == (s.IterationOps > 0):
+		return bad("duration", "an iteration lasts a duration or a number of ops: set exactly one, and positive")
+	case s.IterationTime < 0 || s.IterationTime > MaxTime:
+		return bad("duration", "%v, want up to %v", s.IterationTime, MaxTime)
+	case s.IterationOps < 0 || s.IterationOps > MaxOps:
+		return bad("ops", "%d, want 1 to %d", s.IterationOps, MaxOps)
+	case s.Warmup < 0 || s.Warmup > MaxTime:
+		return bad("warmup", "%v, want 0 to %v", s.Warmup, MaxTime)
+	case s.CallTimeout < 0 || s.CallTimeout > MaxTime:
+		return bad("call_timeout", "%v, want 0 (none) to %v", s.CallTimeout, MaxTime)
+	case s.Mode != ModeThroughput && s.Mode != ModeAverageTime:
+		return bad("mode", "%q, want thrpt (ops/s) or avgt (time per op)", s.Mode)
+	case s.Method != MethodInterleaved && s.Method != MethodSequential:
+		return bad("method", "%q, want interleaved or sequential", s.Method)
+	case s.DataSize < 1 || s.DataSize > MaxDataSize:
+		return bad("data_size", "%d, want 1 to %d", s.DataSize, MaxDataSize)
+	case s.MaxMessageSize < 1 || s.MaxMessageSize > MaxMessageSize:
+		return bad("max_message_size", "%d, want 1 to %d bytes", s.MaxMessageSize, MaxMessageSize)
+	}
+	for _, c := range s.ServerCPUs {
+		if c < 0 {
+			return bad("server_cpus", "CPU %d: CPU numbers start at 0", c)
+		}
+	}
+	for _, c := range s.ClientCPUs {
+		if c < 0 {
+			return bad("client_cpus", "CPU %d: CPU numbers start at 0", c)
+		}
+	}
+	return nil
+}
+
+// SamePlan reports whether a and b are measured the same way, so that they can be
+// compared as targets of one group: everything but the target (protocol, stacks,
+// label, transport, address, options) and the workload and load, which Group names.
+func SamePlan(a, b Spec) bool {
+	return a.Warmup == b.Warmup && a.Iterations == b.Iterations && a.IterationTime == b.IterationTime &&
+		a.IterationOps == b.IterationOps && a.Trials == b.Trials && a.Mode == b.Mode && a.Method == b.Method &&
+		a.CallTimeout == b.CallTimeout && a.ArrivalSeed == b.ArrivalSeed && a.DataSeed == b.DataSeed &&
+		a.DataSize == b.DataSize && a.MaxMessageSize == b.MaxMessageSize &&
+		slices.Equal(a.ServerCPUs, b.ServerCPUs) && slices.Equal(a.ClientCPUs, b.ClientCPUs)
+}

@@ -1,0 +1,119 @@
+package stats
+
+import (
+	"math"
+	"sort"
+)
+
+// Drift thresholds: a change smaller than these is within what a shared machine does
+// from second to second, and is no news.
+const (
+	// MinTrend is the smallest fitted change over a run (as a fraction of its start)
+	// reported as a trend.
+	MinTrend = 0.10
+	// MinLevelGap is the smallest difference between two levels (as a fraction of the
+	// lower) reported as two levels, and MinLevelSeparation the smallest distance
+	// between their means in pooled standard deviations.
+	MinLevelGap        = 0.15
+	MinLevelSeparation = 4.0
+	// MinLevelShare is the smallest share of the samples the rarer level must hold.
+	MinLevelShare = 0.10
+)
+
+// Drift says whether the speed of a machine changed under a run, from a series of
+// speeds (e.g. throughputs per round, in time order).
+type Drift struct {
+	// Trend is the fitted change over the series, end over start minus one, of a
+	// least-squares line through the logs (0.2: the end is 20 % faster). Trending is
+	// set when |Trend| ≥ MinTrend and the slope's 99.9 % t interval excludes zero.
+	Trend    float64
+	Trending bool
+	// Low and High are the means of the two levels of the best split of the series
+	// (two-means on logs); TwoLevels is set when they differ by at least MinLevelGap,
+	// are MinLevelSeparation pooled standard deviations apart, and the rarer level
+	// holds at least MinLevelShare of the samples (and 3 of them).
+	Low, High float64
+	TwoLevels bool
+}
+
+// DetectDrift looks for a trend or two levels in xs (values ≤ 0 are skipped). Fewer
+// than 10 samples say nothing.
+func DetectDrift(xs []float64) Drift {
+	var ts, ls []float64
+	for i, x := range xs {
+		if x > 0 {
+			ts = append(ts, float64(i))
+			ls = append(ls, math.Log(x))
+		}
+	}
+	var d Drift
+	if len(ls) < 10 {
+		return d
+	}
+	d.Trend, d.Trending = trend(ts, ls)
+	d.Low, d.High, d.TwoLevels = levels(ls)
+	return d
+}
+
+// trend fits ls = a + b·ts by least squares and returns the change over the span
+// and whether it is significant and large.
+func trend(ts, ls []float64) (float64, bool) {
+	n := float64(len(ts))
+	var mt, ml float64
+	for i := range ts {
+		mt += ts[i]
+		ml += ls[i]
+	}
+	mt, ml = mt/n, ml/n
+	var stt, stl float64
+	for i := range ts {
+		stt += (ts[i] - mt) * (ts[i] - mt)
+		stl += (ts[i] - mt) * (ls[i] - ml)
+	}
+	if stt == 0 {
+		return 0, false
+	}
+	b := stl / stt
+	var sse float64
+	for i := range ts {
+		r := ls[i] - (ml + b*(ts[i]-mt))
+		sse += r * r
+	}
+	se := math.Sqrt(sse / (n - 2) / stt)
+	change := math.Exp(b*(ts[len(ts)-1]-ts[0])) - 1
+	significant := math.Abs(b) > StudentTQuantile(0.9995, n-2)*se
+	return change, significant && math.Abs(change) >= MinTrend
+}
+
+// levels splits ls (logs) in two at the cut that minimises the within-level sum of
+// squares (the exact two-means of a sorted line).
+func levels(ls []float64) (low, high float64, two bool) {
+	s := append([]float64(nil), ls...)
+	sort.Float64s(s)
+	n := len(s)
+	prefix := make([]float64, n+1)
+	prefix2 := make([]float64, n+1)
+	for i, x := range s {
+		prefix[i+1] = prefix[i] + x
+		prefix2[i+1] = prefix2[i] + x*x
+	}
+	ss := func(a, b int) float64 { // within sum of squares of s[a:b]
+		m := float64(b - a)
+		sum := prefix[b] - prefix[a]
+		return prefix2[b] - prefix2[a] - sum*sum/m
+	}
+	best, cut := math.Inf(1), 0
+	for k := 1; k < n; k++ {
+		if w := ss(0, k) + ss(k, n); w < best {
+			best, cut = w, k
+		}
+	}
+	m1 := (prefix[cut] - prefix[0]) / float64(cut)
+	m2 := (prefix[n] - prefix[cut]) / float64(n-cut)
+	low, high = math.Exp(m1), math.Exp(m2)
+	pooled := math.Sqrt(max(best, 0) / float64(n-2))
+	rare := min(cut, n-cut)
+	two = high/low-1 >= MinLevelGap && rare >= 3 && float64(rare) >= MinLevelShare*float64(n) &&
+		(pooled == 0 || (m2-m1)/pooled >= MinLevelSeparation)
+	return low, high, two
+}
