@@ -71,8 +71,18 @@ func TestCSVGolden(t *testing.T) {
 	golden(t, "report.csv.golden", buf.Bytes())
 }
 
+// charts is Charts for a test, which fails on an error.
+func charts(t *testing.T, r *Results) []Chart {
+	t.Helper()
+	cs, err := Charts(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cs
+}
+
 func TestChartsGolden(t *testing.T) {
-	charts := Charts(fixture(t))
+	charts := charts(t, fixture(t))
 	kinds := map[string]bool{}
 	for _, c := range charts {
 		kind, _, _ := strings.Cut(c.Name, "-")
@@ -100,7 +110,7 @@ func TestWritePNGs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	charts := Charts(r)
+	charts := charts(t, r)
 	if len(paths) != len(charts) {
 		t.Fatalf("%d PNGs for %d charts", len(paths), len(charts))
 	}
@@ -128,7 +138,7 @@ func TestWritePNGs(t *testing.T) {
 func TestSVGDeterministic(t *testing.T) {
 	// Two renderings from fresh Results must be byte-identical, or goldens
 	// (and diffs of committed reports) would flap.
-	a, b := Charts(fixture(t)), Charts(fixture(t))
+	a, b := charts(t, fixture(t)), charts(t, fixture(t))
 	for i := range a {
 		var x, y bytes.Buffer
 		if err := a[i].WriteSVG(&x); err != nil {
@@ -154,7 +164,7 @@ func TestChartsOmitted(t *testing.T) {
 		}
 	}
 	r.Benchmarks = bs
-	for _, c := range Charts(r) {
+	for _, c := range charts(t, r) {
 		if c.Name == "radar" || strings.HasPrefix(c.Name, "sweep-") {
 			t.Errorf("chart %s with two closed-model operations and no sweep", c.Name)
 		}
