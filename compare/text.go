@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/perf/benchunit"
 
+	"github.com/wirebench/wirebench/internal/textgrid"
 	"github.com/wirebench/wirebench/report"
 )
 
@@ -16,7 +17,7 @@ import (
 // benchstat prints them, the verdict, and the p99 latency for information;
 // then footnotes for the warnings and a line naming the regressions.
 func (r *Result) WriteTable(w io.Writer, oldLabel, newLabel string) error {
-	var g grid
+	var g textgrid.Grid
 	var notes []string
 	footnote := func(ms []string) string {
 		var marks []string
@@ -30,34 +31,34 @@ func (r *Result) WriteTable(w io.Writer, oldLabel, newLabel string) error {
 		}
 		return strings.Join(marks, " ")
 	}
-	g.newRow()
+	g.NewRow()
 	for i, h := range []string{"benchmark", "old", "new", "delta", "", "", "p99 old", "p99 new", "p99 delta"} {
-		align, margin := byte('r'), "  "
+		align, margin := textgrid.Right, "  "
 		if i == 0 || i == 4 || i == 5 {
-			align = 'l'
+			align = textgrid.Left
 		}
 		if i == 0 {
 			margin = ""
 		}
-		g.add(1, h, align, margin)
+		g.Add(1, h, align, margin)
 	}
 	for _, row := range r.Rows {
-		g.newRow()
+		g.NewRow()
 		c := r.cells(row)
-		g.add(1, row.Name, 'l', "")
-		g.add(1, c.old, 'r', "  ")
-		g.add(1, c.new, 'r', "  ")
-		g.add(1, c.delta, 'r', "  ")
-		g.add(1, c.test, 'l', "  ")
-		g.add(1, strings.TrimSpace(c.verdict+" "+footnote(row.Notes)), 'l', "  ")
-		g.add(1, c.p99old, 'r', "  ")
-		g.add(1, c.p99new, 'r', "  ")
-		g.add(1, c.p99delta, 'r', "  ")
+		g.Add(1, row.Name, 'l', "")
+		g.Add(1, c.old, 'r', "  ")
+		g.Add(1, c.new, 'r', "  ")
+		g.Add(1, c.delta, 'r', "  ")
+		g.Add(1, c.test, 'l', "  ")
+		g.Add(1, strings.TrimSpace(c.verdict+" "+footnote(row.Notes)), 'l', "  ")
+		g.Add(1, c.p99old, 'r', "  ")
+		g.Add(1, c.p99new, 'r', "  ")
+		g.Add(1, c.p99delta, 'r', "  ")
 	}
 	if _, err := fmt.Fprintf(w, "old: %s\nnew: %s\n\n", oldLabel, newLabel); err != nil {
 		return err
 	}
-	if err := g.write(w); err != nil {
+	if err := g.Write(w); err != nil {
 		return err
 	}
 	for i, n := range notes {

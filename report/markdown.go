@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/wirebench/wirebench/internal/textgrid"
 )
 
 // WriteMarkdown writes r as a Markdown report to paste into a README or a
@@ -45,54 +46,38 @@ func WriteMarkdown(w io.Writer, r *Results) error {
 }
 
 // writeMarkdownTable writes t as a GitHub table, its columns padded so the
-// source reads as a table too.
-func writeMarkdownTable(w io.Writer, t table) {
-	rows := make([][]string, 0, len(t.Rows)+1)
-	rows = append(rows, escapeRow(t.Head))
-	for _, r := range t.Rows {
-		rows = append(rows, escapeRow(r))
-	}
-	widths := make([]int, len(t.Head))
-	for _, r := range rows {
-		for i, c := range r {
-			widths[i] = max(widths[i], utf8.RuneCountInString(c), 3)
+// source reads as a table too. A write error stays in w, for its Flush.
+func writeMarkdownTable(w *bufio.Writer, t table) {
+	var g textgrid.Grid
+	margin := func(i int) string {
+		if i == 0 {
+			return "| "
 		}
+		return " | "
 	}
-	line := func(cells []string) {
-		var b strings.Builder
-		b.WriteString("|")
+	row := func(cells []string) {
+		g.NewRow()
 		for i, c := range cells {
-			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c))
-			if t.Align[i] == 'r' {
-				b.WriteString(" " + pad + c + " |")
-			} else {
-				b.WriteString(" " + c + pad + " |")
-			}
+			g.Add(1, mdEscape(c), textgrid.Align(t.Align[i]), margin(i))
 		}
-		b.WriteString("\n")
-		io.WriteString(w, b.String())
+		g.Add(1, "|", textgrid.Left, " ") // the closing pipe, after the last column's padding
 	}
-	line(rows[0])
-	sep := make([]string, len(widths))
-	for i, n := range widths {
+	row(t.Head)
+	// The rule under the head: at least three dashes, a colon ending a
+	// right-aligned column's.
+	g.NewRow()
+	for i := range t.Head {
+		rule := "---"
 		if t.Align[i] == 'r' {
-			sep[i] = strings.Repeat("-", n-1) + ":"
-		} else {
-			sep[i] = strings.Repeat("-", n)
+			rule = "--:"
 		}
+		g.AddFill(1, rule, '-', margin(i))
 	}
-	line(sep)
-	for _, r := range rows[1:] {
-		line(r)
+	g.Add(1, "|", textgrid.Left, " ")
+	for _, r := range t.Rows {
+		row(r)
 	}
-}
-
-func escapeRow(r []string) []string {
-	out := make([]string, len(r))
-	for i, c := range r {
-		out[i] = mdEscape(c)
-	}
-	return out
+	_ = g.Write(w) // the error is w's, and sticks to it
 }
 
 // mdReplacer keeps names and messages literal in Markdown: no cell split by

@@ -5,7 +5,8 @@ import (
 	"io"
 	"math"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/wirebench/wirebench/internal/textgrid"
 )
 
 // WriteText writes benchmarks as a terminal report: the JMH-shaped score table, then
@@ -85,39 +86,6 @@ func firstLine(s string) string {
 	return l
 }
 
-// writeColumns writes rows as space-separated columns, each padded to its widest
-// cell; align has one letter per column, l or r.
-func writeColumns(w io.Writer, rows [][]string, align string) error {
-	widths := make([]int, len(align))
-	for _, r := range rows {
-		for i, c := range r {
-			widths[i] = max(widths[i], utf8.RuneCountInString(c))
-		}
-	}
-	var b strings.Builder
-	for _, r := range rows {
-		b.Reset()
-		for i, c := range r {
-			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c))
-			if i > 0 {
-				b.WriteString("  ")
-			}
-			if align[i] == 'r' {
-				b.WriteString(pad + c)
-			} else if i < len(r)-1 {
-				b.WriteString(c + pad)
-			} else {
-				b.WriteString(c)
-			}
-		}
-		b.WriteByte('\n')
-		if _, err := io.WriteString(w, b.String()); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // WriteSummaryText writes a run's terminal summary: the JMH-shaped score table, one
 // comparison table per operation, and the notes a reader must see before trusting a
 // figure. The full detail is in the Markdown and HTML reports.
@@ -144,7 +112,18 @@ func WriteSummaryText(w io.Writer, bs []Benchmark) error {
 	return nil
 }
 
-// writeTable writes t as aligned columns with its head.
+// writeTable writes t as aligned columns with its head, two spaces apart.
 func writeTable(w io.Writer, t table) error {
-	return writeColumns(w, append([][]string{t.Head}, t.Rows...), t.Align)
+	var g textgrid.Grid
+	for _, r := range append([][]string{t.Head}, t.Rows...) {
+		g.NewRow()
+		for i, c := range r {
+			margin := "  "
+			if i == 0 {
+				margin = ""
+			}
+			g.Add(1, c, textgrid.Align(t.Align[i]), margin)
+		}
+	}
+	return g.Write(w)
 }

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"math"
@@ -345,8 +346,9 @@ func WriteViewsText(w io.Writer, r *Results) error {
 	return nil
 }
 
-// writeMarkdownViews writes the views as a Markdown section.
-func writeMarkdownViews(w io.Writer, r *Results) {
+// writeMarkdownViews writes the views as a Markdown section. A write error
+// stays in w, for its Flush.
+func writeMarkdownViews(w *bufio.Writer, r *Results) {
 	vs := views(r)
 	if len(vs) == 0 {
 		return
