@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/perf/benchunit"
 
+	"github.com/wirebench/wirebench/internal/markdown"
 	"github.com/wirebench/wirebench/internal/textgrid"
 	"github.com/wirebench/wirebench/report"
 )
@@ -75,7 +76,7 @@ func (r *Result) WriteTable(w io.Writer, oldLabel, newLabel string) error {
 func (r *Result) WriteMarkdown(w io.Writer, oldLabel, newLabel string) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Comparing `%s` (old) with `%s` (new): Mann-Whitney U test, alpha %v, regression threshold %v%%.\n\n",
-		mdCode(oldLabel), mdCode(newLabel), r.Options.Alpha, r.Options.Threshold)
+		markdown.Code(oldLabel), markdown.Code(newLabel), r.Options.Alpha, r.Options.Threshold)
 	b.WriteString("| benchmark | old | new | delta | test | verdict | p99 old | p99 new | p99 delta | notes |\n")
 	b.WriteString("|---|--:|--:|--:|---|---|--:|--:|--:|---|\n")
 	for _, row := range r.Rows {
@@ -85,16 +86,12 @@ func (r *Result) WriteMarkdown(w io.Writer, oldLabel, newLabel string) error {
 			verdict = "**" + verdict + "**"
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-			mdCell(row.Name), c.old, c.new, c.delta, c.test, verdict, c.p99old, c.p99new, c.p99delta, mdCell(strings.Join(row.Notes, "; ")))
+			markdown.Escape(row.Name), c.old, c.new, c.delta, c.test, verdict, c.p99old, c.p99new, c.p99delta, markdown.Escape(strings.Join(row.Notes, "; ")))
 	}
 	fmt.Fprintf(&b, "\n%s\n", r.verdictLine())
 	_, err := io.WriteString(w, b.String())
 	return err
 }
-
-func mdCell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
-
-func mdCode(s string) string { return strings.ReplaceAll(s, "`", "'") }
 
 func indexOf(xs []string, x string) int {
 	for i, s := range xs {

@@ -4,8 +4,8 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"strings"
 
+	"github.com/wirebench/wirebench/internal/markdown"
 	"github.com/wirebench/wirebench/internal/textgrid"
 )
 
@@ -21,7 +21,7 @@ func WriteMarkdown(w io.Writer, r *Results) error {
 	fmt.Fprintf(bw, "\n## By operation\n\n")
 	fmt.Fprintf(bw, "Relative is to the best protocol over a wire in each operation (1.00×; the in-process floor, direct, is above it); higher is better. Latency is response time from the intended start.\n")
 	for _, t := range comparisonTables(r.Benchmarks) {
-		fmt.Fprintf(bw, "\n### %s\n\n", mdEscape(t.Title))
+		fmt.Fprintf(bw, "\n### %s\n\n", markdown.Escape(t.Title))
 		writeMarkdownTable(bw, t)
 	}
 
@@ -35,12 +35,12 @@ func WriteMarkdown(w io.Writer, r *Results) error {
 		fmt.Fprintf(bw, "None.\n")
 	}
 	for _, n := range ns {
-		fmt.Fprintf(bw, "- **%s** %s: %s\n", mdEscape(n.Benchmark), n.Kind, mdEscape(n.Text))
+		fmt.Fprintf(bw, "- **%s** %s: %s\n", markdown.Escape(n.Benchmark), n.Kind, markdown.Escape(n.Text))
 	}
 
 	fmt.Fprintf(bw, "\n## Environment\n\n")
 	for _, kv := range environment(r.Environment) {
-		fmt.Fprintf(bw, "- %s: %s\n", kv.Key, mdEscape(kv.Value))
+		fmt.Fprintf(bw, "- %s: %s\n", kv.Key, markdown.Escape(kv.Value))
 	}
 	return bw.Flush()
 }
@@ -58,7 +58,7 @@ func writeMarkdownTable(w *bufio.Writer, t table) {
 	row := func(cells []string) {
 		g.NewRow()
 		for i, c := range cells {
-			g.Add(1, mdEscape(c), textgrid.Align(t.Align[i]), margin(i))
+			g.Add(1, markdown.Escape(c), textgrid.Align(t.Align[i]), margin(i))
 		}
 		g.Add(1, "|", textgrid.Left, " ") // the closing pipe, after the last column's padding
 	}
@@ -79,12 +79,3 @@ func writeMarkdownTable(w *bufio.Writer, t table) {
 	}
 	_ = g.Write(w) // the error is w's, and sticks to it
 }
-
-// mdReplacer keeps names and messages literal in Markdown: no cell split by
-// "|", no emphasis, code span or raw HTML made from a benchmark's name.
-var mdReplacer = strings.NewReplacer(
-	`\`, `\\`, "|", `\|`, "*", `\*`, "_", `\_`, "`", "\\`",
-	"<", "&lt;", ">", "&gt;", "\n", " ", "\r", "",
-)
-
-func mdEscape(s string) string { return mdReplacer.Replace(s) }

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/wirebench/wirebench/internal/markdown"
 )
 
 // Views are extra renderings of a run in the shape of one of the original
@@ -355,14 +357,14 @@ func writeMarkdownViews(w *bufio.Writer, r *Results) {
 	}
 	fmt.Fprintf(w, "\n## In the original's shape\n")
 	for _, v := range vs {
-		fmt.Fprintf(w, "\n### %s\n\n%s\n", mdEscape(v.Title), mdEscape(v.Note))
+		fmt.Fprintf(w, "\n### %s\n\n%s\n", markdown.Escape(v.Title), markdown.Escape(v.Note))
 		if len(v.Lines) > 0 {
 			// A code block shows the lines literally; no line holds a backtick fence.
 			fmt.Fprintf(w, "\n```\n%s\n```\n", strings.ReplaceAll(strings.Join(v.Lines, "\n"), "```", "'''"))
 		}
 		for _, t := range v.Tables {
 			if t.Title != "" {
-				fmt.Fprintf(w, "\n**%s**\n", mdEscape(t.Title))
+				fmt.Fprintf(w, "\n**%s**\n", markdown.Escape(t.Title))
 			}
 			fmt.Fprintln(w)
 			writeMarkdownTable(w, t)
