@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"io"
-	"math"
 	"strings"
 
 	"github.com/wirebench/wirebench/internal/textgrid"
@@ -19,12 +18,12 @@ func WriteText(w io.Writer, bs []Benchmark) error {
 		s := b.Summary
 		fmt.Fprintf(w, "\n%s\n", b.Name)
 		fmt.Fprintf(w, "  response time µs  mean %s  p50 %s  p75 %s  p90 %s  p99 %s  p99.9 %s  max %s\n",
-			lat(s.LatencyUs.Mean), lat(s.LatencyUs.P50), lat(s.LatencyUs.P75), lat(s.LatencyUs.P90),
-			lat(s.LatencyUs.P99), lat(s.LatencyUs.P999), lat(s.LatencyUs.Max))
+			latencyUs(s.LatencyUs.Mean), latencyUs(s.LatencyUs.P50), latencyUs(s.LatencyUs.P75), latencyUs(s.LatencyUs.P90),
+			latencyUs(s.LatencyUs.P99), latencyUs(s.LatencyUs.P999), latencyUs(s.LatencyUs.Max))
 		if s.ServiceUs != nil {
 			fmt.Fprintf(w, "  service time µs   p50 %s  p99 %s  max %s;  lag µs p50 %s  p99 %s  max %s\n",
-				lat(s.ServiceUs.P50), lat(s.ServiceUs.P99), lat(s.ServiceUs.Max),
-				lat(s.LagUs.P50), lat(s.LagUs.P99), lat(s.LagUs.Max))
+				latencyUs(s.ServiceUs.P50), latencyUs(s.ServiceUs.P99), latencyUs(s.ServiceUs.Max),
+				latencyUs(s.LagUs.P50), latencyUs(s.LagUs.P99), latencyUs(s.LagUs.Max))
 			fmt.Fprintf(w, "  achieved %s ops/s of %s targeted; %d arrivals found every slot busy\n",
 				fixed(s.AchievedRate, 0), fixed(b.Load.Rate, 0), s.Overflow)
 		}
@@ -58,27 +57,6 @@ func (b *Benchmark) Score() (score, errS float64, units string) {
 	}
 	t := b.Summary.ThroughputOpsS
 	return t.Mean, t.Error, "ops/s"
-}
-
-// fmtNum prints three decimals as JMH does, four under 1 (ms/op scores).
-func fmtNum(f float64) string {
-	if !isFinite(f) {
-		return notAvailable
-	}
-	if math.Abs(f) < 1 {
-		return fmt.Sprintf("%.4f", f)
-	}
-	return fmt.Sprintf("%.3f", f)
-}
-
-func lat(us float64) string {
-	if !isFinite(us) {
-		return notAvailable
-	}
-	if us >= 100 {
-		return fmt.Sprintf("%.0f", us)
-	}
-	return fmt.Sprintf("%.1f", us)
 }
 
 func firstLine(s string) string {
