@@ -6,61 +6,18 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/wirebench/wirebench/internal/golden"
 )
-
-// golden compares got with testdata/name, rewriting it under -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./report -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("output differs from %s; if the change is intended, rerun with -update\n%s", path, firstDiff(want, got))
-	}
-}
-
-// firstDiff shows the first line that differs, enough to see what changed.
-func firstDiff(want, got []byte) string {
-	wl, gl := strings.Split(string(want), "\n"), strings.Split(string(got), "\n")
-	for i := range max(len(wl), len(gl)) {
-		var w, g string
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if w != g {
-			return "line " + strconv.Itoa(i+1) + ":\n  want " + clip(w) + "\n  got  " + clip(g)
-		}
-	}
-	return ""
-}
-
-func clip(s string) string {
-	if len(s) > 200 {
-		return s[:200] + "…"
-	}
-	return s
-}
 
 func TestMarkdownGolden(t *testing.T) {
 	var buf bytes.Buffer
 	if err := WriteMarkdown(&buf, fixture(t)); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "report.md.golden", buf.Bytes())
+	golden.Check(t, "report.md.golden", buf.Bytes())
 }
 
 func TestCSVGolden(t *testing.T) {
@@ -68,7 +25,7 @@ func TestCSVGolden(t *testing.T) {
 	if err := WriteCSV(&buf, fixture(t)); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "report.csv.golden", buf.Bytes())
+	golden.Check(t, "report.csv.golden", buf.Bytes())
 }
 
 // charts is Charts for a test, which fails on an error.
@@ -94,7 +51,7 @@ func TestChartsGolden(t *testing.T) {
 		if err := c.WriteSVG(&buf); err != nil {
 			t.Fatal(err)
 		}
-		golden(t, "chart-"+kind+".svg.golden", buf.Bytes())
+		golden.Check(t, "chart-"+kind+".svg.golden", buf.Bytes())
 	}
 	for _, k := range []string{"throughput", "radar", "latency", "sweep", "cpu", "bytes"} {
 		if !kinds[k] {
@@ -174,28 +131,9 @@ func TestChartsOmitted(t *testing.T) {
 // TestFixtureFile keeps testdata/report-fixture.json, which the CLI's tests
 // render, equal to the fixture.
 func TestFixtureFile(t *testing.T) {
-	path := filepath.Join("testdata", "report-fixture.json")
-	if *update {
-		var buf bytes.Buffer
-		if err := fixture(t).Write(&buf); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	r, err := ReadFile(path)
-	if err != nil {
+	var buf bytes.Buffer
+	if err := fixture(t).Write(&buf); err != nil {
 		t.Fatal(err)
 	}
-	var got, want bytes.Buffer
-	if err := WriteMarkdown(&got, r); err != nil {
-		t.Fatal(err)
-	}
-	if err := WriteMarkdown(&want, fixture(t)); err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got.Bytes(), want.Bytes()) {
-		t.Errorf("%s is stale; rerun with -update", path)
-	}
+	golden.Check(t, "report-fixture.json", buf.Bytes())
 }
