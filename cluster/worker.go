@@ -23,6 +23,7 @@ import (
 	"github.com/wirebench/wirebench/cluster/controlpb"
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/engine"
+	"github.com/wirebench/wirebench/internal/cpuset"
 	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/record"
@@ -66,7 +67,7 @@ func (w *Worker) Quit(ctx context.Context, _ *controlpb.QuitRequest) (*controlpb
 }
 
 func cpus() int {
-	n, err := sysstat.CPUs(0)
+	n, err := cpuset.CPUs(0)
 	if err != nil {
 		return runtime.NumCPU()
 	}

@@ -16,9 +16,10 @@ import (
 
 	"github.com/wirebench/wirebench/bench"
 	"github.com/wirebench/wirebench/cluster"
+	"github.com/wirebench/wirebench/internal/cpuset"
+	"github.com/wirebench/wirebench/internal/host"
 	"github.com/wirebench/wirebench/report"
 	"github.com/wirebench/wirebench/suite"
-	"github.com/wirebench/wirebench/sysstat"
 )
 
 // Options of a run.
@@ -239,12 +240,12 @@ func WriteReports(dir string, r *report.Results) (map[string]string, error) {
 }
 
 func environment(version string, bs []suite.Benchmark) report.Environment {
-	h := sysstat.ReadHost()
+	h := host.ReadHost()
 	env := report.Environment{CPUModel: h.CPUModel, Cores: h.Cores, MemoryBytes: h.MemoryBytes, Kernel: h.Kernel,
 		OS: h.OS, GoVersion: runtime.Version(), WirebenchVersion: version, Started: time.Now().UTC()}
 	if runtime.NumCPU() >= 2 && len(bs) > 0 {
-		env.ServerCPUs = sysstat.FormatCPUList(bs[0].ServerCPUs)
-		env.ClientCPUs = sysstat.FormatCPUList(bs[0].ClientCPUs)
+		env.ServerCPUs = cpuset.FormatCPUList(bs[0].ServerCPUs)
+		env.ClientCPUs = cpuset.FormatCPUList(bs[0].ClientCPUs)
 	}
 	return env
 }

@@ -13,11 +13,12 @@ import (
 	"github.com/wirebench/wirebench/bench"
 	"github.com/wirebench/wirebench/cluster"
 	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/internal/cpuset"
+	"github.com/wirebench/wirebench/internal/host"
 	"github.com/wirebench/wirebench/internal/units"
 	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/report"
-	"github.com/wirebench/wirebench/sysstat"
 	"github.com/wirebench/wirebench/transport"
 )
 
@@ -149,10 +150,10 @@ func (c *benchCmd) pinning() (server, client []int, note string, err error) {
 	if n := runtime.NumCPU(); n < 2 {
 		return nil, nil, fmt.Sprintf("not pinned: %d CPU", n), nil
 	}
-	if server, err = sysstat.ParseCPUList(c.ServerCPUs); err != nil {
+	if server, err = cpuset.ParseCPUList(c.ServerCPUs); err != nil {
 		return nil, nil, "", usagef("--server-cpus: %v", err)
 	}
-	if client, err = sysstat.ParseCPUList(c.ClientCPUs); err != nil {
+	if client, err = cpuset.ParseCPUList(c.ClientCPUs); err != nil {
 		return nil, nil, "", usagef("--client-cpus: %v", err)
 	}
 	for _, cpu := range append(append([]int{}, server...), client...) {
@@ -192,11 +193,11 @@ func (c *benchCmd) Run(e *env) error {
 		Observe: func(ev cluster.Event) { fmt.Fprintf(progress, "  %s\n", ev.Line()) },
 	})
 	b := bench.Summarize(spec, c.Mode, trials)
-	host := sysstat.ReadHost()
+	host := host.ReadHost()
 	res := &report.Results{SchemaVersion: report.SchemaVersion, Benchmarks: []report.Benchmark{b},
 		Environment: report.Environment{CPUModel: host.CPUModel, Cores: host.Cores, MemoryBytes: host.MemoryBytes,
 			Kernel: host.Kernel, OS: host.OS, GoVersion: runtime.Version(), WirebenchVersion: buildVersion(),
-			ServerCPUs: sysstat.FormatCPUList(serverCPUs), ClientCPUs: sysstat.FormatCPUList(clientCPUs),
+			ServerCPUs: cpuset.FormatCPUList(serverCPUs), ClientCPUs: cpuset.FormatCPUList(clientCPUs),
 			Started: started}}
 	measured := b.Summary.Ops > 0 || b.Summary.Errors > 0
 	if measured {

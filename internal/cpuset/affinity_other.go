@@ -1,0 +1,13 @@
+//go:build !linux
+
+package cpuset
+
+import (
+	"errors"
+	"fmt"
+)
+
+// CPUs returns the number of CPUs in pid's affinity mask; unsupported off Linux.
+func CPUs(pid int) (int, error) {
+	return 0, fmt.Errorf("cpuset: affinity of pid %d: %w", pid, errors.ErrUnsupported)
+}
