@@ -16,7 +16,6 @@ import (
 	"sync"
 	"time"
 
-	"golang.org/x/sys/unix"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -24,6 +23,8 @@ import (
 	"github.com/wirebench/wirebench/cluster/controlpb"
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/engine"
+	"github.com/wirebench/wirebench/internal/cpuset"
+	"github.com/wirebench/wirebench/internal/host"
 	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/sysstat"
@@ -64,12 +65,12 @@ func (w *Worker) Info(ctx context.Context, _ *controlpb.InfoRequest) (*controlpb
 			}
 		}
 	}
-	h := sysstat.ReadHost()
+	h := host.ReadHost()
 	name, _ := os.Hostname()
-	cpus := affinity()
+	cpus := cpuset.Affinity()
 	return &controlpb.InfoReply{Version: w.version, Stacks: stacks, Cpus: int32(len(cpus)), Runtime: runtime.Version(),
 		Pid: int32(w.proc.PID()), Host: &controlpb.Host{Hostname: name, CpuModel: h.CPUModel, Cores: int32(h.Cores),
-			MemoryBytes: h.MemoryBytes, Kernel: h.Kernel, Os: h.OS, Cpus: sysstat.FormatCPUList(cpus)}}, nil
+			MemoryBytes: h.MemoryBytes, Kernel: h.Kernel, Os: h.OS, Cpus: cpuset.FormatCPUList(cpus)}}, nil
 }
 
 func (w *Worker) Quit(ctx context.Context, _ *controlpb.QuitRequest) (*controlpb.QuitReply, error) {
@@ -77,23 +78,8 @@ func (w *Worker) Quit(ctx context.Context, _ *controlpb.QuitRequest) (*controlpb
 	return &controlpb.QuitReply{}, nil
 }
 
-// affinity returns the CPUs this process may run on (nil when unknown).
-func affinity() []int {
-	var set unix.CPUSet
-	if err := unix.SchedGetaffinity(0, &set); err != nil {
-		return nil
-	}
-	var out []int
-	for c := range 1024 {
-		if set.IsSet(c) {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
 func cpus() int {
-	n, err := sysstat.CPUs(0)
+	n, err := cpuset.CPUs(0)
 	if err != nil {
 		return runtime.NumCPU()
 	}

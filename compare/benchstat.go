@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/perf/benchunit"
 
+	"github.com/wirebench/wirebench/internal/textgrid"
 	"github.com/wirebench/wirebench/report"
 )
 
@@ -138,7 +139,7 @@ const (
 )
 
 func writeBenchstatTable(w io.Writer, oldLabel, newLabel string, t metricTable, opts Options) error {
-	var g grid
+	var g textgrid.Grid
 	var notes []string
 	noteIndex := map[string]int{}
 	footnotes := func(msgs ...[]string) {
@@ -154,30 +155,30 @@ func writeBenchstatTable(w io.Writer, oldLabel, newLabel string, t metricTable, 
 				marks = append(marks, superscript(i+1))
 			}
 		}
-		g.add(1, strings.Join(marks, " "), 'l')
+		g.Add(1, strings.Join(marks, " "), 'l')
 	}
 
-	g.newRow()
-	g.at(colOld).add(colNew-colOld, oldLabel, 'c', " │ ")
-	g.add(colDelta+3-colNew, newLabel, 'c', " │ ")
-	g.at(colEdge).add(1, "", 'l', " │")
-	g.newRow()
-	g.at(colOld).add(3, t.Unit, 'c', " │ ")
-	g.setShrink(colOld + 1)
-	g.setShrink(colOld + 2)
-	g.add(3, t.Unit, 'c', " │ ")
-	g.add(3, "vs base", 'l', "  ")
+	g.NewRow()
+	g.At(colOld).Add(colNew-colOld, oldLabel, 'c', " │ ")
+	g.Add(colDelta+3-colNew, newLabel, 'c', " │ ")
+	g.At(colEdge).Add(1, "", 'l', " │")
+	g.NewRow()
+	g.At(colOld).Add(3, t.Unit, 'c', " │ ")
+	g.Shrink(colOld + 1)
+	g.Shrink(colOld + 2)
+	g.Add(3, t.Unit, 'c', " │ ")
+	g.Add(3, "vs base", 'l', "  ")
 	for c := colNew + 1; c < colDelta+3; c++ {
-		g.setShrink(c)
+		g.Shrink(c)
 	}
-	g.at(colEdge).add(1, "", 'l', " │")
+	g.At(colEdge).Add(1, "", 'l', " │")
 
 	class := benchunit.ClassOf(t.Unit)
 	var oldCenters, newCenters, ratios []float64
 	nBase, badRatio := 0, false
 	for _, row := range t.Rows {
-		g.newRow()
-		g.add(1, row.Name, 'l')
+		g.NewRow()
+		g.Add(1, row.Name, 'l')
 		var os, ns summary
 		var centers []float64
 		if row.Old != nil {
@@ -192,19 +193,19 @@ func writeBenchstatTable(w io.Writer, oldLabel, newLabel string, t metricTable, 
 		if row.Old != nil {
 			nBase++
 			oldCenters = append(oldCenters, os.Center)
-			g.at(colOld).add(1, scaler.Format(os.Center), 'r')
-			g.add(1, os.pctRange(), 'r', " ± ")
+			g.At(colOld).Add(1, scaler.Format(os.Center), 'r')
+			g.Add(1, os.pctRange(), 'r', " ± ")
 			footnotes(os.Warnings)
 		}
 		if row.New != nil {
 			newCenters = append(newCenters, ns.Center)
-			g.at(colNew).add(1, scaler.Format(ns.Center), 'r')
-			g.add(1, ns.pctRange(), 'r', " ± ")
+			g.At(colNew).Add(1, scaler.Format(ns.Center), 'r')
+			g.Add(1, ns.pctRange(), 'r', " ± ")
 			footnotes(ns.Warnings)
 			if row.Old != nil {
 				c := compareSamples(row.Old, row.New, opts.Alpha)
-				g.add(1, c.formatDelta(os.Center, ns.Center), 'r')
-				g.add(1, "("+c.String()+")", 'l')
+				g.Add(1, c.formatDelta(os.Center, ns.Center), 'r')
+				g.Add(1, "("+c.String()+")", 'l')
 				footnotes(c.Warnings)
 				switch {
 				case ns.Center == os.Center:
@@ -220,16 +221,16 @@ func writeBenchstatTable(w io.Writer, oldLabel, newLabel string, t metricTable, 
 	}
 
 	if len(t.Rows) > 1 {
-		g.newRow()
-		g.add(1, "geomean", 'l')
+		g.NewRow()
+		g.Add(1, "geomean", 'l')
 		// The old column.
 		var warn []string
 		if gm := geomean(oldCenters); math.IsNaN(gm) {
 			warn = append(warn, "summaries must be >0 to compute geomean")
 		} else {
-			g.at(colOld).add(1, benchunit.Scale(gm, class), 'r')
+			g.At(colOld).Add(1, benchunit.Scale(gm, class), 'r')
 		}
-		g.at(colNew - 1)
+		g.At(colNew - 1)
 		footnotes(warn)
 		// The new column.
 		warn = nil
@@ -240,9 +241,9 @@ func writeBenchstatTable(w io.Writer, oldLabel, newLabel string, t metricTable, 
 		if math.IsNaN(gm) {
 			warn = append(warn, "summaries must be >0 to compute geomean")
 		} else {
-			g.at(colNew).add(1, benchunit.Scale(gm, class), 'r')
+			g.At(colNew).Add(1, benchunit.Scale(gm, class), 'r')
 		}
-		g.at(colDelta)
+		g.At(colDelta)
 		ratio := math.NaN()
 		if !badRatio {
 			if ratio = geomean(ratios); math.IsNaN(ratio) {
@@ -250,15 +251,15 @@ func writeBenchstatTable(w io.Writer, oldLabel, newLabel string, t metricTable, 
 			}
 		}
 		if math.IsNaN(ratio) {
-			g.add(1, "?", 'l')
+			g.Add(1, "?", 'l')
 		} else {
-			g.add(1, fmt.Sprintf("%+.2f%%", (ratio-1)*100), 'r')
+			g.Add(1, fmt.Sprintf("%+.2f%%", (ratio-1)*100), 'r')
 		}
-		g.at(colDelta + 2)
+		g.At(colDelta + 2)
 		footnotes(warn)
 	}
 
-	if err := g.write(w); err != nil {
+	if err := g.Write(w); err != nil {
 		return err
 	}
 	for i, n := range notes {

@@ -2,16 +2,12 @@ package compare
 
 import (
 	"bytes"
-	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/wirebench/wirebench/internal/golden"
 	"github.com/wirebench/wirebench/report"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // thrpt is a throughput benchmark whose iterations (one trial) score xs ops/s,
 // with response-time p99 p99us.
@@ -219,19 +215,6 @@ func TestGolden(t *testing.T) {
 		if err := c.write(&got); err != nil {
 			t.Fatalf("%s: %v", c.file, err)
 		}
-		path := filepath.Join("testdata", c.file)
-		if *update {
-			if err := os.WriteFile(path, got.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (run go test -update to create it)", err)
-		}
-		if !bytes.Equal(got.Bytes(), want) {
-			t.Errorf("%s differs (go test -update rewrites it)\n got:\n%s\nwant:\n%s", c.file, got.Bytes(), want)
-		}
+		golden.Check(t, c.file, got.Bytes())
 	}
 }

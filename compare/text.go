@@ -8,6 +8,8 @@ import (
 
 	"golang.org/x/perf/benchunit"
 
+	"github.com/wirebench/wirebench/internal/markdown"
+	"github.com/wirebench/wirebench/internal/textgrid"
 	"github.com/wirebench/wirebench/report"
 )
 
@@ -16,7 +18,7 @@ import (
 // benchstat prints them, the verdict, and the p99 latency for information;
 // then footnotes for the warnings and a line naming the regressions.
 func (r *Result) WriteTable(w io.Writer, oldLabel, newLabel string) error {
-	var g grid
+	var g textgrid.Grid
 	var notes []string
 	footnote := func(ms []string) string {
 		var marks []string
@@ -30,34 +32,34 @@ func (r *Result) WriteTable(w io.Writer, oldLabel, newLabel string) error {
 		}
 		return strings.Join(marks, " ")
 	}
-	g.newRow()
+	g.NewRow()
 	for i, h := range []string{"benchmark", "old", "new", "delta", "", "", "p99 old", "p99 new", "p99 delta"} {
-		align, margin := byte('r'), "  "
+		align, margin := textgrid.Right, "  "
 		if i == 0 || i == 4 || i == 5 {
-			align = 'l'
+			align = textgrid.Left
 		}
 		if i == 0 {
 			margin = ""
 		}
-		g.add(1, h, align, margin)
+		g.Add(1, h, align, margin)
 	}
 	for _, row := range r.Rows {
-		g.newRow()
+		g.NewRow()
 		c := r.cells(row)
-		g.add(1, row.Name, 'l', "")
-		g.add(1, c.old, 'r', "  ")
-		g.add(1, c.new, 'r', "  ")
-		g.add(1, c.delta, 'r', "  ")
-		g.add(1, c.test, 'l', "  ")
-		g.add(1, strings.TrimSpace(c.verdict+" "+footnote(row.Notes)), 'l', "  ")
-		g.add(1, c.p99old, 'r', "  ")
-		g.add(1, c.p99new, 'r', "  ")
-		g.add(1, c.p99delta, 'r', "  ")
+		g.Add(1, row.Name, 'l', "")
+		g.Add(1, c.old, 'r', "  ")
+		g.Add(1, c.new, 'r', "  ")
+		g.Add(1, c.delta, 'r', "  ")
+		g.Add(1, c.test, 'l', "  ")
+		g.Add(1, strings.TrimSpace(c.verdict+" "+footnote(row.Notes)), 'l', "  ")
+		g.Add(1, c.p99old, 'r', "  ")
+		g.Add(1, c.p99new, 'r', "  ")
+		g.Add(1, c.p99delta, 'r', "  ")
 	}
 	if _, err := fmt.Fprintf(w, "old: %s\nnew: %s\n\n", oldLabel, newLabel); err != nil {
 		return err
 	}
-	if err := g.write(w); err != nil {
+	if err := g.Write(w); err != nil {
 		return err
 	}
 	for i, n := range notes {
@@ -74,7 +76,7 @@ func (r *Result) WriteTable(w io.Writer, oldLabel, newLabel string) error {
 func (r *Result) WriteMarkdown(w io.Writer, oldLabel, newLabel string) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Comparing `%s` (old) with `%s` (new): Mann-Whitney U test, alpha %v, regression threshold %v%%.\n\n",
-		mdCode(oldLabel), mdCode(newLabel), r.Options.Alpha, r.Options.Threshold)
+		markdown.Code(oldLabel), markdown.Code(newLabel), r.Options.Alpha, r.Options.Threshold)
 	b.WriteString("| benchmark | old | new | delta | test | verdict | p99 old | p99 new | p99 delta | notes |\n")
 	b.WriteString("|---|--:|--:|--:|---|---|--:|--:|--:|---|\n")
 	for _, row := range r.Rows {
@@ -84,16 +86,12 @@ func (r *Result) WriteMarkdown(w io.Writer, oldLabel, newLabel string) error {
 			verdict = "**" + verdict + "**"
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-			mdCell(row.Name), c.old, c.new, c.delta, c.test, verdict, c.p99old, c.p99new, c.p99delta, mdCell(strings.Join(row.Notes, "; ")))
+			markdown.Escape(row.Name), c.old, c.new, c.delta, c.test, verdict, c.p99old, c.p99new, c.p99delta, markdown.Escape(strings.Join(row.Notes, "; ")))
 	}
 	fmt.Fprintf(&b, "\n%s\n", r.verdictLine())
 	_, err := io.WriteString(w, b.String())
 	return err
 }
-
-func mdCell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
-
-func mdCode(s string) string { return strings.ReplaceAll(s, "`", "'") }
 
 func indexOf(xs []string, x string) int {
 	for i, s := range xs {

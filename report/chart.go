@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"image/color"
 	"io"
@@ -92,18 +93,23 @@ func textStyle(size vg.Length, c color.Color) text.Style {
 // Charts returns the charts of r, in the order a report shows them: mean
 // throughput per operation, the radar of relative throughput, the latency
 // spectrum of each operation, throughput against p99 for each rate sweep, CPU
-// per op and bytes per op. A chart with nothing to show is left out.
-func Charts(r *Results) []Chart {
+// per op and bytes per op. A chart with nothing to show is left out. The error
+// is the plotting library's refusal of some chart's data.
+func Charts(r *Results) ([]Chart, error) {
 	cs := colors(seriesOrder(r.Benchmarks))
 	groups := Groups(r.Benchmarks)
 	var out []Chart
-	add := func(c *Chart) {
-		if c != nil {
+	var errs []error
+	add := func(c *Chart, err error) {
+		switch {
+		case err != nil:
+			errs = append(errs, err)
+		case c != nil:
 			out = append(out, *c)
 		}
 	}
 	add(throughputChart(groups, cs))
-	add(radarChart(groups, cs))
+	add(radarChart(groups, cs), nil)
 	for _, g := range groups {
 		add(spectrumChart(g, cs))
 	}
@@ -116,6 +122,9 @@ func Charts(r *Results) []Chart {
 		func(b *Benchmark) (float64, *float64) {
 			return b.Summary.BytesSentPerOp, &b.Summary.BytesRecvPerOp
 		}))
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
 	// File names must not collide, whatever the operations are called.
 	seen := map[string]int{}
 	for i := range out {
@@ -124,7 +133,7 @@ func Charts(r *Results) []Chart {
 			out[i].Name = fmt.Sprintf("%s-%d", n, seen[n])
 		}
 	}
-	return out
+	return out, nil
 }
 
 // WriteSVG writes the chart as a standalone SVG document.
@@ -183,8 +192,12 @@ func WritePNGs(dir string, r *Results) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
+	charts, err := Charts(r)
+	if err != nil {
+		return nil, err
+	}
 	var paths []string
-	for _, c := range Charts(r) {
+	for _, c := range charts {
 		path := filepath.Join(dir, c.Name+".png")
 		var buf bytes.Buffer
 		if err := c.WritePNG(&buf); err != nil {

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"slices"
 
 	"gonum.org/v1/plot"
@@ -36,7 +37,7 @@ type barRow struct {
 // barPanel is a horizontal bar chart: rows top to bottom in the order given,
 // each bar labelled with its value. With two bars per row, the first is drawn
 // in the series' colour and the second in its tint.
-func barPanel(title, xLabel string, rows []barRow, cs colors) *plot.Plot {
+func barPanel(title, xLabel string, rows []barRow, cs colors) (*plot.Plot, error) {
 	p := newPlot(title)
 	p.X.Label.Text = xLabel
 	p.X.Tick.Marker = siTicks{}
@@ -63,20 +64,35 @@ func barPanel(title, xLabel string, rows []barRow, cs colors) *plot.Plot {
 			lbl := notAvailable
 			x := 0.0
 			if b.known && isFinite(b.value) {
-				bc, _ := plotter.NewBarChart(plotter.Values{b.value}, width)
+				hasErr := b.err > 0 && isFinite(b.err)
+				bc, err := plotter.NewBarChart(plotter.Values{b.value}, width)
+				if err != nil {
+					return nil, fmt.Errorf("panel %s: %s: %w", title, r.series, err)
+				}
 				bc.Horizontal, bc.XMin, bc.Offset = true, y, offset
 				bc.Color, bc.LineStyle.Width = c, 0
 				p.Add(bc)
-				if b.err > 0 && isFinite(b.err) {
-					eb, _ := plotter.NewXErrorBars(errPoint{b.value, y, b.err})
+				if hasErr {
+					eb, err := plotter.NewXErrorBars(errPoint{b.value, y, b.err})
+					if err != nil {
+						return nil, fmt.Errorf("panel %s: %s: %w", title, r.series, err)
+					}
 					eb.LineStyle.Color, eb.LineStyle.Width, eb.CapWidth = inkColor, 1, width*0.8
 					p.Add(&shifted{eb, offset})
 				}
 				lbl = si(b.value)
-				x = b.value + max(b.err, 0)
+				// The label goes past the error bar, where there is one; an
+				// infinite error has none and would put the label at +Inf.
+				x = b.value
+				if hasErr {
+					x += b.err
+				}
 				hi = max(hi, x)
 			}
-			ls, _ := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{{X: x, Y: y}}, Labels: []string{lbl}})
+			ls, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{{X: x, Y: y}}, Labels: []string{lbl}})
+			if err != nil {
+				return nil, fmt.Errorf("panel %s: %s: %w", title, r.series, err)
+			}
 			ls.TextStyle[0] = textStyle(8, mutedColor)
 			ls.TextStyle[0].YAlign = draw.YCenter
 			ls.Offset = vg.Point{X: 3, Y: offset}
@@ -90,7 +106,7 @@ func barPanel(title, xLabel string, rows []barRow, cs colors) *plot.Plot {
 	}
 	// Room on the right for the value labels.
 	p.X.Min, p.X.Max = 0, hi*1.22
-	return p
+	return p, nil
 }
 
 // errPoint is one point with a symmetric x error, for plotter.XErrorBars.
@@ -139,7 +155,7 @@ func panelChart(name, title string, legend []legendEntry, note string, panels []
 // throughputChart is the mean throughput ± error of each protocol/transport,
 // one panel per closed-model operation. Open-model throughput is the offered
 // rate, not a result, so those operations are in the sweep chart instead.
-func throughputChart(groups []Group, cs colors) *Chart {
+func throughputChart(groups []Group, cs colors) (*Chart, error) {
 	var panels []*plot.Plot
 	var series []string
 	seen := map[string]bool{}
@@ -159,21 +175,25 @@ func throughputChart(groups []Group, cs colors) *Chart {
 			}
 		}
 		rows = max(rows, len(rs))
-		panels = append(panels, barPanel(g.Name, "ops/s", rs, cs))
+		panel, err := barPanel(g.Name, "ops/s", rs, cs)
+		if err != nil {
+			return nil, fmt.Errorf("chart throughput: %w", err)
+		}
+		panels = append(panels, panel)
 	}
 	if len(panels) == 0 {
-		return nil
+		return nil, nil
 	}
 	sortSeries(series, cs)
 	return panelChart("throughput", "Throughput per operation (mean ± 99.9% CI)",
-		seriesLegend(series, cs, false), "", panels, singleRow, rows)
+		seriesLegend(series, cs, false), "", panels, singleRow, rows), nil
 }
 
 // pairChart is two figures per protocol/transport side by side (client and
 // server CPU, bytes sent and received), one panel per operation. A second
 // figure that is unknown (no server process) is labelled n/a.
 func pairChart(name, title, unit, first, second string, groups []Group, cs colors,
-	get func(*Benchmark) (float64, *float64)) *Chart {
+	get func(*Benchmark) (float64, *float64)) (*Chart, error) {
 	var panels []*plot.Plot
 	var series []string
 	seen := map[string]bool{}
@@ -194,14 +214,18 @@ func pairChart(name, title, unit, first, second string, groups []Group, cs color
 			}
 		}
 		rows = max(rows, len(rs))
-		panels = append(panels, barPanel(g.Name, unit, rs, cs))
+		panel, err := barPanel(g.Name, unit, rs, cs)
+		if err != nil {
+			return nil, fmt.Errorf("chart %s: %w", name, err)
+		}
+		panels = append(panels, panel)
 	}
 	if len(panels) == 0 {
-		return nil
+		return nil, nil
 	}
 	sortSeries(series, cs)
 	note := "upper bar (full colour): " + first + "; lower bar (light): " + second + "; n/a: not measured"
-	return panelChart(name, title, seriesLegend(series, cs, false), note, panels, pairRow, rows)
+	return panelChart(name, title, seriesLegend(series, cs, false), note, panels, pairRow, rows), nil
 }
 
 // sortSeries orders series by colour, i.e. by first appearance in the report.

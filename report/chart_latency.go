@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"math"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
@@ -80,7 +81,8 @@ func summarySpectrum(l Latency) plotter.XYs {
 // spectrumChart is the response-time percentile spectrum of one operation:
 // one line per benchmark, from its merged iteration histograms (dashed, with
 // points, from the summary percentiles when the file has no histograms).
-func spectrumChart(g Group, cs colors) *Chart {
+func spectrumChart(g Group, cs colors) (*Chart, error) {
+	name := "latency-" + slug(g.Name)
 	p := newPlot("")
 	p.X.Label.Text = "percentile"
 	p.Y.Label.Text = "response time"
@@ -105,13 +107,19 @@ func spectrumChart(g Group, cs colors) *Chart {
 		for _, pt := range pts {
 			lo, hi = math.Min(lo, pt.Y), math.Max(hi, pt.Y)
 		}
-		l, _ := plotter.NewLine(pts)
+		l, err := plotter.NewLine(pts)
+		if err != nil {
+			return nil, fmt.Errorf("chart %s: %s: %w", name, s, err)
+		}
 		l.Color, l.Width = cs.of(s), 1.8
 		p.Add(l)
 		if dashed {
 			fromSummary = true
 			l.Dashes = []vg.Length{5, 3}
-			sc, _ := plotter.NewScatter(pts)
+			sc, err := plotter.NewScatter(pts)
+			if err != nil {
+				return nil, fmt.Errorf("chart %s: %s: %w", name, s, err)
+			}
 			sc.GlyphStyle = draw.GlyphStyle{Color: cs.of(s), Radius: 2.4, Shape: draw.CircleGlyph{}}
 			p.Add(sc)
 		}
@@ -121,7 +129,7 @@ func spectrumChart(g Group, cs colors) *Chart {
 		}
 	}
 	if len(series) == 0 {
-		return nil
+		return nil, nil
 	}
 	p.X.Min, p.X.Max = nines(0.5), nines(0.9999)
 	p.Y.Min, p.Y.Max = logPad(lo, hi)
@@ -131,16 +139,17 @@ func spectrumChart(g Group, cs colors) *Chart {
 	if fromSummary {
 		note += "; dashed: summary percentiles only"
 	}
-	c := plotChart("latency-"+slug(g.Name), title, seriesLegend(series, cs, true), note, p)
+	c := plotChart(name, title, seriesLegend(series, cs, true), note, p)
 	c.Operation = g.Name
-	return c
+	return c, nil
 }
 
 // sweepChart is p99 response time against achieved throughput for the rate
 // sweeps of one workload and load shape: one line per protocol/transport,
 // one point per offered rate. Where a line turns up is where the target
 // stops keeping up.
-func sweepChart(f sweepFamily, cs colors) *Chart {
+func sweepChart(f sweepFamily, cs colors) (*Chart, error) {
+	name := "sweep-" + slug(f.name)
 	p := newPlot("")
 	p.X.Label.Text = "achieved throughput, ops/s"
 	p.Y.Label.Text = "p99 response time"
@@ -165,27 +174,33 @@ func sweepChart(f sweepFamily, cs colors) *Chart {
 		}
 		// Each point names its offered rate: where achieved falls short of
 		// offered, the target did not keep up.
-		ls, _ := plotter.NewLabels(plotter.XYLabels{XYs: pts, Labels: offered})
+		ls, err := plotter.NewLabels(plotter.XYLabels{XYs: pts, Labels: offered})
+		if err != nil {
+			return nil, fmt.Errorf("chart %s: %s: %w", name, s.series, err)
+		}
 		for i := range ls.TextStyle {
 			ls.TextStyle[i] = textStyle(7.5, mutedColor)
 		}
 		ls.Offset = vg.Point{X: 4, Y: 3}
 		p.Add(ls)
-		l, sc, _ := plotter.NewLinePoints(pts)
+		l, sc, err := plotter.NewLinePoints(pts)
+		if err != nil {
+			return nil, fmt.Errorf("chart %s: %s: %w", name, s.series, err)
+		}
 		l.Color, l.Width = cs.of(s.series), 1.8
 		sc.GlyphStyle = draw.GlyphStyle{Color: cs.of(s.series), Radius: 2.6, Shape: draw.CircleGlyph{}}
 		p.Add(l, sc)
 		series = append(series, s.series)
 	}
 	if len(series) == 0 {
-		return nil
+		return nil, nil
 	}
 	p.X.Min, p.X.Max = 0, xhi*1.08
 	p.Y.Min, p.Y.Max = logPad(lo, hi)
 	sortSeries(series, cs)
 	title := "p99 response time against throughput: " + f.name
-	return plotChart("sweep-"+slug(f.name), title, seriesLegend(series, cs, true),
-		"open model; one point per offered rate, labelled with it; p99 on a log scale", p)
+	return plotChart(name, title, seriesLegend(series, cs, true),
+		"open model; one point per offered rate, labelled with it; p99 on a log scale", p), nil
 }
 
 // logPad widens [lo, hi] a little on a log scale, and to a decade's tenth

@@ -17,7 +17,11 @@ func WriteHTML(w io.Writer, r *Results) error {
 	// goes under its comparison table.
 	var charts []htmlChart
 	byOperation := map[string][]htmlChart{}
-	for _, c := range Charts(r) {
+	all, err := Charts(r)
+	if err != nil {
+		return err
+	}
+	for _, c := range all {
 		s, err := c.svg()
 		if err != nil {
 			return err

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/wirebench/wirebench/internal/markdown"
+	"github.com/wirebench/wirebench/internal/textgrid"
 )
 
 // WriteMarkdown writes r as a Markdown report to paste into a README or a
@@ -20,14 +22,14 @@ func WriteMarkdown(w io.Writer, r *Results) error {
 	fmt.Fprintf(bw, "\n## By operation\n\n")
 	fmt.Fprintf(bw, "Relative is each target's score over its group's baseline, from samples paired in time (interleaved rounds), with the half-width of its 99.9 %% interval; in results without a baseline, over the best target across a wire (the in-process floor, direct, is above it). Latency is response time from the intended start.\n")
 	for _, t := range comparisonTables(r.Benchmarks) {
-		fmt.Fprintf(bw, "\n### %s\n\n", mdEscape(t.Title))
+		fmt.Fprintf(bw, "\n### %s\n\n", markdown.Escape(t.Title))
 		if t.Note != "" {
-			fmt.Fprintf(bw, "%s\n\n", mdEscape(strings.TrimSpace(t.Note)))
+			fmt.Fprintf(bw, "%s\n\n", markdown.Escape(strings.TrimSpace(t.Note)))
 		}
 		writeMarkdownTable(bw, t)
 	}
 	for _, l := range legend(r.Benchmarks) {
-		fmt.Fprintf(bw, "\n%s\n", mdEscape(l))
+		fmt.Fprintf(bw, "\n%s\n", markdown.Escape(l))
 	}
 
 	fmt.Fprintf(bw, "\n## Latency\n\n")
@@ -40,72 +42,47 @@ func WriteMarkdown(w io.Writer, r *Results) error {
 		fmt.Fprintf(bw, "None.\n")
 	}
 	for _, n := range ns {
-		fmt.Fprintf(bw, "- **%s** %s: %s\n", mdEscape(n.Benchmark), n.Kind, mdEscape(n.Text))
+		fmt.Fprintf(bw, "- **%s** %s: %s\n", markdown.Escape(n.Benchmark), n.Kind, markdown.Escape(n.Text))
 	}
 
 	fmt.Fprintf(bw, "\n## Environment\n\n")
 	for _, kv := range environment(r.Environment) {
-		fmt.Fprintf(bw, "- %s: %s\n", kv.Key, mdEscape(kv.Value))
+		fmt.Fprintf(bw, "- %s: %s\n", kv.Key, markdown.Escape(kv.Value))
 	}
 	return bw.Flush()
 }
 
 // writeMarkdownTable writes t as a GitHub table, its columns padded so the
-// source reads as a table too.
-func writeMarkdownTable(w io.Writer, t table) {
-	rows := make([][]string, 0, len(t.Rows)+1)
-	rows = append(rows, escapeRow(t.Head))
-	for _, r := range t.Rows {
-		rows = append(rows, escapeRow(r))
-	}
-	widths := make([]int, len(t.Head))
-	for _, r := range rows {
-		for i, c := range r {
-			widths[i] = max(widths[i], utf8.RuneCountInString(c), 3)
+// source reads as a table too. A write error stays in w, for its Flush.
+func writeMarkdownTable(w *bufio.Writer, t table) {
+	var g textgrid.Grid
+	margin := func(i int) string {
+		if i == 0 {
+			return "| "
 		}
+		return " | "
 	}
-	line := func(cells []string) {
-		var b strings.Builder
-		b.WriteString("|")
+	row := func(cells []string) {
+		g.NewRow()
 		for i, c := range cells {
-			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c))
-			if t.Align[i] == 'r' {
-				b.WriteString(" " + pad + c + " |")
-			} else {
-				b.WriteString(" " + c + pad + " |")
-			}
+			g.Add(1, markdown.Escape(c), textgrid.Align(t.Align[i]), margin(i))
 		}
-		b.WriteString("\n")
-		io.WriteString(w, b.String())
+		g.Add(1, "|", textgrid.Left, " ") // the closing pipe, after the last column's padding
 	}
-	line(rows[0])
-	sep := make([]string, len(widths))
-	for i, n := range widths {
+	row(t.Head)
+	// The rule under the head: at least three dashes, a colon ending a
+	// right-aligned column's.
+	g.NewRow()
+	for i := range t.Head {
+		rule := "---"
 		if t.Align[i] == 'r' {
-			sep[i] = strings.Repeat("-", n-1) + ":"
-		} else {
-			sep[i] = strings.Repeat("-", n)
+			rule = "--:"
 		}
+		g.AddFill(1, rule, '-', margin(i))
 	}
-	line(sep)
-	for _, r := range rows[1:] {
-		line(r)
+	g.Add(1, "|", textgrid.Left, " ")
+	for _, r := range t.Rows {
+		row(r)
 	}
+	_ = g.Write(w) // the error is w's, and sticks to it
 }
-
-func escapeRow(r []string) []string {
-	out := make([]string, len(r))
-	for i, c := range r {
-		out[i] = mdEscape(c)
-	}
-	return out
-}
-
-// mdReplacer keeps names and messages literal in Markdown: no cell split by
-// "|", no emphasis, code span or raw HTML made from a benchmark's name.
-var mdReplacer = strings.NewReplacer(
-	`\`, `\\`, "|", `\|`, "*", `\*`, "_", `\_`, "`", "\\`",
-	"<", "&lt;", ">", "&gt;", "\n", " ", "\r", "",
-)
-
-func mdEscape(s string) string { return mdReplacer.Replace(s) }

@@ -6,61 +6,18 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/wirebench/wirebench/internal/golden"
 )
-
-// golden compares got with testdata/name, rewriting it under -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./report -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("output differs from %s; if the change is intended, rerun with -update\n%s", path, firstDiff(want, got))
-	}
-}
-
-// firstDiff shows the first line that differs, enough to see what changed.
-func firstDiff(want, got []byte) string {
-	wl, gl := strings.Split(string(want), "\n"), strings.Split(string(got), "\n")
-	for i := range max(len(wl), len(gl)) {
-		var w, g string
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if w != g {
-			return "line " + strconv.Itoa(i+1) + ":\n  want " + clip(w) + "\n  got  " + clip(g)
-		}
-	}
-	return ""
-}
-
-func clip(s string) string {
-	if len(s) > 200 {
-		return s[:200] + "…"
-	}
-	return s
-}
 
 func TestMarkdownGolden(t *testing.T) {
 	var buf bytes.Buffer
 	if err := WriteMarkdown(&buf, fixture(t)); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "report.md.golden", buf.Bytes())
+	golden.Check(t, "report.md.golden", buf.Bytes())
 }
 
 func TestCSVGolden(t *testing.T) {
@@ -68,11 +25,21 @@ func TestCSVGolden(t *testing.T) {
 	if err := WriteCSV(&buf, fixture(t)); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "report.csv.golden", buf.Bytes())
+	golden.Check(t, "report.csv.golden", buf.Bytes())
+}
+
+// charts is Charts for a test, which fails on an error.
+func charts(t *testing.T, r *Results) []Chart {
+	t.Helper()
+	cs, err := Charts(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cs
 }
 
 func TestChartsGolden(t *testing.T) {
-	charts := Charts(fixture(t))
+	charts := charts(t, fixture(t))
 	kinds := map[string]bool{}
 	for _, c := range charts {
 		kind, _, _ := strings.Cut(c.Name, "-")
@@ -84,7 +51,7 @@ func TestChartsGolden(t *testing.T) {
 		if err := c.WriteSVG(&buf); err != nil {
 			t.Fatal(err)
 		}
-		golden(t, "chart-"+kind+".svg.golden", buf.Bytes())
+		golden.Check(t, "chart-"+kind+".svg.golden", buf.Bytes())
 	}
 	for _, k := range []string{"throughput", "radar", "latency", "sweep", "cpu", "bytes"} {
 		if !kinds[k] {
@@ -100,7 +67,7 @@ func TestWritePNGs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	charts := Charts(r)
+	charts := charts(t, r)
 	if len(paths) != len(charts) {
 		t.Fatalf("%d PNGs for %d charts", len(paths), len(charts))
 	}
@@ -128,7 +95,7 @@ func TestWritePNGs(t *testing.T) {
 func TestSVGDeterministic(t *testing.T) {
 	// Two renderings from fresh Results must be byte-identical, or goldens
 	// (and diffs of committed reports) would flap.
-	a, b := Charts(fixture(t)), Charts(fixture(t))
+	a, b := charts(t, fixture(t)), charts(t, fixture(t))
 	for i := range a {
 		var x, y bytes.Buffer
 		if err := a[i].WriteSVG(&x); err != nil {
@@ -154,7 +121,7 @@ func TestChartsOmitted(t *testing.T) {
 		}
 	}
 	r.Benchmarks = bs
-	for _, c := range Charts(r) {
+	for _, c := range charts(t, r) {
 		if c.Name == "radar" || strings.HasPrefix(c.Name, "sweep-") {
 			t.Errorf("chart %s with two closed-model operations and no sweep", c.Name)
 		}
@@ -164,28 +131,9 @@ func TestChartsOmitted(t *testing.T) {
 // TestFixtureFile keeps testdata/report-fixture.json, which the CLI's tests
 // render, equal to the fixture.
 func TestFixtureFile(t *testing.T) {
-	path := filepath.Join("testdata", "report-fixture.json")
-	if *update {
-		var buf bytes.Buffer
-		if err := fixture(t).Write(&buf); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	r, err := ReadFile(path)
-	if err != nil {
+	var buf bytes.Buffer
+	if err := fixture(t).Write(&buf); err != nil {
 		t.Fatal(err)
 	}
-	var got, want bytes.Buffer
-	if err := WriteMarkdown(&got, r); err != nil {
-		t.Fatal(err)
-	}
-	if err := WriteMarkdown(&want, fixture(t)); err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got.Bytes(), want.Bytes()) {
-		t.Errorf("%s is stale; rerun with -update", path)
-	}
+	golden.Check(t, "report-fixture.json", buf.Bytes())
 }

@@ -3,8 +3,6 @@ package report
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
-	"github.com/wirebench/wirebench/record"
 	"math"
 	"os"
 	"path/filepath"
@@ -15,10 +13,10 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/wirebench/wirebench/internal/golden"
+	"github.com/wirebench/wirebench/record"
 	"github.com/wirebench/wirebench/stats"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata golden files")
 
 func ptr[T any](v T) *T { return &v }
 
@@ -128,19 +126,7 @@ func TestWriteValidateReadBack(t *testing.T) {
 	}
 
 	// The golden file pins the exact bytes, so a renamed field shows up in review.
-	golden := filepath.Join("testdata", "results-v1.json")
-	if *update {
-		if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	g, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(g, buf.Bytes()) {
-		t.Errorf("Write output differs from %s; if intended, rerun with -update", golden)
-	}
+	golden.Check(t, "results-v1.json", buf.Bytes())
 }
 
 func TestReadFileGolden(t *testing.T) {

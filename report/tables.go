@@ -295,12 +295,16 @@ func environment(e Environment) []keyValue {
 
 // Number formats, one per kind of figure, shared by every renderer.
 
-// scoreNum is a score or its error as JMH prints it.
+// scoreNum is a score or its error as JMH prints it: three decimals, four
+// under 1 (ms/op scores).
 func scoreNum(f float64) string {
-	if !isFinite(f) {
+	switch {
+	case !isFinite(f):
 		return notAvailable
+	case math.Abs(f) < 1:
+		return fmt.Sprintf("%.4f", f)
 	}
-	return fmtNum(f)
+	return fmt.Sprintf("%.3f", f)
 }
 
 // fixed is f with prec decimals.
@@ -323,8 +327,10 @@ func latencyUs(us float64) string {
 		return notAvailable
 	case math.Abs(us) < 1:
 		return fixed(us, 2)
+	case us >= 100:
+		return fmt.Sprintf("%.0f", us)
 	}
-	return lat(us)
+	return fmt.Sprintf("%.1f", us)
 }
 
 // times is a ratio such as "0.43×".

@@ -3,9 +3,9 @@ package report
 import (
 	"fmt"
 	"io"
-	"math"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/wirebench/wirebench/internal/textgrid"
 )
 
 // WriteText writes benchmarks as a terminal report: the JMH-shaped score table, then
@@ -18,12 +18,12 @@ func WriteText(w io.Writer, bs []Benchmark) error {
 		s := b.Summary
 		fmt.Fprintf(w, "\n%s\n", b.Name)
 		fmt.Fprintf(w, "  response time µs  mean %s  p50 %s  p75 %s  p90 %s  p99 %s  p99.9 %s  max %s\n",
-			lat(s.LatencyUs.Mean), lat(s.LatencyUs.P50), lat(s.LatencyUs.P75), lat(s.LatencyUs.P90),
-			lat(s.LatencyUs.P99), lat(s.LatencyUs.P999), lat(s.LatencyUs.Max))
+			latencyUs(s.LatencyUs.Mean), latencyUs(s.LatencyUs.P50), latencyUs(s.LatencyUs.P75), latencyUs(s.LatencyUs.P90),
+			latencyUs(s.LatencyUs.P99), latencyUs(s.LatencyUs.P999), latencyUs(s.LatencyUs.Max))
 		if s.ServiceUs != nil {
 			fmt.Fprintf(w, "  service time µs   p50 %s  p99 %s  max %s;  lag µs p50 %s  p99 %s  max %s\n",
-				lat(s.ServiceUs.P50), lat(s.ServiceUs.P99), lat(s.ServiceUs.Max),
-				lat(s.LagUs.P50), lat(s.LagUs.P99), lat(s.LagUs.Max))
+				latencyUs(s.ServiceUs.P50), latencyUs(s.ServiceUs.P99), latencyUs(s.ServiceUs.Max),
+				latencyUs(s.LagUs.P50), latencyUs(s.LagUs.P99), latencyUs(s.LagUs.Max))
 			fmt.Fprintf(w, "  achieved %s ops/s of %s targeted; %d arrivals found every slot busy\n",
 				fixed(s.AchievedRate, 0), fixed(b.Load.Rate, 0), s.Overflow)
 		}
@@ -59,63 +59,9 @@ func (b *Benchmark) Score() (score, errS float64, units string) {
 	return t.Mean, t.Error, "ops/s"
 }
 
-// fmtNum prints three decimals as JMH does, four under 1 (ms/op scores).
-func fmtNum(f float64) string {
-	if !isFinite(f) {
-		return notAvailable
-	}
-	if math.Abs(f) < 1 {
-		return fmt.Sprintf("%.4f", f)
-	}
-	return fmt.Sprintf("%.3f", f)
-}
-
-func lat(us float64) string {
-	if !isFinite(us) {
-		return notAvailable
-	}
-	if us >= 100 {
-		return fmt.Sprintf("%.0f", us)
-	}
-	return fmt.Sprintf("%.1f", us)
-}
-
 func firstLine(s string) string {
 	l, _, _ := strings.Cut(s, "\n")
 	return l
-}
-
-// writeColumns writes rows as space-separated columns, each padded to its widest
-// cell; align has one letter per column, l or r.
-func writeColumns(w io.Writer, rows [][]string, align string) error {
-	widths := make([]int, len(align))
-	for _, r := range rows {
-		for i, c := range r {
-			widths[i] = max(widths[i], utf8.RuneCountInString(c))
-		}
-	}
-	var b strings.Builder
-	for _, r := range rows {
-		b.Reset()
-		for i, c := range r {
-			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c))
-			if i > 0 {
-				b.WriteString("  ")
-			}
-			if align[i] == 'r' {
-				b.WriteString(pad + c)
-			} else if i < len(r)-1 {
-				b.WriteString(c + pad)
-			} else {
-				b.WriteString(c)
-			}
-		}
-		b.WriteByte('\n')
-		if _, err := io.WriteString(w, b.String()); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // WriteSummaryText writes a run's terminal summary: the JMH-shaped score table, one
@@ -149,7 +95,18 @@ func WriteSummaryText(w io.Writer, bs []Benchmark) error {
 	return nil
 }
 
-// writeTable writes t as aligned columns with its head.
+// writeTable writes t as aligned columns with its head, two spaces apart.
 func writeTable(w io.Writer, t table) error {
-	return writeColumns(w, append([][]string{t.Head}, t.Rows...), t.Align)
+	var g textgrid.Grid
+	for _, r := range append([][]string{t.Head}, t.Rows...) {
+		g.NewRow()
+		for i, c := range r {
+			margin := "  "
+			if i == 0 {
+				margin = ""
+			}
+			g.Add(1, c, textgrid.Align(t.Align[i]), margin)
+		}
+	}
+	return g.Write(w)
 }

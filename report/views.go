@@ -1,12 +1,15 @@
 package report
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/wirebench/wirebench/internal/markdown"
 )
 
 // Views are extra renderings of a run in the shape of one of the original
@@ -345,22 +348,23 @@ func WriteViewsText(w io.Writer, r *Results) error {
 	return nil
 }
 
-// writeMarkdownViews writes the views as a Markdown section.
-func writeMarkdownViews(w io.Writer, r *Results) {
+// writeMarkdownViews writes the views as a Markdown section. A write error
+// stays in w, for its Flush.
+func writeMarkdownViews(w *bufio.Writer, r *Results) {
 	vs := views(r)
 	if len(vs) == 0 {
 		return
 	}
 	fmt.Fprintf(w, "\n## In the original's shape\n")
 	for _, v := range vs {
-		fmt.Fprintf(w, "\n### %s\n\n%s\n", mdEscape(v.Title), mdEscape(v.Note))
+		fmt.Fprintf(w, "\n### %s\n\n%s\n", markdown.Escape(v.Title), markdown.Escape(v.Note))
 		if len(v.Lines) > 0 {
 			// A code block shows the lines literally; no line holds a backtick fence.
 			fmt.Fprintf(w, "\n```\n%s\n```\n", strings.ReplaceAll(strings.Join(v.Lines, "\n"), "```", "'''"))
 		}
 		for _, t := range v.Tables {
 			if t.Title != "" {
-				fmt.Fprintf(w, "\n**%s**\n", mdEscape(t.Title))
+				fmt.Fprintf(w, "\n**%s**\n", markdown.Escape(t.Title))
 			}
 			fmt.Fprintln(w)
 			writeMarkdownTable(w, t)

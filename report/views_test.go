@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/wirebench/wirebench/internal/golden"
 )
 
 // viewsFixture is the renderers' fixture plus what the views need that it lacks:
@@ -59,7 +61,7 @@ func TestViewsTextGolden(t *testing.T) {
 	if err := WriteViewsText(&buf, viewsFixture(t)); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "views.txt.golden", buf.Bytes())
+	golden.Check(t, "views.txt.golden", buf.Bytes())
 }
 
 func TestViewsMarkdownGolden(t *testing.T) {
@@ -67,7 +69,7 @@ func TestViewsMarkdownGolden(t *testing.T) {
 	if err := WriteMarkdown(&buf, viewsFixture(t)); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "views.md.golden", buf.Bytes())
+	golden.Check(t, "views.md.golden", buf.Bytes())
 }
 
 // The HTML has a section per view, with rpcecho's lines preformatted and escaped.

@@ -15,11 +15,12 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/cluster"
+	"github.com/wirebench/wirebench/internal/cpuset"
+	"github.com/wirebench/wirebench/internal/host"
 	"github.com/wirebench/wirebench/report"
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/suite"
 	"github.com/wirebench/wirebench/summary"
-	"github.com/wirebench/wirebench/sysstat"
 )
 
 // Options of a run.
@@ -324,12 +325,17 @@ func WriteReports(dir string, r *report.Results) (map[string]string, error) {
 }
 
 func environment(version string, bs []suite.Benchmark) report.Environment {
-	h := sysstat.ReadHost()
-	env := report.Environment{CPUModel: h.CPUModel, Cores: h.Cores, MemoryBytes: h.MemoryBytes, Kernel: h.Kernel,
-		OS: h.OS, GoVersion: runtime.Version(), WirebenchVersion: version, Started: time.Now().UTC()}
+	var server, client []int
 	if runtime.NumCPU() >= 2 && len(bs) > 0 {
-		env.ServerCPUs = sysstat.FormatCPUList(bs[0].Spec.ServerCPUs)
-		env.ClientCPUs = sysstat.FormatCPUList(bs[0].Spec.ClientCPUs)
+		server, client = bs[0].Spec.ServerCPUs, bs[0].Spec.ClientCPUs
 	}
-	return env
+	return Environment(version, server, client)
+}
+
+// Environment describes this host and the run's pinning, starting now.
+func Environment(version string, serverCPUs, clientCPUs []int) report.Environment {
+	h := host.ReadHost()
+	return report.Environment{CPUModel: h.CPUModel, Cores: h.Cores, MemoryBytes: h.MemoryBytes, Kernel: h.Kernel,
+		OS: h.OS, GoVersion: runtime.Version(), WirebenchVersion: version, Started: time.Now().UTC(),
+		ServerCPUs: cpuset.FormatCPUList(serverCPUs), ClientCPUs: cpuset.FormatCPUList(clientCPUs)}
 }

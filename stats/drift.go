@@ -81,7 +81,7 @@ func trend(ts, ls []float64) (float64, bool) {
 	}
 	se := math.Sqrt(sse / (n - 2) / stt)
 	change := math.Exp(b*(ts[len(ts)-1]-ts[0])) - 1
-	significant := math.Abs(b) > StudentTQuantile(0.9995, n-2)*se
+	significant := math.Abs(b) > tQuantile(0.9995, n-2)*se
 	return change, significant && math.Abs(change) >= MinTrend
 }
 

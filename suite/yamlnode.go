@@ -9,8 +9,8 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/wirebench/wirebench/internal/cpuset"
 	"github.com/wirebench/wirebench/internal/units"
-	"github.com/wirebench/wirebench/sysstat"
 )
 
 // This file reads yaml.Nodes into Go values, reporting every problem at the node's
@@ -200,7 +200,7 @@ func (c *checker) cpus(key string, n *yaml.Node) ([]int, bool) {
 	if r.Value == "none" {
 		return nil, true
 	}
-	cpus, err := sysstat.ParseCPUList(r.Value)
+	cpus, err := cpuset.ParseCPUList(r.Value)
 	if err != nil {
 		c.at(r, "%s: %v (or none to not pin)", key, err)
 		return nil, false

@@ -1,5 +1,6 @@
 // Package sysstat reads what a benchmark costs a process, CPU time and
-// memory, and describes the host the results came from.
+// memory. The host's description is package internal/host's, CPU lists and
+// affinity internal/cpuset's.
 //
 // # CPU time
 //

@@ -26,6 +26,3 @@ func (p *Proc) CPUSource() CPUSource { return CPUSource{} }
 
 // Read takes one Sample; unsupported off Linux.
 func (p *Proc) Read() (Sample, error) { return Sample{}, errUnsupported }
-
-// CPUs returns the number of CPUs in pid's affinity mask; unsupported off Linux.
-func CPUs(pid int) (int, error) { return 0, errUnsupported }

@@ -3,6 +3,7 @@
 package sysstat
 
 import (
+	"bufio"
 	"fmt"
 	"os"
 	"os/exec"
@@ -15,7 +16,9 @@ import (
 
 // burnCPU spins in n goroutines until the process has used at least d more CPU
 // time by getrusage, or until a wall-clock limit passes (a loaded machine may
-// give us little CPU; the callers check what was actually used).
+// give us little CPU, so callers compare with what getrusage says was used, not
+// with d). Each goroutine stops within one inner loop (about 0.1 ms of CPU)
+// after burnCPU returns.
 func burnCPU(n int, d time.Duration) {
 	start := rusageCPU()
 	deadline := time.Now().Add(10 * time.Second)
@@ -77,11 +80,11 @@ func TestSelfCPU(t *testing.T) {
 	got := after.CPU - before.CPU
 	want := ru1 - ru0
 	t.Logf("clock delta %v, getrusage delta %v, wall %v", got, want, after.Time.Sub(before.Time))
-	if want < 150*time.Millisecond {
-		t.Skipf("machine too busy: only %v of CPU in 10 s", want)
-	}
 	// getrusage was read inside the clock's window, so the clock may exceed it
-	// by what ran between the reads, never fall short (beyond µs rounding).
+	// by what ran between the reads (the burners' last inner loops), never fall
+	// short beyond µs rounding. That holds however little CPU a busy machine
+	// gave the burners; a source that saw only the main thread falls short by
+	// whatever the other threads ran.
 	if got < want-time.Millisecond || got > want+50*time.Millisecond {
 		t.Errorf("process clock grew %v while getrusage grew %v", got, want)
 	}
@@ -132,7 +135,8 @@ func TestHelperBurn(t *testing.T) {
 		t.Skip("helper process only")
 	}
 	burnCPU(3, 300*time.Millisecond)
-	fmt.Println("burned")        // tells the parent the CPU is spent
+	// Tells the parent the CPU is spent, and how much by getrusage.
+	fmt.Printf("burned %d\n", rusageCPU())
 	time.Sleep(30 * time.Second) // the parent kills us; this bounds an orphan's life
 }
 
@@ -157,9 +161,16 @@ func TestOpenChild(t *testing.T) {
 	if p.CPUSource().Name != "clock" {
 		t.Errorf("CPUSource() = %+v, want the process clock for a child", p.CPUSource())
 	}
-	buf := make([]byte, 64)
-	if _, err := out.Read(buf); err != nil {
-		t.Fatalf("waiting for the helper: %v", err)
+	// The test binary may print other lines first; the helper's is "burned NS".
+	var burned time.Duration
+	for sc := bufio.NewScanner(out); burned == 0; {
+		if !sc.Scan() {
+			t.Fatalf("waiting for the helper: %v", sc.Err())
+		}
+		var ns int64
+		if _, err := fmt.Sscanf(sc.Text(), "burned %d", &ns); err == nil {
+			burned = time.Duration(ns)
+		}
 	}
 	s, err := p.Read()
 	if err != nil {
@@ -170,10 +181,13 @@ func TestOpenChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	leader := leaderSchedstat(t, cmd.Process.Pid)
-	t.Logf("child: clock %v, /proc/stat %v, leader-only schedstat %v, RSS %d KiB", s.CPU, ticks, leader, s.RSS>>10)
-	// The child spent ≥ 300 ms by its own getrusage before printing.
-	if s.CPU < 290*time.Millisecond {
-		t.Errorf("child CPU %v, want ≥ 300ms", s.CPU)
+	t.Logf("child: clock %v, its own getrusage %v, /proc/stat %v, leader-only schedstat %v, RSS %d KiB",
+		s.CPU, burned, ticks, leader, s.RSS>>10)
+	// The child's getrusage, read before it printed, covers all its threads,
+	// and after printing it only sleeps: the clock, read later from outside,
+	// must match it, however much CPU a busy machine let the child burn.
+	if s.CPU < burned-time.Millisecond || s.CPU > burned+50*time.Millisecond {
+		t.Errorf("child's process clock %v, its own getrusage %v", s.CPU, burned)
 	}
 	// /proc/PID/stat counts every thread in 10 ms ticks (read after the clock),
 	// so the clock must agree with it to within a couple of ticks.
@@ -238,39 +252,5 @@ func TestOpenBadPID(t *testing.T) {
 	// PIDs above pid_max (at most 2^22) never exist.
 	if _, err := Open(1<<22 + 1); err == nil {
 		t.Error("Open of a nonexistent pid succeeded")
-	}
-}
-
-func TestCPUs(t *testing.T) {
-	n, err := CPUs(os.Getpid())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n < 1 || n > ReadHost().Cores {
-		t.Errorf("CPUs = %d, want 1..%d (the host's online CPUs)", n, ReadHost().Cores)
-	}
-	// The Go runtime sizes GOMAXPROCS from the same mask.
-	if n != runtime.NumCPU() {
-		t.Errorf("CPUs = %d, runtime.NumCPU = %d", n, runtime.NumCPU())
-	}
-	if _, err := CPUs(1<<22 + 1); err == nil {
-		t.Error("CPUs of a nonexistent pid succeeded")
-	}
-}
-
-func TestReadHost(t *testing.T) {
-	h := ReadHost()
-	t.Logf("%+v", h)
-	if h.Cores < 1 || h.MemoryBytes < 64<<20 || h.Kernel == "" || h.OS == "" {
-		t.Errorf("ReadHost() = %+v: missing fields", h)
-	}
-	var u unix.Utsname
-	if err := unix.Uname(&u); err == nil {
-		if rel := unix.ByteSliceToString(u.Release[:]); rel != h.Kernel {
-			t.Errorf("Kernel = %q, uname -r = %q", h.Kernel, rel)
-		}
-	}
-	if _, err := os.Stat("/proc/cpuinfo"); err == nil && h.CPUModel == "" && runtime.GOARCH == "amd64" {
-		t.Error("no CPU model on amd64, where /proc/cpuinfo always has one")
 	}
 }

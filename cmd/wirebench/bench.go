@@ -13,12 +13,13 @@ import (
 
 	"github.com/wirebench/wirebench/cluster"
 	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/internal/cpuset"
 	"github.com/wirebench/wirebench/internal/units"
 	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/runner"
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/summary"
-	"github.com/wirebench/wirebench/sysstat"
 )
 
 // benchCmd's flag defaults are spec.Default's, through the kong variables of
@@ -70,7 +71,7 @@ func specVars() map[string]string {
 		"concurrency": strconv.Itoa(d.Load.Concurrency), "connections": strconv.Itoa(d.Load.Connections),
 		"duration": d.IterationTime.String(), "warmup": d.Warmup.String(), "iterations": strconv.Itoa(d.Iterations),
 		"trials": strconv.Itoa(d.Trials), "mode": d.Mode, "call_timeout": d.CallTimeout.String(),
-		"server_cpus": sysstat.FormatCPUList(d.ServerCPUs), "client_cpus": sysstat.FormatCPUList(d.ClientCPUs),
+		"server_cpus": cpuset.FormatCPUList(d.ServerCPUs), "client_cpus": cpuset.FormatCPUList(d.ClientCPUs),
 		"max_message_size": units.Size(d.MaxMessageSize).String(), "arrival_seed": strconv.FormatUint(d.ArrivalSeed, 10),
 		"data_size": strconv.Itoa(d.DataSize), "data_seed": strconv.FormatUint(d.DataSeed, 10),
 	}
@@ -162,10 +163,10 @@ func (c *benchCmd) pinning() (server, client []int, err error) {
 	if c.NoPin || runtime.NumCPU() < 2 {
 		return nil, nil, nil
 	}
-	if server, err = sysstat.ParseCPUList(c.ServerCPUs); err != nil {
+	if server, err = cpuset.ParseCPUList(c.ServerCPUs); err != nil {
 		return nil, nil, usagef("--server-cpus: %v", err)
 	}
-	if client, err = sysstat.ParseCPUList(c.ClientCPUs); err != nil {
+	if client, err = cpuset.ParseCPUList(c.ClientCPUs); err != nil {
 		return nil, nil, usagef("--client-cpus: %v", err)
 	}
 	for _, cpu := range append(append([]int{}, server...), client...) {
@@ -198,16 +199,11 @@ func (c *benchCmd) Run(e *env) error {
 			return err
 		}
 	}
-	started := time.Now().UTC()
+	env := runner.Environment(buildVersion(), sp.ServerCPUs, sp.ClientCPUs)
 	trials, runErr := cluster.Run(e.ctx, sp, cluster.Options{ProfileDir: c.Profile,
 		Observe: func(ev cluster.Event) { fmt.Fprintf(progress, "  %s\n", ev.Line()) }})
 	b := summary.Benchmark(res, &cluster.Result{Trials: trials, Method: spec.MethodSequential, Err: runErr})
-	host := sysstat.ReadHost()
-	out := &report.Results{SchemaVersion: report.SchemaVersion, Benchmarks: []report.Benchmark{b},
-		Environment: report.Environment{CPUModel: host.CPUModel, Cores: host.Cores, MemoryBytes: host.MemoryBytes,
-			Kernel: host.Kernel, OS: host.OS, GoVersion: runtime.Version(), WirebenchVersion: buildVersion(),
-			ServerCPUs: sysstat.FormatCPUList(sp.ServerCPUs), ClientCPUs: sysstat.FormatCPUList(sp.ClientCPUs),
-			Started: started}}
+	out := &report.Results{SchemaVersion: report.SchemaVersion, Benchmarks: []report.Benchmark{b}, Environment: env}
 	measured := b.Summary.Ops > 0 || b.Summary.Errors > 0
 	if measured {
 		fmt.Fprintln(e.stdout)

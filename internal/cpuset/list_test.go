@@ -1,4 +1,4 @@
-package sysstat
+package cpuset
 
 import (
 	"slices"

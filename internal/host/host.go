@@ -1,4 +1,7 @@
-package sysstat
+// Package host describes the machine a run's results came from: CPU model,
+// online CPUs, memory, kernel and OS. It reads /proc, /sys and /etc/os-release
+// and keeps no state.
+package host
 
 import (
 	"bufio"
@@ -6,6 +9,8 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+
+	"github.com/wirebench/wirebench/internal/cpuset"
 )
 
 // Host describes the machine for results.
@@ -14,7 +19,7 @@ type Host struct {
 	// "AMD EPYC 7B13"; empty when the kernel does not say (some ARM boards).
 	CPUModel string
 	// Cores is the number of logical CPUs online on the machine, which may be
-	// more than this process may use (see CPUs).
+	// more than this process may use (see cpuset.CPUs).
 	Cores int
 	// MemoryBytes is MemTotal from /proc/meminfo.
 	MemoryBytes int64
@@ -51,7 +56,7 @@ func cpuModel() string {
 // would report this process's affinity mask instead, which pinning narrows.
 func onlineCPUs() int {
 	if b, err := os.ReadFile("/sys/devices/system/cpu/online"); err == nil {
-		if cpus, err := ParseCPUList(string(b)); err == nil {
+		if cpus, err := cpuset.ParseCPUList(string(b)); err == nil {
 			return len(cpus)
 		}
 	}

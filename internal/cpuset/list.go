@@ -1,4 +1,7 @@
-package sysstat
+// Package cpuset reads and writes Linux CPU lists ("0-2,5", as taskset -c and
+// cpuset.cpus take them) and counts the CPUs a process may run on. Its
+// functions keep no state and are safe for concurrent use.
+package cpuset
 
 import (
 	"fmt"

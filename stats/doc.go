@@ -1,0 +1,5 @@
+// Package stats holds the pure statistics behind wirebench's scores: the
+// JMH-style summary of iteration scores (mean ± half-width of a Student's t
+// confidence interval, the quantile from gonum's distuv). It does no I/O and
+// keeps no state, so every function is safe for concurrent use.
+package stats
