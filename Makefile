@@ -43,12 +43,12 @@ bench-codecs:
 tools:
 	bash scripts/install-tools.sh
 
-# wirebench's generator against wrk, h2load, fortio, ghz and bench/peers/floor, a minimal
+# wirebench's generator against wrk, h2load, fortio, ghz and cmd/peers/floor, a minimal
 # Go epoll client (docs/peers.md): installs the missing peers, pins the server to CPU 0
 # and each client to CPU 1, and takes about ten minutes. A manual measurement, not part
 # of CI. PEERS_FLAGS e.g. -duration 4s.
 peers: build
-	$(GO) run ./bench/peers $(PEERS_FLAGS)
+	$(GO) run ./cmd/peers $(PEERS_FLAGS)
 
 clean:
 	rm -rf bin

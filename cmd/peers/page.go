@@ -9,6 +9,8 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/wirebench/wirebench/internal/host"
 )
 
 // machine is what the page says about where it was measured.
@@ -19,19 +21,9 @@ type machine struct {
 }
 
 func readMachine() machine {
+	h := host.ReadHost()
 	m := machine{date: time.Now().UTC().Format("2006-01-02"), cores: runtime.NumCPU(),
-		goVersion: runtime.Version(), versions: map[string]string{}}
-	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
-		for _, l := range strings.Split(string(b), "\n") {
-			if k, v, ok := strings.Cut(l, ":"); ok && strings.TrimSpace(k) == "model name" {
-				m.cpu = strings.TrimSpace(v)
-				break
-			}
-		}
-	}
-	if b, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
-		m.kernel = strings.TrimSpace(string(b))
-	}
+		goVersion: runtime.Version(), versions: map[string]string{}, cpu: h.CPUModel, kernel: h.Kernel}
 	first := func(name string, args ...string) string {
 		out, _ := exec.Command(name, args...).CombinedOutput()
 		l, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
@@ -76,7 +68,7 @@ func (r *result) clientBusy() float64 { return r.busy }
 func writePage(o *options, rs []*result) error {
 	var b strings.Builder
 	m := o.machine
-	fmt.Fprintf(&b, "%s\n\nMeasured %s by `make peers` (bench/peers): %s, %d CPUs, Linux %s, %s; %s.\n",
+	fmt.Fprintf(&b, "%s\n\nMeasured %s by `make peers` (cmd/peers): %s, %d CPUs, Linux %s, %s; %s.\n",
 		beginMarker, m.date, m.cpu, m.cores, m.kernel, m.goVersion,
 		strings.Join([]string{m.versions["wrk"], m.versions["h2load"], m.versions["fortio"], m.versions["ghz"]}, ", "))
 	fmt.Fprintf(&b, "Server: `taskset -c %d bin/wirebench serve -p PROTOCOL --listen tcp://127.0.0.1:PORT`; "+

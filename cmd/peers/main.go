@@ -81,7 +81,7 @@ func main() {
 	flag.IntVar(&o.httpPort, "http-port", 18080, "port of the http-json server")
 	flag.IntVar(&o.grpcPort, "grpc-port", 19090, "port of the grpc-proto server")
 	flag.StringVar(&protocols, "protocols", "http-json,grpc-proto", "protocols to measure")
-	flag.StringVar(&tools, "tools", "wrk,h2load,fortio,ghz,floor,wirebench", "clients to measure (floor: bench/peers/floor, a Go epoll loop doing what wrk does)")
+	flag.StringVar(&tools, "tools", "wrk,h2load,fortio,ghz,floor,wirebench", "clients to measure (floor: cmd/peers/floor, a Go epoll loop doing what wrk does)")
 	flag.IntVar(&o.personID, "id", 3, "person id the peers ask for (wirebench cycles over the data set)")
 	flag.Parse()
 	var err error
@@ -227,8 +227,8 @@ func run(o *options) error {
 	o.workDir = dir
 	if o.tools["floor"] {
 		o.floor = filepath.Join(dir, "floor")
-		if err := command(o.ctx, "go", "build", "-o", o.floor, "./bench/peers/floor").Run(); err != nil {
-			return fmt.Errorf("building bench/peers/floor: %w", err)
+		if err := command(o.ctx, "go", "build", "-o", o.floor, "./cmd/peers/floor").Run(); err != nil {
+			return fmt.Errorf("building cmd/peers/floor: %w", err)
 		}
 	}
 	o.machine = readMachine()
