@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/engine"
+	"github.com/wirebench/wirebench/internal/testbin"
 	"github.com/wirebench/wirebench/load"
 	_ "github.com/wirebench/wirebench/protocol/all"
 	"github.com/wirebench/wirebench/spec"
@@ -19,20 +19,7 @@ import (
 
 var binary string
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "wbcluster")
-	if err != nil {
-		panic(err)
-	}
-	binary = filepath.Join(dir, "wirebench")
-	if out, err := exec.Command("go", "build", "-o", binary, "../cmd/wirebench").CombinedOutput(); err != nil {
-		os.Stderr.Write(out)
-		panic(err)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testbin.Main(m, "../cmd/wirebench", &binary) }
 
 func testSpec(protocol, transport string) spec.Spec {
 	s := spec.Default()

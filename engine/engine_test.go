@@ -32,15 +32,18 @@ func clients(n int) []contract.Service {
 
 func ms(ns int64) float64 { return float64(ns) / 1e6 }
 
-// An op-count run makes exactly the ops asked, and its throughput is ops over the
-// interval's own span.
+// An op-count run makes exactly the ops asked, and each iteration's span covers its
+// ops: 500 ops of at least 1 ms over 4 callers take at least 125 ms, so the
+// throughput is at most 4000/s, and at least 500 over the whole run's wall time.
 func TestClosedOpCount(t *testing.T) {
 	var calls atomic.Int64
 	var seen [4000]atomic.Int32
+	began := time.Now()
 	res, err := Run(context.Background(), Config{
 		Op: func(ctx context.Context, s contract.Service, seq uint64) error {
 			calls.Add(1)
 			seen[seq].Add(1) // 1000 ops over 4 callers: below 4000 however they share them
+			time.Sleep(time.Millisecond)
 			return nil
 		},
 		Clients:      clients(2),
@@ -51,6 +54,7 @@ func TestClosedOpCount(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	wall := time.Since(began)
 	if len(res.Intervals) != 2 || calls.Load() != 1000 {
 		t.Fatalf("%d intervals, %d calls; want 2 and 1000", len(res.Intervals), calls.Load())
 	}
@@ -58,8 +62,8 @@ func TestClosedOpCount(t *testing.T) {
 		if iv.Ops != 500 || iv.Resp.TotalCount() != 500 {
 			t.Errorf("iteration %d: %d ops, %d latencies; want 500", i, iv.Ops, iv.Resp.TotalCount())
 		}
-		if want := float64(iv.Ops) / iv.End.Sub(iv.Start).Seconds(); iv.Throughput() != want {
-			t.Errorf("throughput %v, want ops/elapsed = %v", iv.Throughput(), want)
+		if tp, lo := iv.Throughput(), 500/wall.Seconds(); tp > 4000 || tp < lo {
+			t.Errorf("throughput %v, want between %v (500 over the run's %v) and 4000 (4 callers, 1 ms an op)", tp, lo, wall)
 		}
 		if iv.Lag != nil {
 			t.Error("a closed model has no lag histogram")
