@@ -230,11 +230,11 @@ func (w *Worker) RunClient(stream controlpb.Worker_RunClientServer) error {
 	}
 	defer sess.Close()
 	defer paceGC()()
-	last, err := w.procStats()
+	ready, err := w.procStats()
 	if err != nil {
 		return err
 	}
-	if err := stream.Send(&controlpb.ClientStatus{Status: &controlpb.ClientStatus_Ready{Ready: &controlpb.Ready{Proc: last}}}); err != nil {
+	if err := stream.Send(&controlpb.ClientStatus{Status: &controlpb.ClientStatus_Ready{Ready: &controlpb.Ready{Proc: ready}}}); err != nil {
 		return err
 	}
 	var lastSent, lastRecv int64
@@ -250,6 +250,13 @@ func (w *Worker) RunClient(stream controlpb.Worker_RunClientServer) error {
 		if ph == nil {
 			return status.Error(codes.InvalidArgument, "RunClient: want a phase")
 		}
+		// The phase's CPU is read around the phase alone: encoding its histograms
+		// and waiting for the next phase (the other targets' slices, when
+		// interleaved) are not the load's cost per op.
+		before, err := w.procStats()
+		if err != nil {
+			return err
+		}
 		iv, err := sess.Phase(engine.PhaseSpec{Duration: time.Duration(ph.DurationNanos), Ops: ph.Ops,
 			RestartSchedule: ph.RestartSchedule, Rate: ph.Rate / float64(count)})
 		if err != nil {
@@ -258,16 +265,16 @@ func (w *Worker) RunClient(stream controlpb.Worker_RunClientServer) error {
 			}
 			return status.Error(codes.InvalidArgument, err.Error())
 		}
+		after, err := w.procStats()
+		if err != nil {
+			return err
+		}
 		repaceGC()
 		msg, err := intervalMessage(ph, iv)
 		if err != nil {
 			return status.Error(codes.Internal, err.Error())
 		}
-		ps, err := w.procStats()
-		if err != nil {
-			return err
-		}
-		msg.CpuNanos, msg.Proc, last = ps.CpuNanos-last.CpuNanos, ps, ps
+		msg.CpuNanos, msg.Proc = after.CpuNanos-before.CpuNanos, after
 		sent, recv := run.counter.Sent(), run.counter.Received()
 		msg.BytesSent, msg.BytesReceived, lastSent, lastRecv = sent-lastSent, recv-lastRecv, sent, recv
 		if err := stream.Send(&controlpb.ClientStatus{Status: &controlpb.ClientStatus_Interval{Interval: msg}}); err != nil {

@@ -129,16 +129,26 @@ func groupNote(g Group) string {
 		}
 		return " (relative to the best)"
 	}
+	drift := ""
 	for _, b := range g.Benchmarks {
 		if b.Name == base {
 			base = Series(&b)
+			for _, w := range b.Warnings {
+				if strings.HasPrefix(w, MachineChanged) {
+					drift = "; the machine changed under the rounds, see the warnings"
+				}
+			}
 		}
 	}
 	if method == "" {
-		return fmt.Sprintf(" (relative to %s, %d pairs)", base, rounds)
+		return fmt.Sprintf(" (relative to %s, %d pairs%s)", base, rounds, drift)
 	}
-	return fmt.Sprintf(" (%s, %d rounds; relative to %s)", method, rounds, base)
+	return fmt.Sprintf(" (%s, %d rounds; relative to %s%s)", method, rounds, base, drift)
 }
+
+// MachineChanged starts the warning a group's baseline carries when the machine's
+// speed trended or moved between levels under the group's rounds.
+const MachineChanged = "the machine changed under this group's rounds"
 
 // relativeCells are the Relative column of a group: "0.71× ±0.03" (the paired ratio
 // and the larger side of its interval), "1× (base)" for the baseline, or the ratio

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/load"
+	"github.com/wirebench/wirebench/spec"
 )
 
 // Smoke limits: a smoke run checks that every benchmark of a suite runs, through the
@@ -16,6 +17,15 @@ const (
 	SmokeRate          = 2000
 	SmokeMaxInFlight   = 16
 )
+
+// Sequential makes every benchmark of the suite measured one after the other
+// (spec.MethodSequential), as `wirebench run --sequential` asks, to compare with the
+// interleaved method.
+func (s *Suite) Sequential() {
+	for i := range s.Benchmarks {
+		s.Benchmarks[i].Spec.Method = spec.MethodSequential
+	}
+}
 
 // Smoke turns the suite into its smoke run: no warmup, one trial of one iteration of
 // SmokeIterationTime (or at most SmokeIterationOps ops), streams of at most SmokeTrades

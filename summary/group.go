@@ -124,11 +124,11 @@ func driftWarning(scores []map[slot]float64) string {
 	d := stats.DetectDrift(series)
 	switch {
 	case d.TwoLevels && d.Trending:
-		return fmt.Sprintf("the machine changed under this group's rounds: its speed moved between two levels %.0f %% apart and trended %+.0f %% over the run; the ratios pair samples close in time, the absolute scores mix both", (d.High/d.Low-1)*100, d.Trend*100)
+		return fmt.Sprintf(report.MachineChanged+": its speed moved between two levels %.0f %% apart and trended %+.0f %% over the run; the ratios pair samples close in time, the absolute scores mix both", (d.High/d.Low-1)*100, d.Trend*100)
 	case d.TwoLevels:
-		return fmt.Sprintf("the machine changed under this group's rounds: its speed moved between two levels %.0f %% apart; the ratios pair samples close in time, the absolute scores mix both", (d.High/d.Low-1)*100)
+		return fmt.Sprintf(report.MachineChanged+": its speed moved between two levels %.0f %% apart; the ratios pair samples close in time, the absolute scores mix both", (d.High/d.Low-1)*100)
 	case d.Trending:
-		return fmt.Sprintf("the machine changed under this group's rounds: its speed trended %+.0f %% over the run; the ratios pair samples close in time, the absolute scores drift", d.Trend*100)
+		return fmt.Sprintf(report.MachineChanged+": its speed trended %+.0f %% over the run; the ratios pair samples close in time, the absolute scores drift", d.Trend*100)
 	}
 	return ""
 }

@@ -1069,8 +1069,8 @@ type Interval struct {
 	// Bytes the client sent and received during the phase.
 	BytesSent     int64 `protobuf:"varint,12,opt,name=bytes_sent,json=bytesSent,proto3" json:"bytes_sent,omitempty"`
 	BytesReceived int64 `protobuf:"varint,13,opt,name=bytes_received,json=bytesReceived,proto3" json:"bytes_received,omitempty"`
-	// CPU the client process used during the phase (from the end of the previous
-	// phase, or the Ready, to the end of this one), and the reading at its end.
+	// CPU the client process used during the phase (read just before it started and
+	// just after its last call ended), and the reading at its end.
 	CpuNanos int64      `protobuf:"varint,14,opt,name=cpu_nanos,json=cpuNanos,proto3" json:"cpu_nanos,omitempty"`
 	Proc     *ProcStats `protobuf:"bytes,15,opt,name=proc,proto3" json:"proc,omitempty"`
 	// first_errors keeps the text of the first error of each kind in this phase.
