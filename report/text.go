@@ -79,6 +79,14 @@ func WriteSummaryText(w io.Writer, bs []Benchmark) error {
 			return err
 		}
 	}
+	if t, ok := capacityTable(bs); ok {
+		if _, err := fmt.Fprintf(w, "\n%s%s\n", t.Title, t.Note); err != nil {
+			return err
+		}
+		if err := writeTable(w, t); err != nil {
+			return err
+		}
+	}
 	for _, l := range legend(bs) {
 		if _, err := fmt.Fprintf(w, "\n%s\n", l); err != nil {
 			return err
