@@ -35,6 +35,10 @@ type Protocol struct {
 	NewServer func(svc contract.Service, cfg ServerConfig) (Server, error)
 	// NewClient returns a client. It may connect lazily, on the first call.
 	NewClient func(ctx context.Context, cfg ClientConfig) (Client, error)
+	// DefaultServer and DefaultClient name the stacks a benchmark uses when it names
+	// none. (Added with stack.go so the stack registry compiles on this branch; the
+	// lead's protocol.go, which replaces NewServer and NewClient by them, supersedes it.)
+	DefaultServer, DefaultClient string
 }
 
 // ServerConfig configures a protocol server.
@@ -103,6 +107,7 @@ type Client interface {
 var (
 	mu       sync.RWMutex
 	registry = map[string]*Protocol{}
+	stacks   = map[string][]*Stack{} // by protocol, in registration order (stack.go)
 )
 
 // Register adds p to the registry. It panics on a duplicate or incomplete entry, which

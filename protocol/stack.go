@@ -1,0 +1,198 @@
+package protocol
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strings"
+
+	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/transport"
+)
+
+// Tier says how a stack is written, after the tiers of the benchmark suites people
+// trust (TechEmpower's realistic and stripped implementations, HttpArena's production
+// and tuned tiers).
+type Tier string
+
+const (
+	// Production: stock libraries and settings, written the way a service would be.
+	Production Tier = "production"
+	// Tuned: hand-optimised code or non-default settings. Always marked in reports,
+	// never a protocol's default.
+	Tuned Tier = "tuned"
+)
+
+// Side is a side of a protocol that a stack implements.
+type Side uint8
+
+const (
+	ServerSide Side = 1 << iota
+	ClientSide
+)
+
+func (s Side) String() string {
+	switch s {
+	case ServerSide:
+		return "server"
+	case ClientSide:
+		return "client"
+	case ServerSide | ClientSide:
+		return "server and client"
+	}
+	return "no side"
+}
+
+// Worker kinds: the process a stack runs in.
+const (
+	// WorkerGo is wirebench's own worker: the stack is compiled into this binary.
+	WorkerGo = "go"
+	// WorkerJava is the JVM worker of workers/java.
+	WorkerJava = "java"
+)
+
+// Stack is a named implementation of one or both sides of a protocol.
+type Stack struct {
+	// Name is what users type: "go-nethttp-json", "grpc-go", ... One name may be
+	// registered for several protocols (grpc-go speaks grpc-proto and grpc-avro).
+	Name string
+	// Protocol is the wire mapping the stack speaks.
+	Protocol string
+	// Language is the stack's language: "go", "java", "scala".
+	Language string
+	// Tier is the stack's own tier; options set on a run make that side tuned
+	// (TierWith).
+	Tier Tier
+	// Summary is one line for `wirebench list`.
+	Summary string
+	// Libraries are the libraries the stack is built on, by module or artifact, with
+	// their versions ("go" is the Go standard library).
+	Libraries map[string]string
+	// Worker is the kind of worker process that runs the stack (WorkerGo, WorkerJava).
+	Worker string
+	// Sides are the sides the stack implements.
+	Sides Side
+	// NewServer and NewClient make each side of a Go stack (WorkerGo); nil for a side
+	// the stack does not implement, and for stacks of other workers.
+	NewServer func(svc contract.Service, cfg ServerConfig) (Server, error)
+	NewClient func(ctx context.Context, cfg ClientConfig) (Client, error)
+}
+
+// Has reports whether the stack implements side.
+func (s *Stack) Has(side Side) bool { return s.Sides&side == side }
+
+// TierWith is the tier of a run of the stack with options: tuned when the stack is,
+// or when any option changes its library's defaults.
+func (s *Stack) TierWith(options map[string]string) Tier {
+	if len(options) > 0 {
+		return Tuned
+	}
+	return s.Tier
+}
+
+// Dial returns a client of the stack for cfg, filling in cfg.Dial from cfg.Target
+// (with no byte counting) when it is nil.
+func (s *Stack) Dial(ctx context.Context, cfg ClientConfig) (Client, error) {
+	if s.NewClient == nil {
+		return nil, fmt.Errorf("%s stack %s has no client in this process (worker %s)", s.Protocol, s.Name, s.Worker)
+	}
+	if cfg.Dial == nil && cfg.Local == nil {
+		cfg.Dial = transport.Dialer(cfg.Target, nil)
+	}
+	return s.NewClient(ctx, cfg)
+}
+
+// RegisterStack adds a stack of a protocol. It panics on a duplicate or incomplete
+// entry, which is a programming error in an adapter's init.
+func RegisterStack(s *Stack) {
+	mu.Lock()
+	defer mu.Unlock()
+	switch {
+	case s.Name == "" || s.Protocol == "" || s.Language == "" || s.Sides == 0:
+		panic("protocol: RegisterStack needs a Name, Protocol, Language and Sides")
+	case s.Tier != Production && s.Tier != Tuned:
+		panic("protocol: stack " + s.Name + ": tier must be production or tuned")
+	case s.Worker == "":
+		panic("protocol: stack " + s.Name + ": no worker kind")
+	case s.Worker == WorkerGo && s.Has(ServerSide) && s.NewServer == nil,
+		s.Worker == WorkerGo && s.Has(ClientSide) && s.NewClient == nil:
+		panic("protocol: Go stack " + s.Name + " lacks the constructor of a side it claims")
+	}
+	for _, o := range stacks[s.Protocol] {
+		if o.Name == s.Name {
+			panic("protocol: stack " + s.Name + " of " + s.Protocol + " registered twice")
+		}
+	}
+	stacks[s.Protocol] = append(stacks[s.Protocol], s)
+}
+
+// ErrUnknownStack is wrapped by LookupStack's error for a stack that does not exist,
+// or does not implement the side of the protocol asked for.
+var ErrUnknownStack = errors.New("unknown stack")
+
+// LookupStack returns the stack of protocol proto called name that implements side
+// (ServerSide or ClientSide); "" is the protocol's default for that side. An
+// in-process protocol's server side is its client stack (the service runs in the
+// client). The error lists the valid names.
+func LookupStack(proto, name string, side Side) (*Stack, error) {
+	mu.RLock()
+	defer mu.RUnlock()
+	p := registry[proto]
+	if p == nil {
+		return nil, fmt.Errorf("%w %q (known: %v)", ErrUnknown, proto, namesLocked())
+	}
+	if p.InProcess {
+		side = ClientSide
+	}
+	if name == "" {
+		name = p.DefaultClient
+		if side == ServerSide {
+			name = p.DefaultServer
+		}
+	}
+	var valid []string
+	for _, s := range stacks[proto] {
+		if !s.Has(side) {
+			continue
+		}
+		if s.Name == name {
+			return s, nil
+		}
+		valid = append(valid, s.Name)
+	}
+	return nil, fmt.Errorf("%w %q for the %s side of %s (known: %s)", ErrUnknownStack, name, side, proto, strings.Join(valid, ", "))
+}
+
+// Stacks returns the stacks of a protocol in registration order.
+func Stacks(proto string) []*Stack {
+	mu.RLock()
+	defer mu.RUnlock()
+	return slices.Clone(stacks[proto])
+}
+
+// GoLibraries returns the versions of the Go modules a stack is built on, as this
+// binary's build information records them, with "go" for the standard library. A
+// module the binary does not record (a test binary, a build without module
+// information) is "(unknown)".
+func GoLibraries(modules ...string) map[string]string {
+	out := map[string]string{"go": runtime.Version()}
+	var deps []*debug.Module
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		deps = bi.Deps
+	}
+	for _, m := range modules {
+		out[m] = "(unknown)"
+		for _, d := range deps {
+			if d.Path == m {
+				out[m] = d.Version
+				if d.Replace != nil {
+					out[m] = d.Replace.Version
+				}
+			}
+		}
+	}
+	return out
+}
