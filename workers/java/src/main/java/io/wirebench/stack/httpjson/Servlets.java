@@ -46,7 +46,7 @@ final class Servlets {
 
     @Override
     protected void doPost(HttpServletRequest req, HttpServletResponse resp) throws IOException {
-      if (req.getPathInfo() != null && !req.getPathInfo().equals("/")) {
+      if (req.getPathInfo() != null) { // /persons/{...} takes GET only, as in the Go server
         resp.setHeader("Allow", "GET, HEAD");
         writeError(resp, 405, Code.INVALID_ARGUMENT, "method POST is not allowed on " + req.getRequestURI() + "; allowed: GET, HEAD");
         return;
