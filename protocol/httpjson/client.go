@@ -318,7 +318,7 @@ func (c *Client) call(ctx context.Context, r *request) (*conn, []byte, error) {
 		return nil, nil, c.fail(ctx, r.op, err)
 	}
 	if resp.status/100 != 2 {
-		err := statusError(resp.status, cn.body)
+		err := statusError(resp.status, cn.body, decodeError(cn.body))
 		c.put(cn)
 		return nil, nil, err
 	}
@@ -348,10 +348,11 @@ func (c *Client) fail(ctx context.Context, op string, err error) error {
 	return fmt.Errorf("http-json %s: %w", op, err)
 }
 
-// statusError is the error of a non-2xx answer: the contract error its body carries,
-// else the one its status stands for, else a plain error.
-func statusError(status int, body []byte) error {
-	if ce := decodeError(body); ce != nil {
+// statusError is the error of a non-2xx answer: ce, the contract error its body
+// carried (nil: none, as from a server other than ours), else the one its status
+// stands for, else a plain error.
+func statusError(status int, body []byte, ce *contract.Error) error {
+	if ce != nil {
 		return ce
 	}
 	msg := "HTTP status " + strconv.Itoa(status)

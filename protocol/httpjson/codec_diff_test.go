@@ -118,7 +118,7 @@ func TestEncodeMatchesEncodingJSON(t *testing.T) {
 			got, err := encodedBy(t, func(e *encoder) error { return encodeError(e, ce) })
 			want, werr := refEncode(refErrorBody{Code: ce.Code, Message: ce.Message})
 			sameEncoding(t, "error body", got, err, want, werr)
-			got, err = encodedBy(t, func(e *encoder) error { return (&tradeEncoder{e}).encodeStreamError(ce) })
+			got, err = encodedBy(t, func(e *encoder) error { return (&tradeEncoder{e}).streamError(ce) })
 			want, werr = refEncode(&refStreamError{Error: refErrorBody{Code: ce.Code, Message: ce.Message}})
 			sameEncoding(t, "stream error line", got, err, want, werr)
 		}
@@ -131,7 +131,7 @@ func TestEncodeMatchesEncodingJSON(t *testing.T) {
 		got, err = encodedBy(t, func(e *encoder) error { return encodeStats(e, st) })
 		want, werr = refEncode(st)
 		sameEncoding(t, "stats", got, err, want, werr)
-		got, err = encodedBy(t, func(e *encoder) error { return (&tradeEncoder{e}).encodeEnd(n) })
+		got, err = encodedBy(t, func(e *encoder) error { return (&tradeEncoder{e}).end(n) })
 		want, werr = refEncode(func() refStreamEnd { var l refStreamEnd; l.End.Count = n; return l }())
 		sameEncoding(t, "end line", got, err, want, werr)
 	}
@@ -144,7 +144,7 @@ func TestEncodeMatchesEncodingJSON(t *testing.T) {
 			Quantity: edgeInts[i%len(edgeInts)], TimestampNanos: -1, Side: contract.Side(i % 3)})
 	}
 	for _, tr := range trades {
-		got, err := encodedBy(t, func(e *encoder) error { return (&tradeEncoder{e}).encodeTrade(&tr) })
+		got, err := encodedBy(t, func(e *encoder) error { return (&tradeEncoder{e}).trade(&tr) })
 		want, werr := refEncodeTrade(&tr)
 		sameEncoding(t, "trade", got, err, want, werr)
 	}
@@ -445,7 +445,7 @@ func FuzzRoundTrip(f *testing.F) {
 			tr contract.Trade
 		)
 		if decodeStreamLine(data, &l, &tr) == nil && l.End == nil && l.Error == nil {
-			roundTrip(t, "trade", tr, func(e *encoder, tr contract.Trade) error { return (&tradeEncoder{e}).encodeTrade(&tr) },
+			roundTrip(t, "trade", tr, func(e *encoder, tr contract.Trade) error { return (&tradeEncoder{e}).trade(&tr) },
 				func(b []byte) (contract.Trade, error) {
 					var l streamLine
 					var tr contract.Trade
@@ -504,7 +504,7 @@ func FuzzEncodeDiff(f *testing.F) {
 		want, werr = refEncode(refErrorBody{Code: ce.Code, Message: ce.Message})
 		sameEncoding(t, "error body", got, err, want, werr)
 		tr := contract.Trade{ID: n, Symbol: s, Price: price, Quantity: -n, TimestampNanos: n ^ 0x5555, Side: contract.Side(side)}
-		got, err = encodedBy(t, func(e *encoder) error { return (&tradeEncoder{e}).encodeTrade(&tr) })
+		got, err = encodedBy(t, func(e *encoder) error { return (&tradeEncoder{e}).trade(&tr) })
 		want, werr = refEncodeTrade(&tr)
 		sameEncoding(t, "trade", got, err, want, werr)
 	})
