@@ -325,10 +325,19 @@ func (c *Client) call(ctx context.Context, r *request) (*conn, []byte, error) {
 	return cn, cn.body, nil
 }
 
-// fail maps the failure of a call: a contract error (the server's refusal, a body
-// over the limit) as it is, else an error matching ctx's when ctx ended, ErrClosed
-// when the client was closed, and otherwise the error named by the call.
+// fail maps the failure of a call (callError).
 func (c *Client) fail(ctx context.Context, op string, err error) error {
+	c.mu.Lock()
+	closed := c.closed
+	c.mu.Unlock()
+	return callError(ctx, op, err, closed)
+}
+
+// callError maps the failure of a call, for both clients: a contract error (the
+// server's refusal, a body over the limit) as it is, else an error matching ctx's when
+// ctx ended, ErrClosed when the client was closed, and otherwise the error named by
+// the call.
+func callError(ctx context.Context, op string, err error, closed bool) error {
 	var ce *contract.Error
 	if errors.As(err, &ce) {
 		return err
@@ -339,9 +348,6 @@ func (c *Client) fail(ctx context.Context, op string, err error) error {
 		}
 		return fmt.Errorf("http-json %s: %w (%v)", op, cerr, err)
 	}
-	c.mu.Lock()
-	closed := c.closed
-	c.mu.Unlock()
 	if closed && !errors.Is(err, ErrClosed) {
 		return fmt.Errorf("%w (%s: %v)", ErrClosed, op, err)
 	}

@@ -256,8 +256,8 @@ func decodeStats(data []byte) (contract.Stats, error) {
 
 // errorBody is an error body, and the error line of a trade stream.
 type errorBody struct {
-	Code    contract.Code
-	Message string
+	Code    contract.Code `json:"code"`
+	Message string        `json:"message"`
 }
 
 func encodeError(e *encoder, ce *contract.Error) error {
@@ -337,7 +337,7 @@ type streamLine struct {
 
 // streamEnd is the final line of a stream that completed: {"end":{"count":N}}.
 type streamEnd struct {
-	Count int64
+	Count int64 `json:"count"`
 }
 
 // decodeStreamLine decodes one line of a stream into *l, which it resets first.
