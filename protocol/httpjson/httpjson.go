@@ -149,6 +149,7 @@ var (
 	_ http.Handler    = (*Server)(nil)
 	_ protocol.Client = (*StdClient)(nil)
 	_ protocol.Server = (*StdServer)(nil)
+	_ http.Handler    = (*StdServer)(nil)
 )
 
 // statusOf returns the HTTP status that carries a contract code.

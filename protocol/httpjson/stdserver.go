@@ -194,3 +194,7 @@ func writeStdJSON(w http.ResponseWriter, status int, v any) {
 func writeStdError(w http.ResponseWriter, status int, ce *contract.Error) {
 	writeStdJSON(w, status, errorBody{Code: ce.Code, Message: ce.Message})
 }
+
+// ServeHTTP serves one request with the server's ServeMux, for tests and for mounting
+// the server in another.
+func (s *StdServer) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.hs.Handler.ServeHTTP(w, r) }
