@@ -174,20 +174,28 @@ func reply(w http.ResponseWriter, v any, err error) {
 	writeStdJSON(w, http.StatusOK, v)
 }
 
-// writeStdJSON answers v as JSON. It is encoded into a buffer first, so that a value
-// that does not encode still gets a 500 (the status is not sent yet), and the answer
-// carries its Content-Length.
+// writeStdJSON answers v as JSON. It is encoded first, so that a value that does not
+// encode still gets a 500 (the status is not sent yet), and the answer carries its
+// Content-Length.
 func writeStdJSON(w http.ResponseWriter, status int, v any) {
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(v); err != nil {
+	body, err := encodeJSON(v)
+	if err != nil {
 		writeStdError(w, http.StatusInternalServerError,
 			&contract.Error{Code: contract.Internal, Message: "encoding the answer: " + err.Error()})
 		return
 	}
 	w.Header().Set("Content-Type", jsonType)
-	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(status)
-	w.Write(buf.Bytes()) // a failed write means the client is gone; nothing more to do
+	w.Write(body) // a failed write means the client is gone; nothing more to do
+}
+
+// encodeJSON is an answer's body: what json.Encoder writes for v, json.Marshal's bytes
+// and a newline.
+func encodeJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	err := json.NewEncoder(&buf).Encode(v)
+	return buf.Bytes(), err
 }
 
 // writeStdError is the production server's errorWriter.
