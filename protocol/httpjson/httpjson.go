@@ -71,6 +71,7 @@
 package httpjson
 
 import (
+	"context"
 	"errors"
 	"net/http"
 
@@ -113,22 +114,25 @@ func init() {
 		Summary:       "HTTP/1.1 + JSON REST (net/http, encoding/json), NDJSON trade stream",
 		DefaultServer: StdStack, DefaultClient: StdStack,
 	})
-	protocol.RegisterStack(&protocol.Stack{
-		Name: StdStack, Protocol: Name, Language: "go", Tier: protocol.Production, Worker: protocol.WorkerGo,
-		Summary:   "net/http ServeMux server and net/http Client, encoding/json on both sides",
-		Libraries: protocol.GoLibraries(),
+	protocol.RegisterStack(goStack(StdStack, protocol.Production,
+		"net/http ServeMux server and net/http Client, encoding/json on both sides",
+		noOptions(NewStdServer), protocol.Clients(NewStdClient)))
+	protocol.RegisterStack(goStack(TunedStack, protocol.Tuned,
+		"net/http server with a hand-written JSON codec; a lean keep-alive HTTP/1.1 client",
+		noOptions(NewServer), protocol.Clients(NewClient)))
+}
+
+// goStack is a stack of the protocol with both sides, in Go, on the standard library
+// alone.
+func goStack(name string, tier protocol.Tier, summary string,
+	newServer func(contract.Service, protocol.ServerConfig) (protocol.Server, error),
+	newClient func(context.Context, protocol.ClientConfig) (protocol.Client, error)) *protocol.Stack {
+	return &protocol.Stack{
+		Name: name, Protocol: Name, Language: "go", Tier: tier, Worker: protocol.WorkerGo,
+		Summary: summary, Libraries: protocol.GoLibraries(),
 		Sides:     protocol.ServerSide | protocol.ClientSide,
-		NewServer: noOptions(NewStdServer),
-		NewClient: protocol.Clients(NewStdClient),
-	})
-	protocol.RegisterStack(&protocol.Stack{
-		Name: TunedStack, Protocol: Name, Language: "go", Tier: protocol.Tuned, Worker: protocol.WorkerGo,
-		Summary:   "net/http server with a hand-written JSON codec; a lean keep-alive HTTP/1.1 client",
-		Libraries: protocol.GoLibraries(),
-		Sides:     protocol.ServerSide | protocol.ClientSide,
-		NewServer: noOptions(NewServer),
-		NewClient: protocol.Clients(NewClient),
-	})
+		NewServer: newServer, NewClient: newClient,
+	}
 }
 
 // noOptions adapts the constructor of a server of this package, which knows no

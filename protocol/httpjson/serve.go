@@ -73,11 +73,14 @@ func newHTTPServer(h http.Handler) *http.Server {
 	}
 }
 
-// httpServer is the life cycle of a net/http server as a protocol.Server. It is safe
-// for concurrent use: Serve may run on several listeners at once, and Close and
-// Shutdown may be called from any goroutine, more than once.
+// httpServer is what both servers are made of: the service, the request limit, and the
+// life cycle of a net/http server as a protocol.Server. It is safe for concurrent use:
+// Serve may run on several listeners at once, and Close and Shutdown may be called
+// from any goroutine, more than once.
 type httpServer struct {
-	hs *http.Server
+	hs    *http.Server
+	svc   contract.Service
+	limit int
 }
 
 // Serve accepts connections on ln until the server is closed, then returns nil; it

@@ -19,16 +19,12 @@ const maxHeaderBytes = 64 << 10
 // Server serves a contract.Service over HTTP/1.1 with net/http and the hand-written
 // codec. It is safe for concurrent use: Serve may run on several listeners at once,
 // and Close and Shutdown may be called from any goroutine, more than once.
-type Server struct {
-	httpServer
-	svc   contract.Service
-	limit int
-}
+type Server struct{ httpServer }
 
 // NewServer returns a server of svc whose request bodies are bounded by
 // cfg.MessageLimit() bytes.
 func NewServer(svc contract.Service, cfg protocol.ServerConfig) *Server {
-	s := &Server{svc: svc, limit: cfg.MessageLimit()}
+	s := &Server{httpServer{svc: svc, limit: cfg.MessageLimit()}}
 	s.hs = newHTTPServer(s)
 	s.hs.MaxHeaderBytes = maxHeaderBytes
 	return s

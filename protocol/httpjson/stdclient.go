@@ -218,8 +218,8 @@ func (c *StdClient) Echo(ctx context.Context, payload string) (string, error) {
 	if err := c.call(ctx, opEcho, http.MethodPost, pathEcho, echoBody{Payload: payload}, &out); err != nil {
 		return "", err
 	}
-	if out.Payload == nil {
-		return "", decodeFailed(opEcho, missing("echo body", "payload"))
+	if err := out.validate(); err != nil {
+		return "", decodeFailed(opEcho, err)
 	}
 	return *out.Payload, nil
 }
@@ -239,8 +239,8 @@ func (c *StdClient) Increment(ctx context.Context, n int64) (int64, error) {
 	if err := c.call(ctx, opIncrement, http.MethodPost, pathIncrement, valueBody{Value: n}, &out); err != nil {
 		return 0, err
 	}
-	if out.Value == nil {
-		return 0, decodeFailed(opIncrement, missing("increment body", "value"))
+	if err := out.validate(); err != nil {
+		return 0, decodeFailed(opIncrement, err)
 	}
 	return *out.Value, nil
 }

@@ -111,9 +111,21 @@ func jsonError(what string, err error) error {
 	return fmt.Errorf("%s: %w", what, err)
 }
 
-// missing is the error of a body that lacks its one field (or has it null).
-func missing(what, field string) error {
-	return fmt.Errorf("%s: missing %q", what, field)
+// validator is a body as read that can tell whether it holds what it must.
+type validator interface{ validate() error }
+
+func (b *echoRead) validate() error {
+	if b.Payload == nil {
+		return errors.New(`echo body: missing "payload"`)
+	}
+	return nil
+}
+
+func (b *valueRead) validate() error {
+	if b.Value == nil {
+		return errors.New(`increment body: missing "value"`)
+	}
+	return nil
 }
 
 // jsonDecodeError returns the contract error an error body carries, or nil when the

@@ -19,16 +19,12 @@ import (
 // StdServer serves a contract.Service over HTTP/1.1 with net/http and encoding/json.
 // It is safe for concurrent use: Serve may run on several listeners at once, and Close
 // and Shutdown may be called from any goroutine, more than once.
-type StdServer struct {
-	httpServer
-	svc   contract.Service
-	limit int
-}
+type StdServer struct{ httpServer }
 
 // NewStdServer returns a server of svc whose request bodies are bounded by
 // cfg.MessageLimit() bytes.
 func NewStdServer(svc contract.Service, cfg protocol.ServerConfig) *StdServer {
-	s := &StdServer{svc: svc, limit: cfg.MessageLimit()}
+	s := &StdServer{httpServer{svc: svc, limit: cfg.MessageLimit()}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET "+pathPersons, s.listPersons)
 	mux.HandleFunc("POST "+pathPersons, s.createPerson)
@@ -92,10 +88,6 @@ func (s *StdServer) echo(w http.ResponseWriter, r *http.Request) {
 	if !s.decode(w, r, "echo body", &in) {
 		return
 	}
-	if in.Payload == nil {
-		writeStdError(w, http.StatusBadRequest, badBody(missing("echo body", "payload")))
-		return
-	}
 	out, err := s.svc.Echo(r.Context(), *in.Payload)
 	reply(w, echoBody{Payload: out}, err)
 }
@@ -103,10 +95,6 @@ func (s *StdServer) echo(w http.ResponseWriter, r *http.Request) {
 func (s *StdServer) increment(w http.ResponseWriter, r *http.Request) {
 	var in valueRead
 	if !s.decode(w, r, "increment body", &in) {
-		return
-	}
-	if in.Value == nil {
-		writeStdError(w, http.StatusBadRequest, badBody(missing("increment body", "value")))
 		return
 	}
 	n, err := s.svc.Increment(r.Context(), *in.Value)
@@ -148,13 +136,16 @@ func personID(w http.ResponseWriter, r *http.Request) (int64, bool) {
 }
 
 // decode reads the request body within the limit (readRequest) and unmarshals it into
-// v, a body of the kind what names. On false the refusal is written.
+// v, a body of the kind what names, which must then be valid if it is a validator. On
+// false the refusal is written.
 func (s *StdServer) decode(w http.ResponseWriter, r *http.Request, what string, v any) bool {
 	var buf bytes.Buffer
 	body, ce := readRequest(w, r, s.limit, &buf)
 	if ce == nil {
 		if err := json.Unmarshal(body, v); err != nil {
 			ce = badBody(jsonError(what, err))
+		} else if vd, ok := v.(validator); ok && vd.validate() != nil {
+			ce = badBody(vd.validate())
 		}
 	}
 	if ce != nil {
