@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/wirebench
 
-.PHONY: build run test vet check-generate generate demo bench-codecs tools peers clean java test-java
+.PHONY: build run test vet check-generate generate demo bench-codecs tools peers clean java test-java test-java-unit
 
 build:
 	$(GO) build -o $(BIN) ./cmd/wirebench
@@ -12,9 +12,12 @@ build:
 run: build
 	$(BIN) run
 
-# The test command of the README and of CI.
-test: vet check-generate
+# The test command of the README and of CI: vet, the generated-code check, the JVM
+# worker's jar (when a JDK and Maven are present; its Go interop tests skip without
+# it), every Go test, then the JVM worker's own tests.
+test: vet check-generate java
 	$(GO) test -count=1 -timeout 20m ./...
+	@$(MAKE) --no-print-directory test-java-unit
 
 vet:
 	$(GO) vet ./...
@@ -62,13 +65,15 @@ java:
 		echo "java: mvn or java not found: the JVM stacks are unavailable (install a JDK 17 and Maven 3.8)"; \
 	fi
 
-# The JVM worker's own tests (JUnit), then the Go tests that run it across processes.
-test-java:
+# The JVM worker's own tests (JUnit), then the Go interop tests against it.
+test-java: java test-java-unit
+	$(GO) test -count=1 ./protocol/jvm/
+
+test-java-unit:
 	@if command -v $(MVN) >/dev/null && command -v java >/dev/null; then \
-		$(JAVA_LOCK) $(MVN) -q -B -f workers/java/pom.xml verify && \
-		$(GO) test -count=1 ./protocol/jvm/; \
+		$(JAVA_LOCK) $(MVN) -q -B -f workers/java/pom.xml verify; \
 	else \
-		echo "test-java: mvn or java not found: skipped"; \
+		echo "test-java: mvn or java not found: the JVM worker's tests skipped"; \
 	fi
 
 clean:

@@ -245,6 +245,10 @@ type Summary struct {
 	ServerCPUUsPerOp *float64 `json:"server_cpu_us_per_op"`
 	BytesSentPerOp   float64  `json:"bytes_sent_per_op"`
 	BytesRecvPerOp   float64  `json:"bytes_recv_per_op"`
+	// BytesNotCounted: the client stack cannot count its bytes (it owns its
+	// sockets, as the JDK's HTTP client does); the per-op bytes are then 0 and
+	// unknown.
+	BytesNotCounted bool `json:"bytes_not_counted,omitempty"`
 	// ServerRSSMaxBytes is the server's peak RSS; nil (JSON null) when unknown.
 	ServerRSSMaxBytes *int64 `json:"server_rss_max_bytes"`
 	// AchievedRate is the open model's measured arrival rate, to compare with

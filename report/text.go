@@ -35,7 +35,7 @@ func WriteText(w io.Writer, bs []Benchmark) error {
 			rss = fixed(float64(*s.ServerRSSMaxBytes)/(1<<20), 1) + " MiB"
 		}
 		fmt.Fprintf(w, "  cpu µs/op  client %s  server %s;  bytes/op  sent %s  received %s;  server peak RSS %s\n",
-			fixed(s.ClientCPUUsPerOp, 2), server, fixed(s.BytesSentPerOp, 0), fixed(s.BytesRecvPerOp, 0), rss)
+			fixed(s.ClientCPUUsPerOp, 2), server, bytesCell(&s, s.BytesSentPerOp), bytesCell(&s, s.BytesRecvPerOp), rss)
 		fmt.Fprintf(w, "  %d ops, %d errors\n", s.Ops, s.Errors)
 		for _, warn := range b.Warnings {
 			fmt.Fprintf(w, "  warning: %s\n", warn)
