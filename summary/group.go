@@ -43,13 +43,22 @@ func Group(bs []report.Benchmark, rs []*cluster.Result, base int) {
 		rel := &report.Relative{Baseline: bs[base].Name, Rounds: r.N,
 			Ratio: report.Ratio{Mean: r.Mean, CILow: r.Mean, CIHigh: r.Mean, CI: Confidence}}
 		if r.N >= 2 {
-			rel.Ratio.CILow, rel.Ratio.CIHigh = r.Low, r.High
+			// An interval from very few rounds can reach past float64 (exp of a huge
+			// t × sd): its bounds are then 0 and the largest float, which JSON can carry.
+			rel.Ratio.CILow, rel.Ratio.CIHigh = finiteOr(r.Low, 0), finiteOr(r.High, math.MaxFloat64)
 		}
 		bs[i].Summary.Relative = rel
 	}
 	if w := driftWarning(scores); w != "" {
 		bs[base].Warnings = append(bs[base].Warnings, w)
 	}
+}
+
+func finiteOr(v, alt float64) float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return alt
+	}
+	return v
 }
 
 // slot is one sample's place: its trial and its round (iteration index).

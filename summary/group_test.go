@@ -78,3 +78,15 @@ func TestGroupPairsOnlyCommonRounds(t *testing.T) {
 		t.Error("a benchmark alone got a ratio")
 	}
 }
+
+// Two wildly different rounds: the interval is wider than float64 can carry on the
+// ratio's scale; its bounds stay numbers JSON can hold.
+func TestGroupIntervalOverflow(t *testing.T) {
+	bs := []report.Benchmark{{Name: "a"}, {Name: "b"}}
+	rs := []*cluster.Result{slicesOf([]float64{10, 1e6}), slicesOf([]float64{1e6, 10})}
+	Group(bs, rs, 0)
+	q := bs[1].Summary.Relative.Ratio
+	if math.IsInf(q.CIHigh, 0) || math.IsNaN(q.CILow) || q.CILow < 0 || q.CIHigh < q.Mean {
+		t.Errorf("interval %+v", q)
+	}
+}
