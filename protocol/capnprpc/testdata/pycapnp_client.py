@@ -15,12 +15,14 @@ import sys
 import capnp
 
 # wirebench.capnp imports nothing, but its streaming method (-> stream) needs the
-# standard /capnp/stream.capnp, which pycapnp ships inside its package directory.
-STD = os.path.dirname(os.path.dirname(capnp.__file__))
+# standard /capnp/stream.capnp: pycapnp's wheels ship it in the package directory, a
+# pycapnp built from source against the system's library finds it where libcapnp-dev
+# puts it.
+STD = [os.path.dirname(os.path.dirname(capnp.__file__)), "/usr/local/include", "/usr/include"]
 
 
 async def main(schema_path, addr, payload, count):
-    schema = capnp.load(schema_path, imports=[STD])
+    schema = capnp.load(schema_path, imports=STD)
     host, port = addr.rsplit(":", 1)
     stream = await capnp.AsyncIoStream.create_connection(host=host, port=int(port))
     wb = capnp.TwoPartyClient(stream).bootstrap().cast_as(schema.Wirebench)
