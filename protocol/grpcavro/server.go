@@ -12,14 +12,15 @@ import (
 )
 
 // NewServer returns a gRPC server of svc with the three wirebench.v1 services in
-// Avro. It has no server reflection: reflection describes protobuf descriptors, which
-// these services do not have. cfg.Options takes the options of
-// grpcx.ServerOptionNames.
+// Avro. cfg.Options takes the options of grpcx.ServerOptionNames.
 //
-// Every request is decoded as Avro, whatever its content-subtype: grpc-java clients
-// (and the Scala frameworks built on them) always send "application/grpc", since
-// grpc-java drops any other content-type, so a server that chose its codec by the
-// subtype would read their Avro bodies as protobuf.
+// The server speaks only Avro, so it reads every request as Avro and answers in Avro
+// whatever content-subtype the request names (grpc.ForceServerCodecV2): gRPC
+// libraries that always send "application/grpc", such as Python's grpcio, call it
+// with raw-bytes serializers. That is also why it registers no server reflection or
+// health service: theirs are protobuf messages, which the forced codec refuses (it
+// takes avrowire types only), and reflection would describe protobuf descriptors these
+// services do not have.
 func NewServer(svc contract.Service, cfg protocol.ServerConfig) (*grpcx.Server, error) {
 	s := &server{svc: svc}
 	return grpcx.NewServer(Name, cfg, func(gs *grpc.Server) {

@@ -68,7 +68,7 @@ func NewClient(ctx context.Context, cfg protocol.ClientConfig) (*Client, error) 
 		return nil, fmt.Errorf("capnp: dial %s: %w", cfg.Target, err)
 	}
 	c := &Client{}
-	c.conn = rpc.NewConn(newTransport(nc, cfg.MessageLimit()), &rpc.Options{
+	c.conn = rpc.NewConn(newTransport(nc, cfg.MessageLimit(), nil), &rpc.Options{
 		Logger: (*errLogger)(c),
 	})
 	// The bootstrap question must outlive ctx (which may end right after NewClient

@@ -25,6 +25,7 @@ type Server struct {
 	maxMessage int
 
 	active atomic.Int64 // calls being served, for Shutdown
+	frames *frameBudget // of the frames being received on all connections
 
 	mu        sync.Mutex
 	closed    bool
@@ -45,8 +46,10 @@ func NewServer(svc contract.Service, cfg protocol.ServerConfig) (*Server, error)
 	return &Server{
 		svc:        svc,
 		maxMessage: cfg.MessageLimit(),
-		listeners:  map[net.Listener]struct{}{},
-		conns:      map[*rpc.Conn]struct{}{},
+		// Frames reserved whole before they arrived: at most one of the largest.
+		frames:    &frameBudget{limit: int64(maxFrame(cfg.MessageLimit()))},
+		listeners: map[net.Listener]struct{}{},
+		conns:     map[*rpc.Conn]struct{}{},
 	}, nil
 }
 
@@ -105,7 +108,7 @@ func (s *Server) serveConn(nc net.Conn) {
 		return
 	}
 	boot := capnpwire.Wirebench_ServerToClient(&handler{svc: s.svc, active: &s.active})
-	conn := rpc.NewConn(newTransport(nc, s.maxMessage), &rpc.Options{
+	conn := rpc.NewConn(newTransport(nc, s.maxMessage, s.frames), &rpc.Options{
 		BootstrapClient: capnp.Client(boot), // the Conn releases it when it ends
 		Logger:          nopLogger{},
 	})

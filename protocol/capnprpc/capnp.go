@@ -10,6 +10,11 @@
 //     before reserving memory for it, and ends the connection; each received message
 //     gets a traversal limit of 4 × its size + 64 KiB; once a frame has started, the
 //     rest must arrive within 30 s (idle connections may wait for ever between frames).
+//   - Memory follows the bytes received (frame.go): a server reserves a frame whole
+//     from its header, as capnp does, only up to 64 KiB or while a budget of one
+//     message limit, shared by its connections, has room; beyond that the frame's
+//     buffer grows as its bytes arrive. Peers that send large headers and stall cost
+//     the server at most that budget plus 64 KiB each.
 //   - Errors: the service's refusals travel as exceptions whose reason reads
 //     "wirebench:<code>: <message>" and come back as *contract.Error. A connection
 //     aborted because a message was over a limit fails the calls that were in flight

@@ -2,8 +2,6 @@ package capnprpc
 
 import (
 	"bufio"
-	"errors"
-	"fmt"
 	"net"
 	"sync"
 	"time"
@@ -32,7 +30,7 @@ const (
 	traverseFloor  = 64 << 10
 )
 
-// messageReadTimeout bounds the time between the first word of a message and its last
+// messageReadTimeout bounds the time between the first byte of a message and its last
 // byte: an idle connection may wait for ever between messages, but a peer that starts a
 // message must finish it, so a stalled or trickling sender cannot hold a server's
 // buffer. A variable so that tests can shorten it.
@@ -40,19 +38,32 @@ var messageReadTimeout = 30 * time.Second
 
 // newTransport returns a Cap'n Proto RPC transport over conn whose received messages
 // are bounded by maxMessage bytes (plus frameSlack). A frame header that claims more
-// is refused before anything is allocated for it, which ends the connection.
+// is refused before anything is allocated for it, which ends the connection. A frame
+// within the limit is reserved whole from its header while budget (shared by a
+// server's connections) has room, and as its bytes arrive beyond that (frame.go); a
+// nil budget reserves every frame whole.
 //
-// This replaces rpc.NewStreamTransport, whose limits are fixed at 64 MiB and whose
-// reads have no deadline.
-func newTransport(conn net.Conn, maxMessage int) rpc.Transport {
+// This replaces rpc.NewStreamTransport, whose limits are fixed at 64 MiB, which
+// reserves any frame's claimed size from its header and whose reads have no deadline.
+func newTransport(conn net.Conn, maxMessage int, budget *frameBudget) rpc.Transport {
+	return rpc.NewTransport(newCodec(conn, maxMessage, budget))
+}
+
+// maxFrame is the largest frame a transport with the message limit maxMessage takes.
+func maxFrame(maxMessage int) uint64 { return uint64(maxMessage) + frameSlack }
+
+func newCodec(conn net.Conn, maxMessage int, budget *frameBudget) *codec {
 	c := &codec{conn: conn}
-	c.r.conn = conn
-	c.r.br = bufio.NewReaderSize(conn, ioBufferSize)
-	c.dec = capnp.NewDecoder(&c.r)
-	c.dec.MaxMessageSize = uint64(maxMessage) + frameSlack
+	c.r = frameReader{
+		msgReader: msgReader{conn: conn, br: bufio.NewReaderSize(conn, ioBufferSize)},
+		maxFrame:  maxFrame(maxMessage),
+		budget:    budget,
+	}
+	c.r.dec = capnp.NewDecoder(&c.r.msgReader)
+	c.r.dec.MaxMessageSize = c.r.maxFrame
 	c.bw = bufio.NewWriterSize(conn, ioBufferSize)
 	c.enc = capnp.NewEncoder(c.bw)
-	return rpc.NewTransport(c)
+	return c
 }
 
 // codec implements rpc.Codec. The rpc package calls Decode from its one reader
@@ -62,8 +73,7 @@ func newTransport(conn net.Conn, maxMessage int) rpc.Transport {
 type codec struct {
 	conn net.Conn
 
-	r   msgReader
-	dec *capnp.Decoder
+	r frameReader
 
 	wmu sync.Mutex // guards bw and enc (belt and braces: the rpc package has one sender)
 	bw  *bufio.Writer
@@ -81,16 +91,8 @@ func (c *codec) Encode(m *capnp.Message) error {
 }
 
 func (c *codec) Decode() (*capnp.Message, error) {
-	c.r.startMessage()
-	m, err := c.dec.Decode()
-	if derr := c.r.endMessage(); err == nil && derr != nil {
-		m.Release()
-		return nil, derr
-	}
+	m, err := c.r.readMessage()
 	if err != nil {
-		if tooLarge(err.Error()) {
-			err = fmt.Errorf("frame over the limit of %d bytes: %w", c.dec.MaxMessageSize, err)
-		}
 		return nil, err
 	}
 	size, err := m.TotalSize()
@@ -103,39 +105,3 @@ func (c *codec) Decode() (*capnp.Message, error) {
 }
 
 func (c *codec) Close() error { return c.conn.Close() }
-
-// msgReader is the decoder's reader: a buffered reader over the connection that arms
-// a read deadline once a message has started (its first word was read) and the rest is
-// not already buffered, and clears it when the message is complete.
-type msgReader struct {
-	conn  net.Conn
-	br    *bufio.Reader
-	read  int  // bytes of the current message read so far
-	armed bool // a read deadline is set
-}
-
-func (r *msgReader) startMessage() { r.read = 0 }
-
-func (r *msgReader) endMessage() error {
-	if !r.armed {
-		return nil
-	}
-	r.armed = false
-	return r.conn.SetReadDeadline(time.Time{})
-}
-
-func (r *msgReader) Read(p []byte) (int, error) {
-	if r.read > 0 && !r.armed && r.br.Buffered() < len(p) {
-		if err := r.conn.SetReadDeadline(time.Now().Add(messageReadTimeout)); err != nil {
-			return 0, err
-		}
-		r.armed = true
-	}
-	n, err := r.br.Read(p)
-	r.read += n
-	var ne net.Error
-	if err != nil && r.armed && errors.As(err, &ne) && ne.Timeout() {
-		err = errors.New("peer stalled in the middle of a message: " + err.Error())
-	}
-	return n, err
-}

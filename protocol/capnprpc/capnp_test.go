@@ -3,7 +3,7 @@ package capnprpc_test
 import (
 	"testing"
 
-	capnprpc "github.com/wirebench/wirebench/protocol/capnp"
+	"github.com/wirebench/wirebench/protocol/capnprpc"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
 )
 

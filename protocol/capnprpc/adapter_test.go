@@ -15,7 +15,7 @@ import (
 
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/protocol"
-	capnprpc "github.com/wirebench/wirebench/protocol/capnp"
+	"github.com/wirebench/wirebench/protocol/capnprpc"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
 	"github.com/wirebench/wirebench/transport"
 )
