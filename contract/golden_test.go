@@ -7,18 +7,14 @@ package contract
 // a diff in them is a change of the contract.
 
 import (
-	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+	"github.com/wirebench/wirebench/internal/golden"
+)
 
 // goldenDatasets are the (seed, size) pairs pinned: the default, a single person (no
 // links), a larger set, and a seed above 2⁶³ (languages without unsigned integers
@@ -98,29 +94,14 @@ func TestGoldenTrades(t *testing.T) {
 	checkGolden(t, "trades.json", out)
 }
 
-// checkGolden compares v's indented JSON with testdata/name, or writes it with -update.
+// checkGolden compares v's indented JSON with testdata/name, or writes it with
+// -update (internal/golden). A difference means the data set recipe changed: if on
+// purpose, rerun with -update and update every worker in another language.
 func checkGolden(t *testing.T, name string, v any) {
 	t.Helper()
 	got, err := json.MarshalIndent(v, "", " ")
 	if err != nil {
 		t.Fatal(err)
 	}
-	got = append(got, '\n')
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./contract -run Golden -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from what this package builds: the data set recipe changed; if on purpose, rerun with -update and update every worker", path)
-	}
+	golden.Check(t, name, append(got, '\n'))
 }

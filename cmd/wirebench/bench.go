@@ -199,21 +199,9 @@ func (c *benchCmd) Run(e *env) error {
 		return err
 	}
 	sp := res.Spec
-	progress := io.Writer(e.stderr)
-	if c.Quiet {
-		progress = io.Discard
-	}
-	fmt.Fprintf(progress, "wirebench: %s: %d trial(s) × (warmup %v + %d iterations)\n", sp.Name(), sp.Trials, sp.Warmup, sp.Iterations)
-	switch {
-	case c.NoPin:
-		fmt.Fprintf(progress, "wirebench: not pinned (--no-pin)\n")
-	case runtime.NumCPU() < 2:
-		fmt.Fprintf(progress, "wirebench: not pinned: %d CPU\n", runtime.NumCPU())
-	}
-	if c.Profile != "" {
-		if err := os.MkdirAll(c.Profile, 0o755); err != nil {
-			return err
-		}
+	progress, err := c.start(e, fmt.Sprintf("%s: %d trial(s) × (warmup %v + %d iterations)", sp.Name(), sp.Trials, sp.Warmup, sp.Iterations))
+	if err != nil {
+		return err
 	}
 	env := runner.Environment(buildVersion(), sp.ServerCPUs, sp.ClientCPUs)
 	trials, runErr := cluster.Run(e.ctx, sp, cluster.Options{ProfileDir: c.Profile,
@@ -227,11 +215,10 @@ func (c *benchCmd) Run(e *env) error {
 			return err
 		}
 	}
-	if c.JSON != "" && measured {
-		if err := writeResults(c.JSON, out); err != nil {
+	if measured {
+		if err := c.writeJSON(progress, out); err != nil {
 			return errors.Join(runErr, err)
 		}
-		fmt.Fprintf(progress, "wirebench: results written to %s\n", c.JSON)
 	}
 	switch {
 	case errors.Is(runErr, context.Canceled) && e.ctx.Err() != nil:
@@ -241,6 +228,40 @@ func (c *benchCmd) Run(e *env) error {
 	case b.Summary.Ops == 0:
 		return fmt.Errorf("no call succeeded (%d errors)", b.Summary.Errors)
 	}
+	return nil
+}
+
+// start says what is about to run (and how it is pinned) on the progress writer it
+// returns (stderr, or nothing with --quiet), and makes the profile directory.
+func (c *targetFlags) start(e *env, what string) (io.Writer, error) {
+	progress := io.Writer(e.stderr)
+	if c.Quiet {
+		progress = io.Discard
+	}
+	fmt.Fprintf(progress, "wirebench: %s\n", what)
+	switch {
+	case c.NoPin:
+		fmt.Fprintf(progress, "wirebench: not pinned (--no-pin)\n")
+	case runtime.NumCPU() < 2:
+		fmt.Fprintf(progress, "wirebench: not pinned: %d CPU\n", runtime.NumCPU())
+	}
+	if c.Profile != "" {
+		if err := os.MkdirAll(c.Profile, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	return progress, nil
+}
+
+// writeJSON writes the results to --json, when given, and says so.
+func (c *targetFlags) writeJSON(progress io.Writer, res *report.Results) error {
+	if c.JSON == "" {
+		return nil
+	}
+	if err := writeResults(c.JSON, res); err != nil {
+		return err
+	}
+	fmt.Fprintf(progress, "wirebench: results written to %s\n", c.JSON)
 	return nil
 }
 

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"time"
 
 	"github.com/wirebench/wirebench/cluster"
@@ -53,15 +51,9 @@ func (c *capacityCmd) Run(e *env) error {
 		return err
 	}
 	sp := res.Spec
-	progress := io.Writer(e.stderr)
-	if c.Quiet {
-		progress = io.Discard
-	}
-	fmt.Fprintf(progress, "wirebench: %s: capacity search from %.0f ops/s, steps of %v, budget %v\n", sp.Name(), sp.Load.Rate, c.Step, c.Budget)
-	if c.Profile != "" {
-		if err := os.MkdirAll(c.Profile, 0o755); err != nil {
-			return err
-		}
+	progress, err := c.start(e, fmt.Sprintf("%s: capacity search from %.0f ops/s, steps of %v, budget %v", sp.Name(), sp.Load.Rate, c.Step, c.Budget))
+	if err != nil {
+		return err
 	}
 	env := runner.Environment(buildVersion(), sp.ServerCPUs, sp.ClientCPUs)
 	found, runErr := cluster.Capacity(e.ctx, res, cluster.Options{ProfileDir: c.Profile}, func(st cluster.CapacityStep) {
@@ -74,11 +66,8 @@ func (c *capacityCmd) Run(e *env) error {
 		if err := report.WriteCapacityText(e.stdout, out.Benchmarks); err != nil {
 			return err
 		}
-		if c.JSON != "" {
-			if err := writeResults(c.JSON, out); err != nil {
-				return errors.Join(runErr, err)
-			}
-			fmt.Fprintf(progress, "wirebench: results written to %s\n", c.JSON)
+		if err := c.writeJSON(progress, out); err != nil {
+			return errors.Join(runErr, err)
 		}
 	}
 	switch {

@@ -20,12 +20,6 @@ import (
 	"github.com/wirebench/wirebench/transport"
 )
 
-func ctxT(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	t.Cleanup(cancel)
-	return ctx
-}
-
 // expectClosed reads from c until the server closes it, failing if that takes longer
 // than within.
 func expectClosed(t *testing.T, c net.Conn, within time.Duration) {
@@ -60,7 +54,7 @@ func header(segmentBytes uint32) []byte {
 func TestGarbageClosesOnlyThatConnection(t *testing.T) {
 	tg := protocoltest.Start(t, capnprpc.Name, "tcp", nil, protocol.ServerConfig{})
 	cl := tg.Client(t, nil)
-	ctx := ctxT(t)
+	ctx := protocoltest.Context(t)
 	random := make([]byte, 64<<10)
 	r := rand.New(rand.NewPCG(1, 2))
 	for i := range random {
@@ -94,7 +88,7 @@ func TestGarbageClosesOnlyThatConnection(t *testing.T) {
 func TestHugeFrameHeaderRefused(t *testing.T) {
 	tg := protocoltest.Start(t, capnprpc.Name, "tcp", nil, protocol.ServerConfig{})
 	cl := tg.Client(t, nil)
-	ctx := ctxT(t)
+	ctx := protocoltest.Context(t)
 	if _, err := cl.GetPerson(ctx, 1); err != nil { // warm up
 		t.Fatal(err)
 	}
@@ -120,7 +114,7 @@ func TestHugeFrameHeaderRefused(t *testing.T) {
 }
 
 func TestOverLimitIsResourceExhausted(t *testing.T) {
-	ctx := ctxT(t)
+	ctx := protocoltest.Context(t)
 	t.Run("request", func(t *testing.T) {
 		tg := protocoltest.Start(t, capnprpc.Name, "unix", nil, protocol.ServerConfig{MaxMessageSize: 1 << 20})
 		cl := tg.Client(t, nil)
@@ -185,7 +179,7 @@ func TestSlowCallsDoNotBlockOthers(t *testing.T) {
 	g := newGate()
 	tg := protocoltest.Start(t, capnprpc.Name, "tcp", g, protocol.ServerConfig{})
 	a, b := tg.Client(t, nil), tg.Client(t, nil)
-	ctx := ctxT(t)
+	ctx := protocoltest.Context(t)
 
 	// A long stream whose receiver is slow: the server's push waits on flow control.
 	streaming := make(chan struct{})
@@ -238,7 +232,7 @@ func TestShutdownWaitsForCalls(t *testing.T) {
 	g := newGate()
 	tg := protocoltest.Start(t, capnprpc.Name, "unix", g, protocol.ServerConfig{})
 	cl := tg.Client(t, nil)
-	ctx := ctxT(t)
+	ctx := protocoltest.Context(t)
 	echoed := make(chan error, 1)
 	go func() { _, err := cl.Echo(ctx, "gate"); echoed <- err }()
 	<-g.entered
@@ -271,7 +265,7 @@ func TestShutdownDeadline(t *testing.T) {
 	tg := protocoltest.Start(t, capnprpc.Name, "tcp", g, protocol.ServerConfig{})
 	cl := tg.Client(t, nil)
 	echoed := make(chan error, 1)
-	go func() { _, err := cl.Echo(ctxT(t), "gate"); echoed <- err }()
+	go func() { _, err := cl.Echo(protocoltest.Context(t), "gate"); echoed <- err }()
 	<-g.entered
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
@@ -292,7 +286,7 @@ func TestPictureAbsentVersusEmpty(t *testing.T) {
 	tg := protocoltest.Start(t, capnprpc.Name, "tcp", nil, protocol.ServerConfig{})
 	cl := tg.Client(t, nil)
 	p := contract.Person{Name: contract.PersonName{First: "A", Last: "B"}, Email: "a@b", Picture: &contract.Picture{}}
-	got, err := cl.CreatePerson(ctxT(t), p)
+	got, err := cl.CreatePerson(protocoltest.Context(t), p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -300,7 +294,7 @@ func TestPictureAbsentVersusEmpty(t *testing.T) {
 		t.Error("a person with an empty picture came back without one")
 	}
 	p.Picture = nil
-	if got, err = cl.CreatePerson(ctxT(t), p); err != nil || got.Picture != nil {
+	if got, err = cl.CreatePerson(protocoltest.Context(t), p); err != nil || got.Picture != nil {
 		t.Errorf("a person without a picture came back as %+v, %v", got.Picture, err)
 	}
 }
@@ -309,7 +303,7 @@ func TestClientOptions(t *testing.T) {
 	tg := protocoltest.Start(t, capnprpc.Name, "tcp", nil, protocol.ServerConfig{})
 	p, _ := protocol.Lookup(capnprpc.Name)
 	for _, opts := range []map[string]string{{"nope": "1"}, {capnprpc.OptionFlowWindow: "lots"}, {capnprpc.OptionFlowWindow: "0"}} {
-		cl, err := p.Dial(ctxT(t), protocol.ClientConfig{Target: tg.Addr, Options: opts})
+		cl, err := p.Dial(protocoltest.Context(t), protocol.ClientConfig{Target: tg.Addr, Options: opts})
 		if err == nil {
 			cl.Close()
 			t.Errorf("options %v accepted", opts)
@@ -322,7 +316,7 @@ func TestClientOptions(t *testing.T) {
 	for range 8 {
 		wg.Go(func() {
 			for range 5 {
-				if got, err := cl.Echo(ctxT(t), payload); err != nil || got != payload {
+				if got, err := cl.Echo(protocoltest.Context(t), payload); err != nil || got != payload {
 					t.Errorf("Echo through a small window: %d bytes, %v", len(got), err)
 					return
 				}
@@ -364,7 +358,7 @@ func TestNewClientFailsFast(t *testing.T) {
 
 func TestNewClientRefusesOtherProtocols(t *testing.T) {
 	p, _ := protocol.Lookup(capnprpc.Name)
-	cl, err := p.Dial(ctxT(t), protocol.ClientConfig{Target: protocoltest.HTTPPeer(t)})
+	cl, err := p.Dial(protocoltest.Context(t), protocol.ClientConfig{Target: protocoltest.HTTPPeer(t)})
 	if err == nil {
 		cl.Close()
 		t.Fatal("NewClient to an HTTP peer succeeded")

@@ -22,21 +22,6 @@ import (
 	"github.com/wirebench/wirebench/protocol/protocoltest"
 )
 
-// python returns the python3 that has the module, or skips.
-func python(t *testing.T, module, pipName string) string {
-	t.Helper()
-	py, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("python3 is not installed")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	if out, err := exec.CommandContext(ctx, py, "-c", "import "+module).CombinedOutput(); err != nil {
-		t.Skipf("python3 has no %s (pip package %s; run 'make tools'): %v: %s", module, pipName, err, strings.TrimSpace(string(out)))
-	}
-	return py
-}
-
 // pyPerson is a Person as pycapnp's to_dict prints it: the schema's field names.
 type pyPerson struct {
 	ID       int64
@@ -65,7 +50,7 @@ type pyTrade struct {
 }
 
 func TestPycapnpClient(t *testing.T) {
-	py := python(t, "capnp", "pycapnp==2.2.4")
+	py := protocoltest.Python(t, "capnp", "pycapnp==2.2.4")
 	schema, err := filepath.Abs("../../contract/schema/wirebench.capnp")
 	if err != nil {
 		t.Fatal(err)

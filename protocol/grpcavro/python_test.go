@@ -21,23 +21,8 @@ import (
 	"github.com/wirebench/wirebench/protocol/protocoltest"
 )
 
-// python returns the python3 that has the modules, or skips.
-func python(t *testing.T, modules, pipNames string) string {
-	t.Helper()
-	py, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("python3 is not installed")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	if out, err := exec.CommandContext(ctx, py, "-c", "import "+modules).CombinedOutput(); err != nil {
-		t.Skipf("python3 cannot import %s (pip packages %s; run 'make tools'): %v: %s", modules, pipNames, err, strings.TrimSpace(string(out)))
-	}
-	return py
-}
-
 func TestGrpcioClient(t *testing.T) {
-	py := python(t, "grpc, fastavro", "grpcio==1.85.1 fastavro==1.13.1")
+	py := protocoltest.Python(t, "grpc, fastavro", "grpcio==1.85.1 fastavro==1.13.1")
 	schemas, err := filepath.Abs("../../contract/schema/avro")
 	if err != nil {
 		t.Fatal(err)

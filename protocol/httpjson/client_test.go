@@ -21,6 +21,7 @@ import (
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/httpjson"
+	"github.com/wirebench/wirebench/protocol/protocoltest"
 	"github.com/wirebench/wirebench/transport"
 )
 
@@ -97,7 +98,7 @@ func TestClientAgainstNetHTTP(t *testing.T) {
 		addr := serveHTTP(t, mux)
 		var dials atomic.Int64
 		cl := newClient(t, stack, addr, protocol.ClientConfig{Dial: countDials(addr, &dials), MaxMessageSize: 2048})
-		ctx := ctxT(t)
+		ctx := protocoltest.Context(t)
 
 		var first int64 // the dials up to the first call's: NewClient may dial too
 		for i := range 3 {
@@ -212,7 +213,7 @@ func TestClientStaleIdleConnection(t *testing.T) {
 		})
 		var dials atomic.Int64
 		cl := newClient(t, stack, addr, protocol.ClientConfig{Dial: countDials(addr, &dials)})
-		ctx := ctxT(t)
+		ctx := protocoltest.Context(t)
 		var first int64 // the dials up to the first call's: NewClient may dial too
 		for i := range 3 {
 			if v, err := cl.Increment(ctx, 7); err != nil || v != 8 {
@@ -263,7 +264,7 @@ func TestClientHTTP10CloseDelimited(t *testing.T) {
 		})
 		cl := newClient(t, stack, addr, protocol.ClientConfig{})
 		for range 2 {
-			st, err := cl.Stats(ctxT(t))
+			st, err := cl.Stats(protocoltest.Context(t))
 			if err != nil || st != (contract.Stats{Calls: 3, LastPayloadLen: 11}) {
 				t.Fatalf("Stats = %+v, %v", st, err)
 			}
@@ -296,7 +297,7 @@ func TestClientRefusesMalformedAnswers(t *testing.T) {
 					}
 				})
 				cl := newClient(t, stack, addr, protocol.ClientConfig{})
-				if st, err := cl.Stats(ctxT(t)); err == nil {
+				if st, err := cl.Stats(protocoltest.Context(t)); err == nil {
 					t.Errorf("Stats = %+v, want an error", st)
 				} else if contract.CodeOf(err) != "" {
 					t.Errorf("Stats: %v, want no contract code for a broken answer", err)
@@ -334,7 +335,7 @@ func TestStreamCancelledMidway(t *testing.T) {
 	eachStack(t, func(t *testing.T, stack string) {
 		s := startServer(t, stack, "tcp", protocol.ServerConfig{})
 		cl := s.client(t, protocol.ClientConfig{})
-		ctx, cancel := context.WithCancel(ctxT(t))
+		ctx, cancel := context.WithCancel(protocoltest.Context(t))
 		var n int
 		err := cl.StreamTrades(ctx, contract.MaxTrades, func(*contract.Trade) error {
 			if n++; n == 1000 {
@@ -345,7 +346,7 @@ func TestStreamCancelledMidway(t *testing.T) {
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("stream cancelled midway: %v, want Canceled", err)
 		}
-		if _, err := cl.GetPerson(ctxT(t), 1); err != nil {
+		if _, err := cl.GetPerson(protocoltest.Context(t), 1); err != nil {
 			t.Errorf("GetPerson after a cancelled stream: %v", err)
 		}
 	})
@@ -357,7 +358,7 @@ func TestClientOverServerLimit(t *testing.T) {
 			t.Run(network, func(t *testing.T) {
 				s := startServer(t, stack, network, protocol.ServerConfig{MaxMessageSize: 4 << 10})
 				cl := s.client(t, protocol.ClientConfig{})
-				ctx := ctxT(t)
+				ctx := protocoltest.Context(t)
 				// A small refused body fits in the socket buffers; a large one does not,
 				// and the client's write fails before it reads the 413.
 				for _, size := range []int{8 << 10, 4 << 20} {
@@ -377,7 +378,7 @@ func TestClosedClientFailsAtOnce(t *testing.T) {
 		s := startServer(t, stack, "tcp", protocol.ServerConfig{})
 		cl := s.client(t, protocol.ClientConfig{})
 		cl.Close()
-		if _, err := cl.Echo(ctxT(t), "x"); !errors.Is(err, errClosed) {
+		if _, err := cl.Echo(protocoltest.Context(t), "x"); !errors.Is(err, errClosed) {
 			t.Errorf("Echo after Close: %v, want ErrClosed", err)
 		}
 	})
@@ -404,7 +405,7 @@ func TestManyConnectionsInFlight(t *testing.T) {
 		s := startServer(t, stack, "tcp", protocol.ServerConfig{})
 		var dials atomic.Int64
 		cl := s.client(t, protocol.ClientConfig{Dial: countDials(s.addr, &dials)})
-		if _, err := cl.Stats(ctxT(t)); err != nil {
+		if _, err := cl.Stats(protocoltest.Context(t)); err != nil {
 			t.Fatal(err)
 		}
 		first := dials.Load() // NewClient may dial too
@@ -418,7 +419,7 @@ func TestManyConnectionsInFlight(t *testing.T) {
 		for range inflight {
 			go func() {
 				var n int
-				errs <- cl.StreamTrades(ctxT(t), 2*httpjson.StreamBatch, func(*contract.Trade) error {
+				errs <- cl.StreamTrades(protocoltest.Context(t), 2*httpjson.StreamBatch, func(*contract.Trade) error {
 					if n++; n == 1 {
 						entered.Add(1)
 						<-release

@@ -19,12 +19,6 @@ import (
 
 var testData = contract.MustDataset(contract.DefaultSeed, contract.DefaultSize)
 
-func ctxT(t testing.TB) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	t.Cleanup(cancel)
-	return ctx
-}
-
 // handlerServer is the server of either stack.
 type handlerServer interface {
 	protocol.Server

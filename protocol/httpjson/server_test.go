@@ -14,6 +14,7 @@ import (
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/httpjson"
+	"github.com/wirebench/wirebench/protocol/protocoltest"
 	"github.com/wirebench/wirebench/transport"
 )
 
@@ -96,11 +97,11 @@ func TestServeSeveralListeners(t *testing.T) {
 		}
 		for _, a := range addrs {
 			cl := newClient(t, stack, a, protocol.ClientConfig{})
-			if _, err := cl.GetPerson(ctxT(t), 1); err != nil {
+			if _, err := cl.GetPerson(protocoltest.Context(t), 1); err != nil {
 				t.Errorf("GetPerson on %s: %v", a, err)
 			}
 		}
-		if err := srv.Shutdown(ctxT(t)); err != nil {
+		if err := srv.Shutdown(protocoltest.Context(t)); err != nil {
 			t.Errorf("Shutdown of an idle server: %v", err)
 		}
 		for range 2 {
@@ -128,7 +129,7 @@ func TestShutdownWaitsForStream(t *testing.T) {
 		streamErr := make(chan error, 1)
 		go func() {
 			var once bool
-			streamErr <- cl.StreamTrades(ctxT(t), contract.MaxTrades, func(*contract.Trade) error {
+			streamErr <- cl.StreamTrades(protocoltest.Context(t), contract.MaxTrades, func(*contract.Trade) error {
 				if !once {
 					once = true
 					close(started)
@@ -163,7 +164,7 @@ func TestSlowStreamReader(t *testing.T) {
 		s := startServer(t, stack, "unix", protocol.ServerConfig{})
 		cl := s.client(t, protocol.ClientConfig{})
 		var n int64
-		err := cl.StreamTrades(ctxT(t), 3*httpjson.StreamBatch, func(*contract.Trade) error {
+		err := cl.StreamTrades(protocoltest.Context(t), 3*httpjson.StreamBatch, func(*contract.Trade) error {
 			if n++; n%httpjson.StreamBatch == 0 {
 				time.Sleep(100 * time.Millisecond)
 			}

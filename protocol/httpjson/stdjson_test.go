@@ -18,6 +18,7 @@ import (
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/httpjson"
+	"github.com/wirebench/wirebench/protocol/protocoltest"
 )
 
 // The bodies' shapes as docs/protocols.md gives them.
@@ -78,7 +79,7 @@ func TestStdServerWritesEncodingJSON(t *testing.T) {
 	t.Cleanup(hc.CloseIdleConnections)
 	do := func(method, path, body string) (*http.Response, string) {
 		t.Helper()
-		req, err := http.NewRequestWithContext(ctxT(t), method, "http://"+s.addr.Address+path, strings.NewReader(body))
+		req, err := http.NewRequestWithContext(protocoltest.Context(t), method, "http://"+s.addr.Address+path, strings.NewReader(body))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -228,7 +229,7 @@ func TestClientsReadEncodingJSON(t *testing.T) {
 		addr := serveHTTP(t, mux)
 		eachStack(t, func(t *testing.T, stack string) {
 			cl := newClient(t, stack, addr, protocol.ClientConfig{})
-			ctx := ctxT(t)
+			ctx := protocoltest.Context(t)
 			ps, err := cl.ListPersons(ctx)
 			if err != nil || len(ps) != testData.Size() || !ps[5].Equal(testData.Persons()[5]) {
 				t.Errorf("indent %v: ListPersons: %d persons, %v", indent, len(ps), err)
@@ -283,7 +284,7 @@ func TestStdClientWritesEncodingJSON(t *testing.T) {
 	})
 	addr := serveHTTP(t, mux)
 	cl := newClient(t, httpjson.StdStack, addr, protocol.ClientConfig{})
-	ctx := ctxT(t)
+	ctx := protocoltest.Context(t)
 	p, _ := testData.Person(3)
 	p.Name.First = htmlPayload
 	cl.CreatePerson(ctx, p)

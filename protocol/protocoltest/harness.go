@@ -11,7 +11,9 @@ import (
 	"context"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -170,8 +172,27 @@ func (tg *Target) again(t testing.TB, svc contract.Service, cfg protocol.ServerC
 	return StartStacks(t, tg.Protocol.Name, tg.ServerStack.Name, tg.ClientStack.Name, tg.network, svc, cfg)
 }
 
-// ctxT returns a context bounded so that a hung call fails the test instead of hanging it.
-func ctxT(t testing.TB) context.Context {
+// Python returns the python3 that can import modules (a comma-separated list, as an
+// import statement takes them), or skips the test, naming the pip packages to install
+// ('make tools' installs them): for tests with outside clients written in Python.
+func Python(t testing.TB, modules, pipNames string) string {
+	t.Helper()
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 is not installed")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if out, err := exec.CommandContext(ctx, py, "-c", "import "+modules).CombinedOutput(); err != nil {
+		t.Skipf("python3 cannot import %s (pip packages %s; run 'make tools'): %v: %s", modules, pipNames, err, strings.TrimSpace(string(out)))
+	}
+	return py
+}
+
+// Context returns a context bounded so that a hung call fails the test instead of
+// hanging it (20 s: far beyond any call of the tests, on a busy machine too),
+// cancelled when the test ends.
+func Context(t testing.TB) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	t.Cleanup(cancel)
 	return ctx

@@ -60,7 +60,7 @@ func RunStacks(t *testing.T, name, server, client string) {
 }
 
 func testOperations(t *testing.T, tg *Target, cl protocol.Client) {
-	ctx := ctxT(t)
+	ctx := Context(t)
 	ds := tg.Dataset
 	persons, err := cl.ListPersons(ctx)
 	if err != nil {
@@ -146,7 +146,7 @@ func testOperations(t *testing.T, tg *Target, cl protocol.Client) {
 }
 
 func testNotFound(t *testing.T, cl protocol.Client) {
-	ctx := ctxT(t)
+	ctx := Context(t)
 	for _, id := range []int64{0, -1, contract.DefaultSize + 1, math.MaxInt64} {
 		_, err := cl.GetPerson(ctx, id)
 		if c := contract.CodeOf(err); c != contract.NotFound {
@@ -164,7 +164,7 @@ func testNotFound(t *testing.T, cl protocol.Client) {
 }
 
 func testInvalidPerson(t *testing.T, cl protocol.Client) {
-	ctx := ctxT(t)
+	ctx := Context(t)
 	for _, p := range []contract.Person{
 		{Name: contract.PersonName{First: "A"}, Email: "a@example.com"},
 		{Name: contract.PersonName{First: "A", Last: "B"}, Email: "no-at-sign"},
@@ -177,7 +177,7 @@ func testInvalidPerson(t *testing.T, cl protocol.Client) {
 }
 
 func testEchoPayloads(t *testing.T, cl protocol.Client) {
-	ctx := ctxT(t)
+	ctx := Context(t)
 	payloads := map[string]string{
 		"0B":        "",
 		"11B":       contract.Payload(11),
@@ -208,7 +208,7 @@ func firstDiff(a, b string) int {
 }
 
 func testStreams(t *testing.T, cl protocol.Client) {
-	ctx := ctxT(t)
+	ctx := Context(t)
 	for _, count := range []int64{0, 1, 10000} {
 		var n int64
 		err := cl.StreamTrades(ctx, count, func(tr *contract.Trade) error {
@@ -231,7 +231,7 @@ func testStreams(t *testing.T, cl protocol.Client) {
 }
 
 func testStreamYieldError(t *testing.T, cl protocol.Client) {
-	ctx := ctxT(t)
+	ctx := Context(t)
 	stop := errors.New("enough")
 	var n int
 	start := time.Now()
@@ -279,13 +279,13 @@ func testContextErrors(t *testing.T, tg *Target, cl protocol.Client) {
 	}
 	blk.release()
 	// The client works again for calls with time left.
-	if _, err := scl.GetPerson(ctxT(t), 1); err != nil {
+	if _, err := scl.GetPerson(Context(t), 1); err != nil {
 		t.Errorf("GetPerson after a timed-out call: %v", err)
 	}
 }
 
 func testConcurrent(t *testing.T, tg *Target, cl protocol.Client) {
-	ctx := ctxT(t)
+	ctx := Context(t)
 	const goroutines, calls = 32, 50
 	var wg sync.WaitGroup
 	errs := make(chan error, goroutines)
@@ -337,7 +337,7 @@ func testConcurrent(t *testing.T, tg *Target, cl protocol.Client) {
 }
 
 func testWorkloads(t *testing.T, cl protocol.Client, ds *contract.Dataset) {
-	ctx := ctxT(t)
+	ctx := Context(t)
 	for _, w := range contract.Workloads() {
 		op, err := w.New(w.DefaultParams(), ds)
 		if err != nil {
@@ -353,7 +353,7 @@ func testWorkloads(t *testing.T, cl protocol.Client, ds *contract.Dataset) {
 
 func testClosedClient(t *testing.T, tg *Target) {
 	cl := tg.Client(t, nil)
-	ctx := ctxT(t)
+	ctx := Context(t)
 	if _, err := cl.GetPerson(ctx, 1); err != nil {
 		t.Fatalf("GetPerson: %v", err)
 	}
@@ -377,7 +377,7 @@ func testBytesCounted(t *testing.T, tg *Target) {
 	var c transport.Counter
 	cl := tg.Client(t, &c)
 	payload := contract.Payload(10 << 10)
-	if _, err := cl.Echo(ctxT(t), payload); err != nil {
+	if _, err := cl.Echo(Context(t), payload); err != nil {
 		t.Fatal(err)
 	}
 	// Both directions carry the payload plus framing; less means a connection escaped
@@ -398,7 +398,7 @@ func testGarbage(t *testing.T, tg *Target, cl protocol.Client) {
 	if err != nil && !isConnClosedErr(err) {
 		t.Errorf("server kept a garbage connection open: %v", err)
 	}
-	if _, err := cl.GetPerson(ctxT(t), 1); err != nil {
+	if _, err := cl.GetPerson(Context(t), 1); err != nil {
 		t.Errorf("GetPerson on another connection after garbage: %v", err)
 	}
 }
@@ -411,7 +411,7 @@ func isConnClosedErr(err error) bool {
 func testOverLimit(t *testing.T, base *Target) {
 	tg := base.again(t, nil, protocol.ServerConfig{MaxMessageSize: 1 << 20})
 	cl := tg.Client(t, nil)
-	ctx := ctxT(t)
+	ctx := Context(t)
 	if _, err := cl.Echo(ctx, contract.Payload(2<<20)); err == nil {
 		t.Error("Echo of 2 MiB to a server limited to 1 MiB succeeded, want it refused")
 	}
@@ -435,7 +435,7 @@ func testServerCloseInFlight(t *testing.T, base *Target) {
 		cl := tg.Client(t, nil)
 		const inflight = 8
 		errs := make(chan error, inflight+1)
-		ctx := ctxT(t)
+		ctx := Context(t)
 		for range inflight {
 			go func() { _, err := cl.Echo(ctx, blockPayload); errs <- err }()
 		}
