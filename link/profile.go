@@ -28,7 +28,7 @@ type Profile struct {
 // Limits: far beyond a sensible link, so a typo (10s for 10ms) fails at once.
 const (
 	MaxDelay = 10 * time.Second
-	MinRate  = 8_000            // 1 kB/s: slower makes a benchmark of time-outs
+	MinRate  = 8_000             // 1 kB/s: slower makes a benchmark of time-outs
 	MaxRate  = 1_000_000_000_000 // 1 Tbit/s
 	MaxLoss  = 0.5
 )

@@ -15,7 +15,7 @@ func TestParse(t *testing.T) {
 		{"", Profile{}, ""},     // no link
 		{"none", Profile{}, ""}, // said explicitly
 		{"delay=10ms,jitter=1ms,rate=100mbit,loss=0.1%", Profile{Delay: 10 * time.Millisecond, Jitter: time.Millisecond, RateBits: 100_000_000, Loss: 0.001}, ""},
-		{"delay=750us", Profile{Delay: 750 * time.Microsecond}, ""}, // sub-millisecond: a cross-zone link
+		{"delay=750us", Profile{Delay: 750 * time.Microsecond}, ""},        // sub-millisecond: a cross-zone link
 		{" rate=1.5gbit , delay=0s", Profile{RateBits: 1_500_000_000}, ""}, // spaces around pairs; decimal units as tc
 		{"rate=512kbit", Profile{RateBits: 512_000}, ""},
 		{"rate=8000bit", Profile{RateBits: 8000}, ""}, // the floor, 1 kB/s
