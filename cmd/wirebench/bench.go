@@ -61,6 +61,7 @@ type benchCmd struct {
 	Quiet        bool       `short:"q" help:"No progress lines on stderr."`
 	Profile      string     `help:"Write CPU profiles (pprof) of the server and client worker processes to this directory (Go stacks)."`
 	dataFlags
+	hostFlags
 }
 
 // specVars are the kong variables the flags' defaults read: spec.Default's values.
@@ -182,6 +183,10 @@ func (c *benchCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	hosts, err := c.hostFlags.over(cluster.Hosts{})
+	if err != nil {
+		return err
+	}
 	sp := res.Spec
 	progress := io.Writer(e.stderr)
 	if c.Quiet {
@@ -199,8 +204,11 @@ func (c *benchCmd) Run(e *env) error {
 			return err
 		}
 	}
-	env := runner.Environment(buildVersion(), sp.ServerCPUs, sp.ClientCPUs)
-	trials, runErr := cluster.Run(e.ctx, sp, cluster.Options{ProfileDir: c.Profile,
+	env, err := runner.Environment(e.ctx, buildVersion(), sp.ServerCPUs, sp.ClientCPUs, hosts)
+	if err != nil {
+		return err
+	}
+	trials, runErr := cluster.Run(e.ctx, sp, cluster.Options{ProfileDir: c.Profile, Hosts: hosts,
 		Observe: func(ev cluster.Event) { fmt.Fprintf(progress, "  %s\n", ev.Line()) }})
 	b := summary.Benchmark(res, &cluster.Result{Trials: trials, Method: spec.MethodSequential, Err: runErr})
 	out := &report.Results{SchemaVersion: report.SchemaVersion, Benchmarks: []report.Benchmark{b}, Environment: env}
