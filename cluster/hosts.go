@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"github.com/wirebench/wirebench/cluster/controlpb"
 	"github.com/wirebench/wirebench/internal/cpuset"
@@ -220,13 +222,18 @@ func dialWorker(ctx context.Context, role, url string, auth ClientAuth) (*worker
 		return nil, nil, fmt.Errorf("%s %s: %w", role, url, err)
 	}
 	w := &worker{role: role, url: url, conn: conn, client: controlpb.NewWorkerClient(conn)}
+	// No WaitForReady: a remote worker is already listening, so a refused
+	// connection or a failed TLS handshake is the answer, not a reason to wait.
 	ictx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	info, err := w.client.Info(ictx, &controlpb.InfoRequest{}, grpc.WaitForReady(true))
+	info, err := w.client.Info(ictx, &controlpb.InfoRequest{})
 	if err != nil {
 		conn.Close()
-		if ictx.Err() != nil && ctx.Err() == nil {
+		switch s, _ := status.FromError(err); {
+		case ictx.Err() != nil && ctx.Err() == nil:
 			return nil, nil, fmt.Errorf("%s %s: no answer within 10s (is a worker listening there, and the port open?)", role, url)
+		case s.Code() == codes.Unavailable:
+			return nil, nil, fmt.Errorf("%s %s: cannot reach it: %s", role, url, s.Message())
 		}
 		return nil, nil, w.explain(err)
 	}

@@ -69,9 +69,9 @@ func (w *Worker) Info(ctx context.Context, _ *controlpb.InfoRequest) (*controlpb
 	name, _ := os.Hostname()
 	cpus := cpuset.Affinity()
 	return &controlpb.InfoReply{Version: w.version, Stacks: stacks, Cpus: int32(len(cpus)), Runtime: runtime.Version(),
-		Features: []string{"link"},
-		Pid:      int32(w.proc.PID()), Host: &controlpb.Host{Hostname: name, CpuModel: h.CPUModel, Cores: int32(h.Cores),
-			MemoryBytes: h.MemoryBytes, Kernel: h.Kernel, Os: h.OS, Cpus: cpuset.FormatCPUList(cpus)}}, nil
+		Pid: int32(w.proc.PID()), Host: &controlpb.Host{Hostname: name, CpuModel: h.CPUModel, Cores: int32(h.Cores),
+			MemoryBytes: h.MemoryBytes, Kernel: h.Kernel, Os: h.OS, Cpus: cpuset.FormatCPUList(cpus)},
+		Features: []string{"link"}}, nil
 }
 
 func (w *Worker) Quit(ctx context.Context, _ *controlpb.QuitRequest) (*controlpb.QuitReply, error) {

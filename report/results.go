@@ -253,8 +253,11 @@ type Summary struct {
 	// ServerCPUUsPerOp is nil (JSON null) when unknown: an outside target, or
 	// the direct protocol where there is no server process.
 	ServerCPUUsPerOp *float64 `json:"server_cpu_us_per_op"`
-	BytesSentPerOp   float64  `json:"bytes_sent_per_op"`
-	BytesRecvPerOp   float64  `json:"bytes_recv_per_op"`
+	// LinkCPUUsPerOp is the CPU the link proxies beside the clients used, when
+	// there was a link (not part of the client's CPU).
+	LinkCPUUsPerOp *float64 `json:"link_cpu_us_per_op,omitempty"`
+	BytesSentPerOp float64  `json:"bytes_sent_per_op"`
+	BytesRecvPerOp float64  `json:"bytes_recv_per_op"`
 	// ServerRSSMaxBytes is the server's peak RSS; nil (JSON null) when unknown.
 	ServerRSSMaxBytes *int64 `json:"server_rss_max_bytes"`
 	// AchievedRate is the open model's measured arrival rate, to compare with
