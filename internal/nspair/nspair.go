@@ -37,7 +37,7 @@ type Pair struct {
 // missing.
 func Available() error {
 	if os.Geteuid() != 0 {
-		return errors.New("network namespaces need root")
+		return errors.New("network namespaces need root: run as root, or start workers on two hosts and give their URLs (docs/distributed.md)")
 	}
 	if _, err := exec.LookPath("ip"); err != nil {
 		return errors.New("network namespaces need the ip command (iproute2)")
