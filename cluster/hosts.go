@@ -250,14 +250,14 @@ func Describe(ctx context.Context, h Hosts, serverCPUs, clientCPUs []int) ([]rep
 	}
 	here := localHost()
 	var out []report.WorkerHost
-	add := func(role, url string, cpus []int, netns string) error {
+	add := func(role, worker, url string, cpus []int, netns string) error {
 		if url == "" {
 			wh := here
 			wh.Role, wh.CPUs, wh.Netns = role, cpuset.FormatCPUList(cpus), netns
 			out = append(out, wh)
 			return nil
 		}
-		w, info, err := dialWorker(ctx, role, url, h.Auth)
+		w, info, err := dialWorker(ctx, worker, url, h.Auth)
 		if err != nil {
 			return err
 		}
@@ -281,7 +281,7 @@ func Describe(ctx context.Context, h Hosts, serverCPUs, clientCPUs []int) ([]rep
 	if h.Netns {
 		srvNS, cliNS = "the server's namespace", "the clients' namespace"
 	}
-	if err := add("server", h.Server, serverCPUs, srvNS); err != nil {
+	if err := add("server", "server worker", h.Server, serverCPUs, srvNS); err != nil {
 		return nil, err
 	}
 	for i := range h.clientCount() {
@@ -289,7 +289,8 @@ func Describe(ctx context.Context, h Hosts, serverCPUs, clientCPUs []int) ([]rep
 		if len(h.Clients) > 0 {
 			url = h.Clients[i]
 		}
-		if err := add(clientRole(i, h.clientCount(), "client"), url, clientCPUs, cliNS); err != nil {
+		n := h.clientCount()
+		if err := add(clientRole(i, n, "client"), clientRole(i, n, "client worker"), url, clientCPUs, cliNS); err != nil {
 			return nil, err
 		}
 	}

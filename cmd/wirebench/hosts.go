@@ -24,6 +24,9 @@ type hostFlags struct {
 
 // over returns h with every flag that was given in its place.
 func (f hostFlags) over(h cluster.Hosts) (cluster.Hosts, error) {
+	if len(f.ClientWorker) > 0 && f.ClientWorkers != 0 {
+		return h, usagef("--client-worker and --client-workers: give remote client workers or a number of local ones, not both")
+	}
 	if f.ServerWorker != "" {
 		h.Server = f.ServerWorker
 	}
