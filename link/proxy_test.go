@@ -8,23 +8,25 @@ import (
 	"time"
 )
 
-// echoServer answers every connection with what it reads.
+// echoServer answers every connection with what it reads; closed by t.Cleanup.
 func echoServer(t *testing.T) string {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() { io.Copy(c, c); c.Close() }()
-		}
-	}()
+	go acceptEchoes(ln)
 	return ln.Addr().String()
+}
+
+func acceptEchoes(ln net.Listener) {
+	c, err := ln.Accept()
+	if err != nil {
+		return
+	}
+	go acceptEchoes(ln)
+	defer c.Close()
+	io.Copy(c, c)
 }
 
 func startProxy(t *testing.T, p Profile, rate bool) string {
