@@ -381,7 +381,9 @@ func newClientRun(ctx context.Context, res Resolved, target string, share, count
 		return nil, bad(err)
 	}
 	r := &clientRun{op: op, model: model}
-	cfg := protocol.ClientConfig{MaxMessageSize: s.MaxMessageSize, Options: s.ClientOptions}
+	cfg := protocol.ClientConfig{MaxMessageSize: s.MaxMessageSize, Options: s.ClientOptions,
+		// Callers are dealt to the clients round-robin, so none carries more than this.
+		Concurrency: (model.Concurrency + model.Connections - 1) / model.Connections}
 	if res.Protocol.InProcess {
 		cfg.Local = contract.NewReference(ds)
 	} else {

@@ -231,6 +231,7 @@ type run struct {
 	pending *time.Time       // an arrival drawn past a phase's end, for the next phase
 	seq     uint64           // the open model's next sequence number (the dispatcher's alone)
 	stride  uint64           // the step between this run's sequence numbers
+	busy    atomic.Int64     // open model: arrivals handed to callers (or waiting for one) and not finished
 	model   load.Model       // the model, with the rate of the current schedule
 	starts  uint64           // schedules started, to vary a restarted Poisson schedule's seed
 
@@ -477,6 +478,7 @@ type job struct {
 func (r *run) serveJobs(c *caller, jobs <-chan job) {
 	for j := range jobs {
 		r.call(c, j.seq, j.intended)
+		r.busy.Add(-1)
 	}
 }
 
@@ -499,15 +501,24 @@ func (r *run) dispatch(jobs chan<- job, deadline time.Time, ops int64) (overflow
 		}
 		j := job{seq: r.seq, intended: at}
 		r.seq += r.stride
+		// busy counts the arrivals handed out and not finished: it is raised before
+		// the hand-off, so a caller finishing at once cannot take it below zero.
+		r.busy.Add(1)
 		select {
 		case jobs <- j:
 			continue
 		default:
 		}
-		overflow++
+		// No caller was waiting. Only when every caller is busy is it overflow; else
+		// the free callers have not reached the channel yet (at a phase's start,
+		// or after a scheduling delay), and the wait shows as lag.
+		if r.busy.Load() > int64(len(r.callers)) {
+			overflow++
+		}
 		select {
 		case jobs <- j:
 		case <-done:
+			r.busy.Add(-1) // never handed out
 			return overflow
 		}
 	}

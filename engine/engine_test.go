@@ -318,3 +318,53 @@ func TestConfigErrors(t *testing.T) {
 		}
 	}
 }
+
+// Overflow counts only arrivals that found every caller busy: an open phase whose
+// callers keep up has none, even on its first arrival, which the dispatcher may send
+// before the callers reach their channel.
+func TestOpenNoOverflowWhenCallersFree(t *testing.T) {
+	s, err := Start(context.Background(), Config{
+		Op:      func(context.Context, contract.Service, uint64) error { return nil },
+		Clients: clients(1),
+		Model:   model(t, load.Model{Kind: load.Open, Rate: 2000, Concurrency: 64}),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for range 5 {
+		iv, err := s.Phase(PhaseSpec{Duration: 50 * time.Millisecond, RestartSchedule: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if iv.Overflow != 0 || iv.Ops == 0 {
+			t.Errorf("%d ops, overflow %d; want none with 64 callers for instant calls", iv.Ops, iv.Overflow)
+		}
+	}
+	// Every caller blocked: arrivals beyond the cap overflow.
+	block := make(chan struct{})
+	s2, err := Start(context.Background(), Config{
+		Op: func(ctx context.Context, _ contract.Service, _ uint64) error {
+			select {
+			case <-block:
+			case <-ctx.Done():
+			}
+			return nil
+		},
+		Clients: clients(1),
+		Model:   model(t, load.Model{Kind: load.Open, Rate: 1000, Concurrency: 2}),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	go func() { time.Sleep(100 * time.Millisecond); close(block) }()
+	iv, err := s2.Phase(PhaseSpec{Ops: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The third arrival (at 2 ms) finds both callers blocked until 100 ms.
+	if iv.Overflow < 1 || iv.Overflow > 8 {
+		t.Errorf("overflow %d with 2 callers blocked for 100 ms at 1000/s; want the third arrival and at most the 8 after the first two", iv.Overflow)
+	}
+}

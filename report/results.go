@@ -153,6 +153,44 @@ type Benchmark struct {
 	// GeneratorBound is true when the load generator, not the target, limited
 	// the result (lag grew, or the client ran out of CPU).
 	GeneratorBound bool `json:"generator_bound"`
+	// Capacity is set for a capacity search: the highest rate the target sustained
+	// within its objectives, and every step of the search. The summary is then the
+	// confirming run's (or, unconfirmed, the last passing step's).
+	Capacity *Capacity `json:"capacity,omitempty"`
+}
+
+// Capacity is what a capacity search found.
+type Capacity struct {
+	// RateOpsS is the answer: the highest rate that passed (and was confirmed);
+	// 0 when none did. LowOpsS and HighOpsS bracket the capacity: the last passing
+	// and the first failing rate (HighOpsS 0: none failed).
+	RateOpsS float64 `json:"rate_ops_s"`
+	LowOpsS  float64 `json:"low_ops_s"`
+	HighOpsS float64 `json:"high_ops_s"`
+	// SLO are the objectives, e.g. ["p99=10ms"]; MaxErrorRate the share of failed
+	// calls a step could have.
+	SLO          []string `json:"slo"`
+	MaxErrorRate float64  `json:"max_error_rate"`
+	Confirmed    bool     `json:"confirmed"`
+	// GeneratorBound: the load generator could not go faster, so RateOpsS is a
+	// floor of the target's capacity. OutOfBudget: the budget ended first.
+	GeneratorBound bool           `json:"generator_bound"`
+	OutOfBudget    bool           `json:"out_of_budget,omitempty"`
+	Steps          []CapacityStep `json:"steps"`
+}
+
+// CapacityStep is one step of a capacity search.
+type CapacityStep struct {
+	RateOpsS     float64 `json:"rate_ops_s"`
+	AchievedOpsS float64 `json:"achieved_ops_s"`
+	Seconds      float64 `json:"seconds"`
+	LatencyUs    Latency `json:"latency_us"`
+	Errors       int64   `json:"errors"`
+	// Verdict is "pass", "slo", "rate", "errors" or "generator"; Why the figure
+	// that decided it.
+	Verdict string `json:"verdict"`
+	Why     string `json:"why,omitempty"`
+	Confirm bool   `json:"confirm,omitempty"`
 }
 
 // Stack is an implementation of one side of a protocol.
@@ -258,6 +296,10 @@ type Summary struct {
 	LinkCPUUsPerOp *float64 `json:"link_cpu_us_per_op,omitempty"`
 	BytesSentPerOp float64  `json:"bytes_sent_per_op"`
 	BytesRecvPerOp float64  `json:"bytes_recv_per_op"`
+	// BytesNotCounted: the client stack cannot count its bytes (it owns its
+	// sockets, as the JDK's HTTP client does); the per-op bytes are then 0 and
+	// unknown.
+	BytesNotCounted bool `json:"bytes_not_counted,omitempty"`
 	// ServerRSSMaxBytes is the server's peak RSS; nil (JSON null) when unknown.
 	ServerRSSMaxBytes *int64 `json:"server_rss_max_bytes"`
 	// AchievedRate is the open model's measured arrival rate, to compare with

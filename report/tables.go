@@ -94,11 +94,19 @@ func comparisonTables(bs []Benchmark) []table {
 			t.Rows = append(t.Rows, []string{Series(&b), cell, rel[i],
 				latencyUs(s.LatencyUs.P50), latencyUs(s.LatencyUs.P99),
 				fixed(s.ClientCPUUsPerOp, 2), server,
-				fixed(s.BytesSentPerOp, 0), fixed(s.BytesRecvPerOp, 0)})
+				bytesCell(&s, s.BytesSentPerOp), bytesCell(&s, s.BytesRecvPerOp)})
 		}
 		ts = append(ts, t)
 	}
 	return ts
+}
+
+// bytesCell is a per-op byte count, or n/a when the client could not count them.
+func bytesCell(s *Summary, v float64) string {
+	if s.BytesNotCounted {
+		return notAvailable
+	}
+	return fixed(v, 0)
 }
 
 // paired reports whether the group's ratios were paired against a baseline.

@@ -13,6 +13,30 @@ import (
 var errorCases = []struct {
 	name, text, want string
 }{
+	{"capacity with rates", `
+		|targets: [grpc-proto]
+		|workloads: [person.get]
+		|load: {rates: [100], capacity: {slo: p99=1ms}}`,
+		`t.yaml:3:8: load: rates and capacity are two kinds of load: a capacity search finds the rate itself (its start_rate is where it begins)`},
+	{"capacity with a bad objective", `
+		|targets: [grpc-proto]
+		|workloads: [person.get]
+		|load:
+		|  capacity:
+		|    slo: [p99=10ms, q50=1ms]`,
+		`t.yaml:5:21: slo: SLO "q50=1ms": want pQUANTILE=DURATION, e.g. p99=10ms`},
+	{"capacity budget under a step", `
+		|targets: [grpc-proto]
+		|workloads: [person.get]
+		|load:
+		|  capacity: {slo: p99=10ms, budget: 100ms}`,
+		`t.yaml:4:13: load.capacity: budget: 100ms, want at least one step (1s)`},
+	{"capacity with an unknown key", `
+		|targets: [grpc-proto]
+		|workloads: [person.get]
+		|load:
+		|  capacity: {slo: p99=10ms, slos: p50=1ms}`,
+		`t.yaml:4:29: unknown key "slos" in load.capacity (valid: slo, max_error_rate, budget, step, confirm, resolution, start_rate)`},
 	{"unknown key at the top level", `
 		|targets: [direct]
 		|workloads: [person.get]
@@ -48,7 +72,7 @@ var errorCases = []struct {
 		|targets: [direct]
 		|workloads: [person.get]
 		|load: {concurrency: 4, rate: 100}`,
-		`t.yaml:3:24: unknown key "rate" in load (valid: concurrency, connections, rates, arrival)`},
+		`t.yaml:3:24: unknown key "rate" in load (valid: concurrency, connections, rates, arrival, capacity)`},
 	{"repeated key", `
 		|targets: [direct]
 		|workloads: [person.get]

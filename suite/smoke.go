@@ -28,7 +28,8 @@ func (s *Suite) Sequential() {
 }
 
 // Smoke turns the suite into its smoke run: no warmup, one trial of one iteration of
-// SmokeIterationTime (or at most SmokeIterationOps ops), streams of at most SmokeTrades
+// SmokeIterationTime (or at most SmokeIterationOps ops), capacity searches of steps
+// of SmokeIterationTime within four of them, streams of at most SmokeTrades
 // trades, ping-pongs of at most SmokeIncrements increments, open loops at most
 // SmokeRate/s with at most SmokeMaxInFlight calls in flight. Names are recomputed, and
 // benchmarks that become the same (two rates over SmokeRate) run once.
@@ -43,6 +44,12 @@ func (s *Suite) Smoke() {
 		}
 		sp.Params.Trades = min(sp.Params.Trades, SmokeTrades)
 		sp.Params.Increments = min(sp.Params.Increments, SmokeIncrements)
+		if c := sp.Capacity; c != nil {
+			smoke := *c
+			smoke.Step, smoke.Confirm = SmokeIterationTime, SmokeIterationTime
+			smoke.Budget = 4 * SmokeIterationTime
+			sp.Capacity = &smoke
+		}
 		if sp.Load.Kind == load.Open {
 			sp.Load.Rate = min(sp.Load.Rate, SmokeRate)
 			sp.Load.Concurrency = min(sp.Load.Concurrency, SmokeMaxInFlight)

@@ -324,6 +324,9 @@ func (s *Suite) Estimate() time.Duration {
 // Estimate returns how long the benchmark takes to run, as Suite.Estimate counts it.
 func (b Benchmark) Estimate() time.Duration {
 	sp := b.Spec
+	if c := sp.Capacity; c != nil {
+		return sp.Warmup + c.Budget + StartOverhead
+	}
 	return time.Duration(sp.Trials) * (sp.Warmup + time.Duration(sp.Iterations)*sp.IterationTime + StartOverhead)
 }
 

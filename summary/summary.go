@@ -73,8 +73,11 @@ func Benchmark(res cluster.Resolved, r *cluster.Result) report.Benchmark {
 			secs := iv.Seconds()
 			seconds += secs
 			cpuSeconds += float64(max(iv.ClientCPUs, 1)) * secs
-			bytesSent += iv.BytesSent
-			bytesRecv += iv.BytesReceived
+			if iv.BytesSent < 0 || iv.BytesReceived < 0 {
+				b.Summary.BytesNotCounted = true
+			}
+			bytesSent += max(iv.BytesSent, 0)
+			bytesRecv += max(iv.BytesReceived, 0)
 			b.Summary.ClientCPUUsPerOp += iv.ClientCPU.Seconds() * 1e6
 			linkCPU += iv.LinkCPU
 			scores = append(scores, iv.Throughput())

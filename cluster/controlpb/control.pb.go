@@ -1146,7 +1146,8 @@ type Interval struct {
 	// arrivals that found every in-flight slot busy.
 	Clamped  int64 `protobuf:"varint,10,opt,name=clamped,proto3" json:"clamped,omitempty"`
 	Overflow int64 `protobuf:"varint,11,opt,name=overflow,proto3" json:"overflow,omitempty"`
-	// Bytes the client sent and received during the phase.
+	// Bytes the client sent and received during the phase; -1 when the client stack
+	// cannot count them (it owns its sockets, as the JDK's HTTP client does).
 	BytesSent     int64 `protobuf:"varint,12,opt,name=bytes_sent,json=bytesSent,proto3" json:"bytes_sent,omitempty"`
 	BytesReceived int64 `protobuf:"varint,13,opt,name=bytes_received,json=bytesReceived,proto3" json:"bytes_received,omitempty"`
 	// CPU the client process used during the phase (read just before it started and

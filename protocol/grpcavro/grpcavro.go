@@ -6,8 +6,9 @@
 // Design:
 //
 //   - The codec (codec.go) is a grpc-go encoding.CodecV2 registered under the name
-//     "avro", so requests carry "content-type: application/grpc+avro" and servers pick
-//     it by that content-subtype. Each message is one Avro record encoded alone (no
+//     "avro", so requests carry "content-type: application/grpc+avro". The server
+//     decodes every request with it whatever the subtype, since grpc-java clients
+//     always send "application/grpc". Each message is one Avro record encoded alone (no
 //     container header, no fingerprint) with github.com/twmb/avro.
 //   - The schemas are contract/schema/avro/*.avsc, one record per message mirroring
 //     wirebench.proto field for field (the optional Picture is a ["null", Picture]

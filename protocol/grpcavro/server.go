@@ -15,13 +15,18 @@ import (
 // Avro. It has no server reflection: reflection describes protobuf descriptors, which
 // these services do not have. cfg.Options takes the options of
 // grpcx.ServerOptionNames.
+//
+// Every request is decoded as Avro, whatever its content-subtype: grpc-java clients
+// (and the Scala frameworks built on them) always send "application/grpc", since
+// grpc-java drops any other content-type, so a server that chose its codec by the
+// subtype would read their Avro bodies as protobuf.
 func NewServer(svc contract.Service, cfg protocol.ServerConfig) (*grpcx.Server, error) {
 	s := &server{svc: svc}
 	return grpcx.NewServer(Name, cfg, func(gs *grpc.Server) {
 		gs.RegisterService(&personServiceDesc, s)
 		gs.RegisterService(&echoServiceDesc, s)
 		gs.RegisterService(&tradeServiceDesc, s)
-	})
+	}, grpc.ForceServerCodecV2(Codec{}))
 }
 
 // server serves the three services from the service.

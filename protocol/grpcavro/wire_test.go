@@ -13,6 +13,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/contract/avrowire"
 	"github.com/wirebench/wirebench/contract/pb"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/grpcavro"
@@ -69,13 +70,33 @@ func TestProtobufClientRefused(t *testing.T) {
 	defer cc.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	// What a grpc-proto client sends: the server's protobuf codec (content-type
-	// application/grpc) cannot decode into an Avro wire struct.
+	// What a grpc-proto client sends: the server decodes every request as Avro, and the
+	// protobuf bytes of Number{1} are no Avro Number (a byte is left after the record).
 	err = cc.Invoke(ctx, "/wirebench.v1.EchoService/Increment", &pb.Number{Value: 1}, &pb.Number{})
 	if status.Code(err) != codes.Internal {
 		t.Errorf("a protobuf call to the Avro server: %v, want Internal", err)
 	}
 	if _, err := tg.Client(t, nil).Stats(ctx); err != nil {
 		t.Errorf("Stats after the protobuf call: %v", err)
+	}
+}
+
+// TestAvroWithoutSubtype: an Avro request whose content-type names no avro subtype (as
+// grpc-java, which always sends application/grpc, and the Scala frameworks on it do)
+// is served: the server does not pick its codec by the subtype.
+func TestAvroWithoutSubtype(t *testing.T) {
+	tg := protocoltest.Start(t, grpcavro.Name, "tcp", nil, protocol.ServerConfig{})
+	cc, err := grpc.NewClient("passthrough:///"+tg.Addr.Address, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cc.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	var out avrowire.Number
+	err = cc.Invoke(ctx, "/wirebench.v1.EchoService/Increment", &avrowire.Number{Value: 41}, &out,
+		grpc.ForceCodecV2(grpcavro.Codec{}), grpc.CallContentSubtype("proto"))
+	if err != nil || out.Value != 42 {
+		t.Errorf("Increment(41) in Avro with content-type application/grpc+proto = %d, %v; want 42", out.Value, err)
 	}
 }

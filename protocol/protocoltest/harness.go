@@ -2,7 +2,9 @@
 // checks over every transport, so a protocol is correct by the same measure as the others
 // and no protocol wins a benchmark by doing less work.
 //
-// An adapter's test calls Run(t, Name). New checks belong here, not in one adapter.
+// An adapter's test calls Run(t, Name) for its default stacks, and RunStacks for each
+// other pair of server and client stacks it has. New checks belong here, not in one
+// adapter.
 package protocoltest
 
 import (
@@ -27,6 +29,11 @@ type Target struct {
 	Server   protocol.Server // nil for in-process protocols
 	Addr     transport.Addr  // zero for in-process protocols
 	Dataset  *contract.Dataset
+	// ServerStack and ClientStack are the stacks of the server and of the clients
+	// the target makes (for an in-process protocol, the server's is the client's).
+	ServerStack, ClientStack *protocol.Stack
+
+	network string
 }
 
 // Networks are the transports the suite covers for networked protocols.
@@ -76,9 +83,16 @@ func HTTPPeer(t testing.TB) transport.Addr {
 }
 
 // Start serves svc (the reference service of the default data set when nil) with the
-// named protocol on a fresh address of network. Network is ignored for in-process
-// protocols.
+// named protocol's default stacks on a fresh address of network. Network is ignored
+// for in-process protocols.
 func Start(t testing.TB, name, network string, svc contract.Service, cfg protocol.ServerConfig) *Target {
+	t.Helper()
+	return StartStacks(t, name, "", "", network, svc, cfg)
+}
+
+// StartStacks is Start with the named server stack, whose clients are of the named
+// client stack ("" for the protocol's default of a side).
+func StartStacks(t testing.TB, name, server, client, network string, svc contract.Service, cfg protocol.ServerConfig) *Target {
 	t.Helper()
 	p, err := protocol.Lookup(name)
 	if err != nil {
@@ -88,13 +102,19 @@ func Start(t testing.TB, name, network string, svc contract.Service, cfg protoco
 	if svc == nil {
 		svc = contract.NewReference(ds)
 	}
-	tg := &Target{Protocol: p, Service: svc, Dataset: ds}
+	tg := &Target{Protocol: p, Service: svc, Dataset: ds, network: network}
+	if tg.ServerStack, err = protocol.LookupStack(name, server, protocol.ServerSide); err != nil {
+		t.Fatal(err)
+	}
+	if tg.ClientStack, err = protocol.LookupStack(name, client, protocol.ClientSide); err != nil {
+		t.Fatal(err)
+	}
 	if p.InProcess {
 		return tg
 	}
-	srv, err := p.NewServer(svc, cfg)
+	srv, err := tg.ServerStack.NewServer(svc, cfg)
 	if err != nil {
-		t.Fatalf("%s: NewServer: %v", name, err)
+		t.Fatalf("%s: %s NewServer: %v", name, tg.ServerStack.Name, err)
 	}
 	ln, err := transport.Listen(ListenAddr(t, network))
 	if err != nil {
@@ -135,12 +155,19 @@ func (tg *Target) ClientConfig(t testing.TB, cfg protocol.ClientConfig, c *trans
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	cl, err := tg.Protocol.NewClient(ctx, cfg)
+	cl, err := tg.ClientStack.NewClient(ctx, cfg)
 	if err != nil {
-		t.Fatalf("%s: NewClient(%s): %v", tg.Protocol.Name, tg.Addr, err)
+		t.Fatalf("%s: %s NewClient(%s): %v", tg.Protocol.Name, tg.ClientStack.Name, tg.Addr, err)
 	}
 	t.Cleanup(func() { cl.Close() })
 	return cl
+}
+
+// again starts another target like tg (the same protocol, stacks and network) serving
+// svc with cfg.
+func (tg *Target) again(t testing.TB, svc contract.Service, cfg protocol.ServerConfig) *Target {
+	t.Helper()
+	return StartStacks(t, tg.Protocol.Name, tg.ServerStack.Name, tg.ClientStack.Name, tg.network, svc, cfg)
 }
 
 // ctxT returns a context bounded so that a hung call fails the test instead of hanging it.
