@@ -85,7 +85,7 @@ func decodeInterval(m *controlpb.Interval) (*Interval, error) {
 	iv := &Interval{Phase: engine.Phase(m.Phase), Index: int(m.Index), Interval: &record.Interval{
 		Start: time.Unix(0, m.StartUnixNanos), End: time.Unix(0, m.EndUnixNanos), Ops: m.Ops,
 		Errors: map[record.ErrorKind]int64{}, Clamped: m.Clamped, Overflow: m.Overflow},
-		BytesSent: m.BytesSent, BytesReceived: m.BytesReceived, ClientCPU: time.Duration(m.CpuNanos),
+		BytesSent: m.BytesSent, BytesReceived: m.BytesReceived, ClientCPU: time.Duration(m.CpuNanos), LinkCPU: time.Duration(m.LinkCpuNanos),
 		ClientCPUs: int(m.GetProc().GetCpus())}
 	for k, n := range m.Errors {
 		iv.Errors[record.ErrorKind(k)] = n

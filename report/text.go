@@ -36,6 +36,9 @@ func WriteText(w io.Writer, bs []Benchmark) error {
 		}
 		fmt.Fprintf(w, "  cpu µs/op  client %s  server %s;  bytes/op  sent %s  received %s;  server peak RSS %s\n",
 			fixed(s.ClientCPUUsPerOp, 2), server, bytesCell(&s, s.BytesSentPerOp), bytesCell(&s, s.BytesRecvPerOp), rss)
+		if s.LinkCPUUsPerOp != nil {
+			fmt.Fprintf(w, "  link proxy cpu µs/op %s (beside the clients, not in their figure)\n", fixed(*s.LinkCPUUsPerOp, 2))
+		}
 		fmt.Fprintf(w, "  %d ops, %d errors\n", s.Ops, s.Errors)
 		for _, warn := range b.Warnings {
 			fmt.Fprintf(w, "  warning: %s\n", warn)

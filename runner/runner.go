@@ -39,6 +39,9 @@ type Options struct {
 	Seed uint64
 	// Observe, when set, receives progress events, from one goroutine at a time.
 	Observe func(Event)
+	// Hosts places the workers and the link between them (the suite's, with the
+	// command line's overrides).
+	Hosts cluster.Hosts
 }
 
 // Event is progress of a run.
@@ -144,7 +147,10 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 	}
 	env := st.env
 	if env == nil {
-		e := environment(opt.Version, benchmarks)
+		e, err := environment(ctx, opt, benchmarks)
+		if err != nil {
+			return nil, err
+		}
 		env = &e
 		if err := j.append(journalLine{Kind: "header", Suite: s.Name, Environment: env}); err != nil {
 			return nil, err
@@ -193,7 +199,7 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 			rounds = specs[0].Iterations
 		}
 		observe(Event{Kind: KindStart, Index: first, Total: total, Name: names[0], Group: names, Estimate: estimate, Rounds: rounds})
-		copts := cluster.Options{Binary: opt.Binary, Seed: opt.Seed, Observe: func(ev cluster.Event) {
+		copts := cluster.Options{Binary: opt.Binary, Seed: opt.Seed, Hosts: opt.Hosts, Observe: func(ev cluster.Event) {
 			i := group[ev.Target]
 			observe(Event{Kind: KindInterval, Index: i, Total: total, Name: benchmarks[i].Name, Interval: &ev})
 		}}
@@ -357,18 +363,31 @@ func WriteReports(dir string, r *report.Results) (map[string]string, error) {
 	return files, err
 }
 
-func environment(version string, bs []suite.Benchmark) report.Environment {
+func environment(ctx context.Context, opt Options, bs []suite.Benchmark) (report.Environment, error) {
 	var server, client []int
 	if runtime.NumCPU() >= 2 && len(bs) > 0 {
 		server, client = bs[0].Spec.ServerCPUs, bs[0].Spec.ClientCPUs
 	}
-	return Environment(version, server, client)
+	return Environment(ctx, opt.Version, server, client, opt.Hosts)
 }
 
-// Environment describes this host and the run's pinning, starting now.
-func Environment(version string, serverCPUs, clientCPUs []int) report.Environment {
+// Environment describes this host, the run's pinning, every worker's host and the
+// link between them, starting now. It reaches every remote worker (cluster.Describe),
+// so a wrong address or token fails here, before anything runs.
+func Environment(ctx context.Context, version string, serverCPUs, clientCPUs []int, hosts cluster.Hosts) (report.Environment, error) {
+	workers, err := cluster.Describe(ctx, hosts, serverCPUs, clientCPUs)
+	if err != nil {
+		return report.Environment{}, err
+	}
+	if hosts.Server != "" {
+		serverCPUs = nil // a remote worker pins itself; its host says how
+	}
+	if len(hosts.Clients) > 0 {
+		clientCPUs = nil
+	}
 	h := host.ReadHost()
 	return report.Environment{CPUModel: h.CPUModel, Cores: h.Cores, MemoryBytes: h.MemoryBytes, Kernel: h.Kernel,
 		OS: h.OS, GoVersion: runtime.Version(), WirebenchVersion: version, Started: time.Now().UTC(),
-		ServerCPUs: cpuset.FormatCPUList(serverCPUs), ClientCPUs: cpuset.FormatCPUList(clientCPUs)}
+		ServerCPUs: cpuset.FormatCPUList(serverCPUs), ClientCPUs: cpuset.FormatCPUList(clientCPUs),
+		Workers: workers, Link: cluster.LinkOf(hosts)}, nil
 }

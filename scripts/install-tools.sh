@@ -16,6 +16,8 @@ if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
   # pycapnp builds against it where pip has no wheel for this Python.
   [ -e /usr/include/capnp/rpc.h ] || missing+=(libcapnp-dev)
   command -v curl >/dev/null || missing+=(curl)
+  # Link loss between network namespaces (docs/distributed.md): iptables' statistic match.
+  command -v iptables >/dev/null || missing+=(iptables)
   command -v chromium >/dev/null || missing+=(chromium)
   # The charts are laid out in Liberation Sans; without it a browser's wider fallback
   # font pushes labels under the bars.
@@ -25,7 +27,7 @@ if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
       >/tmp/wirebench-apt.log 2>&1 || { echo "install-tools: apt-get failed (see /tmp/wirebench-apt.log)"; status=1; }
   fi
 else
-  echo "install-tools: not root or no apt-get: install protobuf-compiler, capnproto, libcapnp-dev, curl, chromium and fonts-liberation yourself"
+  echo "install-tools: not root or no apt-get: install protobuf-compiler, capnproto, libcapnp-dev, curl, iptables, chromium and fonts-liberation yourself"
 fi
 
 goinstall() {

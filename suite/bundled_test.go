@@ -14,6 +14,7 @@ import (
 var expectedCounts = map[string]int{
 	"quick":             18, // (direct + 4 protocols × tcp, unix) × (person.get, echo 1KiB)
 	"metrifier":         15, // 3 protocols × 5 operations
+	"metrifier-cloud":   15, // the same across a link
 	"akka-http-vs-grpc": 4,  // 2 protocols × (open, closed)
 	"rest-vs-grpc":      8,  // 4 protocols × (stream, pingpong)
 	"grpc-params":       14, // 7 configurations × (stream, pingpong)
@@ -76,7 +77,7 @@ func TestQuickFitsItsBudget(t *testing.T) {
 
 func TestLoad(t *testing.T) {
 	_, err := suite.Load("nosuch")
-	if err == nil || !strings.Contains(err.Error(), `unknown suite "nosuch" (bundled: akka-http-vs-grpc, capacity, grpc-params, metrifier, quick, rest-vs-grpc, rpcecho)`) {
+	if err == nil || !strings.Contains(err.Error(), `unknown suite "nosuch" (bundled: akka-http-vs-grpc, capacity, grpc-params, metrifier, metrifier-cloud, quick, rest-vs-grpc, rpcecho)`) {
 		t.Errorf("Load(nosuch) = %v, want the bundled names listed", err)
 	}
 	path := t.TempDir() + "/mine.yaml"

@@ -24,6 +24,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/wirebench/wirebench/cluster"
 	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/report"
 	"github.com/wirebench/wirebench/spec"
@@ -52,6 +53,9 @@ type Suite struct {
 	// Benchmarks are in expansion order: targets × transports × workloads × params ×
 	// load points, each in file order.
 	Benchmarks []Benchmark
+	// Hosts is where the workers run and the link between them: the workers block
+	// and link key (the zero Hosts, a local run, without them).
+	Hosts cluster.Hosts
 }
 
 // Limits of one suite.
@@ -66,7 +70,7 @@ const (
 // worker processes and checking the target against the contract.
 const StartOverhead = 500 * time.Millisecond
 
-var topKeys = []string{"name", "description", "views", "baseline", "defaults", "load", "targets", "workloads"}
+var topKeys = []string{"name", "description", "views", "baseline", "defaults", "load", "targets", "workloads", "workers", "link"}
 
 func topHint(key string) string {
 	switch {
@@ -131,6 +135,24 @@ func Parse(file string, data []byte) (*Suite, error) {
 	baseLoad := defaultLoad()
 	if f, ok := top["load"]; ok {
 		baseLoad = c.readLoad(f.val, "load")
+	}
+	if f, ok := top["workers"]; ok {
+		c.readWorkers(f.val, &s.Hosts)
+	}
+	if f, ok := top["link"]; ok {
+		s.Hosts.Link = c.readLink(f.val)
+	}
+	if !c.failed() {
+		if err := s.Hosts.Validate(); err != nil {
+			at := doc
+			if f, ok := top["workers"]; ok {
+				at = f.key
+			}
+			if f, ok := top["link"]; ok && s.Hosts.Link.Loss > 0 && !s.Hosts.Netns {
+				at = f.key
+			}
+			c.at(at, "%v", err)
+		}
 	}
 	targets := readList(c, top, doc, "targets", "- protocol: grpc-proto", c.readTarget)
 	workloads := readList(c, top, doc, "workloads", "- name: person.get", c.readWorkload)

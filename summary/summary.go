@@ -60,7 +60,7 @@ func Benchmark(res cluster.Resolved, r *cluster.Result) report.Benchmark {
 	var scores, avgScores []float64
 	var seconds, cpuSeconds float64
 	var bytesSent, bytesRecv int64
-	var serverCPU time.Duration
+	var serverCPU, linkCPU time.Duration
 	serverKnown := res.HasServer()
 	var rss int64 = -1
 	for _, t := range r.Trials {
@@ -79,6 +79,7 @@ func Benchmark(res cluster.Resolved, r *cluster.Result) report.Benchmark {
 			bytesSent += max(iv.BytesSent, 0)
 			bytesRecv += max(iv.BytesReceived, 0)
 			b.Summary.ClientCPUUsPerOp += iv.ClientCPU.Seconds() * 1e6
+			linkCPU += iv.LinkCPU
 			scores = append(scores, iv.Throughput())
 			avgScores = append(avgScores, avgMs(iv.Interval, spec.Load.Concurrency))
 			rt.Iterations = append(rt.Iterations, iteration(iv))
@@ -113,6 +114,10 @@ func Benchmark(res cluster.Resolved, r *cluster.Result) report.Benchmark {
 		ops := float64(all.Ops)
 		s.ClientCPUUsPerOp /= ops
 		s.BytesSentPerOp, s.BytesRecvPerOp = float64(bytesSent)/ops, float64(bytesRecv)/ops
+		if linkCPU > 0 {
+			v := linkCPU.Seconds() * 1e6 / ops
+			s.LinkCPUUsPerOp = &v
+		}
 		if serverKnown && len(r.Trials) > 0 {
 			v := serverCPU.Seconds() * 1e6 / ops
 			s.ServerCPUUsPerOp = &v

@@ -56,6 +56,7 @@ type targetFlags struct {
 	Quiet        bool       `short:"q" help:"No progress lines on stderr."`
 	Profile      string     `help:"Write CPU profiles (pprof) of the server and client worker processes to this directory (Go stacks)."`
 	dataFlags
+	hostFlags
 }
 
 type benchCmd struct {
@@ -198,13 +199,20 @@ func (c *benchCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	hosts, err := c.hostFlags.over(cluster.Hosts{})
+	if err != nil {
+		return err
+	}
 	sp := res.Spec
 	progress, err := c.start(e, fmt.Sprintf("%s: %d trial(s) × (warmup %v + %d iterations)", sp.Name(), sp.Trials, sp.Warmup, sp.Iterations))
 	if err != nil {
 		return err
 	}
-	env := runner.Environment(buildVersion(), sp.ServerCPUs, sp.ClientCPUs)
-	trials, runErr := cluster.Run(e.ctx, sp, cluster.Options{ProfileDir: c.Profile,
+	env, err := runner.Environment(e.ctx, buildVersion(), sp.ServerCPUs, sp.ClientCPUs, hosts)
+	if err != nil {
+		return err
+	}
+	trials, runErr := cluster.Run(e.ctx, sp, cluster.Options{ProfileDir: c.Profile, Hosts: hosts,
 		Observe: func(ev cluster.Event) { fmt.Fprintf(progress, "  %s\n", ev.Line()) }})
 	b := summary.Benchmark(res, &cluster.Result{Trials: trials, Method: spec.MethodSequential, Err: runErr})
 	out := &report.Results{SchemaVersion: report.SchemaVersion, Benchmarks: []report.Benchmark{b}, Environment: env}

@@ -55,7 +55,10 @@ func (c *capacityCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	env := runner.Environment(buildVersion(), sp.ServerCPUs, sp.ClientCPUs)
+	env, err := runner.Environment(e.ctx, buildVersion(), sp.ServerCPUs, sp.ClientCPUs, cluster.Hosts{})
+	if err != nil {
+		return err
+	}
 	found, runErr := cluster.Capacity(e.ctx, res, cluster.Options{ProfileDir: c.Profile}, func(st cluster.CapacityStep) {
 		fmt.Fprintf(progress, "  %s\n", capacityLine(st))
 	})

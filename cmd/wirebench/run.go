@@ -30,6 +30,7 @@ type runCmd struct {
 	Sequential bool    `help:"Measure every benchmark on its own, one after the other, instead of comparison groups in interleaved rounds (to compare the two methods)."`
 	Seed       uint64  `default:"1" help:"Seed of the interleaved rounds' random order."`
 	Plain      bool    `help:"Plain progress lines even on a terminal."`
+	hostFlags
 }
 
 func (c *runCmd) Run(e *env) error {
@@ -53,6 +54,10 @@ func (c *runCmd) Run(e *env) error {
 	}
 	if c.Sequential {
 		s.Sequential()
+	}
+	hosts, err := c.hostFlags.over(s.Hosts)
+	if err != nil {
+		return err
 	}
 	var filter *regexp.Regexp
 	if c.Filter != "" {
@@ -88,7 +93,7 @@ func (c *runCmd) Run(e *env) error {
 		s.Name, len(selected), total.Round(time.Second), dir)
 	prog := newProgress(e.stderr, !c.Plain && isTerminal(e.stderr), total)
 	out, runErr := runner.Run(e.ctx, s, runner.Options{Dir: dir, Resume: c.Resume != "", Filter: filter,
-		Version: buildVersion(), Seed: c.Seed, Observe: prog.observe})
+		Version: buildVersion(), Seed: c.Seed, Hosts: hosts, Observe: prog.observe})
 	prog.finish()
 	if out != nil && out.Results != nil && len(out.Results.Benchmarks) > 0 {
 		fmt.Fprintln(e.stdout)

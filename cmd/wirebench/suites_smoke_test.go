@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wirebench/wirebench/internal/nspair"
 	_ "github.com/wirebench/wirebench/protocol/all"
 	"github.com/wirebench/wirebench/report"
 	"github.com/wirebench/wirebench/suite"
@@ -32,6 +33,11 @@ func TestBundledSuitesSmoke(t *testing.T) {
 			s, err := suite.Load(name)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if s.Hosts.Netns {
+				if err := nspair.Available(); err != nil {
+					t.Skipf("skipped: the suite runs its workers in network namespaces: %v", err)
+				}
 			}
 			s.Smoke()
 			out := filepath.Join(t.TempDir(), "out")

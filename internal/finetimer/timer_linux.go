@@ -1,6 +1,6 @@
 //go:build linux
 
-package engine
+package finetimer
 
 import (
 	"os"
@@ -11,17 +11,17 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// fineTimer sleeps with the kernel's high-resolution timers: a timerfd read through
+// Timer sleeps with the kernel's high-resolution timers: a timerfd read through
 // Go's poller. Go's own timers, when the process is otherwise idle, wake from
 // epoll_wait, whose timeout is in whole milliseconds, so an arrival due in 300 µs
 // started up to 1 ms late (lag p50 ≈ 0.5 ms at any rate). A timerfd wakes the same
 // epoll_wait within the timer slack (50 µs by default), and the goroutine parks
-// meanwhile: no spinning, no OS thread held. Owned by the dispatcher.
+// meanwhile: no spinning, no OS thread held. Owned by one goroutine.
 //
 // Its two system calls are raw (they never block): an ordinary one, made while the
 // process was idle, wakes the runtime's sleeping monitor thread, which cost a futex
 // wake and two thread switches per arrival (see transport's rawConn).
-type fineTimer struct {
+type Timer struct {
 	f      *os.File
 	rc     syscall.RawConn
 	fd     int
@@ -30,7 +30,9 @@ type fineTimer struct {
 	readFn func(fd uintptr) bool // t.readExpiry, bound once: no allocation per sleep
 }
 
-func newFineTimer() *fineTimer {
+// New returns a timer, or nil where the kernel has none to give (then Go's timers
+// alone serve: Wait takes nil).
+func New() *Timer {
 	fd, err := unix.TimerfdCreate(unix.CLOCK_MONOTONIC, unix.TFD_NONBLOCK|unix.TFD_CLOEXEC)
 	if err != nil {
 		return nil // the coarse timer alone then
@@ -42,13 +44,13 @@ func newFineTimer() *fineTimer {
 		f.Close()
 		return nil
 	}
-	t := &fineTimer{f: f, rc: rc, fd: fd}
+	t := &Timer{f: f, rc: rc, fd: fd}
 	t.readFn = t.readExpiry
 	return t
 }
 
-// sleep sleeps for d > 0.
-func (t *fineTimer) sleep(d time.Duration) bool {
+// Sleep sleeps for d > 0, and reports whether the timer worked.
+func (t *Timer) Sleep(d time.Duration) bool {
 	its := unix.ItimerSpec{Value: unix.NsecToTimespec(int64(max(d, 1)))}
 	if _, _, e := syscall.RawSyscall6(unix.SYS_TIMERFD_SETTIME, uintptr(t.fd), 0,
 		uintptr(unsafe.Pointer(&its)), 0, 0, 0); e != 0 {
@@ -60,7 +62,7 @@ func (t *fineTimer) sleep(d time.Duration) bool {
 }
 
 // readExpiry reads the timer's expiry count; false (wait) until it has expired.
-func (t *fineTimer) readExpiry(fd uintptr) bool {
+func (t *Timer) readExpiry(fd uintptr) bool {
 	for {
 		_, _, t.errno = syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&t.buf[0])), uintptr(len(t.buf)))
 		if t.errno != syscall.EINTR {
@@ -69,4 +71,5 @@ func (t *fineTimer) readExpiry(fd uintptr) bool {
 	}
 }
 
-func (t *fineTimer) close() { t.f.Close() }
+// Close releases the timer.
+func (t *Timer) Close() { t.f.Close() }
