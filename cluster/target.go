@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"google.golang.org/grpc"
@@ -328,7 +329,20 @@ func (t *target) mark() (*ProcReading, error) {
 
 // phase runs one phase on every client worker at once and returns their merged
 // interval (mergeIntervals), with the server's CPU over it.
-func (t *target) phase(ctx context.Context, ph *controlpb.Phase) (*Interval, error) {
+func (t *target) phase(ctx context.Context, ph *controlpb.Phase) (iv *Interval, err error) {
+	// A remote host that goes silent (no reset, no answer) must not hang the run: a
+	// timed phase has until its length, the call timeout and phaseSlack to be
+	// answered, then the target's streams are cancelled.
+	if d := time.Duration(ph.DurationNanos); d > 0 {
+		limit := d + t.res.Spec.CallTimeout + phaseSlack
+		var silent atomic.Bool
+		timer := time.AfterFunc(limit, func() { silent.Store(true); t.cancel() })
+		defer func() {
+			if !timer.Stop() && silent.Load() && err != nil {
+				err = fmt.Errorf("no answer to %s %d within %v (a worker or its host went silent): %w", ph.Kind, ph.Index+1, limit, err)
+			}
+		}()
+	}
 	for _, c := range t.clis {
 		if err := c.stream.Send(&controlpb.ClientArgs{Arg: &controlpb.ClientArgs_Phase{Phase: ph}}); err != nil {
 			return nil, c.recvError(ctx, err)
@@ -346,7 +360,7 @@ func (t *target) phase(ctx context.Context, ph *controlpb.Phase) (*Interval, err
 			return nil, err
 		}
 	}
-	iv := mergeIntervals(parts)
+	iv = mergeIntervals(parts)
 	if t.srvStream != nil {
 		now, err := t.mark()
 		if err != nil {
@@ -372,6 +386,11 @@ func (c *clientWorker) interval(ctx context.Context, ph *controlpb.Phase) (*Inte
 	}
 	return iv, nil
 }
+
+// phaseSlack is what a timed phase may take beyond its length and the call timeout
+// before the driver gives up on its answer: the calls in flight finish within the
+// call timeout, and encoding and sending the interval take milliseconds.
+const phaseSlack = 30 * time.Second
 
 // close stops every worker: the clients first, so no call meets a closed server.
 func (t *target) close() {

@@ -55,11 +55,15 @@ func (c *capacityCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	env, err := runner.Environment(e.ctx, buildVersion(), sp.ServerCPUs, sp.ClientCPUs, cluster.Hosts{})
+	hosts, err := c.hostFlags.over(cluster.Hosts{})
 	if err != nil {
 		return err
 	}
-	found, runErr := cluster.Capacity(e.ctx, res, cluster.Options{ProfileDir: c.Profile}, func(st cluster.CapacityStep) {
+	env, err := runner.Environment(e.ctx, buildVersion(), sp.ServerCPUs, sp.ClientCPUs, hosts)
+	if err != nil {
+		return err
+	}
+	found, runErr := cluster.Capacity(e.ctx, res, cluster.Options{ProfileDir: c.Profile, Hosts: hosts}, func(st cluster.CapacityStep) {
 		fmt.Fprintf(progress, "  %s\n", capacityLine(st))
 	})
 	b := summary.Capacity(res, found, runErr)
