@@ -114,6 +114,9 @@ func checkMerge(t *testing.T, iv *Interval) {
 		name string
 		of   func(*Interval) *hdr.Histogram
 	}{{"response", func(i *Interval) *hdr.Histogram { return i.Resp }}, {"service", func(i *Interval) *hdr.Histogram { return i.Service }}} {
+		if h.of(iv) == nil && h.name == "service" {
+			continue // a closed model's service time is its response time: not sent
+		}
 		want := map[int64]int64{}
 		for _, p := range iv.Parts {
 			for _, b := range h.of(p).Distribution() {

@@ -54,8 +54,8 @@ func (r *Recorder) Record(intended, start, end time.Time) {
 		r.iv.Clamped++ // response time is the longest of the three
 	}
 	r.iv.record(r.iv.Resp, resp)
-	r.iv.record(r.iv.Service, svc)
-	if r.iv.Lag != nil {
+	if r.iv.Lag != nil { // an open model's; in a closed one service time is response time
+		r.iv.record(r.iv.Service, svc)
 		r.iv.record(r.iv.Lag, start.Sub(intended))
 	}
 	r.mu.Unlock()
@@ -84,7 +84,8 @@ type Interval struct {
 	Ops        int64
 	Errors     map[ErrorKind]int64
 	// Resp is response time (end − intended), Service is service time (end − start),
-	// Lag is start − intended (nil in closed models, where it is always 0); all in ns.
+	// Lag is start − intended; all in ns. In a closed model a call is due when it
+	// starts, so Service would be Resp and Lag all zeros: both are nil there.
 	Resp, Service, Lag *hdr.Histogram
 	// Clamped counts calls whose response time was over HighestNs, recorded as
 	// HighestNs.
@@ -105,9 +106,9 @@ func NewInterval(withLag bool) *Interval {
 
 func (iv *Interval) init(withLag bool) {
 	iv.Errors = map[ErrorKind]int64{}
-	iv.Resp, iv.Service = NewHistogram(), NewHistogram()
+	iv.Resp = NewHistogram()
 	if withLag {
-		iv.Lag = NewHistogram()
+		iv.Service, iv.Lag = NewHistogram(), NewHistogram()
 	}
 }
 
@@ -115,8 +116,8 @@ func (iv *Interval) reset() {
 	iv.Ops, iv.Clamped, iv.Overflow = 0, 0, 0
 	clear(iv.Errors)
 	iv.Resp.Reset()
-	iv.Service.Reset()
 	if iv.Lag != nil {
+		iv.Service.Reset()
 		iv.Lag.Reset()
 	}
 }
@@ -127,7 +128,7 @@ func (iv *Interval) record(h *hdr.Histogram, d time.Duration) {
 }
 
 // Add merges o into iv: counts add up, histograms merge, and the span widens to cover
-// both. A lag histogram in o is kept even when iv has none yet.
+// both. Service and lag histograms in o are kept even when iv has none yet.
 func (iv *Interval) Add(o *Interval) {
 	if iv.Errors == nil {
 		iv.init(o.Lag != nil)
@@ -153,7 +154,12 @@ func (iv *Interval) Add(o *Interval) {
 		}
 	}
 	iv.Resp.Merge(o.Resp)
-	iv.Service.Merge(o.Service)
+	if o.Service != nil {
+		if iv.Service == nil {
+			iv.Service = NewHistogram()
+		}
+		iv.Service.Merge(o.Service)
+	}
 	if o.Lag != nil {
 		if iv.Lag == nil {
 			iv.Lag = NewHistogram()

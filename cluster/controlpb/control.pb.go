@@ -1138,7 +1138,9 @@ type Interval struct {
 	Errors map[string]int64 `protobuf:"bytes,6,rep,name=errors,proto3" json:"errors,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"varint,2,opt,name=value"`
 	// Histograms of response time (from the intended start), service time (from the
 	// actual start) and lag (open model only), HdrHistogram V2 compressed encoding,
-	// base64, values in ns, 1 ns to 60 s at 3 significant digits.
+	// base64, values in ns, 1 ns to 60 s at 3 significant digits. A closed model's
+	// service time is its response time: a worker may leave service_histogram empty
+	// then, and the driver reads it as the response histogram.
 	ResponseHistogram string `protobuf:"bytes,7,opt,name=response_histogram,json=responseHistogram,proto3" json:"response_histogram,omitempty"`
 	ServiceHistogram  string `protobuf:"bytes,8,opt,name=service_histogram,json=serviceHistogram,proto3" json:"service_histogram,omitempty"`
 	LagHistogram      string `protobuf:"bytes,9,opt,name=lag_histogram,json=lagHistogram,proto3" json:"lag_histogram,omitempty"`
