@@ -282,7 +282,8 @@ func where(trial int, phase string, err error) error {
 }
 
 // runInterleaved measures a group in rounds (RunGroup). Every spec of the group has
-// the same plan (warmup, iterations, trials), which is what makes it a group.
+// the same plan (iterations, slice, trials: spec.SamePlan), which is what makes it a
+// group; each target has its own warmup.
 func runInterleaved(ctx context.Context, rs []Resolved, opt Options, dir string, out []*Result) {
 	plan := rs[0].Spec
 	for trial := range plan.Trials {
@@ -312,7 +313,7 @@ func runInterleaved(ctx context.Context, rs []Resolved, opt Options, dir string,
 			targets[i] = t
 		}
 		for i, t := range targets {
-			if t == nil || plan.Warmup <= 0 {
+			if t == nil || rs[i].Spec.Warmup <= 0 {
 				continue
 			}
 			iv, err := t.phase(ctx, warmupPhase(rs[i].Spec))
