@@ -133,6 +133,14 @@ func Benchmark(res cluster.Resolved, r *cluster.Result) report.Benchmark {
 		s.AchievedRate = float64(all.Ops+all.ErrorCount()) / seconds
 	}
 	b.Warnings, b.GeneratorBound = judge(spec, all, s, seconds, cpuSeconds)
+	// Iterations measured one after the other that keep getting faster: the target was
+	// not warmed up, or the machine sped up (an interleaved group tells the two apart:
+	// Group).
+	if r.Method != report.MethodInterleaved {
+		if d := stats.DetectDrift(scores); d.Trending && d.Trend > 0 {
+			b.Warnings = append(b.Warnings, fmt.Sprintf("%s: the iterations rose %+.0f %% from first to last: not warmed up (a JIT still compiling?), or the machine sped up; give it a longer warmup", StillWarming, d.Trend*100))
+		}
+	}
 	if all.Clamped > 0 {
 		b.Warnings = append(b.Warnings, fmt.Sprintf("%d calls took over %v and were recorded as %v: the maximum is a floor", all.Clamped, time.Duration(record.HighestNs), time.Duration(record.HighestNs)))
 	}
