@@ -76,6 +76,53 @@ type search struct {
 	passes     []float64 // every passing rate in force, for a later failure below them
 }
 
+// stepper picks a capacity search's rates: search (grow and bisect) or sweep.
+type stepper interface {
+	next() float64
+	observe(rate float64, ok bool)
+	// bracket is the highest passing and the lowest failing rate found (0: none).
+	bracket() (pass, fail float64)
+}
+
+func (s *search) bracket() (float64, float64) { return s.pass, s.fail }
+
+// sweep steps through every rate from the start, each factor times the last, until
+// two steps running fail. The answer is the highest rate that passed below the
+// first failure of the pair.
+type sweep struct {
+	next_, factor float64
+	pass, fail    float64
+	failedLast    bool
+	done          bool
+}
+
+func (s *sweep) next() float64 {
+	if s.done {
+		return 0
+	}
+	return s.next_
+}
+
+func (s *sweep) observe(rate float64, ok bool) {
+	switch {
+	case ok:
+		if s.fail == 0 { // passes after a lone failure are noise above the capacity's edge
+			s.pass = rate
+		}
+		s.failedLast = false
+	case s.failedLast:
+		s.done = true
+	default:
+		if s.fail == 0 {
+			s.fail = rate
+		}
+		s.failedLast = true
+	}
+	s.next_ = rate * s.factor
+}
+
+func (s *sweep) bracket() (float64, float64) { return s.pass, s.fail }
+
 func newSearch(start, resolution float64) *search {
 	return &search{start: start, resolution: resolution}
 }
@@ -206,7 +253,10 @@ func Capacity(ctx context.Context, res Resolved, opt Options, observe func(Capac
 		}
 		return st, nil
 	}
-	srch := newSearch(start, c.Resolution)
+	var srch stepper = newSearch(start, c.Resolution)
+	if c.Sweep {
+		srch = &sweep{next_: start, factor: 1 + c.Resolution}
+	}
 	spent := time.Duration(0)
 	retried := 0.0 // the rate last retried after a generator verdict
 	for {
@@ -235,8 +285,8 @@ func Capacity(ctx context.Context, res Resolved, opt Options, observe func(Capac
 		}
 		srch.observe(rate, st.Verdict == VerdictPass)
 	}
-	out.Low, out.High = srch.pass, srch.fail
-	out.Rate = srch.pass
+	out.Low, out.High = srch.bracket()
+	out.Rate = out.Low
 	// Confirm the answer with a longer run; one resolution lower if it fails.
 	for try := 0; try < 2 && out.Rate > 0 && c.Confirm > 0 && !out.GeneratorBound; try++ {
 		st, err := step(out.Rate, c.Confirm, true, len(out.Steps))

@@ -143,3 +143,28 @@ func describe(out *CapacityResult) string {
 	}
 	return b.String()
 }
+
+// A sweep measures every rate up from the start by the factor, and its answer is the
+// last pass before the first failure; two failures running end it.
+func TestSweep(t *testing.T) {
+	s := &sweep{next_: 1000, factor: 1.1}
+	var rates []float64
+	verdict := map[int]bool{0: true, 1: true, 2: true, 3: false, 4: true, 5: false, 6: false, 7: true}
+	for i := 0; ; i++ {
+		r := s.next()
+		if r == 0 {
+			break
+		}
+		rates = append(rates, r)
+		s.observe(r, verdict[i])
+	}
+	// Steps 0–2 pass, 3 fails, 4 passes (after a lone failure: not counted), 5 and 6
+	// fail: done after step 6.
+	if len(rates) != 7 {
+		t.Fatalf("rates %v, want 7 steps", rates)
+	}
+	pass, fail := s.bracket()
+	if math.Abs(pass-1210) > 0.01 || math.Abs(fail-1331) > 0.01 {
+		t.Errorf("bracket [%v, %v], want [1210, 1331]", pass, fail)
+	}
+}

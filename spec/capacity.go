@@ -27,6 +27,10 @@ type Capacity struct {
 	// Resolution is the relative width at which the bisection stops: the answer is
 	// known within [rate, rate × (1 + Resolution)].
 	Resolution float64
+	// Sweep measures every rate from the start, each (1 + Resolution) times the last,
+	// instead of searching, until a step fails twice running or the budget ends: the
+	// slow, fine answer a search is checked against, and a rate–latency curve.
+	Sweep bool
 }
 
 // SLO is one latency objective: the response time at Quantile (0 to 100, e.g. 99)

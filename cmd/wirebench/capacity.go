@@ -24,6 +24,7 @@ type capacityCmd struct {
 	Step         time.Duration `default:"1s" help:"Length of each step."`
 	Confirm      time.Duration `default:"5s" help:"Length of the run that confirms the rate found (0: none)."`
 	Resolution   float64       `default:"0.05" help:"Stop bisecting when the bracket is this narrow (0.05: within 5 %)."`
+	Sweep        bool          `help:"Measure every rate from --start-rate up, each (1 + --resolution) times the last, until a step fails twice running (a fine sweep: slow, the curve in full)."`
 }
 
 func (c *capacityCmd) spec() (cluster.Resolved, error) {
@@ -39,7 +40,7 @@ func (c *capacityCmd) spec() (cluster.Resolved, error) {
 	return c.targetFlags.resolve(m, func(s *spec.Spec) {
 		s.Iterations, s.IterationTime = 1, c.Step
 		s.Capacity = &spec.Capacity{SLOs: slos, MaxErrorRate: c.MaxErrorRate, Budget: c.Budget, Step: c.Step,
-			Confirm: c.Confirm, Resolution: c.Resolution}
+			Confirm: c.Confirm, Resolution: c.Resolution, Sweep: c.Sweep}
 	})
 }
 
