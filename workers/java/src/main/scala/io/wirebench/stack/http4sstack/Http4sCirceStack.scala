@@ -45,13 +45,39 @@ final class Http4sCirceStack extends Stack {
         base.withHost(host).withPort(port)
       }
     val (server, release) = builder.build.allocated.unsafeRunSync()(IORuntime.global)
+    if (listen.isUnix()) awaitUnixSocket(listen, release)
     val bound =
       if (listen.isUnix()) listen
       else Address.tcp(listen.host(), server.addressIp4s.port.value)
     new Stack.RunningServer {
       override def address(): Address = bound
 
-      override def close(): Unit = release.timeout(10.seconds).attempt.void.unsafeRunSync()(IORuntime.global)
+      override def close(): Unit = stop(release)
+    }
+  }
+
+  private def stop(release: IO[Unit]): Unit = release.timeout(10.seconds).attempt.void.unsafeRunSync()(IORuntime.global)
+
+  /**
+   * Ember's server resource is acquired before its Unix socket is bound (the accept loop
+   * binds it in the background), so the server is ready once a connection succeeds.
+   */
+  private def awaitUnixSocket(listen: Address, release: IO[Unit]): Unit = {
+    val deadline = System.nanoTime() + 10.seconds.toNanos
+    while (true) {
+      try {
+        val c = java.nio.channels.SocketChannel.open(java.net.StandardProtocolFamily.UNIX)
+        try c.connect(java.net.UnixDomainSocketAddress.of(listen.path()))
+        finally c.close()
+        return
+      } catch {
+        case e: java.io.IOException =>
+          if (System.nanoTime() > deadline) {
+            stop(release)
+            throw new java.io.IOException(s"http4s-circe: no server on $listen after 10 s: ${e.getMessage}")
+          }
+          Thread.sleep(10)
+      }
     }
   }
 }
