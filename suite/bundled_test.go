@@ -13,11 +13,11 @@ import (
 // their promise. A bundled suite not listed here is still parsed.
 var expectedCounts = map[string]int{
 	"quick":             5,  // direct + 4 protocols over tcp, person.get
-	"metrifier":         15, // 3 protocols × 5 operations
-	"metrifier-cloud":   15, // the same across a link
-	"akka-http-vs-grpc": 4,  // 2 protocols × (open, closed)
-	"rest-vs-grpc":      8,  // 4 protocols × (stream, pingpong)
-	"grpc-params":       14, // 7 configurations × (stream, pingpong)
+	"metrifier":         30, // (3 JVM + 3 Go stacks) × 5 operations
+	"metrifier-cloud":   15, // the Go rows across a link
+	"akka-http-vs-grpc": 12, // (4 JVM servers: Akka, Pekko × HTTP, gRPC; 2 Go) × (open, closed)
+	"rest-vs-grpc":      14, // (3 JVM rows + 4 Go protocols) × (stream, pingpong)
+	"grpc-params":       38, // (12 grpc-java + 7 grpc-go configurations) × (stream, pingpong)
 	"rpcecho":           28, // (direct + 3 protocols × unix, tcp) × 4 payloads
 }
 

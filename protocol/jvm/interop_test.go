@@ -40,9 +40,20 @@ func workerJar(t *testing.T) string {
 	return jar
 }
 
+// tcpOnly are the JVM stacks that cannot speak over a Unix socket (docs/java-worker.md):
+// java.net.http and OkHttp open java.net.Sockets; Akka HTTP and Pekko HTTP bind TCP only.
+var tcpOnly = map[string]bool{
+	"grpc-java-okhttp": true,
+	"java-httpclient":  true,
+	"akka-http":        true,
+	"akka-grpc":        true,
+	"pekko-http":       true,
+	"pekko-grpc":       true,
+}
+
 // networksOf lists the transports a JVM stack speaks.
 func networksOf(name string) []string {
-	if name == "grpc-java-okhttp" || name == "java-httpclient" {
+	if tcpOnly[name] {
 		return []string{"tcp"}
 	}
 	return []string{"tcp", "unix"}

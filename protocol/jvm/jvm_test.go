@@ -89,7 +89,7 @@ func TestStacksRegistered(t *testing.T) {
 				t.Errorf("%s %s: %v", s.Name, side, err)
 				continue
 			}
-			if got.Worker != protocol.WorkerJava || got.Language != "java" || got.Tier != protocol.Production ||
+			if got.Worker != protocol.WorkerJava || (got.Language != "java" && got.Language != "scala") || got.Tier != protocol.Production ||
 				got.Libraries["java"] != jvm.Java || got.NewServer != nil || got.NewClient != nil {
 				t.Errorf("%s: registered as %+v", s.Name, got)
 			}

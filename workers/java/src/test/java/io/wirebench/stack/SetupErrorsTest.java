@@ -58,6 +58,22 @@ class SetupErrorsTest {
     assertTrue(e.getMessage().startsWith("java-httpclient does not support unix sockets"), e.getMessage());
   }
 
+  /** Akka HTTP and Pekko HTTP bind TCP only, so their four stacks refuse a Unix socket; options are refused too. */
+  @Test
+  void scalaStacksRefuseWhatTheyCannotDo() {
+    Reference ref = new Reference(Dataset.of(1, 20));
+    for (String name : java.util.List.of("akka-http", "akka-grpc", "pekko-http", "pekko-grpc")) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> stack(name).startServer(ref,
+          new Stack.ServerConfig(Address.unix(dir.resolve(name + ".sock")), 1 << 20, Map.of())));
+      assertEquals(name + " does not support unix sockets (it speaks tcp)", e.getMessage());
+    }
+    for (String name : java.util.List.of("akka-grpc", "http4s-circe")) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> stack(name).startServer(ref,
+          new Stack.ServerConfig(Address.tcp("127.0.0.1", 0), 1 << 20, Map.of("flow_window", "SMALL"))));
+      assertTrue(e.getMessage().contains("takes no options"), e.getMessage());
+    }
+  }
+
   @Test
   void sizesParseAsTheGoSideReadsThem() {
     assertEquals(11, Options.parseSize("11"));

@@ -65,8 +65,11 @@ class StackPairsTest {
       List<String> failures = Conformance.run(c, ds, s -> {});
       assertEquals(List.of(), failures);
       if (client.countsBytes()) {
-        // The checks echo 4 MiB: a counter that saw less missed a connection.
-        assertTrue(counter.sent() > 4 << 20 && counter.received() > 4 << 20,
+        // The checks echo 4 MiB: a counter that saw less missed a connection. Akka gRPC and
+        // Pekko gRPC gzip their answers to grpc-java's clients, which accept gzip, so only
+        // what was sent to them is that large ("Hello World " repeated compresses well).
+        boolean gzips = serverName.equals("akka-grpc") || serverName.equals("pekko-grpc");
+        assertTrue(counter.sent() > 4 << 20 && (gzips || counter.received() > 4 << 20),
             "counted " + counter.sent() + " bytes sent, " + counter.received() + " received");
       }
     }

@@ -36,8 +36,17 @@ final class GrpcErrors {
     return Status.INTERNAL.withDescription(String.valueOf(t)).withCause(t).asRuntimeException();
   }
 
-  /** What a client throws for a failed call: a contract status becomes a ContractException; others stay. */
+  /**
+   * What a client throws for a failed call: a contract status becomes a ContractException;
+   * others stay. grpc-java reports a compressed answer over the client's limit as
+   * CANCELLED caused by a RESOURCE_EXHAUSTED status (it finds out while decompressing):
+   * that is the client's refusal, resource_exhausted.
+   */
   static Exception fromStatus(StatusRuntimeException e) {
+    if (e.getStatus().getCode() == Status.Code.CANCELLED && e.getStatus().getCause() instanceof StatusRuntimeException cause
+        && cause.getStatus().getCode() == Status.Code.RESOURCE_EXHAUSTED) {
+      return fromStatus(cause);
+    }
     Code c = FROM_GRPC.get(e.getStatus().getCode());
     if (c != null) {
       String d = e.getStatus().getDescription();
