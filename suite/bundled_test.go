@@ -13,7 +13,7 @@ import (
 // their promise. A bundled suite not listed here is still parsed.
 var expectedCounts = map[string]int{
 	"quick":             5,  // direct + 4 protocols over tcp, person.get
-	"metrifier":         30, // (3 JVM + 3 Go stacks) × 5 operations
+	"metrifier":         35, // (3 JVM + 3 Go production + 1 Go tuned stacks) × 5 operations
 	"metrifier-cloud":   15, // the Go rows across a link
 	"akka-http-vs-grpc": 12, // (4 JVM servers: Akka, Pekko × HTTP, gRPC; 2 Go) × (open, closed)
 	"rest-vs-grpc":      14, // (3 JVM rows + 4 Go protocols) × (stream, pingpong)
