@@ -37,6 +37,8 @@ type Options struct {
 	Version string
 	// Seed orders the targets of interleaved rounds.
 	Seed uint64
+	// ProfileDir, when set, receives CPU profiles of the Go workers (cluster.Options).
+	ProfileDir string
 	// Observe, when set, receives progress events, from one goroutine at a time.
 	Observe func(Event)
 	// Hosts places the workers and the link between them (the suite's, with the
@@ -199,7 +201,15 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 			rounds = specs[0].Iterations
 		}
 		observe(Event{Kind: KindStart, Index: first, Total: total, Name: names[0], Group: names, Estimate: estimate, Rounds: rounds})
-		copts := cluster.Options{Binary: opt.Binary, Seed: opt.Seed, Hosts: opt.Hosts, Observe: func(ev cluster.Event) {
+		profiles := ""
+		if opt.ProfileDir != "" {
+			// One directory per group: the workers' file names count targets within a group.
+			profiles = filepath.Join(opt.ProfileDir, fmt.Sprintf("group-%03d", first))
+			if err := os.MkdirAll(profiles, 0o755); err != nil {
+				return out, err
+			}
+		}
+		copts := cluster.Options{Binary: opt.Binary, Seed: opt.Seed, Hosts: opt.Hosts, ProfileDir: profiles, Observe: func(ev cluster.Event) {
 			i := group[ev.Target]
 			observe(Event{Kind: KindInterval, Index: i, Total: total, Name: benchmarks[i].Name, Interval: &ev})
 		}}

@@ -29,6 +29,7 @@ type runCmd struct {
 	RateScale  float64 `name:"rate-scale" default:"1" help:"Multiply every open-loop rate of the suite by this factor (> 0), e.g. 0.5 for a slower machine."`
 	Sequential bool    `help:"Measure every benchmark on its own, one after the other, instead of comparison groups in interleaved rounds (to compare the two methods)."`
 	Seed       uint64  `default:"1" help:"Seed of the interleaved rounds' random order."`
+	Profile    string  `help:"Write CPU profiles (pprof) of every Go worker process under this directory, one subdirectory per comparison group (group-NNN, NNN the index of its first benchmark)."`
 	Plain      bool    `help:"Plain progress lines even on a terminal."`
 	hostFlags
 }
@@ -54,6 +55,11 @@ func (c *runCmd) Run(e *env) error {
 	}
 	if c.Sequential {
 		s.Sequential()
+	}
+	if c.Profile != "" {
+		if err := os.MkdirAll(c.Profile, 0o755); err != nil {
+			return err
+		}
 	}
 	hosts, err := c.hostFlags.over(s.Hosts)
 	if err != nil {
@@ -93,7 +99,7 @@ func (c *runCmd) Run(e *env) error {
 		s.Name, len(selected), total.Round(time.Second), dir)
 	prog := newProgress(e.stderr, !c.Plain && isTerminal(e.stderr), total)
 	out, runErr := runner.Run(e.ctx, s, runner.Options{Dir: dir, Resume: c.Resume != "", Filter: filter,
-		Version: buildVersion(), Seed: c.Seed, Hosts: hosts, Observe: prog.observe})
+		Version: buildVersion(), Seed: c.Seed, Hosts: hosts, ProfileDir: c.Profile, Observe: prog.observe})
 	prog.finish()
 	if out != nil && out.Results != nil && len(out.Results.Benchmarks) > 0 {
 		fmt.Fprintln(e.stdout)
