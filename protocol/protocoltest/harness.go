@@ -27,7 +27,13 @@ type Target struct {
 	Server   protocol.Server // nil for in-process protocols
 	Addr     transport.Addr  // zero for in-process protocols
 	Dataset  *contract.Dataset
+	// Stacks are the stacks the target's server runs and its clients are made by.
+	Stacks Stacks
 }
+
+// Stacks names a server stack and a client stack of a protocol; "" is the protocol's
+// default for that side.
+type Stacks struct{ Server, Client string }
 
 // Networks are the transports the suite covers for networked protocols.
 var Networks = []string{"tcp", "unix"}
@@ -80,6 +86,13 @@ func HTTPPeer(t testing.TB) transport.Addr {
 // protocols.
 func Start(t testing.TB, name, network string, svc contract.Service, cfg protocol.ServerConfig) *Target {
 	t.Helper()
+	return StartStacks(t, name, network, Stacks{}, svc, cfg)
+}
+
+// StartStacks is Start with the server of stacks.Server, whose clients (Client,
+// ClientConfig) are made by stacks.Client.
+func StartStacks(t testing.TB, name, network string, stacks Stacks, svc contract.Service, cfg protocol.ServerConfig) *Target {
+	t.Helper()
 	p, err := protocol.Lookup(name)
 	if err != nil {
 		t.Fatal(err)
@@ -88,13 +101,17 @@ func Start(t testing.TB, name, network string, svc contract.Service, cfg protoco
 	if svc == nil {
 		svc = contract.NewReference(ds)
 	}
-	tg := &Target{Protocol: p, Service: svc, Dataset: ds}
+	tg := &Target{Protocol: p, Service: svc, Dataset: ds, Stacks: stacks}
 	if p.InProcess {
 		return tg
 	}
-	srv, err := p.NewServer(svc, cfg)
+	ss, err := protocol.LookupStack(name, stacks.Server, protocol.ServerSide)
 	if err != nil {
-		t.Fatalf("%s: NewServer: %v", name, err)
+		t.Fatal(err)
+	}
+	srv, err := ss.NewServer(svc, cfg)
+	if err != nil {
+		t.Fatalf("%s: NewServer of %s: %v", name, ss.Name, err)
 	}
 	ln, err := transport.Listen(ListenAddr(t, network))
 	if err != nil {
@@ -118,6 +135,12 @@ func Start(t testing.TB, name, network string, svc contract.Service, cfg protoco
 	return tg
 }
 
+// restart starts another server like tg's (protocol, network, stacks) of svc with cfg.
+func (tg *Target) restart(t testing.TB, svc contract.Service, cfg protocol.ServerConfig) *Target {
+	t.Helper()
+	return StartStacks(t, tg.Protocol.Name, tg.Addr.Network, tg.Stacks, svc, cfg)
+}
+
 // Client returns a new client of the target whose connections count bytes in c (nil:
 // none). It is closed by t.Cleanup.
 func (tg *Target) Client(t testing.TB, c *transport.Counter) protocol.Client {
@@ -133,9 +156,13 @@ func (tg *Target) ClientConfig(t testing.TB, cfg protocol.ClientConfig, c *trans
 	if !tg.Protocol.InProcess {
 		cfg.Dial = transport.Dialer(tg.Addr, c)
 	}
+	cs, err := protocol.LookupStack(tg.Protocol.Name, tg.Stacks.Client, protocol.ClientSide)
+	if err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	cl, err := tg.Protocol.NewClient(ctx, cfg)
+	cl, err := cs.NewClient(ctx, cfg)
 	if err != nil {
 		t.Fatalf("%s: NewClient(%s): %v", tg.Protocol.Name, tg.Addr, err)
 	}

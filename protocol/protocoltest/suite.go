@@ -18,8 +18,21 @@ import (
 	"github.com/wirebench/wirebench/transport"
 )
 
-// Run runs the whole conformance suite for the named protocol over every transport.
-func Run(t *testing.T, name string) {
+// Run runs the whole conformance suite for the named protocol over every transport,
+// with its default stacks.
+func Run(t *testing.T, name string) { run(t, name, Stacks{}) }
+
+// RunClientStack runs the whole suite with the named client stack of the protocol
+// against each of its server stacks that runs in this process.
+func RunClientStack(t *testing.T, name, client string) {
+	for _, s := range protocol.Stacks(name) {
+		if s.Has(protocol.ServerSide) && s.NewServer != nil {
+			t.Run(s.Name, func(t *testing.T) { run(t, name, Stacks{Server: s.Name, Client: client}) })
+		}
+	}
+}
+
+func run(t *testing.T, name string, stacks Stacks) {
 	p, err := protocol.Lookup(name)
 	if err != nil {
 		t.Fatal(err)
@@ -30,7 +43,7 @@ func Run(t *testing.T, name string) {
 	}
 	for _, network := range networks {
 		t.Run(network, func(t *testing.T) {
-			tg := Start(t, name, network, nil, protocol.ServerConfig{})
+			tg := StartStacks(t, name, network, stacks, nil, protocol.ServerConfig{})
 			cl := tg.Client(t, nil)
 			t.Run("Operations", func(t *testing.T) { testOperations(t, tg, cl) })
 			t.Run("NotFound", func(t *testing.T) { testNotFound(t, cl) })
@@ -47,8 +60,8 @@ func Run(t *testing.T, name string) {
 			}
 			t.Run("BytesCounted", func(t *testing.T) { testBytesCounted(t, tg) })
 			t.Run("GarbageBytes", func(t *testing.T) { testGarbage(t, tg, cl) })
-			t.Run("OverLimit", func(t *testing.T) { testOverLimit(t, name, network) })
-			t.Run("ServerCloseInFlight", func(t *testing.T) { testServerCloseInFlight(t, name, network) })
+			t.Run("OverLimit", func(t *testing.T) { testOverLimit(t, tg) })
+			t.Run("ServerCloseInFlight", func(t *testing.T) { testServerCloseInFlight(t, tg) })
 		})
 	}
 }
@@ -259,7 +272,7 @@ func testContextErrors(t *testing.T, tg *Target, cl protocol.Client) {
 	}
 	// A deadline that passes while the server is working on the call.
 	blk := newBlocking(tg.Service)
-	slow := Start(t, tg.Protocol.Name, tg.Addr.Network, blk, protocol.ServerConfig{})
+	slow := tg.restart(t, blk, protocol.ServerConfig{})
 	scl := slow.Client(t, nil)
 	ctx, cancel2 := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel2()
@@ -402,8 +415,8 @@ func isConnClosedErr(err error) bool {
 	return strings.Contains(s, "reset by peer") || strings.Contains(s, "broken pipe")
 }
 
-func testOverLimit(t *testing.T, name, network string) {
-	tg := Start(t, name, network, nil, protocol.ServerConfig{MaxMessageSize: 1 << 20})
+func testOverLimit(t *testing.T, orig *Target) {
+	tg := orig.restart(t, nil, protocol.ServerConfig{MaxMessageSize: 1 << 20})
 	cl := tg.Client(t, nil)
 	ctx := ctxT(t)
 	if _, err := cl.Echo(ctx, contract.Payload(2<<20)); err == nil {
@@ -420,12 +433,12 @@ func testOverLimit(t *testing.T, name, network string) {
 	}
 }
 
-func testServerCloseInFlight(t *testing.T, name, network string) {
+func testServerCloseInFlight(t *testing.T, orig *Target) {
 	baseline := runtime.NumGoroutine()
 	func() {
 		blk := newBlocking(contract.NewReference(contract.MustDataset(contract.DefaultSeed, contract.DefaultSize)))
 		defer blk.release()
-		tg := Start(t, name, network, blk, protocol.ServerConfig{})
+		tg := orig.restart(t, blk, protocol.ServerConfig{})
 		cl := tg.Client(t, nil)
 		const inflight = 8
 		errs := make(chan error, inflight+1)
