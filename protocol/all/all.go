@@ -7,4 +7,5 @@ import (
 	_ "github.com/wirebench/wirebench/protocol/grpcavro"
 	_ "github.com/wirebench/wirebench/protocol/grpcproto"
 	_ "github.com/wirebench/wirebench/protocol/httpjson"
+	_ "github.com/wirebench/wirebench/protocol/instrument"
 )
