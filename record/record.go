@@ -45,17 +45,20 @@ func NewRecorder(withLag bool) *Recorder {
 // Record adds one successful call: response time from its intended start (the
 // schedule's time, or start in a closed model), service time from its actual start,
 // and the lag between the two.
+//
+// A recorder without lag (a closed model's) is given intended = start, so response
+// and service time are one value: it records it once, and Drain copies the response
+// histogram into the service one (a histogram update less per call).
 func (r *Recorder) Record(intended, start, end time.Time) {
 	resp := end.Sub(intended)
-	svc := end.Sub(start)
 	r.mu.Lock()
 	r.iv.Ops++
 	if resp > time.Duration(HighestNs) {
 		r.iv.Clamped++ // response time is the longest of the three
 	}
 	r.iv.record(r.iv.Resp, resp)
-	r.iv.record(r.iv.Service, svc)
 	if r.iv.Lag != nil {
+		r.iv.record(r.iv.Service, end.Sub(start))
 		r.iv.record(r.iv.Lag, start.Sub(intended))
 	}
 	r.mu.Unlock()
@@ -72,6 +75,9 @@ func (r *Recorder) RecordError(kind ErrorKind) {
 // Drain adds what r holds into iv and resets r.
 func (r *Recorder) Drain(iv *Interval) {
 	r.mu.Lock()
+	if r.iv.Lag == nil {
+		r.iv.Service.Merge(r.iv.Resp) // see Record
+	}
 	iv.Add(&r.iv)
 	r.iv.reset()
 	r.mu.Unlock()
