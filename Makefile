@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/wirebench
 
-.PHONY: build run test vet check-generate generate demo bench-codecs tools peers clean
+.PHONY: build run test vet check-generate generate demo bench-codecs tools peers clean java test-java test-java-unit
 
 build:
 	$(GO) build -o $(BIN) ./cmd/wirebench
@@ -12,9 +12,12 @@ build:
 run: build
 	$(BIN) run
 
-# The test command of the README and of CI.
-test: vet check-generate
+# The test command of the README and of CI: vet, the generated-code check, the JVM
+# worker's jar (when a JDK and Maven are present; its Go interop tests skip without
+# it), every Go test, then the JVM worker's own tests.
+test: vet check-generate java
 	$(GO) test -count=1 -timeout 20m ./...
+	@$(MAKE) --no-print-directory test-java-unit
 
 vet:
 	$(GO) vet ./...
@@ -49,6 +52,29 @@ tools:
 # of CI. PEERS_FLAGS e.g. -duration 4s.
 peers: build
 	$(GO) run ./cmd/peers $(PEERS_FLAGS)
+
+# The JVM worker (workers/java, docs/java-worker.md): one runnable jar,
+# workers/java/target/wirebench-worker.jar. Needs mvn and java (JDK 17); without them the
+# JVM stacks are unavailable and this says so. Builds under the shared CPU lock.
+MVN ?= mvn
+JAVA_LOCK := $(shell command -v flock >/dev/null && echo flock -s /tmp/wirebench-cpu.lock)
+java:
+	@if command -v $(MVN) >/dev/null && command -v java >/dev/null; then \
+		$(JAVA_LOCK) $(MVN) -q -B -f workers/java/pom.xml package -DskipTests; \
+	else \
+		echo "java: mvn or java not found: the JVM stacks are unavailable (install a JDK 17 and Maven 3.8)"; \
+	fi
+
+# The JVM worker's own tests (JUnit), then the Go interop tests against it.
+test-java: java test-java-unit
+	$(GO) test -count=1 ./protocol/jvm/
+
+test-java-unit:
+	@if command -v $(MVN) >/dev/null && command -v java >/dev/null; then \
+		$(JAVA_LOCK) $(MVN) -q -B -f workers/java/pom.xml verify; \
+	else \
+		echo "test-java: mvn or java not found: the JVM worker's tests skipped"; \
+	fi
 
 clean:
 	rm -rf bin

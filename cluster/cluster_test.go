@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/engine"
+	"github.com/wirebench/wirebench/internal/testbin"
 	"github.com/wirebench/wirebench/load"
 	_ "github.com/wirebench/wirebench/protocol/all"
 	"github.com/wirebench/wirebench/spec"
@@ -19,20 +19,7 @@ import (
 
 var binary string
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "wbcluster")
-	if err != nil {
-		panic(err)
-	}
-	binary = filepath.Join(dir, "wirebench")
-	if out, err := exec.Command("go", "build", "-o", binary, "../cmd/wirebench").CombinedOutput(); err != nil {
-		os.Stderr.Write(out)
-		panic(err)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testbin.Main(m, "../cmd/wirebench", &binary) }
 
 func testSpec(protocol, transport string) spec.Spec {
 	s := spec.Default()
@@ -147,13 +134,16 @@ func TestWorkerKilled(t *testing.T) {
 	var trials []*Trial
 	var err error
 	done := make(chan struct{})
+	// The driver's sockets go under a directory of this test's own, so that the
+	// worker killed is this test's (other packages' tests run workers meanwhile).
+	tmp := t.TempDir()
 	go func() {
 		defer close(done)
 		killed := false
-		trials, err = Run(context.Background(), s, Options{Binary: binary, Observe: func(e Event) {
+		trials, err = Run(context.Background(), s, Options{Binary: binary, TempDir: tmp, Observe: func(e Event) {
 			if e.Interval.Phase == engine.Measure && e.Interval.Index == 1 && !killed {
 				killed = true
-				killWorker(t, "server-0-0.sock") // the server worker of trial 0
+				killWorker(t, tmp, "server-0-0.sock") // the server worker of trial 0
 			}
 		}})
 	}()
@@ -174,12 +164,12 @@ func TestWorkerKilled(t *testing.T) {
 	}
 }
 
-// killWorker kills the worker process whose command line names the socket.
-func killWorker(t *testing.T, sock string) {
+// killWorker kills the worker process whose command line names the socket in dir.
+func killWorker(t *testing.T, dir, sock string) {
 	entries, _ := os.ReadDir("/proc")
 	for _, e := range entries {
 		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err != nil || !strings.Contains(string(b), "worker") || !strings.Contains(string(b), sock) {
+		if err != nil || !strings.Contains(string(b), "worker") || !strings.Contains(string(b), dir) || !strings.Contains(string(b), sock) {
 			continue
 		}
 		var pid int

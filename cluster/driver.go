@@ -2,12 +2,14 @@ package cluster
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"time"
 
 	"github.com/wirebench/wirebench/cluster/controlpb"
 	"github.com/wirebench/wirebench/engine"
+	"github.com/wirebench/wirebench/internal/nspair"
 	"github.com/wirebench/wirebench/record"
 	"github.com/wirebench/wirebench/spec"
 )
@@ -32,6 +34,12 @@ type Options struct {
 	Seed uint64
 	// Observe, when set, receives events as they happen (from one goroutine at a time).
 	Observe func(Event)
+	// Hosts places the workers (the zero Hosts: one server and one client worker
+	// spawned here) and the link between them.
+	Hosts Hosts
+
+	// pair is the namespaces of a group run with Hosts.Netns.
+	pair *nspair.Pair
 }
 
 // Event is progress reported by the driver: one finished phase of one target.
@@ -58,10 +66,35 @@ type Interval struct {
 	BytesSent, BytesReceived int64
 	ClientCPU                time.Duration
 	ClientCPUs               int
+	// LinkCPU is the CPU the clients' link proxies used (0 without one).
+	LinkCPU time.Duration
+	// Parts are the client workers' own intervals when there are several, in worker
+	// order; the interval is their merge (mergeIntervals). Nil with one.
+	Parts []*Interval
 	// Server is the server worker's reading at the end of the phase and ServerCPU the
 	// CPU it used during the phase; nil and 0 without a server worker.
 	Server    *ProcReading
 	ServerCPU time.Duration
+}
+
+// mergeIntervals merges the intervals of one phase from several client workers:
+// histograms merge exactly, ops, errors, bytes and CPU add up, the span covers all
+// (so the throughput is the sum of the workers' while their spans agree), and the
+// CPUs the generators had add up too. One interval is returned as it is.
+func mergeIntervals(parts []*Interval) *Interval {
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	m := &Interval{Phase: parts[0].Phase, Index: parts[0].Index, Interval: &record.Interval{}, Parts: parts}
+	for _, p := range parts {
+		m.Interval.Add(p.Interval)
+		m.BytesSent += p.BytesSent
+		m.BytesReceived += p.BytesReceived
+		m.ClientCPU += p.ClientCPU
+		m.ClientCPUs += p.ClientCPUs
+		m.LinkCPU += p.LinkCPU
+	}
+	return m
 }
 
 // ProcReading is a reading of a worker process, cumulative since it started.
@@ -121,18 +154,26 @@ func RunGroup(ctx context.Context, specs []spec.Spec, opt Options) []*Result {
 	if !ok {
 		return results
 	}
-	if err := opt.fill(); err != nil {
+	fail := func(err error) []*Result {
 		for _, r := range results {
 			r.Err = err
 		}
 		return results
 	}
+	if err := opt.fill(); err != nil {
+		return fail(err)
+	}
+	pair, err := opt.Hosts.newPair()
+	if err != nil {
+		return fail(err)
+	}
+	if pair != nil {
+		defer pair.Close()
+		opt.pair = pair
+	}
 	dir, err := os.MkdirTemp(opt.TempDir, "wb-")
 	if err != nil {
-		for _, r := range results {
-			r.Err = err
-		}
-		return results
+		return fail(err)
 	}
 	defer os.RemoveAll(dir)
 	if len(specs) > 1 && interleaved(specs) {
@@ -164,6 +205,9 @@ func interleaved(specs []spec.Spec) bool {
 }
 
 func (opt *Options) fill() error {
+	if err := opt.Hosts.Check(); err != nil {
+		return err
+	}
 	if opt.StartTimeout == 0 {
 		opt.StartTimeout = 10 * time.Second
 	}
@@ -203,19 +247,19 @@ func runSequential(ctx context.Context, res Resolved, idx int, opt Options, dir 
 		tr.Err = func() error {
 			t, err := startTarget(ctx, res, opt, dir, i, idx)
 			if err != nil {
-				return err
+				return where(i, "start", err)
 			}
 			defer t.close()
 			if s.Warmup > 0 {
 				if tr.Warmup, err = t.phase(ctx, warmupPhase(s)); err != nil {
-					return err
+					return where(i, "warmup", err)
 				}
 				opt.observe(idx, i, tr.Warmup)
 			}
 			for k := range s.Iterations {
 				iv, err := t.phase(ctx, measurePhase(s, k, false))
 				if err != nil {
-					return err
+					return where(i, fmt.Sprintf("iteration %d", k+1), err)
 				}
 				tr.Intervals = append(tr.Intervals, iv)
 				opt.observe(idx, i, iv)
@@ -229,8 +273,17 @@ func runSequential(ctx context.Context, res Resolved, idx int, opt Options, dir 
 	}
 }
 
+// where says in which trial and phase err happened; a cancelled run is left as it is.
+func where(trial int, phase string, err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return fmt.Errorf("trial %d, %s: %w", trial+1, phase, err)
+}
+
 // runInterleaved measures a group in rounds (RunGroup). Every spec of the group has
-// the same plan (warmup, iterations, trials), which is what makes it a group.
+// the same plan (iterations, slice, trials: spec.SamePlan), which is what makes it a
+// group; each target has its own warmup.
 func runInterleaved(ctx context.Context, rs []Resolved, opt Options, dir string, out []*Result) {
 	plan := rs[0].Spec
 	for trial := range plan.Trials {
@@ -254,18 +307,18 @@ func runInterleaved(ctx context.Context, rs []Resolved, opt Options, dir string,
 			out[i].Trials = append(out[i].Trials, trials[i])
 			t, err := startTarget(ctx, res, opt, dir, trial, i)
 			if err != nil {
-				fail(i, err)
+				fail(i, where(trial, "start", err))
 				continue
 			}
 			targets[i] = t
 		}
 		for i, t := range targets {
-			if t == nil || plan.Warmup <= 0 {
+			if t == nil || rs[i].Spec.Warmup <= 0 {
 				continue
 			}
 			iv, err := t.phase(ctx, warmupPhase(rs[i].Spec))
 			if err != nil {
-				fail(i, err)
+				fail(i, where(trial, "warmup", err))
 				continue
 			}
 			trials[i].Warmup = iv
@@ -279,7 +332,7 @@ func runInterleaved(ctx context.Context, rs []Resolved, opt Options, dir string,
 				}
 				iv, err := t.phase(ctx, measurePhase(rs[i].Spec, round, true))
 				if err != nil {
-					fail(i, err)
+					fail(i, where(trial, fmt.Sprintf("round %d", round+1), err))
 					continue
 				}
 				trials[i].Intervals = append(trials[i].Intervals, iv)

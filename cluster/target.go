@@ -8,23 +8,42 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
 
 	"github.com/wirebench/wirebench/cluster/controlpb"
 	"github.com/wirebench/wirebench/engine"
+	"github.com/wirebench/wirebench/internal/nspair"
 	"github.com/wirebench/wirebench/protocol"
-	"github.com/wirebench/wirebench/spec"
 )
 
-// worker is a started worker process and its control connection.
+// worker is the driver's handle on one worker: a process it spawned (pinned, dying
+// with the driver, stopped after its trial) or a remote one reached by URL (used as
+// it is: never started, pinned or stopped by the driver).
 type worker struct {
-	*process
+	role   string   // "server worker", "client worker 2"
+	url    string   // a remote worker's control URL; "" for a spawned one
+	proc   *process // a spawned worker's process; nil for a remote one
 	conn   *grpc.ClientConn
 	client controlpb.WorkerClient
+}
+
+// name says which worker: its role and URL, or its role and pid.
+func (w *worker) name() string {
+	switch {
+	case w.url != "":
+		return w.role + " " + w.url
+	case w.proc != nil && w.proc.cmd.Process != nil:
+		return fmt.Sprintf("%s (pid %d)", w.role, w.proc.cmd.Process.Pid)
+	}
+	return w.role
 }
 
 // workerCommand returns the command line of a worker of kind listening on the control
@@ -76,7 +95,9 @@ func javaWorkerJar(opt Options) (string, error) {
 	return "", fmt.Errorf("the JVM worker is not built (no %s): run `make java` (needs a JDK 17 and Maven), or set %s", javaWorkerJarPath, JavaWorkerEnv)
 }
 
-func startWorker(ctx context.Context, role, kind string, opt Options, dir, name string, cpus []int) (*worker, error) {
+// startWorker spawns a worker of kind, pinned to cpus, in the namespace of ns (the
+// driver's own for the zero End).
+func startWorker(ctx context.Context, role, kind string, opt Options, dir, name string, cpus []int, ns nspair.End) (*worker, error) {
 	sock := filepath.Join(dir, name+".sock")
 	profile := ""
 	if opt.ProfileDir != "" {
@@ -90,7 +111,7 @@ func startWorker(ctx context.Context, role, kind string, opt Options, dir, name 
 	if kind != protocol.WorkerGo {
 		timeout *= 3 // a JVM takes a few seconds to start on a busy machine
 	}
-	proc, err := startProcess(ctx, role, argv, cpus, timeout)
+	proc, err := startProcess(ctx, role, nspair.Exec(ns, argv), cpus, timeout)
 	if err != nil {
 		return nil, err
 	}
@@ -99,52 +120,70 @@ func startWorker(ctx context.Context, role, kind string, opt Options, dir, name 
 		proc.kill()
 		return nil, proc.failure(err)
 	}
-	return &worker{process: proc, conn: conn, client: controlpb.NewWorkerClient(conn)}, nil
+	return &worker{role: role, proc: proc, conn: conn, client: controlpb.NewWorkerClient(conn)}, nil
 }
 
-// close asks the worker to quit, then makes sure it is gone.
+// close ends the driver's use of the worker: a spawned one is asked to quit, then
+// made sure of; a remote one only loses its connection (which ends its streams).
 func (w *worker) close() {
-	if !w.dead() {
+	if w.proc != nil && !w.proc.dead() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		w.client.Quit(ctx, &controlpb.QuitRequest{})
 		cancel()
 	}
 	w.conn.Close()
-	w.stop(2 * time.Second)
+	if w.proc != nil {
+		w.proc.stop(2 * time.Second)
+	}
 }
 
-// explain turns an RPC error into the reason the worker gives, or, when the worker
-// died, what its exit and stderr say.
+// explain turns an RPC error into the reason the worker gives, or, when a spawned
+// worker died, what its exit and stderr say; a remote worker that went away is
+// named with its URL.
 func (w *worker) explain(err error) error {
-	select {
-	case <-w.exited:
-	case <-time.After(300 * time.Millisecond):
+	if w.proc != nil {
+		select {
+		case <-w.proc.exited:
+		case <-time.After(300 * time.Millisecond):
+		}
+		if w.proc.dead() {
+			return w.proc.failure(nil)
+		}
 	}
-	if w.dead() {
-		return w.failure(nil)
+	s, ok := status.FromError(err)
+	switch {
+	case !ok:
+		return fmt.Errorf("%s: %w", w.name(), err)
+	case w.url != "" && s.Code() == codes.Unavailable:
+		return fmt.Errorf("%s: lost the connection (did the worker or its host stop?): %s", w.name(), s.Message())
+	case w.url != "" && s.Code() == codes.Unauthenticated:
+		return fmt.Errorf("%s: refused the driver: %s", w.name(), s.Message())
 	}
-	if s, ok := status.FromError(err); ok {
-		return fmt.Errorf("%s: %s", w.role, s.Message())
-	}
-	return fmt.Errorf("%s: %w", w.role, err)
+	return fmt.Errorf("%s: %s", w.role, s.Message())
 }
 
-// target is one benchmark's running server and load generator: the server listening,
-// the client connected and checked against the contract, both idle between phases.
-// Owned by one goroutine.
+// target is one benchmark's running server and load generators: the server
+// listening, every client worker connected and checked against the contract, all
+// idle between phases. Owned by one goroutine.
 type target struct {
 	res       Resolved
-	srv, cli  *worker
+	srv       *worker
 	srvStream controlpb.Worker_RunServerClient
-	cliStream controlpb.Worker_RunClientClient
+	clis      []*clientWorker
 	cancel    context.CancelFunc
 	// server is the server's last reading: each phase's server CPU is the
 	// difference from it.
 	server *ProcReading
 }
 
-// startTarget starts the workers of res for trial trial, as the idx-th target of its
-// group, and returns once the client is Ready.
+// clientWorker is one of a target's load generators and its RunClient stream.
+type clientWorker struct {
+	*worker
+	stream controlpb.Worker_RunClientClient
+}
+
+// startTarget starts (or reaches) the workers of res for trial trial, as the idx-th
+// target of its group, and returns once every client is Ready.
 func startTarget(ctx context.Context, res Resolved, opt Options, dir string, trial, idx int) (_ *target, err error) {
 	ctx, cancel := context.WithCancel(ctx)
 	t := &target{res: res, cancel: cancel}
@@ -153,46 +192,41 @@ func startTarget(ctx context.Context, res Resolved, opt Options, dir string, tri
 			t.close()
 		}
 	}()
-	s := res.Spec
-	bm := benchmarkMessage(res)
-	addr := s.Target
-	if res.HasServer() {
-		if t.srv, err = startWorker(ctx, "server worker", res.Server.Worker, opt, dir, fmt.Sprintf("server-%d-%d", idx, trial), s.ServerCPUs); err != nil {
-			return nil, err
-		}
-		listen := "tcp://127.0.0.1:0"
-		if s.Transport == spec.Unix {
-			listen = "unix://" + filepath.Join(dir, fmt.Sprintf("bench-%d-%d.sock", idx, trial))
-		}
-		if t.srvStream, err = t.srv.client.RunServer(ctx); err != nil {
-			return nil, t.srv.explain(err)
-		}
-		if err = t.srvStream.Send(&controlpb.ServerArgs{Arg: &controlpb.ServerArgs_Setup{Setup: &controlpb.ServerSetup{
-			Benchmark: bm, Listen: listen}}}); err != nil {
-			return nil, t.srv.explain(err)
-		}
-		st, err := t.srvStream.Recv()
-		if err != nil {
-			return nil, t.srv.explain(err)
-		}
-		addr = st.Address
-	}
-	if t.cli, err = startWorker(ctx, "client worker", res.Client.Worker, opt, dir, fmt.Sprintf("client-%d-%d", idx, trial), s.ClientCPUs); err != nil {
+	h := opt.Hosts
+	if err := h.checkSpec(res); err != nil {
 		return nil, err
 	}
-	if t.cliStream, err = t.cli.client.RunClient(ctx); err != nil {
-		return nil, t.cli.explain(err)
+	bm := benchmarkMessage(res)
+	addr := res.Spec.Target
+	if res.HasServer() {
+		if addr, err = t.startServer(ctx, opt, dir, fmt.Sprintf("%d-%d", idx, trial), bm); err != nil {
+			return nil, err
+		}
 	}
-	if err = t.cliStream.Send(&controlpb.ClientArgs{Arg: &controlpb.ClientArgs_Setup{Setup: &controlpb.ClientSetup{
-		Benchmark: bm, Target: addr, ShareIndex: 0, ShareCount: 1}}}); err != nil {
-		return nil, t.cli.explain(err)
+	n, lk := h.clientCount(), h.linkSetup(res)
+	for i := range n {
+		c, err := openClient(ctx, res, opt, dir, fmt.Sprintf("%d-%d", idx, trial), i, n, lk != nil)
+		if err != nil {
+			return nil, err
+		}
+		t.clis = append(t.clis, c)
+		if c.stream, err = c.client.RunClient(ctx); err != nil {
+			return nil, c.explain(err)
+		}
+		if err = c.stream.Send(&controlpb.ClientArgs{Arg: &controlpb.ClientArgs_Setup{Setup: &controlpb.ClientSetup{
+			Benchmark: bm, Target: addr, ShareIndex: int32(i), ShareCount: int32(n), Link: lk}}}); err != nil {
+			return nil, c.explain(err)
+		}
 	}
-	st, err := t.cliStream.Recv()
-	if err != nil {
-		return nil, t.recvError(ctx, err)
-	}
-	if st.GetReady() == nil {
-		return nil, fmt.Errorf("client worker: answered its setup with %T instead of Ready", st.Status)
+	// The clients connect and check the target at once; their answers are read in turn.
+	for _, c := range t.clis {
+		st, err := c.stream.Recv()
+		if err != nil {
+			return nil, c.recvError(ctx, err)
+		}
+		if st.GetReady() == nil {
+			return nil, fmt.Errorf("%s: answered its setup with %T instead of Ready", c.name(), st.Status)
+		}
 	}
 	if t.server, err = t.mark(); err != nil {
 		return nil, err
@@ -200,14 +234,81 @@ func startTarget(ctx context.Context, res Resolved, opt Options, dir string, tri
 	return t, nil
 }
 
-func (t *target) recvError(ctx context.Context, err error) error {
+// startServer starts or reaches the server worker, sets up its server and returns
+// the address it listens on.
+func (t *target) startServer(ctx context.Context, opt Options, dir, id string, bm *controlpb.Benchmark) (string, error) {
+	h, s := opt.Hosts, t.res.Spec
+	var err error
+	if h.Server != "" {
+		t.srv, _, err = dialWorker(ctx, "server worker", h.Server, h.Auth)
+	} else {
+		t.srv, err = startWorker(ctx, "server worker", t.res.Server.Worker, opt, dir, "server-"+id, s.ServerCPUs, pairEnd(opt.pair, true))
+	}
+	if err != nil {
+		return "", err
+	}
+	listen, err := h.serverListen(t.res, opt.pair, filepath.Join(dir, "bench-"+id+".sock"))
+	if err != nil {
+		return "", err
+	}
+	if t.srvStream, err = t.srv.client.RunServer(ctx); err != nil {
+		return "", t.srv.explain(err)
+	}
+	if err = t.srvStream.Send(&controlpb.ServerArgs{Arg: &controlpb.ServerArgs_Setup{Setup: &controlpb.ServerSetup{
+		Benchmark: bm, Listen: listen}}}); err != nil {
+		return "", t.srv.explain(err)
+	}
+	st, err := t.srvStream.Recv()
+	if err != nil {
+		return "", t.srv.explain(err)
+	}
+	return st.Address, nil
+}
+
+// openClient starts or reaches client worker i of n; with link, it must implement
+// ClientSetup.link (a worker that does not would ignore the field).
+func openClient(ctx context.Context, res Resolved, opt Options, dir, id string, i, n int, link bool) (*clientWorker, error) {
+	h := opt.Hosts
+	role := clientRole(i, n, "client worker")
+	var w *worker
+	var info *controlpb.InfoReply
+	var err error
+	if len(h.Clients) > 0 {
+		w, info, err = dialWorker(ctx, role, h.Clients[i], h.Auth)
+	} else {
+		name := "client-" + id
+		if n > 1 {
+			name += fmt.Sprintf("-%d", i)
+		}
+		w, err = startWorker(ctx, role, res.Client.Worker, opt, dir, name, res.Spec.ClientCPUs, pairEnd(opt.pair, false))
+		if err == nil && link {
+			if info, err = w.client.Info(ctx, &controlpb.InfoRequest{}); err != nil {
+				err = w.explain(err)
+			}
+		}
+	}
+	if err != nil {
+		if w != nil {
+			w.close()
+		}
+		return nil, err
+	}
+	c := &clientWorker{worker: w}
+	if link && !slices.Contains(info.GetFeatures(), "link") {
+		c.close()
+		return nil, fmt.Errorf("%s (%s): does not implement links (no \"link\" among its features)", c.name(), info.GetRuntime())
+	}
+	return c, nil
+}
+
+func (c *clientWorker) recvError(ctx context.Context, err error) error {
 	if errors.Is(err, io.EOF) {
-		return errors.New("client worker: ended the run without an answer")
+		return fmt.Errorf("%s: ended the run without an answer", c.name())
 	}
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	return t.cli.explain(err)
+	return c.explain(err)
 }
 
 // mark reads the server worker (nil without one).
@@ -226,22 +327,40 @@ func (t *target) mark() (*ProcReading, error) {
 	return &r, nil
 }
 
-// phase runs one phase and returns its interval, with the server's CPU over it.
-func (t *target) phase(ctx context.Context, ph *controlpb.Phase) (*Interval, error) {
-	if err := t.cliStream.Send(&controlpb.ClientArgs{Arg: &controlpb.ClientArgs_Phase{Phase: ph}}); err != nil {
-		return nil, t.recvError(ctx, err)
+// phase runs one phase on every client worker at once and returns their merged
+// interval (mergeIntervals), with the server's CPU over it.
+func (t *target) phase(ctx context.Context, ph *controlpb.Phase) (iv *Interval, err error) {
+	// A remote host that goes silent (no reset, no answer) must not hang the run: a
+	// timed phase has until its length, the call timeout and phaseSlack to be
+	// answered, then the target's streams are cancelled.
+	if d := time.Duration(ph.DurationNanos); d > 0 {
+		limit := d + t.res.Spec.CallTimeout + phaseSlack
+		var silent atomic.Bool
+		timer := time.AfterFunc(limit, func() { silent.Store(true); t.cancel() })
+		defer func() {
+			if !timer.Stop() && silent.Load() && err != nil {
+				err = fmt.Errorf("no answer to %s %d within %v (a worker or its host went silent): %w", ph.Kind, ph.Index+1, limit, err)
+			}
+		}()
 	}
-	st, err := t.cliStream.Recv()
-	if err != nil {
-		return nil, t.recvError(ctx, err)
+	for _, c := range t.clis {
+		if err := c.stream.Send(&controlpb.ClientArgs{Arg: &controlpb.ClientArgs_Phase{Phase: ph}}); err != nil {
+			return nil, c.recvError(ctx, err)
+		}
 	}
-	iv, err := decodeInterval(st.GetInterval())
-	if err != nil {
-		return nil, fmt.Errorf("client worker sent a bad interval: %w", err)
+	parts := make([]*Interval, len(t.clis))
+	errs := make([]error, len(t.clis))
+	var wg sync.WaitGroup
+	for i, c := range t.clis {
+		wg.Go(func() { parts[i], errs[i] = c.interval(ctx, ph) })
 	}
-	if iv.Phase != engine.Phase(ph.Kind) || iv.Index != int(ph.Index) {
-		return nil, fmt.Errorf("client worker answered phase %s %d with %s %d", ph.Kind, ph.Index, iv.Phase, iv.Index)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
 	}
+	iv = mergeIntervals(parts)
 	if t.srvStream != nil {
 		now, err := t.mark()
 		if err != nil {
@@ -252,11 +371,32 @@ func (t *target) phase(ctx context.Context, ph *controlpb.Phase) (*Interval, err
 	return iv, nil
 }
 
-// close stops both workers: the client first, so no call meets a closed server.
+// interval receives the client's answer to phase ph.
+func (c *clientWorker) interval(ctx context.Context, ph *controlpb.Phase) (*Interval, error) {
+	st, err := c.stream.Recv()
+	if err != nil {
+		return nil, c.recvError(ctx, err)
+	}
+	iv, err := decodeInterval(st.GetInterval())
+	if err != nil {
+		return nil, fmt.Errorf("%s sent a bad interval: %w", c.name(), err)
+	}
+	if iv.Phase != engine.Phase(ph.Kind) || iv.Index != int(ph.Index) {
+		return nil, fmt.Errorf("%s answered phase %s %d with %s %d", c.name(), ph.Kind, ph.Index, iv.Phase, iv.Index)
+	}
+	return iv, nil
+}
+
+// phaseSlack is what a timed phase may take beyond its length and the call timeout
+// before the driver gives up on its answer: the calls in flight finish within the
+// call timeout, and encoding and sending the interval take milliseconds.
+const phaseSlack = 30 * time.Second
+
+// close stops every worker: the clients first, so no call meets a closed server.
 func (t *target) close() {
 	t.cancel()
-	if t.cli != nil {
-		t.cli.close()
+	for _, c := range t.clis {
+		c.close()
 	}
 	if t.srv != nil {
 		t.srv.close()
@@ -291,10 +431,10 @@ func Serve(ctx context.Context, res Resolved, listen string, opt Options) (*Serv
 		s.Close()
 		return nil, err
 	}
-	if s.w, err = startWorker(ctx, "server worker", res.Server.Worker, opt, dir, "server", res.Spec.ServerCPUs); err != nil {
+	if s.w, err = startWorker(ctx, "server worker", res.Server.Worker, opt, dir, "server", res.Spec.ServerCPUs, nspair.End{}); err != nil {
 		return fail(err)
 	}
-	s.Done = s.w.exited
+	s.Done = s.w.proc.exited
 	stream, err := s.w.client.RunServer(ctx)
 	if err != nil {
 		return fail(s.w.explain(err))

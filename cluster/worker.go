@@ -70,7 +70,8 @@ func (w *Worker) Info(ctx context.Context, _ *controlpb.InfoRequest) (*controlpb
 	cpus := cpuset.Affinity()
 	return &controlpb.InfoReply{Version: w.version, Stacks: stacks, Cpus: int32(len(cpus)), Runtime: runtime.Version(),
 		Pid: int32(w.proc.PID()), Host: &controlpb.Host{Hostname: name, CpuModel: h.CPUModel, Cores: int32(h.Cores),
-			MemoryBytes: h.MemoryBytes, Kernel: h.Kernel, Os: h.OS, Cpus: cpuset.FormatCPUList(cpus)}}, nil
+			MemoryBytes: h.MemoryBytes, Kernel: h.Kernel, Os: h.OS, Cpus: cpuset.FormatCPUList(cpus)},
+		Features: []string{"link"}}, nil
 }
 
 func (w *Worker) Quit(ctx context.Context, _ *controlpb.QuitRequest) (*controlpb.QuitReply, error) {
@@ -214,7 +215,15 @@ func (w *Worker) RunClient(stream controlpb.Worker_RunClientServer) error {
 		return status.Errorf(codes.InvalidArgument, "share %d of %d", share, count)
 	}
 	ctx := stream.Context()
-	run, err := newClientRun(ctx, r, setup.Target, share, count)
+	target := setup.Target
+	var lp *linkProc
+	if setup.Link != nil && !r.Protocol.InProcess {
+		if lp, target, err = startLink(ctx, setup.Target, setup.Link); err != nil {
+			return status.Error(codes.InvalidArgument, err.Error())
+		}
+		defer lp.close()
+	}
+	run, err := newClientRun(ctx, r, target, share, count)
 	if err != nil {
 		return err
 	}
@@ -230,11 +239,11 @@ func (w *Worker) RunClient(stream controlpb.Worker_RunClientServer) error {
 	}
 	defer sess.Close()
 	defer paceGC()()
-	last, err := w.procStats()
+	ready, err := w.procStats()
 	if err != nil {
 		return err
 	}
-	if err := stream.Send(&controlpb.ClientStatus{Status: &controlpb.ClientStatus_Ready{Ready: &controlpb.Ready{Proc: last}}}); err != nil {
+	if err := stream.Send(&controlpb.ClientStatus{Status: &controlpb.ClientStatus_Ready{Ready: &controlpb.Ready{Proc: ready}}}); err != nil {
 		return err
 	}
 	var lastSent, lastRecv int64
@@ -250,6 +259,18 @@ func (w *Worker) RunClient(stream controlpb.Worker_RunClientServer) error {
 		if ph == nil {
 			return status.Error(codes.InvalidArgument, "RunClient: want a phase")
 		}
+		// The phase's CPU is read around the phase alone: encoding its histograms
+		// and waiting for the next phase (the other targets' slices, when
+		// interleaved) are not the load's cost per op.
+		before, err := w.procStats()
+		if err != nil {
+			return err
+		}
+		if lp != nil {
+			if _, err := lp.phaseCPU(); err != nil {
+				return status.Error(codes.Internal, err.Error())
+			}
+		}
 		iv, err := sess.Phase(engine.PhaseSpec{Duration: time.Duration(ph.DurationNanos), Ops: ph.Ops,
 			RestartSchedule: ph.RestartSchedule, Rate: ph.Rate / float64(count)})
 		if err != nil {
@@ -258,16 +279,22 @@ func (w *Worker) RunClient(stream controlpb.Worker_RunClientServer) error {
 			}
 			return status.Error(codes.InvalidArgument, err.Error())
 		}
+		after, err := w.procStats()
+		if err != nil {
+			return err
+		}
+		var linkCPU time.Duration
+		if lp != nil {
+			if linkCPU, err = lp.phaseCPU(); err != nil {
+				return status.Error(codes.Internal, err.Error())
+			}
+		}
 		repaceGC()
 		msg, err := intervalMessage(ph, iv)
 		if err != nil {
 			return status.Error(codes.Internal, err.Error())
 		}
-		ps, err := w.procStats()
-		if err != nil {
-			return err
-		}
-		msg.CpuNanos, msg.Proc, last = ps.CpuNanos-last.CpuNanos, ps, ps
+		msg.CpuNanos, msg.Proc, msg.LinkCpuNanos = after.CpuNanos-before.CpuNanos, after, int64(linkCPU)
 		sent, recv := run.counter.Sent(), run.counter.Received()
 		msg.BytesSent, msg.BytesReceived, lastSent, lastRecv = sent-lastSent, recv-lastRecv, sent, recv
 		if err := stream.Send(&controlpb.ClientStatus{Status: &controlpb.ClientStatus_Interval{Interval: msg}}); err != nil {
@@ -354,7 +381,9 @@ func newClientRun(ctx context.Context, res Resolved, target string, share, count
 		return nil, bad(err)
 	}
 	r := &clientRun{op: op, model: model}
-	cfg := protocol.ClientConfig{MaxMessageSize: s.MaxMessageSize, Options: s.ClientOptions}
+	cfg := protocol.ClientConfig{MaxMessageSize: s.MaxMessageSize, Options: s.ClientOptions,
+		// Callers are dealt to the clients round-robin, so none carries more than this.
+		Concurrency: (model.Concurrency + model.Connections - 1) / model.Connections}
 	if res.Protocol.InProcess {
 		cfg.Local = contract.NewReference(ds)
 	} else {

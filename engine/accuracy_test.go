@@ -57,7 +57,11 @@ func (s *stallingService) GetPerson(ctx context.Context, id int64) (contract.Per
 // chosen to keep both small: arrivals are 2 ms apart, so a quantile is known to about
 // 2 ms; and after a stall the backlog of ~100 calls is answered at the speed of the
 // CPUs, which delays the later arrivals of a stall by the work of the earlier ones (a
-// few ms on a busy machine). The bound is 10 %.
+// few ms on a quiet machine). Both only add, and on a machine shared with builds and
+// other tests the backlog drains several times slower (p90 was seen 25–29 % over the
+// implied value while four other test runs loaded both CPUs), so the bounds are
+// −10 % and +40 %: still far from what an uncorrected measure gives (the service
+// time's p90 is under a tenth of the stall, checked below).
 func TestOpenLoopMatchesStallPattern(t *testing.T) {
 	if testing.Short() {
 		t.Skip("timing test: 2.2 s of load")
@@ -120,8 +124,8 @@ func TestOpenLoopMatchesStallPattern(t *testing.T) {
 		got := time.Duration(iv.Resp.ValueAtQuantile(q * 100))
 		want := stallQuantile(q, stall, period)
 		t.Logf("response p%g: %v, implied %v (%+.1f %%)", q*100, got.Round(10*time.Microsecond), want, 100*(float64(got)/float64(want)-1))
-		if got < want*90/100 || got > want*110/100 {
-			t.Errorf("response p%g %v, want %v ± 10 %%", q*100, got, want)
+		if got < want*90/100 || got > want*140/100 {
+			t.Errorf("response p%g %v, want %v within −10 %% and +40 %%", q*100, got, want)
 		}
 	}
 	// Only the first 32 arrivals of a stall (6 % of calls) waited at the server:

@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/internal/finetimer"
 	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/record"
 )
@@ -225,13 +226,14 @@ type run struct {
 	recs    []*record.Recorder
 	callers []*caller
 	pacer   load.Pacer
-	fine    *fineTimer // the dispatcher's precise sleep; nil: Go timers only
-	begin   time.Time  // the open schedule's time zero
-	pending *time.Time // an arrival drawn past a phase's end, for the next phase
-	seq     uint64     // the open model's next sequence number (the dispatcher's alone)
-	stride  uint64     // the step between this run's sequence numbers
-	model   load.Model // the model, with the rate of the current schedule
-	starts  uint64     // schedules started, to vary a restarted Poisson schedule's seed
+	fine    *finetimer.Timer // the dispatcher's precise sleep; nil: Go timers only
+	begin   time.Time        // the open schedule's time zero
+	pending *time.Time       // an arrival drawn past a phase's end, for the next phase
+	seq     uint64           // the open model's next sequence number (the dispatcher's alone)
+	stride  uint64           // the step between this run's sequence numbers
+	busy    atomic.Int64     // open model: arrivals handed to callers (or waiting for one) and not finished
+	model   load.Model       // the model, with the rate of the current schedule
+	starts  uint64           // schedules started, to vary a restarted Poisson schedule's seed
 
 	errMu       sync.Mutex
 	firstErrors map[record.ErrorKind]string
@@ -300,7 +302,7 @@ func newRun(ctx context.Context, cfg *Config) *run {
 		r.callers[i] = c
 	}
 	if r.open {
-		r.fine = newFineTimer()
+		r.fine = finetimer.New()
 	}
 	if cfg.CallTimeout > 0 {
 		r.watchStop, r.watchDone = make(chan struct{}), make(chan struct{})
@@ -311,7 +313,7 @@ func newRun(ctx context.Context, cfg *Config) *run {
 
 func (r *run) stop() {
 	if r.fine != nil {
-		r.fine.close()
+		r.fine.Close()
 	}
 	if r.watchStop != nil {
 		close(r.watchStop)
@@ -485,6 +487,7 @@ type job struct {
 func (r *run) serveJobs(c *caller, jobs <-chan job) {
 	for j := range jobs {
 		r.call(c, j.seq, j.intended)
+		r.busy.Add(-1)
 	}
 }
 
@@ -507,31 +510,36 @@ func (r *run) dispatch(jobs chan<- job, deadline time.Time, ops int64) (overflow
 		}
 		j := job{seq: r.seq, intended: at}
 		r.seq += r.stride
+		// busy counts the arrivals handed out and not finished: it is raised before
+		// the hand-off, so a caller finishing at once cannot take it below zero.
+		r.busy.Add(1)
 		select {
 		case jobs <- j:
 			continue
 		default:
 		}
-		overflow++
+		// No caller was waiting. Only when every caller is busy is it overflow; else
+		// the free callers have not reached the channel yet (at a phase's start,
+		// or after a scheduling delay), and the wait shows as lag.
+		if r.busy.Load() > int64(len(r.callers)) {
+			overflow++
+		}
 		select {
 		case jobs <- j:
 		case <-done:
+			r.busy.Add(-1) // never handed out
 			return overflow
 		}
 	}
 	return overflow
 }
 
-// coarseSlack is how late a Go timer may fire when the process is idle (its
-// epoll_wait timeout is in whole milliseconds), with a margin.
-const coarseSlack = 2 * time.Millisecond
-
 // fineQuantum is the fine timer's granularity (see sleepUntil).
 const fineQuantum = 100 * time.Microsecond
 
-// sleepUntil waits until at, or returns false when the run ends first. Long waits
-// sleep on a Go timer up to coarseSlack before at, the rest on the fine timer, which
-// is unresponsive to the run's end for at most coarseSlack.
+// sleepUntil waits until at, or returns false when the run ends first: a Go timer
+// until finetimer.CoarseSlack before at, the rest on the fine timer (finetimer.Wait),
+// which is unresponsive to the run's end for at most that.
 //
 // The wake-up is rounded up to a multiple of fineQuantum on the schedule's clock, so
 // at high rates one wake-up (three system calls) starts every arrival due in its
@@ -540,28 +548,14 @@ func (r *run) sleepUntil(at time.Time, timer *time.Timer, done <-chan struct{}) 
 	if off := at.Sub(r.begin) % fineQuantum; off > 0 {
 		at = at.Add(fineQuantum - off)
 	}
-	wait := time.Until(at)
-	if wait <= 0 {
-		return true
-	}
-	if r.fine != nil && wait > coarseSlack {
-		wait -= coarseSlack
-	}
-	if r.fine == nil || wait > coarseSlack {
-		timer.Reset(wait)
-		select {
-		case <-timer.C:
-		case <-done:
-			return false
-		}
-	}
-	if wait := time.Until(at); wait > 0 && r.fine != nil && !r.fine.sleep(wait) {
+	ok, failed := finetimer.Wait(r.fine, at, timer, done)
+	if failed {
 		// The fine timer failed: the coarse one is late but sure.
-		r.fine.close()
+		r.fine.Close()
 		r.fine = nil
 		return r.sleepUntil(at, timer, done)
 	}
-	return true
+	return ok
 }
 
 func (r *run) nextArrival() time.Time {

@@ -32,15 +32,18 @@ func clients(n int) []contract.Service {
 
 func ms(ns int64) float64 { return float64(ns) / 1e6 }
 
-// An op-count run makes exactly the ops asked, and its throughput is ops over the
-// interval's own span.
+// An op-count run makes exactly the ops asked, and each iteration's span covers its
+// ops: 500 ops of at least 1 ms over 4 callers take at least 125 ms, so the
+// throughput is at most 4000/s, and at least 500 over the whole run's wall time.
 func TestClosedOpCount(t *testing.T) {
 	var calls atomic.Int64
 	var seen [4000]atomic.Int32
+	began := time.Now()
 	res, err := Run(context.Background(), Config{
 		Op: func(ctx context.Context, s contract.Service, seq uint64) error {
 			calls.Add(1)
 			seen[seq].Add(1) // 1000 ops over 4 callers: below 4000 however they share them
+			time.Sleep(time.Millisecond)
 			return nil
 		},
 		Clients:      clients(2),
@@ -51,6 +54,7 @@ func TestClosedOpCount(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	wall := time.Since(began)
 	if len(res.Intervals) != 2 || calls.Load() != 1000 {
 		t.Fatalf("%d intervals, %d calls; want 2 and 1000", len(res.Intervals), calls.Load())
 	}
@@ -58,8 +62,8 @@ func TestClosedOpCount(t *testing.T) {
 		if iv.Ops != 500 || iv.Resp.TotalCount() != 500 {
 			t.Errorf("iteration %d: %d ops, %d latencies; want 500", i, iv.Ops, iv.Resp.TotalCount())
 		}
-		if want := float64(iv.Ops) / iv.End.Sub(iv.Start).Seconds(); iv.Throughput() != want {
-			t.Errorf("throughput %v, want ops/elapsed = %v", iv.Throughput(), want)
+		if tp, lo := iv.Throughput(), 500/wall.Seconds(); tp > 4000 || tp < lo {
+			t.Errorf("throughput %v, want between %v (500 over the run's %v) and 4000 (4 callers, 1 ms an op)", tp, lo, wall)
 		}
 		if iv.Lag != nil {
 			t.Error("a closed model has no lag histogram")
@@ -312,5 +316,56 @@ func TestConfigErrors(t *testing.T) {
 		if _, err := Run(context.Background(), c); err == nil {
 			t.Errorf("Run(%+v) succeeded, want a config error", c)
 		}
+	}
+}
+
+// Overflow counts only arrivals that found every caller busy: a phase with more
+// callers than arrivals has none, even on its first arrival, which the dispatcher may
+// send before the callers reach their channel (10 arrivals a phase, 64 callers: the
+// callers cannot all be busy however the machine schedules them).
+func TestOpenNoOverflowWhenCallersFree(t *testing.T) {
+	s, err := Start(context.Background(), Config{
+		Op:      func(context.Context, contract.Service, uint64) error { return nil },
+		Clients: clients(1),
+		Model:   model(t, load.Model{Kind: load.Open, Rate: 200, Concurrency: 64}),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for range 5 {
+		iv, err := s.Phase(PhaseSpec{Duration: 50 * time.Millisecond, RestartSchedule: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if iv.Overflow != 0 || iv.Ops == 0 {
+			t.Errorf("%d ops, overflow %d; want none with 64 callers for instant calls", iv.Ops, iv.Overflow)
+		}
+	}
+	// Every caller blocked: arrivals beyond the cap overflow.
+	block := make(chan struct{})
+	s2, err := Start(context.Background(), Config{
+		Op: func(ctx context.Context, _ contract.Service, _ uint64) error {
+			select {
+			case <-block:
+			case <-ctx.Done():
+			}
+			return nil
+		},
+		Clients: clients(1),
+		Model:   model(t, load.Model{Kind: load.Open, Rate: 1000, Concurrency: 2}),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	go func() { time.Sleep(100 * time.Millisecond); close(block) }()
+	iv, err := s2.Phase(PhaseSpec{Ops: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The third arrival (at 2 ms) finds both callers blocked until 100 ms.
+	if iv.Overflow < 1 || iv.Overflow > 8 {
+		t.Errorf("overflow %d with 2 callers blocked for 100 ms at 1000/s; want the third arrival and at most the 8 after the first two", iv.Overflow)
 	}
 }

@@ -68,6 +68,10 @@ type ClientConfig struct {
 	Local contract.Service
 	// MaxMessageSize bounds one response message in bytes; 0 means the default.
 	MaxMessageSize int
+	// Concurrency is the most calls the client is expected to carry at once (0:
+	// unknown). A client that pools connections sizes its pool from it, as a service
+	// sizes its client's pool for the calls it makes at once; it is no limit.
+	Concurrency int
 	// Options are protocol-specific settings (for example a gRPC window size), by
 	// name. Adapters reject names they do not know.
 	Options map[string]string

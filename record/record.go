@@ -45,20 +45,17 @@ func NewRecorder(withLag bool) *Recorder {
 // Record adds one successful call: response time from its intended start (the
 // schedule's time, or start in a closed model), service time from its actual start,
 // and the lag between the two.
-//
-// A recorder without lag (a closed model's) is given intended = start, so response
-// and service time are one value: it records it once, and Drain copies the response
-// histogram into the service one (a histogram update less per call).
 func (r *Recorder) Record(intended, start, end time.Time) {
 	resp := end.Sub(intended)
+	svc := end.Sub(start)
 	r.mu.Lock()
 	r.iv.Ops++
 	if resp > time.Duration(HighestNs) {
 		r.iv.Clamped++ // response time is the longest of the three
 	}
 	r.iv.record(r.iv.Resp, resp)
-	if r.iv.Lag != nil {
-		r.iv.record(r.iv.Service, end.Sub(start))
+	if r.iv.Lag != nil { // an open model's; in a closed one service time is response time
+		r.iv.record(r.iv.Service, svc)
 		r.iv.record(r.iv.Lag, start.Sub(intended))
 	}
 	r.mu.Unlock()
@@ -75,9 +72,6 @@ func (r *Recorder) RecordError(kind ErrorKind) {
 // Drain adds what r holds into iv and resets r.
 func (r *Recorder) Drain(iv *Interval) {
 	r.mu.Lock()
-	if r.iv.Lag == nil {
-		r.iv.Service.Merge(r.iv.Resp) // see Record
-	}
 	iv.Add(&r.iv)
 	r.iv.reset()
 	r.mu.Unlock()
@@ -90,7 +84,8 @@ type Interval struct {
 	Ops        int64
 	Errors     map[ErrorKind]int64
 	// Resp is response time (end − intended), Service is service time (end − start),
-	// Lag is start − intended (nil in closed models, where it is always 0); all in ns.
+	// Lag is start − intended; all in ns. In a closed model a call is due when it
+	// starts, so Service would be Resp and Lag all zeros: both are nil there.
 	Resp, Service, Lag *hdr.Histogram
 	// Clamped counts calls whose response time was over HighestNs, recorded as
 	// HighestNs.
@@ -111,9 +106,9 @@ func NewInterval(withLag bool) *Interval {
 
 func (iv *Interval) init(withLag bool) {
 	iv.Errors = map[ErrorKind]int64{}
-	iv.Resp, iv.Service = NewHistogram(), NewHistogram()
+	iv.Resp = NewHistogram()
 	if withLag {
-		iv.Lag = NewHistogram()
+		iv.Service, iv.Lag = NewHistogram(), NewHistogram()
 	}
 }
 
@@ -121,8 +116,8 @@ func (iv *Interval) reset() {
 	iv.Ops, iv.Clamped, iv.Overflow = 0, 0, 0
 	clear(iv.Errors)
 	iv.Resp.Reset()
-	iv.Service.Reset()
 	if iv.Lag != nil {
+		iv.Service.Reset()
 		iv.Lag.Reset()
 	}
 }
@@ -133,7 +128,7 @@ func (iv *Interval) record(h *hdr.Histogram, d time.Duration) {
 }
 
 // Add merges o into iv: counts add up, histograms merge, and the span widens to cover
-// both. A lag histogram in o is kept even when iv has none yet.
+// both. Service and lag histograms in o are kept even when iv has none yet.
 func (iv *Interval) Add(o *Interval) {
 	if iv.Errors == nil {
 		iv.init(o.Lag != nil)
@@ -159,7 +154,12 @@ func (iv *Interval) Add(o *Interval) {
 		}
 	}
 	iv.Resp.Merge(o.Resp)
-	iv.Service.Merge(o.Service)
+	if o.Service != nil {
+		if iv.Service == nil {
+			iv.Service = NewHistogram()
+		}
+		iv.Service.Merge(o.Service)
+	}
 	if o.Lag != nil {
 		if iv.Lag == nil {
 			iv.Lag = NewHistogram()

@@ -69,24 +69,3 @@ func TestRecorder(t *testing.T) {
 		t.Errorf("merged: ops %d, %vs, %v ops/s, %d errors; want 7, 2, 3.5, 1", a.Ops, a.Seconds(), a.Throughput(), a.ErrorCount())
 	}
 }
-
-// TestClosedRecorder: a closed model's recorder records each call once and still
-// reports its service time, the same as its response time, once drained, twice over.
-func TestClosedRecorder(t *testing.T) {
-	r := NewRecorder(false)
-	t0 := time.Unix(100, 0)
-	r.Record(t0, t0, t0.Add(5*time.Millisecond))
-	r.Record(t0, t0, t0.Add(7*time.Millisecond))
-	for range 2 {
-		iv := NewInterval(false)
-		r.Drain(iv)
-		if iv.Resp.TotalCount() != 2 || iv.Service.TotalCount() != 2 || iv.Lag != nil {
-			t.Fatalf("response %d, service %d values, lag %v; want 2, 2, nil", iv.Resp.TotalCount(), iv.Service.TotalCount(), iv.Lag)
-		}
-		if iv.Service.Min() != iv.Resp.Min() || iv.Service.Max() != iv.Resp.Max() || iv.Resp.Min() < int64(5*time.Millisecond)*999/1000 {
-			t.Errorf("service %d–%d, response %d–%d; want both 5–7 ms", iv.Service.Min(), iv.Service.Max(), iv.Resp.Min(), iv.Resp.Max())
-		}
-		r.Record(t0, t0, t0.Add(5*time.Millisecond))
-		r.Record(t0, t0, t0.Add(7*time.Millisecond))
-	}
-}

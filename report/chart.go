@@ -116,6 +116,9 @@ func Charts(r *Results) ([]Chart, error) {
 	for _, f := range sweeps(r.Benchmarks) {
 		add(sweepChart(f, cs))
 	}
+	for i := range r.Benchmarks {
+		add(capacityChart(&r.Benchmarks[i], cs))
+	}
 	add(pairChart("cpu", "CPU time per op, µs", "µs/op", "client", "server", groups, cs,
 		func(b *Benchmark) (float64, *float64) { return b.Summary.ClientCPUUsPerOp, b.Summary.ServerCPUUsPerOp }))
 	add(pairChart("bytes", "Bytes on the wire per op", "bytes/op", "sent", "received", groups, cs,

@@ -98,8 +98,8 @@ var summaryColumns = []csvColumn{
 		}
 		return ""
 	}},
-	{"bytes_sent_per_op", func(b *Benchmark) string { return csvFloat(b.Summary.BytesSentPerOp) }},
-	{"bytes_recv_per_op", func(b *Benchmark) string { return csvFloat(b.Summary.BytesRecvPerOp) }},
+	{"bytes_sent_per_op", func(b *Benchmark) string { return csvBytes(b, b.Summary.BytesSentPerOp) }},
+	{"bytes_recv_per_op", func(b *Benchmark) string { return csvBytes(b, b.Summary.BytesRecvPerOp) }},
 	{"server_rss_max_bytes", func(b *Benchmark) string {
 		if p := b.Summary.ServerRSSMaxBytes; p != nil {
 			return strconv.FormatInt(*p, 10)
@@ -190,4 +190,12 @@ func mapString[V any](m map[string]V) string {
 	}
 	slices.Sort(kv)
 	return strings.Join(kv, ";")
+}
+
+// csvBytes is a per-op byte count, empty when the client could not count them.
+func csvBytes(b *Benchmark, v float64) string {
+	if b.Summary.BytesNotCounted {
+		return ""
+	}
+	return csvFloat(v)
 }

@@ -16,7 +16,9 @@ import (
 // closed-model operations (so the radar appears), an average-time operation,
 // a rate sweep of two protocols with one saturating, an in-process benchmark
 // whose server figures are unknown (null), a benchmark with failed calls, a
-// trial cut short and warnings, and one saved without histograms.
+// trial cut short and warnings, one saved without histograms, stacks on every
+// benchmark (one server stack tuned), and one comparison group measured
+// interleaved, with paired ratios against its baseline and a drift warning.
 func fixture(t testing.TB) *Results {
 	t.Helper()
 	type spec struct {
@@ -131,6 +133,28 @@ func fixture(t testing.TB) *Results {
 	e.Summary.Errors, e.Summary.ErrorsByKind = 37, map[string]int64{"unavailable": 30, "timeout": 7}
 	e.Trials[1].Error = "worker exited: signal: killed\nstack trace follows"
 	e.Warnings = []string{"client CPU at 97% of its share: results may be *generator*-bound | check"}
+	// Stacks: the production Go stacks, but a tuned server for http-json/tcp/person.get.
+	stack := func(name, tier string) *Stack {
+		return &Stack{Name: name, Language: "go", Tier: tier, Libraries: map[string]string{"go": "go1.26.8"}}
+	}
+	names := map[string]string{"direct": "go-call", "http-json": "go-nethttp-json", "grpc-proto": "grpc-go", "capnp": "capnp-go"}
+	for i := range r.Benchmarks {
+		b := &r.Benchmarks[i]
+		b.ClientStack = stack(names[b.Protocol], TierProduction)
+		b.ServerStack = b.ClientStack
+	}
+	tuned := &r.Benchmarks[1]
+	tuned.ServerStack = stack("go-tuned-json", TierTuned)
+	tuned.Name = "http-json[server=go-tuned-json]/tcp/person.get/closed-c50"
+	tuned.Warnings = []string{MachineChanged + ": its speed moved between two levels 71 % apart"}
+	// The person.get group, interleaved, against the tuned http-json.
+	for i, ratio := range map[int][3]float64{0: {131.4, 120.2, 143.6}, 2: {2.283, 2.204, 2.365}, 3: {2.852, 2.71, 3.001}} {
+		r.Benchmarks[i].Summary.Relative = &Relative{Baseline: tuned.Name, Rounds: 150,
+			Ratio: Ratio{Mean: ratio[0], CILow: ratio[1], CIHigh: ratio[2], CI: 0.999}}
+	}
+	for _, i := range []int{0, 1, 2, 3} {
+		r.Benchmarks[i].Method = MethodInterleaved
+	}
 	return r
 }
 

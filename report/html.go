@@ -58,8 +58,9 @@ func WriteHTML(w io.Writer, r *Results) error {
 		Benchmarks, Groups int
 		Views              []view
 		Legend             []string
+		Capacity           []table
 	}{
-		Legend: legend(r.Benchmarks),
+		Legend: legend(r.Benchmarks), Capacity: capacityTables(r.Benchmarks),
 		Views:  views(r),
 		Scores: scoreTable(r.Benchmarks), Operations: ops,
 		Latency: latencyTable(r.Benchmarks), Charts: charts, Notes: ns,
@@ -158,7 +159,10 @@ dl.env dd { margin: 0; }
 {{range .Charts}}{{template "chart" .}}{{end}}
 {{end}}
 {{range .Legend}}<p class="legend">{{.}}</p>
-{{end}}<h2 id="charts">Charts</h2>
+{{end}}{{if .Capacity}}<h2 id="capacity">Capacity</h2>
+{{range .Capacity}}{{if .Title}}<p><strong>{{.Title}}</strong>{{.Note}}</p>{{end}}
+{{template "table" .}}
+{{end}}{{end}}<h2 id="charts">Charts</h2>
 {{range .Charts}}{{template "chart" .}}{{end}}
 <h2 id="latency">Latency</h2>
 <p>Response time from the intended start (corrected for coordinated omission), in ms; requests are successful ops.</p>

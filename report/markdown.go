@@ -28,6 +28,17 @@ func WriteMarkdown(w io.Writer, r *Results) error {
 		}
 		writeMarkdownTable(bw, t)
 	}
+	if t, ok := capacityTable(r.Benchmarks); ok {
+		fmt.Fprintf(bw, "\n## Capacity\n\n%s\n\n", markdown.Escape(strings.TrimSpace(t.Note)))
+		writeMarkdownTable(bw, t)
+		for i := range r.Benchmarks {
+			if r.Benchmarks[i].Capacity != nil {
+				st := capacityStepsTable(&r.Benchmarks[i])
+				fmt.Fprintf(bw, "\n### %s\n\n", markdown.Escape(st.Title))
+				writeMarkdownTable(bw, st)
+			}
+		}
+	}
 	for _, l := range legend(r.Benchmarks) {
 		fmt.Fprintf(bw, "\n%s\n", markdown.Escape(l))
 	}

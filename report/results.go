@@ -57,6 +57,54 @@ type Environment struct {
 	ServerCPUs string    `json:"server_cpus,omitempty"`
 	ClientCPUs string    `json:"client_cpus,omitempty"`
 	Started    time.Time `json:"started"`
+	// Workers are the hosts of the server worker and of every client worker, in
+	// that order (files written before runs across hosts have none).
+	Workers []WorkerHost `json:"workers,omitempty"`
+	// Link is what lay between the clients and the server when wirebench put
+	// network conditions there (or namespaces); nil otherwise.
+	Link *Link `json:"link,omitempty"`
+}
+
+// WorkerHost is where one worker ran: this host for a worker the driver spawned,
+// or what a remote worker said of itself.
+type WorkerHost struct {
+	// Role is "server", "client", or "client 2" when several share the load.
+	Role string `json:"role"`
+	// URL is a remote worker's control URL; empty for one the driver spawned.
+	URL string `json:"url,omitempty"`
+	// Netns names the network namespace wirebench started the worker in, if any.
+	Netns       string `json:"netns,omitempty"`
+	Hostname    string `json:"hostname,omitempty"`
+	CPUModel    string `json:"cpu_model,omitempty"`
+	Cores       int    `json:"cores,omitempty"`
+	MemoryBytes int64  `json:"memory_bytes,omitempty"`
+	Kernel      string `json:"kernel,omitempty"`
+	OS          string `json:"os,omitempty"`
+	// CPUs is the Linux CPU list the worker may run on: its pinning.
+	CPUs string `json:"cpus,omitempty"`
+	// Runtime and Version are a remote worker's language runtime and wirebench
+	// version (a spawned worker's are the driver's).
+	Runtime string `json:"runtime,omitempty"`
+	Version string `json:"version,omitempty"`
+	// ControlRTTUs is the median round trip of a control call from the driver to a
+	// remote worker, in µs: a first look at the network between them.
+	ControlRTTUs float64 `json:"control_rtt_us,omitempty"`
+}
+
+// Link is the network conditions put between the clients and the server.
+type Link struct {
+	// Profile is the link as given, e.g. "delay=1ms,rate=1gbit" ("none" for
+	// namespaces without conditions).
+	Profile           string  `json:"profile"`
+	DelayUs           float64 `json:"delay_us,omitempty"`
+	JitterUs          float64 `json:"jitter_us,omitempty"`
+	RateBitsPerSecond int64   `json:"rate_bits_per_second,omitempty"`
+	LossPercent       float64 `json:"loss_percent,omitempty"`
+	// Between says what carried the traffic: "loopback", "two network namespaces
+	// joined by a veth pair", "the network between the hosts".
+	Between string `json:"between"`
+	// Made says how each part of the profile was made, one line each.
+	Made []string `json:"made,omitempty"`
 }
 
 // Benchmark is one target × workload × load point, over all its trials.
@@ -105,6 +153,44 @@ type Benchmark struct {
 	// GeneratorBound is true when the load generator, not the target, limited
 	// the result (lag grew, or the client ran out of CPU).
 	GeneratorBound bool `json:"generator_bound"`
+	// Capacity is set for a capacity search: the highest rate the target sustained
+	// within its objectives, and every step of the search. The summary is then the
+	// confirming run's (or, unconfirmed, the last passing step's).
+	Capacity *Capacity `json:"capacity,omitempty"`
+}
+
+// Capacity is what a capacity search found.
+type Capacity struct {
+	// RateOpsS is the answer: the highest rate that passed (and was confirmed);
+	// 0 when none did. LowOpsS and HighOpsS bracket the capacity: the last passing
+	// and the first failing rate (HighOpsS 0: none failed).
+	RateOpsS float64 `json:"rate_ops_s"`
+	LowOpsS  float64 `json:"low_ops_s"`
+	HighOpsS float64 `json:"high_ops_s"`
+	// SLO are the objectives, e.g. ["p99=10ms"]; MaxErrorRate the share of failed
+	// calls a step could have.
+	SLO          []string `json:"slo"`
+	MaxErrorRate float64  `json:"max_error_rate"`
+	Confirmed    bool     `json:"confirmed"`
+	// GeneratorBound: the load generator could not go faster, so RateOpsS is a
+	// floor of the target's capacity. OutOfBudget: the budget ended first.
+	GeneratorBound bool           `json:"generator_bound"`
+	OutOfBudget    bool           `json:"out_of_budget,omitempty"`
+	Steps          []CapacityStep `json:"steps"`
+}
+
+// CapacityStep is one step of a capacity search.
+type CapacityStep struct {
+	RateOpsS     float64 `json:"rate_ops_s"`
+	AchievedOpsS float64 `json:"achieved_ops_s"`
+	Seconds      float64 `json:"seconds"`
+	LatencyUs    Latency `json:"latency_us"`
+	Errors       int64   `json:"errors"`
+	// Verdict is "pass", "slo", "rate", "errors" or "generator"; Why the figure
+	// that decided it.
+	Verdict string `json:"verdict"`
+	Why     string `json:"why,omitempty"`
+	Confirm bool   `json:"confirm,omitempty"`
 }
 
 // Stack is an implementation of one side of a protocol.
@@ -205,8 +291,15 @@ type Summary struct {
 	// ServerCPUUsPerOp is nil (JSON null) when unknown: an outside target, or
 	// the direct protocol where there is no server process.
 	ServerCPUUsPerOp *float64 `json:"server_cpu_us_per_op"`
-	BytesSentPerOp   float64  `json:"bytes_sent_per_op"`
-	BytesRecvPerOp   float64  `json:"bytes_recv_per_op"`
+	// LinkCPUUsPerOp is the CPU the link proxies beside the clients used, when
+	// there was a link (not part of the client's CPU).
+	LinkCPUUsPerOp *float64 `json:"link_cpu_us_per_op,omitempty"`
+	BytesSentPerOp float64  `json:"bytes_sent_per_op"`
+	BytesRecvPerOp float64  `json:"bytes_recv_per_op"`
+	// BytesNotCounted: the client stack cannot count its bytes (it owns its
+	// sockets, as the JDK's HTTP client does); the per-op bytes are then 0 and
+	// unknown.
+	BytesNotCounted bool `json:"bytes_not_counted,omitempty"`
 	// ServerRSSMaxBytes is the server's peak RSS; nil (JSON null) when unknown.
 	ServerRSSMaxBytes *int64 `json:"server_rss_max_bytes"`
 	// AchievedRate is the open model's measured arrival rate, to compare with

@@ -94,11 +94,19 @@ func comparisonTables(bs []Benchmark) []table {
 			t.Rows = append(t.Rows, []string{Series(&b), cell, rel[i],
 				latencyUs(s.LatencyUs.P50), latencyUs(s.LatencyUs.P99),
 				fixed(s.ClientCPUUsPerOp, 2), server,
-				fixed(s.BytesSentPerOp, 0), fixed(s.BytesRecvPerOp, 0)})
+				bytesCell(&s, s.BytesSentPerOp), bytesCell(&s, s.BytesRecvPerOp)})
 		}
 		ts = append(ts, t)
 	}
 	return ts
+}
+
+// bytesCell is a per-op byte count, or n/a when the client could not count them.
+func bytesCell(s *Summary, v float64) string {
+	if s.BytesNotCounted {
+		return notAvailable
+	}
+	return fixed(v, 0)
 }
 
 // paired reports whether the group's ratios were paired against a baseline.
@@ -129,16 +137,26 @@ func groupNote(g Group) string {
 		}
 		return " (relative to the best)"
 	}
+	drift := ""
 	for _, b := range g.Benchmarks {
 		if b.Name == base {
 			base = Series(&b)
+			for _, w := range b.Warnings {
+				if strings.HasPrefix(w, MachineChanged) {
+					drift = "; the machine changed under the rounds, see the warnings"
+				}
+			}
 		}
 	}
 	if method == "" {
-		return fmt.Sprintf(" (relative to %s, %d pairs)", base, rounds)
+		return fmt.Sprintf(" (relative to %s, %d pairs%s)", base, rounds, drift)
 	}
-	return fmt.Sprintf(" (%s, %d rounds; relative to %s)", method, rounds, base)
+	return fmt.Sprintf(" (%s, %d rounds; relative to %s%s)", method, rounds, base, drift)
 }
+
+// MachineChanged starts the warning a group's baseline carries when the machine's
+// speed trended or moved between levels under the group's rounds.
+const MachineChanged = "the machine changed under this group's rounds"
 
 // relativeCells are the Relative column of a group: "0.71× ±0.03" (the paired ratio
 // and the larger side of its interval), "1× (base)" for the baseline, or the ratio

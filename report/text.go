@@ -35,7 +35,10 @@ func WriteText(w io.Writer, bs []Benchmark) error {
 			rss = fixed(float64(*s.ServerRSSMaxBytes)/(1<<20), 1) + " MiB"
 		}
 		fmt.Fprintf(w, "  cpu µs/op  client %s  server %s;  bytes/op  sent %s  received %s;  server peak RSS %s\n",
-			fixed(s.ClientCPUUsPerOp, 2), server, fixed(s.BytesSentPerOp, 0), fixed(s.BytesRecvPerOp, 0), rss)
+			fixed(s.ClientCPUUsPerOp, 2), server, bytesCell(&s, s.BytesSentPerOp), bytesCell(&s, s.BytesRecvPerOp), rss)
+		if s.LinkCPUUsPerOp != nil {
+			fmt.Fprintf(w, "  link proxy cpu µs/op %s (beside the clients, not in their figure)\n", fixed(*s.LinkCPUUsPerOp, 2))
+		}
 		fmt.Fprintf(w, "  %d ops, %d errors\n", s.Ops, s.Errors)
 		for _, warn := range b.Warnings {
 			fmt.Fprintf(w, "  warning: %s\n", warn)
@@ -72,6 +75,14 @@ func WriteSummaryText(w io.Writer, bs []Benchmark) error {
 		return err
 	}
 	for _, t := range comparisonTables(bs) {
+		if _, err := fmt.Fprintf(w, "\n%s%s\n", t.Title, t.Note); err != nil {
+			return err
+		}
+		if err := writeTable(w, t); err != nil {
+			return err
+		}
+	}
+	if t, ok := capacityTable(bs); ok {
 		if _, err := fmt.Fprintf(w, "\n%s%s\n", t.Title, t.Note); err != nil {
 			return err
 		}

@@ -39,6 +39,9 @@ type Options struct {
 	Seed uint64
 	// Observe, when set, receives progress events, from one goroutine at a time.
 	Observe func(Event)
+	// Hosts places the workers and the link between them (the suite's, with the
+	// command line's overrides).
+	Hosts cluster.Hosts
 }
 
 // Event is progress of a run.
@@ -144,7 +147,10 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 	}
 	env := st.env
 	if env == nil {
-		e := environment(opt.Version, benchmarks)
+		e, err := environment(ctx, opt, benchmarks)
+		if err != nil {
+			return nil, err
+		}
 		env = &e
 		if err := j.append(journalLine{Kind: "header", Suite: s.Name, Environment: env}); err != nil {
 			return nil, err
@@ -193,35 +199,27 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 			rounds = specs[0].Iterations
 		}
 		observe(Event{Kind: KindStart, Index: first, Total: total, Name: names[0], Group: names, Estimate: estimate, Rounds: rounds})
-		results := cluster.RunGroup(ctx, specs, cluster.Options{Binary: opt.Binary, Seed: opt.Seed,
-			Observe: func(ev cluster.Event) {
-				i := group[ev.Target]
-				observe(Event{Kind: KindInterval, Index: i, Total: total, Name: benchmarks[i].Name, Interval: &ev})
-			}})
+		copts := cluster.Options{Binary: opt.Binary, Seed: opt.Seed, Hosts: opt.Hosts, Observe: func(ev cluster.Event) {
+			i := group[ev.Target]
+			observe(Event{Kind: KindInterval, Index: i, Total: total, Name: benchmarks[i].Name, Interval: &ev})
+		}}
+		summaries, errs := measure(ctx, specs, copts)
 		if ctx.Err() != nil {
 			runErr = ctx.Err()
 			break
 		}
-		summaries := make([]report.Benchmark, len(group))
-		for k := range group {
-			res, err := cluster.Resolve(specs[k])
-			if err != nil {
-				// Resolve failed before anything ran: the driver says so in its result.
-				summaries[k] = failedBenchmark(specs[k], results[k].Err)
-				continue
-			}
-			summaries[k] = summary.Benchmark(res, results[k])
+		if len(group) > 1 {
+			summary.Group(summaries, errs.results, baselineOf(s, benchmarks, group))
 		}
-		summary.Group(summaries, results, baselineOf(s, benchmarks, group))
 		if jerr := j.append(journalLine{Kind: "group", Benchmarks: summaries}); jerr != nil {
 			return nil, jerr // nothing more can be kept safely
 		}
 		for k, i := range group {
 			done[benchmarks[i].Name] = summaries[k]
-			if results[k].Err != nil {
+			if errs.err[k] != nil {
 				out.Failed++
 			}
-			observe(Event{Kind: KindDone, Index: i, Total: total, Name: benchmarks[i].Name, Result: &summaries[k], Err: results[k].Err})
+			observe(Event{Kind: KindDone, Index: i, Total: total, Name: benchmarks[i].Name, Result: &summaries[k], Err: errs.err[k]})
 		}
 	}
 	// Results in suite order, with what earlier runs journaled for this suite.
@@ -243,6 +241,47 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 	files, err := WriteReports(opt.Dir, out.Results)
 	out.Files = files
 	return out, errors.Join(runErr, err)
+}
+
+// measured is what measure returns beside the summaries: the driver's results of a
+// group (nil for a capacity search) and each benchmark's failure.
+type measured struct {
+	results []*cluster.Result
+	err     []error
+}
+
+// measure runs one group (or one capacity search) and summarizes each benchmark.
+func measure(ctx context.Context, specs []spec.Spec, opt cluster.Options) ([]report.Benchmark, measured) {
+	out := make([]report.Benchmark, len(specs))
+	m := measured{err: make([]error, len(specs))}
+	if len(specs) == 1 && specs[0].Capacity != nil {
+		res, err := cluster.Resolve(specs[0])
+		if err != nil {
+			m.err[0] = err
+			out[0] = failedBenchmark(specs[0], err)
+			return out, m
+		}
+		found, err := cluster.Capacity(ctx, res, opt, func(st cluster.CapacityStep) {
+			if opt.Observe != nil {
+				opt.Observe(cluster.Event{Interval: st.Interval})
+			}
+		})
+		m.err[0] = err
+		out[0] = summary.Capacity(res, found, err)
+		return out, m
+	}
+	m.results = cluster.RunGroup(ctx, specs, opt)
+	for k := range specs {
+		m.err[k] = m.results[k].Err
+		res, err := cluster.Resolve(specs[k])
+		if err != nil {
+			// Resolve failed before anything ran: the driver says so in its result.
+			out[k] = failedBenchmark(specs[k], m.results[k].Err)
+			continue
+		}
+		out[k] = summary.Benchmark(res, m.results[k])
+	}
+	return out, m
 }
 
 // failedBenchmark is the result of a benchmark that could not even be set up.
@@ -324,18 +363,31 @@ func WriteReports(dir string, r *report.Results) (map[string]string, error) {
 	return files, err
 }
 
-func environment(version string, bs []suite.Benchmark) report.Environment {
+func environment(ctx context.Context, opt Options, bs []suite.Benchmark) (report.Environment, error) {
 	var server, client []int
 	if runtime.NumCPU() >= 2 && len(bs) > 0 {
 		server, client = bs[0].Spec.ServerCPUs, bs[0].Spec.ClientCPUs
 	}
-	return Environment(version, server, client)
+	return Environment(ctx, opt.Version, server, client, opt.Hosts)
 }
 
-// Environment describes this host and the run's pinning, starting now.
-func Environment(version string, serverCPUs, clientCPUs []int) report.Environment {
+// Environment describes this host, the run's pinning, every worker's host and the
+// link between them, starting now. It reaches every remote worker (cluster.Describe),
+// so a wrong address or token fails here, before anything runs.
+func Environment(ctx context.Context, version string, serverCPUs, clientCPUs []int, hosts cluster.Hosts) (report.Environment, error) {
+	workers, err := cluster.Describe(ctx, hosts, serverCPUs, clientCPUs)
+	if err != nil {
+		return report.Environment{}, err
+	}
+	if hosts.Server != "" {
+		serverCPUs = nil // a remote worker pins itself; its host says how
+	}
+	if len(hosts.Clients) > 0 {
+		clientCPUs = nil
+	}
 	h := host.ReadHost()
 	return report.Environment{CPUModel: h.CPUModel, Cores: h.Cores, MemoryBytes: h.MemoryBytes, Kernel: h.Kernel,
 		OS: h.OS, GoVersion: runtime.Version(), WirebenchVersion: version, Started: time.Now().UTC(),
-		ServerCPUs: cpuset.FormatCPUList(serverCPUs), ClientCPUs: cpuset.FormatCPUList(clientCPUs)}
+		ServerCPUs: cpuset.FormatCPUList(serverCPUs), ClientCPUs: cpuset.FormatCPUList(clientCPUs),
+		Workers: workers, Link: cluster.LinkOf(hosts)}, nil
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs, at the versions in ../shared/ENVIRONMENT.md, what wirebench's generate check
 # and its outside-client tests use: protoc and capnp with their Go plugins, curl,
-# grpcurl and ghz, and chromium (a test renders the HTML report in it). Tests that
+# grpcurl and ghz, chromium (a test renders the HTML report in it), and the Python
+# clients pycapnp, grpcio and fastavro (into the Python that python3 runs). Tests that
 # need a missing one skip with a message, so this is optional for `make test`, and
 # CI runs it to test everything.
 set -uo pipefail
@@ -11,8 +12,12 @@ status=0
 if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
   missing=()
   command -v protoc >/dev/null || missing+=(protobuf-compiler)
-  command -v capnp >/dev/null || missing+=(capnproto libcapnp-dev)
+  command -v capnp >/dev/null || missing+=(capnproto)
+  # pycapnp builds against it where pip has no wheel for this Python.
+  [ -e /usr/include/capnp/rpc.h ] || missing+=(libcapnp-dev)
   command -v curl >/dev/null || missing+=(curl)
+  # Link loss between network namespaces (docs/distributed.md): iptables' statistic match.
+  command -v iptables >/dev/null || missing+=(iptables)
   command -v chromium >/dev/null || missing+=(chromium)
   # The charts are laid out in Liberation Sans; without it a browser's wider fallback
   # font pushes labels under the bars.
@@ -22,7 +27,7 @@ if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
       >/tmp/wirebench-apt.log 2>&1 || { echo "install-tools: apt-get failed (see /tmp/wirebench-apt.log)"; status=1; }
   fi
 else
-  echo "install-tools: not root or no apt-get: install protobuf-compiler, capnproto, libcapnp-dev, curl, chromium and fonts-liberation yourself"
+  echo "install-tools: not root or no apt-get: install protobuf-compiler, capnproto, libcapnp-dev, curl, iptables, chromium and fonts-liberation yourself"
 fi
 
 goinstall() {
@@ -35,4 +40,26 @@ goinstall protoc-gen-go-grpc google.golang.org/grpc/cmd/protoc-gen-go-grpc@v1.6.
 goinstall capnpc-go capnproto.org/go/capnp/v3/capnpc-go@v3.1.0-alpha.2
 goinstall grpcurl github.com/fullstorydev/grpcurl/cmd/grpcurl@v1.9.4
 goinstall ghz github.com/bojand/ghz/cmd/ghz@v0.121.0
+
+# The Python clients of the capnp and grpc-avro tests, pinned; pip runs only when one is
+# missing or at another version.
+pypins=(pycapnp==2.2.4 grpcio==1.85.1 fastavro==1.13.1)
+if ! command -v python3 >/dev/null; then
+  echo "install-tools: no python3: install Python 3, then ${pypins[*]}"
+  status=1
+elif ! python3 - "${pypins[@]}" <<'EOF'
+import sys
+from importlib.metadata import PackageNotFoundError, version
+for pin in sys.argv[1:]:
+    name, want = pin.split("==")
+    try:
+        if version(name) != want:
+            sys.exit(1)
+    except PackageNotFoundError:
+        sys.exit(1)
+EOF
+then
+  PIP_ROOT_USER_ACTION=ignore python3 -m pip install --quiet "${pypins[@]}" ||
+    { echo "install-tools: python3 -m pip install ${pypins[*]} failed"; status=1; }
+fi
 exit $status

@@ -44,6 +44,9 @@ func (s Spec) Group() string {
 	if ps := s.paramString(); ps != "" {
 		g += "[" + ps + "]"
 	}
+	if s.Capacity != nil {
+		return g + "/" + s.Capacity.Name(s.Load.Concurrency, s.Load.Connections)
+	}
 	return g + "/" + LoadName(s.Load)
 }
 

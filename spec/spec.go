@@ -43,6 +43,10 @@ type Spec struct {
 	ClientOptions, ServerOptions map[string]string
 	// Load is the load model, normalized.
 	Load load.Model
+	// Capacity, when set, makes the benchmark a capacity search: the highest open-loop
+	// rate the target sustains within its objectives (Load is then the open model,
+	// its Rate where the search starts).
+	Capacity *Capacity
 
 	// Warmup runs before measuring. Iterations are the measurement iterations (the
 	// rounds, when interleaved), each IterationTime long or IterationOps ops (exactly
@@ -149,6 +153,14 @@ func (s Spec) Validate() error {
 	if _, err := s.Load.Normalize(); err != nil {
 		return bad("load", "%v", err)
 	}
+	if s.Capacity != nil {
+		if s.Load.Kind != load.Open {
+			return bad("load", "a capacity search runs the open model (its rate is where the search starts)")
+		}
+		if err := s.Capacity.Validate(); err != nil {
+			return err
+		}
+	}
 	switch {
 	case s.Load.Concurrency > MaxConcurrency:
 		return bad("concurrency", "%d is over %d", s.Load.Concurrency, MaxConcurrency)
@@ -194,9 +206,16 @@ func (s Spec) Validate() error {
 
 // SamePlan reports whether a and b are measured the same way, so that they can be
 // compared as targets of one group: everything but the target (protocol, stacks,
-// label, transport, address, options) and the workload and load, which Group names.
+// label, transport, address, options), its warmup, and the workload and load, which
+// Group names.
+// A capacity search is in no group.
 func SamePlan(a, b Spec) bool {
-	return a.Warmup == b.Warmup && a.Iterations == b.Iterations && a.IterationTime == b.IterationTime &&
+	if a.Capacity != nil || b.Capacity != nil {
+		return false // a capacity search answers for its target alone
+	}
+	// The warmup is left out: each target of a group is warmed up on its own before
+	// the rounds, so a JVM stack can have the longer warmup its JIT needs.
+	return a.Iterations == b.Iterations && a.IterationTime == b.IterationTime &&
 		a.IterationOps == b.IterationOps && a.Trials == b.Trials && a.Mode == b.Mode && a.Method == b.Method &&
 		a.CallTimeout == b.CallTimeout && a.ArrivalSeed == b.ArrivalSeed && a.DataSeed == b.DataSeed &&
 		a.DataSize == b.DataSize && a.MaxMessageSize == b.MaxMessageSize &&

@@ -77,8 +77,9 @@ func TestSamePlan(t *testing.T) {
 	a.Protocol = "grpc-proto"
 	b := a
 	b.Protocol, b.Transport, b.ServerStack, b.Label = "http-json", Unix, "x", "y"
+	b.Warmup = 10 * time.Second // a JVM target's longer warmup
 	if !SamePlan(a, b) {
-		t.Error("targets that differ only in protocol, transport, stack and label are not one plan")
+		t.Error("targets that differ only in protocol, transport, stack, label and warmup are not one plan")
 	}
 	b.Iterations++
 	if SamePlan(a, b) {

@@ -33,6 +33,7 @@ func TestPairedRatioKnownRatio(t *testing.T) {
 	}
 	// The log ratios have sd 0.15·√2 = 0.212; t(0.9995, 149) = 3.36, so the interval's
 	// half-width is about 3.36 × 0.212 / √150 = 5.8 % of the ratio.
+	t.Logf("covered in %d of %d repetitions, mean half-width %.4f", covered, reps, widths/reps)
 	if w := widths / reps; math.Abs(w-0.058) > 0.006 {
 		t.Errorf("mean half-width %.4f, want about 0.058", w)
 	}

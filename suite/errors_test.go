@@ -13,11 +13,35 @@ import (
 var errorCases = []struct {
 	name, text, want string
 }{
+	{"capacity with rates", `
+		|targets: [grpc-proto]
+		|workloads: [person.get]
+		|load: {rates: [100], capacity: {slo: p99=1ms}}`,
+		`t.yaml:3:8: load: rates and capacity are two kinds of load: a capacity search finds the rate itself (its start_rate is where it begins)`},
+	{"capacity with a bad objective", `
+		|targets: [grpc-proto]
+		|workloads: [person.get]
+		|load:
+		|  capacity:
+		|    slo: [p99=10ms, q50=1ms]`,
+		`t.yaml:5:21: slo: SLO "q50=1ms": want pQUANTILE=DURATION, e.g. p99=10ms`},
+	{"capacity budget under a step", `
+		|targets: [grpc-proto]
+		|workloads: [person.get]
+		|load:
+		|  capacity: {slo: p99=10ms, budget: 100ms}`,
+		`t.yaml:4:13: load.capacity: budget: 100ms, want at least one step (1s)`},
+	{"capacity with an unknown key", `
+		|targets: [grpc-proto]
+		|workloads: [person.get]
+		|load:
+		|  capacity: {slo: p99=10ms, slos: p50=1ms}`,
+		`t.yaml:4:29: unknown key "slos" in load.capacity (valid: slo, max_error_rate, budget, step, confirm, resolution, start_rate)`},
 	{"unknown key at the top level", `
 		|targets: [direct]
 		|workloads: [person.get]
 		|warmup: 1s`,
-		`t.yaml:3:1: unknown key "warmup" in the suite (valid: name, description, views, baseline, defaults, load, targets, workloads); warmup is a run setting: put it under defaults (or in a target or workload entry)`},
+		`t.yaml:3:1: unknown key "warmup" in the suite (valid: name, description, views, baseline, defaults, load, targets, workloads, workers, link); warmup is a run setting: put it under defaults (or in a target or workload entry)`},
 	{"unknown key in defaults", `
 		|defaults:
 		|  warmup: 1s
@@ -48,7 +72,7 @@ var errorCases = []struct {
 		|targets: [direct]
 		|workloads: [person.get]
 		|load: {concurrency: 4, rate: 100}`,
-		`t.yaml:3:24: unknown key "rate" in load (valid: concurrency, connections, rates, arrival)`},
+		`t.yaml:3:24: unknown key "rate" in load (valid: concurrency, connections, rates, arrival, capacity)`},
 	{"repeated key", `
 		|targets: [direct]
 		|workloads: [person.get]
@@ -286,7 +310,7 @@ func TestErrorsJoined(t *testing.T) {
 		`t.yaml:4:15: unknown protocol "soap" (known: [capnp direct grpc-avro grpc-proto http-json])`,
 		`t.yaml:6:23: transports: "udp", want tcp or unix`,
 		`t.yaml:9:16: payloads: size "-1": want a number of bytes such as 11, 1KiB, 100KiB or 4MiB`,
-		`t.yaml:10:1: unknown key "warmup" in the suite (valid: name, description, views, baseline, defaults, load, targets, workloads); warmup is a run setting: put it under defaults (or in a target or workload entry)`,
+		`t.yaml:10:1: unknown key "warmup" in the suite (valid: name, description, views, baseline, defaults, load, targets, workloads, workers, link); warmup is a run setting: put it under defaults (or in a target or workload entry)`,
 	}
 	if err == nil {
 		t.Fatal("Parse succeeded")

@@ -92,7 +92,7 @@ func benchmark(t *target, transport, serverStack, clientStack string, w *contrac
 	sp := spec.Spec{
 		Protocol: t.proto.Name, ServerStack: serverStack, ClientStack: clientStack, Label: t.label,
 		Transport: transport, Target: t.address, Workload: w.Name, Params: p,
-		ClientOptions: cloneMap(t.options), ServerOptions: cloneMap(t.serverOptions), Load: lp.model,
+		ClientOptions: cloneMap(t.options), ServerOptions: cloneMap(t.serverOptions), Load: lp.model, Capacity: lp.capacity,
 		Warmup: *s.warmup, Iterations: *s.iterations, Trials: *s.trials, Mode: *s.mode, Method: *s.method,
 		CallTimeout: *s.callTimeout, ArrivalSeed: *s.arrivalSeed, DataSeed: *s.dataSeed, DataSize: *s.dataSize,
 		MaxMessageSize: *s.maxMessageSize, ServerCPUs: slices.Clone(*s.serverCPUs), ClientCPUs: slices.Clone(*s.clientCPUs),

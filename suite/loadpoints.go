@@ -2,6 +2,7 @@ package suite
 
 import (
 	"math"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 
@@ -9,13 +10,18 @@ import (
 	"github.com/wirebench/wirebench/spec"
 )
 
-// loadKeys are the keys of a load block.
-var loadKeys = []string{"concurrency", "connections", "rates", "arrival"}
+// loadKeys are the keys of a load block, and capacityKeys those of its capacity
+// block.
+var (
+	loadKeys     = []string{"concurrency", "connections", "rates", "arrival", "capacity"}
+	capacityKeys = []string{"slo", "max_error_rate", "budget", "step", "confirm", "resolution", "start_rate"}
+)
 
 // loadPoint is one load model of a load block, with the list items it came from (nil
 // for a value the block did not set), which say where a duplicate benchmark differs.
 type loadPoint struct {
 	model                               load.Model
+	capacity                            *spec.Capacity // a capacity search instead of one load
 	rateNode, concurrencyNode, connNode *yaml.Node
 }
 
@@ -47,9 +53,25 @@ func (c *checker) readLoad(n *yaml.Node, where string) []loadPoint {
 		c.at(n, "%s: empty; set concurrency (closed loop) or rates (open loop), or leave load out", where)
 		return nil
 	}
+	var capa *capacityBlock
+	if f, ok := fs["capacity"]; ok {
+		if f, ok := fs["rates"]; ok {
+			c.at(f.key, "%s: rates and capacity are two kinds of load: a capacity search finds the rate itself (its start_rate is where it begins)", where)
+			return nil
+		}
+		if capa, ok = c.readCapacity(f.val, where+".capacity"); !ok {
+			return nil
+		}
+	}
 	ax, ok := c.readAxes(fs)
 	if !ok {
 		return nil
+	}
+	if capa != nil {
+		ax.kind, ax.rates = load.Open, []float64{capa.startRate}
+		if ax.concNodes[0] == nil {
+			ax.concs[0] = 0 // no concurrency given: the open model's default cap
+		}
 	}
 	if product(len(ax.rates), len(ax.concs), len(ax.conns)) > MaxBenchmarks {
 		c.at(n, "%s: %d rates × %d concurrencies × %d connection counts is over %d load points", where, len(ax.rates), len(ax.concs), len(ax.conns), MaxBenchmarks)
@@ -71,7 +93,11 @@ func (c *checker) readLoad(n *yaml.Node, where string) []loadPoint {
 					}
 					continue
 				}
-				points = append(points, loadPoint{model: nm, rateNode: ax.rateNodes[i], concurrencyNode: ax.concNodes[j], connNode: ax.connNodes[k]})
+				lp := loadPoint{model: nm, rateNode: ax.rateNodes[i], concurrencyNode: ax.concNodes[j], connNode: ax.connNodes[k]}
+				if capa != nil {
+					lp.capacity = capa.Capacity
+				}
+				points = append(points, lp)
 			}
 		}
 	}
@@ -79,6 +105,76 @@ func (c *checker) readLoad(n *yaml.Node, where string) []loadPoint {
 		return nil
 	}
 	return points
+}
+
+// capacityBlock is a capacity block read: the search and its start rate.
+type capacityBlock struct {
+	*spec.Capacity
+	startRate float64
+}
+
+// readCapacity reads a load block's capacity block: spec.DefaultCapacity with the
+// keys it sets, checked by spec.Capacity.Validate (whose error is placed at the block).
+func (c *checker) readCapacity(n *yaml.Node, where string) (*capacityBlock, bool) {
+	fs, ok := c.fields(n, where, capacityKeys, nil)
+	if !ok {
+		return nil, false
+	}
+	b := &capacityBlock{Capacity: spec.DefaultCapacity(), startRate: spec.DefaultCapacityStart}
+	ok = true
+	if f, set := fs["slo"]; set {
+		items := []*yaml.Node{f.val}
+		if r := resolve(f.val); r != nil && r.Kind == yaml.SequenceNode {
+			if items, ok = c.list("slo", f.val); !ok {
+				return nil, false
+			}
+		}
+		b.SLOs = nil
+		for _, it := range items {
+			v, good := c.str("slo", it)
+			if !good {
+				ok = false
+				continue
+			}
+			o, err := spec.ParseSLO(v)
+			if err != nil {
+				c.at(resolve(it), "slo: %v", err)
+				ok = false
+				continue
+			}
+			b.SLOs = append(b.SLOs, o)
+		}
+	}
+	for key, dst := range map[string]*time.Duration{"budget": &b.Budget, "step": &b.Step, "confirm": &b.Confirm} {
+		if f, set := fs[key]; set {
+			if d, good := c.duration(key, f.val, 0, spec.MaxTime); good {
+				*dst = d
+			} else {
+				ok = false
+			}
+		}
+	}
+	for key, dst := range map[string]*float64{"max_error_rate": &b.MaxErrorRate, "resolution": &b.Resolution, "start_rate": &b.startRate} {
+		if f, set := fs[key]; set {
+			if v, good := c.number(key, f.val); good {
+				*dst = v
+			} else {
+				ok = false
+			}
+		}
+	}
+	if !ok {
+		return nil, false
+	}
+	if err := b.Validate(); err != nil {
+		c.at(n, "%s: %v", where, err)
+		return nil, false
+	}
+	if !(b.startRate > 0) || math.IsInf(b.startRate, 0) {
+		c.at(n, "%s: start_rate %v, want a positive rate", where, b.startRate)
+		return nil, false
+	}
+	return b, true
 }
 
 // readAxes reads the lists of a load block; a list the block leaves out is one default

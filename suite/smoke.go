@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/load"
+	"github.com/wirebench/wirebench/spec"
 )
 
 // Smoke limits: a smoke run checks that every benchmark of a suite runs, through the
@@ -17,8 +18,18 @@ const (
 	SmokeMaxInFlight   = 16
 )
 
+// Sequential makes every benchmark of the suite measured one after the other
+// (spec.MethodSequential), as `wirebench run --sequential` asks, to compare with the
+// interleaved method.
+func (s *Suite) Sequential() {
+	for i := range s.Benchmarks {
+		s.Benchmarks[i].Spec.Method = spec.MethodSequential
+	}
+}
+
 // Smoke turns the suite into its smoke run: no warmup, one trial of one iteration of
-// SmokeIterationTime (or at most SmokeIterationOps ops), streams of at most SmokeTrades
+// SmokeIterationTime (or at most SmokeIterationOps ops), capacity searches of steps
+// of SmokeIterationTime within four of them, streams of at most SmokeTrades
 // trades, ping-pongs of at most SmokeIncrements increments, open loops at most
 // SmokeRate/s with at most SmokeMaxInFlight calls in flight. Names are recomputed, and
 // benchmarks that become the same (two rates over SmokeRate) run once.
@@ -33,6 +44,12 @@ func (s *Suite) Smoke() {
 		}
 		sp.Params.Trades = min(sp.Params.Trades, SmokeTrades)
 		sp.Params.Increments = min(sp.Params.Increments, SmokeIncrements)
+		if c := sp.Capacity; c != nil {
+			smoke := *c
+			smoke.Step, smoke.Confirm = SmokeIterationTime, SmokeIterationTime
+			smoke.Budget = 4 * SmokeIterationTime
+			sp.Capacity = &smoke
+		}
 		if sp.Load.Kind == load.Open {
 			sp.Load.Rate = min(sp.Load.Rate, SmokeRate)
 			sp.Load.Concurrency = min(sp.Load.Concurrency, SmokeMaxInFlight)

@@ -24,6 +24,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/wirebench/wirebench/cluster"
 	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/report"
 	"github.com/wirebench/wirebench/spec"
@@ -52,6 +53,9 @@ type Suite struct {
 	// Benchmarks are in expansion order: targets × transports × workloads × params ×
 	// load points, each in file order.
 	Benchmarks []Benchmark
+	// Hosts is where the workers run and the link between them: the workers block
+	// and link key (the zero Hosts, a local run, without them).
+	Hosts cluster.Hosts
 }
 
 // Limits of one suite.
@@ -66,7 +70,13 @@ const (
 // worker processes and checking the target against the contract.
 const StartOverhead = 500 * time.Millisecond
 
-var topKeys = []string{"name", "description", "views", "baseline", "defaults", "load", "targets", "workloads"}
+// PhaseOverhead is the time Estimate adds to each iteration for what happens between
+// two phases: the client's interval and the server's reading reach the driver, and
+// the next phase starts (2.3 ms median with 5 interleaved targets, measured on the
+// 2-vCPU machine kind; docs/method.md).
+const PhaseOverhead = 3 * time.Millisecond
+
+var topKeys = []string{"name", "description", "views", "baseline", "defaults", "load", "targets", "workloads", "workers", "link"}
 
 func topHint(key string) string {
 	switch {
@@ -131,6 +141,24 @@ func Parse(file string, data []byte) (*Suite, error) {
 	baseLoad := defaultLoad()
 	if f, ok := top["load"]; ok {
 		baseLoad = c.readLoad(f.val, "load")
+	}
+	if f, ok := top["workers"]; ok {
+		c.readWorkers(f.val, &s.Hosts)
+	}
+	if f, ok := top["link"]; ok {
+		s.Hosts.Link = c.readLink(f.val)
+	}
+	if !c.failed() {
+		if err := s.Hosts.Validate(); err != nil {
+			at := doc
+			if f, ok := top["workers"]; ok {
+				at = f.key
+			}
+			if f, ok := top["link"]; ok && s.Hosts.Link.Loss > 0 && !s.Hosts.Netns {
+				at = f.key
+			}
+			c.at(at, "%v", err)
+		}
 	}
 	targets := readList(c, top, doc, "targets", "- protocol: grpc-proto", c.readTarget)
 	workloads := readList(c, top, doc, "workloads", "- name: person.get", c.readWorkload)
@@ -289,7 +317,7 @@ func (s *Suite) matchesAny(baseline string) bool {
 }
 
 // Estimate returns how long the suite takes to run: for each benchmark and trial, the
-// warmup, the iterations and StartOverhead. Iterations of a number of ops count as
+// warmup, the iterations with their PhaseOverhead, and StartOverhead. Iterations of a number of ops count as
 // nothing, so for them it is a lower bound.
 func (s *Suite) Estimate() time.Duration {
 	var total time.Duration
@@ -302,7 +330,10 @@ func (s *Suite) Estimate() time.Duration {
 // Estimate returns how long the benchmark takes to run, as Suite.Estimate counts it.
 func (b Benchmark) Estimate() time.Duration {
 	sp := b.Spec
-	return time.Duration(sp.Trials) * (sp.Warmup + time.Duration(sp.Iterations)*sp.IterationTime + StartOverhead)
+	if c := sp.Capacity; c != nil {
+		return sp.Warmup + c.Budget + StartOverhead
+	}
+	return time.Duration(sp.Trials) * (sp.Warmup + time.Duration(sp.Iterations)*(sp.IterationTime+PhaseOverhead) + StartOverhead)
 }
 
 // ScaleRates multiplies the rate of every open-model benchmark by f (> 0), as

@@ -43,13 +43,76 @@ func Group(bs []report.Benchmark, rs []*cluster.Result, base int) {
 		rel := &report.Relative{Baseline: bs[base].Name, Rounds: r.N,
 			Ratio: report.Ratio{Mean: r.Mean, CILow: r.Mean, CIHigh: r.Mean, CI: Confidence}}
 		if r.N >= 2 {
-			rel.Ratio.CILow, rel.Ratio.CIHigh = r.Low, r.High
+			// An interval from very few rounds can reach past float64 (exp of a huge
+			// t × sd): its bounds are then 0 and the largest float, which JSON can carry.
+			rel.Ratio.CILow, rel.Ratio.CIHigh = finiteOr(r.Low, 0), finiteOr(r.High, math.MaxFloat64)
 		}
 		bs[i].Summary.Relative = rel
 	}
 	if w := driftWarning(scores); w != "" {
 		bs[base].Warnings = append(bs[base].Warnings, w)
 	}
+	warmingWarnings(bs, scores)
+}
+
+// warmingWarnings warns about each target whose speed rose over the rounds against
+// the group's other targets (the geometric mean of their slices, each relative to its
+// target's median): a target still warming up (a JIT compiling, caches filling) while
+// the others were steady. Only a rise is said: with two targets one's rise is the
+// other's fall.
+func warmingWarnings(bs []report.Benchmark, scores []map[slot]float64) {
+	norm := make([]map[slot]float64, len(scores))
+	for i, m := range scores {
+		norm[i] = relativeToMedian(m)
+	}
+	for i := range bs {
+		var series []float64
+		for _, k := range sortedSlots(norm[i]) {
+			var sum float64
+			n := 0
+			for j := range norm {
+				if v, ok := norm[j][k]; ok && j != i {
+					sum += math.Log(v)
+					n++
+				}
+			}
+			if n > 0 {
+				series = append(series, norm[i][k]/math.Exp(sum/float64(n)))
+			}
+		}
+		if d := stats.DetectDrift(series); d.Trending && d.Trend > 0 {
+			bs[i].Warnings = append(bs[i].Warnings, fmt.Sprintf("%s: its speed rose %+.0f %% over the rounds against the other targets': not warmed up (a JIT still compiling?); give it a longer warmup", StillWarming, d.Trend*100))
+		}
+	}
+}
+
+// StillWarming starts the warning of a target or benchmark whose speed rose while it
+// was measured.
+const StillWarming = "still warming up"
+
+// relativeToMedian divides each slice's score by its target's median.
+func relativeToMedian(m map[slot]float64) map[slot]float64 {
+	out := make(map[slot]float64, len(m))
+	if len(m) == 0 {
+		return out
+	}
+	vals := make([]float64, 0, len(m))
+	for _, v := range m {
+		vals = append(vals, v)
+	}
+	slices.Sort(vals)
+	median := vals[len(vals)/2]
+	for k, v := range m {
+		out[k] = v / median
+	}
+	return out
+}
+
+func finiteOr(v, alt float64) float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return alt
+	}
+	return v
 }
 
 // slot is one sample's place: its trial and its round (iteration index).
@@ -96,17 +159,8 @@ func sliceScores(r *cluster.Result, mode string) map[slot]float64 {
 func driftWarning(scores []map[slot]float64) string {
 	logs := map[slot][]float64{}
 	for _, m := range scores {
-		if len(m) == 0 {
-			continue
-		}
-		vals := make([]float64, 0, len(m))
-		for _, v := range m {
-			vals = append(vals, v)
-		}
-		slices.Sort(vals)
-		median := vals[len(vals)/2]
-		for k, v := range m {
-			logs[k] = append(logs[k], math.Log(v/median))
+		for k, v := range relativeToMedian(m) {
+			logs[k] = append(logs[k], math.Log(v))
 		}
 	}
 	slots := make(map[slot]float64, len(logs))
@@ -124,11 +178,11 @@ func driftWarning(scores []map[slot]float64) string {
 	d := stats.DetectDrift(series)
 	switch {
 	case d.TwoLevels && d.Trending:
-		return fmt.Sprintf("the machine changed under this group's rounds: its speed moved between two levels %.0f %% apart and trended %+.0f %% over the run; the ratios pair samples close in time, the absolute scores mix both", (d.High/d.Low-1)*100, d.Trend*100)
+		return fmt.Sprintf(report.MachineChanged+": its speed moved between two levels %.0f %% apart and trended %+.0f %% over the run; the ratios pair samples close in time, the absolute scores mix both", (d.High/d.Low-1)*100, d.Trend*100)
 	case d.TwoLevels:
-		return fmt.Sprintf("the machine changed under this group's rounds: its speed moved between two levels %.0f %% apart; the ratios pair samples close in time, the absolute scores mix both", (d.High/d.Low-1)*100)
+		return fmt.Sprintf(report.MachineChanged+": its speed moved between two levels %.0f %% apart; the ratios pair samples close in time, the absolute scores mix both", (d.High/d.Low-1)*100)
 	case d.Trending:
-		return fmt.Sprintf("the machine changed under this group's rounds: its speed trended %+.0f %% over the run; the ratios pair samples close in time, the absolute scores drift", d.Trend*100)
+		return fmt.Sprintf(report.MachineChanged+": its speed trended %+.0f %% over the run; the ratios pair samples close in time, the absolute scores drift", d.Trend*100)
 	}
 	return ""
 }

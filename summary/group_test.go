@@ -78,3 +78,47 @@ func TestGroupPairsOnlyCommonRounds(t *testing.T) {
 		t.Error("a benchmark alone got a ratio")
 	}
 }
+
+// Two wildly different rounds: the interval is wider than float64 can carry on the
+// ratio's scale; its bounds stay numbers JSON can hold.
+func TestGroupIntervalOverflow(t *testing.T) {
+	bs := []report.Benchmark{{Name: "a"}, {Name: "b"}}
+	rs := []*cluster.Result{slicesOf([]float64{10, 1e6}), slicesOf([]float64{1e6, 10})}
+	Group(bs, rs, 0)
+	q := bs[1].Summary.Relative.Ratio
+	if math.IsInf(q.CIHigh, 0) || math.IsNaN(q.CILow) || q.CILow < 0 || q.CIHigh < q.Mean {
+		t.Errorf("interval %+v", q)
+	}
+}
+
+// A target whose speed rises over the rounds while the others hold is said to be
+// still warming up; the steady ones are not.
+func TestGroupWarming(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 4))
+	const rounds = 100
+	tps := make([][]float64, 3)
+	for i := range rounds {
+		speed := 20000 * math.Exp(0.2*r.NormFloat64()) // the machine, shared
+		warm := 1 + 0.5*float64(i)/rounds              // target 2 gets 50 % faster
+		for k := range tps {
+			v := speed * math.Exp(0.05*r.NormFloat64())
+			if k == 2 {
+				v *= warm
+			}
+			tps[k] = append(tps[k], v)
+		}
+	}
+	bs := make([]report.Benchmark, 3)
+	rs := make([]*cluster.Result, 3)
+	for k := range bs {
+		bs[k] = report.Benchmark{Name: string(rune('a' + k)), Mode: report.ModeThroughput}
+		rs[k] = slicesOf(tps[k])
+	}
+	Group(bs, rs, 0)
+	for k := range bs {
+		warned := strings.Contains(strings.Join(bs[k].Warnings, "\n"), StillWarming)
+		if warned != (k == 2) {
+			t.Errorf("%s: warned %v (%q)", bs[k].Name, warned, bs[k].Warnings)
+		}
+	}
+}

@@ -60,7 +60,7 @@ func Benchmark(res cluster.Resolved, r *cluster.Result) report.Benchmark {
 	var scores, avgScores []float64
 	var seconds, cpuSeconds float64
 	var bytesSent, bytesRecv int64
-	var serverCPU time.Duration
+	var serverCPU, linkCPU time.Duration
 	serverKnown := res.HasServer()
 	var rss int64 = -1
 	for _, t := range r.Trials {
@@ -73,9 +73,13 @@ func Benchmark(res cluster.Resolved, r *cluster.Result) report.Benchmark {
 			secs := iv.Seconds()
 			seconds += secs
 			cpuSeconds += float64(max(iv.ClientCPUs, 1)) * secs
-			bytesSent += iv.BytesSent
-			bytesRecv += iv.BytesReceived
+			if iv.BytesSent < 0 || iv.BytesReceived < 0 {
+				b.Summary.BytesNotCounted = true
+			}
+			bytesSent += max(iv.BytesSent, 0)
+			bytesRecv += max(iv.BytesReceived, 0)
 			b.Summary.ClientCPUUsPerOp += iv.ClientCPU.Seconds() * 1e6
+			linkCPU += iv.LinkCPU
 			scores = append(scores, iv.Throughput())
 			avgScores = append(avgScores, avgMs(iv.Interval, spec.Load.Concurrency))
 			rt.Iterations = append(rt.Iterations, iteration(iv))
@@ -110,6 +114,10 @@ func Benchmark(res cluster.Resolved, r *cluster.Result) report.Benchmark {
 		ops := float64(all.Ops)
 		s.ClientCPUUsPerOp /= ops
 		s.BytesSentPerOp, s.BytesRecvPerOp = float64(bytesSent)/ops, float64(bytesRecv)/ops
+		if linkCPU > 0 {
+			v := linkCPU.Seconds() * 1e6 / ops
+			s.LinkCPUUsPerOp = &v
+		}
 		if serverKnown && len(r.Trials) > 0 {
 			v := serverCPU.Seconds() * 1e6 / ops
 			s.ServerCPUUsPerOp = &v
@@ -125,6 +133,14 @@ func Benchmark(res cluster.Resolved, r *cluster.Result) report.Benchmark {
 		s.AchievedRate = float64(all.Ops+all.ErrorCount()) / seconds
 	}
 	b.Warnings, b.GeneratorBound = judge(spec, all, s, seconds, cpuSeconds)
+	// Iterations measured one after the other that keep getting faster: the target was
+	// not warmed up, or the machine sped up (an interleaved group tells the two apart:
+	// Group).
+	if r.Method != report.MethodInterleaved {
+		if d := stats.DetectDrift(scores); d.Trending && d.Trend > 0 {
+			b.Warnings = append(b.Warnings, fmt.Sprintf("%s: the iterations rose %+.0f %% from first to last: not warmed up (a JIT still compiling?), or the machine sped up; give it a longer warmup", StillWarming, d.Trend*100))
+		}
+	}
 	if all.Clamped > 0 {
 		b.Warnings = append(b.Warnings, fmt.Sprintf("%d calls took over %v and were recorded as %v: the maximum is a floor", all.Clamped, time.Duration(record.HighestNs), time.Duration(record.HighestNs)))
 	}

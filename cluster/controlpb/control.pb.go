@@ -761,8 +761,15 @@ type ClientSetup struct {
 	// share_index of share_count (0 of 1 when alone). A closed model's calls in flight
 	// and connections, and an open model's rate, are dealt between them; share_index
 	// also offsets the sequence numbers, so workers do not repeat one another's ops.
-	ShareIndex    int32 `protobuf:"varint,3,opt,name=share_index,json=shareIndex,proto3" json:"share_index,omitempty"`
-	ShareCount    int32 `protobuf:"varint,4,opt,name=share_count,json=shareCount,proto3" json:"share_count,omitempty"`
+	ShareIndex int32 `protobuf:"varint,3,opt,name=share_index,json=shareIndex,proto3" json:"share_index,omitempty"`
+	ShareCount int32 `protobuf:"varint,4,opt,name=share_count,json=shareCount,proto3" json:"share_count,omitempty"`
+	// link, when set, puts network conditions between this client and the target:
+	// the worker connects through a proxy next to itself that adds them (the Go
+	// worker runs `wirebench link` as a child process, so its CPU is not the
+	// client's). A worker that cannot must refuse the setup (INVALID_ARGUMENT); one
+	// that can lists "link" in InfoReply.features, and the driver sends a link only
+	// to such workers. Ignored for in-process protocols.
+	Link          *LinkProfile `protobuf:"bytes,5,opt,name=link,proto3" json:"link,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -825,6 +832,79 @@ func (x *ClientSetup) GetShareCount() int32 {
 	return 0
 }
 
+func (x *ClientSetup) GetLink() *LinkProfile {
+	if x != nil {
+		return x.Link
+	}
+	return nil
+}
+
+// LinkProfile is what a client's proxy adds. Loss is not here: a proxy over TCP sees
+// a byte stream, not packets; the driver drops packets in the kernel where it owns
+// the link.
+type LinkProfile struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// delay_nanos is added in each direction (a round trip gains twice it), plus or
+	// minus up to jitter_nanos, drawn uniformly for each chunk of data.
+	DelayNanos  int64 `protobuf:"varint,1,opt,name=delay_nanos,json=delayNanos,proto3" json:"delay_nanos,omitempty"`
+	JitterNanos int64 `protobuf:"varint,2,opt,name=jitter_nanos,json=jitterNanos,proto3" json:"jitter_nanos,omitempty"`
+	// rate_bits_per_second, when > 0, paces each direction of each connection.
+	RateBitsPerSecond int64 `protobuf:"varint,3,opt,name=rate_bits_per_second,json=rateBitsPerSecond,proto3" json:"rate_bits_per_second,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
+}
+
+func (x *LinkProfile) Reset() {
+	*x = LinkProfile{}
+	mi := &file_control_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *LinkProfile) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*LinkProfile) ProtoMessage() {}
+
+func (x *LinkProfile) ProtoReflect() protoreflect.Message {
+	mi := &file_control_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use LinkProfile.ProtoReflect.Descriptor instead.
+func (*LinkProfile) Descriptor() ([]byte, []int) {
+	return file_control_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *LinkProfile) GetDelayNanos() int64 {
+	if x != nil {
+		return x.DelayNanos
+	}
+	return 0
+}
+
+func (x *LinkProfile) GetJitterNanos() int64 {
+	if x != nil {
+		return x.JitterNanos
+	}
+	return 0
+}
+
+func (x *LinkProfile) GetRateBitsPerSecond() int64 {
+	if x != nil {
+		return x.RateBitsPerSecond
+	}
+	return 0
+}
+
 // Phase asks the client to run one phase and answer with its Interval.
 type Phase struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -848,7 +928,7 @@ type Phase struct {
 
 func (x *Phase) Reset() {
 	*x = Phase{}
-	mi := &file_control_proto_msgTypes[9]
+	mi := &file_control_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -860,7 +940,7 @@ func (x *Phase) String() string {
 func (*Phase) ProtoMessage() {}
 
 func (x *Phase) ProtoReflect() protoreflect.Message {
-	mi := &file_control_proto_msgTypes[9]
+	mi := &file_control_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -873,7 +953,7 @@ func (x *Phase) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Phase.ProtoReflect.Descriptor instead.
 func (*Phase) Descriptor() ([]byte, []int) {
-	return file_control_proto_rawDescGZIP(), []int{9}
+	return file_control_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *Phase) GetKind() string {
@@ -931,7 +1011,7 @@ type ClientStatus struct {
 
 func (x *ClientStatus) Reset() {
 	*x = ClientStatus{}
-	mi := &file_control_proto_msgTypes[10]
+	mi := &file_control_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -943,7 +1023,7 @@ func (x *ClientStatus) String() string {
 func (*ClientStatus) ProtoMessage() {}
 
 func (x *ClientStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_control_proto_msgTypes[10]
+	mi := &file_control_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -956,7 +1036,7 @@ func (x *ClientStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClientStatus.ProtoReflect.Descriptor instead.
 func (*ClientStatus) Descriptor() ([]byte, []int) {
-	return file_control_proto_rawDescGZIP(), []int{10}
+	return file_control_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *ClientStatus) GetStatus() isClientStatus_Status {
@@ -1010,7 +1090,7 @@ type Ready struct {
 
 func (x *Ready) Reset() {
 	*x = Ready{}
-	mi := &file_control_proto_msgTypes[11]
+	mi := &file_control_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1022,7 +1102,7 @@ func (x *Ready) String() string {
 func (*Ready) ProtoMessage() {}
 
 func (x *Ready) ProtoReflect() protoreflect.Message {
-	mi := &file_control_proto_msgTypes[11]
+	mi := &file_control_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1035,7 +1115,7 @@ func (x *Ready) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ready.ProtoReflect.Descriptor instead.
 func (*Ready) Descriptor() ([]byte, []int) {
-	return file_control_proto_rawDescGZIP(), []int{11}
+	return file_control_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *Ready) GetProc() *ProcStats {
@@ -1058,7 +1138,9 @@ type Interval struct {
 	Errors map[string]int64 `protobuf:"bytes,6,rep,name=errors,proto3" json:"errors,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"varint,2,opt,name=value"`
 	// Histograms of response time (from the intended start), service time (from the
 	// actual start) and lag (open model only), HdrHistogram V2 compressed encoding,
-	// base64, values in ns, 1 ns to 60 s at 3 significant digits.
+	// base64, values in ns, 1 ns to 60 s at 3 significant digits. A closed model's
+	// service time is its response time: a worker may leave service_histogram empty
+	// then, and the driver reads it as the response histogram.
 	ResponseHistogram string `protobuf:"bytes,7,opt,name=response_histogram,json=responseHistogram,proto3" json:"response_histogram,omitempty"`
 	ServiceHistogram  string `protobuf:"bytes,8,opt,name=service_histogram,json=serviceHistogram,proto3" json:"service_histogram,omitempty"`
 	LagHistogram      string `protobuf:"bytes,9,opt,name=lag_histogram,json=lagHistogram,proto3" json:"lag_histogram,omitempty"`
@@ -1066,22 +1148,26 @@ type Interval struct {
 	// arrivals that found every in-flight slot busy.
 	Clamped  int64 `protobuf:"varint,10,opt,name=clamped,proto3" json:"clamped,omitempty"`
 	Overflow int64 `protobuf:"varint,11,opt,name=overflow,proto3" json:"overflow,omitempty"`
-	// Bytes the client sent and received during the phase.
+	// Bytes the client sent and received during the phase; -1 when the client stack
+	// cannot count them (it owns its sockets, as the JDK's HTTP client does).
 	BytesSent     int64 `protobuf:"varint,12,opt,name=bytes_sent,json=bytesSent,proto3" json:"bytes_sent,omitempty"`
 	BytesReceived int64 `protobuf:"varint,13,opt,name=bytes_received,json=bytesReceived,proto3" json:"bytes_received,omitempty"`
-	// CPU the client process used during the phase (from the end of the previous
-	// phase, or the Ready, to the end of this one), and the reading at its end.
+	// CPU the client process used during the phase (read just before it started and
+	// just after its last call ended), and the reading at its end.
 	CpuNanos int64      `protobuf:"varint,14,opt,name=cpu_nanos,json=cpuNanos,proto3" json:"cpu_nanos,omitempty"`
 	Proc     *ProcStats `protobuf:"bytes,15,opt,name=proc,proto3" json:"proc,omitempty"`
 	// first_errors keeps the text of the first error of each kind in this phase.
-	FirstErrors   map[string]string `protobuf:"bytes,16,rep,name=first_errors,json=firstErrors,proto3" json:"first_errors,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	FirstErrors map[string]string `protobuf:"bytes,16,rep,name=first_errors,json=firstErrors,proto3" json:"first_errors,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// link_cpu_nanos is the CPU the client's link proxy used during the phase (0
+	// without a link).
+	LinkCpuNanos  int64 `protobuf:"varint,17,opt,name=link_cpu_nanos,json=linkCpuNanos,proto3" json:"link_cpu_nanos,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Interval) Reset() {
 	*x = Interval{}
-	mi := &file_control_proto_msgTypes[12]
+	mi := &file_control_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1093,7 +1179,7 @@ func (x *Interval) String() string {
 func (*Interval) ProtoMessage() {}
 
 func (x *Interval) ProtoReflect() protoreflect.Message {
-	mi := &file_control_proto_msgTypes[12]
+	mi := &file_control_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1106,7 +1192,7 @@ func (x *Interval) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Interval.ProtoReflect.Descriptor instead.
 func (*Interval) Descriptor() ([]byte, []int) {
-	return file_control_proto_rawDescGZIP(), []int{12}
+	return file_control_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *Interval) GetPhase() string {
@@ -1221,6 +1307,13 @@ func (x *Interval) GetFirstErrors() map[string]string {
 	return nil
 }
 
+func (x *Interval) GetLinkCpuNanos() int64 {
+	if x != nil {
+		return x.LinkCpuNanos
+	}
+	return 0
+}
+
 type InfoRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	unknownFields protoimpl.UnknownFields
@@ -1229,7 +1322,7 @@ type InfoRequest struct {
 
 func (x *InfoRequest) Reset() {
 	*x = InfoRequest{}
-	mi := &file_control_proto_msgTypes[13]
+	mi := &file_control_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1241,7 +1334,7 @@ func (x *InfoRequest) String() string {
 func (*InfoRequest) ProtoMessage() {}
 
 func (x *InfoRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_control_proto_msgTypes[13]
+	mi := &file_control_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1254,7 +1347,7 @@ func (x *InfoRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InfoRequest.ProtoReflect.Descriptor instead.
 func (*InfoRequest) Descriptor() ([]byte, []int) {
-	return file_control_proto_rawDescGZIP(), []int{13}
+	return file_control_proto_rawDescGZIP(), []int{14}
 }
 
 type InfoReply struct {
@@ -1267,14 +1360,17 @@ type InfoReply struct {
 	Runtime string `protobuf:"bytes,4,opt,name=runtime,proto3" json:"runtime,omitempty"`
 	Pid     int32  `protobuf:"varint,5,opt,name=pid,proto3" json:"pid,omitempty"`
 	// host describes the machine, for results of runs across hosts.
-	Host          *Host `protobuf:"bytes,6,opt,name=host,proto3" json:"host,omitempty"`
+	Host *Host `protobuf:"bytes,6,opt,name=host,proto3" json:"host,omitempty"`
+	// features are optional parts of this API the worker implements: "link"
+	// (ClientSetup.link).
+	Features      []string `protobuf:"bytes,7,rep,name=features,proto3" json:"features,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *InfoReply) Reset() {
 	*x = InfoReply{}
-	mi := &file_control_proto_msgTypes[14]
+	mi := &file_control_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1286,7 +1382,7 @@ func (x *InfoReply) String() string {
 func (*InfoReply) ProtoMessage() {}
 
 func (x *InfoReply) ProtoReflect() protoreflect.Message {
-	mi := &file_control_proto_msgTypes[14]
+	mi := &file_control_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1299,7 +1395,7 @@ func (x *InfoReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InfoReply.ProtoReflect.Descriptor instead.
 func (*InfoReply) Descriptor() ([]byte, []int) {
-	return file_control_proto_rawDescGZIP(), []int{14}
+	return file_control_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *InfoReply) GetVersion() string {
@@ -1344,6 +1440,13 @@ func (x *InfoReply) GetHost() *Host {
 	return nil
 }
 
+func (x *InfoReply) GetFeatures() []string {
+	if x != nil {
+		return x.Features
+	}
+	return nil
+}
+
 type Host struct {
 	state       protoimpl.MessageState `protogen:"open.v1"`
 	Hostname    string                 `protobuf:"bytes,1,opt,name=hostname,proto3" json:"hostname,omitempty"`
@@ -1360,7 +1463,7 @@ type Host struct {
 
 func (x *Host) Reset() {
 	*x = Host{}
-	mi := &file_control_proto_msgTypes[15]
+	mi := &file_control_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1372,7 +1475,7 @@ func (x *Host) String() string {
 func (*Host) ProtoMessage() {}
 
 func (x *Host) ProtoReflect() protoreflect.Message {
-	mi := &file_control_proto_msgTypes[15]
+	mi := &file_control_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1385,7 +1488,7 @@ func (x *Host) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Host.ProtoReflect.Descriptor instead.
 func (*Host) Descriptor() ([]byte, []int) {
-	return file_control_proto_rawDescGZIP(), []int{15}
+	return file_control_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *Host) GetHostname() string {
@@ -1445,7 +1548,7 @@ type QuitRequest struct {
 
 func (x *QuitRequest) Reset() {
 	*x = QuitRequest{}
-	mi := &file_control_proto_msgTypes[16]
+	mi := &file_control_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1457,7 +1560,7 @@ func (x *QuitRequest) String() string {
 func (*QuitRequest) ProtoMessage() {}
 
 func (x *QuitRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_control_proto_msgTypes[16]
+	mi := &file_control_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1470,7 +1573,7 @@ func (x *QuitRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use QuitRequest.ProtoReflect.Descriptor instead.
 func (*QuitRequest) Descriptor() ([]byte, []int) {
-	return file_control_proto_rawDescGZIP(), []int{16}
+	return file_control_proto_rawDescGZIP(), []int{17}
 }
 
 type QuitReply struct {
@@ -1481,7 +1584,7 @@ type QuitReply struct {
 
 func (x *QuitReply) Reset() {
 	*x = QuitReply{}
-	mi := &file_control_proto_msgTypes[17]
+	mi := &file_control_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1493,7 +1596,7 @@ func (x *QuitReply) String() string {
 func (*QuitReply) ProtoMessage() {}
 
 func (x *QuitReply) ProtoReflect() protoreflect.Message {
-	mi := &file_control_proto_msgTypes[17]
+	mi := &file_control_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1506,7 +1609,7 @@ func (x *QuitReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use QuitReply.ProtoReflect.Descriptor instead.
 func (*QuitReply) Descriptor() ([]byte, []int) {
-	return file_control_proto_rawDescGZIP(), []int{17}
+	return file_control_proto_rawDescGZIP(), []int{18}
 }
 
 var File_control_proto protoreflect.FileDescriptor
@@ -1579,14 +1682,20 @@ const file_control_proto_rawDesc = "" +
 	"ClientArgs\x129\n" +
 	"\x05setup\x18\x01 \x01(\v2!.wirebench.control.v1.ClientSetupH\x00R\x05setup\x123\n" +
 	"\x05phase\x18\x02 \x01(\v2\x1b.wirebench.control.v1.PhaseH\x00R\x05phaseB\x05\n" +
-	"\x03arg\"\xa6\x01\n" +
+	"\x03arg\"\xdd\x01\n" +
 	"\vClientSetup\x12=\n" +
 	"\tbenchmark\x18\x01 \x01(\v2\x1f.wirebench.control.v1.BenchmarkR\tbenchmark\x12\x16\n" +
 	"\x06target\x18\x02 \x01(\tR\x06target\x12\x1f\n" +
 	"\vshare_index\x18\x03 \x01(\x05R\n" +
 	"shareIndex\x12\x1f\n" +
 	"\vshare_count\x18\x04 \x01(\x05R\n" +
-	"shareCount\"\xa9\x01\n" +
+	"shareCount\x125\n" +
+	"\x04link\x18\x05 \x01(\v2!.wirebench.control.v1.LinkProfileR\x04link\"\x82\x01\n" +
+	"\vLinkProfile\x12\x1f\n" +
+	"\vdelay_nanos\x18\x01 \x01(\x03R\n" +
+	"delayNanos\x12!\n" +
+	"\fjitter_nanos\x18\x02 \x01(\x03R\vjitterNanos\x12/\n" +
+	"\x14rate_bits_per_second\x18\x03 \x01(\x03R\x11rateBitsPerSecond\"\xa9\x01\n" +
 	"\x05Phase\x12\x12\n" +
 	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x14\n" +
 	"\x05index\x18\x02 \x01(\x05R\x05index\x12%\n" +
@@ -1599,7 +1708,7 @@ const file_control_proto_rawDesc = "" +
 	"\binterval\x18\x02 \x01(\v2\x1e.wirebench.control.v1.IntervalH\x00R\bintervalB\b\n" +
 	"\x06status\"<\n" +
 	"\x05Ready\x123\n" +
-	"\x04proc\x18\x01 \x01(\v2\x1f.wirebench.control.v1.ProcStatsR\x04proc\"\xfa\x05\n" +
+	"\x04proc\x18\x01 \x01(\v2\x1f.wirebench.control.v1.ProcStatsR\x04proc\"\xa0\x06\n" +
 	"\bInterval\x12\x14\n" +
 	"\x05phase\x18\x01 \x01(\tR\x05phase\x12\x14\n" +
 	"\x05index\x18\x02 \x01(\x05R\x05index\x12(\n" +
@@ -1618,21 +1727,23 @@ const file_control_proto_rawDesc = "" +
 	"\x0ebytes_received\x18\r \x01(\x03R\rbytesReceived\x12\x1b\n" +
 	"\tcpu_nanos\x18\x0e \x01(\x03R\bcpuNanos\x123\n" +
 	"\x04proc\x18\x0f \x01(\v2\x1f.wirebench.control.v1.ProcStatsR\x04proc\x12R\n" +
-	"\ffirst_errors\x18\x10 \x03(\v2/.wirebench.control.v1.Interval.FirstErrorsEntryR\vfirstErrors\x1a9\n" +
+	"\ffirst_errors\x18\x10 \x03(\v2/.wirebench.control.v1.Interval.FirstErrorsEntryR\vfirstErrors\x12$\n" +
+	"\x0elink_cpu_nanos\x18\x11 \x01(\x03R\flinkCpuNanos\x1a9\n" +
 	"\vErrorsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\x03R\x05value:\x028\x01\x1a>\n" +
 	"\x10FirstErrorsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\r\n" +
-	"\vInfoRequest\"\xad\x01\n" +
+	"\vInfoRequest\"\xc9\x01\n" +
 	"\tInfoReply\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\tR\aversion\x12\x16\n" +
 	"\x06stacks\x18\x02 \x03(\tR\x06stacks\x12\x12\n" +
 	"\x04cpus\x18\x03 \x01(\x05R\x04cpus\x12\x18\n" +
 	"\aruntime\x18\x04 \x01(\tR\aruntime\x12\x10\n" +
 	"\x03pid\x18\x05 \x01(\x05R\x03pid\x12.\n" +
-	"\x04host\x18\x06 \x01(\v2\x1a.wirebench.control.v1.HostR\x04host\"\xb4\x01\n" +
+	"\x04host\x18\x06 \x01(\v2\x1a.wirebench.control.v1.HostR\x04host\x12\x1a\n" +
+	"\bfeatures\x18\a \x03(\tR\bfeatures\"\xb4\x01\n" +
 	"\x04Host\x12\x1a\n" +
 	"\bhostname\x18\x01 \x01(\tR\bhostname\x12\x1b\n" +
 	"\tcpu_model\x18\x02 \x01(\tR\bcpuModel\x12\x14\n" +
@@ -1662,7 +1773,7 @@ func file_control_proto_rawDescGZIP() []byte {
 	return file_control_proto_rawDescData
 }
 
-var file_control_proto_msgTypes = make([]protoimpl.MessageInfo, 22)
+var file_control_proto_msgTypes = make([]protoimpl.MessageInfo, 23)
 var file_control_proto_goTypes = []any{
 	(*Benchmark)(nil),    // 0: wirebench.control.v1.Benchmark
 	(*LoadModel)(nil),    // 1: wirebench.control.v1.LoadModel
@@ -1673,51 +1784,53 @@ var file_control_proto_goTypes = []any{
 	(*ProcStats)(nil),    // 6: wirebench.control.v1.ProcStats
 	(*ClientArgs)(nil),   // 7: wirebench.control.v1.ClientArgs
 	(*ClientSetup)(nil),  // 8: wirebench.control.v1.ClientSetup
-	(*Phase)(nil),        // 9: wirebench.control.v1.Phase
-	(*ClientStatus)(nil), // 10: wirebench.control.v1.ClientStatus
-	(*Ready)(nil),        // 11: wirebench.control.v1.Ready
-	(*Interval)(nil),     // 12: wirebench.control.v1.Interval
-	(*InfoRequest)(nil),  // 13: wirebench.control.v1.InfoRequest
-	(*InfoReply)(nil),    // 14: wirebench.control.v1.InfoReply
-	(*Host)(nil),         // 15: wirebench.control.v1.Host
-	(*QuitRequest)(nil),  // 16: wirebench.control.v1.QuitRequest
-	(*QuitReply)(nil),    // 17: wirebench.control.v1.QuitReply
-	nil,                  // 18: wirebench.control.v1.Benchmark.ClientOptionsEntry
-	nil,                  // 19: wirebench.control.v1.Benchmark.ServerOptionsEntry
-	nil,                  // 20: wirebench.control.v1.Interval.ErrorsEntry
-	nil,                  // 21: wirebench.control.v1.Interval.FirstErrorsEntry
+	(*LinkProfile)(nil),  // 9: wirebench.control.v1.LinkProfile
+	(*Phase)(nil),        // 10: wirebench.control.v1.Phase
+	(*ClientStatus)(nil), // 11: wirebench.control.v1.ClientStatus
+	(*Ready)(nil),        // 12: wirebench.control.v1.Ready
+	(*Interval)(nil),     // 13: wirebench.control.v1.Interval
+	(*InfoRequest)(nil),  // 14: wirebench.control.v1.InfoRequest
+	(*InfoReply)(nil),    // 15: wirebench.control.v1.InfoReply
+	(*Host)(nil),         // 16: wirebench.control.v1.Host
+	(*QuitRequest)(nil),  // 17: wirebench.control.v1.QuitRequest
+	(*QuitReply)(nil),    // 18: wirebench.control.v1.QuitReply
+	nil,                  // 19: wirebench.control.v1.Benchmark.ClientOptionsEntry
+	nil,                  // 20: wirebench.control.v1.Benchmark.ServerOptionsEntry
+	nil,                  // 21: wirebench.control.v1.Interval.ErrorsEntry
+	nil,                  // 22: wirebench.control.v1.Interval.FirstErrorsEntry
 }
 var file_control_proto_depIdxs = []int32{
-	18, // 0: wirebench.control.v1.Benchmark.client_options:type_name -> wirebench.control.v1.Benchmark.ClientOptionsEntry
-	19, // 1: wirebench.control.v1.Benchmark.server_options:type_name -> wirebench.control.v1.Benchmark.ServerOptionsEntry
+	19, // 0: wirebench.control.v1.Benchmark.client_options:type_name -> wirebench.control.v1.Benchmark.ClientOptionsEntry
+	20, // 1: wirebench.control.v1.Benchmark.server_options:type_name -> wirebench.control.v1.Benchmark.ServerOptionsEntry
 	1,  // 2: wirebench.control.v1.Benchmark.load:type_name -> wirebench.control.v1.LoadModel
 	3,  // 3: wirebench.control.v1.ServerArgs.setup:type_name -> wirebench.control.v1.ServerSetup
 	4,  // 4: wirebench.control.v1.ServerArgs.mark:type_name -> wirebench.control.v1.Mark
 	0,  // 5: wirebench.control.v1.ServerSetup.benchmark:type_name -> wirebench.control.v1.Benchmark
 	6,  // 6: wirebench.control.v1.ServerStatus.proc:type_name -> wirebench.control.v1.ProcStats
 	8,  // 7: wirebench.control.v1.ClientArgs.setup:type_name -> wirebench.control.v1.ClientSetup
-	9,  // 8: wirebench.control.v1.ClientArgs.phase:type_name -> wirebench.control.v1.Phase
+	10, // 8: wirebench.control.v1.ClientArgs.phase:type_name -> wirebench.control.v1.Phase
 	0,  // 9: wirebench.control.v1.ClientSetup.benchmark:type_name -> wirebench.control.v1.Benchmark
-	11, // 10: wirebench.control.v1.ClientStatus.ready:type_name -> wirebench.control.v1.Ready
-	12, // 11: wirebench.control.v1.ClientStatus.interval:type_name -> wirebench.control.v1.Interval
-	6,  // 12: wirebench.control.v1.Ready.proc:type_name -> wirebench.control.v1.ProcStats
-	20, // 13: wirebench.control.v1.Interval.errors:type_name -> wirebench.control.v1.Interval.ErrorsEntry
-	6,  // 14: wirebench.control.v1.Interval.proc:type_name -> wirebench.control.v1.ProcStats
-	21, // 15: wirebench.control.v1.Interval.first_errors:type_name -> wirebench.control.v1.Interval.FirstErrorsEntry
-	15, // 16: wirebench.control.v1.InfoReply.host:type_name -> wirebench.control.v1.Host
-	2,  // 17: wirebench.control.v1.Worker.RunServer:input_type -> wirebench.control.v1.ServerArgs
-	7,  // 18: wirebench.control.v1.Worker.RunClient:input_type -> wirebench.control.v1.ClientArgs
-	13, // 19: wirebench.control.v1.Worker.Info:input_type -> wirebench.control.v1.InfoRequest
-	16, // 20: wirebench.control.v1.Worker.Quit:input_type -> wirebench.control.v1.QuitRequest
-	5,  // 21: wirebench.control.v1.Worker.RunServer:output_type -> wirebench.control.v1.ServerStatus
-	10, // 22: wirebench.control.v1.Worker.RunClient:output_type -> wirebench.control.v1.ClientStatus
-	14, // 23: wirebench.control.v1.Worker.Info:output_type -> wirebench.control.v1.InfoReply
-	17, // 24: wirebench.control.v1.Worker.Quit:output_type -> wirebench.control.v1.QuitReply
-	21, // [21:25] is the sub-list for method output_type
-	17, // [17:21] is the sub-list for method input_type
-	17, // [17:17] is the sub-list for extension type_name
-	17, // [17:17] is the sub-list for extension extendee
-	0,  // [0:17] is the sub-list for field type_name
+	9,  // 10: wirebench.control.v1.ClientSetup.link:type_name -> wirebench.control.v1.LinkProfile
+	12, // 11: wirebench.control.v1.ClientStatus.ready:type_name -> wirebench.control.v1.Ready
+	13, // 12: wirebench.control.v1.ClientStatus.interval:type_name -> wirebench.control.v1.Interval
+	6,  // 13: wirebench.control.v1.Ready.proc:type_name -> wirebench.control.v1.ProcStats
+	21, // 14: wirebench.control.v1.Interval.errors:type_name -> wirebench.control.v1.Interval.ErrorsEntry
+	6,  // 15: wirebench.control.v1.Interval.proc:type_name -> wirebench.control.v1.ProcStats
+	22, // 16: wirebench.control.v1.Interval.first_errors:type_name -> wirebench.control.v1.Interval.FirstErrorsEntry
+	16, // 17: wirebench.control.v1.InfoReply.host:type_name -> wirebench.control.v1.Host
+	2,  // 18: wirebench.control.v1.Worker.RunServer:input_type -> wirebench.control.v1.ServerArgs
+	7,  // 19: wirebench.control.v1.Worker.RunClient:input_type -> wirebench.control.v1.ClientArgs
+	14, // 20: wirebench.control.v1.Worker.Info:input_type -> wirebench.control.v1.InfoRequest
+	17, // 21: wirebench.control.v1.Worker.Quit:input_type -> wirebench.control.v1.QuitRequest
+	5,  // 22: wirebench.control.v1.Worker.RunServer:output_type -> wirebench.control.v1.ServerStatus
+	11, // 23: wirebench.control.v1.Worker.RunClient:output_type -> wirebench.control.v1.ClientStatus
+	15, // 24: wirebench.control.v1.Worker.Info:output_type -> wirebench.control.v1.InfoReply
+	18, // 25: wirebench.control.v1.Worker.Quit:output_type -> wirebench.control.v1.QuitReply
+	22, // [22:26] is the sub-list for method output_type
+	18, // [18:22] is the sub-list for method input_type
+	18, // [18:18] is the sub-list for extension type_name
+	18, // [18:18] is the sub-list for extension extendee
+	0,  // [0:18] is the sub-list for field type_name
 }
 
 func init() { file_control_proto_init() }
@@ -1733,7 +1846,7 @@ func file_control_proto_init() {
 		(*ClientArgs_Setup)(nil),
 		(*ClientArgs_Phase)(nil),
 	}
-	file_control_proto_msgTypes[10].OneofWrappers = []any{
+	file_control_proto_msgTypes[11].OneofWrappers = []any{
 		(*ClientStatus_Ready)(nil),
 		(*ClientStatus_Interval)(nil),
 	}
@@ -1743,7 +1856,7 @@ func file_control_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_control_proto_rawDesc), len(file_control_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   22,
+			NumMessages:   23,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -22,9 +22,11 @@ import (
 	"github.com/wirebench/wirebench/summary"
 )
 
-// benchCmd's flag defaults are spec.Default's, through the kong variables of
-// specVars, so `bench` and a suite given the same values build the same spec.
-type benchCmd struct {
+// targetFlags say what is measured and where: the protocol and its stacks, the
+// workload, the processes and the output; bench and capacity share them. Their
+// defaults are spec.Default's, through the kong variables of specVars, so a command
+// and a suite given the same values build the same spec.
+type targetFlags struct {
 	Protocol    string `short:"p" required:"" help:"Protocol to benchmark (see 'wirebench list')."`
 	ServerStack string `help:"Server stack (default: the protocol's production stack; see 'wirebench list')."`
 	ClientStack string `help:"Client stack (default: the protocol's production stack; see 'wirebench list')."`
@@ -36,17 +38,10 @@ type benchCmd struct {
 	Increments *int        `help:"pingpong: sequential increments per op."`
 	Trades     *int64      `help:"stream: trades streamed per op."`
 
-	Concurrency int     `short:"c" default:"${concurrency}" help:"Closed model: calls in flight. Open model: the cap on calls in flight."`
-	Connections int     `default:"${connections}" help:"Clients the calls are spread over (a gRPC or Cap'n Proto client is one connection; HTTP/1.1 opens one per call in flight)."`
-	Rate        float64 `short:"r" help:"Open model: arrivals per second (switches from the closed model)."`
-	Arrival     string  `default:"constant" enum:"constant,poisson" help:"Open model: arrival spacing, constant or poisson."`
+	Connections int    `default:"${connections}" help:"Clients the calls are spread over (a gRPC or Cap'n Proto client is one connection; HTTP/1.1 opens one per call in flight)."`
+	Arrival     string `default:"constant" enum:"constant,poisson" help:"Open model: arrival spacing, constant or poisson."`
 
-	Duration    time.Duration `short:"d" default:"${duration}" help:"Length of each measurement iteration."`
-	Ops         int64         `help:"Make each iteration this many ops instead of --duration long."`
 	Warmup      time.Duration `default:"${warmup}" help:"Warmup before measuring (0 for none)."`
-	Iterations  int           `short:"i" default:"${iterations}" help:"Measurement iterations per trial."`
-	Trials      int           `short:"t" default:"${trials}" help:"Trials, each with fresh server and client processes."`
-	Mode        string        `default:"${mode}" enum:"thrpt,avgt" help:"Score: thrpt (ops/s) or avgt (ms per op per caller)."`
 	CallTimeout time.Duration `default:"${call_timeout}" help:"A call taking longer fails as a timeout."`
 
 	ServerCPUs string `name:"server-cpus" default:"${server_cpus}" help:"CPUs of the server process (Linux list, e.g. 0 or 0-1)."`
@@ -61,6 +56,19 @@ type benchCmd struct {
 	Quiet        bool       `short:"q" help:"No progress lines on stderr."`
 	Profile      string     `help:"Write CPU profiles (pprof) of the server and client worker processes to this directory (Go stacks)."`
 	dataFlags
+	hostFlags
+}
+
+type benchCmd struct {
+	targetFlags
+	Concurrency int     `short:"c" default:"${concurrency}" help:"Closed model: calls in flight. Open model: the cap on calls in flight."`
+	Rate        float64 `short:"r" help:"Open model: arrivals per second (switches from the closed model)."`
+
+	Duration   time.Duration `short:"d" default:"${duration}" help:"Length of each measurement iteration."`
+	Ops        int64         `help:"Make each iteration this many ops instead of --duration long."`
+	Iterations int           `short:"i" default:"${iterations}" help:"Measurement iterations per trial."`
+	Trials     int           `short:"t" default:"${trials}" help:"Trials, each with fresh server and client processes."`
+	Mode       string        `default:"${mode}" enum:"thrpt,avgt" help:"Score: thrpt (ops/s) or avgt (ms per op per caller)."`
 }
 
 // specVars are the kong variables the flags' defaults read: spec.Default's values.
@@ -80,6 +88,24 @@ func specVars() map[string]string {
 // spec builds the benchmark from the flags and checks it as a worker will
 // (cluster.Resolve): a wrong value is a usage error naming the flag's setting.
 func (c *benchCmd) spec() (cluster.Resolved, error) {
+	m := load.Model{Kind: load.Closed, Concurrency: c.Concurrency, Connections: c.Connections}
+	if c.Rate != 0 {
+		m = load.Model{Kind: load.Open, Rate: c.Rate, Arrival: load.Arrival(c.Arrival), Concurrency: c.Concurrency, Connections: c.Connections}
+	}
+	return c.targetFlags.resolve(m, func(s *spec.Spec) {
+		s.Iterations, s.Trials, s.Mode = c.Iterations, c.Trials, c.Mode
+		s.IterationTime, s.IterationOps = c.Duration, 0
+		if c.Ops > 0 {
+			s.IterationTime, s.IterationOps = 0, c.Ops
+		}
+	})
+}
+
+// resolve builds the spec of the target flags under load model m, lets plan set the
+// command's own settings, and checks it as a worker will (cluster.Resolve): a wrong
+// value is a usage error naming the flag's setting. A lone benchmark has no group to
+// interleave with, so it is measured sequentially.
+func (c *targetFlags) resolve(m load.Model, plan func(*spec.Spec)) (cluster.Resolved, error) {
 	w, err := contract.LookupWorkload(c.Workload)
 	if err != nil {
 		return cluster.Resolved{}, usageError{err}
@@ -96,21 +122,11 @@ func (c *benchCmd) spec() (cluster.Resolved, error) {
 	if c.Trades != nil {
 		s.Params.Trades = *c.Trades
 	}
-	s.Load = load.Model{Kind: load.Closed, Concurrency: c.Concurrency, Connections: c.Connections}
-	if c.Rate != 0 {
-		s.Load = load.Model{Kind: load.Open, Rate: c.Rate, Arrival: load.Arrival(c.Arrival), Concurrency: c.Concurrency, Connections: c.Connections}
-	}
-	if s.Load, err = s.Load.Normalize(); err != nil {
+	if s.Load, err = m.Normalize(); err != nil {
 		return cluster.Resolved{}, usageError{err}
 	}
-	s.Warmup, s.Iterations, s.Trials, s.Mode, s.CallTimeout = c.Warmup, c.Iterations, c.Trials, c.Mode, c.CallTimeout
-	s.IterationTime, s.IterationOps = c.Duration, 0
-	if c.Ops > 0 {
-		s.IterationTime, s.IterationOps = 0, c.Ops
-	}
+	s.Warmup, s.CallTimeout, s.Method = c.Warmup, c.CallTimeout, spec.MethodSequential
 	s.ArrivalSeed, s.DataSeed, s.DataSize, s.MaxMessageSize = c.ArrivalSeed, c.dataFlags.Seed, c.DataSize, int(c.MaxMessage)
-	// A lone benchmark has no group to interleave with.
-	s.Method = spec.MethodSequential
 	if s.ClientOptions, err = keyValues("--option", c.Option); err != nil {
 		return cluster.Resolved{}, err
 	}
@@ -120,6 +136,7 @@ func (c *benchCmd) spec() (cluster.Resolved, error) {
 	if s.ServerCPUs, s.ClientCPUs, err = c.pinning(); err != nil {
 		return cluster.Resolved{}, err
 	}
+	plan(&s)
 	res, err := cluster.Resolve(s)
 	if err != nil {
 		return cluster.Resolved{}, usageError{flagError(err)}
@@ -159,7 +176,7 @@ func keyValues(flag string, kvs []string) (map[string]string, error) {
 
 // pinning returns the CPU sets of the server and client workers, or none when
 // pinning is off or impossible here (Run says which).
-func (c *benchCmd) pinning() (server, client []int, err error) {
+func (c *targetFlags) pinning() (server, client []int, err error) {
 	if c.NoPin || runtime.NumCPU() < 2 {
 		return nil, nil, nil
 	}
@@ -182,25 +199,20 @@ func (c *benchCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	hosts, err := c.hostFlags.over(cluster.Hosts{})
+	if err != nil {
+		return err
+	}
 	sp := res.Spec
-	progress := io.Writer(e.stderr)
-	if c.Quiet {
-		progress = io.Discard
+	progress, err := c.start(e, fmt.Sprintf("%s: %d trial(s) × (warmup %v + %d iterations)", sp.Name(), sp.Trials, sp.Warmup, sp.Iterations))
+	if err != nil {
+		return err
 	}
-	fmt.Fprintf(progress, "wirebench: %s: %d trial(s) × (warmup %v + %d iterations)\n", sp.Name(), sp.Trials, sp.Warmup, sp.Iterations)
-	switch {
-	case c.NoPin:
-		fmt.Fprintf(progress, "wirebench: not pinned (--no-pin)\n")
-	case runtime.NumCPU() < 2:
-		fmt.Fprintf(progress, "wirebench: not pinned: %d CPU\n", runtime.NumCPU())
+	env, err := runner.Environment(e.ctx, buildVersion(), sp.ServerCPUs, sp.ClientCPUs, hosts)
+	if err != nil {
+		return err
 	}
-	if c.Profile != "" {
-		if err := os.MkdirAll(c.Profile, 0o755); err != nil {
-			return err
-		}
-	}
-	env := runner.Environment(buildVersion(), sp.ServerCPUs, sp.ClientCPUs)
-	trials, runErr := cluster.Run(e.ctx, sp, cluster.Options{ProfileDir: c.Profile,
+	trials, runErr := cluster.Run(e.ctx, sp, cluster.Options{ProfileDir: c.Profile, Hosts: hosts,
 		Observe: func(ev cluster.Event) { fmt.Fprintf(progress, "  %s\n", ev.Line()) }})
 	b := summary.Benchmark(res, &cluster.Result{Trials: trials, Method: spec.MethodSequential, Err: runErr})
 	out := &report.Results{SchemaVersion: report.SchemaVersion, Benchmarks: []report.Benchmark{b}, Environment: env}
@@ -211,11 +223,10 @@ func (c *benchCmd) Run(e *env) error {
 			return err
 		}
 	}
-	if c.JSON != "" && measured {
-		if err := writeResults(c.JSON, out); err != nil {
+	if measured {
+		if err := c.writeJSON(progress, out); err != nil {
 			return errors.Join(runErr, err)
 		}
-		fmt.Fprintf(progress, "wirebench: results written to %s\n", c.JSON)
 	}
 	switch {
 	case errors.Is(runErr, context.Canceled) && e.ctx.Err() != nil:
@@ -225,6 +236,40 @@ func (c *benchCmd) Run(e *env) error {
 	case b.Summary.Ops == 0:
 		return fmt.Errorf("no call succeeded (%d errors)", b.Summary.Errors)
 	}
+	return nil
+}
+
+// start says what is about to run (and how it is pinned) on the progress writer it
+// returns (stderr, or nothing with --quiet), and makes the profile directory.
+func (c *targetFlags) start(e *env, what string) (io.Writer, error) {
+	progress := io.Writer(e.stderr)
+	if c.Quiet {
+		progress = io.Discard
+	}
+	fmt.Fprintf(progress, "wirebench: %s\n", what)
+	switch {
+	case c.NoPin:
+		fmt.Fprintf(progress, "wirebench: not pinned (--no-pin)\n")
+	case runtime.NumCPU() < 2:
+		fmt.Fprintf(progress, "wirebench: not pinned: %d CPU\n", runtime.NumCPU())
+	}
+	if c.Profile != "" {
+		if err := os.MkdirAll(c.Profile, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	return progress, nil
+}
+
+// writeJSON writes the results to --json, when given, and says so.
+func (c *targetFlags) writeJSON(progress io.Writer, res *report.Results) error {
+	if c.JSON == "" {
+		return nil
+	}
+	if err := writeResults(c.JSON, res); err != nil {
+		return err
+	}
+	fmt.Fprintf(progress, "wirebench: results written to %s\n", c.JSON)
 	return nil
 }
 

@@ -31,15 +31,17 @@ const (
 )
 
 type cli struct {
-	Serve   serveCmd   `cmd:"" help:"Serve the benchmark service over one protocol."`
-	Call    callCmd    `cmd:"" help:"Call one operation (or 'demo': every operation) of a server and print the answer as JSON."`
-	Run     runCmd     `cmd:"" help:"Run a suite of benchmarks (default: quick, every protocol over tcp and unix) and write the reports."`
-	Bench   benchCmd   `cmd:"" help:"Run one benchmark: start a server and a load generator in pinned worker processes, measure, and print the result."`
-	Worker  workerCmd  `cmd:"" help:"Serve the worker control API (the driver of 'bench' starts workers itself)."`
-	List    listCmd    `cmd:"" help:"List the protocols and workloads."`
-	Report  reportCmd  `cmd:"" help:"Render a results file as a table, Markdown, CSV, JSON or HTML (with charts)."`
-	Compare compareCmd `cmd:"" help:"Compare two results files: change per benchmark, significance (benchstat's method), exit 1 on a regression."`
-	Version versionCmd `cmd:"" help:"Print the version."`
+	Serve    serveCmd    `cmd:"" help:"Serve the benchmark service over one protocol."`
+	Call     callCmd     `cmd:"" help:"Call one operation (or 'demo': every operation) of a server and print the answer as JSON."`
+	Run      runCmd      `cmd:"" help:"Run a suite of benchmarks (default: quick, every protocol over tcp and unix) and write the reports."`
+	Bench    benchCmd    `cmd:"" help:"Run one benchmark: start a server and a load generator in pinned worker processes, measure, and print the result."`
+	Capacity capacityCmd `cmd:"" help:"Find the highest rate a target sustains within latency objectives (open loop: grow, bisect, confirm)."`
+	Worker   workerCmd   `cmd:"" help:"Serve the worker control API: started by the driver of 'bench' and 'run', or by hand on another host (docs/distributed.md)."`
+	Link     linkCmd     `cmd:"" hidden:"" help:"Proxy TCP with a delay (the link process of a client worker)."`
+	List     listCmd     `cmd:"" help:"List the protocols and workloads."`
+	Report   reportCmd   `cmd:"" help:"Render a results file as a table, Markdown, CSV, JSON or HTML (with charts)."`
+	Compare  compareCmd  `cmd:"" help:"Compare two results files: change per benchmark, significance (benchstat's method), exit 1 on a regression."`
+	Version  versionCmd  `cmd:"" help:"Print the version."`
 }
 
 // env is what every subcommand runs with: a context cancelled on SIGINT or SIGTERM,

@@ -6,7 +6,6 @@ import (
 	"context"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
@@ -14,26 +13,13 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/internal/testbin"
 	"github.com/wirebench/wirebench/protocol"
 )
 
 var binary string
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "wbcli")
-	if err != nil {
-		panic(err)
-	}
-	binary = filepath.Join(dir, "wirebench")
-	out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput()
-	if err != nil {
-		os.Stderr.Write(out)
-		panic(err)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testbin.Main(m, ".", &binary) }
 
 // runCLI runs the command in-process and returns its exit code and output.
 func runCLI(t *testing.T, args ...string) (int, string, string) {

@@ -20,14 +20,17 @@ import (
 )
 
 type runCmd struct {
-	Suite     string  `arg:"" optional:"" help:"A bundled suite's name or a suite file (YAML); default quick. See --list."`
-	Out       string  `short:"o" help:"Output directory (default results/<timestamp>)."`
-	Filter    string  `short:"f" help:"Run only the benchmarks whose name matches this regular expression."`
-	List      bool    `help:"List the bundled suites, or with a suite, its benchmarks, and exit."`
-	Resume    string  `help:"Resume the run in this directory: skip the benchmarks its journal holds, run the rest (same flags and suite: a resume that would measure differently is refused)."`
-	Smoke     bool    `help:"Smoke mode: tiny durations, the same code path (checks that a suite runs)."`
-	RateScale float64 `name:"rate-scale" default:"1" help:"Multiply every open-loop rate of the suite by this factor (> 0), e.g. 0.5 for a slower machine."`
-	Plain     bool    `help:"Plain progress lines even on a terminal."`
+	Suite      string  `arg:"" optional:"" help:"A bundled suite's name or a suite file (YAML); default quick. See --list."`
+	Out        string  `short:"o" help:"Output directory (default results/<timestamp>)."`
+	Filter     string  `short:"f" help:"Run only the benchmarks whose name matches this regular expression."`
+	List       bool    `help:"List the bundled suites, or with a suite, its benchmarks, and exit."`
+	Resume     string  `help:"Resume the run in this directory: skip the benchmarks its journal holds, run the rest (same flags and suite: a resume that would measure differently is refused)."`
+	Smoke      bool    `help:"Smoke mode: tiny durations, the same code path (checks that a suite runs)."`
+	RateScale  float64 `name:"rate-scale" default:"1" help:"Multiply every open-loop rate of the suite by this factor (> 0), e.g. 0.5 for a slower machine."`
+	Sequential bool    `help:"Measure every benchmark on its own, one after the other, instead of comparison groups in interleaved rounds (to compare the two methods)."`
+	Seed       uint64  `default:"1" help:"Seed of the interleaved rounds' random order."`
+	Plain      bool    `help:"Plain progress lines even on a terminal."`
+	hostFlags
 }
 
 func (c *runCmd) Run(e *env) error {
@@ -48,6 +51,13 @@ func (c *runCmd) Run(e *env) error {
 	}
 	if c.Smoke {
 		s.Smoke()
+	}
+	if c.Sequential {
+		s.Sequential()
+	}
+	hosts, err := c.hostFlags.over(s.Hosts)
+	if err != nil {
+		return err
 	}
 	var filter *regexp.Regexp
 	if c.Filter != "" {
@@ -83,7 +93,7 @@ func (c *runCmd) Run(e *env) error {
 		s.Name, len(selected), total.Round(time.Second), dir)
 	prog := newProgress(e.stderr, !c.Plain && isTerminal(e.stderr), total)
 	out, runErr := runner.Run(e.ctx, s, runner.Options{Dir: dir, Resume: c.Resume != "", Filter: filter,
-		Version: buildVersion(), Observe: prog.observe})
+		Version: buildVersion(), Seed: c.Seed, Hosts: hosts, Observe: prog.observe})
 	prog.finish()
 	if out != nil && out.Results != nil && len(out.Results.Benchmarks) > 0 {
 		fmt.Fprintln(e.stdout)

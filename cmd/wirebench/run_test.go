@@ -49,14 +49,20 @@ func runProc(t *testing.T, args ...string) (int, string, string) {
 
 func readResults(t *testing.T, dir string) *report.Results {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(dir, "results.json"))
+	return readResultsFile(t, filepath.Join(dir, "results.json"))
+}
+
+// readResultsFile reads a results file that must pass the schema.
+func readResultsFile(t *testing.T, path string) *report.Results {
+	t.Helper()
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := report.ValidateJSON(data); err != nil {
-		t.Fatalf("results.json fails the schema: %v", err)
+		t.Fatalf("%s fails the schema: %v", path, err)
 	}
-	res, err := report.ReadFile(filepath.Join(dir, "results.json"))
+	res, err := report.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

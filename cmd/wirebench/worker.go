@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"runtime/pprof"
@@ -13,8 +14,12 @@ import (
 )
 
 type workerCmd struct {
-	Listen     string `short:"l" default:"tcp://127.0.0.1:0" help:"Control address: tcp://HOST:PORT or unix:///PATH."`
-	CPUProfile string `help:"Write a CPU profile (pprof) of the worker's whole life to this file."`
+	Listen      string `short:"l" default:"tcp://127.0.0.1:0" help:"Control address: tcp://HOST:PORT or unix:///PATH. Anything but loopback or a unix socket needs --token-file or mutual TLS."`
+	TokenFile   string `help:"Accept only drivers that send the token in this file (at least 16 characters, e.g. openssl rand -hex 32)."`
+	TLSCert     string `name:"tls-cert" help:"Serve the control API over TLS with this certificate (PEM)..."`
+	TLSKey      string `name:"tls-key" help:"... and this key (PEM)..."`
+	TLSClientCA string `name:"tls-client-ca" help:"... accepting only drivers whose certificate this CA signed (mutual TLS)."`
+	CPUProfile  string `help:"Write a CPU profile (pprof) of the worker's whole life to this file."`
 }
 
 // Run serves the control API until a driver says Quit or a signal arrives. It prints
@@ -23,6 +28,10 @@ func (c *workerCmd) Run(e *env) error {
 	addr, err := transport.Parse(c.Listen)
 	if err != nil {
 		return usageError{err}
+	}
+	opts, err := c.serverOptions(e, addr)
+	if err != nil {
+		return err
 	}
 	w, err := cluster.NewWorker(buildVersion())
 	if err != nil {
@@ -43,7 +52,7 @@ func (c *workerCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	s := grpc.NewServer()
+	s := grpc.NewServer(opts...)
 	w.Register(s)
 	served := make(chan error, 1)
 	go func() { served <- s.Serve(ln) }()
@@ -63,4 +72,33 @@ func (c *workerCmd) Run(e *env) error {
 		s.Stop()
 	}
 	return nil
+}
+
+// serverOptions are the control server's guards: a token, mutual TLS, or both. A
+// worker others can reach refuses to start with neither.
+func (c *workerCmd) serverOptions(e *env, addr transport.Addr) ([]grpc.ServerOption, error) {
+	var opts []grpc.ServerOption
+	tlsSet := c.TLSCert != "" || c.TLSKey != "" || c.TLSClientCA != ""
+	if tlsSet {
+		if c.TLSCert == "" || c.TLSKey == "" || c.TLSClientCA == "" {
+			return nil, usagef("TLS needs --tls-cert, --tls-key and --tls-client-ca together (the workers' TLS is mutual)")
+		}
+		creds, err := cluster.ServerTLS(c.TLSCert, c.TLSKey, c.TLSClientCA)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		opts = append(opts, grpc.Creds(creds))
+	}
+	if c.TokenFile != "" {
+		tok, err := cluster.ReadToken(c.TokenFile)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		opts = append(opts, cluster.ServerAuth{Token: tok, Log: e.stderr}.Options()...)
+	}
+	if !tlsSet && c.TokenFile == "" && cluster.NeedsAuth(addr) {
+		return nil, usageError{errors.New("a worker listening on " + addr.String() + " can be reached from other hosts: " +
+			"give --token-file (or --tls-cert, --tls-key and --tls-client-ca), or listen on loopback or a unix socket")}
+	}
+	return opts, nil
 }

@@ -14,12 +14,11 @@
 # makes the receiver abort the whole connection (the abort reason says "message too
 # large"), as Cap'n Proto has no per-call way to refuse a frame it did not read.
 #
-# Regenerate the Go code with contract/schema/generate-capnp.sh.
+# The schema imports nothing, so any Cap'n Proto implementation loads it as it is (e.g.
+# pycapnp: capnp.load("contract/schema/wirebench.capnp")). Its Go annotations (package
+# and import path) live in wirebench.capnp.go-annotations; regenerate the Go code with
+# contract/schema/generate-capnp.sh, which adds them to a copy for capnpc-go.
 @0x98763451efb5e90a;
-
-using Go = import "/go.capnp";
-$Go.package("capnpwire");
-$Go.import("github.com/wirebench/wirebench/contract/capnpwire");
 
 struct PersonName {
   title @0 :Text;

@@ -2,10 +2,11 @@
 package all
 
 import (
-	_ "github.com/wirebench/wirebench/protocol/capnp"
+	_ "github.com/wirebench/wirebench/protocol/capnprpc"
 	_ "github.com/wirebench/wirebench/protocol/direct"
 	_ "github.com/wirebench/wirebench/protocol/grpcavro"
 	_ "github.com/wirebench/wirebench/protocol/grpcproto"
 	_ "github.com/wirebench/wirebench/protocol/httpjson"
 	_ "github.com/wirebench/wirebench/protocol/instrument"
+	_ "github.com/wirebench/wirebench/protocol/jvm"
 )

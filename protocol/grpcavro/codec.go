@@ -9,8 +9,9 @@ import (
 	"github.com/wirebench/wirebench/contract/avrowire"
 )
 
-// CodecName is the gRPC content-subtype of Avro messages: requests carry
-// "content-type: application/grpc+avro", and servers pick this codec by it.
+// CodecName is the gRPC content-subtype of Avro messages: the client's requests carry
+// "content-type: application/grpc+avro", so any gRPC server that registers the codec
+// picks it by that name (ours reads every request as Avro whatever it names).
 const CodecName = "avro"
 
 func init() { encoding.RegisterCodecV2(Codec{}) }

@@ -6,9 +6,12 @@
 // Design:
 //
 //   - The codec (codec.go) is a grpc-go encoding.CodecV2 registered under the name
-//     "avro", so requests carry "content-type: application/grpc+avro" and servers pick
-//     it by that content-subtype. Each message is one Avro record encoded alone (no
-//     container header, no fingerprint) with github.com/twmb/avro.
+//     "avro", so the client's requests carry "content-type: application/grpc+avro".
+//     The server speaks only Avro and forces the codec (grpc.ForceServerCodecV2): it
+//     reads every request as Avro whatever its content-subtype, so clients that always
+//     send "application/grpc" (Python's grpcio with raw-bytes serializers) work too.
+//     Each message is one Avro record encoded alone (no container header, no
+//     fingerprint) with github.com/twmb/avro.
 //   - The schemas are contract/schema/avro/*.avsc, one record per message mirroring
 //     wirebench.proto field for field (the optional Picture is a ["null", Picture]
 //     union), embedded and parsed by contract/avrowire, which also holds the Go wire
@@ -18,8 +21,10 @@
 //     bytes left before anything is allocated, so a malformed or hostile message is an
 //     error; bytes after the record are an error too. A request that does not decode
 //     fails with INTERNAL (grpc-go's status for a codec failure).
-//   - No server reflection: reflection serves protobuf descriptors, which Avro
-//     services do not have, so grpcurl and ghz cannot call this server.
+//   - No server reflection and no health service: reflection serves protobuf
+//     descriptors, which Avro services do not have, and both speak protobuf, which the
+//     forced Avro codec cannot carry; grpcurl and ghz cannot call this server, Python's
+//     grpcio with fastavro can (docs/protocols.md).
 //   - Everything else (status mapping, options, one HTTP/2 connection per client,
 //     message limits, server life cycle, StreamTrades cancellation) is grpc-proto's,
 //     shared through protocol/internal/grpcx: a comparison of the two measures the

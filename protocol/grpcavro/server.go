@@ -12,16 +12,22 @@ import (
 )
 
 // NewServer returns a gRPC server of svc with the three wirebench.v1 services in
-// Avro. It has no server reflection: reflection describes protobuf descriptors, which
-// these services do not have. cfg.Options takes the options of
-// grpcx.ServerOptionNames.
+// Avro. cfg.Options takes the options of grpcx.ServerOptionNames.
+//
+// The server speaks only Avro, so it reads every request as Avro and answers in Avro
+// whatever content-subtype the request names (grpc.ForceServerCodecV2): gRPC
+// libraries that always send "application/grpc", such as Python's grpcio, call it
+// with raw-bytes serializers. That is also why it registers no server reflection or
+// health service: theirs are protobuf messages, which the forced codec refuses (it
+// takes avrowire types only), and reflection would describe protobuf descriptors these
+// services do not have.
 func NewServer(svc contract.Service, cfg protocol.ServerConfig) (*grpcx.Server, error) {
 	s := &server{svc: svc}
 	return grpcx.NewServer(Name, cfg, func(gs *grpc.Server) {
 		gs.RegisterService(&personServiceDesc, s)
 		gs.RegisterService(&echoServiceDesc, s)
 		gs.RegisterService(&tradeServiceDesc, s)
-	})
+	}, grpc.ForceServerCodecV2(Codec{}))
 }
 
 // server serves the three services from the service.

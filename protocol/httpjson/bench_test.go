@@ -95,7 +95,7 @@ func cpuTime() time.Duration {
 func BenchmarkGetPersonTCP(b *testing.B) {
 	const inflight = 50
 	addr := startServerProcess(b)
-	cl := newClient(b, addr, protocol.ClientConfig{})
+	cl := newClient(b, httpjson.TunedStack, addr, protocol.ClientConfig{})
 	ctx, cancel := context.WithCancel(context.Background()) // cancellable, as the engine's are
 	defer cancel()
 	want, _ := testData.Person(7)

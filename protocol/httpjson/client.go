@@ -425,17 +425,26 @@ func (c *Client) call(ctx context.Context, r *request) (*conn, []byte, error) {
 		return nil, nil, c.fail(ctx, r.op, err)
 	}
 	if resp.status/100 != 2 {
-		err := statusError(resp.status, cn.body)
+		err := statusError(resp.status, cn.body, decodeError(cn.body))
 		c.put(cn)
 		return nil, nil, err
 	}
 	return cn, cn.body, nil
 }
 
-// fail maps the failure of a call: a contract error (the server's refusal, a body
-// over the limit) as it is, else an error matching ctx's when ctx ended, ErrClosed
-// when the client was closed, and otherwise the error named by the call.
+// fail maps the failure of a call (callError).
 func (c *Client) fail(ctx context.Context, op string, err error) error {
+	c.mu.Lock()
+	closed := c.closed
+	c.mu.Unlock()
+	return callError(ctx, op, err, closed)
+}
+
+// callError maps the failure of a call, for both clients: a contract error (the
+// server's refusal, a body over the limit) as it is, else an error matching ctx's when
+// ctx ended, ErrClosed when the client was closed, and otherwise the error named by
+// the call.
+func callError(ctx context.Context, op string, err error, closed bool) error {
 	var ce *contract.Error
 	if errors.As(err, &ce) {
 		return err
@@ -446,19 +455,17 @@ func (c *Client) fail(ctx context.Context, op string, err error) error {
 		}
 		return fmt.Errorf("http-json %s: %w (%v)", op, cerr, err)
 	}
-	c.mu.Lock()
-	closed := c.closed
-	c.mu.Unlock()
 	if closed && !errors.Is(err, ErrClosed) {
 		return fmt.Errorf("%w (%s: %v)", ErrClosed, op, err)
 	}
 	return fmt.Errorf("http-json %s: %w", op, err)
 }
 
-// statusError is the error of a non-2xx answer: the contract error its body carries,
-// else the one its status stands for, else a plain error.
-func statusError(status int, body []byte) error {
-	if ce := decodeError(body); ce != nil {
+// statusError is the error of a non-2xx answer: ce, the contract error its body
+// carried (nil: none, as from a server other than ours), else the one its status
+// stands for, else a plain error.
+func statusError(status int, body []byte, ce *contract.Error) error {
+	if ce != nil {
 		return ce
 	}
 	msg := "HTTP status " + strconv.Itoa(status)

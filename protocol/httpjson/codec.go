@@ -256,8 +256,8 @@ func decodeStats(data []byte) (contract.Stats, error) {
 
 // errorBody is an error body, and the error line of a trade stream.
 type errorBody struct {
-	Code    contract.Code
-	Message string
+	Code    contract.Code `json:"code"`
+	Message string        `json:"message"`
 }
 
 func encodeError(e *encoder, ce *contract.Error) error {
@@ -286,7 +286,7 @@ type tradeEncoder struct {
 // tradeLineSize is about the largest trade line, to size buffers.
 const tradeLineSize = 160
 
-func (e *tradeEncoder) encodeTrade(t *contract.Trade) error {
+func (e *tradeEncoder) trade(t *contract.Trade) error {
 	b := append(e.avail(tradeLineSize+len(t.Symbol)), `{"id":`...)
 	b = strconv.AppendInt(b, t.ID, 10)
 	b = append(b, `,"symbol":`...)
@@ -311,13 +311,13 @@ func (e *tradeEncoder) encodeTrade(t *contract.Trade) error {
 	return e.commit(b)
 }
 
-func (e *tradeEncoder) encodeEnd(count int64) error {
+func (e *tradeEncoder) end(count int64) error {
 	b := append(e.avail(32), `{"end":{"count":`...)
 	b = strconv.AppendInt(b, count, 10)
 	return e.commit(append(b, '}', '}'))
 }
 
-func (e *tradeEncoder) encodeStreamError(ce *contract.Error) error {
+func (e *tradeEncoder) streamError(ce *contract.Error) error {
 	b := append(e.avail(80+len(ce.Message)), `{"error":`...)
 	b = appendErrorBody(b, ce.Code, ce.Message)
 	return e.commit(append(b, '}'))
@@ -337,7 +337,7 @@ type streamLine struct {
 
 // streamEnd is the final line of a stream that completed: {"end":{"count":N}}.
 type streamEnd struct {
-	Count int64
+	Count int64 `json:"count"`
 }
 
 // decodeStreamLine decodes one line of a stream into *l, which it resets first.

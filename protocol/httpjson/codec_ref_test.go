@@ -1,8 +1,9 @@
 package httpjson
 
 // The encoding/json codec that the hand-written one replaced, kept as the reference
-// the differential tests hold it to: the same Go types and calls as before, renamed
-// with a ref prefix.
+// the differential tests hold it to: the wire types of the production stack
+// (stdjson.go), which are the Go types the tuned codec replaced, marshalled as the
+// tuned codec writes them (no HTML escaping).
 
 import (
 	"bytes"
@@ -11,82 +12,6 @@ import (
 
 	"github.com/wirebench/wirebench/contract"
 )
-
-type (
-	refPersonList struct {
-		Persons []contract.Person `json:"persons"`
-	}
-	refLinkList struct {
-		Links []contract.PersonLink `json:"links"`
-	}
-	refEchoBody struct {
-		Payload *string `json:"payload"`
-	}
-	refEchoOut struct {
-		Payload string `json:"payload"`
-	}
-	refValueBody struct {
-		Value *int64 `json:"value"`
-	}
-	refValueOut struct {
-		Value int64 `json:"value"`
-	}
-	refErrorBody struct {
-		Code    contract.Code `json:"code"`
-		Message string        `json:"message"`
-	}
-)
-
-type refWireSide contract.Side
-
-func (s refWireSide) MarshalText() ([]byte, error) {
-	switch contract.Side(s) {
-	case contract.Buy:
-		return []byte("BUY"), nil
-	case contract.Sell:
-		return []byte("SELL"), nil
-	}
-	return nil, fmt.Errorf("trade side %d is neither BUY nor SELL", s)
-}
-
-func (s *refWireSide) UnmarshalText(b []byte) error {
-	switch string(b) {
-	case "BUY":
-		*s = refWireSide(contract.Buy)
-	case "SELL":
-		*s = refWireSide(contract.Sell)
-	default:
-		return fmt.Errorf("trade side %q is neither BUY nor SELL", b)
-	}
-	return nil
-}
-
-type refWireTrade struct {
-	ID             int64       `json:"id"`
-	Symbol         string      `json:"symbol"`
-	Price          float64     `json:"price"`
-	Quantity       int64       `json:"quantity"`
-	TimestampNanos int64       `json:"timestamp_nanos"`
-	Side           refWireSide `json:"side"`
-}
-
-type refStreamEnd struct {
-	End struct {
-		Count int64 `json:"count"`
-	} `json:"end"`
-}
-
-type refStreamError struct {
-	Error refErrorBody `json:"error"`
-}
-
-type refStreamLine struct {
-	refWireTrade
-	End *struct {
-		Count int64 `json:"count"`
-	} `json:"end"`
-	Error *refErrorBody `json:"error"`
-}
 
 // refEncode is what the encoders wrote: json.Encoder without HTML escaping.
 func refEncode(v any) ([]byte, error) {
@@ -98,18 +23,16 @@ func refEncode(v any) ([]byte, error) {
 }
 
 func refEncodeTrade(t *contract.Trade) ([]byte, error) {
-	return refEncode(&refWireTrade{ID: t.ID, Symbol: t.Symbol, Price: t.Price, Quantity: t.Quantity,
-		TimestampNanos: t.TimestampNanos, Side: refWireSide(t.Side)})
+	w := toWireTrade(t)
+	return refEncode(&w)
 }
 
 func refEncodeEnd(count int64) ([]byte, error) {
-	var l refStreamEnd
-	l.End.Count = count
-	return refEncode(&l)
+	return refEncode(&endLine{End: streamEnd{Count: count}})
 }
 
 func refDecodeEcho(data []byte) (string, error) {
-	var b refEchoBody
+	var b echoRead
 	if err := json.Unmarshal(data, &b); err != nil {
 		return "", err
 	}
@@ -120,7 +43,7 @@ func refDecodeEcho(data []byte) (string, error) {
 }
 
 func refDecodeValue(data []byte) (int64, error) {
-	var b refValueBody
+	var b valueRead
 	if err := json.Unmarshal(data, &b); err != nil {
 		return 0, err
 	}
@@ -130,24 +53,15 @@ func refDecodeValue(data []byte) (int64, error) {
 	return *b.Value, nil
 }
 
-func refDecodeError(data []byte) *contract.Error {
-	var b refErrorBody
-	if json.Unmarshal(data, &b) != nil || !b.Code.Valid() {
-		return nil
-	}
-	return &contract.Error{Code: b.Code, Message: b.Message}
-}
-
 // refDecodeStreamLine returns the line's trade when it is a trade line.
-func refDecodeStreamLine(data []byte) (refStreamLine, contract.Trade, error) {
-	var l refStreamLine
+func refDecodeStreamLine(data []byte) (anyLine, contract.Trade, error) {
+	var l anyLine
 	if err := json.Unmarshal(data, &l); err != nil {
 		return l, contract.Trade{}, err
 	}
 	var t contract.Trade
 	if l.End == nil && l.Error == nil {
-		t = contract.Trade{ID: l.ID, Symbol: l.Symbol, Price: l.Price, Quantity: l.Quantity,
-			TimestampNanos: l.TimestampNanos, Side: contract.Side(l.Side)}
+		t = l.trade()
 	}
 	return l, t, nil
 }

@@ -17,7 +17,7 @@ func TestTradeLinesRoundTrip(t *testing.T) {
 	for i := range int64(20) {
 		want := contract.TradeAt(i)
 		e.buf.Reset()
-		if err := e.encodeTrade(&want); err != nil {
+		if err := e.trade(&want); err != nil {
 			t.Fatal(err)
 		}
 		if err := decodeStreamLine(e.Bytes(), &l, &tr); err != nil || l.End != nil || l.Error != nil || tr != want {
@@ -25,12 +25,12 @@ func TestTradeLinesRoundTrip(t *testing.T) {
 		}
 	}
 	e.buf.Reset()
-	e.encodeEnd(42)
+	e.end(42)
 	if err := decodeStreamLine(e.Bytes(), &l, &tr); err != nil || l.End == nil || l.End.Count != 42 {
 		t.Fatalf("end line %s decoded to %+v, %v", e.Bytes(), l, err)
 	}
 	e.buf.Reset()
-	e.encodeStreamError(&contract.Error{Code: contract.Internal, Message: "boom"})
+	e.streamError(&contract.Error{Code: contract.Internal, Message: "boom"})
 	if err := decodeStreamLine(e.Bytes(), &l, &tr); err != nil || l.Error == nil || l.Error.Code != contract.Internal {
 		t.Fatalf("error line %s decoded to %+v, %v", e.Bytes(), l, err)
 	}
@@ -43,7 +43,7 @@ func TestErrorBodies(t *testing.T) {
 	for _, code := range contract.Codes {
 		e := getEncoder()
 		encodeError(e, &contract.Error{Code: code, Message: "it: failed"})
-		got := statusError(statusOf(code), e.Bytes())
+		got := statusError(statusOf(code), e.Bytes(), decodeError(e.Bytes()))
 		putEncoder(e)
 		if ce, ok := got.(*contract.Error); !ok || ce.Code != code || ce.Message != "it: failed" {
 			t.Errorf("%s: round trip gave %#v", code, got)

@@ -51,9 +51,11 @@ func needCurl(t *testing.T) {
 
 func TestCurl(t *testing.T) {
 	needCurl(t)
-	for _, network := range []string{"tcp", "unix"} {
-		t.Run(network, func(t *testing.T) { testCurlRoutes(t, startServer(t, network, protocol.ServerConfig{})) })
-	}
+	eachStack(t, func(t *testing.T, stack string) {
+		for _, network := range []string{"tcp", "unix"} {
+			t.Run(network, func(t *testing.T) { testCurlRoutes(t, startServer(t, stack, network, protocol.ServerConfig{})) })
+		}
+	})
 }
 
 func decodeJSON(t *testing.T, what string, body []byte, v any) {
@@ -170,25 +172,27 @@ func testCurlRoutes(t *testing.T, s *server) {
 // 413 and reads only a small part of it.
 func TestCurlOverLimit(t *testing.T) {
 	needCurl(t)
-	s := startServer(t, "tcp", protocol.ServerConfig{MaxMessageSize: 1 << 10})
-	const size = 8 << 20
-	file := filepath.Join(t.TempDir(), "big.json")
-	big := `{"payload":"` + strings.Repeat("x", size) + `"}`
-	if err := os.WriteFile(file, []byte(big), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	status, body := curl(t, s, "--data-binary", "@"+file, "/echo")
-	var e struct{ Code, Message string }
-	decodeJSON(t, "over-limit echo", body, &e)
-	if status != 413 || e.Code != string(contract.ResourceExhausted) || !strings.Contains(e.Message, "limit") {
-		t.Errorf("over-limit echo: %d %q, want 413 resource_exhausted", status, body)
-	}
-	if n := s.read.Load(); n > 1<<20 {
-		t.Errorf("the server read %d bytes of an %d-byte body it refused", n, size)
-	}
-	// A body at the limit still passes.
-	ok := `{"payload":"` + strings.Repeat("y", 1000) + `"}`
-	if status, body := curl(t, s, "-d", ok, "/echo"); status != 200 {
-		t.Errorf("echo of %d bytes under a 1 KiB limit: %d %q", len(ok), status, body)
-	}
+	eachStack(t, func(t *testing.T, stack string) {
+		s := startServer(t, stack, "tcp", protocol.ServerConfig{MaxMessageSize: 1 << 10})
+		const size = 8 << 20
+		file := filepath.Join(t.TempDir(), "big.json")
+		big := `{"payload":"` + strings.Repeat("x", size) + `"}`
+		if err := os.WriteFile(file, []byte(big), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		status, body := curl(t, s, "--data-binary", "@"+file, "/echo")
+		var e struct{ Code, Message string }
+		decodeJSON(t, "over-limit echo", body, &e)
+		if status != 413 || e.Code != string(contract.ResourceExhausted) || !strings.Contains(e.Message, "limit") {
+			t.Errorf("over-limit echo: %d %q, want 413 resource_exhausted", status, body)
+		}
+		if n := s.read.Load(); n > 1<<20 {
+			t.Errorf("the server read %d bytes of an %d-byte body it refused", n, size)
+		}
+		// A body at the limit still passes.
+		ok := `{"payload":"` + strings.Repeat("y", 1000) + `"}`
+		if status, body := curl(t, s, "-d", ok, "/echo"); status != 200 {
+			t.Errorf("echo of %d bytes under a 1 KiB limit: %d %q", len(ok), status, body)
+		}
+	})
 }

@@ -13,12 +13,11 @@ import (
 
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/protocol"
-	"github.com/wirebench/wirebench/protocol/httpjson"
 	"github.com/wirebench/wirebench/transport"
 )
 
-// FuzzHandlers posts arbitrary bodies to the routes that read one: the server answers
-// 2xx or 4xx with a JSON body, never 5xx, never panics.
+// FuzzHandlers posts arbitrary bodies to the routes that read one, on the server of
+// each stack: it answers 2xx or 4xx with a JSON body, never 5xx, never panics.
 func FuzzHandlers(f *testing.F) {
 	for _, seed := range []struct {
 		route uint8
@@ -40,28 +39,34 @@ func FuzzHandlers(f *testing.F) {
 	} {
 		f.Add(seed.route, []byte(seed.body))
 	}
-	srv := httpjson.NewServer(contract.NewReference(testData), protocol.ServerConfig{MaxMessageSize: 64 << 10})
+	var servers []handlerServer
+	for _, stack := range stacks {
+		servers = append(servers, newStackServer(stack, contract.NewReference(testData), protocol.ServerConfig{MaxMessageSize: 64 << 10}))
+	}
 	routes := []string{"/persons", "/echo", "/increment"}
 	f.Fuzz(func(t *testing.T, route uint8, body []byte) {
 		path := routes[int(route)%len(routes)]
-		req := httptest.NewRequest(http.MethodPost, path, bytes.NewReader(body))
-		rec := httptest.NewRecorder()
-		srv.ServeHTTP(rec, req)
-		if rec.Code >= 500 || rec.Code < 200 || (rec.Code >= 300 && rec.Code < 400) {
-			t.Fatalf("POST %s %q: status %d %s", path, body, rec.Code, rec.Body)
-		}
-		var v map[string]any
-		if err := json.Unmarshal(rec.Body.Bytes(), &v); err != nil {
-			t.Fatalf("POST %s %q: answer %q is not a JSON object: %v", path, body, rec.Body, err)
-		}
-		if rec.Code >= 400 && (v["code"] == nil || v["message"] == nil) {
-			t.Fatalf("POST %s %q: error answer %s lacks code or message", path, body, rec.Body)
+		for i, srv := range servers {
+			req := httptest.NewRequest(http.MethodPost, path, bytes.NewReader(body))
+			rec := httptest.NewRecorder()
+			srv.ServeHTTP(rec, req)
+			if rec.Code >= 500 || rec.Code < 200 || (rec.Code >= 300 && rec.Code < 400) {
+				t.Fatalf("%s: POST %s %q: status %d %s", stacks[i], path, body, rec.Code, rec.Body)
+			}
+			var v map[string]any
+			if err := json.Unmarshal(rec.Body.Bytes(), &v); err != nil {
+				t.Fatalf("%s: POST %s %q: answer %q is not a JSON object: %v", stacks[i], path, body, rec.Body, err)
+			}
+			if rec.Code >= 400 && (v["code"] == nil || v["message"] == nil) {
+				t.Fatalf("%s: POST %s %q: error answer %s lacks code or message", stacks[i], path, body, rec.Body)
+			}
 		}
 	})
 }
 
-// FuzzClientResponse feeds arbitrary bytes to the client as the server's answer, on
-// every kind of call: it must return (an error, mostly), never panic or hang.
+// FuzzClientResponse feeds arbitrary bytes to the client of each stack as the server's
+// answer, on every kind of call: it must return (an error, mostly), never panic or
+// hang.
 func FuzzClientResponse(f *testing.F) {
 	for _, seed := range []string{
 		"HTTP/1.1 200 OK\r\nContent-Length: 33\r\n\r\n{\"calls\":1,\"last_payload_len\":2}\n",
@@ -82,19 +87,21 @@ func FuzzClientResponse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, answer []byte) {
 		dial := func(context.Context) (net.Conn, error) { return &fakeConn{r: bytes.NewReader(answer)}, nil }
 		cfg := protocol.ClientConfig{Target: transport.Addr{Network: "tcp", Address: "fuzz:80"}, Dial: dial, MaxMessageSize: 1 << 10}
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		cl, err := httpjson.NewClient(ctx, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer cl.Close()
-		cl.Stats(ctx)
-		cl.Echo(ctx, "hello")
-		cl.ListPersons(ctx)
-		cl.StreamTrades(ctx, 3, func(*contract.Trade) error { return nil })
-		if ctx.Err() != nil {
-			t.Fatalf("the calls took 5s on a %d-byte answer", len(answer))
+		for _, stack := range stacks {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			cl, err := newClientErr(stack, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cl.Stats(ctx)
+			cl.Echo(ctx, "hello")
+			cl.ListPersons(ctx)
+			cl.StreamTrades(ctx, 3, func(*contract.Trade) error { return nil })
+			cl.Close()
+			if ctx.Err() != nil {
+				t.Fatalf("%s: the calls took 5s on a %d-byte answer", stack, len(answer))
+			}
+			cancel()
 		}
 	})
 }

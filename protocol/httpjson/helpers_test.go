@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net"
+	"net/http"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -18,30 +19,46 @@ import (
 
 var testData = contract.MustDataset(contract.DefaultSeed, contract.DefaultSize)
 
-func ctxT(t testing.TB) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	t.Cleanup(cancel)
-	return ctx
+// handlerServer is the server of either stack.
+type handlerServer interface {
+	protocol.Server
+	http.Handler
 }
 
-// server is a running httpjson server whose listener counts the bytes the server
+// newStackServer returns the server of the named stack.
+func newStackServer(stack string, svc contract.Service, cfg protocol.ServerConfig) handlerServer {
+	if stack == httpjson.TunedStack {
+		return httpjson.NewServer(svc, cfg)
+	}
+	return httpjson.NewStdServer(svc, cfg)
+}
+
+// eachStack runs f as a subtest for each stack of the protocol.
+func eachStack(t *testing.T, f func(t *testing.T, stack string)) {
+	for _, stack := range stacks {
+		t.Run(stack, func(t *testing.T) { f(t, stack) })
+	}
+}
+
+// server is a running server of one stack whose listener counts the bytes the server
 // reads, to check that it refuses big bodies without reading them.
 type server struct {
-	srv  *httpjson.Server
-	svc  *contract.Reference
-	addr transport.Addr
-	read *atomic.Int64
+	srv   handlerServer
+	stack string
+	svc   *contract.Reference
+	addr  transport.Addr
+	read  *atomic.Int64
 }
 
-func startServer(t testing.TB, network string, cfg protocol.ServerConfig) *server {
+func startServer(t testing.TB, stack, network string, cfg protocol.ServerConfig) *server {
 	t.Helper()
 	svc := contract.NewReference(testData)
-	srv := httpjson.NewServer(svc, cfg)
+	srv := newStackServer(stack, svc, cfg)
 	ln, err := transport.Listen(protocoltest.ListenAddr(t, network))
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &server{srv: srv, svc: svc, addr: transport.AddrOf(ln.Addr()), read: new(atomic.Int64)}
+	s := &server{srv: srv, stack: stack, svc: svc, addr: transport.AddrOf(ln.Addr()), read: new(atomic.Int64)}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(countingListener{ln, s.read}) }()
 	t.Cleanup(func() {
@@ -58,18 +75,20 @@ func startServer(t testing.TB, network string, cfg protocol.ServerConfig) *serve
 	return s
 }
 
-func (s *server) client(t testing.TB, cfg protocol.ClientConfig) *httpjson.Client {
+// client returns a client of the server's own stack.
+func (s *server) client(t testing.TB, cfg protocol.ClientConfig) protocol.Client {
 	t.Helper()
-	return newClient(t, s.addr, cfg)
+	return newClient(t, s.stack, s.addr, cfg)
 }
 
-func newClient(t testing.TB, addr transport.Addr, cfg protocol.ClientConfig) *httpjson.Client {
+// newClient returns a client of the named stack, closed by t.Cleanup.
+func newClient(t testing.TB, stack string, addr transport.Addr, cfg protocol.ClientConfig) protocol.Client {
 	t.Helper()
 	cfg.Target = addr
 	if cfg.Dial == nil {
 		cfg.Dial = transport.Dialer(addr, nil)
 	}
-	cl, err := httpjson.NewClient(ctxT(t), cfg)
+	cl, err := newClientErr(stack, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,8 +147,12 @@ var errClosed = httpjson.ErrClosed
 
 func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }
 
-func newClientErr(cfg protocol.ClientConfig) (*httpjson.Client, error) {
+func newClientErr(stack string, cfg protocol.ClientConfig) (protocol.Client, error) {
+	st, err := protocol.LookupStack(httpjson.Name, stack, protocol.ClientSide)
+	if err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	return httpjson.NewClient(ctx, cfg)
+	return st.NewClient(ctx, cfg)
 }

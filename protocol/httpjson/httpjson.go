@@ -1,5 +1,20 @@
 // Package httpjson is the HTTP/1.1 + JSON protocol adapter ("http-json"): the contract
-// served as a small REST API by net/http, and a lean client of its own.
+// served as a small REST API, in two stacks that speak the same wire mapping.
+//
+//   - go-nethttp-json (production, the default of both sides): net/http's ServeMux
+//     with method and wildcard patterns and encoding/json on the server
+//     (stdserver.go); net/http's Client and encoding/json on the client
+//     (stdclient.go), its Transport's idle pool sized for the calls the client
+//     carries at once. Standard library only, stock settings but for the timeouts
+//     every deployed server sets and that pool size.
+//   - go-tuned-json (tuned): the same net/http server with a switch for a router and
+//     a hand-written JSON codec (server.go, codec.go), and a lean HTTP/1.1 client of
+//     its own (client.go, wire.go, stream.go).
+//
+// What is the protocol's is written once and shared by both (serve.go, streamserve.go):
+// the routes, the refusals and their status codes, the body limit, the server's
+// timeouts and the stream's framing. Each stack writes and reads the bodies with its
+// own codec.
 //
 // Design:
 //
@@ -7,13 +22,15 @@
 //     POST /echo, GET /stats, POST /increment, GET /trades?count=N. Bodies are JSON with
 //     the contract's field names (contract/model.go tags): a Person as is (picture
 //     omitted when absent), {"persons":[...]}, {"links":[...]}, {"payload":"..."},
-//     {"value":N}, {"calls":N,"last_payload_len":N}. int64 values are JSON numbers,
-//     written exactly. Plain curl works on every route.
+//     {"value":N}, {"calls":N,"last_payload_len":N}, each followed by a newline. int64
+//     values are JSON numbers, written exactly. Plain curl works on every route. The
+//     production stack escapes <, > and & in strings as encoding/json does by default
+//     (\u003c...); the tuned codec writes them as they are; both are the same JSON.
 //   - Errors: a refused call answers {"code":"<contract code>","message":"..."} with
 //     status 404 (not_found, also for a non-numeric id or an unknown route), 400
 //     (invalid_argument), 413 (resource_exhausted), 500 (internal), or 405 (code
-//     invalid_argument, with an Allow header) for a wrong method. The client maps the
-//     body's code back to *contract.Error, and falls back on the status when the body
+//     invalid_argument, with an Allow header) for a wrong method. The clients map the
+//     body's code back to *contract.Error, and fall back on the status when the body
 //     is not ours (any other server), so contract.CodeOf gives the same code on every
 //     protocol.
 //   - Request limit: a body over ServerConfig.MessageLimit() is refused with 413 from
@@ -25,9 +42,15 @@
 //     or "SELL"), written in batches of StreamBatch trades with one flush each. A
 //     stream that completes ends with the line {"end":{"count":N}}; one that fails
 //     after it started ends with {"error":{"code":...,"message":...}}. A body without
-//     either final line was cut short, and the client reports it as an error. Errors
-//     found before the first trade (a bad count) are ordinary error responses.
-//   - Client: a pool of keep-alive HTTP/1.1 connections, every one opened through
+//     either final line was cut short, and the clients report it as an error. Errors
+//     found before the first trade (a bad count) are ordinary error responses. The
+//     clients read the stream line by line, each line bounded by
+//     ClientConfig.MessageLimit().
+//   - Production client: net/http's Transport (DefaultTransport's settings) dialing
+//     through ClientConfig.Dial, its idle pool sized to ClientConfig.Concurrency (see
+//     NewStdClient for why). Answers over ClientConfig.MessageLimit() fail with
+//     ResourceExhausted; a call's context bounds it whole.
+//   - Tuned client: a pool of keep-alive HTTP/1.1 connections, every one opened through
 //     ClientConfig.Dial. A call takes an idle connection (the most recently used) or
 //     dials a new one when none is idle, so N calls in flight use N connections; one
 //     request at a time per connection, no pipelining. Requests are written by hand
@@ -39,10 +62,10 @@
 //     ends sets a past deadline on the connection, which ends the call's I/O at once.
 //     A call that fails on a reused connection before any byte of the response arrived
 //     (the server had closed it while idle) is retried once on a fresh connection.
-//   - JSON: a hand-written codec for exactly these bodies (codec.go, over jsonread.go
-//     and jsonwrite.go), no reflection, tested against encoding/json: it writes the
-//     bytes encoding/json wrote (no HTML escaping) and accepts and stores what
-//     json.Unmarshal does, case-insensitive keys, null and repeated keys included.
+//   - Tuned JSON: a hand-written codec for exactly these bodies (codec.go, over
+//     jsonread.go and jsonwrite.go), no reflection, tested against encoding/json: it
+//     writes the bytes encoding/json wrote (no HTML escaping) and accepts and stores
+//     what json.Unmarshal does, case-insensitive keys, null and repeated keys included.
 //     Decoding a person allocates its strings once for all its fields, so a field
 //     kept keeps the person's other strings alive too.
 package httpjson
@@ -75,32 +98,52 @@ const (
 	jsonType   = "application/json"
 )
 
-// TunedStack is the hand-optimised stack: the server's handlers and the client use a
-// hand-written JSON codec, and the client is a lean HTTP/1.1 client of its own.
-const TunedStack = "go-tuned-json"
+// The stacks of the protocol.
+const (
+	// StdStack is the production stack and the default of both sides: net/http and
+	// encoding/json, standard library only, written as a Go service would be.
+	StdStack = "go-nethttp-json"
+	// TunedStack is the hand-optimised stack: the server's handlers and the client use
+	// a hand-written JSON codec, and the client is a lean HTTP/1.1 client of its own.
+	TunedStack = "go-tuned-json"
+)
 
 func init() {
 	protocol.Register(&protocol.Protocol{
-		Name:    Name,
-		Summary: "HTTP/1.1 + JSON REST, NDJSON trade stream",
-		// TODO(issue 12): the production stack go-nethttp-json becomes the default.
-		DefaultServer: TunedStack, DefaultClient: TunedStack,
+		Name:          Name,
+		Summary:       "HTTP/1.1 + JSON REST (net/http, encoding/json), NDJSON trade stream",
+		DefaultServer: StdStack, DefaultClient: StdStack,
 	})
-	protocol.RegisterStack(&protocol.Stack{
-		Name: TunedStack, Protocol: Name, Language: "go", Tier: protocol.Tuned, Worker: protocol.WorkerGo,
-		Summary:   "net/http server with a hand-written JSON codec; a lean keep-alive HTTP/1.1 client",
-		Libraries: protocol.GoLibraries(),
+	protocol.RegisterStack(goStack(StdStack, protocol.Production,
+		"net/http ServeMux server and net/http Client, encoding/json on both sides",
+		noOptions(NewStdServer), protocol.Clients(NewStdClient)))
+	protocol.RegisterStack(goStack(TunedStack, protocol.Tuned,
+		"net/http server with a hand-written JSON codec; a lean keep-alive HTTP/1.1 client",
+		noOptions(NewServer), protocol.Clients(NewClient)))
+}
+
+// goStack is a stack of the protocol with both sides, in Go, on the standard library
+// alone.
+func goStack(name string, tier protocol.Tier, summary string,
+	newServer func(contract.Service, protocol.ServerConfig) (protocol.Server, error),
+	newClient func(context.Context, protocol.ClientConfig) (protocol.Client, error)) *protocol.Stack {
+	return &protocol.Stack{
+		Name: name, Protocol: Name, Language: "go", Tier: tier, Worker: protocol.WorkerGo,
+		Summary: summary, Libraries: protocol.GoLibraries(),
 		Sides:     protocol.ServerSide | protocol.ClientSide,
-		NewServer: func(svc contract.Service, cfg protocol.ServerConfig) (protocol.Server, error) {
-			if err := protocol.CheckOptions(Name, cfg.Options); err != nil {
-				return nil, err // the server has no options
-			}
-			return NewServer(svc, cfg), nil
-		},
-		NewClient: func(ctx context.Context, cfg protocol.ClientConfig) (protocol.Client, error) {
-			return NewClient(ctx, cfg)
-		},
-	})
+		NewServer: newServer, NewClient: newClient,
+	}
+}
+
+// noOptions adapts the constructor of a server of this package, which knows no
+// options, to protocol.Stack.NewServer.
+func noOptions[S protocol.Server](f func(contract.Service, protocol.ServerConfig) S) func(contract.Service, protocol.ServerConfig) (protocol.Server, error) {
+	return func(svc contract.Service, cfg protocol.ServerConfig) (protocol.Server, error) {
+		if err := protocol.CheckOptions(Name, cfg.Options); err != nil {
+			return nil, err
+		}
+		return f(svc, cfg), nil
+	}
 }
 
 // Compile-time checks of the interfaces this package implements.
@@ -108,6 +151,9 @@ var (
 	_ protocol.Client = (*Client)(nil)
 	_ protocol.Server = (*Server)(nil)
 	_ http.Handler    = (*Server)(nil)
+	_ protocol.Client = (*StdClient)(nil)
+	_ protocol.Server = (*StdServer)(nil)
+	_ http.Handler    = (*StdServer)(nil)
 )
 
 // statusOf returns the HTTP status that carries a contract code.

@@ -3,8 +3,41 @@ package httpjson_test
 import (
 	"testing"
 
+	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/httpjson"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
 )
 
-func TestConformance(t *testing.T) { protocoltest.Run(t, httpjson.Name) }
+// stacks are the stacks of the protocol; every server is tested with every client.
+var stacks = []string{httpjson.StdStack, httpjson.TunedStack}
+
+func TestConformance(t *testing.T) {
+	for _, server := range stacks {
+		for _, client := range stacks {
+			t.Run("server="+server+",client="+client, func(t *testing.T) {
+				protocoltest.RunStacks(t, httpjson.Name, server, client)
+			})
+		}
+	}
+}
+
+// TestDefaultStacks checks what a benchmark that names no stack gets: the production
+// stack on both sides, standard library only.
+func TestDefaultStacks(t *testing.T) {
+	for _, side := range []protocol.Side{protocol.ServerSide, protocol.ClientSide} {
+		st, err := protocol.LookupStack(httpjson.Name, "", side)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Name != "go-nethttp-json" || st.Tier != protocol.Production {
+			t.Errorf("default %s stack: %s (%s), want go-nethttp-json (production)", side, st.Name, st.Tier)
+		}
+		if _, ok := st.Libraries["go"]; !ok || len(st.Libraries) != 1 {
+			t.Errorf("default %s stack's libraries: %v, want the Go standard library only", side, st.Libraries)
+		}
+	}
+	tuned, err := protocol.LookupStack(httpjson.Name, "go-tuned-json", protocol.ServerSide)
+	if err != nil || tuned.Tier != protocol.Tuned {
+		t.Errorf("go-tuned-json: %+v, %v; want a tuned stack", tuned, err)
+	}
+}

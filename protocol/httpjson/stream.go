@@ -31,7 +31,7 @@ func (c *Client) StreamTrades(ctx context.Context, count int64, yield func(*cont
 			c.discard(cn)
 			return c.fail(ctx, r.op, err)
 		}
-		err = statusError(resp.status, cn.body)
+		err = statusError(resp.status, cn.body, decodeError(cn.body))
 		c.put(cn)
 		return err
 	}
@@ -76,17 +76,9 @@ func (c *Client) readStream(cn *conn, count int64, yield func(*contract.Trade) e
 		if err := decodeStreamLine(data, &line, &t); err != nil {
 			return nil, fmt.Errorf("stream after %d of %d trades: %w", n, count, err)
 		}
+		done, err := streamStep(line.End, line.Error, n, count)
 		switch {
-		case line.Error != nil:
-			ce := &contract.Error{Code: line.Error.Code, Message: line.Error.Message}
-			if !ce.Code.Valid() {
-				ce.Code = contract.Internal
-			}
-			return nil, ce
-		case line.End != nil:
-			if line.End.Count != n || n != count {
-				return nil, fmt.Errorf("stream ended after %d of %d trades, its end line says %d", n, count, line.End.Count)
-			}
+		case done && err == nil:
 			// The body must end here; reading its end also consumes the chunked
 			// framing, which leaves the connection ready for the next request.
 			if _, err := cn.lines.ReadByte(); err != io.EOF {
@@ -96,8 +88,8 @@ func (c *Client) readStream(cn *conn, count int64, yield func(*contract.Trade) e
 				return nil, fmt.Errorf("stream: %w", err)
 			}
 			return nil, nil
-		case n == count:
-			return nil, fmt.Errorf("stream sent more than the %d trades asked", count)
+		case err != nil:
+			return nil, err
 		}
 		n++
 		if err := yield(&t); err != nil {

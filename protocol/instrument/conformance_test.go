@@ -3,6 +3,7 @@ package instrument_test
 import (
 	"testing"
 
+	"github.com/wirebench/wirebench/protocol"
 	_ "github.com/wirebench/wirebench/protocol/all"
 	"github.com/wirebench/wirebench/protocol/grpcavro"
 	"github.com/wirebench/wirebench/protocol/grpcproto"
@@ -12,9 +13,14 @@ import (
 )
 
 // TestConformance runs the conformance suite with the instrument as the client,
-// against every server stack of each protocol it speaks.
+// against every server stack of each protocol it speaks that runs in this process
+// (the JVM stacks are tested with their worker).
 func TestConformance(t *testing.T) {
 	for _, p := range []string{httpjson.Name, grpcproto.Name, grpcavro.Name} {
-		t.Run(p, func(t *testing.T) { protocoltest.RunClientStack(t, p, instrument.Name) })
+		for _, s := range protocol.Stacks(p) {
+			if s.Has(protocol.ServerSide) && s.NewServer != nil {
+				t.Run(p+"/"+s.Name, func(t *testing.T) { protocoltest.RunStacks(t, p, s.Name, instrument.Name) })
+			}
+		}
 	}
 }

@@ -2,14 +2,18 @@
 // checks over every transport, so a protocol is correct by the same measure as the others
 // and no protocol wins a benchmark by doing less work.
 //
-// An adapter's test calls Run(t, Name). New checks belong here, not in one adapter.
+// An adapter's test calls Run(t, Name) for its default stacks, and RunStacks for each
+// other pair of server and client stacks it has. New checks belong here, not in one
+// adapter.
 package protocoltest
 
 import (
 	"context"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -27,13 +31,12 @@ type Target struct {
 	Server   protocol.Server // nil for in-process protocols
 	Addr     transport.Addr  // zero for in-process protocols
 	Dataset  *contract.Dataset
-	// Stacks are the stacks the target's server runs and its clients are made by.
-	Stacks Stacks
-}
+	// ServerStack and ClientStack are the stacks of the server and of the clients
+	// the target makes (for an in-process protocol, the server's is the client's).
+	ServerStack, ClientStack *protocol.Stack
 
-// Stacks names a server stack and a client stack of a protocol; "" is the protocol's
-// default for that side.
-type Stacks struct{ Server, Client string }
+	network string
+}
 
 // Networks are the transports the suite covers for networked protocols.
 var Networks = []string{"tcp", "unix"}
@@ -82,16 +85,16 @@ func HTTPPeer(t testing.TB) transport.Addr {
 }
 
 // Start serves svc (the reference service of the default data set when nil) with the
-// named protocol on a fresh address of network. Network is ignored for in-process
-// protocols.
+// named protocol's default stacks on a fresh address of network. Network is ignored
+// for in-process protocols.
 func Start(t testing.TB, name, network string, svc contract.Service, cfg protocol.ServerConfig) *Target {
 	t.Helper()
-	return StartStacks(t, name, network, Stacks{}, svc, cfg)
+	return StartStacks(t, name, "", "", network, svc, cfg)
 }
 
-// StartStacks is Start with the server of stacks.Server, whose clients (Client,
-// ClientConfig) are made by stacks.Client.
-func StartStacks(t testing.TB, name, network string, stacks Stacks, svc contract.Service, cfg protocol.ServerConfig) *Target {
+// StartStacks is Start with the named server stack, whose clients are of the named
+// client stack ("" for the protocol's default of a side).
+func StartStacks(t testing.TB, name, server, client, network string, svc contract.Service, cfg protocol.ServerConfig) *Target {
 	t.Helper()
 	p, err := protocol.Lookup(name)
 	if err != nil {
@@ -101,17 +104,19 @@ func StartStacks(t testing.TB, name, network string, stacks Stacks, svc contract
 	if svc == nil {
 		svc = contract.NewReference(ds)
 	}
-	tg := &Target{Protocol: p, Service: svc, Dataset: ds, Stacks: stacks}
+	tg := &Target{Protocol: p, Service: svc, Dataset: ds, network: network}
+	if tg.ServerStack, err = protocol.LookupStack(name, server, protocol.ServerSide); err != nil {
+		t.Fatal(err)
+	}
+	if tg.ClientStack, err = protocol.LookupStack(name, client, protocol.ClientSide); err != nil {
+		t.Fatal(err)
+	}
 	if p.InProcess {
 		return tg
 	}
-	ss, err := protocol.LookupStack(name, stacks.Server, protocol.ServerSide)
+	srv, err := tg.ServerStack.NewServer(svc, cfg)
 	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := ss.NewServer(svc, cfg)
-	if err != nil {
-		t.Fatalf("%s: NewServer of %s: %v", name, ss.Name, err)
+		t.Fatalf("%s: %s NewServer: %v", name, tg.ServerStack.Name, err)
 	}
 	ln, err := transport.Listen(ListenAddr(t, network))
 	if err != nil {
@@ -135,12 +140,6 @@ func StartStacks(t testing.TB, name, network string, stacks Stacks, svc contract
 	return tg
 }
 
-// restart starts another server like tg's (protocol, network, stacks) of svc with cfg.
-func (tg *Target) restart(t testing.TB, svc contract.Service, cfg protocol.ServerConfig) *Target {
-	t.Helper()
-	return StartStacks(t, tg.Protocol.Name, tg.Addr.Network, tg.Stacks, svc, cfg)
-}
-
 // Client returns a new client of the target whose connections count bytes in c (nil:
 // none). It is closed by t.Cleanup.
 func (tg *Target) Client(t testing.TB, c *transport.Counter) protocol.Client {
@@ -156,22 +155,44 @@ func (tg *Target) ClientConfig(t testing.TB, cfg protocol.ClientConfig, c *trans
 	if !tg.Protocol.InProcess {
 		cfg.Dial = transport.Dialer(tg.Addr, c)
 	}
-	cs, err := protocol.LookupStack(tg.Protocol.Name, tg.Stacks.Client, protocol.ClientSide)
-	if err != nil {
-		t.Fatal(err)
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	cl, err := cs.NewClient(ctx, cfg)
+	cl, err := tg.ClientStack.NewClient(ctx, cfg)
 	if err != nil {
-		t.Fatalf("%s: NewClient(%s): %v", tg.Protocol.Name, tg.Addr, err)
+		t.Fatalf("%s: %s NewClient(%s): %v", tg.Protocol.Name, tg.ClientStack.Name, tg.Addr, err)
 	}
 	t.Cleanup(func() { cl.Close() })
 	return cl
 }
 
-// ctxT returns a context bounded so that a hung call fails the test instead of hanging it.
-func ctxT(t testing.TB) context.Context {
+// again starts another target like tg (the same protocol, stacks and network) serving
+// svc with cfg.
+func (tg *Target) again(t testing.TB, svc contract.Service, cfg protocol.ServerConfig) *Target {
+	t.Helper()
+	return StartStacks(t, tg.Protocol.Name, tg.ServerStack.Name, tg.ClientStack.Name, tg.network, svc, cfg)
+}
+
+// Python returns the python3 that can import modules (a comma-separated list, as an
+// import statement takes them), or skips the test, naming the pip packages to install
+// ('make tools' installs them): for tests with outside clients written in Python.
+func Python(t testing.TB, modules, pipNames string) string {
+	t.Helper()
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 is not installed")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if out, err := exec.CommandContext(ctx, py, "-c", "import "+modules).CombinedOutput(); err != nil {
+		t.Skipf("python3 cannot import %s (pip packages %s; run 'make tools'): %v: %s", modules, pipNames, err, strings.TrimSpace(string(out)))
+	}
+	return py
+}
+
+// Context returns a context bounded so that a hung call fails the test instead of
+// hanging it (20 s: far beyond any call of the tests, on a busy machine too),
+// cancelled when the test ends.
+func Context(t testing.TB) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	t.Cleanup(cancel)
 	return ctx

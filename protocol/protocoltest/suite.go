@@ -18,21 +18,14 @@ import (
 	"github.com/wirebench/wirebench/transport"
 )
 
-// Run runs the whole conformance suite for the named protocol over every transport,
-// with its default stacks.
-func Run(t *testing.T, name string) { run(t, name, Stacks{}) }
+// Run runs the whole conformance suite for the named protocol's default stacks over
+// every transport.
+func Run(t *testing.T, name string) { RunStacks(t, name, "", "") }
 
-// RunClientStack runs the whole suite with the named client stack of the protocol
-// against each of its server stacks that runs in this process.
-func RunClientStack(t *testing.T, name, client string) {
-	for _, s := range protocol.Stacks(name) {
-		if s.Has(protocol.ServerSide) && s.NewServer != nil {
-			t.Run(s.Name, func(t *testing.T) { run(t, name, Stacks{Server: s.Name, Client: client}) })
-		}
-	}
-}
-
-func run(t *testing.T, name string, stacks Stacks) {
+// RunStacks runs the whole conformance suite for the named server stack called by the
+// named client stack of a protocol ("" for the protocol's default of a side) over
+// every transport.
+func RunStacks(t *testing.T, name, server, client string) {
 	p, err := protocol.Lookup(name)
 	if err != nil {
 		t.Fatal(err)
@@ -43,7 +36,7 @@ func run(t *testing.T, name string, stacks Stacks) {
 	}
 	for _, network := range networks {
 		t.Run(network, func(t *testing.T) {
-			tg := StartStacks(t, name, network, stacks, nil, protocol.ServerConfig{})
+			tg := StartStacks(t, name, server, client, network, nil, protocol.ServerConfig{})
 			cl := tg.Client(t, nil)
 			t.Run("Operations", func(t *testing.T) { testOperations(t, tg, cl) })
 			t.Run("NotFound", func(t *testing.T) { testNotFound(t, cl) })
@@ -67,7 +60,7 @@ func run(t *testing.T, name string, stacks Stacks) {
 }
 
 func testOperations(t *testing.T, tg *Target, cl protocol.Client) {
-	ctx := ctxT(t)
+	ctx := Context(t)
 	ds := tg.Dataset
 	persons, err := cl.ListPersons(ctx)
 	if err != nil {
@@ -153,7 +146,7 @@ func testOperations(t *testing.T, tg *Target, cl protocol.Client) {
 }
 
 func testNotFound(t *testing.T, cl protocol.Client) {
-	ctx := ctxT(t)
+	ctx := Context(t)
 	for _, id := range []int64{0, -1, contract.DefaultSize + 1, math.MaxInt64} {
 		_, err := cl.GetPerson(ctx, id)
 		if c := contract.CodeOf(err); c != contract.NotFound {
@@ -171,7 +164,7 @@ func testNotFound(t *testing.T, cl protocol.Client) {
 }
 
 func testInvalidPerson(t *testing.T, cl protocol.Client) {
-	ctx := ctxT(t)
+	ctx := Context(t)
 	for _, p := range []contract.Person{
 		{Name: contract.PersonName{First: "A"}, Email: "a@example.com"},
 		{Name: contract.PersonName{First: "A", Last: "B"}, Email: "no-at-sign"},
@@ -184,7 +177,7 @@ func testInvalidPerson(t *testing.T, cl protocol.Client) {
 }
 
 func testEchoPayloads(t *testing.T, cl protocol.Client) {
-	ctx := ctxT(t)
+	ctx := Context(t)
 	payloads := map[string]string{
 		"0B":        "",
 		"11B":       contract.Payload(11),
@@ -215,7 +208,7 @@ func firstDiff(a, b string) int {
 }
 
 func testStreams(t *testing.T, cl protocol.Client) {
-	ctx := ctxT(t)
+	ctx := Context(t)
 	for _, count := range []int64{0, 1, 10000} {
 		var n int64
 		err := cl.StreamTrades(ctx, count, func(tr *contract.Trade) error {
@@ -238,7 +231,7 @@ func testStreams(t *testing.T, cl protocol.Client) {
 }
 
 func testStreamYieldError(t *testing.T, cl protocol.Client) {
-	ctx := ctxT(t)
+	ctx := Context(t)
 	stop := errors.New("enough")
 	var n int
 	start := time.Now()
@@ -272,7 +265,7 @@ func testContextErrors(t *testing.T, tg *Target, cl protocol.Client) {
 	}
 	// A deadline that passes while the server is working on the call.
 	blk := newBlocking(tg.Service)
-	slow := tg.restart(t, blk, protocol.ServerConfig{})
+	slow := tg.again(t, blk, protocol.ServerConfig{})
 	scl := slow.Client(t, nil)
 	ctx, cancel2 := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel2()
@@ -286,13 +279,13 @@ func testContextErrors(t *testing.T, tg *Target, cl protocol.Client) {
 	}
 	blk.release()
 	// The client works again for calls with time left.
-	if _, err := scl.GetPerson(ctxT(t), 1); err != nil {
+	if _, err := scl.GetPerson(Context(t), 1); err != nil {
 		t.Errorf("GetPerson after a timed-out call: %v", err)
 	}
 }
 
 func testConcurrent(t *testing.T, tg *Target, cl protocol.Client) {
-	ctx := ctxT(t)
+	ctx := Context(t)
 	const goroutines, calls = 32, 50
 	var wg sync.WaitGroup
 	errs := make(chan error, goroutines)
@@ -344,7 +337,7 @@ func testConcurrent(t *testing.T, tg *Target, cl protocol.Client) {
 }
 
 func testWorkloads(t *testing.T, cl protocol.Client, ds *contract.Dataset) {
-	ctx := ctxT(t)
+	ctx := Context(t)
 	for _, w := range contract.Workloads() {
 		op, err := w.New(w.DefaultParams(), ds)
 		if err != nil {
@@ -360,7 +353,7 @@ func testWorkloads(t *testing.T, cl protocol.Client, ds *contract.Dataset) {
 
 func testClosedClient(t *testing.T, tg *Target) {
 	cl := tg.Client(t, nil)
-	ctx := ctxT(t)
+	ctx := Context(t)
 	if _, err := cl.GetPerson(ctx, 1); err != nil {
 		t.Fatalf("GetPerson: %v", err)
 	}
@@ -384,7 +377,7 @@ func testBytesCounted(t *testing.T, tg *Target) {
 	var c transport.Counter
 	cl := tg.Client(t, &c)
 	payload := contract.Payload(10 << 10)
-	if _, err := cl.Echo(ctxT(t), payload); err != nil {
+	if _, err := cl.Echo(Context(t), payload); err != nil {
 		t.Fatal(err)
 	}
 	// Both directions carry the payload plus framing; less means a connection escaped
@@ -405,7 +398,7 @@ func testGarbage(t *testing.T, tg *Target, cl protocol.Client) {
 	if err != nil && !isConnClosedErr(err) {
 		t.Errorf("server kept a garbage connection open: %v", err)
 	}
-	if _, err := cl.GetPerson(ctxT(t), 1); err != nil {
+	if _, err := cl.GetPerson(Context(t), 1); err != nil {
 		t.Errorf("GetPerson on another connection after garbage: %v", err)
 	}
 }
@@ -415,10 +408,10 @@ func isConnClosedErr(err error) bool {
 	return strings.Contains(s, "reset by peer") || strings.Contains(s, "broken pipe")
 }
 
-func testOverLimit(t *testing.T, orig *Target) {
-	tg := orig.restart(t, nil, protocol.ServerConfig{MaxMessageSize: 1 << 20})
+func testOverLimit(t *testing.T, base *Target) {
+	tg := base.again(t, nil, protocol.ServerConfig{MaxMessageSize: 1 << 20})
 	cl := tg.Client(t, nil)
-	ctx := ctxT(t)
+	ctx := Context(t)
 	if _, err := cl.Echo(ctx, contract.Payload(2<<20)); err == nil {
 		t.Error("Echo of 2 MiB to a server limited to 1 MiB succeeded, want it refused")
 	}
@@ -433,16 +426,16 @@ func testOverLimit(t *testing.T, orig *Target) {
 	}
 }
 
-func testServerCloseInFlight(t *testing.T, orig *Target) {
+func testServerCloseInFlight(t *testing.T, base *Target) {
 	baseline := runtime.NumGoroutine()
 	func() {
 		blk := newBlocking(contract.NewReference(contract.MustDataset(contract.DefaultSeed, contract.DefaultSize)))
 		defer blk.release()
-		tg := orig.restart(t, blk, protocol.ServerConfig{})
+		tg := base.again(t, blk, protocol.ServerConfig{})
 		cl := tg.Client(t, nil)
 		const inflight = 8
 		errs := make(chan error, inflight+1)
-		ctx := ctxT(t)
+		ctx := Context(t)
 		for range inflight {
 			go func() { _, err := cl.Echo(ctx, blockPayload); errs <- err }()
 		}

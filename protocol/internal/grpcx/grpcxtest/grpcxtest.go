@@ -40,12 +40,6 @@ func Run(t *testing.T, name, subtype string) {
 	t.Run("OneConnectionPerClient", func(t *testing.T) { testOneConnection(t, name) })
 }
 
-func ctxT(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	t.Cleanup(cancel)
-	return ctx
-}
-
 // rawCodec sends and receives bytes as they are, under a content-subtype.
 type rawCodec string
 
@@ -68,7 +62,7 @@ func testMalformed(t *testing.T, name, subtype string) {
 		t.Fatal(err)
 	}
 	defer cc.Close()
-	ctx := ctxT(t)
+	ctx := protocoltest.Context(t)
 	// A field with wire type 7 (no such type in protobuf); in Avro a long (zig-zag
 	// varint) that never ends.
 	junk := []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}
@@ -113,7 +107,7 @@ var allClientOptions = map[string]string{
 func testOptions(t *testing.T, name string) {
 	tg := protocoltest.Start(t, name, "tcp", nil, protocol.ServerConfig{Options: allServerOptions})
 	cl := tg.ClientConfig(t, protocol.ClientConfig{Options: allClientOptions}, nil)
-	ctx := ctxT(t)
+	ctx := protocoltest.Context(t)
 	payload := contract.Payload(3 << 20) // more than the windows: flow control at work
 	if got, err := cl.Echo(ctx, payload); err != nil || got != payload {
 		t.Errorf("Echo of 3MiB with options: %d bytes, %v", len(got), err)
@@ -158,7 +152,7 @@ func testSeveralListeners(t *testing.T, name string) {
 		addrs = append(addrs, transport.AddrOf(ln.Addr()))
 		go func() { served <- srv.Serve(ln) }()
 	}
-	ctx := ctxT(t)
+	ctx := protocoltest.Context(t)
 	for _, a := range addrs {
 		cl, err := p.Dial(ctx, protocol.ClientConfig{Target: a})
 		if err != nil {
@@ -240,7 +234,7 @@ func testShutdownWaits(t *testing.T, name string) {
 	defer g.release()
 	tg := protocoltest.Start(t, name, "tcp", g, protocol.ServerConfig{})
 	cl := tg.Client(t, nil)
-	ctx := ctxT(t)
+	ctx := protocoltest.Context(t)
 	res := make(chan error, 1)
 	go func() { _, err := cl.Echo(ctx, "gate"); res <- err }()
 	g.waitEntered(t)
@@ -268,7 +262,7 @@ func testShutdownDeadline(t *testing.T, name string) {
 	tg := protocoltest.Start(t, name, "tcp", g, protocol.ServerConfig{})
 	cl := tg.Client(t, nil)
 	res := make(chan error, 1)
-	go func() { _, err := cl.Echo(ctxT(t), "gate"); res <- err }()
+	go func() { _, err := cl.Echo(protocoltest.Context(t), "gate"); res <- err }()
 	g.waitEntered(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
@@ -319,7 +313,7 @@ func testNewClientFailsFast(t *testing.T, name string) {
 func testAnswerOverClientLimit(t *testing.T, name string) {
 	tg := protocoltest.Start(t, name, "tcp", nil, protocol.ServerConfig{})
 	cl := tg.ClientConfig(t, protocol.ClientConfig{MaxMessageSize: 1 << 10}, nil)
-	ctx := ctxT(t)
+	ctx := protocoltest.Context(t)
 	if _, err := cl.Echo(ctx, contract.Payload(4<<10)); contract.CodeOf(err) != contract.ResourceExhausted {
 		t.Errorf("Echo of 4KiB with a 1KiB client limit: %v, want ResourceExhausted", err)
 	}
@@ -332,7 +326,7 @@ func testAnswerOverClientLimit(t *testing.T, name string) {
 func testPicture(t *testing.T, name string) {
 	tg := protocoltest.Start(t, name, "tcp", nil, protocol.ServerConfig{})
 	cl := tg.Client(t, nil)
-	ctx := ctxT(t)
+	ctx := protocoltest.Context(t)
 	p := contract.Person{Name: contract.PersonName{First: "A", Last: "B"}, Email: "a@b", Picture: &contract.Picture{}}
 	got, err := cl.CreatePerson(ctx, p)
 	if err != nil || got.Picture == nil || *got.Picture != (contract.Picture{}) {
@@ -367,7 +361,7 @@ func testStreamStop(t *testing.T, name string) {
 	cl := tg.Client(t, nil)
 	stop := errors.New("stop")
 	n := 0
-	err := cl.StreamTrades(ctxT(t), contract.MaxTrades, func(*contract.Trade) error {
+	err := cl.StreamTrades(protocoltest.Context(t), contract.MaxTrades, func(*contract.Trade) error {
 		if n++; n == 10 {
 			return stop
 		}
@@ -393,7 +387,7 @@ func testOneConnection(t *testing.T, name string) {
 	var dials atomic.Int64
 	dial := transport.Dialer(tg.Addr, nil)
 	p, _ := protocol.Lookup(name)
-	ctx := ctxT(t)
+	ctx := protocoltest.Context(t)
 	cl, err := p.NewClient(ctx, protocol.ClientConfig{Target: tg.Addr, Dial: func(ctx context.Context) (net.Conn, error) {
 		dials.Add(1)
 		return dial(ctx)

@@ -1,0 +1,239 @@
+package cluster
+
+import (
+	"bytes"
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"math/big"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/wirebench/wirebench/cluster/controlpb"
+	"github.com/wirebench/wirebench/transport"
+)
+
+func TestNeedsAuth(t *testing.T) {
+	for _, tc := range []struct {
+		addr string
+		want bool
+	}{
+		{"unix:///tmp/w.sock", false},   // a file: this host only
+		{"tcp://127.0.0.1:0", false},    // loopback
+		{"tcp://127.9.9.9:7000", false}, // all of 127/8 is loopback
+		{"tcp://[::1]:0", false},        // IPv6 loopback
+		{"tcp://localhost:0", false},    // the loopback name
+		{"tcp://0.0.0.0:7000", true},    // every interface
+		{"tcp://10.0.0.5:7000", true},   // a LAN address
+		{"tcp://[::]:7000", true},       // every IPv6 interface
+		{"tcp://worker-1:7000", true},   // a name: may resolve anywhere
+		{"tcp://:7000", true},           // no host: every interface
+	} {
+		a, err := transport.Parse(tc.addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := NeedsAuth(a); got != tc.want {
+			t.Errorf("NeedsAuth(%s) = %v, want %v", tc.addr, got, tc.want)
+		}
+	}
+}
+
+func TestReadToken(t *testing.T) {
+	dir := t.TempDir()
+	short, good := filepath.Join(dir, "short"), filepath.Join(dir, "good")
+	os.WriteFile(short, []byte("abc\n"), 0o600)
+	os.WriteFile(good, []byte("  0123456789abcdef0123\n"), 0o600)
+	if _, err := ReadToken(short); err == nil || !strings.Contains(err.Error(), "at least 16") || strings.Contains(err.Error(), "abc") {
+		t.Errorf("short token: %v; want a refusal that does not show the token", err)
+	}
+	if tok, err := ReadToken(good); err != nil || string(tok) != "0123456789abcdef0123" {
+		t.Errorf("token %q, %v; want it without the white space", tok, err)
+	}
+	if _, err := ReadToken(filepath.Join(dir, "none")); err == nil {
+		t.Error("a missing token file was read")
+	}
+}
+
+// syncBuffer is a log written by the server's goroutines and read by the test.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// serveWorker serves a worker's control API on loopback with opts and returns its URL.
+func serveWorker(t *testing.T, opts ...grpc.ServerOption) string {
+	t.Helper()
+	w, err := NewWorker("test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := grpc.NewServer(opts...)
+	w.Register(s)
+	go s.Serve(ln)
+	t.Cleanup(s.Stop)
+	return "tcp://" + ln.Addr().String()
+}
+
+func writeToken(t *testing.T, tok string) string {
+	f := filepath.Join(t.TempDir(), "token")
+	if err := os.WriteFile(f, []byte(tok+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// A worker with a token refuses calls without it or with another one, unary and
+// streaming alike, logs who and what without the token, and serves the right one.
+func TestTokenAuth(t *testing.T) {
+	const secret = "s3cret-token-0123456789"
+	log := &syncBuffer{}
+	url := serveWorker(t, ServerAuth{Token: []byte(secret), Log: log}.Options()...)
+	ctx := context.Background()
+	for _, tc := range []struct{ name, token string }{{"no token", ""}, {"a wrong token", "wrong-token-0123456789"}, {"a prefix", secret[:16]}} {
+		auth := ClientAuth{}
+		if tc.token != "" {
+			auth.TokenFile = writeToken(t, tc.token)
+		}
+		_, _, err := dialWorker(ctx, "server worker", url, auth)
+		if err == nil || !strings.Contains(err.Error(), "refused the driver") || !strings.Contains(err.Error(), url) {
+			t.Errorf("%s: Info answered %v; want a refusal naming the worker", tc.name, err)
+		}
+		opts, _ := auth.dialOptions()
+		conn, _ := grpc.NewClient("passthrough:///"+strings.TrimPrefix(url, "tcp://"), opts...)
+		stream, err := controlpb.NewWorkerClient(conn).RunServer(ctx)
+		if err == nil {
+			_, err = stream.Recv()
+		}
+		if status.Code(err) != codes.Unauthenticated {
+			t.Errorf("%s: RunServer gave %v; want Unauthenticated", tc.name, err)
+		}
+		conn.Close()
+	}
+	w, info, err := dialWorker(ctx, "server worker", url, ClientAuth{TokenFile: writeToken(t, secret)})
+	if err != nil {
+		t.Fatalf("the right token: %v", err)
+	}
+	w.conn.Close()
+	if info.GetPid() == 0 {
+		t.Error("Info with the right token answered no pid")
+	}
+	logged := log.String()
+	if strings.Count(logged, "refused") != 6 || !strings.Contains(logged, "/wirebench.control.v1.Worker/Info from 127.0.0.1:") ||
+		!strings.Contains(logged, "/wirebench.control.v1.Worker/RunServer") || !strings.Contains(logged, "a wrong token") {
+		t.Errorf("log:\n%s\nwant 6 refusals with method and peer", logged)
+	}
+	if strings.Contains(logged, secret[:8]) || strings.Contains(logged, "wrong-token") {
+		t.Errorf("the log shows a token:\n%s", logged)
+	}
+}
+
+// Mutual TLS: a driver with a certificate the worker's client CA signed is served;
+// one without a certificate, or trusting another CA, is not.
+func TestMutualTLS(t *testing.T) {
+	dir := t.TempDir()
+	ca, caKey := newCA(t, dir, "ca")
+	newCert(t, dir, "worker", ca, caKey, false)
+	newCert(t, dir, "driver", ca, caKey, true)
+	other, otherKey := newCA(t, dir, "other-ca")
+	newCert(t, dir, "stranger", other, otherKey, true)
+	creds, err := ServerTLS(filepath.Join(dir, "worker.pem"), filepath.Join(dir, "worker.key"), filepath.Join(dir, "ca.pem"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := serveWorker(t, grpc.Creds(creds))
+	ctx := context.Background()
+	good := ClientAuth{CAFile: filepath.Join(dir, "ca.pem"), CertFile: filepath.Join(dir, "driver.pem"), KeyFile: filepath.Join(dir, "driver.key")}
+	w, _, err := dialWorker(ctx, "client worker", url, good)
+	if err != nil {
+		t.Fatalf("a driver with a signed certificate: %v", err)
+	}
+	w.conn.Close()
+	for name, auth := range map[string]ClientAuth{
+		"no certificate":      {CAFile: good.CAFile},
+		"another CA's driver": {CAFile: good.CAFile, CertFile: filepath.Join(dir, "stranger.pem"), KeyFile: filepath.Join(dir, "stranger.key")},
+		"plain text":          {},
+	} {
+		cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		if _, _, err := dialWorker(cctx, "client worker", url, auth); err == nil {
+			t.Errorf("%s: served; want refused", name)
+		}
+		cancel()
+	}
+	if err := (ClientAuth{CertFile: "x.pem"}).check(); err == nil {
+		t.Error("a certificate without its key was accepted")
+	}
+}
+
+func newCA(t *testing.T, dir, name string) (*x509.Certificate, *ecdsa.PrivateKey) {
+	return writeCert(t, dir, name, &x509.Certificate{Subject: pkix.Name{CommonName: name}, IsCA: true,
+		KeyUsage: x509.KeyUsageCertSign, BasicConstraintsValid: true}, nil, nil)
+}
+
+func newCert(t *testing.T, dir, name string, ca *x509.Certificate, caKey *ecdsa.PrivateKey, client bool) {
+	tmpl := &x509.Certificate{Subject: pkix.Name{CommonName: name}, KeyUsage: x509.KeyUsageDigitalSignature,
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}, IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)}}
+	if client {
+		tmpl.ExtKeyUsage, tmpl.IPAddresses = []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}, nil
+	}
+	writeCert(t, dir, name, tmpl, ca, caKey)
+}
+
+// writeCert signs tmpl with parent's key (itself when parent is nil) and writes
+// NAME.pem and NAME.key into dir.
+func writeCert(t *testing.T, dir, name string, tmpl, parent *x509.Certificate, parentKey *ecdsa.PrivateKey) (*x509.Certificate, *ecdsa.PrivateKey) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl.SerialNumber = big.NewInt(time.Now().UnixNano())
+	tmpl.NotBefore, tmpl.NotAfter = time.Now().Add(-time.Hour), time.Now().Add(time.Hour)
+	if parent == nil {
+		parent, parentKey = tmpl, key
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, parent, &key.PublicKey, parentKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyDER, err := x509.MarshalECPrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, name+".pem"), pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600)
+	os.WriteFile(filepath.Join(dir, name+".key"), pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}), 0o600)
+	cert, err := x509.ParseCertificate(der)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cert, key
+}

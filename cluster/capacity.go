@@ -1,0 +1,311 @@
+package cluster
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"time"
+
+	"github.com/wirebench/wirebench/cluster/controlpb"
+	"github.com/wirebench/wirebench/engine"
+	"github.com/wirebench/wirebench/spec"
+)
+
+// Verdicts of a capacity step.
+const (
+	VerdictPass      = "pass"
+	VerdictSLO       = "slo"       // a latency objective was missed
+	VerdictRate      = "rate"      // the achieved rate fell under MinAchieved of the target
+	VerdictErrors    = "errors"    // more failed calls than allowed
+	VerdictGenerator = "generator" // the load generator, not the target, set the result
+)
+
+// Thresholds of a step's verdict.
+const (
+	// MinAchieved is the share of the target rate a step must achieve to pass.
+	MinAchieved = 0.99
+	// MaxClientShare is the share of its CPUs above which the client is saturated.
+	MaxClientShare = 0.90
+	// MaxLagP99 is the lag p99 above which calls started late although a caller was
+	// free (no overflow): the generator fell behind its schedule. Lag counts in the
+	// response time, so it is judged against the objectives too (lagShare).
+	MaxLagP99 = time.Millisecond
+	// lagShare: lag p99 under this share of the tightest objective cannot decide a
+	// step's verdict, however late the generator was.
+	lagShare = 0.1
+	// minRate ends a search that finds nothing passing above it.
+	minRate = 1.0
+)
+
+// CapacityStep is one measured step of a capacity search.
+type CapacityStep struct {
+	Rate     float64
+	Interval *Interval
+	// Verdict is one of the Verdict constants; Why says which figure decided it.
+	Verdict, Why string
+	// Confirm marks the confirming run at the rate found.
+	Confirm bool
+}
+
+// CapacityResult is what a capacity search found.
+type CapacityResult struct {
+	Warmup *Interval
+	Steps  []CapacityStep
+	// Rate is the answer: the highest rate that passed and was confirmed (0 when
+	// none did). Low and High bracket the capacity: the last passing and the first
+	// failing rate (High is 0 when no rate failed).
+	Rate, Low, High float64
+	// Confirmed says whether the confirming run passed at Rate.
+	Confirmed bool
+	// GeneratorBound: the search stopped because the load generator could not go
+	// faster; Rate is then a floor of the target's capacity, not its capacity.
+	GeneratorBound bool
+	// OutOfBudget: the budget ended before the bracket was as narrow as asked.
+	OutOfBudget bool
+}
+
+// search is the state of a capacity search over rates: grow by doubling until a
+// step fails, then bisect (on a log scale, as rates span orders of magnitude) between
+// the highest passing and the lowest failing rate until they are within the
+// resolution. Pure, so its schedule is table-tested.
+type search struct {
+	resolution float64
+	pass, fail float64 // highest passing and lowest failing rate in force (0: none)
+	start      float64
+	passes     []float64 // every passing rate in force, for a later failure below them
+}
+
+// stepper picks a capacity search's rates: search (grow and bisect) or sweep.
+type stepper interface {
+	next() float64
+	observe(rate float64, ok bool)
+	// bracket is the highest passing and the lowest failing rate found (0: none).
+	bracket() (pass, fail float64)
+}
+
+func (s *search) bracket() (float64, float64) { return s.pass, s.fail }
+
+// sweep steps through every rate from the start, each factor times the last, until
+// two steps running fail. The answer is the highest rate that passed below the
+// first failure of the pair.
+type sweep struct {
+	next_, factor float64
+	pass, fail    float64
+	failedLast    bool
+	done          bool
+}
+
+func (s *sweep) next() float64 {
+	if s.done {
+		return 0
+	}
+	return s.next_
+}
+
+func (s *sweep) observe(rate float64, ok bool) {
+	switch {
+	case ok:
+		if s.fail == 0 { // passes after a lone failure are noise above the capacity's edge
+			s.pass = rate
+		}
+		s.failedLast = false
+	case s.failedLast:
+		s.done = true
+	default:
+		if s.fail == 0 {
+			s.fail = rate
+		}
+		s.failedLast = true
+	}
+	s.next_ = rate * s.factor
+}
+
+func (s *sweep) bracket() (float64, float64) { return s.pass, s.fail }
+
+func newSearch(start, resolution float64) *search {
+	return &search{start: start, resolution: resolution}
+}
+
+// next returns the next rate to measure, or 0 when the bracket is narrow enough (or
+// nothing passes above minRate).
+func (s *search) next() float64 {
+	switch {
+	case s.pass == 0 && s.fail == 0:
+		return s.start
+	case s.pass == 0:
+		if r := s.fail / 2; r >= minRate {
+			return r
+		}
+		return 0
+	case s.fail == 0:
+		return s.pass * 2
+	case s.fail/s.pass-1 <= s.resolution:
+		return 0
+	}
+	return math.Sqrt(s.pass * s.fail)
+}
+
+// observe records whether a step at rate passed. Verdicts near the capacity are
+// noisy on a shared machine; when one contradicts an earlier one (a pass above a
+// failure, a failure below a pass), the latest wins and the bracket moves.
+func (s *search) observe(rate float64, ok bool) {
+	if ok {
+		s.passes = append(s.passes, rate)
+		s.pass = max(s.pass, rate)
+		if s.fail != 0 && s.fail <= rate {
+			s.fail = 0
+		}
+		return
+	}
+	if s.fail == 0 || rate < s.fail {
+		s.fail = rate
+	}
+	kept := s.passes[:0]
+	s.pass = 0
+	for _, p := range s.passes {
+		if p < rate {
+			kept = append(kept, p)
+			s.pass = max(s.pass, p)
+		}
+	}
+	s.passes = kept
+}
+
+// judgeStep gives a step's verdict from its interval: the generator first (a result
+// it set says nothing of the target), then failed calls, the achieved rate and the
+// objectives.
+func judgeStep(c *spec.Capacity, rate float64, iv *Interval) (verdict, why string) {
+	secs := iv.Seconds()
+	calls := iv.Ops + iv.ErrorCount()
+	if secs <= 0 || calls == 0 {
+		return VerdictRate, "no call finished"
+	}
+	if cpus := float64(max(iv.ClientCPUs, 1)); iv.ClientCPU.Seconds()/(cpus*secs) > MaxClientShare {
+		return VerdictGenerator, fmt.Sprintf("the client used %.0f%% of its CPUs", iv.ClientCPU.Seconds()/(cpus*secs)*100)
+	}
+	tightest := time.Duration(math.MaxInt64)
+	for _, o := range c.SLOs {
+		tightest = min(tightest, o.Max)
+	}
+	if iv.Lag != nil && iv.Overflow == 0 {
+		if lag := time.Duration(iv.Lag.ValueAtQuantile(99)); lag > max(MaxLagP99, time.Duration(lagShare*float64(tightest))) {
+			return VerdictGenerator, fmt.Sprintf("lag p99 %v with a caller free: the generator fell behind", lag.Round(time.Microsecond))
+		}
+	}
+	if share := float64(iv.ErrorCount()) / float64(calls); share > c.MaxErrorRate {
+		return VerdictErrors, fmt.Sprintf("%.2f%% of calls failed (at most %.2f%%)", share*100, c.MaxErrorRate*100)
+	}
+	if achieved := float64(calls) / secs; achieved < MinAchieved*rate {
+		return VerdictRate, fmt.Sprintf("achieved %.0f/s of %.0f/s", achieved, rate)
+	}
+	for _, o := range c.SLOs {
+		if v := time.Duration(iv.Resp.ValueAtQuantile(o.Quantile)); v > o.Max {
+			return VerdictSLO, fmt.Sprintf("p%v %v > %v", o.Quantile, v.Round(time.Microsecond), o.Max)
+		}
+	}
+	return VerdictPass, ""
+}
+
+// Capacity runs a capacity search on one target (res.Spec.Capacity must be set):
+// fresh workers, the warmup at the start rate, then steps of Capacity.Step at the
+// rates the search picks, each restarting the open schedule at its rate, until the
+// bracket is within the resolution or the budget is spent; then a confirming run of
+// Capacity.Confirm at the rate found (one resolution lower if it fails). observe, when
+// set, is told each step. A failure of the target's workers ends the search with the
+// steps so far and the error.
+func Capacity(ctx context.Context, res Resolved, opt Options, observe func(CapacityStep)) (*CapacityResult, error) {
+	s := res.Spec
+	c := s.Capacity
+	if c == nil {
+		return nil, fmt.Errorf("%s: not a capacity search", s.Name())
+	}
+	if err := opt.fill(); err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp(opt.TempDir, "wb-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	t, err := startTarget(ctx, res, opt, dir, 0, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer t.close()
+	out := &CapacityResult{}
+	start := s.Load.Rate
+	if s.Warmup > 0 {
+		if out.Warmup, err = t.phase(ctx, &controlpb.Phase{Kind: string(engine.Warmup), DurationNanos: int64(s.Warmup), Rate: start}); err != nil {
+			return out, err
+		}
+	}
+	step := func(rate float64, d time.Duration, confirm bool, index int) (CapacityStep, error) {
+		iv, err := t.phase(ctx, &controlpb.Phase{Kind: string(engine.Measure), Index: int32(index), DurationNanos: int64(d), Rate: rate})
+		if err != nil {
+			return CapacityStep{}, err
+		}
+		st := CapacityStep{Rate: rate, Interval: iv, Confirm: confirm}
+		st.Verdict, st.Why = judgeStep(c, rate, iv)
+		out.Steps = append(out.Steps, st)
+		if observe != nil {
+			observe(st)
+		}
+		return st, nil
+	}
+	var srch stepper = newSearch(start, c.Resolution)
+	if c.Sweep {
+		srch = &sweep{next_: start, factor: 1 + c.Resolution}
+	}
+	spent := time.Duration(0)
+	retried := 0.0 // the rate last retried after a generator verdict
+	for {
+		rate := srch.next()
+		if rate == 0 {
+			break
+		}
+		if spent+c.Step+c.Confirm > c.Budget {
+			out.OutOfBudget = true
+			break
+		}
+		st, err := step(rate, c.Step, false, len(out.Steps))
+		if err != nil {
+			return out, err
+		}
+		spent += c.Step
+		if st.Verdict == VerdictGenerator {
+			// A shared machine can stall the generator for a moment: the same rate
+			// is tried once more before the generator is taken for the limit.
+			if retried != rate {
+				retried = rate
+				continue
+			}
+			out.GeneratorBound = true
+			break
+		}
+		srch.observe(rate, st.Verdict == VerdictPass)
+	}
+	out.Low, out.High = srch.bracket()
+	out.Rate = out.Low
+	// Confirm the answer with a longer run; one resolution lower if it fails.
+	for try := 0; try < 2 && out.Rate > 0 && c.Confirm > 0 && !out.GeneratorBound; try++ {
+		st, err := step(out.Rate, c.Confirm, true, len(out.Steps))
+		if err != nil {
+			return out, err
+		}
+		if st.Verdict == VerdictGenerator {
+			out.GeneratorBound = true
+			break
+		}
+		if st.Verdict == VerdictPass {
+			out.Confirmed = true
+			break
+		}
+		out.High = out.Rate
+		if try == 0 {
+			out.Rate /= 1 + c.Resolution
+			out.Low = out.Rate
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,170 @@
+package cluster
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wirebench/wirebench/record"
+	"github.com/wirebench/wirebench/spec"
+)
+
+// The search against a target whose capacity is known: every rate up to it passes.
+// It doubles from the start, then bisects on a log scale until the bracket is within
+// the resolution, and the bracket holds the capacity.
+func TestSearchFindsKnownCapacity(t *testing.T) {
+	for _, capacity := range []float64{700, 1000, 37000, 123456} {
+		s := newSearch(1000, 0.05)
+		var rates []float64
+		for r := s.next(); r != 0 && len(rates) < 100; r = s.next() {
+			rates = append(rates, r)
+			s.observe(r, r <= capacity)
+		}
+		if !(s.pass <= capacity && capacity < s.fail) || s.fail/s.pass-1 > 0.05 {
+			t.Errorf("capacity %v: bracket [%v, %v] after %v", capacity, s.pass, s.fail, rates)
+		}
+		// Doubling to the first failure, then log2(2)/log2(1.05) ≈ 14 halvings of the
+		// bracket's log width at most: a handful of bisections.
+		if len(rates) > 25 {
+			t.Errorf("capacity %v: %d steps %v", capacity, len(rates), rates)
+		}
+	}
+	// Nothing passes: halving down to the floor, then it stops with no answer.
+	s := newSearch(1000, 0.05)
+	n := 0
+	for r := s.next(); r != 0; r = s.next() {
+		s.observe(r, false)
+		n++
+	}
+	if s.pass != 0 || n != 10 { // 1000, 500, ..., 1.95: 10 steps above minRate
+		t.Errorf("nothing passes: pass %v after %d steps", s.pass, n)
+	}
+}
+
+// A noisy verdict (a pass above a failure, or a failure below a pass) moves the
+// bracket instead of leaving an impossible one.
+func TestSearchNoisyVerdicts(t *testing.T) {
+	s := newSearch(1000, 0.05)
+	s.observe(1000, true)
+	s.observe(2000, false)
+	s.observe(1414, true)
+	s.observe(1189, false) // below a pass: the bracket now ends there
+	if s.pass != 1000 || s.fail != 1189 {
+		t.Errorf("bracket [%v, %v], want [1000, 1189]", s.pass, s.fail)
+	}
+	s.observe(1500, true) // above the failure: the failure is forgotten
+	if s.pass != 1500 || s.fail != 0 || s.next() != 3000 {
+		t.Errorf("bracket [%v, %v] next %v, want [1500, none] and 3000", s.pass, s.fail, s.next())
+	}
+}
+
+func TestJudgeStep(t *testing.T) {
+	c := &spec.Capacity{SLOs: []spec.SLO{{Quantile: 99, Max: 10 * time.Millisecond}}, MaxErrorRate: 0.01}
+	// step makes one second at rate with every response taking lat, and lag.
+	step := func(ops int64, lat, lag time.Duration, errs, overflow int64, cpu time.Duration) *Interval {
+		iv := record.NewInterval(true)
+		r := record.NewRecorder(true)
+		t0 := time.Unix(100, 0)
+		for range ops {
+			r.Record(t0, t0.Add(lag), t0.Add(lat))
+		}
+		r.Drain(iv)
+		iv.Start, iv.End = t0, t0.Add(time.Second)
+		iv.Errors[record.Timeout], iv.Overflow = errs, overflow
+		return &Interval{Interval: iv, ClientCPU: cpu, ClientCPUs: 1}
+	}
+	ms := time.Millisecond
+	tests := []struct {
+		iv      *Interval
+		verdict string
+		why     string
+	}{
+		{step(1000, 2*ms, 10*time.Microsecond, 0, 0, 300*ms), VerdictPass, ""},
+		{step(1000, 12*ms, 10*time.Microsecond, 0, 0, 300*ms), VerdictSLO, "p99 12"},
+		{step(900, 2*ms, 10*time.Microsecond, 0, 0, 300*ms), VerdictRate, "achieved 900/s of 1000/s"},
+		{step(980, 2*ms, 10*time.Microsecond, 20, 0, 300*ms), VerdictErrors, "2.00% of calls failed"},
+		// A saturated client, or lag with a free caller: the generator set the result.
+		{step(1000, 2*ms, 10*time.Microsecond, 0, 0, 950*ms), VerdictGenerator, "95% of its CPUs"},
+		{step(1000, 5*ms, 3*ms, 0, 0, 300*ms), VerdictGenerator, "lag p99 3ms"},
+		// Lag with every caller busy (overflow) is the target's queue, judged as such.
+		{step(1000, 15*ms, 3*ms, 0, 200, 300*ms), VerdictSLO, "p99"},
+	}
+	for i, tt := range tests {
+		v, why := judgeStep(c, 1000, tt.iv)
+		if v != tt.verdict || !strings.Contains(why, tt.why) {
+			t.Errorf("case %d: %s (%s), want %s (%s)", i, v, why, tt.verdict, tt.why)
+		}
+	}
+}
+
+// A real search over worker processes: grpc-proto with a p99 objective a loopback
+// server meets at low rates; a small budget ends it. The answer is bracketed by
+// passing and failing steps, confirmed, and every step is recorded.
+func TestCapacityRun(t *testing.T) {
+	s := testSpec("grpc-proto", "tcp")
+	s.Load.Kind, s.Load.Rate, s.Load.Concurrency, s.Load.Arrival = "open", 500, 100, "constant"
+	s.Warmup = 100 * time.Millisecond
+	s.Capacity = &spec.Capacity{SLOs: []spec.SLO{{Quantile: 99, Max: 50 * time.Millisecond}},
+		Step: 150 * time.Millisecond, Confirm: 300 * time.Millisecond, Budget: 2 * time.Second, Resolution: 0.2}
+	res, err := Resolve(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seen int
+	out, err := Capacity(t.Context(), res, Options{Binary: binary}, func(CapacityStep) { seen++ })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seen != len(out.Steps) || len(out.Steps) < 2 || out.Warmup == nil {
+		t.Fatalf("%d steps observed, %d recorded, warmup %v", seen, len(out.Steps), out.Warmup != nil)
+	}
+	var measured time.Duration
+	for _, st := range out.Steps {
+		measured += time.Duration(st.Interval.Seconds() * float64(time.Second))
+		if math.Abs(float64(st.Interval.Ops+st.Interval.ErrorCount())/st.Interval.Seconds()-st.Rate) > 0.5*st.Rate && st.Verdict == VerdictPass {
+			t.Errorf("a passing step at %v/s made %d calls in %v", st.Rate, st.Interval.Ops, st.Interval.Seconds())
+		}
+	}
+	if measured > 3*time.Second {
+		t.Errorf("measured %v with a budget of 2s", measured)
+	}
+	t.Logf("steps: %s; rate %v [%v, %v] confirmed %v generator-bound %v", describe(out), out.Rate, out.Low, out.High, out.Confirmed, out.GeneratorBound)
+	if out.Rate <= 0 && !out.GeneratorBound {
+		t.Errorf("no answer: %s", describe(out))
+	}
+}
+
+func describe(out *CapacityResult) string {
+	var b strings.Builder
+	for _, st := range out.Steps {
+		fmt.Fprintf(&b, "%v:%s(%s) ", st.Rate, st.Verdict, st.Why)
+	}
+	return b.String()
+}
+
+// A sweep measures every rate up from the start by the factor, and its answer is the
+// last pass before the first failure; two failures running end it.
+func TestSweep(t *testing.T) {
+	s := &sweep{next_: 1000, factor: 1.1}
+	var rates []float64
+	verdict := map[int]bool{0: true, 1: true, 2: true, 3: false, 4: true, 5: false, 6: false, 7: true}
+	for i := 0; ; i++ {
+		r := s.next()
+		if r == 0 {
+			break
+		}
+		rates = append(rates, r)
+		s.observe(r, verdict[i])
+	}
+	// Steps 0–2 pass, 3 fails, 4 passes (after a lone failure: not counted), 5 and 6
+	// fail: done after step 6.
+	if len(rates) != 7 {
+		t.Fatalf("rates %v, want 7 steps", rates)
+	}
+	pass, fail := s.bracket()
+	if math.Abs(pass-1210) > 0.01 || math.Abs(fail-1331) > 0.01 {
+		t.Errorf("bracket [%v, %v], want [1210, 1331]", pass, fail)
+	}
+}

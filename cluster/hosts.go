@@ -1,0 +1,350 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"runtime"
+	"slices"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/wirebench/wirebench/cluster/controlpb"
+	"github.com/wirebench/wirebench/internal/cpuset"
+	"github.com/wirebench/wirebench/internal/host"
+	"github.com/wirebench/wirebench/internal/nspair"
+	"github.com/wirebench/wirebench/link"
+	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/spec"
+	"github.com/wirebench/wirebench/transport"
+)
+
+// Hosts says where a run's workers are and what lies between them. The zero Hosts
+// is a local run: one server worker and one client worker spawned here, pinned to
+// the spec's CPU sets.
+//
+// A remote worker (a control URL) is used as it is: the driver does not start, pin
+// or stop it, and opens a fresh RunServer or RunClient stream on it per trial.
+// Spawned workers are started per trial, pinned, and die with the driver.
+type Hosts struct {
+	// Server is the control URL of a remote server worker (tcp://HOST:PORT or
+	// unix:///PATH); "" spawns one here.
+	Server string
+	// Clients are the control URLs of remote client workers, which share the load;
+	// none spawns LocalClients here (0 means 1), all pinned to the client CPUs.
+	Clients      []string
+	LocalClients int
+	// Auth is how the driver proves itself to remote workers.
+	Auth ClientAuth
+	// ServerListenHost is the host the benchmark server listens on, which the
+	// clients must reach. Default: the host of the server worker's URL for a remote
+	// server, the namespace's address with Netns, else 127.0.0.1.
+	ServerListenHost string
+	// Netns spawns the server worker and the client workers in two network
+	// namespaces joined by a veth pair, which carries the link (root only).
+	Netns bool
+	// Link is put between the clients and the server: delay and jitter by a proxy
+	// beside each client, rate by tbf on the veth with Netns (else by the proxy, per
+	// connection), loss by iptables on the veth (Netns only).
+	Link link.Profile
+}
+
+// MaxClientWorkers bounds the client workers of a run.
+const MaxClientWorkers = 256
+
+// remote reports whether any worker is remote.
+func (h Hosts) remote() bool { return h.Server != "" || len(h.Clients) > 0 }
+
+// clientCount is the number of client workers.
+func (h Hosts) clientCount() int {
+	if len(h.Clients) > 0 {
+		return len(h.Clients)
+	}
+	return max(h.LocalClients, 1)
+}
+
+// Check validates h (Validate) and that this machine can do what it asks.
+func (h Hosts) Check() error {
+	if err := h.Validate(); err != nil {
+		return err
+	}
+	if h.ServerListenHost != "" && net.ParseIP(h.ServerListenHost) == nil {
+		if _, err := net.LookupHost(h.ServerListenHost); err != nil {
+			return fmt.Errorf("server listen host %q: %v", h.ServerListenHost, err)
+		}
+	}
+	if h.Netns {
+		if err := nspair.Available(); err != nil {
+			return fmt.Errorf("network namespaces: %w", err)
+		}
+	}
+	return nil
+}
+
+// Validate checks h on its own, without looking at this machine.
+func (h Hosts) Validate() error {
+	for _, u := range append([]string{h.Server}, h.Clients...) {
+		if u == "" {
+			continue
+		}
+		if _, err := transport.Parse(u); err != nil {
+			return fmt.Errorf("worker URL: %w", err)
+		}
+	}
+	switch {
+	case slices.Contains(h.Clients, ""):
+		return errors.New("a client worker URL is empty")
+	case len(h.Clients) > 0 && h.LocalClients > 1:
+		return errors.New("give client worker URLs or a number of local client workers, not both")
+	case h.LocalClients < 0 || h.clientCount() > MaxClientWorkers:
+		return fmt.Errorf("%d client workers, want 1 to %d", h.clientCount(), MaxClientWorkers)
+	case h.Netns && h.remote():
+		return errors.New("network namespaces are for workers spawned here, not remote ones")
+	case h.Link.Loss > 0 && !h.Netns:
+		return errors.New("link loss needs a link the kernel shapes (network namespaces, as root): a proxy over TCP sees a byte stream and cannot drop packets, and this kernel has no netem")
+	}
+	return h.Auth.check()
+}
+
+// checkSpec says what in s cannot run on h.
+func (h Hosts) checkSpec(r Resolved) error {
+	s := r.Spec
+	switch {
+	case s.Transport == spec.Unix && (h.remote() || h.Netns):
+		return errors.New("a unix socket does not cross hosts or namespaces: use tcp with remote workers or --netns")
+	case s.Transport == spec.Unix && !h.Link.IsZero():
+		return errors.New("a link is a TCP proxy or a veth: use tcp with --link")
+	case s.Target != "" && (h.Server != "" || h.Netns):
+		return errors.New("an outside target has no server worker: drop --server-worker and --netns")
+	}
+	return nil
+}
+
+// serverListen is the address the benchmark server of r listens on.
+func (h Hosts) serverListen(r Resolved, pair *nspair.Pair, unixPath string) (string, error) {
+	if r.Spec.Transport == spec.Unix {
+		return "unix://" + unixPath, nil
+	}
+	host := h.ServerListenHost
+	switch {
+	case host != "":
+	case pair != nil:
+		host = pair.A.Addr.String()
+	case h.Server != "":
+		a, _ := transport.Parse(h.Server)
+		if a.Network != "tcp" {
+			return "", errors.New("a server worker reached over a unix socket is on this host: its clients reach it at 127.0.0.1, or set --server-listen-host")
+		}
+		host, _, _ = net.SplitHostPort(a.Address)
+	case len(h.Clients) > 0:
+		return "", errors.New("remote client workers cannot reach a server on this host's loopback: set --server-listen-host to an address of this host they can reach")
+	default:
+		host = "127.0.0.1"
+	}
+	return "tcp://" + net.JoinHostPort(host, "0"), nil
+}
+
+// linkSetup is what a client worker is told of the link (nil for none): the proxy's
+// part, without what the kernel does on a veth.
+func (h Hosts) linkSetup(r Resolved) *controlpb.LinkProfile {
+	if r.Protocol.InProcess || h.Link.IsZero() {
+		return nil
+	}
+	m := &controlpb.LinkProfile{DelayNanos: int64(h.Link.Delay), JitterNanos: int64(h.Link.Jitter)}
+	if !h.Netns {
+		m.RateBitsPerSecond = h.Link.RateBits
+	}
+	if m.DelayNanos == 0 && m.JitterNanos == 0 && m.RateBitsPerSecond == 0 {
+		return nil
+	}
+	return m
+}
+
+// newPair makes the namespaces of a run with Netns, with the link's rate and loss
+// on their veth (nil without Netns).
+func (h Hosts) newPair() (*nspair.Pair, error) {
+	if !h.Netns {
+		return nil, nil
+	}
+	p, err := nspair.New(false)
+	if err != nil {
+		return nil, err
+	}
+	if h.Link.RateBits > 0 {
+		err = p.Shape(h.Link.RateBits)
+	}
+	if err == nil && h.Link.Loss > 0 {
+		err = p.Drop(h.Link.Loss)
+	}
+	if err != nil {
+		p.Close()
+		return nil, err
+	}
+	return p, nil
+}
+
+// pairEnd is the end of p where the server (or the clients) run: A for the server;
+// the zero End, the driver's own namespace, without p.
+func pairEnd(p *nspair.Pair, server bool) nspair.End {
+	switch {
+	case p == nil:
+		return nspair.End{}
+	case server:
+		return p.A
+	}
+	return p.B
+}
+
+// dialWorker connects to a remote worker and asks for its Info, so a wrong address
+// or token fails here, with the worker's role and URL.
+func dialWorker(ctx context.Context, role, url string, auth ClientAuth) (*worker, *controlpb.InfoReply, error) {
+	a, err := transport.Parse(url)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s %s: %w", role, url, err)
+	}
+	opts, err := auth.dialOptions()
+	if err != nil {
+		return nil, nil, err
+	}
+	// passthrough: the address is dialled as given, without a DNS resolver's
+	// reconnection logic; TLS checks the URL's host name.
+	target := "passthrough:///" + a.Address
+	if a.Network == "unix" {
+		target = "unix://" + a.Address
+	}
+	conn, err := grpc.NewClient(target, opts...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s %s: %w", role, url, err)
+	}
+	w := &worker{role: role, url: url, conn: conn, client: controlpb.NewWorkerClient(conn)}
+	// No WaitForReady: a remote worker is already listening, so a refused
+	// connection or a failed TLS handshake is the answer, not a reason to wait.
+	ictx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	info, err := w.client.Info(ictx, &controlpb.InfoRequest{})
+	if err != nil {
+		conn.Close()
+		switch s, _ := status.FromError(err); {
+		case ictx.Err() != nil && ctx.Err() == nil:
+			return nil, nil, fmt.Errorf("%s %s: no answer within 10s (is a worker listening there, and the port open?)", role, url)
+		case s.Code() == codes.Unavailable:
+			return nil, nil, fmt.Errorf("%s %s: cannot reach it: %s", role, url, s.Message())
+		}
+		return nil, nil, w.explain(err)
+	}
+	return w, info, nil
+}
+
+// Describe returns the hosts of a run's workers for its results: for a remote worker
+// what its Info says, with the round-trip time of a control call from here; for a
+// spawned one this host, pinned to serverCPUs or clientCPUs. It dials every remote
+// worker, so a wrong address or token fails before anything runs.
+func Describe(ctx context.Context, h Hosts, serverCPUs, clientCPUs []int) ([]report.WorkerHost, error) {
+	if err := h.Check(); err != nil {
+		return nil, err
+	}
+	here := localHost()
+	var out []report.WorkerHost
+	add := func(role, worker, url string, cpus []int, netns string) error {
+		if url == "" {
+			wh := here
+			wh.Role, wh.CPUs, wh.Netns = role, cpuset.FormatCPUList(cpus), netns
+			out = append(out, wh)
+			return nil
+		}
+		w, info, err := dialWorker(ctx, worker, url, h.Auth)
+		if err != nil {
+			return err
+		}
+		defer w.conn.Close()
+		wh := hostOfInfo(info)
+		wh.Role, wh.URL = role, url
+		var rtts []time.Duration
+		for range 5 {
+			start := time.Now()
+			if _, err := w.client.Info(ctx, &controlpb.InfoRequest{}); err != nil {
+				return w.explain(err)
+			}
+			rtts = append(rtts, time.Since(start))
+		}
+		slices.Sort(rtts)
+		wh.ControlRTTUs = float64(rtts[len(rtts)/2].Nanoseconds()) / 1e3
+		out = append(out, wh)
+		return nil
+	}
+	srvNS, cliNS := "", ""
+	if h.Netns {
+		srvNS, cliNS = "the server's namespace", "the clients' namespace"
+	}
+	if err := add("server", "server worker", h.Server, serverCPUs, srvNS); err != nil {
+		return nil, err
+	}
+	for i := range h.clientCount() {
+		url := ""
+		if len(h.Clients) > 0 {
+			url = h.Clients[i]
+		}
+		n := h.clientCount()
+		if err := add(clientRole(i, n, "client"), clientRole(i, n, "client worker"), url, clientCPUs, cliNS); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// clientRole names client worker i of n: "client worker", or "client worker 2".
+func clientRole(i, n int, base string) string {
+	if n == 1 {
+		return base
+	}
+	return fmt.Sprintf("%s %d", base, i+1)
+}
+
+func localHost() report.WorkerHost {
+	h := host.ReadHost()
+	name, _ := os.Hostname()
+	return report.WorkerHost{Hostname: name, CPUModel: h.CPUModel, Cores: h.Cores, MemoryBytes: h.MemoryBytes,
+		Kernel: h.Kernel, OS: h.OS, Runtime: runtime.Version()}
+}
+
+func hostOfInfo(info *controlpb.InfoReply) report.WorkerHost {
+	h := info.GetHost()
+	return report.WorkerHost{Hostname: h.GetHostname(), CPUModel: h.GetCpuModel(), Cores: int(h.GetCores()),
+		MemoryBytes: h.GetMemoryBytes(), Kernel: h.GetKernel(), OS: h.GetOs(), CPUs: h.GetCpus(),
+		Runtime: info.GetRuntime(), Version: info.GetVersion()}
+}
+
+// LinkOf describes h's link for results (nil without one): the profile and what
+// made each part of it.
+func LinkOf(h Hosts) *report.Link {
+	if h.Link.IsZero() && !h.Netns {
+		return nil
+	}
+	l := &report.Link{Profile: h.Link.String(), DelayUs: float64(h.Link.Delay.Nanoseconds()) / 1e3,
+		JitterUs: float64(h.Link.Jitter.Nanoseconds()) / 1e3, RateBitsPerSecond: h.Link.RateBits, LossPercent: h.Link.Loss * 100}
+	l.Between = "loopback"
+	switch {
+	case h.Netns:
+		l.Between = "two network namespaces joined by a veth pair"
+	case h.remote():
+		l.Between = "the network between the hosts"
+	}
+	if h.Link.NeedsProxy() {
+		l.Made = append(l.Made, "delay: toxiproxy in a link process beside each client worker, in each direction")
+	}
+	switch {
+	case h.Link.RateBits > 0 && h.Netns:
+		l.Made = append(l.Made, "rate: tbf on each end of the veth (shared by every connection)")
+	case h.Link.RateBits > 0:
+		l.Made = append(l.Made, "rate: toxiproxy bandwidth toxic, per connection and direction")
+	}
+	if h.Link.Loss > 0 {
+		l.Made = append(l.Made, "loss: iptables statistic drop at each end of the veth")
+	}
+	return l
+}

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/wirebench/wirebench/cluster"
+	"github.com/wirebench/wirebench/load"
+	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/runner"
+	"github.com/wirebench/wirebench/spec"
+	"github.com/wirebench/wirebench/summary"
+)
+
+type capacityCmd struct {
+	targetFlags
+	Concurrency  int           `short:"c" default:"1000" help:"Cap on calls in flight (an arrival that finds every slot busy waits, and its wait counts)."`
+	StartRate    float64       `name:"start-rate" default:"1000" help:"First rate tried, in ops/s; the search doubles it until a step fails, then bisects."`
+	SLO          []string      `name:"slo" default:"p99=10ms" help:"Latency objective on response time, pQUANTILE=DURATION (repeatable), e.g. p99=10ms, p99.9=50ms."`
+	MaxErrorRate float64       `name:"max-error-rate" default:"0" help:"Largest share of failed calls a step may have, e.g. 0.001."`
+	Budget       time.Duration `default:"2m" help:"Time the search may measure (steps and the confirming run)."`
+	Step         time.Duration `default:"1s" help:"Length of each step."`
+	Confirm      time.Duration `default:"5s" help:"Length of the run that confirms the rate found (0: none)."`
+	Resolution   float64       `default:"0.05" help:"Stop bisecting when the bracket is this narrow (0.05: within 5 %)."`
+	Sweep        bool          `help:"Measure every rate from --start-rate up, each (1 + --resolution) times the last, until a step fails twice running (a fine sweep: slow, the curve in full)."`
+}
+
+func (c *capacityCmd) spec() (cluster.Resolved, error) {
+	var slos []spec.SLO
+	for _, s := range c.SLO {
+		o, err := spec.ParseSLO(s)
+		if err != nil {
+			return cluster.Resolved{}, usagef("--slo: %v", err)
+		}
+		slos = append(slos, o)
+	}
+	m := load.Model{Kind: load.Open, Rate: c.StartRate, Arrival: load.Arrival(c.Arrival), Concurrency: c.Concurrency, Connections: c.Connections}
+	return c.targetFlags.resolve(m, func(s *spec.Spec) {
+		s.Iterations, s.IterationTime = 1, c.Step
+		s.Capacity = &spec.Capacity{SLOs: slos, MaxErrorRate: c.MaxErrorRate, Budget: c.Budget, Step: c.Step,
+			Confirm: c.Confirm, Resolution: c.Resolution, Sweep: c.Sweep}
+	})
+}
+
+// Run searches for the highest rate the target sustains within the objectives and
+// prints the steps and the answer.
+func (c *capacityCmd) Run(e *env) error {
+	res, err := c.spec()
+	if err != nil {
+		return err
+	}
+	sp := res.Spec
+	progress, err := c.start(e, fmt.Sprintf("%s: capacity search from %.0f ops/s, steps of %v, budget %v", sp.Name(), sp.Load.Rate, c.Step, c.Budget))
+	if err != nil {
+		return err
+	}
+	hosts, err := c.hostFlags.over(cluster.Hosts{})
+	if err != nil {
+		return err
+	}
+	env, err := runner.Environment(e.ctx, buildVersion(), sp.ServerCPUs, sp.ClientCPUs, hosts)
+	if err != nil {
+		return err
+	}
+	found, runErr := cluster.Capacity(e.ctx, res, cluster.Options{ProfileDir: c.Profile, Hosts: hosts}, func(st cluster.CapacityStep) {
+		fmt.Fprintf(progress, "  %s\n", capacityLine(st))
+	})
+	b := summary.Capacity(res, found, runErr)
+	out := &report.Results{SchemaVersion: report.SchemaVersion, Benchmarks: []report.Benchmark{b}, Environment: env}
+	if found != nil && len(found.Steps) > 0 {
+		fmt.Fprintln(e.stdout)
+		if err := report.WriteCapacityText(e.stdout, out.Benchmarks); err != nil {
+			return err
+		}
+		if err := c.writeJSON(progress, out); err != nil {
+			return errors.Join(runErr, err)
+		}
+	}
+	switch {
+	case errors.Is(runErr, context.Canceled) && e.ctx.Err() != nil:
+		return fmt.Errorf("interrupted; the steps that finished are shown above")
+	case runErr != nil:
+		return runErr
+	case found.Rate == 0 && !found.GeneratorBound:
+		return fmt.Errorf("no rate met the objectives (the lowest tried failed)")
+	}
+	return nil
+}
+
+// capacityLine is one step's progress line.
+func capacityLine(st cluster.CapacityStep) string {
+	iv := st.Interval
+	what := "step   "
+	if st.Confirm {
+		what = "confirm"
+	}
+	line := fmt.Sprintf("%s %10.0f ops/s: achieved %10.0f  p50 %9.1f µs  p99 %9.1f µs  %s", what, st.Rate,
+		float64(iv.Ops+iv.ErrorCount())/max(iv.Seconds(), 1e-9), float64(iv.Resp.ValueAtQuantile(50))/1e3,
+		float64(iv.Resp.ValueAtQuantile(99))/1e3, st.Verdict)
+	if st.Why != "" {
+		line += " (" + st.Why + ")"
+	}
+	return line
+}

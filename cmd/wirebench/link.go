@@ -1,0 +1,41 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/wirebench/wirebench/link"
+	"github.com/wirebench/wirebench/transport"
+)
+
+// linkCmd is the link proxy a client worker starts beside itself (cluster/linkproc.go);
+// it can be run by hand to put a delay in front of any TCP server.
+type linkCmd struct {
+	Listen   string `default:"tcp://127.0.0.1:0" help:"Address to listen on: tcp://HOST:PORT."`
+	Upstream string `required:"" help:"Address to forward to: tcp://HOST:PORT."`
+	Link     string `required:"" help:"Conditions in each direction: delay=DURATION,jitter=DURATION,rate=RATE (e.g. delay=1ms,rate=100mbit; the rate paces each connection)."`
+}
+
+// Run proxies until a signal arrives. It prints "listening on ADDR" once it
+// accepts connections, as worker does.
+func (c *linkCmd) Run(e *env) error {
+	prof, err := link.Parse(c.Link)
+	if err != nil {
+		return usageError{err}
+	}
+	listen, err := transport.Parse(c.Listen)
+	if err != nil || listen.Network != "tcp" {
+		return usagef("--listen %q: want tcp://HOST:PORT", c.Listen)
+	}
+	up, err := transport.Parse(c.Upstream)
+	if err != nil || up.Network != "tcp" {
+		return usagef("--upstream %q: want tcp://HOST:PORT", c.Upstream)
+	}
+	px, err := link.StartProxy(listen.Address, up.Address, prof, true)
+	if err != nil {
+		return err
+	}
+	defer px.Close()
+	fmt.Fprintf(e.stdout, "listening on %s\n", px.Addr())
+	<-e.ctx.Done()
+	return nil
+}

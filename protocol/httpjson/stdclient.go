@@ -1,0 +1,318 @@
+package httpjson
+
+// The production stack's client: net/http's Client and encoding/json, as a Go service
+// calling another writes one.
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"sync/atomic"
+
+	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/protocol"
+)
+
+// defaultPoolSize is the idle pool of a client whose expected concurrency is unknown:
+// net/http's own MaxIdleConns, the idle connections http.DefaultTransport keeps in all.
+const defaultPoolSize = 100
+
+// StdClient is a contract.Service over net/http's Client, with an http.Transport whose
+// connections are all opened through ClientConfig.Dial. It is safe for concurrent use:
+// the Transport gives each call an idle keep-alive connection or dials a new one, so N
+// calls in flight use N connections. Close closes the idle connections and those of
+// the calls in flight as they finish; calls after Close fail at once with ErrClosed.
+type StdClient struct {
+	hc     *http.Client
+	tr     *http.Transport
+	base   string // "http://host", the start of every URL
+	limit  int
+	closed atomic.Bool
+}
+
+// NewStdClient returns a client of cfg.Target. It opens and closes one connection
+// through cfg.Dial within ctx, so that a wrong or dead target fails here, as it does
+// with the other stacks. No client option is known.
+//
+// The Transport is net/http's DefaultTransport with two kinds of change:
+//   - Its connections come from cfg.Dial (which counts their bytes), whatever the
+//     address net/http asks for, and no proxy from the environment is used: the
+//     benchmark measures the connection to the target.
+//   - Its idle pool holds cfg.Concurrency connections (defaultPoolSize when unknown),
+//     in all and per host. The default of 2 per host (http.DefaultMaxIdleConnsPerHost)
+//     keeps 2 of N connections after a burst of N calls and closes the rest, so a
+//     client with 50 calls in flight would open and close connections all the time;
+//     a service that calls another sizes its pool for the calls it makes at once,
+//     which is what every deployed Go client sets. Nothing else changes a default:
+//     this is the production tier.
+func NewStdClient(ctx context.Context, cfg protocol.ClientConfig) (*StdClient, error) {
+	if err := protocol.CheckOptions(Name, cfg.Options); err != nil {
+		return nil, err
+	}
+	dial := cfg.Dial
+	if dial == nil {
+		return nil, errors.New("http-json: ClientConfig.Dial is nil")
+	}
+	probe, err := dial(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("dial %s: %w", cfg.Target, err)
+	}
+	probe.Close()
+	pool := cfg.Concurrency
+	if pool <= 0 {
+		pool = defaultPoolSize
+	}
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.Proxy = nil
+	tr.DialContext = func(ctx context.Context, _, _ string) (net.Conn, error) { return dial(ctx) }
+	tr.MaxIdleConns = pool
+	tr.MaxIdleConnsPerHost = pool
+	host := cfg.Target.Address
+	if cfg.Target.Network != "tcp" || host == "" {
+		host = "localhost" // a Unix socket has no host name; HTTP/1.1 needs one
+	}
+	return &StdClient{
+		hc:    &http.Client{Transport: tr},
+		tr:    tr,
+		base:  "http://" + host,
+		limit: cfg.MessageLimit(),
+	}, nil
+}
+
+// Close closes the idle connections, and makes the Transport close those of calls in
+// flight when they finish. It is safe to call more than once and concurrently with
+// calls.
+func (c *StdClient) Close() error {
+	c.closed.Store(true)
+	c.tr.CloseIdleConnections()
+	return nil
+}
+
+// send makes a request with in (when not nil) as its JSON body and returns the answer,
+// whose body the caller must release.
+func (c *StdClient) send(ctx context.Context, op, method, path string, in any) (*http.Response, error) {
+	if c.closed.Load() {
+		return nil, fmt.Errorf("%w (%s)", ErrClosed, op)
+	}
+	var body io.Reader
+	if in != nil {
+		b, err := json.Marshal(in)
+		if err != nil {
+			return nil, fmt.Errorf("http-json %s: %w", op, err)
+		}
+		body = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, c.base+path, body)
+	if err != nil {
+		return nil, fmt.Errorf("http-json %s: %w", op, err)
+	}
+	if in != nil {
+		req.Header.Set("Content-Type", jsonType)
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return nil, c.fail(ctx, op, err)
+	}
+	return resp, nil
+}
+
+// release closes an answer's body: read to its end, its connection goes back to the
+// pool; otherwise the Transport closes the connection. A Close that ran meanwhile
+// could not close a connection that was busy, so it is asked again.
+func (c *StdClient) release(resp *http.Response) {
+	resp.Body.Close()
+	if c.closed.Load() {
+		c.tr.CloseIdleConnections()
+	}
+}
+
+// readAll reads a whole body, refusing one over the limit (ResourceExhausted): from
+// its Content-Length when it has one, before reading any of it.
+func (c *StdClient) readAll(resp *http.Response) ([]byte, error) {
+	if resp.ContentLength > int64(c.limit) {
+		return nil, tooLarge(c.limit)
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, int64(c.limit)+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(body) > c.limit {
+		return nil, tooLarge(c.limit)
+	}
+	return body, nil
+}
+
+// call makes one call and unmarshals its 2xx answer into out. Any other answer is
+// returned as an error (statusError).
+func (c *StdClient) call(ctx context.Context, op, method, path string, in, out any) error {
+	resp, err := c.send(ctx, op, method, path, in)
+	if err != nil {
+		return err
+	}
+	defer c.release(resp)
+	body, err := c.readAll(resp)
+	if err != nil {
+		return c.fail(ctx, op, err)
+	}
+	if resp.StatusCode/100 != 2 {
+		return statusError(resp.StatusCode, body, jsonDecodeError(body))
+	}
+	if err := json.Unmarshal(body, out); err != nil {
+		return decodeFailed(op, err)
+	}
+	return nil
+}
+
+func (c *StdClient) fail(ctx context.Context, op string, err error) error {
+	return callError(ctx, op, err, c.closed.Load())
+}
+
+// ListPersons calls GET /persons.
+func (c *StdClient) ListPersons(ctx context.Context) ([]contract.Person, error) {
+	var out personList
+	if err := c.call(ctx, opList, http.MethodGet, pathPersons, nil, &out); err != nil {
+		return nil, err
+	}
+	return out.Persons, nil
+}
+
+// GetPerson calls GET /persons/{id}; an unknown id fails with Code NotFound.
+func (c *StdClient) GetPerson(ctx context.Context, id int64) (contract.Person, error) {
+	var p contract.Person
+	if err := c.call(ctx, opGet, http.MethodGet, personPath(id), nil, &p); err != nil {
+		return contract.Person{}, err
+	}
+	return p, nil
+}
+
+// GetPersonLinks calls GET /persons/{id}/links; an unknown id fails with Code NotFound.
+func (c *StdClient) GetPersonLinks(ctx context.Context, id int64) ([]contract.PersonLink, error) {
+	var out linkList
+	if err := c.call(ctx, opLinks, http.MethodGet, personPath(id)+"/links", nil, &out); err != nil {
+		return nil, err
+	}
+	return out.Links, nil
+}
+
+func personPath(id int64) string { return pathPersons + "/" + strconv.FormatInt(id, 10) }
+
+// CreatePerson calls POST /persons; a bad person fails with Code InvalidArgument.
+func (c *StdClient) CreatePerson(ctx context.Context, p contract.Person) (contract.Person, error) {
+	var out contract.Person
+	if err := c.call(ctx, opCreate, http.MethodPost, pathPersons, &p, &out); err != nil {
+		return contract.Person{}, err
+	}
+	return out, nil
+}
+
+// Echo calls POST /echo with {"payload": payload}.
+func (c *StdClient) Echo(ctx context.Context, payload string) (string, error) {
+	var out echoRead
+	if err := c.call(ctx, opEcho, http.MethodPost, pathEcho, echoBody{Payload: payload}, &out); err != nil {
+		return "", err
+	}
+	if err := out.validate(); err != nil {
+		return "", decodeFailed(opEcho, err)
+	}
+	return *out.Payload, nil
+}
+
+// Stats calls GET /stats.
+func (c *StdClient) Stats(ctx context.Context) (contract.Stats, error) {
+	var st contract.Stats
+	if err := c.call(ctx, opStats, http.MethodGet, pathStats, nil, &st); err != nil {
+		return contract.Stats{}, err
+	}
+	return st, nil
+}
+
+// Increment calls POST /increment with {"value": n}.
+func (c *StdClient) Increment(ctx context.Context, n int64) (int64, error) {
+	var out valueRead
+	if err := c.call(ctx, opIncrement, http.MethodPost, pathIncrement, valueBody{Value: n}, &out); err != nil {
+		return 0, err
+	}
+	if err := out.validate(); err != nil {
+		return 0, decodeFailed(opIncrement, err)
+	}
+	return *out.Value, nil
+}
+
+// StreamTrades calls GET /trades?count=N and hands each trade line, unmarshalled, to
+// yield. It returns nil once count trades and the end line {"end":{"count":N}} arrived
+// and the body ended; the contract error of an {"error":...} line; an error for a
+// stream cut short. When yield fails, the body is closed before its end, which makes
+// the Transport close the connection (stopping the server at once, rather than
+// draining the rest), and the yield's error is returned as it is.
+func (c *StdClient) StreamTrades(ctx context.Context, count int64, yield func(*contract.Trade) error) error {
+	resp, err := c.send(ctx, opTrades, http.MethodGet, pathTrades+"?count="+strconv.FormatInt(count, 10), nil)
+	if err != nil {
+		return err
+	}
+	defer c.release(resp)
+	if resp.StatusCode/100 != 2 {
+		body, err := c.readAll(resp)
+		if err != nil {
+			return c.fail(ctx, opTrades, err)
+		}
+		return statusError(resp.StatusCode, body, jsonDecodeError(body))
+	}
+	yerr, err := c.readStream(resp.Body, count, yield)
+	switch {
+	case yerr != nil:
+		return yerr
+	case err != nil:
+		return c.fail(ctx, opTrades, err)
+	}
+	return nil
+}
+
+// readStream reads the lines of a stream body with a bufio.Scanner, each line bounded
+// by the client's limit. It returns the yield's error in yerr, and any other failure
+// in err.
+func (c *StdClient) readStream(body io.Reader, count int64, yield func(*contract.Trade) error) (yerr, err error) {
+	sc := bufio.NewScanner(body)
+	sc.Buffer(nil, c.limit)
+	var n int64
+	for sc.Scan() {
+		if len(sc.Bytes()) == 0 {
+			continue // a blank line carries nothing
+		}
+		var line anyLine
+		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
+			return nil, fmt.Errorf("stream after %d of %d trades: %w", n, count, jsonError("stream line", err))
+		}
+		done, err := streamStep(line.End, line.Error, n, count)
+		switch {
+		case done && err == nil:
+			if sc.Scan() {
+				return nil, errors.New("stream: data after the end line")
+			}
+			if err := sc.Err(); err != nil {
+				return nil, fmt.Errorf("stream: %w", err)
+			}
+			return nil, nil
+		case err != nil:
+			return nil, err
+		}
+		n++
+		t := line.trade()
+		if err := yield(&t); err != nil {
+			return err, nil
+		}
+	}
+	switch err := sc.Err(); {
+	case errors.Is(err, bufio.ErrTooLong):
+		return nil, tooLarge(c.limit)
+	case err != nil:
+		return nil, fmt.Errorf("stream after %d of %d trades: %w", n, count, err)
+	}
+	return nil, fmt.Errorf("stream cut short after %d of %d trades: no end line", n, count)
+}

@@ -1,0 +1,163 @@
+package httpjson
+
+// The trade stream's framing, shared by the servers of both stacks: the count
+// parameter, HEAD, the headers, batches of StreamBatch lines with one flush each, and
+// the final {"end"} or {"error"} line. Each stack encodes the lines with its own codec
+// (a lineEncoder) into the stream's buffer.
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"github.com/wirebench/wirebench/contract"
+)
+
+// lineEncoder appends the lines of one trade stream, each a JSON value and a newline,
+// to the buffer the stream gave it. A line that fails to encode appends nothing.
+type lineEncoder interface {
+	trade(t *contract.Trade) error
+	end(count int64) error
+	streamError(ce *contract.Error) error
+}
+
+// errorWriter answers a refusal with status; each stack writes the body with its own
+// codec.
+type errorWriter func(w http.ResponseWriter, status int, ce *contract.Error)
+
+// serveTrades streams the trades GET /trades?count=N asks for: lines encodes them into
+// buf, which is written to the client every StreamBatch trades (or streamFlushBytes)
+// with one flush. The stream ends with {"end":{"count":N}}, or with {"error":...} if
+// the service fails after the first trade. Until the first trade nothing is written,
+// so a refusal (a bad count) is an ordinary error answer, written by fail.
+func serveTrades(w http.ResponseWriter, r *http.Request, svc contract.Service, buf *bytes.Buffer, lines lineEncoder, fail errorWriter) {
+	count, ce := tradeCount(r)
+	if ce != nil {
+		fail(w, statusOf(ce.Code), ce)
+		return
+	}
+	if r.Method == http.MethodHead {
+		// The headers only: a HEAD must not cost the work of the stream it asks about.
+		if count < 0 || count > contract.MaxTrades {
+			fail(w, http.StatusBadRequest, &contract.Error{Code: contract.InvalidArgument,
+				Message: fmt.Sprintf("trade count %d out of range [0, %d]", count, contract.MaxTrades)})
+			return
+		}
+		setStreamHeaders(w)
+		w.WriteHeader(http.StatusOK)
+		return
+	}
+	st := &tradeStream{w: w, rc: http.NewResponseController(w), buf: buf, lines: lines}
+	buf.Reset()
+	err := svc.StreamTrades(r.Context(), count, st.yield)
+	switch {
+	case err != nil && !st.started:
+		ce := serviceError(err)
+		fail(w, statusOf(ce.Code), ce)
+	case err != nil:
+		if st.werr != nil || r.Context().Err() != nil {
+			return // the client is gone: nobody to tell
+		}
+		lines.streamError(serviceError(err))
+		st.flush()
+	default:
+		st.start()
+		lines.end(st.n)
+		st.flush()
+	}
+}
+
+// tradeCount reads the count query parameter; its range is the service's to check.
+func tradeCount(r *http.Request) (int64, *contract.Error) {
+	q := r.URL.Query()
+	if !q.Has("count") {
+		return 0, &contract.Error{Code: contract.InvalidArgument, Message: "missing query parameter count, e.g. /trades?count=100"}
+	}
+	count, err := strconv.ParseInt(q.Get("count"), 10, 64)
+	if err != nil {
+		return 0, &contract.Error{Code: contract.InvalidArgument, Message: "count " + strconv.Quote(q.Get("count")) + " is not an integer"}
+	}
+	return count, nil
+}
+
+func setStreamHeaders(w http.ResponseWriter) {
+	h := w.Header()
+	h["Content-Type"] = []string{ndjsonType}
+	// Tell browsers and proxies not to guess the type or buffer the stream.
+	h["X-Content-Type-Options"] = []string{"nosniff"}
+	h["Cache-Control"] = []string{"no-store"}
+}
+
+// tradeStream writes the lines of one stream in batches.
+type tradeStream struct {
+	w       http.ResponseWriter
+	rc      *http.ResponseController
+	buf     *bytes.Buffer
+	lines   lineEncoder
+	started bool
+	n       int64 // trades encoded
+	werr    error // the first write error: the client went away
+}
+
+func (st *tradeStream) start() {
+	if !st.started {
+		st.started = true
+		setStreamHeaders(st.w)
+		st.w.WriteHeader(http.StatusOK)
+	}
+}
+
+func (st *tradeStream) yield(t *contract.Trade) error {
+	st.start()
+	if err := st.lines.trade(t); err != nil {
+		return err
+	}
+	st.n++
+	if st.n%StreamBatch == 0 || st.buf.Len() >= streamFlushBytes {
+		return st.flush()
+	}
+	return nil
+}
+
+// flush writes the batch as one chunk and pushes it to the client.
+func (st *tradeStream) flush() error {
+	if st.werr != nil {
+		return st.werr
+	}
+	if st.buf.Len() > 0 {
+		if _, err := st.w.Write(st.buf.Bytes()); err != nil {
+			st.werr = err
+			return err
+		}
+		st.buf.Reset()
+	}
+	if err := st.rc.Flush(); err != nil {
+		st.werr = err
+	}
+	return st.werr
+}
+
+// streamStep applies the stream's rules to one line the client decoded: end and fail
+// are its {"end"} and {"error"} parts (nil when absent), n the trades received before
+// it, count the trades asked. It returns done for a final line: with nil, a complete
+// stream (whose body must end right after); with an error, the server's failure or a
+// count that does not add up. Otherwise a nil error means the line is the next trade.
+func streamStep(end *streamEnd, fail *errorBody, n, count int64) (done bool, err error) {
+	switch {
+	case fail != nil:
+		ce := &contract.Error{Code: fail.Code, Message: fail.Message}
+		if !ce.Code.Valid() {
+			ce.Code = contract.Internal
+		}
+		return true, ce
+	case end != nil:
+		if end.Count != n || n != count {
+			return true, fmt.Errorf("stream ended after %d of %d trades, its end line says %d", n, count, end.Count)
+		}
+		return true, nil
+	case n == count:
+		return false, fmt.Errorf("stream sent more than the %d trades asked", count)
+	}
+	return false, nil
+}

@@ -1,0 +1,238 @@
+package jvm_test
+
+// Interoperation of the JVM worker's stacks with the Go ones, through real processes:
+// Go clients against the Java servers (`serve`), and the Java clients against the Go
+// servers (`check`, which runs the worker's contract checks and exits non-zero on a
+// failure). Skipped, saying why, when java or the built jar (make java) is missing.
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/protocol/jvm"
+	"github.com/wirebench/wirebench/transport"
+)
+
+// workerJar returns the path of the built JVM worker, or skips the test.
+func workerJar(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("java"); err != nil {
+		t.Skip("skipped: java is not installed (JDK 17+ runs the JVM worker)")
+	}
+	jar, err := filepath.Abs(filepath.Join("..", "..", "workers", "java", "target", "wirebench-worker.jar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(jar); err != nil {
+		t.Skipf("skipped: %s is not built (run `make java`)", jar)
+	}
+	return jar
+}
+
+// tcpOnly are the JVM stacks that cannot speak over a Unix socket (docs/java-worker.md):
+// java.net.http and OkHttp open java.net.Sockets; Akka HTTP and Pekko HTTP bind TCP only.
+var tcpOnly = map[string]bool{
+	"grpc-java-okhttp": true,
+	"java-httpclient":  true,
+	"akka-http":        true,
+	"akka-grpc":        true,
+	"pekko-http":       true,
+	"pekko-grpc":       true,
+}
+
+// networksOf lists the transports a JVM stack speaks.
+func networksOf(name string) []string {
+	if tcpOnly[name] {
+		return []string{"tcp"}
+	}
+	return []string{"tcp", "unix"}
+}
+
+func listenAddr(t *testing.T, network string) string {
+	if network == "unix" {
+		return "unix://" + filepath.Join(t.TempDir(), "s.sock")
+	}
+	return "tcp://127.0.0.1:0"
+}
+
+// serveJava starts `serve` of a Java server stack and returns the address it printed.
+func serveJava(t *testing.T, jar, proto, stack, network string) transport.Addr {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	cmd := exec.CommandContext(ctx, "java", "-jar", jar, "serve", "--stack", stack, "--protocol", proto,
+		"--listen", listenAddr(t, network))
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cancel() // kills the process we started
+		cmd.Wait()
+	})
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("serve %s: no address line: %v\n%s", stack, err, stderr.String())
+	}
+	a, ok := strings.CutPrefix(strings.TrimSpace(line), "listening on ")
+	if !ok {
+		t.Fatalf("serve %s printed %q, want \"listening on ADDR\"", stack, line)
+	}
+	addr, err := transport.Parse(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return addr
+}
+
+func TestGoClientsAgainstJavaServers(t *testing.T) {
+	jar := workerJar(t)
+	ds := contract.MustDataset(contract.DefaultSeed, contract.DefaultSize)
+	for _, s := range jvm.Stacks {
+		if !s.Has(protocol.ServerSide) {
+			continue
+		}
+		for _, network := range networksOf(s.Name) {
+			t.Run(s.Name+"/"+network, func(t *testing.T) {
+				addr := serveJava(t, jar, s.Protocol, s.Name, network)
+				p, err := protocol.Lookup(s.Protocol)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+				defer cancel()
+				cl, err := p.Dial(ctx, protocol.ClientConfig{Target: addr})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer cl.Close()
+				checkService(ctx, t, cl, ds)
+			})
+		}
+	}
+}
+
+// checkService runs the contract's workloads (answers verified) and its refusals
+// against a server through a Go client.
+func checkService(ctx context.Context, t *testing.T, cl contract.Service, ds *contract.Dataset) {
+	for _, w := range contract.Workloads() {
+		op, err := w.New(w.DefaultParams(), ds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for seq := range uint64(3) {
+			if err := op(ctx, cl, seq); err != nil {
+				t.Errorf("workload %s op %d: %v", w.Name, seq, err)
+			}
+		}
+	}
+	for _, id := range []int64{0, -1, int64(ds.Size()) + 1, math.MaxInt64} {
+		if _, err := cl.GetPerson(ctx, id); contract.CodeOf(err) != contract.NotFound {
+			t.Errorf("GetPerson(%d): %v, want not_found", id, err)
+		}
+		if _, err := cl.GetPersonLinks(ctx, id); contract.CodeOf(err) != contract.NotFound {
+			t.Errorf("GetPersonLinks(%d): %v, want not_found", id, err)
+		}
+	}
+	bad := contract.Person{Name: contract.PersonName{First: "A", Last: "B"}, Email: "no-at-sign"}
+	if _, err := cl.CreatePerson(ctx, bad); contract.CodeOf(err) != contract.InvalidArgument {
+		t.Errorf("CreatePerson without '@': %v, want invalid_argument", err)
+	}
+	for _, payload := range []string{"", contract.Payload(4 << 20), "héllo wörld ✓ 日本語 🚀 \"quoted\" \\ <tag>"} {
+		if got, err := cl.Echo(ctx, payload); err != nil || got != payload {
+			t.Errorf("Echo of %d bytes: %d bytes back, %v", len(payload), len(got), err)
+		}
+	}
+	if st, err := cl.Stats(ctx); err != nil || st.Calls < 1 {
+		t.Errorf("Stats = %+v, %v", st, err)
+	}
+	for _, n := range []int64{math.MinInt64, -1, math.MaxInt64 - 1} {
+		if got, err := cl.Increment(ctx, n); err != nil || got != n+1 {
+			t.Errorf("Increment(%d) = %d, %v", n, got, err)
+		}
+	}
+	if err := cl.StreamTrades(ctx, -1, func(*contract.Trade) error { return nil }); contract.CodeOf(err) != contract.InvalidArgument {
+		t.Errorf("StreamTrades(-1): %v, want invalid_argument", err)
+	}
+	stop := errors.New("enough")
+	n := 0
+	err := cl.StreamTrades(ctx, contract.MaxTrades, func(*contract.Trade) error {
+		if n++; n == 100 {
+			return stop
+		}
+		return nil
+	})
+	if !errors.Is(err, stop) {
+		t.Errorf("a stream stopped by its receiver: %v, want the receiver's error", err)
+	}
+	if _, err := cl.GetPerson(ctx, 1); err != nil {
+		t.Errorf("GetPerson after a stopped stream: %v", err)
+	}
+}
+
+func TestJavaClientsAgainstGoServers(t *testing.T) {
+	jar := workerJar(t)
+	ds := contract.MustDataset(contract.DefaultSeed, contract.DefaultSize)
+	for _, s := range jvm.Stacks {
+		if !s.Has(protocol.ClientSide) {
+			continue
+		}
+		for _, network := range networksOf(s.Name) {
+			t.Run(s.Name+"/"+network, func(t *testing.T) {
+				p, err := protocol.Lookup(s.Protocol)
+				if err != nil {
+					t.Fatal(err)
+				}
+				srv, err := p.NewServer(contract.NewReference(ds), protocol.ServerConfig{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				a, err := transport.Parse(listenAddr(t, network))
+				if err != nil {
+					t.Fatal(err)
+				}
+				ln, err := transport.Listen(a)
+				if err != nil {
+					t.Fatal(err)
+				}
+				go srv.Serve(ln)
+				defer srv.Close()
+				target := transport.AddrOf(ln.Addr()).String()
+				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+				defer cancel()
+				out, err := exec.CommandContext(ctx, "java", "-jar", jar, "check", "--stack", s.Name,
+					"--protocol", s.Protocol, "--target", target).CombinedOutput()
+				if err != nil {
+					t.Errorf("%s client against the Go %s server on %s: %v\n%s", s.Name, s.Protocol, target, err, failures(out))
+				}
+			})
+		}
+	}
+}
+
+// failures keeps the failed lines of a check's output (and its last line).
+func failures(out []byte) string {
+	var b strings.Builder
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	for i, l := range lines {
+		if !strings.HasPrefix(l, "ok ") || i == len(lines)-1 {
+			fmt.Fprintln(&b, l)
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,156 @@
+// Package jvm registers the stacks of the JVM worker (workers/java) with the protocol
+// registry, so the driver knows which worker runs them and `wirebench list` shows them.
+// The stacks run in a JVM worker process that serves the control API; this package
+// holds only their metadata: names, sides, tier and library versions.
+//
+// The versions here are the ones workers/java/pom.xml pins; a test reads the pom and
+// fails when they drift apart.
+package jvm
+
+import "github.com/wirebench/wirebench/protocol"
+
+// Java is the Java release the worker is compiled for (maven.compiler.release).
+const Java = "17"
+
+// Library versions, as workers/java/pom.xml pins them.
+const (
+	grpcJava = "1.82.2"
+	protobuf = "4.36.2"
+	avro     = "1.12.1"
+	jackson  = "2.22.4"
+	jetty    = "12.1.14"
+
+	scala     = "2.13.17"
+	akka      = "2.6.20"
+	akkaHTTP  = "10.2.10"
+	akkaGRPC  = "2.1.6"
+	pekko     = "1.1.5"
+	pekkoHTTP = "1.3.0"
+	pekkoGRPC = "1.1.1"
+	scalapb   = "0.11.17"
+	http4s    = "0.23.33"
+	circe     = "0.14.15"
+)
+
+const scalaLibrary = "org.scala-lang:scala-library"
+
+// Stacks are the JVM worker's stacks, in registration order.
+var Stacks = []*protocol.Stack{
+	{
+		Name: "jetty-jackson", Protocol: "http-json", Sides: protocol.ServerSide,
+		Summary: "Jetty 12 servlets (ee10) with Jackson databind, stock settings",
+		Libraries: map[string]string{
+			"org.eclipse.jetty:jetty-server":              jetty,
+			"org.eclipse.jetty.ee10:jetty-ee10-servlet":   jetty,
+			"org.eclipse.jetty:jetty-unixdomain-server":   jetty,
+			"com.fasterxml.jackson.core:jackson-databind": jackson,
+		},
+	},
+	{
+		Name: "java-httpclient", Protocol: "http-json", Sides: protocol.ClientSide,
+		Summary: "the JDK's java.net.http.HttpClient (HTTP/1.1) with Jackson databind; TCP only, bytes not counted",
+		Libraries: map[string]string{
+			"com.fasterxml.jackson.core:jackson-databind": jackson,
+		},
+	},
+	{
+		Name: "grpc-java-netty", Protocol: "grpc-proto", Sides: protocol.ServerSide | protocol.ClientSide,
+		Summary: "grpc-java on Netty (epoll), generated stubs, server reflection; options direct_executor, flow_window",
+		Libraries: map[string]string{
+			"io.grpc:grpc-netty-shaded":         grpcJava,
+			"io.grpc:grpc-stub":                 grpcJava,
+			"io.grpc:grpc-protobuf":             grpcJava,
+			"io.grpc:grpc-services":             grpcJava,
+			"com.google.protobuf:protobuf-java": protobuf,
+		},
+	},
+	{
+		Name: "grpc-java-okhttp", Protocol: "grpc-proto", Sides: protocol.ServerSide | protocol.ClientSide,
+		Summary: "grpc-java on OkHttp, generated stubs, server reflection; TCP only; options direct_executor, flow_window",
+		Libraries: map[string]string{
+			"io.grpc:grpc-okhttp":               grpcJava,
+			"io.grpc:grpc-stub":                 grpcJava,
+			"io.grpc:grpc-protobuf":             grpcJava,
+			"io.grpc:grpc-services":             grpcJava,
+			"com.google.protobuf:protobuf-java": protobuf,
+		},
+	},
+	{
+		Name: "grpc-java-avro", Protocol: "grpc-avro", Sides: protocol.ServerSide | protocol.ClientSide,
+		Summary: "grpc-java on Netty with Avro marshallers (generated Avro classes), as mu-rpc carried Avro; options direct_executor, flow_window",
+		Libraries: map[string]string{
+			"io.grpc:grpc-netty-shaded": grpcJava,
+			"io.grpc:grpc-stub":         grpcJava,
+			"org.apache.avro:avro":      avro,
+		},
+	},
+	// The Scala stacks (workers/java/src/main/scala): the original Akka HTTP vs gRPC
+	// experiment's servers, their Apache successors, and metrifier's http4s + circe.
+	{
+		Name: "akka-http", Protocol: "http-json", Sides: protocol.ServerSide, Language: "scala",
+		Summary: "Akka HTTP 10.2 routes with spray-json (Akka 2.6, the last Apache-licensed releases); TCP only",
+		Libraries: map[string]string{
+			"com.typesafe.akka:akka-http_2.13":            akkaHTTP,
+			"com.typesafe.akka:akka-http-spray-json_2.13": akkaHTTP,
+			"com.typesafe.akka:akka-stream_2.13":          akka,
+			"com.typesafe.akka:akka-actor_2.13":           akka,
+			scalaLibrary:                                  scala,
+		},
+	},
+	{
+		Name: "akka-grpc", Protocol: "grpc-proto", Sides: protocol.ServerSide, Language: "scala",
+		Summary: "Akka gRPC 2.1 generated Scala services on Akka HTTP's HTTP/2, ScalaPB messages, server reflection (v1alpha); gzips answers to clients that accept gzip; TCP only",
+		Libraries: map[string]string{
+			"com.lightbend.akka.grpc:akka-grpc-runtime_2.13": akkaGRPC,
+			"com.typesafe.akka:akka-http_2.13":               akkaHTTP,
+			"com.typesafe.akka:akka-stream_2.13":             akka,
+			"com.thesamet.scalapb:scalapb-runtime_2.13":      scalapb,
+			scalaLibrary: scala,
+		},
+	},
+	{
+		Name: "pekko-http", Protocol: "http-json", Sides: protocol.ServerSide, Language: "scala",
+		Summary: "Pekko HTTP 1.3 routes with spray-json (Apache's successor of Akka HTTP); TCP only",
+		Libraries: map[string]string{
+			"org.apache.pekko:pekko-http_2.13":            pekkoHTTP,
+			"org.apache.pekko:pekko-http-spray-json_2.13": pekkoHTTP,
+			"org.apache.pekko:pekko-stream_2.13":          pekko,
+			"org.apache.pekko:pekko-actor_2.13":           pekko,
+			scalaLibrary:                                  scala,
+		},
+	},
+	{
+		Name: "pekko-grpc", Protocol: "grpc-proto", Sides: protocol.ServerSide, Language: "scala",
+		Summary: "Pekko gRPC 1.1 generated Scala services on Pekko HTTP's HTTP/2, ScalaPB messages, no server reflection; gzips answers to clients that accept gzip; TCP only",
+		Libraries: map[string]string{
+			"org.apache.pekko:pekko-grpc-runtime_2.13":  pekkoGRPC,
+			"org.apache.pekko:pekko-http_2.13":          pekkoHTTP,
+			"org.apache.pekko:pekko-stream_2.13":        pekko,
+			"com.thesamet.scalapb:scalapb-runtime_2.13": scalapb,
+			scalaLibrary: scala,
+		},
+	},
+	{
+		Name: "http4s-circe", Protocol: "http-json", Sides: protocol.ServerSide, Language: "scala",
+		Summary: "http4s 0.23 Ember server, routes in http4s's DSL on cats-effect IO, circe codecs derived; TCP and Unix sockets",
+		Libraries: map[string]string{
+			"org.http4s:http4s-ember-server_2.13": http4s,
+			"org.http4s:http4s-dsl_2.13":          http4s,
+			"org.http4s:http4s-circe_2.13":        http4s,
+			"io.circe:circe-generic_2.13":         circe,
+			scalaLibrary:                          scala,
+		},
+	},
+}
+
+func init() {
+	for _, s := range Stacks {
+		if s.Language == "" {
+			s.Language = "java"
+		}
+		s.Tier = protocol.Production
+		s.Worker = protocol.WorkerJava
+		s.Libraries["java"] = Java
+		protocol.RegisterStack(s)
+	}
+}

@@ -1,0 +1,98 @@
+package suite
+
+import (
+	"go.yaml.in/yaml/v3"
+
+	"github.com/wirebench/wirebench/cluster"
+	"github.com/wirebench/wirebench/link"
+	"github.com/wirebench/wirebench/transport"
+)
+
+// workersKeys are the keys of a suite's workers block: where its workers run
+// (cluster.Hosts; docs/distributed.md). File paths are read relative to the
+// directory wirebench runs in, as the command line's are.
+var workersKeys = []string{"server", "clients", "client_workers", "token_file", "tls_ca", "tls_cert", "tls_key",
+	"tls_server_name", "server_listen_host", "netns"}
+
+func workersHint(key string) string {
+	switch key {
+	case "client", "client_worker":
+		return "did you mean clients (a list of URLs) or client_workers (a number)?"
+	case "server_worker":
+		return "did you mean server?"
+	case "link":
+		return "link is set at the top level"
+	case "token":
+		return "the token is read from a file: token_file"
+	}
+	return ""
+}
+
+// readWorkers reads the workers block into h.
+func (c *checker) readWorkers(n *yaml.Node, h *cluster.Hosts) {
+	fs, ok := c.fields(n, "workers", workersKeys, workersHint)
+	if !ok {
+		return
+	}
+	url := func(key string, n *yaml.Node) (string, bool) {
+		v, ok := c.str(key, n)
+		if !ok {
+			return "", false
+		}
+		if _, err := transport.Parse(v); err != nil {
+			c.at(resolve(n), "workers.%s: %v", key, err)
+			return "", false
+		}
+		return v, true
+	}
+	if f, ok := fs["server"]; ok {
+		h.Server, _ = url("server", f.val)
+	}
+	if f, ok := fs["clients"]; ok {
+		if items, ok := c.list("clients", f.val); ok {
+			if len(items) == 0 {
+				c.at(f.key, "workers.clients: empty; list at least one URL, or drop the key")
+			}
+			for _, it := range items {
+				if v, ok := url("clients", it); ok {
+					h.Clients = append(h.Clients, v)
+				}
+			}
+		}
+	}
+	if f, ok := fs["client_workers"]; ok {
+		if v, ok := c.integer("client_workers", f.val, 1, cluster.MaxClientWorkers); ok {
+			h.LocalClients = int(v)
+		}
+		if _, both := fs["clients"]; both {
+			c.at(f.key, "workers.client_workers: the clients list already says how many client workers there are")
+		}
+	}
+	for key, dst := range map[string]*string{"token_file": &h.Auth.TokenFile, "tls_ca": &h.Auth.CAFile,
+		"tls_cert": &h.Auth.CertFile, "tls_key": &h.Auth.KeyFile, "tls_server_name": &h.Auth.ServerName,
+		"server_listen_host": &h.ServerListenHost} {
+		if f, ok := fs[key]; ok {
+			*dst, _ = c.str(key, f.val)
+		}
+	}
+	if f, ok := fs["netns"]; ok {
+		if r := resolve(f.val); r.Kind != yaml.ScalarNode || (r.Value != "true" && r.Value != "false") {
+			c.at(r, "workers.netns: want true or false, got %s", describe(r))
+		} else {
+			h.Netns = r.Value == "true"
+		}
+	}
+}
+
+// readLink reads the top-level link: one line, as --link takes it.
+func (c *checker) readLink(n *yaml.Node) link.Profile {
+	v, ok := c.str("link", n)
+	if !ok {
+		return link.Profile{}
+	}
+	p, err := link.Parse(v)
+	if err != nil {
+		c.at(resolve(n), "%v", err)
+	}
+	return p
+}

@@ -1,0 +1,131 @@
+package io.wirebench.stack.grpc;
+
+import io.grpc.ManagedChannel;
+import io.grpc.Server;
+import io.wirebench.contract.Reference;
+import io.wirebench.stack.Stack;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The grpc-java stacks: a transport (Netty or OkHttp) and an encoding (protobuf with
+ * generated stubs and server reflection, or Avro with hand-written descriptors), both
+ * sides, options direct_executor and flow_window (GrpcSettings).
+ */
+public abstract class GrpcJavaStack extends Stack {
+  private final String name;
+  private final boolean okhttp;
+  private final boolean avro;
+
+  GrpcJavaStack(String name, boolean okhttp, boolean avro) {
+    this.name = name;
+    this.okhttp = okhttp;
+    this.avro = avro;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public String protocol() {
+    return avro ? "grpc-avro" : "grpc-proto";
+  }
+
+  @Override
+  public Set<String> transports() {
+    return okhttp ? Set.of("tcp") : Set.of("tcp", "unix");
+  }
+
+  @Override
+  public boolean hasServer() {
+    return true;
+  }
+
+  @Override
+  public boolean hasClient() {
+    return true;
+  }
+
+  @Override
+  public List<String> serverOptions() {
+    return GrpcSettings.NAMES;
+  }
+
+  @Override
+  public List<String> clientOptions() {
+    return GrpcSettings.NAMES;
+  }
+
+  @Override
+  public RunningServer startServer(Reference svc, ServerConfig cfg) throws Exception {
+    checkSetup(cfg.listen(), cfg.options(), serverOptions());
+    GrpcSettings s = GrpcSettings.parse(name, cfg.options());
+    List<io.grpc.BindableService> bindable = avro ? List.of() : ProtoServices.of(svc);
+    List<io.grpc.ServerServiceDefinition> defs = avro ? AvroServices.of(svc) : List.of();
+    Server server;
+    io.wirebench.stack.Address bound;
+    if (okhttp) {
+      server = OkHttpTransport.server(cfg.listen(), cfg.maxMessageSize(), s, bindable, defs, !avro);
+      bound = OkHttpTransport.boundAddress(server);
+    } else {
+      server = NettyTransport.server(cfg.listen(), cfg.maxMessageSize(), s, bindable, defs, !avro);
+      bound = NettyTransport.boundAddress(server, cfg.listen());
+    }
+    return new RunningServer() {
+      @Override
+      public io.wirebench.stack.Address address() {
+        return bound;
+      }
+
+      @Override
+      public void close() {
+        server.shutdownNow();
+        try {
+          server.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+    };
+  }
+
+  @Override
+  public Client connect(ClientConfig cfg) throws Exception {
+    checkSetup(cfg.target(), cfg.options(), clientOptions());
+    GrpcSettings s = GrpcSettings.parse(name, cfg.options());
+    ManagedChannel ch = okhttp
+        ? OkHttpTransport.channel(cfg.target(), cfg.maxMessageSize(), s, cfg.counter())
+        : NettyTransport.channel(cfg.target(), cfg.maxMessageSize(), s, cfg.counter());
+    try {
+      Channels.awaitReady(ch, cfg.target().toString());
+    } catch (Exception e) {
+      Channels.close(ch);
+      throw e;
+    }
+    return avro ? new AvroClient(ch) : new ProtoClient(ch);
+  }
+
+  /** grpc-proto over grpc-java's Netty transport. */
+  public static final class Netty extends GrpcJavaStack {
+    public Netty() {
+      super("grpc-java-netty", false, false);
+    }
+  }
+
+  /** grpc-proto over grpc-java's OkHttp transport (TCP only). */
+  public static final class OkHttp extends GrpcJavaStack {
+    public OkHttp() {
+      super("grpc-java-okhttp", true, false);
+    }
+  }
+
+  /** grpc-avro: grpc-java's Netty transport with Avro marshallers. */
+  public static final class Avro extends GrpcJavaStack {
+    public Avro() {
+      super("grpc-java-avro", false, true);
+    }
+  }
+}

@@ -1,0 +1,52 @@
+package io.wirebench.stack.grpc;
+
+import io.wirebench.stack.Options;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The grpc-java knobs the original REST-vs-gRPC sweep varied, as stack options of both
+ * sides: direct_executor (run handlers and callbacks on the transport threads,
+ * ServerBuilder/ManagedChannelBuilder.directExecutor()) and flow_window (the HTTP/2
+ * flow-control window, flowControlWindow(int)). flow_window takes the sweep's names,
+ * with the byte counts of its FlowWindowSize enum (AlexeyPirogov/RestVsGrpc,
+ * GrpcClientServerUtils.java): SMALL = 16383, MEDIUM = 65535, SIMILAR_TO_REST = 131070,
+ * or any size from 1 byte to 2GiB-1 (64KiB, 1MiB, ...). An option left out keeps
+ * grpc-java's default (its executor; a 1MiB window).
+ */
+record GrpcSettings(boolean directExecutor, Integer flowWindow) {
+  static final String DIRECT_EXECUTOR = "direct_executor";
+  static final String FLOW_WINDOW = "flow_window";
+  static final List<String> NAMES = List.of(DIRECT_EXECUTOR, FLOW_WINDOW);
+
+  static final Map<String, Integer> PRESETS = Map.of("SMALL", 16383, "MEDIUM", 65535, "SIMILAR_TO_REST", 131070);
+
+  static GrpcSettings parse(String stack, Map<String, String> opts) {
+    Options.check(stack, opts, NAMES);
+    boolean direct = false;
+    Integer window = null;
+    String d = opts.get(DIRECT_EXECUTOR);
+    if (d != null) {
+      direct = Options.parseBool(stack, DIRECT_EXECUTOR, d);
+    }
+    String w = opts.get(FLOW_WINDOW);
+    if (w != null) {
+      window = PRESETS.get(w.trim().toUpperCase(Locale.ROOT));
+      if (window == null) {
+        long n;
+        try {
+          n = Options.parseSize(w);
+        } catch (IllegalArgumentException e) {
+          n = -1;
+        }
+        if (n < 1 || n > Integer.MAX_VALUE) {
+          throw new IllegalArgumentException(stack + ": option " + FLOW_WINDOW + ": want SMALL, MEDIUM, SIMILAR_TO_REST"
+              + " or a size from 1B to 2GiB-1 such as 64KiB or 1MiB, got \"" + w + "\"");
+        }
+        window = (int) n;
+      }
+    }
+    return new GrpcSettings(direct, window);
+  }
+}

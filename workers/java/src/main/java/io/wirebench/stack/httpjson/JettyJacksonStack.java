@@ -1,0 +1,87 @@
+package io.wirebench.stack.httpjson;
+
+import io.wirebench.contract.Reference;
+import io.wirebench.stack.Address;
+import io.wirebench.stack.Stack;
+import io.wirebench.stack.UnixSockets;
+import java.util.Set;
+import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.unixdomain.server.UnixDomainServerConnector;
+
+/**
+ * http-json served by Jetty 12 with servlets (ee10) and Jackson databind, as a service's
+ * developers write one: a servlet per resource, Jackson reading and writing the
+ * contract's records, Jetty's default thread pool, connector and timeouts. A Unix
+ * socket is served by Jetty's UnixDomainServerConnector. No options.
+ */
+public final class JettyJacksonStack extends Stack {
+  @Override
+  public String name() {
+    return "jetty-jackson";
+  }
+
+  @Override
+  public String protocol() {
+    return "http-json";
+  }
+
+  @Override
+  public Set<String> transports() {
+    return Set.of("tcp", "unix");
+  }
+
+  @Override
+  public boolean hasServer() {
+    return true;
+  }
+
+  @Override
+  public RunningServer startServer(Reference svc, ServerConfig cfg) throws Exception {
+    checkSetup(cfg.listen(), cfg.options(), serverOptions());
+    int limit = cfg.maxMessageSize();
+    Server server = new Server();
+    Address listen = cfg.listen();
+    if (listen.isUnix()) {
+      UnixSockets.removeStale(listen.path());
+      UnixDomainServerConnector c = new UnixDomainServerConnector(server);
+      c.setUnixDomainPath(listen.path());
+      server.addConnector(c);
+    } else {
+      ServerConnector c = new ServerConnector(server);
+      c.setHost(listen.host());
+      c.setPort(listen.port());
+      server.addConnector(c);
+    }
+    ServletContextHandler ctx = new ServletContextHandler();
+    ctx.setContextPath("/");
+    ctx.addServlet(new ServletHolder(new Servlets.Persons(svc, limit)), "/persons/*");
+    ctx.addServlet(new ServletHolder(new Servlets.Echo(svc, limit)), "/echo");
+    ctx.addServlet(new ServletHolder(new Servlets.Increment(svc, limit)), "/increment");
+    ctx.addServlet(new ServletHolder(new Servlets.Stats(svc, limit)), "/stats");
+    ctx.addServlet(new ServletHolder(new Servlets.Trades(svc, limit)), "/trades");
+    ctx.addServlet(new ServletHolder(new Servlets.NotFound(svc, limit)), "/");
+    server.setHandler(ctx);
+    server.setStopTimeout(0);
+    server.start();
+    Address bound = listen.isUnix() ? listen
+        : Address.tcp(listen.host(), ((ServerConnector) server.getConnectors()[0]).getLocalPort());
+    return new RunningServer() {
+      @Override
+      public Address address() {
+        return bound;
+      }
+
+      @Override
+      public void close() {
+        try {
+          server.stop();
+        } catch (Exception e) {
+          // stopping failed half-way: the connectors are closed first, which is what matters
+        }
+      }
+    };
+  }
+}

@@ -1,0 +1,27 @@
+package io.wirebench.stack.akkastack
+
+import io.wirebench.contract.Reference
+import io.wirebench.stack.Stack
+
+/**
+ * http-json served by Akka HTTP 10.2 (on Akka 2.6, their last Apache-licensed releases)
+ * with spray-json, as the original Akka HTTP vs gRPC experiment served it: the routing
+ * DSL, spray-json formats derived from case classes, Akka's defaults except the request
+ * size limit. TCP only: Akka HTTP cannot bind a Unix socket. No options.
+ */
+final class AkkaHttpStack extends Stack {
+  override def name(): String = "akka-http"
+
+  override def protocol(): String = "http-json"
+
+  override def transports(): java.util.Set[String] = java.util.Set.of("tcp")
+
+  override def hasServer(): Boolean = true
+
+  override def startServer(svc: Reference, cfg: Stack.ServerConfig): Stack.RunningServer = {
+    checkSetup(cfg.listen(), cfg.options(), serverOptions())
+    val system = AkkaServers.system("akka-http", cfg.maxMessageSize().toLong, http2 = false)
+    val route = new AkkaHttpRoutes(svc).route
+    AkkaServers.bind(system, cfg.listen(), akka.http.scaladsl.server.Route.toFunction(route)(system))
+  }
+}
