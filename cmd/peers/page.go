@@ -166,6 +166,10 @@ func targets(rs []*result) string {
 	}
 	cpu := func(r, p *result, bound float64, name string) string {
 		ratio := r.cpuPerReq() / p.cpuPerReq()
+		if r.tool == instrumentTool && r.protocol == "grpc-proto" && r.inflight < 16 {
+			// The instrument's gRPC targets are set at 16 and 64 calls in flight.
+			return fmt.Sprintf("CPU/req %.2f × %s's (no target at %d in flight)", ratio, name, r.inflight)
+		}
 		return fmt.Sprintf("CPU/req %.2f × %s's (target ≤ %g: %s)", ratio, name, bound, met(ratio <= bound))
 	}
 	for _, r := range rs {
