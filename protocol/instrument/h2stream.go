@@ -193,34 +193,31 @@ func grpcMessage(s string) string {
 	return s
 }
 
-// httpStatusCode is grpc-go's mapping of an HTTP status that is not 200.
+// httpStatusCodes is grpc-go's mapping of an HTTP status other than 200 (any other
+// is Unknown), and resetCodes its mapping of an RST_STREAM error code (any other is
+// Internal).
+var (
+	httpStatusCodes = map[int]codes.Code{
+		400: codes.Internal, 401: codes.Unauthenticated, 403: codes.PermissionDenied, 404: codes.Unimplemented,
+		429: codes.Unavailable, 502: codes.Unavailable, 503: codes.Unavailable, 504: codes.Unavailable,
+	}
+	resetCodes = map[http2.ErrCode]codes.Code{
+		http2.ErrCodeFlowControl: codes.ResourceExhausted, http2.ErrCodeEnhanceYourCalm: codes.ResourceExhausted,
+		http2.ErrCodeRefusedStream: codes.Unavailable, http2.ErrCodeCancel: codes.Canceled,
+		http2.ErrCodeInadequateSecurity: codes.PermissionDenied,
+	}
+)
+
 func httpStatusCode(s int) codes.Code {
-	switch s {
-	case 400:
-		return codes.Internal
-	case 401:
-		return codes.Unauthenticated
-	case 403:
-		return codes.PermissionDenied
-	case 404:
-		return codes.Unimplemented
-	case 429, 502, 503, 504:
-		return codes.Unavailable
+	if c, ok := httpStatusCodes[s]; ok {
+		return c
 	}
 	return codes.Unknown
 }
 
-// resetCode is grpc-go's mapping of an RST_STREAM error code.
 func resetCode(c http2.ErrCode) codes.Code {
-	switch c {
-	case http2.ErrCodeFlowControl, http2.ErrCodeEnhanceYourCalm:
-		return codes.ResourceExhausted
-	case http2.ErrCodeRefusedStream:
-		return codes.Unavailable
-	case http2.ErrCodeCancel:
-		return codes.Canceled
-	case http2.ErrCodeInadequateSecurity:
-		return codes.PermissionDenied
+	if code, ok := resetCodes[c]; ok {
+		return code
 	}
 	return codes.Internal
 }

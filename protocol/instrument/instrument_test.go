@@ -1,10 +1,7 @@
 package instrument_test
 
-// A wrong answer must fail the call or the workload's check whether the client
-// decodes it (the first answer to a request) or meets it after it has remembered the
-// right answer to the same request (the hash path). The servers here are small fakes
-// that speak the wire format and answer from a script: test fixtures, so that each
-// kind of wrong answer can be sent on purpose.
+// Tests of the instrument client stack: the conformance suite with it as the client,
+// wrong answers caught on the decode and the hash paths, and no allocation per call.
 
 import (
 	"bufio"
@@ -15,6 +12,8 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -24,12 +23,34 @@ import (
 
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/protocol"
+	_ "github.com/wirebench/wirebench/protocol/all"
 	"github.com/wirebench/wirebench/protocol/grpcavro"
 	"github.com/wirebench/wirebench/protocol/grpcproto"
 	"github.com/wirebench/wirebench/protocol/httpjson"
 	"github.com/wirebench/wirebench/protocol/instrument"
+	"github.com/wirebench/wirebench/protocol/protocoltest"
+	"github.com/wirebench/wirebench/sysstat"
 	"github.com/wirebench/wirebench/transport"
 )
+
+// TestConformance runs the conformance suite with the instrument as the client,
+// against every server stack of each protocol it speaks that runs in this process
+// (the JVM stacks are tested with their worker).
+func TestConformance(t *testing.T) {
+	for _, p := range []string{httpjson.Name, grpcproto.Name, grpcavro.Name} {
+		for _, s := range protocol.Stacks(p) {
+			if s.Has(protocol.ServerSide) && s.NewServer != nil {
+				t.Run(p+"/"+s.Name, func(t *testing.T) { protocoltest.RunStacks(t, p, s.Name, instrument.Name) })
+			}
+		}
+	}
+}
+
+// A wrong answer must fail the call or the workload's check whether the client
+// decodes it (the first answer to a request) or meets it after it has remembered the
+// right answer to the same request (the hash path). The servers here are small fakes
+// that speak the wire format and answer from a script: test fixtures, so that each
+// kind of wrong answer can be sent on purpose.
 
 var testData = contract.MustDataset(contract.DefaultSeed, contract.DefaultSize)
 
@@ -65,57 +86,37 @@ func personJSON(id int64) []byte {
 // httpFake serves HTTP/1.1 on loopback: every request, whatever it asks, gets the
 // scripted answer.
 func httpFake(t *testing.T, s script) transport.Addr {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
 	var calls atomic.Int64
-	go func() {
+	return protocoltest.Peer(t, func(c net.Conn) {
+		br := bufio.NewReader(c)
 		for {
-			c, err := ln.Accept()
-			if err != nil {
+			for { // the request head (GET: no body)
+				line, err := br.ReadString('\n')
+				if err != nil {
+					return
+				}
+				if line == "\r\n" {
+					break
+				}
+			}
+			a := s(int(calls.Add(1) - 1))
+			if a.status == 0 {
+				a.status = 200
+			}
+			fmt.Fprintf(c, "HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n",
+				a.status, http.StatusText(a.status), len(a.body))
+			if a.cut > 0 {
+				c.Write(a.body[:a.cut])
 				return
 			}
-			go func() {
-				defer c.Close()
-				br := bufio.NewReader(c)
-				for {
-					for { // the request head (GET: no body)
-						line, err := br.ReadString('\n')
-						if err != nil {
-							return
-						}
-						if line == "\r\n" {
-							break
-						}
-					}
-					a := s(int(calls.Add(1) - 1))
-					if a.status == 0 {
-						a.status = 200
-					}
-					fmt.Fprintf(c, "HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n",
-						a.status, http.StatusText(a.status), len(a.body))
-					if a.cut > 0 {
-						c.Write(a.body[:a.cut])
-						return
-					}
-					c.Write(a.body)
-				}
-			}()
+			c.Write(a.body)
 		}
-	}()
-	return transport.AddrOf(ln.Addr())
+	})
 }
 
 // grpcFake serves gRPC over HTTP/2 in plain text (x/net's HTTP/2 server): every call
 // gets the scripted answer, with contentType.
 func grpcFake(t *testing.T, contentType string, s script) transport.Addr {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
 	var calls atomic.Int64
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		buf := make([]byte, 1<<10)
@@ -151,16 +152,7 @@ func grpcFake(t *testing.T, contentType string, s script) transport.Addr {
 		}
 	})
 	srv := &http2.Server{}
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go srv.ServeConn(c, &http2.ServeConnOpts{Handler: h})
-		}
-	}()
-	return transport.AddrOf(ln.Addr())
+	return protocoltest.Peer(t, func(c net.Conn) { srv.ServeConn(c, &http2.ServeConnOpts{Handler: h}) })
 }
 
 func instrumentClient(t *testing.T, proto string, addr transport.Addr) protocol.Client {
@@ -299,5 +291,96 @@ func checkKind(t *testing.T, name string, err error) {
 	}
 	if strings.Contains(err.Error(), "deadline exceeded") {
 		t.Errorf("error %q: the client waited for its deadline instead of seeing the answer was wrong", err)
+	}
+}
+
+// The instrument's calls must allocate nothing once their answers are remembered. The
+// servers run in a child process (this test binary, re-executed by
+// protocoltest.ChildServer), so that the allocations counted are the client's alone.
+
+func TestMain(m *testing.M) {
+	protocoltest.ServeChild()
+	os.Exit(m.Run())
+}
+
+// countedClient is an instrument client whose bytes are counted, as the engine's are.
+func countedClient(t testing.TB, name string, addr transport.Addr) protocol.Client {
+	s, err := protocol.LookupStack(name, "instrument", protocol.ClientSide)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	cl, err := s.NewClient(ctx, protocol.ClientConfig{Target: addr, Dial: transport.Dialer(addr, new(transport.Counter))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cl.Close() })
+	return cl
+}
+
+// TestRememberedCallsAllocateNothing: the workloads whose answers repeat make no
+// allocation per call once each answer was decoded, with a cancellable context as
+// the engine's callers have, on each protocol.
+func TestRememberedCallsAllocateNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts server processes")
+	}
+	for _, name := range []string{httpjson.Name, grpcproto.Name, grpcavro.Name} {
+		t.Run(name, func(t *testing.T) {
+			cl := countedClient(t, name, protocoltest.ChildServer(t, name, ""))
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			for _, wl := range []string{"person.get", "person.links", "person.list", "echo"} {
+				w, _ := contract.LookupWorkload(wl)
+				op, _ := w.New(w.Defaults, testData)
+				seq := uint64(0)
+				call := func() {
+					if err := op(ctx, cl, seq); err != nil {
+						t.Fatalf("%s: %v", wl, err)
+					}
+					seq++
+				}
+				for range 2 * testData.Size() { // every answer decoded once
+					call()
+				}
+				if n := testing.AllocsPerRun(500, call); n != 0 {
+					t.Errorf("%s: %v allocations per op, want 0", wl, n)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkGetPerson measures person.get ops with 16 in flight against a server in a
+// child process; the CPU time of this process is the client's (client-cpu-us/op).
+func BenchmarkGetPerson(b *testing.B) {
+	for _, name := range []string{httpjson.Name, grpcproto.Name, grpcavro.Name} {
+		b.Run(name, func(b *testing.B) {
+			const inflight = 16
+			cl := countedClient(b, name, protocoltest.ChildServer(b, name, ""))
+			w, _ := contract.LookupWorkload("person.get")
+			op, _ := w.New(w.Defaults, testData)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			b.SetParallelism((inflight + runtime.GOMAXPROCS(0) - 1) / runtime.GOMAXPROCS(0))
+			self, err := sysstat.Self()
+			if err != nil {
+				b.Skip(err)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			s0, _ := self.Read()
+			b.RunParallel(func(pb *testing.PB) {
+				for seq := uint64(0); pb.Next(); seq++ {
+					if err := op(ctx, cl, seq); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			})
+			s1, _ := self.Read()
+			b.ReportMetric(float64((s1.CPU-s0.CPU).Nanoseconds())/1e3/float64(b.N), "client-cpu-us/op")
+		})
 	}
 }
