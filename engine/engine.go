@@ -240,7 +240,15 @@ type run struct {
 
 	watchStop chan struct{}
 	watchDone chan struct{}
+
+	epoch time.Time // the origin of now's readings
 }
+
+// now returns the current time from one read of the monotonic clock: time.Now reads
+// the wall clock too, a second clock read per call. Its wall part is the run's start
+// plus the monotonic time since, so it does not follow steps of the wall clock; only
+// differences of these times are used.
+func (r *run) now() time.Time { return r.epoch.Add(time.Since(r.epoch)) }
 
 // caller is one goroutine's slot: its client, recorder and call context.
 //
@@ -280,7 +288,7 @@ func shards(callers int) int { return max(1, min(callers, 2*runtime.GOMAXPROCS(0
 
 func newRun(ctx context.Context, cfg *Config) *run {
 	r := &run{ctx: ctx, cfg: cfg, open: cfg.Model.Kind == load.Open, model: cfg.Model,
-		stride: max(cfg.SeqStride, 1), seq: cfg.SeqOffset}
+		stride: max(cfg.SeqStride, 1), seq: cfg.SeqOffset, epoch: time.Now()}
 	n := cfg.Model.Concurrency
 	r.recs = make([]*record.Recorder, shards(n))
 	for i := range r.recs {
@@ -326,7 +334,8 @@ func (r *run) watchdog() {
 		select {
 		case <-r.watchStop:
 			return
-		case now := <-t.C:
+		case <-t.C:
+			now := r.now() // the callers' clock
 			for _, c := range r.callers {
 				s := c.started.Load()
 				if s <= 0 || now.UnixNano()-s <= limit {
@@ -402,7 +411,7 @@ func (r *run) runPhase(ph PhaseSpec) *record.Interval {
 // time the next call would start: two clock reads a call, not three.
 func (r *run) closedLoop(c *caller, deadline time.Time, budget *atomic.Int64) {
 	n := uint64(len(r.callers)) * r.stride
-	now := time.Now()
+	now := r.now()
 	for {
 		if r.ctx.Err() != nil || (!deadline.IsZero() && !now.Before(deadline)) {
 			return
@@ -418,13 +427,13 @@ func (r *run) closedLoop(c *caller, deadline time.Time, budget *atomic.Int64) {
 // call makes one call that was intended at intended, records it, and returns its end.
 func (r *run) call(c *caller, seq uint64, intended time.Time) time.Time {
 	cc := c.cc.Load()
-	start := time.Now()
+	start := r.now()
 	timed := r.watchStop != nil
 	if timed {
 		c.started.Store(start.UnixNano())
 	}
 	err := r.cfg.Op(cc.ctx, c.client, seq)
-	end := time.Now()
+	end := r.now()
 	timedOut := timed && !c.started.CompareAndSwap(start.UnixNano(), 0)
 	if timedOut {
 		c.started.Store(0)

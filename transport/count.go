@@ -49,3 +49,36 @@ func (cc *countingConn) Write(p []byte) (int, error) {
 	}
 	return n, err
 }
+
+// WriteRead is rawConn's WriteRead, counted.
+func (cc *countingConn) WriteRead(w, r []byte) (wn, rn int, werr, rerr error) {
+	cc.c.sent.Add(int64(len(w)))
+	wn, rn, werr, rerr = WriteRead(cc.Conn, w, r)
+	if wn < len(w) {
+		cc.c.sent.Add(int64(wn - len(w)))
+	}
+	if rn > 0 {
+		cc.c.recv.Add(int64(rn))
+	}
+	return wn, rn, werr, rerr
+}
+
+// writeReader is a connection with a WriteRead of its own (raw I/O, or counting over
+// it).
+type writeReader interface {
+	WriteRead(w, r []byte) (wn, rn int, werr, rerr error)
+}
+
+// WriteRead writes w to conn and then reads what arrives into r, as a Write followed
+// by a Read (made even when the write failed: a peer may answer and close without
+// reading the whole request). On a connection from Dialer on Linux it skips the read
+// attempt that fails before the answer can have come; see rawConn.WriteRead for when
+// that is safe: one request in flight, nothing unread before it.
+func WriteRead(conn net.Conn, w, r []byte) (wn, rn int, werr, rerr error) {
+	if x, ok := conn.(writeReader); ok {
+		return x.WriteRead(w, r)
+	}
+	wn, werr = conn.Write(w)
+	rn, rerr = conn.Read(r)
+	return wn, rn, werr, rerr
+}

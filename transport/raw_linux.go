@@ -37,7 +37,24 @@ type rawConn struct {
 	wn      int
 	werrno  syscall.Errno
 	writeFn func(fd uintptr) bool
+
+	// WriteRead's state, under rmu: its write runs inside the poller's read.
+	xstate     exchangeState
+	xbuf       []byte
+	xn         int
+	xerrno     syscall.Errno
+	exchangeFn func(fd uintptr) bool
 }
+
+// exchangeState is where a WriteRead is.
+type exchangeState uint8
+
+const (
+	xWriting exchangeState = iota // the request is being written
+	xWaiting                      // it was written: wait for the answer, then read
+	xReading                      // the write failed: read what the peer left
+	xBlocked                      // the socket buffer filled up: finish outside
+)
 
 // rawIO returns conn with raw reads and writes, or conn itself when it has no
 // syscall.RawConn.
@@ -51,7 +68,7 @@ func rawIO(conn net.Conn) net.Conn {
 		return conn
 	}
 	c := &rawConn{Conn: conn, rc: rc}
-	c.readFn, c.writeFn = c.readSome, c.writeAll
+	c.readFn, c.writeFn, c.exchangeFn = c.readSome, c.writeAll, c.exchange
 	return c
 }
 
@@ -60,11 +77,15 @@ func (c *rawConn) Read(p []byte) (int, error) {
 		return 0, nil
 	}
 	c.rmu.Lock()
+	defer c.rmu.Unlock()
 	c.rbuf, c.rn, c.rerrno = p, 0, 0
-	err := c.rc.Read(c.readFn)
+	return c.readResult(c.rc.Read(c.readFn))
+}
+
+// readResult turns the outcome of a read into Read's results. rmu is held.
+func (c *rawConn) readResult(err error) (int, error) {
 	n, errno := c.rn, c.rerrno
 	c.rbuf = nil
-	c.rmu.Unlock()
 	switch {
 	case err != nil:
 		return 0, err
@@ -74,6 +95,67 @@ func (c *rawConn) Read(p []byte) (int, error) {
 		return 0, io.EOF
 	}
 	return n, nil
+}
+
+// WriteRead writes w whole, then waits until the connection is readable and reads
+// into r: the Write and Read of a request and its answer, less the read a Read
+// attempts before it waits, which fails with EAGAIN when the answer cannot have come
+// yet (a system call and a trip through the poller per call). The write is made
+// inside the poller's read, after the poller forgot the connection's earlier
+// readiness, so an answer that arrives after the write wakes the read.
+//
+// It is only for a peer that sends nothing unasked (one request in flight on the
+// connection, the previous answer read whole): bytes that arrived before the write
+// would not wake the read. A failed write is still followed by a read, which may find
+// the answer of a peer that answered and closed without reading the whole request. A
+// socket buffer that fills up finishes the write and the read as Write and Read do.
+func (c *rawConn) WriteRead(w, r []byte) (wn, rn int, werr, rerr error) {
+	if len(w) == 0 || len(r) == 0 {
+		wn, werr = c.Write(w)
+		rn, rerr = c.Read(r)
+		return wn, rn, werr, rerr
+	}
+	c.rmu.Lock()
+	defer c.rmu.Unlock()
+	c.xbuf, c.xn, c.xerrno, c.xstate = w, 0, 0, xWriting
+	c.rbuf, c.rn, c.rerrno = r, 0, 0
+	err := c.rc.Read(c.exchangeFn)
+	wn, errno, state := c.xn, c.xerrno, c.xstate
+	c.xbuf = nil
+	if errno != 0 {
+		werr = c.opError("write", errno)
+	}
+	if state == xBlocked && err == nil {
+		var n int
+		n, werr = c.Write(w[wn:])
+		wn += n
+		c.rbuf, c.rn, c.rerrno = r, 0, 0
+		err = c.rc.Read(c.readFn)
+	} else if state == xWriting && err != nil {
+		werr = err // the poller refused before anything was written (a deadline, Close)
+	}
+	rn, rerr = c.readResult(err)
+	return wn, rn, werr, rerr
+}
+
+// exchange is WriteRead's function for the poller's read: the first call writes and
+// asks to wait, the later ones read.
+func (c *rawConn) exchange(fd uintptr) bool {
+	switch c.xstate {
+	case xWriting:
+		c.xstate = xWaiting
+		if !writeRaw(fd, c.xbuf, &c.xn, &c.xerrno) {
+			c.xstate = xBlocked
+			return true
+		}
+		if c.xerrno != 0 {
+			c.xstate = xReading
+			return c.readSome(fd)
+		}
+		return false
+	default:
+		return c.readSome(fd)
+	}
 }
 
 // readSome reads once into rbuf; false (wait until readable) when nothing is there.
@@ -111,17 +193,22 @@ func (c *rawConn) Write(p []byte) (int, error) {
 // writeAll writes what is left of wbuf; false (wait until writable) when the socket
 // buffer is full.
 func (c *rawConn) writeAll(fd uintptr) bool {
-	p := c.wbuf
-	for c.wn < len(p) {
-		r, _, e := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&p[c.wn])), uintptr(len(p)-c.wn))
+	return writeRaw(fd, c.wbuf, &c.wn, &c.werrno)
+}
+
+// writeRaw writes p[*n:], adding what it wrote to *n; false when the socket buffer is
+// full, true when all is written or the write failed (*errno set).
+func writeRaw(fd uintptr, p []byte, n *int, errno *syscall.Errno) bool {
+	for *n < len(p) {
+		r, _, e := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&p[*n])), uintptr(len(p)-*n))
 		switch e {
 		case 0:
-			c.wn += int(r)
+			*n += int(r)
 		case syscall.EINTR:
 		case syscall.EAGAIN:
 			return false
 		default:
-			c.werrno = e
+			*errno = e
 			return true
 		}
 	}

@@ -81,7 +81,7 @@ func main() {
 	flag.IntVar(&o.httpPort, "http-port", 18080, "port of the http-json server")
 	flag.IntVar(&o.grpcPort, "grpc-port", 19090, "port of the grpc-proto server")
 	flag.StringVar(&protocols, "protocols", "http-json,grpc-proto", "protocols to measure")
-	flag.StringVar(&tools, "tools", "wrk,h2load,fortio,ghz,floor,wirebench", "clients to measure (floor: cmd/peers/floor, a Go epoll loop doing what wrk does)")
+	flag.StringVar(&tools, "tools", "wrk,h2load,fortio,ghz,floor,wirebench,wirebench-instrument", "clients to measure (floor: cmd/peers/floor, a Go epoll loop doing what wrk does; wirebench: the protocol's default client stack; wirebench-instrument: the instrument client stack)")
 	flag.IntVar(&o.personID, "id", 3, "person id the peers ask for (wirebench cycles over the data set)")
 	flag.Parse()
 	var err error
@@ -407,13 +407,17 @@ func clientsFor(o *options, proto, addr string, n int) []client {
 	secs := strconv.Itoa(int(o.duration.Seconds()))
 	d := o.duration.String()
 	id := strconv.Itoa(o.personID)
-	wbJSON := filepath.Join(o.workDir, fmt.Sprintf("%s-%d.json", proto, n))
 	// wirebench measures 4 iterations that add up to the duration, with no warmup
 	// (the peers have none): its own figures cover the iterations only.
 	iter := (o.duration / 4).String()
-	wb := client{tool: "wirebench", json: wbJSON, args: []string{o.bin, "bench", "-p", proto, "--target", "tcp://" + addr,
-		"-w", "person.get", "-c", strconv.Itoa(n), "--warmup", "0", "-d", iter, "-i", "4",
-		"--client-cpus", strconv.Itoa(o.clientCPU), "-q", "--json", wbJSON}}
+	wirebench := func(tool string, extra ...string) client {
+		out := filepath.Join(o.workDir, fmt.Sprintf("%s-%s-%d.json", tool, proto, n))
+		args := append([]string{o.bin, "bench", "-p", proto, "--target", "tcp://" + addr}, extra...)
+		return client{tool: tool, json: out, args: append(args, "-w", "person.get", "-c", strconv.Itoa(n),
+			"--warmup", "0", "-d", iter, "-i", "4", "--client-cpus", strconv.Itoa(o.clientCPU), "-q", "--json", out)}
+	}
+	wb := wirebench("wirebench")
+	inst := wirebench("wirebench-instrument", "--client-stack", "instrument")
 	if proto == "http-json" {
 		url := "http://" + addr + "/persons/" + id
 		return []client{
@@ -422,7 +426,7 @@ func clientsFor(o *options, proto, addr string, n int) []client {
 			{tool: "fortio", parse: parseFortio, args: []string{"fortio", "load", "-qps", "0", "-c", strconv.Itoa(n), "-t", d, "-loglevel", "Warning", url}},
 			{tool: "floor", parse: parseFloor, note: "a yardstick: no JSON decoding, no check",
 				args: []string{o.floor, "-c", strconv.Itoa(n), "-d", d, url}},
-			wb,
+			wb, inst,
 		}
 	}
 	// gRPC: the calls in flight share one connection, as wirebench's grpc-proto client
@@ -440,7 +444,7 @@ func clientsFor(o *options, proto, addr string, n int) []client {
 			args: []string{"h2load", "-t1", "-c1", "-m" + strconv.Itoa(n), "-D", secs, "-d", body,
 				"-H", "content-type: application/grpc", "-H", "te: trailers",
 				"http://" + addr + "/wirebench.v1.PersonService/GetPerson"}},
-		wb,
+		wb, inst,
 	}
 }
 

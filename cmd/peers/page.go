@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/internal/host"
+	"github.com/wirebench/wirebench/protocol"
+	_ "github.com/wirebench/wirebench/protocol/all" // the stacks' registry
 )
 
 // machine is what the page says about where it was measured.
@@ -77,8 +79,9 @@ func writePage(o *options, rs []*result) error {
 		"lowest and highest in brackets.\n"+
 		"Client CPU = user + system time of the client process ÷ requests (wirebench: its client "+
 		"worker over the measured iterations, as its results report it); client and server core = "+
-		"CPU time ÷ wall time (100 %% = one core busy); errors are summed over the runs.\n\n",
+		"CPU time ÷ wall time (100 %% = one core busy); errors are summed over the runs.\n",
 		o.serverCPU, o.clientCPU, o.duration, o.repeat)
+	fmt.Fprintf(&b, "Server stacks (each protocol's default): %s.\n\n", serverStacks(rs))
 	b.WriteString("| protocol | client | in flight | requests/s | client CPU µs/req | client core | server core | errors |\n")
 	b.WriteString("|---|---|---:|---:|---:|---:|---:|---:|\n")
 	for _, r := range rs {
@@ -95,7 +98,7 @@ func writePage(o *options, rs []*result) error {
 			thousands(r.rate), thousands(r.rateMin), thousands(r.rateMax), r.cpuPerReq(), r.cpuMin, r.cpuMax,
 			r.clientBusy()*100, r.serverBusy*100, r.errors, note)
 	}
-	b.WriteString("\nTargets (wirebench ÷ the peer, same protocol and calls in flight):\n\n")
+	b.WriteString("\nTargets (wirebench ÷ the peer, same protocol and calls in flight; wirebench is the protocol's default client stack, wirebench-instrument the instrument):\n\n")
 	b.WriteString(targets(rs))
 	b.WriteString("\nCommands (N = calls in flight):\n\n```sh\n")
 	seen := map[string]bool{}
@@ -127,9 +130,30 @@ func writePage(o *options, rs []*result) error {
 	return os.WriteFile(o.out, []byte(page), 0o644)
 }
 
-// targets states the issue's targets per in-flight count: wirebench's client CPU per
-// request against wrk's (http-json) and 0.2 × ghz's (grpc-proto), and its rate against
-// the best peer's where the server was the bottleneck.
+// serverStacks names the default server stack of each protocol measured: what
+// `wirebench serve -p PROTOCOL` starts.
+func serverStacks(rs []*result) string {
+	var out []string
+	seen := map[string]bool{}
+	for _, r := range rs {
+		if seen[r.protocol] {
+			continue
+		}
+		seen[r.protocol] = true
+		name := "?"
+		if s, err := protocol.LookupStack(r.protocol, "", protocol.ServerSide); err == nil {
+			name = s.Name
+		}
+		out = append(out, r.protocol+" "+name)
+	}
+	return strings.Join(out, ", ")
+}
+
+// targets states the issues' targets per in-flight count, for each wirebench row:
+// client CPU per request against wrk's (http-json, both clients), against 0.2 × ghz's
+// (grpc-proto, the default client) or against 1.3 × h2load's and 0.1 × ghz's
+// (grpc-proto, the instrument), and the rate against the best peer's where the server
+// was the bottleneck.
 func targets(rs []*result) string {
 	var b strings.Builder
 	find := func(proto, tool string, n int) *result {
@@ -140,27 +164,42 @@ func targets(rs []*result) string {
 		}
 		return nil
 	}
+	cpu := func(r, p *result, bound float64, name string) string {
+		ratio := r.cpuPerReq() / p.cpuPerReq()
+		if r.tool == instrumentTool && r.protocol == "grpc-proto" && r.inflight < 16 {
+			// The instrument's gRPC targets are set at 16 and 64 calls in flight.
+			return fmt.Sprintf("CPU/req %.2f × %s's (no target at %d in flight)", ratio, name, r.inflight)
+		}
+		return fmt.Sprintf("CPU/req %.2f × %s's (target ≤ %g: %s)", ratio, name, bound, met(ratio <= bound))
+	}
 	for _, r := range rs {
-		if r.tool != "wirebench" || r.err != nil {
+		if !isWirebench(r.tool) || r.err != nil {
 			continue
 		}
-		var parts []string
+		parts := []string{}
 		switch r.protocol {
 		case "http-json":
 			if p := find(r.protocol, "wrk", r.inflight); p != nil {
-				parts = append(parts, fmt.Sprintf("CPU/req %.2f × wrk's (target ≤ 1: %s)", r.cpuPerReq()/p.cpuPerReq(), met(r.cpuPerReq() <= p.cpuPerReq())))
+				parts = append(parts, cpu(r, p, 1, "wrk"))
 				if f := find(r.protocol, "floor", r.inflight); f != nil {
 					parts = append(parts, fmt.Sprintf("the floor client costs %.2f × wrk's", f.cpuPerReq()/p.cpuPerReq()))
 				}
 			}
 		case "grpc-proto":
+			if p := find(r.protocol, "h2load", r.inflight); p != nil && r.tool == instrumentTool {
+				parts = append(parts, cpu(r, p, 1.3, "h2load"))
+			}
 			if p := find(r.protocol, "ghz", r.inflight); p != nil {
-				parts = append(parts, fmt.Sprintf("CPU/req %.2f × ghz's (target ≤ 0.2: %s)", r.cpuPerReq()/p.cpuPerReq(), met(r.cpuPerReq() <= 0.2*p.cpuPerReq())))
+				bound := 0.2
+				if r.tool == instrumentTool {
+					bound = 0.1
+				}
+				parts = append(parts, cpu(r, p, bound, "ghz"))
 			}
 		}
 		var best *result
 		for _, p := range rs {
-			if p.protocol == r.protocol && p.inflight == r.inflight && p.tool != "wirebench" && p.tool != "floor" && p.err == nil && (best == nil || p.rate > best.rate) {
+			if p.protocol == r.protocol && p.inflight == r.inflight && !isWirebench(p.tool) && p.tool != "floor" && p.err == nil && (best == nil || p.rate > best.rate) {
 				best = p
 			}
 		}
@@ -179,10 +218,15 @@ func targets(rs []*result) string {
 			}
 			parts = append(parts, s)
 		}
-		fmt.Fprintf(&b, "- %s, %d in flight: %s.\n", r.protocol, r.inflight, strings.Join(parts, "; "))
+		fmt.Fprintf(&b, "- %s, %s, %d in flight: %s.\n", r.tool, r.protocol, r.inflight, strings.Join(parts, "; "))
 	}
 	return b.String()
 }
+
+// instrumentTool is the row of wirebench with the instrument client stack.
+const instrumentTool = "wirebench-instrument"
+
+func isWirebench(tool string) bool { return tool == "wirebench" || tool == instrumentTool }
 
 func met(ok bool) string {
 	if ok {

@@ -7,5 +7,6 @@ import (
 	_ "github.com/wirebench/wirebench/protocol/grpcavro"
 	_ "github.com/wirebench/wirebench/protocol/grpcproto"
 	_ "github.com/wirebench/wirebench/protocol/httpjson"
+	_ "github.com/wirebench/wirebench/protocol/instrument"
 	_ "github.com/wirebench/wirebench/protocol/jvm"
 )

@@ -12,6 +12,7 @@ import (
 
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/protocol/internal/answers"
 	"github.com/wirebench/wirebench/transport"
 )
 
@@ -45,6 +46,8 @@ type Client struct {
 	limit int
 	// head is the constant part of every request head: the Host and User-Agent lines.
 	head string
+	// answers remembers checked answers (ClientOptions.RememberAnswers); nil: none.
+	answers *answerTables
 
 	mu     sync.Mutex
 	idle   []*conn // most recently used last
@@ -52,10 +55,27 @@ type Client struct {
 	closed bool
 }
 
+// ClientOptions are the settings of a Client that are not the protocol's options.
+type ClientOptions struct {
+	// RememberAnswers makes the client accept an answer whose body has the bytes of
+	// one it decoded earlier for the same request without decoding it again, and
+	// return the value decoded then (protocol/internal/answers): what a load generator
+	// needs, not what a service's client would do. Answers of ListPersons, GetPerson,
+	// GetPersonLinks and Echo are remembered; the others must differ from call to call
+	// and are decoded every time. Remembered values are shared between calls: callers
+	// must not modify them.
+	RememberAnswers bool
+}
+
 // NewClient returns a client of cfg.Target. It opens one connection through cfg.Dial
 // within ctx, so that a wrong or dead target fails here, and keeps it for the first
 // call. No client option is known.
 func NewClient(ctx context.Context, cfg protocol.ClientConfig) (*Client, error) {
+	return NewClientWith(ctx, cfg, ClientOptions{})
+}
+
+// NewClientWith is NewClient with opts.
+func NewClientWith(ctx context.Context, cfg protocol.ClientConfig, opts ClientOptions) (*Client, error) {
 	if err := protocol.CheckOptions(Name, cfg.Options); err != nil {
 		return nil, err
 	}
@@ -72,6 +92,9 @@ func NewClient(ctx context.Context, cfg protocol.ClientConfig) (*Client, error) 
 		limit: cfg.MessageLimit(),
 		head:  "Host: " + host + "\r\nUser-Agent: wirebench\r\n",
 		conns: map[*conn]struct{}{},
+	}
+	if opts.RememberAnswers {
+		c.answers = newAnswerTables()
 	}
 	cn, err := c.newConn(ctx)
 	if err != nil {
@@ -99,6 +122,7 @@ func (c *Client) Close() error {
 // conn is one pooled connection. It is owned by one call at a time.
 type conn struct {
 	nc    net.Conn
+	src   connReader // what br reads: nc, with the request to write first
 	br    *bufio.Reader
 	bw    *bufio.Writer
 	head  []byte // the request head being written
@@ -108,8 +132,11 @@ type conn struct {
 	long  []byte        // a stream line longer than lines' buffer
 
 	// abort sets a past deadline, which ends any I/O in progress: it runs when the
-	// context of the call owning the connection ends. stop unregisters it.
+	// context armed ends. The registration is kept between calls made with the same
+	// context (the engine's callers keep one for their whole run), so that a call does
+	// not pay for registering and unregistering; stop unregisters it.
 	abort func()
+	armed context.Context
 	stop  func() bool
 
 	reused bool // it carried a request before
@@ -123,10 +150,11 @@ func (c *Client) newConn(ctx context.Context) (*conn, error) {
 	}
 	cn := &conn{
 		nc:   nc,
-		br:   bufio.NewReaderSize(nc, connBufferSize),
+		src:  connReader{nc: nc},
 		bw:   bufio.NewWriterSize(nc, connBufferSize),
 		keep: true,
 	}
+	cn.br = bufio.NewReaderSize(&cn.src, connBufferSize)
 	cn.abort = func() { cn.nc.SetDeadline(aLongTimeAgo) }
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -138,7 +166,12 @@ func (c *Client) newConn(ctx context.Context) (*conn, error) {
 	return cn, nil
 }
 
-// get returns an idle connection, or a new one when none is idle.
+// armedLookahead is how many of the most recently used idle connections get looks
+// through for one already armed with the call's context.
+const armedLookahead = 4
+
+// get returns an idle connection, or a new one when none is idle. Among the most
+// recently used, it prefers one armed with ctx.
 func (c *Client) get(ctx context.Context) (*conn, error) {
 	c.mu.Lock()
 	if c.closed {
@@ -146,7 +179,15 @@ func (c *Client) get(ctx context.Context) (*conn, error) {
 		return nil, ErrClosed
 	}
 	if n := len(c.idle); n > 0 {
-		cn := c.idle[n-1]
+		i := n - 1
+		for j := n - 1; j >= max(0, n-armedLookahead); j-- {
+			if c.idle[j].armed == ctx {
+				i = j
+				break
+			}
+		}
+		cn := c.idle[i]
+		copy(c.idle[i:], c.idle[i+1:])
 		c.idle[n-1] = nil
 		c.idle = c.idle[:n-1]
 		c.mu.Unlock()
@@ -185,27 +226,74 @@ func (c *Client) discard(cn *conn) {
 	c.mu.Lock()
 	delete(c.conns, cn)
 	c.mu.Unlock()
+	cn.unregister()
 	cn.nc.Close()
 }
 
-// arm makes the end of ctx end the connection's I/O. A call on a context that can
-// never end pays nothing.
-func (cn *conn) arm(ctx context.Context) {
+// arm makes the end of ctx end the connection's I/O, and reports whether the
+// connection can carry the call: false when the registration of an earlier context
+// had fired (abort ran, so the deadline is spoiled), and the connection must be
+// discarded. A call on the context of the connection's last call, or on a context
+// that can never end, registers nothing.
+func (cn *conn) arm(ctx context.Context) bool {
 	cn.keep = true
+	if cn.stop != nil && cn.armed == ctx {
+		return true
+	}
+	if !cn.unregister() {
+		return false
+	}
 	if ctx.Done() != nil {
-		cn.stop = context.AfterFunc(ctx, cn.abort)
+		cn.armed, cn.stop = ctx, context.AfterFunc(ctx, cn.abort)
+	}
+	return true
+}
+
+// unregister removes the registration of the armed context; false when it had fired.
+func (cn *conn) unregister() bool {
+	if cn.stop == nil {
+		return true
+	}
+	ok := cn.stop()
+	cn.armed, cn.stop = nil, nil
+	return ok
+}
+
+// disarm ends a call. The registration stays for the next call with the same
+// context; but if the context ended meanwhile, abort has run or is running, so the
+// connection's deadline is spoiled: it is marked not to be kept.
+func (cn *conn) disarm() {
+	if cn.armed != nil && cn.armed.Err() != nil {
+		cn.keep = false
 	}
 }
 
-// disarm undoes arm. If the context ended meanwhile, abort has run or is running, so
-// the connection's deadline is spoiled: it is marked not to be kept.
-func (cn *conn) disarm() {
-	if cn.stop != nil {
-		if !cn.stop() {
-			cn.keep = false
-		}
-		cn.stop = nil
+// connReader is what a connection's buffered reader reads: the connection, with the
+// request put in place by write sent ahead of the next read, by transport.WriteRead.
+// That is safe here: a connection carries one request at a time, and its previous
+// answer was read whole (write checks that nothing is left buffered).
+type connReader struct {
+	nc      net.Conn
+	pending []byte
+	werr    error
+}
+
+func (r *connReader) Read(p []byte) (int, error) {
+	if r.pending == nil {
+		return r.nc.Read(p)
 	}
+	w := r.pending
+	r.pending = nil
+	_, n, werr, rerr := transport.WriteRead(r.nc, w, p)
+	r.werr = werr
+	return n, rerr
+}
+
+// writeErr returns and forgets the error of the last request written by a read.
+func (r *connReader) writeErr() error {
+	err := r.werr
+	r.werr = nil
+	return err
 }
 
 // request is what a call sends: method, then a path made of path, the decimal id (when
@@ -227,8 +315,13 @@ type noResponse struct{ err error }
 func (e *noResponse) Error() string { return "no response: " + e.err.Error() }
 func (e *noResponse) Unwrap() error { return e.err }
 
+// exchangeMax is the largest request that is written by the read of its answer
+// (transport.WriteRead); larger ones go through the buffered writer.
+const exchangeMax = 64 << 10
+
 // write sends the request: the head is built by hand into a reused buffer (no
-// allocation), head and body leave in one flush.
+// allocation), head and body leave in one write. A request up to exchangeMax is only
+// put in place, to be written by the read of its answer (connReader).
 func (c *Client) write(cn *conn, r *request) error {
 	h := append(cn.head[:0], r.method...)
 	h = append(h, ' ')
@@ -245,6 +338,12 @@ func (c *Client) write(cn *conn, r *request) error {
 		h = append(h, "\r\n"...)
 	}
 	h = append(h, "\r\n"...)
+	if len(h)+len(r.body) <= exchangeMax && cn.br.Buffered() == 0 {
+		h = append(h, r.body...)
+		cn.head = h
+		cn.src.pending = h
+		return nil
+	}
 	cn.head = h
 	cn.bw.Write(h)
 	cn.bw.Write(r.body)
@@ -256,7 +355,11 @@ func (c *Client) write(cn *conn, r *request) error {
 // a failed write is followed by an attempt to read the answer, which then wins.
 func (c *Client) exchange(cn *conn, r *request) (response, error) {
 	werr := c.write(cn, r)
-	if _, err := cn.br.Peek(1); err != nil {
+	_, err := cn.br.Peek(1)
+	if werr == nil {
+		werr = cn.src.writeErr()
+	}
+	if err != nil {
 		if werr != nil {
 			err = werr
 		}
@@ -289,7 +392,11 @@ func (c *Client) start(ctx context.Context, r *request) (*conn, response, error)
 		if err != nil {
 			return nil, response{}, c.fail(ctx, r.op, err)
 		}
-		cn.arm(ctx)
+		if !cn.arm(ctx) {
+			c.discard(cn) // an earlier context's end spoiled it
+			attempt--
+			continue
+		}
 		resp, err := c.exchange(cn, r)
 		if err == nil {
 			return cn, resp, nil
@@ -394,7 +501,7 @@ func (c *Client) ListPersons(ctx context.Context) ([]contract.Person, error) {
 	if err != nil {
 		return nil, err
 	}
-	ps, err := decodePersonList(body)
+	ps, err := answers.Get(c.answers.list(), 0, body, decodePersonList)
 	c.put(cn)
 	if err != nil {
 		return nil, decodeFailed(r.op, err)
@@ -404,13 +511,12 @@ func (c *Client) ListPersons(ctx context.Context) ([]contract.Person, error) {
 
 // GetPerson calls GET /persons/{id}; an unknown id fails with Code NotFound.
 func (c *Client) GetPerson(ctx context.Context, id int64) (contract.Person, error) {
-	var p contract.Person
 	r := request{op: opGet, method: "GET", path: "/persons/", id: id, withID: true}
 	cn, body, err := c.call(ctx, &r)
 	if err != nil {
-		return p, err
+		return contract.Person{}, err
 	}
-	err = decodePerson(body, &p)
+	p, err := answers.Get(c.answers.person(), uint64(id), body, decodePersonValue)
 	c.put(cn)
 	if err != nil {
 		return contract.Person{}, decodeFailed(r.op, err)
@@ -425,7 +531,7 @@ func (c *Client) GetPersonLinks(ctx context.Context, id int64) ([]contract.Perso
 	if err != nil {
 		return nil, err
 	}
-	links, err := decodeLinks(body)
+	links, err := answers.Get(c.answers.links(), uint64(id), body, decodeLinks)
 	c.put(cn)
 	if err != nil {
 		return nil, decodeFailed(r.op, err)
@@ -466,7 +572,8 @@ func (c *Client) Echo(ctx context.Context, payload string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	out, err := decodeEcho(body)
+	t := c.answers.echo()
+	out, err := answers.Get(t, t.Key(payload), body, decodeEcho)
 	c.put(cn)
 	if err != nil {
 		return "", decodeFailed(r.op, err)

@@ -173,21 +173,10 @@ func mustJSON(v any) []byte {
 // and writes to c.
 func rawServer(t *testing.T, script func(br *bufio.Reader, c net.Conn)) transport.Addr {
 	t.Helper()
-	ln := listenTCP(t)
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				c.SetDeadline(time.Now().Add(10 * time.Second))
-				script(bufio.NewReader(c), c)
-			}()
-		}
-	}()
-	return transport.AddrOf(ln.Addr())
+	return protocoltest.Peer(t, func(c net.Conn) {
+		c.SetDeadline(time.Now().Add(10 * time.Second))
+		script(bufio.NewReader(c), c)
+	})
 }
 
 // readHead reads a request head, and its body when it has a Content-Length.

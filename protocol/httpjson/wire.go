@@ -106,15 +106,18 @@ func readHead(br *bufio.Reader) (response, error) {
 			// space before the colon (a request smuggling vector).
 			return resp, protocolError("header line %q", clip(line))
 		}
-		value = bytes.TrimSpace(value)
+		// Only three headers matter here; the others (Date, Content-Type, ...) are
+		// passed over without trimming their values.
 		switch {
 		case asciiEqualFold(name, "content-length"):
+			value = bytes.TrimSpace(value)
 			n, ok := parseLength(value)
 			if !ok || (clSeen && n != resp.length) {
 				return resp, protocolError("Content-Length %q", clip(value))
 			}
 			resp.length, clSeen = n, true
 		case asciiEqualFold(name, "transfer-encoding"):
+			value = bytes.TrimSpace(value)
 			// We send no TE header, so chunked is the only coding a server may use.
 			if teSeen || !asciiEqualFold(value, "chunked") {
 				return resp, protocolError("unsupported Transfer-Encoding %q", clip(value))

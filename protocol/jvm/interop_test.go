@@ -110,18 +110,27 @@ func TestGoClientsAgainstJavaServers(t *testing.T) {
 		for _, network := range networksOf(s.Name) {
 			t.Run(s.Name+"/"+network, func(t *testing.T) {
 				addr := serveJava(t, jar, s.Protocol, s.Name, network)
-				p, err := protocol.Lookup(s.Protocol)
-				if err != nil {
-					t.Fatal(err)
+				// The protocol's default Go client, and the instrument (the load
+				// generator that measures servers) where it speaks the protocol.
+				for _, client := range []string{"", "instrument"} {
+					cs, err := protocol.LookupStack(s.Protocol, client, protocol.ClientSide)
+					if err != nil && client == "" {
+						t.Fatal(err)
+					}
+					if err != nil {
+						continue // no instrument for this protocol
+					}
+					t.Run(cs.Name, func(t *testing.T) {
+						ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+						defer cancel()
+						cl, err := cs.Dial(ctx, protocol.ClientConfig{Target: addr})
+						if err != nil {
+							t.Fatal(err)
+						}
+						defer cl.Close()
+						checkService(ctx, t, cl, ds)
+					})
 				}
-				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-				defer cancel()
-				cl, err := p.Dial(ctx, protocol.ClientConfig{Target: addr})
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer cl.Close()
-				checkService(ctx, t, cl, ds)
 			})
 		}
 	}

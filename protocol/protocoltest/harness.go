@@ -8,7 +8,10 @@
 package protocoltest
 
 import (
+	"bufio"
 	"context"
+	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -66,6 +69,16 @@ func ListenAddr(t testing.TB, network string) transport.Addr {
 // web server; it is closed by t.Cleanup.
 func HTTPPeer(t testing.TB) transport.Addr {
 	t.Helper()
+	return Peer(t, func(c net.Conn) {
+		c.Write([]byte("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n"))
+	})
+}
+
+// Peer returns the TCP address of a loopback listener whose every connection is
+// handled by handle in a goroutine of its own, then closed: a fixture that speaks a
+// wire format by hand. The listener is closed by t.Cleanup.
+func Peer(t testing.TB, handle func(net.Conn)) transport.Addr {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -77,8 +90,10 @@ func HTTPPeer(t testing.TB) transport.Addr {
 			if err != nil {
 				return
 			}
-			c.Write([]byte("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n"))
-			c.Close()
+			go func() {
+				defer c.Close()
+				handle(c)
+			}()
 		}
 	}()
 	return transport.AddrOf(ln.Addr())
@@ -207,4 +222,78 @@ func (tg *Target) rawConn(t testing.TB) net.Conn {
 	}
 	t.Cleanup(func() { c.Close() })
 	return c
+}
+
+// childEnv makes a test binary serve instead of running its tests: "PROTOCOL STACK".
+const childEnv = "WIREBENCH_PROTOCOLTEST_SERVE"
+
+// ServeChild is for the start of a test binary's TestMain. In a process started by
+// ChildServer it serves the protocol and server stack named in its environment, with
+// the reference service of the default data set, on a loopback port; prints the
+// address; serves until its stdin closes (the parent ended or died); and exits. In any
+// other process it returns at once.
+func ServeChild() {
+	spec := os.Getenv(childEnv)
+	if spec == "" {
+		return
+	}
+	name, stack, _ := strings.Cut(spec, " ")
+	s, err := protocol.LookupStack(name, stack, protocol.ServerSide)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	srv, err := s.NewServer(contract.NewReference(contract.MustDataset(contract.DefaultSeed, contract.DefaultSize)), protocol.ServerConfig{})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	go srv.Serve(ln)
+	fmt.Println(ln.Addr())
+	io.Copy(io.Discard, os.Stdin)
+	srv.Close()
+	os.Exit(0)
+}
+
+// ChildServer starts this test binary again as a server of the named protocol and
+// server stack ("" for the default), whose TestMain calls ServeChild first, and
+// returns its TCP address; the child ends with the test. The server's CPU time and
+// allocations are then not the test's: for tests and benchmarks of a client alone.
+func ChildServer(t testing.TB, name, stack string) transport.Addr {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), childEnv+"="+name+" "+stack)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		stdin.Close()
+		done := make(chan struct{})
+		go func() { cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			cmd.Process.Kill()
+			<-done
+		}
+	})
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		t.Fatalf("server process of %s %s: %v", name, stack, err)
+	}
+	return transport.Addr{Network: "tcp", Address: strings.TrimSpace(line)}
 }

@@ -1,0 +1,96 @@
+// Package instrument is wirebench's instrument: a client stack ("instrument") of
+// http-json, grpc-proto and grpc-avro built to load a server for as little CPU as the
+// load tools users know (wrk, h2load), while still checking every answer. It is a load
+// generator, not a client a service would use, so it is of the tuned tier.
+//
+// Design:
+//
+//   - Every answer is checked, cheaply: the client remembers, per operation and
+//     request (an id, an echo payload), the hash of an answer's bytes and the value
+//     decoded from them (protocol/internal/answers: hash/maphash with a secret seed,
+//     bounded tables). An answer with those bytes is accepted on the hash and the
+//     remembered value is returned, so the workload's own check runs on it as on any
+//     answer; an answer not seen before is decoded in full by the protocol's own
+//     decoder (the tuned JSON codec, protobuf-go, twmb/avro) and remembered. Answers
+//     that must differ between calls (CreatePerson, Increment, Stats, StreamTrades)
+//     are decoded every time. Remembered values are shared between calls: callers
+//     must not modify them (the workloads do not).
+//   - http-json is protocol/httpjson's lean keep-alive HTTP/1.1 client with the
+//     answers remembered (httpjson.ClientOptions.RememberAnswers): one connection per
+//     call in flight, used by the calling goroutine itself, the request written by
+//     the read of its answer (transport.WriteRead), nothing allocated per call.
+//   - grpc-proto and grpc-avro frame gRPC over HTTP/2 themselves (h2conn.go, with
+//     golang.org/x/net's HPACK): one connection per client; the calling goroutine
+//     writes its request's frames (HEADERS from a cache of encoded header blocks, one
+//     DATA) and waits on its stream's channel; one reader goroutine per connection
+//     reads every frame, completes the answers and wakes their callers, then lets them
+//     run and writes the requests they made in one system call with its own window
+//     updates. grpc-status and the HTTP status and content type of every answer are
+//     checked, and failures map to *contract.Error as grpc-go's clients map them
+//     (protocol/internal/grpcx). Flow control both ways, GOAWAY, RST_STREAM, PING,
+//     SETTINGS and CONTINUATION are handled; a new connection is dialed when one
+//     fails, is sent GOAWAY, or has used its stream ids.
+//   - Every connection is opened through protocol.ClientConfig.Dial, so its bytes are
+//     counted.
+package instrument
+
+import (
+	"context"
+
+	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/protocol/grpcavro"
+	"github.com/wirebench/wirebench/protocol/grpcproto"
+	"github.com/wirebench/wirebench/protocol/httpjson"
+)
+
+// Name is the stack's registry name, the same for each protocol.
+const Name = "instrument"
+
+var (
+	protoCodec = codec{
+		contentType:   "application/grpc",
+		scratch:       func() scratch { return new(grpcproto.WireCodec) },
+		decodePerson:  grpcproto.DecodePerson,
+		decodePersons: grpcproto.DecodePersons,
+		decodeLinks:   grpcproto.DecodeLinks,
+		decodeEcho:    grpcproto.DecodeEcho,
+	}
+	avroCodec = codec{
+		contentType:   "application/grpc+" + grpcavro.CodecName,
+		scratch:       func() scratch { return new(grpcavro.WireCodec) },
+		decodePerson:  grpcavro.DecodePerson,
+		decodePersons: grpcavro.DecodePersons,
+		decodeLinks:   grpcavro.DecodeLinks,
+		decodeEcho:    grpcavro.DecodeEcho,
+	}
+)
+
+func init() {
+	protocol.RegisterStack(&protocol.Stack{
+		Name: Name, Protocol: httpjson.Name, Language: "go", Tier: protocol.Tuned, Worker: protocol.WorkerGo,
+		Summary:   "load generator: the lean HTTP/1.1 client, answers checked by hash once decoded",
+		Libraries: protocol.GoLibraries(),
+		Sides:     protocol.ClientSide,
+		NewClient: func(ctx context.Context, cfg protocol.ClientConfig) (protocol.Client, error) {
+			return httpjson.NewClientWith(ctx, cfg, httpjson.ClientOptions{RememberAnswers: true})
+		},
+	})
+	for _, p := range []struct {
+		name  string
+		codec *codec
+		lib   string
+	}{
+		{grpcproto.Name, &protoCodec, "google.golang.org/protobuf"},
+		{grpcavro.Name, &avroCodec, "github.com/twmb/avro"},
+	} {
+		protocol.RegisterStack(&protocol.Stack{
+			Name: Name, Protocol: p.name, Language: "go", Tier: protocol.Tuned, Worker: protocol.WorkerGo,
+			Summary:   "load generator: gRPC framed by hand over HTTP/2, answers checked by hash once decoded",
+			Libraries: protocol.GoLibraries("golang.org/x/net", p.lib),
+			Sides:     protocol.ClientSide,
+			NewClient: func(ctx context.Context, cfg protocol.ClientConfig) (protocol.Client, error) {
+				return newGRPCClient(ctx, cfg, p.name, p.codec)
+			},
+		})
+	}
+}
