@@ -7,6 +7,8 @@ import (
 	"os"
 	"time"
 
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
 	"github.com/wirebench/wirebench/cluster/controlpb"
 	"github.com/wirebench/wirebench/engine"
 	"github.com/wirebench/wirebench/spec"
@@ -172,9 +174,15 @@ func (s *search) observe(rate float64, ok bool) {
 	s.passes = kept
 }
 
-// judgeStep gives a step's verdict from its interval: the generator first (a result
-// it set says nothing of the target), then failed calls, the achieved rate and the
-// objectives.
+// judgeStep gives a step's verdict from its interval: a saturated client first (a
+// result it set says nothing of the target), then failed calls, the achieved rate
+// and the objectives. Lag (calls started late although a caller was free) blames the
+// generator only where it decided the verdict: a rate missed while the generator was
+// late, or an objective missed on response time (from the intended start) that the
+// service time (from the actual start) meets. Lag only ever adds to the response
+// time, so a step that passes despite it passes. (On the 2-vCPU VMs of
+// docs/capacity.md a lag p99 of 1–4 ms appears at 1000–2000/s with the client 20 %
+// busy: scheduling jitter, not a generator at its limit.)
 func judgeStep(c *spec.Capacity, rate float64, iv *Interval) (verdict, why string) {
 	secs := iv.Seconds()
 	calls := iv.Ops + iv.ErrorCount()
@@ -188,23 +196,43 @@ func judgeStep(c *spec.Capacity, rate float64, iv *Interval) (verdict, why strin
 	for _, o := range c.SLOs {
 		tightest = min(tightest, o.Max)
 	}
+	var lag time.Duration // lag p99 with a caller free, when it is large enough to matter
 	if iv.Lag != nil && iv.Overflow == 0 {
-		if lag := time.Duration(iv.Lag.ValueAtQuantile(99)); lag > max(MaxLagP99, time.Duration(lagShare*float64(tightest))) {
-			return VerdictGenerator, fmt.Sprintf("lag p99 %v with a caller free: the generator fell behind", lag.Round(time.Microsecond))
+		if l := time.Duration(iv.Lag.ValueAtQuantile(99)); l > max(MaxLagP99, time.Duration(lagShare*float64(tightest))) {
+			lag = l.Round(time.Microsecond)
 		}
 	}
 	if share := float64(iv.ErrorCount()) / float64(calls); share > c.MaxErrorRate {
 		return VerdictErrors, fmt.Sprintf("%.2f%% of calls failed (at most %.2f%%)", share*100, c.MaxErrorRate*100)
 	}
 	if achieved := float64(calls) / secs; achieved < MinAchieved*rate {
+		if lag > 0 {
+			return VerdictGenerator, fmt.Sprintf("achieved %.0f/s of %.0f/s with lag p99 %v and a caller free: the generator fell behind", achieved, rate, lag)
+		}
 		return VerdictRate, fmt.Sprintf("achieved %.0f/s of %.0f/s", achieved, rate)
 	}
 	for _, o := range c.SLOs {
-		if v := time.Duration(iv.Resp.ValueAtQuantile(o.Quantile)); v > o.Max {
-			return VerdictSLO, fmt.Sprintf("p%v %v > %v", o.Quantile, v.Round(time.Microsecond), o.Max)
+		v := time.Duration(iv.Resp.ValueAtQuantile(o.Quantile))
+		if v <= o.Max {
+			continue
 		}
+		if lag > 0 && iv.Service != nil && sloHolds(c, iv.Service) {
+			return VerdictGenerator, fmt.Sprintf("p%v %v > %v on response time only (service time within; lag p99 %v with a caller free): the generator fell behind",
+				o.Quantile, v.Round(time.Microsecond), o.Max, lag)
+		}
+		return VerdictSLO, fmt.Sprintf("p%v %v > %v", o.Quantile, v.Round(time.Microsecond), o.Max)
 	}
 	return VerdictPass, ""
+}
+
+// sloHolds says whether every objective of c holds on h.
+func sloHolds(c *spec.Capacity, h *hdr.Histogram) bool {
+	for _, o := range c.SLOs {
+		if time.Duration(h.ValueAtQuantile(o.Quantile)) > o.Max {
+			return false
+		}
+	}
+	return true
 }
 
 // Capacity runs a capacity search on one target (res.Spec.Capacity must be set):

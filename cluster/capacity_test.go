@@ -85,9 +85,19 @@ func TestJudgeStep(t *testing.T) {
 		{step(1000, 12*ms, 10*time.Microsecond, 0, 0, 300*ms), VerdictSLO, "p99 12"},
 		{step(900, 2*ms, 10*time.Microsecond, 0, 0, 300*ms), VerdictRate, "achieved 900/s of 1000/s"},
 		{step(980, 2*ms, 10*time.Microsecond, 20, 0, 300*ms), VerdictErrors, "2.00% of calls failed"},
-		// A saturated client, or lag with a free caller: the generator set the result.
+		// A saturated client sets the result.
 		{step(1000, 2*ms, 10*time.Microsecond, 0, 0, 950*ms), VerdictGenerator, "95% of its CPUs"},
-		{step(1000, 5*ms, 3*ms, 0, 0, 300*ms), VerdictGenerator, "lag p99 3ms"},
+		// Lag with a free caller: it decides only a verdict it caused. Within the
+		// objective despite it: a pass.
+		{step(1000, 5*ms, 3*ms, 0, 0, 300*ms), VerdictPass, ""},
+		// Objective missed on response time (12 ms) but met on service time (9 ms).
+		{step(1000, 12*ms, 3*ms, 0, 0, 300*ms), VerdictGenerator, "response time only"},
+		// Missed on service time too (12 ms): the target's.
+		{step(1000, 15*ms, 3*ms, 0, 0, 300*ms), VerdictSLO, "p99 15"},
+		// The rate missed while the generator was late.
+		{step(900, 2*ms, 3*ms, 0, 0, 300*ms), VerdictGenerator, "achieved 900/s of 1000/s with lag p99 3ms"},
+		// Lag under 1 ms is never the generator's.
+		{step(1000, 12*ms, 800*time.Microsecond, 0, 0, 300*ms), VerdictSLO, "p99 12"},
 		// Lag with every caller busy (overflow) is the target's queue, judged as such.
 		{step(1000, 15*ms, 3*ms, 0, 200, 300*ms), VerdictSLO, "p99"},
 	}
