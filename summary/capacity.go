@@ -2,8 +2,12 @@ package summary
 
 import (
 	"github.com/wirebench/wirebench/cluster"
+	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/report"
 )
+
+// instrumentStack is the client stack built to load a server cheaply (protocol/instrument).
+const instrumentStack = "instrument"
 
 // Capacity builds the result of a capacity search: the benchmark's figures are the
 // confirming run's (or, when it was not confirmed, the last passing step's, or else
@@ -35,7 +39,13 @@ func Capacity(res cluster.Resolved, r *cluster.CapacityResult, err error) report
 		}
 		if r.GeneratorBound {
 			b.GeneratorBound = true
-			b.Warnings = append(b.Warnings, "generator-bound: the load generator could not go faster; the rate found is a floor of the target's capacity, not its capacity")
+			w := "generator-bound: the load generator could not go faster; the rate found is a floor of the target's capacity, not its capacity"
+			if cheaper := instrumentStack; res.Client.Name != cheaper {
+				if _, err := protocol.LookupStack(res.Protocol.Name, cheaper, protocol.ClientSide); err == nil {
+					w += " (try --client-stack " + cheaper + ", the load generator that costs least per call)"
+				}
+			}
+			b.Warnings = append(b.Warnings, w)
 		}
 		if !r.Confirmed && r.Rate > 0 && !r.GeneratorBound {
 			b.Warnings = append(b.Warnings, "the capacity found was not confirmed by the longer run")
