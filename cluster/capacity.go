@@ -89,12 +89,11 @@ type stepper interface {
 func (s *search) bracket() (float64, float64) { return s.pass, s.fail }
 
 // sweep steps through every rate from the start, each factor times the last, until
-// two steps running fail. The answer is the highest rate that passed below the
-// first failure of the pair.
+// two steps running fail.
 type sweep struct {
 	next_, factor float64
 	pass, fail    float64
-	failedLast    bool
+	lastFail      float64 // the rate of the last step, when it failed (0 after a pass)
 	done          bool
 }
 
@@ -105,20 +104,18 @@ func (s *sweep) next() float64 {
 	return s.next_
 }
 
+// observe ends the sweep at the first two failing steps in a row. The answer is the
+// last pass before them, the bracket's top the first of the two: a lone failure below
+// passing rates is noise under the capacity's edge (on a shared VM a 1 s step misses a
+// p99 objective now and then far below it), as a lone pass above would be over it.
 func (s *sweep) observe(rate float64, ok bool) {
 	switch {
 	case ok:
-		if s.fail == 0 { // passes after a lone failure are noise above the capacity's edge
-			s.pass = rate
-		}
-		s.failedLast = false
-	case s.failedLast:
-		s.done = true
+		s.pass, s.lastFail = rate, 0
+	case s.lastFail != 0:
+		s.fail, s.done = s.lastFail, true
 	default:
-		if s.fail == 0 {
-			s.fail = rate
-		}
-		s.failedLast = true
+		s.lastFail = rate
 	}
 	s.next_ = rate * s.factor
 }
