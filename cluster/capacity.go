@@ -282,33 +282,10 @@ func Capacity(ctx context.Context, res Resolved, opt Options, observe func(Capac
 	if c.Sweep {
 		srch = &sweep{next_: start, factor: 1 + c.Resolution}
 	}
-	spent := time.Duration(0)
-	retried := 0.0 // the rate last retried after a generator verdict
-	for {
-		rate := srch.next()
-		if rate == 0 {
-			break
-		}
-		if spent+c.Step+c.Confirm > c.Budget {
-			out.OutOfBudget = true
-			break
-		}
-		st, err := step(rate, c.Step, false, len(out.Steps))
-		if err != nil {
-			return out, err
-		}
-		spent += c.Step
-		if st.Verdict == VerdictGenerator {
-			// A shared machine can stall the generator for a moment: the same rate
-			// is tried once more before the generator is taken for the limit.
-			if retried != rate {
-				retried = rate
-				continue
-			}
-			out.GeneratorBound = true
-			break
-		}
-		srch.observe(rate, st.Verdict == VerdictPass)
+	if err := walk(c, srch, out, func(rate float64) (CapacityStep, error) {
+		return step(rate, c.Step, false, len(out.Steps))
+	}); err != nil {
+		return out, err
 	}
 	out.Low, out.High = srch.bracket()
 	out.Rate = out.Low
@@ -333,4 +310,40 @@ func Capacity(ctx context.Context, res Resolved, opt Options, observe func(Capac
 		}
 	}
 	return out, nil
+}
+
+// walk measures the steps srch picks (step measures one) until it is done, a
+// generator verdict holds, or the budget (less the confirming run) is spent.
+func walk(c *spec.Capacity, srch stepper, out *CapacityResult, step func(rate float64) (CapacityStep, error)) error {
+	spent := time.Duration(0)
+	retried := 0.0 // the rate last tried again
+	for {
+		rate := srch.next()
+		if rate == 0 {
+			return nil
+		}
+		if spent+c.Step+c.Confirm > c.Budget {
+			out.OutOfBudget = true
+			return nil
+		}
+		st, err := step(rate)
+		if err != nil {
+			return err
+		}
+		spent += c.Step
+		// A shared machine stalls now and then: a step that did not pass is tried
+		// once more at the same rate, and the second verdict stands. (On the VMs of
+		// docs/capacity.md a 1 s step missed p99 ≤ 10 ms at 16k/s, a quarter of the
+		// target's capacity, and the search took that for the edge.) A sweep needs two
+		// failures running anyway.
+		if st.Verdict != VerdictPass && retried != rate && (st.Verdict == VerdictGenerator || !c.Sweep) {
+			retried = rate
+			continue
+		}
+		if st.Verdict == VerdictGenerator {
+			out.GeneratorBound = true
+			return nil
+		}
+		srch.observe(rate, st.Verdict == VerdictPass)
+	}
 }

@@ -3,6 +3,7 @@ package cluster
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -176,5 +177,53 @@ func TestSweep(t *testing.T) {
 	pass, fail := s.bracket()
 	if math.Abs(pass-1464.1) > 0.01 || math.Abs(fail-1610.51) > 0.01 {
 		t.Errorf("bracket [%v, %v], want [1464.1, 1610.51]", pass, fail)
+	}
+}
+
+// walk tries a failing step once more and keeps the second verdict: a lone failure
+// far below the edge does not end the growth, two in a row do; a generator verdict
+// twice running marks the search generator-bound.
+func TestWalkRetriesFailures(t *testing.T) {
+	c := &spec.Capacity{Step: time.Second, Budget: time.Minute, Resolution: 0.05}
+	run := func(c *spec.Capacity, srch stepper, verdicts map[float64][]string) (*CapacityResult, []float64) {
+		out := &CapacityResult{}
+		var rates []float64
+		seen := map[float64]int{}
+		err := walk(c, srch, out, func(rate float64) (CapacityStep, error) {
+			rates = append(rates, rate)
+			v := VerdictPass
+			if vs := verdicts[rate]; seen[rate] < len(vs) {
+				v = vs[seen[rate]]
+			}
+			seen[rate]++
+			if rate >= 64000 { // the target's edge: everything above fails
+				v = VerdictSLO
+			}
+			return CapacityStep{Rate: rate, Verdict: v}, nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out, rates
+	}
+	// 16k fails once (noise), passes when tried again: growth goes on to 64k.
+	out, rates := run(c, newSearch(1000, 0.05), map[float64][]string{16000: {VerdictSLO, VerdictPass}})
+	if rates[4] != 16000 || rates[5] != 16000 || rates[6] != 32000 || rates[7] != 64000 || rates[8] != 64000 {
+		t.Fatalf("rates %v: want 16000 twice, then 32000, 64000 twice", rates)
+	}
+	if low, high := out.Low, out.High; low != 0 || high != 0 {
+		t.Fatalf("walk set the bracket (%v, %v); Capacity does", low, high)
+	}
+	// A generator verdict twice at one rate ends the search, generator-bound.
+	out, rates = run(c, newSearch(1000, 0.05), map[float64][]string{4000: {VerdictGenerator, VerdictGenerator}})
+	if !out.GeneratorBound || rates[len(rates)-1] != 4000 || len(rates) != 4 {
+		t.Fatalf("rates %v, generator-bound %v: want the search to end at 4000 after two generator verdicts", rates, out.GeneratorBound)
+	}
+	// A sweep does not retry a failure (it needs two running anyway).
+	sw := *c
+	sw.Sweep = true
+	_, rates = run(&sw, &sweep{next_: 1000, factor: 2}, map[float64][]string{4000: {VerdictSLO}})
+	if want := []float64{1000, 2000, 4000, 8000, 16000, 32000, 64000, 128000}; !slices.Equal(rates, want) {
+		t.Fatalf("sweep rates %v, want %v", rates, want)
 	}
 }
