@@ -1,6 +1,9 @@
 package summary
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/wirebench/wirebench/cluster"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/report"
@@ -23,6 +26,11 @@ func Capacity(res cluster.Resolved, r *cluster.CapacityResult, err error) report
 		result.Trials = []*cluster.Trial{{Intervals: []*cluster.Interval{picked}}}
 	}
 	b := Benchmark(res, result)
+	// The search's step verdicts judged the generator (cluster.judgeStep, which blames
+	// lag only where it decided a verdict); the benchmark-wide check of the picked
+	// step would contradict them.
+	b.GeneratorBound = false
+	b.Warnings = slices.DeleteFunc(b.Warnings, func(w string) bool { return strings.HasPrefix(w, generatorWarning) })
 	c := res.Spec.Capacity
 	capa := &report.Capacity{MaxErrorRate: c.MaxErrorRate, Steps: []report.CapacityStep{}}
 	for _, o := range c.SLOs {
@@ -39,7 +47,7 @@ func Capacity(res cluster.Resolved, r *cluster.CapacityResult, err error) report
 		}
 		if r.GeneratorBound {
 			b.GeneratorBound = true
-			w := "generator-bound: the load generator could not go faster; the rate found is a floor of the target's capacity, not its capacity"
+			w := generatorWarning + " the load generator could not go faster; the rate found is a floor of the target's capacity, not its capacity"
 			if cheaper := instrumentStack; res.Client.Name != cheaper {
 				if _, err := protocol.LookupStack(res.Protocol.Name, cheaper, protocol.ClientSide); err == nil {
 					w += " (try --client-stack " + cheaper + ", the load generator that costs least per call)"

@@ -179,15 +179,18 @@ func iteration(iv *cluster.Interval) report.Iteration {
 	return it
 }
 
+// generatorWarning opens every warning that the generator may have set a result.
+const generatorWarning = "generator-bound:"
+
 // judge says whether the generator, not the target, may have set the result.
 func judge(spec spec.Spec, all *record.Interval, s *report.Summary, seconds, cpuSeconds float64) (warnings []string, bound bool) {
 	if spec.Load.Kind == load.Open && s.LagUs != nil {
 		if lag := time.Duration(s.LagUs.P99 * 1e3); lag > MaxLagP99 {
-			warnings = append(warnings, fmt.Sprintf("generator-bound: lag p99 %v is over %v; calls started late (see overflow and lag)", lag.Round(time.Microsecond), MaxLagP99))
+			warnings = append(warnings, fmt.Sprintf(generatorWarning+" lag p99 %v is over %v; calls started late (see overflow and lag)", lag.Round(time.Microsecond), MaxLagP99))
 			bound = true
 		}
 		if s.AchievedRate < MinAchieved*spec.Load.Rate {
-			warnings = append(warnings, fmt.Sprintf("generator-bound: achieved %.0f ops/s, under %.0f%% of the target %.0f", s.AchievedRate, MinAchieved*100, spec.Load.Rate))
+			warnings = append(warnings, fmt.Sprintf(generatorWarning+" achieved %.0f ops/s, under %.0f%% of the target %.0f", s.AchievedRate, MinAchieved*100, spec.Load.Rate))
 			bound = true
 		}
 	}
@@ -197,7 +200,7 @@ func judge(spec spec.Spec, all *record.Interval, s *report.Summary, seconds, cpu
 		// ClientCPUUsPerOp × ops is the client's CPU time in µs.
 		used = s.ClientCPUUsPerOp * float64(all.Ops) / 1e6
 		if share := used / cpuSeconds; share > MaxClientCPU {
-			warnings = append(warnings, fmt.Sprintf("generator-bound: the client used %.0f%% of its CPUs", share*100))
+			warnings = append(warnings, fmt.Sprintf(generatorWarning+" the client used %.0f%% of its CPUs", share*100))
 			bound = true
 		}
 	}

@@ -138,3 +138,25 @@ func TestSummarizeErrors(t *testing.T) {
 		t.Errorf("errors %d %v, warnings %v", b.Summary.Errors, b.Summary.ErrorsByKind, b.Warnings)
 	}
 }
+
+// A capacity result is judged by its search's verdicts: a confirming run whose lag p99
+// (5 ms) trips the benchmark-wide check is not flagged when the search passed it;
+// a search that ended on the generator is flagged, and names the cheaper client stack.
+func TestCapacityGeneratorFromSearch(t *testing.T) {
+	sp := spec.Default()
+	sp.Protocol, sp.Iterations = "http-json", 1
+	sp.Load, _ = load.Model{Kind: load.Open, Rate: 1000, Concurrency: 8}.Normalize()
+	sp.Capacity = &spec.Capacity{SLOs: []spec.SLO{{Quantile: 99, Max: 10 * time.Millisecond}}, Step: time.Second, Confirm: 5 * time.Second, Budget: time.Minute, Resolution: 0.05}
+	iv := interval(0, 1000, 6*time.Millisecond, 5*time.Millisecond, 300*time.Millisecond, true)
+	r := &cluster.CapacityResult{Rate: 1000, Low: 1000, Confirmed: true,
+		Steps: []cluster.CapacityStep{{Rate: 1000, Interval: iv, Verdict: cluster.VerdictPass, Confirm: true}}}
+	b := Capacity(resolve(t, sp), r, nil)
+	if b.GeneratorBound || len(b.Warnings) != 0 {
+		t.Errorf("passed search flagged: bound %v, warnings %q", b.GeneratorBound, b.Warnings)
+	}
+	r.GeneratorBound, r.Confirmed = true, false
+	b = Capacity(resolve(t, sp), r, nil)
+	if !b.GeneratorBound || len(b.Warnings) != 1 || !strings.Contains(b.Warnings[0], "a floor") || !strings.Contains(b.Warnings[0], "--client-stack instrument") {
+		t.Errorf("generator-bound search: bound %v, warnings %q", b.GeneratorBound, b.Warnings)
+	}
+}
