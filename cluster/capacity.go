@@ -36,6 +36,11 @@ const (
 	// lagShare: lag p99 under this share of the tightest objective cannot decide a
 	// step's verdict, however late the generator was.
 	lagShare = 0.1
+	// clearOverload: a step that achieved less than this share under its rate failed
+	// plainly, and is not tried again.
+	clearOverload = 0.05
+	// maxConfirms is the most confirming runs, each one resolution under the last.
+	maxConfirms = 3
 	// minRate ends a search that finds nothing passing above it.
 	minRate = 1.0
 )
@@ -282,67 +287,91 @@ func Capacity(ctx context.Context, res Resolved, opt Options, observe func(Capac
 	if c.Sweep {
 		srch = &sweep{next_: start, factor: 1 + c.Resolution}
 	}
-	if err := walk(c, srch, out, func(rate float64) (CapacityStep, error) {
+	spent, err := walk(c, srch, out, func(rate float64) (CapacityStep, error) {
 		return step(rate, c.Step, false, len(out.Steps))
-	}); err != nil {
+	})
+	if err != nil {
 		return out, err
 	}
 	out.Low, out.High = srch.bracket()
 	out.Rate = out.Low
-	// Confirm the answer with a longer run; one resolution lower if it fails.
-	for try := 0; try < 2 && out.Rate > 0 && c.Confirm > 0 && !out.GeneratorBound; try++ {
-		st, err := step(out.Rate, c.Confirm, true, len(out.Steps))
-		if err != nil {
-			return out, err
-		}
-		if st.Verdict == VerdictGenerator {
-			out.GeneratorBound = true
-			break
-		}
-		if st.Verdict == VerdictPass {
-			out.Confirmed = true
-			break
-		}
-		out.High = out.Rate
-		if try == 0 {
-			out.Rate /= 1 + c.Resolution
-			out.Low = out.Rate
-		}
+	if err := confirm(c, out, spent, func(rate float64) (CapacityStep, error) {
+		return step(rate, c.Confirm, true, len(out.Steps))
+	}); err != nil {
+		return out, err
 	}
 	return out, nil
 }
 
-// walk measures the steps srch picks (step measures one) until it is done, a
-// generator verdict holds, or the budget (less the confirming run) is spent.
-func walk(c *spec.Capacity, srch stepper, out *CapacityResult, step func(rate float64) (CapacityStep, error)) error {
-	spent := time.Duration(0)
-	retried := 0.0 // the rate last tried again
-	for {
-		rate := srch.next()
-		if rate == 0 {
-			return nil
-		}
-		if spent+c.Step+c.Confirm > c.Budget {
+// confirm checks the search's answer with a longer run (step measures one). A
+// failure lowers the rate by one resolution and tries again, at most maxConfirms runs
+// and within the budget (walk reserved the first; spent is what the steps used). When
+// none passes, the answer stays the search's, unconfirmed: the runs are in the steps.
+func confirm(c *spec.Capacity, out *CapacityResult, spent time.Duration, step func(rate float64) (CapacityStep, error)) error {
+	found, low, high := out.Rate, out.Low, out.High
+	for try, rate := 0, out.Rate; try < maxConfirms && rate > 0 && c.Confirm > 0 && !out.GeneratorBound; try++ {
+		if try > 0 && spent+c.Confirm > c.Budget {
 			out.OutOfBudget = true
-			return nil
+			break
 		}
 		st, err := step(rate)
 		if err != nil {
 			return err
 		}
+		spent += c.Confirm
+		if st.Verdict == VerdictGenerator {
+			out.GeneratorBound = true
+			break
+		}
+		if st.Verdict == VerdictPass {
+			out.Confirmed, out.Rate, out.Low = true, rate, rate
+			if try > 0 {
+				out.High = rate * (1 + c.Resolution) // the confirming run that failed last
+			}
+			break
+		}
+		rate /= 1 + c.Resolution
+	}
+	if !out.Confirmed {
+		out.Rate, out.Low, out.High = found, low, high
+	}
+	return nil
+}
+
+// walk measures the steps srch picks (step measures one) until it is done, a
+// generator verdict holds, or the budget (less one confirming run) is spent, and
+// says how long its steps measured.
+func walk(c *spec.Capacity, srch stepper, out *CapacityResult, step func(rate float64) (CapacityStep, error)) (spent time.Duration, err error) {
+	retried := 0.0 // the rate last tried again
+	for {
+		rate := srch.next()
+		if rate == 0 {
+			return spent, nil
+		}
+		if spent+c.Step+c.Confirm > c.Budget {
+			out.OutOfBudget = true
+			return spent, nil
+		}
+		st, err := step(rate)
+		if err != nil {
+			return spent, err
+		}
 		spent += c.Step
 		// A shared machine stalls now and then: a step that did not pass is tried
 		// once more at the same rate, and the second verdict stands. (On the VMs of
 		// docs/capacity.md a 1 s step missed p99 ≤ 10 ms at 16k/s, a quarter of the
-		// target's capacity, and the search took that for the edge.) A sweep needs two
-		// failures running anyway.
-		if st.Verdict != VerdictPass && retried != rate && (st.Verdict == VerdictGenerator || !c.Sweep) {
+		// target's capacity, and the search took that for the edge.) Not a rate
+		// missed by more than clearOverload (the target is plainly past its edge), nor
+		// in a sweep, which needs two failures running anyway.
+		overloaded := st.Verdict == VerdictRate && st.Interval != nil &&
+			float64(st.Interval.Ops+st.Interval.ErrorCount()) < (1-clearOverload)*rate*st.Interval.Seconds()
+		if st.Verdict != VerdictPass && retried != rate && (st.Verdict == VerdictGenerator || !c.Sweep && !overloaded) {
 			retried = rate
 			continue
 		}
 		if st.Verdict == VerdictGenerator {
 			out.GeneratorBound = true
-			return nil
+			return spent, nil
 		}
 		srch.observe(rate, st.Verdict == VerdictPass)
 	}

@@ -189,15 +189,19 @@ func TestWalkRetriesFailures(t *testing.T) {
 		out := &CapacityResult{}
 		var rates []float64
 		seen := map[float64]int{}
-		err := walk(c, srch, out, func(rate float64) (CapacityStep, error) {
+		_, err := walk(c, srch, out, func(rate float64) (CapacityStep, error) {
 			rates = append(rates, rate)
 			v := VerdictPass
 			if vs := verdicts[rate]; seen[rate] < len(vs) {
 				v = vs[seen[rate]]
 			}
 			seen[rate]++
-			if rate >= 64000 { // the target's edge: everything above fails
-				v = VerdictSLO
+			if rate >= 64000 { // past the target's edge: it serves half the rate
+				iv := record.NewInterval(true)
+				iv.Start = time.Unix(100, 0)
+				iv.End = iv.Start.Add(time.Second)
+				iv.Ops = int64(rate / 2)
+				return CapacityStep{Rate: rate, Verdict: VerdictRate, Interval: &Interval{Interval: iv}}, nil
 			}
 			return CapacityStep{Rate: rate, Verdict: v}, nil
 		})
@@ -206,10 +210,11 @@ func TestWalkRetriesFailures(t *testing.T) {
 		}
 		return out, rates
 	}
-	// 16k fails once (noise), passes when tried again: growth goes on to 64k.
+	// 16k fails once (noise), passes when tried again: growth goes on to 64k, which
+	// is plainly past the edge (half the rate served) and not tried again.
 	out, rates := run(c, newSearch(1000, 0.05), map[float64][]string{16000: {VerdictSLO, VerdictPass}})
-	if rates[4] != 16000 || rates[5] != 16000 || rates[6] != 32000 || rates[7] != 64000 || rates[8] != 64000 {
-		t.Fatalf("rates %v: want 16000 twice, then 32000, 64000 twice", rates)
+	if rates[4] != 16000 || rates[5] != 16000 || rates[6] != 32000 || rates[7] != 64000 || rates[8] == 64000 {
+		t.Fatalf("rates %v: want 16000 twice, then 32000, 64000 once", rates)
 	}
 	if low, high := out.Low, out.High; low != 0 || high != 0 {
 		t.Fatalf("walk set the bracket (%v, %v); Capacity does", low, high)
@@ -225,5 +230,38 @@ func TestWalkRetriesFailures(t *testing.T) {
 	_, rates = run(&sw, &sweep{next_: 1000, factor: 2}, map[float64][]string{4000: {VerdictSLO}})
 	if want := []float64{1000, 2000, 4000, 8000, 16000, 32000, 64000, 128000}; !slices.Equal(rates, want) {
 		t.Fatalf("sweep rates %v, want %v", rates, want)
+	}
+}
+
+// confirm steps down one resolution per failed run, at most maxConfirms runs within
+// the budget; a pass sets the answer and the bracket's top at the run that failed
+// last; when none passes the search's answer stays, unconfirmed.
+func TestConfirmStepsDown(t *testing.T) {
+	c := &spec.Capacity{Step: time.Second, Confirm: 5 * time.Second, Budget: time.Minute, Resolution: 0.25}
+	run := func(passAt float64, spent time.Duration) (*CapacityResult, []float64) {
+		out := &CapacityResult{Rate: 1000, Low: 1000, High: 1100}
+		var rates []float64
+		if err := confirm(c, out, spent, func(rate float64) (CapacityStep, error) {
+			rates = append(rates, rate)
+			if rate <= passAt {
+				return CapacityStep{Rate: rate, Verdict: VerdictPass}, nil
+			}
+			return CapacityStep{Rate: rate, Verdict: VerdictSLO}, nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return out, rates
+	}
+	out, rates := run(700, 0) // 1000 and 800 fail, 640 passes
+	if !slices.Equal(rates, []float64{1000, 800, 640}) || !out.Confirmed || out.Rate != 640 || out.Low != 640 || out.High != 800 {
+		t.Errorf("rates %v, answer %+v: want 640 confirmed, bracket 640–800", rates, out)
+	}
+	out, rates = run(100, 0) // none of three passes
+	if len(rates) != maxConfirms || out.Confirmed || out.Rate != 1000 || out.Low != 1000 || out.High != 1100 {
+		t.Errorf("rates %v, answer %+v: want %d runs and the search's answer, unconfirmed", rates, out, maxConfirms)
+	}
+	out, rates = run(700, 52*time.Second) // room for one run only
+	if len(rates) != 1 || out.Confirmed || !out.OutOfBudget {
+		t.Errorf("rates %v, answer %+v: want one run, then out of budget", rates, out)
 	}
 }
