@@ -233,8 +233,8 @@ func TestWalkRetriesFailures(t *testing.T) {
 	}
 }
 
-// confirm steps down one resolution per failed run, at most maxConfirms runs within
-// the budget; a pass sets the answer and the bracket's top at the run that failed
+// confirm steps down one resolution per failed run, down to half the answer and
+// within the budget; a pass sets the answer and the bracket's top at the run that failed
 // last; when none passes the search's answer stays, unconfirmed.
 func TestConfirmStepsDown(t *testing.T) {
 	c := &spec.Capacity{Step: time.Second, Confirm: 5 * time.Second, Budget: time.Minute, Resolution: 0.25}
@@ -256,9 +256,9 @@ func TestConfirmStepsDown(t *testing.T) {
 	if !slices.Equal(rates, []float64{1000, 800, 640}) || !out.Confirmed || out.Rate != 640 || out.Low != 640 || out.High != 800 {
 		t.Errorf("rates %v, answer %+v: want 640 confirmed, bracket 640–800", rates, out)
 	}
-	out, rates = run(100, 0) // none of three passes
-	if len(rates) != maxConfirms || out.Confirmed || out.Rate != 1000 || out.Low != 1000 || out.High != 1100 {
-		t.Errorf("rates %v, answer %+v: want %d runs and the search's answer, unconfirmed", rates, out, maxConfirms)
+	out, rates = run(100, 0) // none passes down to half the answer: 1000, 800, 640, 512
+	if !slices.Equal(rates, []float64{1000, 800, 640, 512}) || out.Confirmed || out.Rate != 1000 || out.Low != 1000 || out.High != 1100 {
+		t.Errorf("rates %v, answer %+v: want runs down to 512 and the search's answer, unconfirmed", rates, out)
 	}
 	out, rates = run(700, 52*time.Second) // room for one run only
 	if len(rates) != 1 || out.Confirmed || !out.OutOfBudget {
