@@ -312,6 +312,7 @@ func Capacity(ctx context.Context, res Resolved, opt Options, observe func(Capac
 // of docs/capacity.md http-json's confirming runs failed 5–15 % under the steps' edge.)
 func confirm(c *spec.Capacity, out *CapacityResult, spent time.Duration, step func(rate float64) (CapacityStep, error)) error {
 	found, low, high := out.Rate, out.Low, out.High
+	allGenerator := true // every confirming run so far was set by the generator
 	for try, rate := 0, out.Rate; rate >= found*minConfirmShare && rate > 0 && c.Confirm > 0 && !out.GeneratorBound; try++ {
 		if try > 0 && spent+c.Confirm > c.Budget {
 			out.OutOfBudget = true
@@ -322,10 +323,11 @@ func confirm(c *spec.Capacity, out *CapacityResult, spent time.Duration, step fu
 			return err
 		}
 		spent += c.Confirm
-		if st.Verdict == VerdictGenerator {
-			out.GeneratorBound = true
+		if st.Verdict == VerdictGenerator && try > 0 && allGenerator {
+			out.GeneratorBound = true // twice running, as in walk
 			break
 		}
+		allGenerator = allGenerator && st.Verdict == VerdictGenerator
 		if st.Verdict == VerdictPass {
 			out.Confirmed, out.Rate, out.Low = true, rate, rate
 			if try > 0 {
@@ -345,7 +347,7 @@ func confirm(c *spec.Capacity, out *CapacityResult, spent time.Duration, step fu
 // generator verdict holds, or the budget (less one confirming run) is spent, and
 // says how long its steps measured.
 func walk(c *spec.Capacity, srch stepper, out *CapacityResult, step func(rate float64) (CapacityStep, error)) (spent time.Duration, err error) {
-	retried := 0.0 // the rate last tried again
+	retried, first := 0.0, "" // the rate last tried again, and its first verdict
 	for {
 		rate := srch.next()
 		if rate == 0 {
@@ -365,14 +367,15 @@ func walk(c *spec.Capacity, srch stepper, out *CapacityResult, step func(rate fl
 		// docs/capacity.md a 1 s step missed p99 ≤ 10 ms at 16k/s, a quarter of the
 		// target's capacity, and the search took that for the edge.) Not a rate
 		// missed by more than clearOverload (the target is plainly past its edge), nor
-		// in a sweep, which needs two failures running anyway.
+		// in a sweep, which needs two failures running anyway. The generator is taken
+		// for the limit only when both tries blame it.
 		overloaded := st.Verdict == VerdictRate && st.Interval != nil &&
 			float64(st.Interval.Ops+st.Interval.ErrorCount()) < (1-clearOverload)*rate*st.Interval.Seconds()
 		if st.Verdict != VerdictPass && retried != rate && (st.Verdict == VerdictGenerator || !c.Sweep && !overloaded) {
-			retried = rate
+			retried, first = rate, st.Verdict
 			continue
 		}
-		if st.Verdict == VerdictGenerator {
+		if st.Verdict == VerdictGenerator && (retried != rate || first == VerdictGenerator) {
 			out.GeneratorBound = true
 			return spent, nil
 		}

@@ -224,6 +224,12 @@ func TestWalkRetriesFailures(t *testing.T) {
 	if !out.GeneratorBound || rates[len(rates)-1] != 4000 || len(rates) != 4 {
 		t.Fatalf("rates %v, generator-bound %v: want the search to end at 4000 after two generator verdicts", rates, out.GeneratorBound)
 	}
+	// A missed objective, then the generator blamed on the second try: a failure
+	// of the target, not the generator's limit; the search goes on under 4000.
+	out, rates = run(c, newSearch(1000, 0.05), map[float64][]string{4000: {VerdictSLO, VerdictGenerator}})
+	if out.GeneratorBound || len(rates) < 5 || rates[4] >= 4000 {
+		t.Fatalf("rates %v, generator-bound %v: want a failure at 4000 and the search below it", rates, out.GeneratorBound)
+	}
 	// A sweep does not retry a failure (it needs two running anyway).
 	sw := *c
 	sw.Sweep = true
@@ -259,6 +265,19 @@ func TestConfirmStepsDown(t *testing.T) {
 	out, rates = run(100, 0) // none passes down to half the answer: 1000, 800, 640, 512
 	if !slices.Equal(rates, []float64{1000, 800, 640, 512}) || out.Confirmed || out.Rate != 1000 || out.Low != 1000 || out.High != 1100 {
 		t.Errorf("rates %v, answer %+v: want runs down to 512 and the search's answer, unconfirmed", rates, out)
+	}
+	// A confirming run set by the generator once is a failed run, not the end.
+	out = &CapacityResult{Rate: 1000, Low: 1000, High: 1100}
+	var got []float64
+	verdicts := []string{VerdictGenerator, VerdictSLO, VerdictPass}
+	if err := confirm(c, out, 0, func(rate float64) (CapacityStep, error) {
+		got = append(got, rate)
+		return CapacityStep{Rate: rate, Verdict: verdicts[len(got)-1]}, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, []float64{1000, 800, 640}) || !out.Confirmed || out.GeneratorBound || out.Rate != 640 {
+		t.Errorf("rates %v, answer %+v: want 640 confirmed after a generator and a failed run", got, out)
 	}
 	out, rates = run(700, 52*time.Second) // room for one run only
 	if len(rates) != 1 || out.Confirmed || !out.OutOfBudget {
