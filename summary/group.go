@@ -49,13 +49,20 @@ func Group(bs []report.Benchmark, rs []*cluster.Result, base int) {
 		}
 		bs[i].Summary.Relative = rel
 	}
-	if w := driftWarning(scores); w != "" {
+	// Speed is throughput whatever the mode: in average-time mode a slice's score is
+	// ms/op, which falls as a target warms up.
+	speeds := make([]map[slot]float64, len(rs))
+	for i, r := range rs {
+		speeds[i] = sliceScores(r, report.ModeThroughput)
+	}
+	if w := driftWarning(speeds); w != "" {
 		bs[base].Warnings = append(bs[base].Warnings, w)
 	}
-	warmingWarnings(bs, scores)
+	warmingWarnings(bs, speeds)
 }
 
-// warmingWarnings warns about each target whose speed rose over the rounds against
+// warmingWarnings warns about each target whose speed (speeds: throughput per slice)
+// rose over the rounds against
 // the group's other targets (the geometric mean of their slices, each relative to its
 // target's median): a target still warming up (a JIT compiling, caches filling) while
 // the others were steady. Only a rise is said: with two targets one's rise is the
