@@ -120,10 +120,17 @@ func Groups(bs []suite.Benchmark) [][]int {
 }
 
 // baselineOf returns the position in group (indices into bs) of the suite's
-// baseline, or 0, the group's first target.
+// baseline, else of the group's first target across a wire (an in-process floor such
+// as direct is two orders of magnitude off every other target: ratios to it read
+// 0.00×), else 0.
 func baselineOf(s *suite.Suite, bs []suite.Benchmark, group []int) int {
 	for k, i := range group {
 		if s.IsBaseline(bs[i]) {
+			return k
+		}
+	}
+	for k, i := range group {
+		if bs[i].Spec.Transport != spec.InProc {
 			return k
 		}
 	}
