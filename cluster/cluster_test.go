@@ -3,13 +3,20 @@ package cluster
 import (
 	"context"
 	"fmt"
+	"io"
+	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/wirebench/wirebench/cluster/controlpb"
 	"github.com/wirebench/wirebench/engine"
 	"github.com/wirebench/wirebench/internal/testbin"
 	"github.com/wirebench/wirebench/load"
@@ -196,5 +203,62 @@ func TestBadSetup(t *testing.T) {
 	_, err := Run(context.Background(), s, Options{Binary: binary})
 	if err == nil || !strings.Contains(err.Error(), "no_such_option") {
 		t.Errorf("error %v, want the client worker's complaint about the option", err)
+	}
+}
+
+// A phase's server CPU is the server's CPU during that phase only: what the server
+// burns between phases (here: a second of calls from outside, as another target's
+// slices or a JVM's own threads would) is not charged to the next phase.
+func TestServerCPUIsThePhases(t *testing.T) {
+	s := testSpec("http-json", "tcp")
+	res, err := Resolve(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := Options{Binary: binary}
+	if err := opt.fill(); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	tg, err := startTarget(ctx, res, opt, t.TempDir(), 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tg.close()
+	const slice = 50 * time.Millisecond
+	if _, err := tg.phase(ctx, &controlpb.Phase{Kind: string(engine.Measure), DurationNanos: int64(slice)}); err != nil {
+		t.Fatal(err)
+	}
+	// Between the phases: four callers from this process for a second.
+	u, err := url.Parse(tg.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	var calls atomic.Int64
+	stop := time.Now().Add(time.Second)
+	for range 4 {
+		wg.Go(func() {
+			c := &http.Client{Timeout: 5 * time.Second}
+			for time.Now().Before(stop) {
+				if r, err := c.Get("http://" + u.Host + "/no-such-path"); err == nil {
+					io.Copy(io.Discard, r.Body)
+					r.Body.Close()
+					calls.Add(1)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	iv, err := tg.phase(ctx, &controlpb.Phase{Kind: string(engine.Measure), DurationNanos: int64(slice)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The phase lasted about 50 ms; on at most every CPU of this machine the server
+	// cannot have used more than that many times its length (plus the drain and the
+	// marks). The second of outside calls cost it far more.
+	limit := time.Duration(runtime.NumCPU()) * (slice + 50*time.Millisecond)
+	if iv.ServerCPU > limit {
+		t.Errorf("phase of %v charged %v of server CPU (limit %v); %d outside calls ran before it", slice, iv.ServerCPU, limit, calls.Load())
 	}
 }
