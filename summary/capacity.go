@@ -6,11 +6,9 @@ import (
 
 	"github.com/wirebench/wirebench/cluster"
 	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/protocol/instrument"
 	"github.com/wirebench/wirebench/report"
 )
-
-// instrumentStack is the client stack built to load a server cheaply (protocol/instrument).
-const instrumentStack = "instrument"
 
 // Capacity builds the result of a capacity search: the benchmark's figures are the
 // confirming run's (or, when it was not confirmed, the last passing step's, or else
@@ -48,7 +46,7 @@ func Capacity(res cluster.Resolved, r *cluster.CapacityResult, err error) report
 		if r.GeneratorBound {
 			b.GeneratorBound = true
 			w := generatorWarning + " the load generator could not go faster; the rate found is a floor of the target's capacity, not its capacity"
-			if cheaper := instrumentStack; res.Client.Name != cheaper {
+			if cheaper := instrument.Name; res.Client.Name != cheaper { // the client stack built to load a server cheaply
 				if _, err := protocol.LookupStack(res.Protocol.Name, cheaper, protocol.ClientSide); err == nil {
 					w += " (try --client-stack " + cheaper + ", the load generator that costs least per call)"
 				}
