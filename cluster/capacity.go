@@ -347,7 +347,7 @@ func confirm(c *spec.Capacity, out *CapacityResult, spent time.Duration, step fu
 // generator verdict holds, or the budget (less one confirming run) is spent, and
 // says how long its steps measured.
 func walk(c *spec.Capacity, srch stepper, out *CapacityResult, step func(rate float64) (CapacityStep, error)) (spent time.Duration, err error) {
-	retried, first := 0.0, "" // the rate last tried again, and its first verdict
+	first := "" // the first verdict of the rate being tried again ("": none is)
 	for {
 		rate := srch.next()
 		if rate == 0 {
@@ -371,11 +371,13 @@ func walk(c *spec.Capacity, srch stepper, out *CapacityResult, step func(rate fl
 		// for the limit only when both tries blame it.
 		overloaded := st.Verdict == VerdictRate && st.Interval != nil &&
 			float64(st.Interval.Ops+st.Interval.ErrorCount()) < (1-clearOverload)*rate*st.Interval.Seconds()
-		if st.Verdict != VerdictPass && retried != rate && (st.Verdict == VerdictGenerator || !c.Sweep && !overloaded) {
-			retried, first = rate, st.Verdict
+		if first == "" && st.Verdict != VerdictPass && (st.Verdict == VerdictGenerator || !c.Sweep && !overloaded) {
+			first = st.Verdict
 			continue
 		}
-		if st.Verdict == VerdictGenerator && (retried != rate || first == VerdictGenerator) {
+		generatorTwice := st.Verdict == VerdictGenerator && first == VerdictGenerator
+		first = ""
+		if generatorTwice {
 			out.GeneratorBound = true
 			return spent, nil
 		}

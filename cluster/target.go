@@ -171,9 +171,6 @@ type target struct {
 	srvStream controlpb.Worker_RunServerClient
 	clis      []*clientWorker
 	cancel    context.CancelFunc
-	// server is the server's last reading: each phase's server CPU is the
-	// difference from it.
-	server *ProcReading
 	// addr is the address the clients call (the server's, or --target's).
 	addr string
 }
@@ -230,9 +227,6 @@ func startTarget(ctx context.Context, res Resolved, opt Options, dir string, tri
 		if st.GetReady() == nil {
 			return nil, fmt.Errorf("%s: answered its setup with %T instead of Ready", c.name(), st.Status)
 		}
-	}
-	if t.server, err = t.mark(); err != nil {
-		return nil, err
 	}
 	return t, nil
 }
@@ -351,12 +345,9 @@ func (t *target) phase(ctx context.Context, ph *controlpb.Phase) (iv *Interval, 
 	// CPU of its own (a JVM's JIT and GC threads, a runtime's idle workers), which is
 	// not the cost of this phase's calls. Measured: http4s read 1.23–1.30 CPUs per
 	// slice on one pinned CPU without this.
-	if t.srvStream != nil {
-		before, err := t.mark()
-		if err != nil {
-			return nil, err
-		}
-		t.server = before
+	before, err := t.mark()
+	if err != nil {
+		return nil, err
 	}
 	for _, c := range t.clis {
 		if err := c.stream.Send(&controlpb.ClientArgs{Arg: &controlpb.ClientArgs_Phase{Phase: ph}}); err != nil {
@@ -381,7 +372,7 @@ func (t *target) phase(ctx context.Context, ph *controlpb.Phase) (iv *Interval, 
 		if err != nil {
 			return nil, err
 		}
-		iv.Server, iv.ServerCPU, t.server = now, now.CPU-t.server.CPU, now
+		iv.Server, iv.ServerCPU = now, now.CPU-before.CPU
 	}
 	return iv, nil
 }
