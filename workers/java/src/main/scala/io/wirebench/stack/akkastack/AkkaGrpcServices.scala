@@ -1,5 +1,7 @@
 package io.wirebench.stack.akkastack
 
+// ../pekkostack/PekkoGrpcServices.scala is this file on Pekko: a change to one belongs in both.
+
 import akka.NotUsed
 import akka.stream.scaladsl.Source
 import io.grpc.Status

@@ -1,5 +1,7 @@
 package io.wirebench.stack.akkastack
 
+// ../pekkostack/PekkoGrpcStack.scala is this file on Pekko: a change to one belongs in both.
+
 import akka.actor.ActorSystem
 import akka.grpc.scaladsl.{GrpcExceptionHandler, ServerReflection, ServiceHandler}
 import akka.grpc.{GrpcServiceException, Trailers}

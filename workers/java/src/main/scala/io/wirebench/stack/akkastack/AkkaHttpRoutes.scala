@@ -1,5 +1,7 @@
 package io.wirebench.stack.akkastack
 
+// ../pekkostack/PekkoHttpRoutes.scala is this file on Pekko: a change to one belongs in both.
+
 import akka.http.scaladsl.marshallers.sprayjson.SprayJsonSupport
 import akka.http.scaladsl.model._
 import akka.http.scaladsl.model.headers.{Allow, Connection}

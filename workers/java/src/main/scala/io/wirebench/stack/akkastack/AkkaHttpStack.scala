@@ -1,5 +1,7 @@
 package io.wirebench.stack.akkastack
 
+// ../pekkostack/PekkoHttpStack.scala is this file on Pekko: a change to one belongs in both.
+
 import io.wirebench.contract.Reference
 import io.wirebench.stack.Stack
 

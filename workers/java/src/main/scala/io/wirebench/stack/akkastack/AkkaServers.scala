@@ -1,5 +1,7 @@
 package io.wirebench.stack.akkastack
 
+// ../pekkostack/PekkoServers.scala is this file on Pekko: a change to one belongs in both.
+
 import akka.actor.ActorSystem
 import akka.http.scaladsl.Http
 import com.typesafe.config.ConfigFactory

@@ -1,5 +1,10 @@
 package io.wirebench.stack.pekkostack
 
+// This file is ../akkastack/AkkaGrpcServices.scala with Akka's packages renamed to
+// Pekko's, as Pekko's users port a service; it differs in the generated package
+// (wirebench_pekko, docs/java-worker.md). A change to one belongs in both. Kept as
+// source rather than generated at build time, so each stack reads as written.
+
 import org.apache.pekko.NotUsed
 import org.apache.pekko.stream.scaladsl.Source
 import io.grpc.Status

@@ -1,5 +1,10 @@
 package io.wirebench.stack.pekkostack
 
+// This file is ../akkastack/AkkaGrpcStack.scala with Akka's packages renamed to Pekko's,
+// as Pekko's users port a service; it differs in the generated package and no server
+// reflection. A change to one belongs in both. Kept as source rather than generated at
+// build time, so each stack reads as written.
+
 import org.apache.pekko.actor.ActorSystem
 import org.apache.pekko.grpc.scaladsl.{GrpcExceptionHandler, ServiceHandler}
 import org.apache.pekko.grpc.{GrpcServiceException, Trailers}

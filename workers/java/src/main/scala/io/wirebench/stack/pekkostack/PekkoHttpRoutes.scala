@@ -1,5 +1,10 @@
 package io.wirebench.stack.pekkostack
 
+// This file is ../akkastack/AkkaHttpRoutes.scala with Akka's packages renamed to
+// Pekko's, as Pekko's users port a service; it differs in none but the names. A change
+// to one belongs in both. Kept as source rather than generated at build time, so each
+// stack reads as written.
+
 import org.apache.pekko.http.scaladsl.marshallers.sprayjson.SprayJsonSupport
 import org.apache.pekko.http.scaladsl.model._
 import org.apache.pekko.http.scaladsl.model.headers.{Allow, Connection}

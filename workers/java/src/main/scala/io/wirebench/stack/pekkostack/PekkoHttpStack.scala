@@ -1,5 +1,10 @@
 package io.wirebench.stack.pekkostack
 
+// This file is ../akkastack/AkkaHttpStack.scala with Akka's packages renamed to Pekko's,
+// as Pekko's users port a service; it differs in none but the names and versions. A
+// change to one belongs in both. Kept as source rather than generated at build time, so
+// each stack reads as written.
+
 import io.wirebench.contract.Reference
 import io.wirebench.stack.Stack
 

@@ -1,5 +1,11 @@
 package io.wirebench.stack.pekkostack
 
+// This file is ../akkastack/AkkaServers.scala with Akka's packages renamed to Pekko's,
+// as Pekko's users port a service; it differs in Pekko HTTP's HTTP/2 setting
+// (enable-http2, where Akka HTTP 10.2 has preview.enable-http2). A change to one belongs
+// in both. Kept as source rather than generated at build time, so each stack reads as
+// written.
+
 import org.apache.pekko.actor.ActorSystem
 import org.apache.pekko.http.scaladsl.Http
 import com.typesafe.config.ConfigFactory
