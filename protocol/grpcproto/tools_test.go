@@ -7,8 +7,6 @@ package grpcproto_test
 import (
 	"context"
 	"encoding/json"
-	"go/build"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -19,25 +17,6 @@ import (
 	"github.com/wirebench/wirebench/protocol/grpcproto"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
 )
-
-// tool returns the path of an outside tool, from PATH or GOPATH/bin, or skips.
-func tool(t *testing.T, name string) string {
-	t.Helper()
-	if p, err := exec.LookPath(name); err == nil {
-		return p
-	}
-	gopath := build.Default.GOPATH
-	if first, _, ok := strings.Cut(gopath, string(os.PathListSeparator)); ok {
-		gopath = first
-	}
-	if p := filepath.Join(gopath, "bin", name); gopath != "" {
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	t.Skipf("%s is not installed (in PATH or GOPATH/bin); run 'make tools'", name)
-	return ""
-}
 
 // run runs a tool with a time limit and returns its standard output.
 func run(t *testing.T, bin string, args ...string) []byte {
@@ -55,7 +34,7 @@ func run(t *testing.T, bin string, args ...string) []byte {
 }
 
 func TestGrpcurl(t *testing.T) {
-	grpcurl := tool(t, "grpcurl")
+	grpcurl := protocoltest.Tool(t, "grpcurl")
 	tg := protocoltest.Start(t, grpcproto.Name, "tcp", nil, protocol.ServerConfig{})
 	addr := tg.Addr.Address
 
@@ -86,7 +65,7 @@ func TestGrpcurl(t *testing.T) {
 }
 
 func TestGhz(t *testing.T) {
-	ghz := tool(t, "ghz")
+	ghz := protocoltest.Tool(t, "ghz")
 	tg := protocoltest.Start(t, grpcproto.Name, "tcp", nil, protocol.ServerConfig{})
 	out := run(t, ghz, "--insecure", "--call", "wirebench.v1.PersonService/GetPerson",
 		"-d", `{"id":1}`, "-n", "200", "-c", "10", "-O", "json", tg.Addr.Address)

@@ -5,52 +5,25 @@ package httpjson_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/protocol/protocoltest"
 )
 
-// curl runs curl with args against s and returns the status and the body.
+// curl runs curl with args (the path last) against s and returns the status and the body.
 func curl(t *testing.T, s *server, args ...string) (int, []byte) {
 	t.Helper()
-	path := args[len(args)-1]
-	args = append([]string{"-sS", "--max-time", "10", "-o", "-", "-w", "\n%{http_code}"}, args[:len(args)-1]...)
-	if s.addr.Network == "unix" {
-		args = append(args, "--unix-socket", s.addr.Address, "http://localhost"+path)
-	} else {
-		args = append(args, "http://"+s.addr.Address+path)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, "curl", args...).Output()
-	if err != nil {
-		t.Fatalf("curl %v: %v", args, err)
-	}
-	i := bytes.LastIndexByte(out, '\n')
-	status, err := strconv.Atoi(string(out[i+1:]))
-	if err != nil {
-		t.Fatalf("curl %v: no status in %q", args, out)
-	}
-	return status, out[:i]
-}
-
-func needCurl(t *testing.T) {
-	if _, err := exec.LookPath("curl"); err != nil {
-		t.Skip("curl not found on PATH; the curl tests need it")
-	}
+	return protocoltest.Curl(t, s.addr, args...)
 }
 
 func TestCurl(t *testing.T) {
-	needCurl(t)
+	protocoltest.Tool(t, "curl")
 	eachStack(t, func(t *testing.T, stack string) {
 		for _, network := range []string{"tcp", "unix"} {
 			t.Run(network, func(t *testing.T) { testCurlRoutes(t, startServer(t, stack, network, protocol.ServerConfig{})) })
@@ -171,7 +144,7 @@ func testCurlRoutes(t *testing.T, s *server) {
 // TestCurlOverLimit sends curl a body far over a small server limit: the server answers
 // 413 and reads only a small part of it.
 func TestCurlOverLimit(t *testing.T) {
-	needCurl(t)
+	protocoltest.Tool(t, "curl")
 	eachStack(t, func(t *testing.T, stack string) {
 		s := startServer(t, stack, "tcp", protocol.ServerConfig{MaxMessageSize: 1 << 10})
 		const size = 8 << 20

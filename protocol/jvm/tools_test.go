@@ -12,7 +12,6 @@ import (
 	"encoding/json"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -20,46 +19,22 @@ import (
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/jvm"
+	"github.com/wirebench/wirebench/protocol/protocoltest"
 	"github.com/wirebench/wirebench/transport"
 )
 
-func needTool(t *testing.T, name string) string {
-	t.Helper()
-	p, err := exec.LookPath(name)
-	if err != nil {
-		t.Skipf("skipped: %s is not installed (scripts/install-tools.sh installs it)", name)
-	}
-	return p
-}
-
-// curlJVM runs curl against the server at addr and returns the status, the headers and the body.
+// curlJVM runs curl against the server at addr (args: curl's options, the path last)
+// and returns the status, the headers (lower-cased) and the body.
 func curlJVM(t *testing.T, addr transport.Addr, args ...string) (int, string, []byte) {
 	t.Helper()
-	path := args[len(args)-1]
-	args = append([]string{"-sS", "--max-time", "20", "-D", "-", "-o", "-", "-w", "\n%{http_code}"}, args[:len(args)-1]...)
-	if addr.Network == "unix" {
-		args = append(args, "--unix-socket", addr.Address, "http://localhost"+path)
-	} else {
-		args = append(args, "http://"+addr.Address+path)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, "curl", args...).Output()
-	if err != nil {
-		t.Fatalf("curl %v: %v", args, err)
-	}
-	i := bytes.LastIndexByte(out, '\n')
-	status, err := strconv.Atoi(string(out[i+1:]))
-	if err != nil {
-		t.Fatalf("curl %v: no status in %q", args, out)
-	}
-	head, body, _ := bytes.Cut(out[:i], []byte("\r\n\r\n"))
+	status, out := protocoltest.Curl(t, addr, append([]string{"-D", "-"}, args...)...)
+	head, body, _ := bytes.Cut(out, []byte("\r\n\r\n"))
 	return status, strings.ToLower(string(head)), body
 }
 
 func TestCurlOnJVMServers(t *testing.T) {
 	jar := workerJar(t)
-	needTool(t, "curl")
+	protocoltest.Tool(t, "curl")
 	ds := contract.MustDataset(contract.DefaultSeed, contract.DefaultSize)
 	for _, s := range jvm.Stacks {
 		if s.Protocol != "http-json" || !s.Has(protocol.ServerSide) {
@@ -181,7 +156,7 @@ var reflecting = map[string]bool{"grpc-java-netty": true, "grpc-java-okhttp": tr
 
 func TestGrpcurlOnJVMServers(t *testing.T) {
 	jar := workerJar(t)
-	grpcurl := needTool(t, "grpcurl")
+	grpcurl := protocoltest.Tool(t, "grpcurl")
 	proto, err := filepath.Abs(filepath.Join("..", "..", "contract", "schema"))
 	if err != nil {
 		t.Fatal(err)
