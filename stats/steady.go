@@ -77,7 +77,7 @@ type Steady struct {
 
 // ClassifySteady classifies a target's slice scores xs in time order (a throughput
 // when higherIsBetter, a latency otherwise). Values ≤ 0 (a slice with no successful
-// op) are skipped. It is a pure function.
+// op) are skipped, as are NaN and +Inf. It is a pure function.
 //
 // Method. The noise of a slice is multiplicative and large (15–25 % sd for a 50 ms
 // slice, roughly log-normal, sometimes heavy-tailed), so the series is taken as logs,
@@ -110,7 +110,7 @@ func ClassifySteady(xs []float64, higherIsBetter bool) Steady {
 	var idx []int // idx[i]: the index in xs of the i-th usable value
 	var ls []float64
 	for i, x := range xs {
-		if x > 0 {
+		if x > 0 && !math.IsInf(x, 1) {
 			idx = append(idx, i)
 			ls = append(ls, math.Log(x))
 		}

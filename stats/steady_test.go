@@ -174,6 +174,9 @@ func TestClassifySteadyExact(t *testing.T) {
 		{"five values", []float64{1, 2, 3, 4, 5}, Steady{Class: Flat, TooFew: true}},
 		// Twelve slices, four of which had no successful op: eight usable values.
 		{"eight usable", []float64{0, 5, 5, 0, 5, 5, 0, 5, 5, 0, 5, 5}, Steady{Class: Flat, TooFew: true}},
+		// Not a number or infinite: skipped like zeros, leaving too few.
+		{"non-finite", slices.Concat(repeat(math.NaN(), 6), repeat(math.Inf(1), 6), repeat(5, 6)),
+			Steady{Class: Flat, TooFew: true}},
 		// A constant series: nothing changes, and the noise is the 0.1 % floor.
 		{"constant", repeat(100, 50), Steady{Class: Flat, Noise: 1e-3}},
 		// Noise-free, the 1.5 % excursion over slices 60–139 is found (at the noise
@@ -200,6 +203,51 @@ func TestClassifySteadyExact(t *testing.T) {
 			!slices.Equal(got.ChangePoints, tt.want.ChangePoints) ||
 			math.Abs(got.Change-tt.want.Change) > 1e-9 || math.Abs(got.Noise-tt.want.Noise) > 1e-12 {
 			t.Errorf("%s: got %+v, want %+v", tt.name, got, tt.want)
+		}
+	}
+}
+
+// PELT's pruning must not change the optimum: it is checked against optimal
+// partitioning (the same recursion over every earlier change point, no pruning) on
+// seeded series with steps, where pruning happens, and without.
+func TestPeltIsExact(t *testing.T) {
+	optimal := func(ls []float64, penalty, sigma float64) []int {
+		n := len(ls)
+		f := make([]float64, n+1)
+		prev := make([]int, n+1)
+		f[0] = -penalty
+		for e := 1; e <= n; e++ {
+			f[e] = math.Inf(1)
+			for s := 0; s <= e-MinSteadySegment; s++ {
+				if s > 0 && s < MinSteadySegment {
+					continue
+				}
+				if v := f[s] + meanSSE(ls[s:e])/(sigma*sigma) + penalty; v < f[e] {
+					f[e], prev[e] = v, s
+				}
+			}
+		}
+		var cuts []int
+		for e := prev[n]; e > 0; e = prev[e] {
+			cuts = append([]int{e}, cuts...)
+		}
+		return cuts
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for trial := range 200 {
+		n := 10 + r.IntN(150)
+		ls := make([]float64, n)
+		level := 0.0
+		for i := range ls {
+			if r.IntN(20) == 0 { // a step every 20 values on average
+				level += r.NormFloat64()
+			}
+			ls[i] = level + 0.2*r.NormFloat64()
+		}
+		penalty := 2 + 20*r.Float64()
+		got, want := pelt(ls, penalty, 0.2), optimal(ls, penalty, 0.2)
+		if !slices.Equal(got, want) {
+			t.Fatalf("trial %d (n %d, penalty %.2f): PELT %v, optimal partitioning %v", trial, n, penalty, got, want)
 		}
 	}
 }
