@@ -83,9 +83,9 @@ type Steady struct {
 // slice, roughly log-normal, sometimes heavy-tailed), so the series is taken as logs,
 // where it is additive and symmetric. The noise scale σ̂ comes from the first
 // differences, which a change of level moves only once (see diffNoise). Each log is
-// clipped to within 3σ̂ of the median of its 7 neighbours, which bounds what one
-// heavy-tailed slice can weigh while keeping steps (a running median follows a
-// step). Change points are then found by PELT (Killick et al. 2012, what Barrett et
+// clipped to within 3σ̂ of the median of the 7 values around it (itself included),
+// which bounds what one heavy-tailed slice can weigh while keeping steps (a running
+// median follows a step). Change points are then found by PELT (Killick et al. 2012, what Barrett et
 // al. used) with the Gaussian cost of a change in mean, Σ(log − segment mean)²/σ̂²,
 // and the penalty above per change point. PELT rather than binary segmentation
 // because PELT finds the exact optimum of the penalised cost, and a warm-up
