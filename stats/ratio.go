@@ -33,12 +33,23 @@ type Ratio struct {
 // series with lag-1 autocorrelation ρ, so that the interval still covers what a re-run
 // gives.
 func PairedRatio(target, baseline []float64, conf float64) Ratio {
+	return logRatio(pairedLogs(target, baseline), conf)
+}
+
+// pairedLogs are the log ratios of the pairs of target and baseline with both
+// samples > 0.
+func pairedLogs(target, baseline []float64) []float64 {
 	var logs []float64
 	for i := range min(len(target), len(baseline)) {
 		if target[i] > 0 && baseline[i] > 0 {
 			logs = append(logs, math.Log(target[i]/baseline[i]))
 		}
 	}
+	return logs
+}
+
+// logRatio is PairedRatio's estimate from the log ratios of its pairs.
+func logRatio(logs []float64, conf float64) Ratio {
 	r := Ratio{Conf: conf, N: len(logs), Mean: math.NaN(), Low: math.NaN(), High: math.NaN()}
 	if len(logs) == 0 {
 		return r
