@@ -153,6 +153,10 @@ type Benchmark struct {
 	// GeneratorBound is true when the load generator, not the target, limited
 	// the result (lag grew, or the client ran out of CPU).
 	GeneratorBound bool `json:"generator_bound"`
+	// Steady is the benchmark's steady-state class over its forks: the worst of its
+	// trials' (no steady state, then slowdown, warmed up, flat); empty when not
+	// classified.
+	Steady string `json:"steady,omitempty"`
 	// Capacity is set for a capacity search: the highest rate the target sustained
 	// within its objectives, and every step of the search. The summary is then the
 	// confirming run's (or, unconfirmed, the last passing step's).
@@ -247,13 +251,42 @@ type Load struct {
 	MaxInFlight int `json:"max_in_flight,omitempty"`
 }
 
-// Trial is one run of a benchmark with fresh worker processes.
+// Trial is one run of a benchmark with fresh worker processes: a fork.
 type Trial struct {
 	Index      int         `json:"index"`
 	Iterations []Iteration `json:"iterations"`
 	// Error says why a trial was cut short; its iterations so far are kept.
 	Error string `json:"error,omitempty"`
+	// Steady is how the trial's slices settled; its summary and ratios use the
+	// iterations from StartRound on. Nil in files written before it existed.
+	Steady *Steady `json:"steady,omitempty"`
 }
+
+// Steady is the steady-state class of one fork of one target, after Barrett et al.
+// (stats.ClassifySteady).
+type Steady struct {
+	// Class is SteadyFlat, SteadyWarmedUp, SteadySlowdown, SteadyNone, or SteadyUnknown
+	// when there were too few iterations to tell.
+	Class string `json:"class"`
+	// StartRound is the index of the first iteration of the steady state (0 when
+	// flat); for no steady state it is 0, every iteration being used.
+	StartRound int `json:"start_round"`
+	// AfterSeconds is how long after the measurement began the steady state started
+	// (the rounds before it, every target's slices included).
+	AfterSeconds float64 `json:"after_s,omitempty"`
+	// Change is the steady level over the first segment's, minus one, in the better
+	// direction (+0.8: 80 % faster once warm).
+	Change float64 `json:"change,omitempty"`
+}
+
+// Steady-state classes.
+const (
+	SteadyFlat     = "flat"
+	SteadyWarmedUp = "warmed up"
+	SteadySlowdown = "slowdown"
+	SteadyNone     = "no steady state"
+	SteadyUnknown  = "too few iterations"
+)
 
 // Iteration is one measurement interval.
 type Iteration struct {
@@ -322,8 +355,39 @@ type Relative struct {
 	Baseline string `json:"baseline"`
 	Ratio    Ratio  `json:"ratio"`
 	// Rounds is the number of paired samples (interleaved rounds, or iterations
-	// paired by index when measured sequentially).
+	// paired by index when measured sequentially), over every fork.
 	Rounds int `json:"rounds"`
+	// Forks is how many forks (trials, each with fresh processes) the rounds came
+	// from. With two or more, the interval has Forks − 1 degrees of freedom and holds
+	// what differs from process to process; with one, only what differs from round
+	// to round.
+	Forks int `json:"forks,omitempty"`
+	// DF is the interval's degrees of freedom.
+	DF float64 `json:"df,omitempty"`
+	// Variance splits the variance of one round's log ratio into its levels.
+	Variance *Variance `json:"variance,omitempty"`
+	// Of says what the ratio is of: empty for the score (throughput, or time per op
+	// in avgt mode), RelativeLatencyP50 in the open model, where the throughput is
+	// the fixed rate and the target's response-time p50 over the baseline's is
+	// paired instead (LatencyP99 then holds the p99's).
+	Of         string `json:"of,omitempty"`
+	LatencyP99 *Ratio `json:"latency_p99,omitempty"`
+	// Unsteady is set when the benchmark or its baseline reached no steady state
+	// in some fork.
+	Unsteady bool `json:"unsteady,omitempty"`
+}
+
+// RelativeLatencyP50 is Relative.Of for a ratio of response-time p50s.
+const RelativeLatencyP50 = "latency_p50"
+
+// Variance is the variance components of a log ratio (natural log; √ of one is
+// roughly a relative standard deviation).
+type Variance struct {
+	// WithinRound is the variance of one round's log ratio about its fork's mean.
+	WithinRound float64 `json:"within_round"`
+	// BetweenForks is the variance of the fork means beyond what their rounds
+	// explain; nil with one fork, where it cannot be estimated.
+	BetweenForks *float64 `json:"between_forks,omitempty"`
 }
 
 // Ratio is an estimate with its confidence interval [CILow, CIHigh] at level CI.

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -17,6 +18,7 @@ import (
 	"github.com/wirebench/wirebench/cluster"
 	"github.com/wirebench/wirebench/internal/cpuset"
 	"github.com/wirebench/wirebench/internal/host"
+	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/report"
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/suite"
@@ -44,7 +46,16 @@ type Options struct {
 	// Hosts places the workers and the link between them (the suite's, with the
 	// command line's overrides).
 	Hosts cluster.Hosts
+	// Precision, when > 0, makes each interleaved group add forks until every
+	// ratio's interval is within ±Precision of it (0.05: ±5 %), or until Budget,
+	// the group's time, is spent (0: PrecisionBudget). Each batch of forks has the
+	// suite's trials count.
+	Precision float64
+	Budget    time.Duration
 }
+
+// PrecisionBudget is a group's time when --precision is given without --budget.
+const PrecisionBudget = 10 * time.Minute
 
 // Event is progress of a run.
 type Event struct {
@@ -220,13 +231,11 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 			i := group[ev.Target]
 			observe(Event{Kind: KindInterval, Index: i, Total: total, Name: benchmarks[i].Name, Interval: &ev})
 		}}
-		summaries, errs := measure(ctx, specs, copts)
+		base := baselineOf(s, benchmarks, group)
+		summaries, errs := measureGroup(ctx, specs, copts, base, opt)
 		if ctx.Err() != nil {
 			runErr = ctx.Err()
 			break
-		}
-		if len(group) > 1 {
-			summary.Group(summaries, errs.results, baselineOf(s, benchmarks, group))
 		}
 		if jerr := j.append(journalLine{Kind: "group", Benchmarks: summaries}); jerr != nil {
 			return nil, jerr // nothing more can be kept safely
@@ -267,6 +276,87 @@ type measured struct {
 	err     []error
 }
 
+// measureGroup measures a group (measure) and pairs its ratios against base
+// (summary.Group); with o.Precision, it adds batches of forks while a ratio's
+// interval is wider than asked and the budget allows another batch, and says on
+// each benchmark whether its ratio reached the precision.
+func measureGroup(ctx context.Context, specs []spec.Spec, copts cluster.Options, base int, o Options) ([]report.Benchmark, measured) {
+	start := time.Now()
+	summaries, m := measure(ctx, specs, copts)
+	if len(specs) < 2 {
+		return summaries, m
+	}
+	summary.Group(summaries, base)
+	if o.Precision <= 0 || m.results == nil || specs[0].Method != spec.MethodInterleaved {
+		return summaries, m
+	}
+	budget := o.Budget
+	if budget <= 0 {
+		budget = PrecisionBudget
+	}
+	batch := specs[0].Trials
+	for forks := batch; ctx.Err() == nil && widest(summaries) > o.Precision; forks += batch {
+		spent := time.Since(start)
+		// Another batch costs about what the batches so far cost, each.
+		if spent+spent*time.Duration(batch)/time.Duration(forks) > budget {
+			break
+		}
+		more := copts
+		more.FirstTrial = forks
+		_, next := measure(ctx, specs, more)
+		if ctx.Err() != nil {
+			return summaries, m
+		}
+		for k := range specs {
+			m.results[k].Trials = append(m.results[k].Trials, next.results[k].Trials...)
+			if m.err[k] == nil {
+				m.results[k].Err, m.err[k] = next.err[k], next.err[k]
+			}
+		}
+		summaries = summarize(specs, m)
+		summary.Group(summaries, base)
+	}
+	for k := range summaries {
+		if w := precisionWarning(&summaries[k], o.Precision, time.Since(start)); w != "" {
+			summaries[k].Warnings = append(summaries[k].Warnings, w)
+		}
+	}
+	return summaries, m
+}
+
+// halfWidth is a ratio's relative half-width: the larger side of its interval over
+// the ratio (an interval of a ratio is not symmetric).
+func halfWidth(r *report.Relative) float64 {
+	q := r.Ratio
+	if q.Mean <= 0 || q.CILow <= 0 {
+		return math.Inf(1)
+	}
+	return max(q.CIHigh/q.Mean, q.Mean/q.CILow) - 1
+}
+
+// widest is the widest relative half-width of a group's ratios.
+func widest(bs []report.Benchmark) float64 {
+	w := 0.0
+	for _, b := range bs {
+		if r := b.Summary.Relative; r != nil {
+			w = max(w, halfWidth(r))
+		}
+	}
+	return w
+}
+
+// precisionWarning says whether b's ratio reached the precision asked for.
+func precisionWarning(b *report.Benchmark, p float64, took time.Duration) string {
+	r := b.Summary.Relative
+	if r == nil {
+		return ""
+	}
+	if h := halfWidth(r); h > p {
+		return fmt.Sprintf("precision: ±%.1f %% not reached in %v and %d forks (the budget); its interval is ±%.1f %%", p*100, took.Round(time.Second), r.Forks, h*100)
+	}
+	return ""
+}
+
 // measure runs one group (or one capacity search) and summarizes each benchmark.
 func measure(ctx context.Context, specs []spec.Spec, opt cluster.Options) ([]report.Benchmark, measured) {
 	out := make([]report.Benchmark, len(specs))
@@ -290,15 +380,25 @@ func measure(ctx context.Context, specs []spec.Spec, opt cluster.Options) ([]rep
 	m.results = cluster.RunGroup(ctx, specs, opt)
 	for k := range specs {
 		m.err[k] = m.results[k].Err
+	}
+	return summarize(specs, m), m
+}
+
+// summarize summarizes each benchmark of a group from what the driver measured,
+// each fork from its steady state on (summary.Steadiness).
+func summarize(specs []spec.Spec, m measured) []report.Benchmark {
+	out := make([]report.Benchmark, len(specs))
+	steady := summary.Steadiness(m.results, specs[0].Load.Kind == load.Open)
+	for k := range specs {
 		res, err := cluster.Resolve(specs[k])
 		if err != nil {
 			// Resolve failed before anything ran: the driver says so in its result.
 			out[k] = failedBenchmark(specs[k], m.results[k].Err)
 			continue
 		}
-		out[k] = summary.Benchmark(res, m.results[k])
+		out[k] = summary.Benchmark(res, m.results[k], steady[k])
 	}
-	return out, m
+	return out
 }
 
 // failedBenchmark is the result of a benchmark that could not even be set up.

@@ -23,7 +23,7 @@ func Capacity(res cluster.Resolved, r *cluster.CapacityResult, err error) report
 	if picked != nil {
 		result.Trials = []*cluster.Trial{{Intervals: []*cluster.Interval{picked}}}
 	}
-	b := Benchmark(res, result)
+	b := Benchmark(res, result, nil)
 	// The search's step verdicts judged the generator (cluster.judgeStep, which blames
 	// lag only where it decided a verdict); the benchmark-wide check of the picked
 	// step would contradict them.

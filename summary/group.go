@@ -5,97 +5,210 @@ import (
 	"math"
 	"slices"
 
-	"github.com/wirebench/wirebench/cluster"
 	"github.com/wirebench/wirebench/report"
 	"github.com/wirebench/wirebench/stats"
 )
 
-// Group completes the results of one comparison group: bs[i] is the summary of the
-// benchmark the driver measured as rs[i], and base is the index of the group's
-// baseline. Every other benchmark gets its ratio to the baseline (Summary.Relative),
-// paired by trial and round (by iteration when measured one after the other), and the
-// baseline gets a warning when the machine's speed changed under the rounds.
-func Group(bs []report.Benchmark, rs []*cluster.Result, base int) {
+// Group completes the results of one comparison group: bs are the group's
+// benchmarks as Benchmark made them (their trials are the forks, their iterations
+// the rounds) and base is the index of the group's baseline. Every other benchmark
+// gets its ratio to the baseline (Summary.Relative), paired by fork and round (by
+// iteration when measured one after the other) over the rounds where both were
+// steady, with an interval from both levels (stats.PairedRatioForks); in the open
+// model the pairs are of response-time percentiles instead, the throughput being
+// the fixed rate. The baseline gets a warning when the machine's speed changed
+// under the rounds.
+func Group(bs []report.Benchmark, base int) {
 	if len(bs) < 2 || base < 0 || base >= len(bs) {
 		return
 	}
-	scores := make([]map[slot]float64, len(rs))
-	for i, r := range rs {
-		scores[i] = sliceScores(r, bs[i].Mode)
-	}
+	open := bs[base].Load.Model == report.ModelOpen
 	for i := range bs {
 		if i == base {
 			continue
 		}
-		var t, b []float64
-		for _, k := range sortedSlots(scores[i]) {
-			if v, ok := scores[base][k]; ok {
-				t, b = append(t, scores[i][k]), append(b, v)
-			}
+		b := &bs[i]
+		var rel *report.Relative
+		if open {
+			rel = latencyRelative(b, &bs[base])
+		} else {
+			rel = scoreRelative(b, &bs[base])
 		}
-		if len(t) == 0 {
+		if rel == nil {
 			continue
 		}
-		r := stats.PairedRatio(t, b, Confidence)
-		if math.IsNaN(r.Mean) {
-			continue
+		b.Summary.Relative = rel
+		if w := intervalWarning(rel); w != "" {
+			b.Warnings = append(b.Warnings, w)
 		}
-		rel := &report.Relative{Baseline: bs[base].Name, Rounds: r.N,
-			Ratio: report.Ratio{Mean: r.Mean, CILow: r.Mean, CIHigh: r.Mean, CI: Confidence}}
-		if r.N >= 2 {
-			// An interval from very few rounds can reach past float64 (exp of a huge
-			// t × sd): its bounds are then 0 and the largest float, which JSON can carry.
-			rel.Ratio.CILow, rel.Ratio.CIHigh = finiteOr(r.Low, 0), finiteOr(r.High, math.MaxFloat64)
+		if s := unsteady(b, &bs[base]); s != "" {
+			rel.Unsteady = true
+			b.Warnings = append(b.Warnings, s)
 		}
-		bs[i].Summary.Relative = rel
 	}
-	// Speed is throughput whatever the mode: in average-time mode a slice's score is
-	// ms/op, which falls as a target warms up.
-	speeds := make([]map[slot]float64, len(rs))
-	for i, r := range rs {
-		speeds[i] = sliceScores(r, report.ModeThroughput)
+	speeds := make([]map[slot]float64, len(bs))
+	for i := range bs {
+		speeds[i] = steadyValues(&bs[i], throughput)
 	}
-	if w := driftWarning(speeds); w != "" {
+	if w := driftWarning(speeds, &bs[base]); w != "" {
 		bs[base].Warnings = append(bs[base].Warnings, w)
 	}
-	warmingWarnings(bs, speeds)
 }
 
-// warmingWarnings warns about each target whose speed (speeds: throughput per slice)
-// rose over the rounds against
-// the group's other targets (the geometric mean of their slices, each relative to its
-// target's median): a target still warming up (a JIT compiling, caches filling) while
-// the others were steady. Only a rise is said: with two targets one's rise is the
-// other's fall.
-func warmingWarnings(bs []report.Benchmark, scores []map[slot]float64) {
-	norm := make([]map[slot]float64, len(scores))
-	for i, m := range scores {
-		norm[i] = relativeToMedian(m)
+// scoreRelative is b's score over base's, in the mode's unit, paired by fork and round.
+func scoreRelative(b, base *report.Benchmark) *report.Relative {
+	value := throughput
+	if b.Mode == report.ModeAverageTime {
+		value = msPerOp
 	}
-	for i := range bs {
-		var series []float64
-		for _, k := range sortedSlots(norm[i]) {
-			var sum float64
-			n := 0
-			for j := range norm {
-				if v, ok := norm[j][k]; ok && j != i {
-					sum += math.Log(v)
-					n++
-				}
-			}
-			if n > 0 {
-				series = append(series, norm[i][k]/math.Exp(sum/float64(n)))
-			}
-		}
-		if d := stats.DetectDrift(series); d.Trending && d.Trend > 0 {
-			bs[i].Warnings = append(bs[i].Warnings, fmt.Sprintf("%s: its speed rose %+.0f %% over the rounds against the other targets': not warmed up (a JIT still compiling?); give it a longer warmup", StillWarming, d.Trend*100))
-		}
+	r := pairForks(steadyValues(b, value), steadyValues(base, value))
+	if r == nil {
+		return nil
 	}
+	return &report.Relative{Baseline: base.Name, Ratio: r.ratio, Rounds: r.N, Forks: r.Forks, DF: finiteOr(r.DF, 0), Variance: r.variance}
 }
 
-// StillWarming starts the warning of a target or benchmark whose speed rose while it
-// was measured.
-const StillWarming = "still warming up"
+// latencyRelative is b's response-time p50 and p99 over base's, paired by fork and
+// round: in the open model both run at the same fixed rate, and what tells them
+// apart is how long calls took. Ratio is the p50's.
+func latencyRelative(b, base *report.Benchmark) *report.Relative {
+	p50 := pairForks(steadyValues(b, latencyP50), steadyValues(base, latencyP50))
+	p99 := pairForks(steadyValues(b, latencyP99), steadyValues(base, latencyP99))
+	if p50 == nil || p99 == nil {
+		return nil
+	}
+	return &report.Relative{Baseline: base.Name, Ratio: p50.ratio, Rounds: p50.N, Forks: p50.Forks, DF: finiteOr(p50.DF, 0),
+		Variance: p50.variance, Of: report.RelativeLatencyP50, LatencyP99: &p99.ratio}
+}
+
+// paired is a ratio estimated by stats.PairedRatioForks in the results' form.
+type paired struct {
+	stats.ForkedRatio
+	ratio    report.Ratio
+	variance *report.Variance
+}
+
+// pairForks pairs the values of the slots both have, fork by fork.
+func pairForks(t, b map[slot]float64) *paired {
+	var ts, bs [][]float64
+	forks := map[int]int{}
+	for _, k := range sortedSlots(t) {
+		v, ok := b[k]
+		if !ok {
+			continue
+		}
+		f, seen := forks[k.trial]
+		if !seen {
+			f = len(ts)
+			forks[k.trial] = f
+			ts, bs = append(ts, nil), append(bs, nil)
+		}
+		ts[f], bs[f] = append(ts[f], t[k]), append(bs[f], v)
+	}
+	r := stats.PairedRatioForks(ts, bs, Confidence)
+	if r.Forks == 0 || math.IsNaN(r.Mean) {
+		return nil
+	}
+	p := &paired{ForkedRatio: r, ratio: report.Ratio{Mean: r.Mean, CILow: r.Mean, CIHigh: r.Mean, CI: Confidence}}
+	if !math.IsNaN(r.Low) {
+		// An interval from very few rounds can reach past float64 (exp of a huge
+		// t × sd): its bounds are then 0 and the largest float, which JSON can carry.
+		p.ratio.CILow, p.ratio.CIHigh = finiteOr(r.Low, 0), finiteOr(r.High, math.MaxFloat64)
+	}
+	if !math.IsNaN(r.Within) {
+		p.variance = &report.Variance{WithinRound: r.Within}
+		if !math.IsNaN(r.Between) {
+			p.variance.BetweenForks = &r.Between
+		}
+	}
+	return p
+}
+
+// TooFew starts the warning of a ratio whose interval rests on too few forks or rounds.
+const TooFew = "too few forks or rounds for an interval"
+
+// intervalWarning says when a ratio's interval rests on too few degrees of freedom
+// to mean anything. (A ratio of one fork, whose interval leaves out whatever a fresh
+// process would change, is said once for its group, in the table's title.)
+func intervalWarning(r *report.Relative) string {
+	if r.DF < report.MinIntervalDF {
+		return fmt.Sprintf("%s: its interval rests on %s (%.0f degrees of freedom); run more forks (trials) or rounds before reading it", TooFew, countOf(r), r.DF)
+	}
+	return ""
+}
+
+func countOf(r *report.Relative) string {
+	if r.Forks >= 2 {
+		return fmt.Sprintf("%d forks", r.Forks)
+	}
+	return fmt.Sprintf("%d rounds of one fork", r.Rounds)
+}
+
+// unsteady says when b or base reached no steady state in some fork: the ratio then
+// mixes a target's warm-up (or decline) with its steady speed.
+func unsteady(b, base *report.Benchmark) string {
+	for _, x := range []*report.Benchmark{b, base} {
+		if x.Steady == report.SteadyNone {
+			return fmt.Sprintf("%s: %s reached no steady state in at least one fork; its ratio is not of steady speeds", report.SteadyNone, x.Name)
+		}
+	}
+	return ""
+}
+
+// slot is one sample's place: its trial (fork) and its round (iteration index).
+type slot struct{ trial, round int }
+
+func sortedSlots(m map[slot]float64) []slot {
+	out := make([]slot, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.SortFunc(out, func(a, b slot) int {
+		if a.trial != b.trial {
+			return a.trial - b.trial
+		}
+		return a.round - b.round
+	})
+	return out
+}
+
+// A sliceValue is what one slice says of its target, > 0 when it says anything.
+type sliceValue func(report.Iteration) float64
+
+func throughput(it report.Iteration) float64 { return it.ThroughputOpsS }
+
+// msPerOp is average time's score of one slice: ms per op of one caller (a group's
+// targets have the same callers, so the count cancels in a ratio).
+func msPerOp(it report.Iteration) float64 {
+	if it.Ops == 0 {
+		return 0
+	}
+	return it.Seconds / float64(it.Ops) * 1e3
+}
+
+func latencyP50(it report.Iteration) float64 { return it.LatencyUs.P50 }
+func latencyP99(it report.Iteration) float64 { return it.LatencyUs.P99 }
+
+// steadyValues are b's values by slot, from the steady part of each trial only (a
+// trial's Steady.StartRound and after).
+func steadyValues(b *report.Benchmark, value sliceValue) map[slot]float64 {
+	out := map[slot]float64{}
+	for _, t := range b.Trials {
+		from := 0
+		if t.Steady != nil {
+			from = t.Steady.StartRound
+		}
+		for _, it := range t.Iterations {
+			if it.Index < from {
+				continue
+			}
+			if v := value(it); v > 0 {
+				out[slot{t.Index, it.Index}] = v
+			}
+		}
+	}
+	return out
+}
 
 // relativeToMedian divides each slice's score by its target's median.
 func relativeToMedian(m map[slot]float64) map[slot]float64 {
@@ -122,50 +235,15 @@ func finiteOr(v, alt float64) float64 {
 	return v
 }
 
-// slot is one sample's place: its trial and its round (iteration index).
-type slot struct{ trial, round int }
-
-func sortedSlots(m map[slot]float64) []slot {
-	out := make([]slot, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.SortFunc(out, func(a, b slot) int {
-		if a.trial != b.trial {
-			return a.trial - b.trial
-		}
-		return a.round - b.round
-	})
-	return out
-}
-
-// sliceScores are a benchmark's per-slice scores by slot, in its mode's unit.
-func sliceScores(r *cluster.Result, mode string) map[slot]float64 {
-	out := map[slot]float64{}
-	if r == nil {
-		return out
-	}
-	for _, t := range r.Trials {
-		for _, iv := range t.Intervals {
-			v := iv.Throughput()
-			if mode == report.ModeAverageTime {
-				v = avgMs(iv.Interval, 1)
-			}
-			if v > 0 {
-				out[slot{t.Index, iv.Index}] = v
-			}
-		}
-	}
-	return out
-}
-
 // driftWarning looks at the machine's speed round by round: the geometric mean, over
-// the group's targets, of each slice's score relative to its target's median. Pairing
-// cancels a change of speed that hits every target alike, but a reader should know
-// the machine moved.
-func driftWarning(scores []map[slot]float64) string {
+// the group's targets, of each steady slice's throughput relative to its target's
+// median. Pairing cancels a change of speed that hits every target alike, but a
+// reader should know the machine moved. A target's own warm-up is not the machine's:
+// the slices before a target was steady are left out, and the baseline's own
+// steady-state class is named when it has one.
+func driftWarning(speeds []map[slot]float64, base *report.Benchmark) string {
 	logs := map[slot][]float64{}
-	for _, m := range scores {
+	for _, m := range speeds {
 		for k, v := range relativeToMedian(m) {
 			logs[k] = append(logs[k], math.Log(v))
 		}
@@ -183,13 +261,16 @@ func driftWarning(scores []map[slot]float64) string {
 		series = append(series, slots[k])
 	}
 	d := stats.DetectDrift(series)
+	what := ""
 	switch {
 	case d.TwoLevels && d.Trending:
-		return fmt.Sprintf(report.MachineChanged+": its speed moved between two levels %.0f %% apart and trended %+.0f %% over the run; the ratios pair samples close in time, the absolute scores mix both", (d.High/d.Low-1)*100, d.Trend*100)
+		what = fmt.Sprintf("its speed moved between two levels %.0f %% apart and trended %+.0f %% over the run", (d.High/d.Low-1)*100, d.Trend*100)
 	case d.TwoLevels:
-		return fmt.Sprintf(report.MachineChanged+": its speed moved between two levels %.0f %% apart; the ratios pair samples close in time, the absolute scores mix both", (d.High/d.Low-1)*100)
+		what = fmt.Sprintf("its speed moved between two levels %.0f %% apart", (d.High/d.Low-1)*100)
 	case d.Trending:
-		return fmt.Sprintf(report.MachineChanged+": its speed trended %+.0f %% over the run; the ratios pair samples close in time, the absolute scores drift", d.Trend*100)
+		what = fmt.Sprintf("its speed trended %+.0f %% over the run", d.Trend*100)
+	default:
+		return ""
 	}
-	return ""
+	return fmt.Sprintf("%s: every target's steady slices moved together: %s; the ratios pair samples close in time, the absolute scores mix both", report.MachineChanged, what)
 }

@@ -5,26 +5,28 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/wirebench/wirebench/cluster"
 	"github.com/wirebench/wirebench/report"
 )
 
-// slices makes one trial of per-round slices of 100 ms with the given throughputs.
-func slicesOf(tps []float64) *cluster.Result {
-	tr := &cluster.Trial{}
-	for i, tp := range tps {
-		iv := interval(i, int64(tp/10), 100*time.Microsecond, 0, time.Millisecond, false)
-		iv.End = iv.Start.Add(100 * time.Millisecond)
-		tr.Intervals = append(tr.Intervals, iv)
+// benchmarkOf is a benchmark of one fork per row of tps, each round a slice of
+// 100 ms with the given throughput.
+func benchmarkOf(name string, tps ...[]float64) report.Benchmark {
+	b := report.Benchmark{Name: name, Mode: report.ModeThroughput, Load: report.Load{Model: report.ModelClosed}}
+	for f, fork := range tps {
+		tr := report.Trial{Index: f, Steady: &report.Steady{Class: report.SteadyFlat}}
+		for i, tp := range fork {
+			tr.Iterations = append(tr.Iterations, report.Iteration{Index: i, Seconds: 0.1, Ops: int64(tp / 10), ThroughputOpsS: tp})
+		}
+		b.Trials = append(b.Trials, tr)
 	}
-	return &cluster.Result{Trials: []*cluster.Trial{tr}, Method: "interleaved"}
+	return b
 }
 
-// Three targets measured in 100 rounds on a machine whose speed jumps between two
-// levels: the ratios come out paired (within a few per cent of the truth, the
-// interval covering it), the baseline has none, and it warns about the two levels.
+// Three targets measured in 100 rounds of one fork on a machine whose speed jumps
+// between two levels: the ratios come out paired (within a few per cent of the
+// truth, the interval covering it), the baseline has none, it warns about the two
+// levels.
 func TestGroupRelative(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 9))
 	const rounds = 100
@@ -40,22 +42,23 @@ func TestGroupRelative(t *testing.T) {
 		}
 	}
 	bs := make([]report.Benchmark, 3)
-	rs := make([]*cluster.Result, 3)
 	for k := range bs {
-		bs[k] = report.Benchmark{Name: []string{"a", "b", "c"}[k], Mode: report.ModeThroughput}
-		rs[k] = slicesOf(tps[k])
+		bs[k] = benchmarkOf([]string{"a", "b", "c"}[k], tps[k])
 	}
-	Group(bs, rs, 0)
+	Group(bs, 0)
 	if bs[0].Summary.Relative != nil {
 		t.Errorf("the baseline has a ratio: %+v", bs[0].Summary.Relative)
 	}
 	for k := 1; k < 3; k++ {
 		rel := bs[k].Summary.Relative
-		if rel == nil || rel.Baseline != "a" || rel.Rounds != rounds {
+		if rel == nil || rel.Baseline != "a" || rel.Rounds != rounds || rel.Forks != 1 || rel.DF != rounds-1 {
 			t.Fatalf("%s: relative %+v", bs[k].Name, rel)
 		}
 		if q := rel.Ratio; math.Abs(q.Mean/truth[k]-1) > 0.05 || q.CILow > truth[k] || q.CIHigh < truth[k] || q.CI != Confidence {
 			t.Errorf("%s: ratio %+v, want about %v inside the interval", bs[k].Name, q, truth[k])
+		}
+		if rel.Variance == nil || rel.Variance.BetweenForks != nil {
+			t.Errorf("%s: variance %+v, want the within-round part only", bs[k].Name, rel.Variance)
 		}
 	}
 	if w := strings.Join(bs[0].Warnings, "\n"); !strings.Contains(w, "two levels") {
@@ -63,17 +66,60 @@ func TestGroupRelative(t *testing.T) {
 	}
 }
 
+// Six forks of 40 rounds, each fork with its own lasting offset of the target
+// (sd 6 %): the two-level interval covers the truth and carries the between-fork
+// variance; pooled as one fork the same rounds give an interval that misses it
+// (the forks' offsets are drawn so that their mean is 5 % off).
+func TestGroupForks(t *testing.T) {
+	r := rand.New(rand.NewPCG(2, 8))
+	offsets := []float64{0.10, 0.02, 0.08, -0.01, 0.09, 0.02} // mean +5 %, sd 4.5 %
+	var tf, bf [][]float64
+	for _, off := range offsets {
+		var t1, b1 []float64
+		for range 40 {
+			speed := 20000 * math.Exp(0.2*r.NormFloat64())
+			b1 = append(b1, speed*math.Exp(0.1*r.NormFloat64()))
+			t1 = append(t1, 1.3*speed*math.Exp(off+0.1*r.NormFloat64()))
+		}
+		tf, bf = append(tf, t1), append(bf, b1)
+	}
+	bs := []report.Benchmark{benchmarkOf("base", bf...), benchmarkOf("t", tf...)}
+	Group(bs, 0)
+	rel := bs[1].Summary.Relative
+	if rel.Forks != 6 || rel.DF != 5 || rel.Rounds != 240 {
+		t.Fatalf("relative %+v, want 6 forks, 5 df, 240 rounds", rel)
+	}
+	// The estimate is 1.3·e^0.05 ≈ 1.367; the truth 1.3 must be inside.
+	if q := rel.Ratio; q.CILow > 1.3 || q.CIHigh < 1.3 {
+		t.Errorf("ratio %+v does not cover the truth 1.3", q)
+	}
+	if v := rel.Variance; v == nil || v.BetweenForks == nil || *v.BetweenForks < 0.001 {
+		t.Errorf("variance %+v, want a between-fork part near 0.045² = 0.002", v)
+	}
+	var pt, pb []float64
+	for f := range tf {
+		pt, pb = append(pt, tf[f]...), append(pb, bf[f]...)
+	}
+	pooled := []report.Benchmark{benchmarkOf("base", pb), benchmarkOf("t", pt)}
+	Group(pooled, 0)
+	if q := pooled[1].Summary.Relative.Ratio; q.CILow <= 1.3 {
+		t.Errorf("pooled ratio %+v covers 1.3: the test's offsets no longer show what one fork misses", q)
+	}
+}
+
 // Rounds missing on one side (a slice with no op, a target that failed part way) are
-// left out of the pairs; a lone benchmark gets no ratio.
+// left out of the pairs; a lone benchmark gets no ratio; too few rounds warn.
 func TestGroupPairsOnlyCommonRounds(t *testing.T) {
-	bs := []report.Benchmark{{Name: "a"}, {Name: "b"}}
-	rs := []*cluster.Result{slicesOf([]float64{1000, 1000, 1000, 1000}), slicesOf([]float64{2000, 2000})}
-	Group(bs, rs, 0)
+	bs := []report.Benchmark{benchmarkOf("a", []float64{1000, 1000, 1000, 1000}), benchmarkOf("b", []float64{2000, 2000})}
+	Group(bs, 0)
 	if rel := bs[1].Summary.Relative; rel == nil || rel.Rounds != 2 || math.Abs(rel.Ratio.Mean-2) > 1e-9 {
 		t.Errorf("relative %+v, want 2× over the 2 common rounds", rel)
 	}
-	one := []report.Benchmark{{Name: "a"}}
-	Group(one, rs[:1], 0)
+	if w := strings.Join(bs[1].Warnings, "\n"); !strings.Contains(w, TooFew) {
+		t.Errorf("warnings %q, want %q", w, TooFew)
+	}
+	one := []report.Benchmark{benchmarkOf("a", []float64{1000})}
+	Group(one, 0)
 	if one[0].Summary.Relative != nil {
 		t.Error("a benchmark alone got a ratio")
 	}
@@ -82,47 +128,69 @@ func TestGroupPairsOnlyCommonRounds(t *testing.T) {
 // Two wildly different rounds: the interval is wider than float64 can carry on the
 // ratio's scale; its bounds stay numbers JSON can hold.
 func TestGroupIntervalOverflow(t *testing.T) {
-	bs := []report.Benchmark{{Name: "a"}, {Name: "b"}}
-	rs := []*cluster.Result{slicesOf([]float64{10, 1e6}), slicesOf([]float64{1e6, 10})}
-	Group(bs, rs, 0)
+	bs := []report.Benchmark{benchmarkOf("a", []float64{10, 1e6}), benchmarkOf("b", []float64{1e6, 10})}
+	Group(bs, 0)
 	q := bs[1].Summary.Relative.Ratio
 	if math.IsInf(q.CIHigh, 0) || math.IsNaN(q.CILow) || q.CILow < 0 || q.CIHigh < q.Mean {
 		t.Errorf("interval %+v", q)
 	}
 }
 
-// A target whose speed rises over the rounds while the others hold is said to be
-// still warming up; the steady ones are not.
-func TestGroupWarming(t *testing.T) {
-	r := rand.New(rand.NewPCG(4, 4))
-	const rounds = 100
-	tps := make([][]float64, 3)
-	for i := range rounds {
-		speed := 20000 * math.Exp(0.2*r.NormFloat64()) // the machine, shared
-		warm := 1 + 0.5*float64(i)/rounds              // target 2 gets 50 % faster
-		for k := range tps {
-			v := speed * math.Exp(0.05*r.NormFloat64())
-			if k == 2 {
-				v *= warm
-			}
-			tps[k] = append(tps[k], v)
+// A fork's rounds before its steady state are left out of the pairs: a target at
+// half speed for its first 20 rounds, then at 1.5× the baseline, is 1.5× once its
+// trial says it was steady from round 20.
+func TestGroupUsesSteadyRounds(t *testing.T) {
+	var tp, bp []float64
+	for i := range 60 {
+		bp = append(bp, 1000)
+		if i < 20 {
+			tp = append(tp, 500)
+		} else {
+			tp = append(tp, 1500)
 		}
 	}
-	// In average-time mode (ms/op, which falls as a target warms up) the same target
-	// is the one warned about.
-	for _, mode := range []string{report.ModeThroughput, report.ModeAverageTime} {
-		bs := make([]report.Benchmark, 3)
-		rs := make([]*cluster.Result, 3)
-		for k := range bs {
-			bs[k] = report.Benchmark{Name: string(rune('a' + k)), Mode: mode}
-			rs[k] = slicesOf(tps[k])
-		}
-		Group(bs, rs, 0)
-		for k := range bs {
-			warned := strings.Contains(strings.Join(bs[k].Warnings, "\n"), StillWarming)
-			if warned != (k == 2) {
-				t.Errorf("%s, %s: warned %v (%q)", mode, bs[k].Name, warned, bs[k].Warnings)
+	bs := []report.Benchmark{benchmarkOf("a", bp), benchmarkOf("b", tp)}
+	bs[1].Trials[0].Steady = &report.Steady{Class: report.SteadyWarmedUp, StartRound: 20}
+	Group(bs, 0)
+	if rel := bs[1].Summary.Relative; rel.Rounds != 40 || math.Abs(rel.Ratio.Mean-1.5) > 1e-9 {
+		t.Errorf("relative %+v, want 1.5× over rounds 20..59", rel)
+	}
+}
+
+// In the open model the pairs are of latency: a target whose calls take 0.8 of the
+// baseline's at p50 and 0.5 at p99 is said so, its throughput (the fixed rate) not.
+func TestGroupOpenPairsLatency(t *testing.T) {
+	bs := []report.Benchmark{benchmarkOf("a", make([]float64, 30)), benchmarkOf("b", make([]float64, 30))}
+	r := rand.New(rand.NewPCG(1, 2))
+	for k := range bs {
+		bs[k].Load.Model = report.ModelOpen
+		for i := range bs[k].Trials[0].Iterations {
+			it := &bs[k].Trials[0].Iterations[i]
+			noise := math.Exp(0.05 * r.NormFloat64())
+			it.ThroughputOpsS, it.LatencyUs.P50, it.LatencyUs.P99 = 1000, 100*noise, 1000*noise
+			if k == 1 {
+				it.LatencyUs.P50 *= 0.8
+				it.LatencyUs.P99 *= 0.5
 			}
 		}
+	}
+	Group(bs, 0)
+	rel := bs[1].Summary.Relative
+	if rel.Of != report.RelativeLatencyP50 || math.Abs(rel.Ratio.Mean-0.8) > 0.03 || rel.LatencyP99 == nil || math.Abs(rel.LatencyP99.Mean-0.5) > 0.03 {
+		t.Errorf("relative %+v (p99 %+v), want p50 0.8× and p99 0.5×", rel, rel.LatencyP99)
+	}
+}
+
+// A baseline with no steady state makes every ratio against it marked unsteady.
+func TestGroupUnsteady(t *testing.T) {
+	flat := make([]float64, 30)
+	for i := range flat {
+		flat[i] = 1000
+	}
+	bs := []report.Benchmark{benchmarkOf("a", flat), benchmarkOf("b", flat)}
+	bs[0].Steady = report.SteadyNone
+	Group(bs, 0)
+	if rel := bs[1].Summary.Relative; !rel.Unsteady || !strings.Contains(strings.Join(bs[1].Warnings, "\n"), report.SteadyNone) {
+		t.Errorf("relative %+v, warnings %q: want it marked unsteady", rel, bs[1].Warnings)
 	}
 }

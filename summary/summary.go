@@ -35,8 +35,9 @@ const (
 )
 
 // Benchmark builds the result of a resolved benchmark from what the driver measured
-// of it.
-func Benchmark(res cluster.Resolved, r *cluster.Result) report.Benchmark {
+// of it. steady is the class of each of r's trials (Steadiness, with its group), or
+// nil to classify them alone; each trial is measured from its steady state on.
+func Benchmark(res cluster.Resolved, r *cluster.Result, steady []*report.Steady) report.Benchmark {
 	spec := res.Spec
 	b := report.Benchmark{
 		Name: spec.Name(), Protocol: spec.Protocol, Transport: spec.Transport, Workload: spec.Workload,
@@ -63,12 +64,21 @@ func Benchmark(res cluster.Resolved, r *cluster.Result) report.Benchmark {
 	var serverCPU, linkCPU time.Duration
 	serverKnown := res.HasServer()
 	var rss int64 = -1
-	for _, t := range r.Trials {
-		rt := report.Trial{Index: t.Index}
+	if len(steady) != len(r.Trials) {
+		steady = Steadiness([]*cluster.Result{r}, spec.Load.Kind == load.Open)[0]
+	}
+	var classes []string
+	for k, t := range r.Trials {
+		rt := report.Trial{Index: t.Index, Steady: steady[k]}
 		if t.Err != nil {
 			rt.Error = t.Err.Error()
 		}
+		classes = append(classes, rt.Steady.Class)
 		for _, iv := range t.Intervals {
+			rt.Iterations = append(rt.Iterations, iteration(iv))
+			if iv.Index < rt.Steady.StartRound {
+				continue // before the steady state: kept in the trial, not measured
+			}
 			all.Add(iv.Interval)
 			secs := iv.Seconds()
 			seconds += secs
@@ -82,7 +92,6 @@ func Benchmark(res cluster.Resolved, r *cluster.Result) report.Benchmark {
 			linkCPU += iv.LinkCPU
 			scores = append(scores, iv.Throughput())
 			avgScores = append(avgScores, avgMs(iv.Interval, spec.Load.Concurrency))
-			rt.Iterations = append(rt.Iterations, iteration(iv))
 			if iv.Server == nil {
 				serverKnown = false
 				continue
@@ -92,6 +101,7 @@ func Benchmark(res cluster.Resolved, r *cluster.Result) report.Benchmark {
 		}
 		b.Trials = append(b.Trials, rt)
 	}
+	b.Steady = worstSteady(classes)
 	s := &b.Summary
 	s.ThroughputOpsS = report.ThroughputFrom(stats.Summarize(scores, Confidence))
 	if spec.Mode == report.ModeAverageTime {
@@ -133,13 +143,8 @@ func Benchmark(res cluster.Resolved, r *cluster.Result) report.Benchmark {
 		s.AchievedRate = float64(all.Ops+all.ErrorCount()) / seconds
 	}
 	b.Warnings, b.GeneratorBound = judge(spec, all, s, seconds, cpuSeconds)
-	// Iterations measured one after the other that keep getting faster: the target was
-	// not warmed up, or the machine sped up (an interleaved group tells the two apart:
-	// Group).
-	if r.Method != report.MethodInterleaved {
-		if d := stats.DetectDrift(scores); d.Trending && d.Trend > 0 {
-			b.Warnings = append(b.Warnings, fmt.Sprintf("%s: the iterations rose %+.0f %% from first to last: not warmed up (a JIT still compiling?), or the machine sped up; give it a longer warmup", StillWarming, d.Trend*100))
-		}
+	if w := steadyWarning(b.Trials); w != "" {
+		b.Warnings = append(b.Warnings, w)
 	}
 	if all.Clamped > 0 {
 		b.Warnings = append(b.Warnings, fmt.Sprintf("%d calls took over %v and were recorded as %v: the maximum is a floor", all.Clamped, time.Duration(record.HighestNs), time.Duration(record.HighestNs)))

@@ -68,7 +68,7 @@ func TestSummarizeClosed(t *testing.T) {
 		}
 		trials = append(trials, tr)
 	}
-	b := Benchmark(resolve(t, sp), &cluster.Result{Trials: trials, Method: spec.MethodSequential})
+	b := Benchmark(resolve(t, sp), &cluster.Result{Trials: trials, Method: spec.MethodSequential}, nil)
 	s := b.Summary
 	// Mean 1000; deviations 0, ±100, ±50: sd √(25000/5) = 70.711; t(0.9995, 5) =
 	// 6.869 (Student t table), so Error = 6.869 × 70.711 / √6 = 198.3.
@@ -97,7 +97,7 @@ func TestSummarizeClosed(t *testing.T) {
 		t.Errorf("warnings %v on a healthy run", b.Warnings)
 	}
 	sp.Mode = spec.ModeAverageTime
-	b = Benchmark(resolve(t, sp), &cluster.Result{Trials: trials})
+	b = Benchmark(resolve(t, sp), &cluster.Result{Trials: trials}, nil)
 	if a := b.Summary.AvgTimeMs; a == nil || a.N != 6 || math.Abs(a.Mean-4) > 0.02 {
 		t.Errorf("avgt score %+v, want about 4 ms over 6 iterations", a)
 	}
@@ -110,7 +110,7 @@ func TestSummarizeGeneratorBound(t *testing.T) {
 	sp.Load, _ = load.Model{Kind: load.Open, Rate: 1000, Concurrency: 8}.Normalize()
 	// 900 of 1000 arrivals, 5 ms lag, 950 ms of CPU in 1 s on 1 CPU.
 	tr := &cluster.Trial{Intervals: []*cluster.Interval{interval(0, 900, 6*time.Millisecond, 5*time.Millisecond, 950*time.Millisecond, true)}}
-	b := Benchmark(resolve(t, sp), &cluster.Result{Trials: []*cluster.Trial{tr}})
+	b := Benchmark(resolve(t, sp), &cluster.Result{Trials: []*cluster.Trial{tr}}, nil)
 	all := strings.Join(b.Warnings, "\n")
 	for _, want := range []string{"lag p99", "achieved 900", "95% of its CPUs"} {
 		if !strings.Contains(all, want) {
@@ -122,7 +122,7 @@ func TestSummarizeGeneratorBound(t *testing.T) {
 	}
 	sp.Protocol, sp.Transport, sp.Load = "direct", spec.InProc, closedSpec().Load
 	tr = &cluster.Trial{Intervals: []*cluster.Interval{interval(0, 900, time.Microsecond, 0, 990*time.Millisecond, false)}}
-	if b := Benchmark(resolve(t, sp), &cluster.Result{Trials: []*cluster.Trial{tr}}); b.GeneratorBound {
+	if b := Benchmark(resolve(t, sp), &cluster.Result{Trials: []*cluster.Trial{tr}}, nil); b.GeneratorBound {
 		t.Errorf("in-process run flagged: %v", b.Warnings)
 	}
 }
@@ -133,7 +133,7 @@ func TestSummarizeErrors(t *testing.T) {
 	iv.Errors[record.Timeout] = 3
 	iv.FirstErrors = map[record.ErrorKind]string{record.Timeout: "call timeout"}
 	tr := &cluster.Trial{Intervals: []*cluster.Interval{iv}}
-	b := Benchmark(resolve(t, closedSpec()), &cluster.Result{Trials: []*cluster.Trial{tr}})
+	b := Benchmark(resolve(t, closedSpec()), &cluster.Result{Trials: []*cluster.Trial{tr}}, nil)
 	if b.Summary.Errors != 3 || b.Summary.ErrorsByKind["timeout"] != 3 || !strings.Contains(strings.Join(b.Warnings, " "), "3 timeout (first: call timeout)") {
 		t.Errorf("errors %d %v, warnings %v", b.Summary.Errors, b.Summary.ErrorsByKind, b.Warnings)
 	}

@@ -1,0 +1,189 @@
+package summary
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/wirebench/wirebench/cluster"
+	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/stats"
+)
+
+// Steadiness classifies every target × fork of a group (stats.ClassifySteady), rs
+// being what the driver measured of each target: the result is indexed like rs and
+// its trials. A fork is classified on throughput in the closed model, on
+// response-time p50 in the open one, where the throughput is the fixed rate and a
+// target warming up shows as calls getting shorter. Summary.Benchmark then measures
+// each fork from its steady state's first slice; a fork with no steady state is
+// measured whole and said to be so.
+//
+// On a shared machine a slice's speed moves with the machine as much as with the
+// target, and a raw series that moved may be the machine's doing. In an interleaved
+// group the other targets saw the same machine in the same round, so a target whose
+// own series is not flat is classified again on its slices over the machine's speed
+// in each round (the geometric mean, over the fork's targets whose own series were
+// flat, of their slices over their medians): if that series is flat, the machine
+// moved, not the target. The raw series decides when no other target was flat (all
+// of them warming up together is then seen, not cancelled).
+func Steadiness(rs []*cluster.Result, open bool) [][]*report.Steady {
+	out := make([][]*report.Steady, len(rs))
+	raw := make([][]stats.Steady, len(rs))
+	series := make([][]map[int]float64, len(rs))
+	for i, r := range rs {
+		if r == nil {
+			continue
+		}
+		for _, t := range r.Trials {
+			xs := map[int]float64{}
+			for _, iv := range t.Intervals {
+				xs[iv.Index] = sliceOf(iv, open)
+			}
+			series[i] = append(series[i], xs)
+			raw[i] = append(raw[i], stats.ClassifySteady(values(t.Intervals, xs), !open))
+		}
+	}
+	for i, r := range rs {
+		if r == nil {
+			continue
+		}
+		for f, t := range r.Trials {
+			c := raw[i][f]
+			if c.Class != stats.Flat && !c.TooFew && r.Method == report.MethodInterleaved {
+				if machine := machineSpeed(series, raw, i, f); machine != nil {
+					rel := map[int]float64{}
+					for k, v := range series[i][f] {
+						if m, ok := machine[k]; ok && v > 0 {
+							rel[k] = v / m
+						}
+					}
+					c = stats.ClassifySteady(values(t.Intervals, rel), !open)
+				}
+			}
+			out[i] = append(out[i], steadyOf(t.Intervals, c))
+		}
+	}
+	return out
+}
+
+// sliceOf is the value a slice is classified on.
+func sliceOf(iv *cluster.Interval, open bool) float64 {
+	if open {
+		return float64(iv.Resp.ValueAtQuantile(50))
+	}
+	return iv.Throughput()
+}
+
+// values are xs in the order of ivs (0 where xs has none, which ClassifySteady skips),
+// so that the classifier's indices are the intervals'.
+func values(ivs []*cluster.Interval, xs map[int]float64) []float64 {
+	out := make([]float64, len(ivs))
+	for k, iv := range ivs {
+		out[k] = xs[iv.Index]
+	}
+	return out
+}
+
+// machineSpeed is the machine's speed by round in fork f of target i's group: the
+// geometric mean of the other targets' slices over their medians, from the targets
+// whose own series in that fork were flat; nil when there are none.
+func machineSpeed(series [][]map[int]float64, raw [][]stats.Steady, i, f int) map[int]float64 {
+	logs := map[int][]float64{}
+	for j := range series {
+		if j == i || f >= len(series[j]) || raw[j][f].Class != stats.Flat || raw[j][f].TooFew {
+			continue
+		}
+		var vals []float64
+		for _, v := range series[j][f] {
+			if v > 0 {
+				vals = append(vals, v)
+			}
+		}
+		if len(vals) == 0 {
+			continue
+		}
+		slices.Sort(vals)
+		median := vals[len(vals)/2]
+		for k, v := range series[j][f] {
+			if v > 0 {
+				logs[k] = append(logs[k], math.Log(v/median))
+			}
+		}
+	}
+	if len(logs) == 0 {
+		return nil
+	}
+	out := make(map[int]float64, len(logs))
+	for k, ls := range logs {
+		var sum float64
+		for _, l := range ls {
+			sum += l
+		}
+		out[k] = math.Exp(sum / float64(len(ls)))
+	}
+	return out
+}
+
+// steadyOf is the results' form of a fork's class c, whose indices are those of ivs.
+func steadyOf(ivs []*cluster.Interval, c stats.Steady) *report.Steady {
+	out := &report.Steady{Class: string(c.Class)}
+	switch {
+	case c.TooFew:
+		out.Class = report.SteadyUnknown
+	case c.Class == stats.WarmedUp || c.Class == stats.Slowdown:
+		out.StartRound, out.Change = ivs[c.Start].Index, c.Change
+		out.AfterSeconds = ivs[c.Start].Start.Sub(ivs[0].Start).Seconds()
+	}
+	return out
+}
+
+// steadyRank orders the classes from the best news to the worst.
+var steadyRank = map[string]int{"": 0, report.SteadyUnknown: 1, report.SteadyFlat: 2, report.SteadyWarmedUp: 3,
+	report.SteadySlowdown: 4, report.SteadyNone: 5}
+
+// worstSteady is the worst of a benchmark's forks' classes.
+func worstSteady(classes []string) string {
+	worst := ""
+	for _, c := range classes {
+		if steadyRank[c] > steadyRank[worst] {
+			worst = c
+		}
+	}
+	return worst
+}
+
+// StillWarming starts the warning of a benchmark with a fork that reached no steady
+// state or one that warmed up during its measurement.
+const StillWarming = "still warming up"
+
+// steadyWarning says, for a benchmark, which forks were not steady from their first
+// measured slice and what was done about it.
+func steadyWarning(trials []report.Trial) string {
+	var none, warmed, slowed []string
+	for _, t := range trials {
+		s := t.Steady
+		if s == nil {
+			continue
+		}
+		switch s.Class {
+		case report.SteadyNone:
+			none = append(none, fmt.Sprint(t.Index+1))
+		case report.SteadyWarmedUp:
+			warmed = append(warmed, fmt.Sprintf("fork %d after %.1f s (%+.0f %%)", t.Index+1, s.AfterSeconds, s.Change*100))
+		case report.SteadySlowdown:
+			slowed = append(slowed, fmt.Sprintf("fork %d after %.1f s (%+.0f %%)", t.Index+1, s.AfterSeconds, s.Change*100))
+		}
+	}
+	var parts []string
+	if len(none) > 0 {
+		parts = append(parts, fmt.Sprintf("%s: no steady state in fork %s: its slices still changed near the end; measured whole, give it a longer warmup", StillWarming, strings.Join(none, ", ")))
+	}
+	if len(warmed) > 0 {
+		parts = append(parts, fmt.Sprintf("%s: warmed up during the rounds (%s); only its steady rounds are measured", report.SteadyWarmedUp, strings.Join(warmed, "; ")))
+	}
+	if len(slowed) > 0 {
+		parts = append(parts, fmt.Sprintf("%s: got slower during the rounds (%s); only its steady rounds are measured", report.SteadySlowdown, strings.Join(slowed, "; ")))
+	}
+	return strings.Join(parts, ". ")
+}

@@ -1,0 +1,88 @@
+package summary
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/wirebench/wirebench/cluster"
+	"github.com/wirebench/wirebench/record"
+	"github.com/wirebench/wirebench/report"
+)
+
+// forkOf is one interleaved fork of slices of 1 s with the given throughputs.
+func forkOf(tps []float64) *cluster.Result {
+	tr := &cluster.Trial{}
+	for i, tp := range tps {
+		iv := record.NewInterval(false)
+		iv.Ops = int64(tp)
+		iv.Start, iv.End = t0.Add(time.Duration(i)*time.Second), t0.Add(time.Duration(i+1)*time.Second)
+		tr.Intervals = append(tr.Intervals, &cluster.Interval{Phase: "measure", Index: i, Interval: iv})
+	}
+	return &cluster.Result{Trials: []*cluster.Trial{tr}, Method: report.MethodInterleaved}
+}
+
+// Steadiness over three interleaved targets of 60 rounds; each case says why its
+// classes are right.
+func TestSteadiness(t *testing.T) {
+	cases := []struct {
+		name string
+		// level(target, round) is a target's speed, sd its slices' noise.
+		level func(k, i int) float64
+		sd    []float64
+		want  []string
+	}{
+		// Target 2 warms up (+80 % from round 15) while 0 and 1 hold: only 2 is
+		// warmed up; 0 and 1, flat, are the machine's reference, and 2 over them
+		// still steps up.
+		{"one warms up", func(k, i int) float64 {
+			if k == 2 && i < 15 {
+				return 1000
+			}
+			return 1800
+		}, []float64{0.1, 0.1, 0.1}, []string{report.SteadyFlat, report.SteadyFlat, report.SteadyWarmedUp}},
+		// Every target warms up together (three JVMs): no target's series is flat,
+		// so there is no reference and each is classified on its own series, which
+		// says what happened; a reference would have cancelled it.
+		{"all warm together", func(k, i int) float64 {
+			if i < 20 {
+				return 1000
+			}
+			return 1600
+		}, []float64{0.1, 0.1, 0.1}, []string{report.SteadyWarmedUp, report.SteadyWarmedUp, report.SteadyWarmedUp}},
+		// The machine gets 15 % faster at round 30 under every target; targets 0
+		// and 1 are too noisy (25 %) for their own series to show it, target 2 is
+		// quiet (3 %) and its own series steps. Over the machine's speed from 0 and 1
+		// the step cancels: target 2 is flat, the move was the machine's.
+		{"machine moved", func(k, i int) float64 {
+			if i < 30 {
+				return 1000
+			}
+			return 1150
+		}, []float64{0.25, 0.25, 0.03}, []string{report.SteadyFlat, report.SteadyFlat, report.SteadyFlat}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := rand.New(rand.NewPCG(5, 6))
+			rs := make([]*cluster.Result, 3)
+			for k := range rs {
+				tps := make([]float64, 60)
+				for i := range tps {
+					tps[i] = c.level(k, i) * math.Exp(c.sd[k]*r.NormFloat64())
+				}
+				rs[k] = forkOf(tps)
+			}
+			got := Steadiness(rs, false)
+			for k := range rs {
+				if got[k][0].Class != c.want[k] {
+					t.Errorf("target %d: %+v, want %s", k, got[k][0], c.want[k])
+				}
+			}
+			// Alone (no group), target 2's own series decides.
+			if alone := Steadiness(rs[2:], false)[0][0]; c.name == "machine moved" && alone.Class == report.SteadyFlat {
+				t.Errorf("target 2 alone: %+v; the case no longer shows a step its own series sees", alone)
+			}
+		})
+	}
+}
