@@ -165,7 +165,11 @@ func throughputChart(groups []Group, cs colors) (*Chart, error) {
 			continue
 		}
 		var rs []barRow
+		wired := acrossWire(g)
 		for _, b := range g.Benchmarks {
+			if wired && b.Transport == InProcess {
+				continue // two orders of magnitude above the rest: their bars would be slivers
+			}
 			s := Series(&b)
 			t := b.Summary.ThroughputOpsS
 			rs = append(rs, barRow{series: s, bars: []bar{{value: t.Mean, err: t.Error, known: true}}})
@@ -185,8 +189,37 @@ func throughputChart(groups []Group, cs colors) (*Chart, error) {
 		return nil, nil
 	}
 	sortSeries(series, cs)
+	note := ""
+	if inProcessLeftOut(groups) {
+		note = "in-process targets (direct) are left out where targets across a wire are charted: see the tables"
+	}
 	return panelChart("throughput", "Throughput per operation (mean ± 99.9% CI)",
-		seriesLegend(series, cs, false), "", panels, singleRow, rows), nil
+		seriesLegend(series, cs, false), note, panels, singleRow, rows), nil
+}
+
+// acrossWire reports whether some target of g is across a wire (not in-process).
+func acrossWire(g Group) bool {
+	for _, b := range g.Benchmarks {
+		if b.Transport != InProcess {
+			return true
+		}
+	}
+	return false
+}
+
+// inProcessLeftOut reports whether throughputChart leaves an in-process target out.
+func inProcessLeftOut(groups []Group) bool {
+	for _, g := range groups {
+		if g.Benchmarks[0].Load.Model != ModelClosed || !acrossWire(g) {
+			continue
+		}
+		for _, b := range g.Benchmarks {
+			if b.Transport == InProcess {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // pairChart is two figures per protocol/transport side by side (client and

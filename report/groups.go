@@ -175,10 +175,7 @@ func ToBest(g Group) []float64 {
 			}
 		}
 	}
-	wired := false
-	for _, b := range g.Benchmarks {
-		wired = wired || b.Transport != InProcess
-	}
+	wired := acrossWire(g)
 	best := 0.0
 	for i, v := range vals {
 		if isFinite(v) && (!wired || g.Benchmarks[i].Transport != InProcess) {

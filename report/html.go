@@ -152,7 +152,7 @@ dl.env dd { margin: 0; }
 {{template "table" .}}
 {{end}}{{end}}{{end}}
 <h2 id="operations">By operation</h2>
-<p>Relative is each target's score over its group's baseline, from samples paired in time (interleaved rounds), with the half-width of its 99.9 % interval; in results without a baseline, over the best target across a wire (the in-process floor, direct, is above it). Latency is response time from the intended start.</p>
+<p>Relative is each target's score over its group's baseline, from samples paired in time (interleaved rounds, within forks: fresh processes), with its 99.9 % interval [low, high] (~: a target without a steady state; too few: too few forks or rounds for an interval); in results without a baseline, over the best target across a wire (the in-process floor, direct, is above it). Latency is response time from the intended start.</p>
 {{range .Operations}}<h3 id="{{anchor "op" .Table.Title}}">{{.Table.Title}}</h3>
 {{if .Table.Note}}<p>{{.Table.Note}}</p>{{end}}
 {{template "table" .Table}}

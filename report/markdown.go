@@ -20,7 +20,7 @@ func WriteMarkdown(w io.Writer, r *Results) error {
 	writeMarkdownViews(bw, r)
 
 	fmt.Fprintf(bw, "\n## By operation\n\n")
-	fmt.Fprintf(bw, "Relative is each target's score over its group's baseline, from samples paired in time (interleaved rounds), with the half-width of its 99.9 %% interval; in results without a baseline, over the best target across a wire (the in-process floor, direct, is above it). Latency is response time from the intended start.\n")
+	fmt.Fprintf(bw, "Relative is each target's score over its group's baseline, from samples paired in time (interleaved rounds, within forks: fresh processes), with its 99.9 %% interval [low, high] (~: a target without a steady state; too few: too few forks or rounds for an interval); in results without a baseline, over the best target across a wire (the in-process floor, direct, is above it). Latency is response time from the intended start.\n")
 	for _, t := range comparisonTables(r.Benchmarks) {
 		fmt.Fprintf(bw, "\n### %s\n\n", markdown.Escape(t.Title))
 		if t.Note != "" {

@@ -72,9 +72,9 @@ func comparisonTables(bs []Benchmark) []table {
 		}
 		t := table{
 			Title: g.Name, Note: groupNote(g),
-			Head: []string{"Target", scoreHead, "Relative", "p50 µs", "p99 µs",
+			Head: []string{"Target", scoreHead, "Relative", "Steady", "p50 µs", "p99 µs",
 				"Client CPU µs/op", "Server CPU µs/op", "Sent B/op", "Received B/op"},
-			Align: "lrrrrrrrr",
+			Align: "lrrlrrrrrr",
 		}
 		rel := relativeCells(g)
 		for i, b := range g.Benchmarks {
@@ -91,7 +91,7 @@ func comparisonTables(bs []Benchmark) []table {
 			if s.ServerCPUUsPerOp != nil {
 				server = fixed(*s.ServerCPUUsPerOp, 2)
 			}
-			t.Rows = append(t.Rows, []string{Series(&b), cell, rel[i],
+			t.Rows = append(t.Rows, []string{Series(&b), cell, rel[i], steadyCell(&b),
 				latencyUs(s.LatencyUs.P50), latencyUs(s.LatencyUs.P99),
 				fixed(s.ClientCPUUsPerOp, 2), server,
 				bytesCell(&s, s.BytesSentPerOp), bytesCell(&s, s.BytesRecvPerOp)})
@@ -99,6 +99,27 @@ func comparisonTables(bs []Benchmark) []table {
 		ts = append(ts, t)
 	}
 	return ts
+}
+
+// steadyCell is a benchmark's steady-state class over its forks, with the longest
+// time a fork took to warm up: "flat", "warmed up 2.1 s", "no steady state"; "-"
+// when not classified.
+func steadyCell(b *Benchmark) string {
+	switch b.Steady {
+	case "":
+		return "-"
+	case SteadyUnknown:
+		return "too few"
+	case SteadyWarmedUp, SteadySlowdown:
+		var after float64
+		for _, t := range b.Trials {
+			if t.Steady != nil {
+				after = max(after, t.Steady.AfterSeconds)
+			}
+		}
+		return fmt.Sprintf("%s %.1f s", b.Steady, after)
+	}
+	return b.Steady
 }
 
 // bytesCell is a per-op byte count, or n/a when the client could not count them.
@@ -121,13 +142,14 @@ func paired(g Group) (baseline string, ok bool) {
 
 // groupNote says how a group was measured and what its Relative column is against.
 func groupNote(g Group) string {
-	method, rounds := "", 0
+	method, rounds, forks := "", 0, 0
 	for _, b := range g.Benchmarks {
 		if b.Method != "" {
 			method = b.Method
 		}
 		if r := b.Summary.Relative; r != nil {
 			rounds = max(rounds, r.Rounds)
+			forks = max(forks, r.Forks)
 		}
 	}
 	base, ok := paired(g)
@@ -151,16 +173,33 @@ func groupNote(g Group) string {
 	if method == "" {
 		return fmt.Sprintf(" (relative to %s, %d pairs%s)", base, rounds, drift)
 	}
+	if forks > 1 {
+		return fmt.Sprintf(" (%s, %d forks × %s rounds; relative to %s%s)", method, forks, perFork(rounds, forks), base, drift)
+	}
+	if method == MethodInterleaved && forks == 1 {
+		return fmt.Sprintf(" (%s, %d rounds of one fork: the intervals leave out what a fresh process changes; relative to %s%s)", method, rounds, base, drift)
+	}
 	return fmt.Sprintf(" (%s, %d rounds; relative to %s%s)", method, rounds, base, drift)
+}
+
+// perFork is the rounds per fork, "35", or "~35" when the forks had different counts.
+func perFork(rounds, forks int) string {
+	if rounds%forks == 0 {
+		return strconv.Itoa(rounds / forks)
+	}
+	return "~" + strconv.Itoa((rounds+forks/2)/forks)
 }
 
 // MachineChanged starts the warning a group's baseline carries when the machine's
 // speed trended or moved between levels under the group's rounds.
 const MachineChanged = "the machine changed under this group's rounds"
 
-// relativeCells are the Relative column of a group: "0.71× ±0.03" (the paired ratio
-// and the larger side of its interval), "1× (base)" for the baseline, or the ratio
-// to the best for results without paired ratios.
+// relativeCells are the Relative column of a group: "0.71× [0.68, 0.74]" (the
+// paired ratio and its interval, asymmetric as a ratio's is), "1× (base)" for the
+// baseline, "0.71× (too few)" when the interval rests on too few forks or rounds
+// to mean anything, with "~" before a ratio whose target or baseline reached no
+// steady state, or the ratio to the best for results without paired ratios. In the
+// open model the ratio is of response-time p50 and p99: "p50 0.80× [..], p99 ..".
 func relativeCells(g Group) []string {
 	out := make([]string, len(g.Benchmarks))
 	base, ok := paired(g)
@@ -177,17 +216,49 @@ func relativeCells(g Group) []string {
 			out[i] = "1× (base)"
 		case r == nil || !isFinite(r.Ratio.Mean) || r.Ratio.Mean <= 0:
 			out[i] = notAvailable
-		case r.Rounds < 2:
-			out[i] = times(r.Ratio.Mean)
-		default:
-			half := max(r.Ratio.Mean-r.Ratio.CILow, r.Ratio.CIHigh-r.Ratio.Mean)
-			out[i] = times(r.Ratio.Mean) + " ±" + fixed(half, 2)
-			if half >= 100 {
-				out[i] = times(r.Ratio.Mean) + " ±>99"
+		case r.Of == RelativeLatencyP50:
+			out[i] = "p50 " + ratioCell(r, r.Ratio)
+			if r.LatencyP99 != nil {
+				out[i] += ", p99 " + ratioCell(r, *r.LatencyP99)
 			}
+		default:
+			out[i] = ratioCell(r, r.Ratio)
 		}
 	}
 	return out
+}
+
+// MinIntervalDF is the fewest degrees of freedom a ratio's interval is printed with:
+// with fewer, Student's t at 99.9 % is over 8.6 and the interval tells the count
+// of forks more than the targets (summary warns about it).
+const MinIntervalDF = 4
+
+// ratioCell is one ratio with its interval, as relativeCells prints it.
+func ratioCell(r *Relative, q Ratio) string {
+	mark := ""
+	if r.Unsteady {
+		mark = "~"
+	}
+	df := r.DF
+	if r.Forks == 0 {
+		df = float64(r.Rounds - 1) // a file from before forks: one fork's rounds
+	}
+	if df < MinIntervalDF || r.Rounds < 2 {
+		return mark + times(q.Mean) + " (too few)"
+	}
+	return mark + times(q.Mean) + " [" + bound(q.CILow) + ", " + bound(q.CIHigh) + "]"
+}
+
+// bound is one end of a ratio's interval, to three significant digits from 100 up
+// (an interval past float64, from very few rounds, is too few to print).
+func bound(f float64) string {
+	switch {
+	case f >= 1e6:
+		return ">1e6"
+	case f >= 100:
+		return fixed(f, 0)
+	}
+	return fixed(f, 2)
 }
 
 // legend is the lines that explain the marks of bs's tables and charts.
