@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/wirebench/wirebench/cluster/controlpb"
@@ -37,6 +38,10 @@ type Options struct {
 	// Hosts places the workers (the zero Hosts: one server and one client worker
 	// spawned here) and the link between them.
 	Hosts Hosts
+	// FirstTrial numbers the trials (forks) of this call from it: a run that adds
+	// forks to a group's earlier ones (runner's --precision) keeps every fork's
+	// index, profile names and round order distinct.
+	FirstTrial int
 
 	// pair is the namespaces of a group run with Hosts.Netns.
 	pair *nspair.Pair
@@ -241,7 +246,7 @@ func measurePhase(s spec.Spec, index int, restart bool) *controlpb.Phase {
 // warmup, then the iterations back to back (an open schedule runs on across them).
 func runSequential(ctx context.Context, res Resolved, idx int, opt Options, dir string, out *Result) {
 	s := res.Spec
-	for i := range s.Trials {
+	for i := opt.FirstTrial; i < opt.FirstTrial+s.Trials; i++ {
 		tr := &Trial{Index: i}
 		out.Trials = append(out.Trials, tr)
 		tr.Err = func() error {
@@ -286,7 +291,7 @@ func where(trial int, phase string, err error) error {
 // group; each target has its own warmup.
 func runInterleaved(ctx context.Context, rs []Resolved, opt Options, dir string, out []*Result) {
 	plan := rs[0].Spec
-	for trial := range plan.Trials {
+	for trial := opt.FirstTrial; trial < opt.FirstTrial+plan.Trials; trial++ {
 		trials := make([]*Trial, len(rs))
 		targets := make([]*target, len(rs))
 		fail := func(i int, err error) {
@@ -299,18 +304,24 @@ func runInterleaved(ctx context.Context, rs []Resolved, opt Options, dir string,
 				targets[i] = nil
 			}
 		}
+		// The targets start at once: a fork's start-up (processes, connections, the
+		// contract checks) is most of what a fork costs beyond its rounds, and the
+		// targets' workers are independent processes.
+		starts := make([]error, len(rs))
+		var wg sync.WaitGroup
 		for i, res := range rs {
 			trials[i] = &Trial{Index: trial}
 			if out[i].Err != nil {
 				continue // failed in an earlier trial: later ones would fail the same way
 			}
 			out[i].Trials = append(out[i].Trials, trials[i])
-			t, err := startTarget(ctx, res, opt, dir, trial, i)
+			wg.Go(func() { targets[i], starts[i] = startTarget(ctx, res, opt, dir, trial, i) })
+		}
+		wg.Wait()
+		for i, err := range starts {
 			if err != nil {
 				fail(i, where(trial, "start", err))
-				continue
 			}
-			targets[i] = t
 		}
 		for i, t := range targets {
 			if t == nil || rs[i].Spec.Warmup <= 0 {
