@@ -14,23 +14,26 @@ import (
 	"github.com/vbauerster/mpb/v8"
 	"github.com/vbauerster/mpb/v8/decor"
 
+	"github.com/wirebench/wirebench/compare"
 	"github.com/wirebench/wirebench/report"
 	"github.com/wirebench/wirebench/runner"
 	"github.com/wirebench/wirebench/suite"
 )
 
 type runCmd struct {
-	Suite      string  `arg:"" optional:"" help:"A bundled suite's name or a suite file (YAML); default quick. See --list."`
-	Out        string  `short:"o" help:"Output directory (default results/<timestamp>)."`
-	Filter     string  `short:"f" help:"Run only the benchmarks whose name matches this regular expression."`
-	List       bool    `help:"List the bundled suites, or with a suite, its benchmarks, and exit."`
-	Resume     string  `help:"Resume the run in this directory: skip the benchmarks its journal holds, run the rest (same flags and suite: a resume that would measure differently is refused)."`
-	Smoke      bool    `help:"Smoke mode: tiny durations, the same code path (checks that a suite runs)."`
-	RateScale  float64 `name:"rate-scale" default:"1" help:"Multiply every open-loop rate of the suite by this factor (> 0), e.g. 0.5 for a slower machine."`
-	Sequential bool    `help:"Measure every benchmark on its own, one after the other, instead of comparison groups in interleaved rounds (to compare the two methods)."`
-	Seed       uint64  `default:"1" help:"Seed of the interleaved rounds' random order."`
-	Profile    string  `help:"Write CPU profiles (pprof) of every Go worker process under this directory, one subdirectory per comparison group (group-NNN, NNN the index of its first benchmark)."`
-	Plain      bool    `help:"Plain progress lines even on a terminal."`
+	Suite      string        `arg:"" optional:"" help:"A bundled suite's name or a suite file (YAML); default quick. See --list."`
+	Out        string        `short:"o" help:"Output directory (default results/<timestamp>)."`
+	Filter     string        `short:"f" help:"Run only the benchmarks whose name matches this regular expression."`
+	List       bool          `help:"List the bundled suites, or with a suite, its benchmarks, and exit."`
+	Resume     string        `help:"Resume the run in this directory: skip the benchmarks its journal holds, run the rest (same flags and suite: a resume that would measure differently is refused)."`
+	Smoke      bool          `help:"Smoke mode: tiny durations, the same code path (checks that a suite runs)."`
+	RateScale  float64       `name:"rate-scale" default:"1" help:"Multiply every open-loop rate of the suite by this factor (> 0), e.g. 0.5 for a slower machine."`
+	Sequential bool          `help:"Measure every benchmark on its own, one after the other, instead of comparison groups in interleaved rounds (to compare the two methods)."`
+	Seed       uint64        `default:"1" help:"Seed of the interleaved rounds' random order."`
+	Profile    string        `help:"Write CPU profiles (pprof) of every Go worker process under this directory, one subdirectory per comparison group (group-NNN, NNN the index of its first benchmark)."`
+	Plain      bool          `help:"Plain progress lines even on a terminal."`
+	Precision  string        `help:"Add forks to each interleaved group until every ratio's 99.9 % interval is within this of it (e.g. 5%), or until --budget is spent; the results say which ratios reached it."`
+	Budget     time.Duration `help:"Time for each group with --precision (default 10m)."`
 	hostFlags
 }
 
@@ -64,6 +67,17 @@ func (c *runCmd) Run(e *env) error {
 	hosts, err := c.hostFlags.over(s.Hosts)
 	if err != nil {
 		return err
+	}
+	var precision float64
+	if c.Precision != "" {
+		p, err := compare.ParseThreshold(c.Precision)
+		if err != nil || p <= 0 {
+			return usagef("--precision %q: want a percentage over 0, such as 5%%", c.Precision)
+		}
+		precision = p / 100
+	}
+	if c.Budget < 0 || (c.Budget > 0 && precision == 0) {
+		return usagef("--budget: give a positive duration, with --precision")
 	}
 	var filter *regexp.Regexp
 	if c.Filter != "" {
@@ -99,7 +113,8 @@ func (c *runCmd) Run(e *env) error {
 		s.Name, len(selected), total.Round(time.Second), dir)
 	prog := newProgress(e.stderr, !c.Plain && isTerminal(e.stderr), total)
 	out, runErr := runner.Run(e.ctx, s, runner.Options{Dir: dir, Resume: c.Resume != "", Filter: filter,
-		Version: buildVersion(), Seed: c.Seed, Hosts: hosts, ProfileDir: c.Profile, Observe: prog.observe})
+		Version: buildVersion(), Seed: c.Seed, Hosts: hosts, ProfileDir: c.Profile, Observe: prog.observe,
+		Precision: precision, Budget: c.Budget})
 	prog.finish()
 	if out != nil && out.Results != nil && len(out.Results.Benchmarks) > 0 {
 		fmt.Fprintln(e.stdout)

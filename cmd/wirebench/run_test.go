@@ -196,3 +196,48 @@ func TestRunResumeRefusesOtherSettings(t *testing.T) {
 		t.Error("the refused resume changed the journal")
 	}
 }
+
+// --precision adds forks to a group while a ratio is wider than asked and the budget
+// allows: a precision no run of a few forks can reach (0.1 %) ends with the budget,
+// after more forks than the suite's one, each fork's trial numbered on from the last,
+// and the results say the precision was not reached.
+func TestRunPrecisionAddsForks(t *testing.T) {
+	path := writeSuite(t, `name: precise
+description: two targets, forks added until the budget
+defaults:
+  warmup: 0s
+  iterations: 3
+  duration: 100ms
+  trials: 1
+load:
+  concurrency: [2]
+targets:
+  - protocol: http-json
+  - protocol: grpc-proto
+workloads:
+  - name: person.get
+`)
+	out := filepath.Join(t.TempDir(), "out")
+	code, stdout, stderr := runProc(t, path, "--out", out, "--precision", "0.1%", "--budget", "6s")
+	if code != 0 {
+		t.Fatalf("run: exit %d\n%s%s", code, stdout, stderr)
+	}
+	res := readResults(t, out)
+	b := res.Benchmarks[1]
+	rel := b.Summary.Relative
+	if rel == nil || rel.Forks < 2 || len(b.Trials) != rel.Forks {
+		t.Fatalf("relative %+v over %d trials: want forks added", rel, len(b.Trials))
+	}
+	for i, tr := range b.Trials {
+		if tr.Index != i {
+			t.Errorf("trial %d has index %d: forks added later must number on", i, tr.Index)
+		}
+	}
+	if w := strings.Join(b.Warnings, "\n"); !strings.Contains(w, "precision: ±0.1 % not reached") {
+		t.Errorf("warnings %q: want the precision not reached said", w)
+	}
+	// A precision without a number is a usage error, before anything runs.
+	if code, _, stderr := runProc(t, path, "--out", filepath.Join(t.TempDir(), "x"), "--precision", "tight"); code != exitUsage || !strings.Contains(stderr, "--precision") {
+		t.Errorf("--precision tight: exit %d, %q", code, stderr)
+	}
+}
