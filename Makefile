@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/wirebench
 
-.PHONY: build run test vet check-generate generate demo bench-codecs tools peers clean java test-java test-java-unit
+.PHONY: build run test vet check-generate deploy-check generate demo bench-codecs tools peers clean java test-java test-java-unit
 
 build:
 	$(GO) build -o $(BIN) ./cmd/wirebench
@@ -14,10 +14,12 @@ run: build
 
 # The test command of the README and of CI: vet, the generated-code check, the JVM
 # worker's jar (when a JDK and Maven are present; its Go interop tests skip without
-# it), every Go test, then the JVM worker's own tests. With CI=true whatever would be
-# skipped for a missing tool fails instead (internal/testtool, scripts/missing.sh).
+# it), every Go test, the deploy checks, then the JVM worker's own tests. With CI=true
+# whatever would be skipped for a missing tool fails instead (internal/testtool,
+# scripts/missing.sh).
 test: vet check-generate java
 	$(GO) test -count=1 -timeout 20m ./...
+	@$(MAKE) --no-print-directory deploy-check
 	@$(MAKE) --no-print-directory test-java-unit
 
 vet:
@@ -34,6 +36,13 @@ generate:
 # where the generators are not installed (failed in CI).
 check-generate:
 	bash scripts/check-generate.sh
+
+# The static checks of the Dockerfile and the Kubernetes manifests (docs/distributed.md):
+# a Go module of their own, deploy/deploytest, so that wirebench's module does not
+# depend on BuildKit's parser and the Kubernetes API types; `./...` above does not
+# reach it.
+deploy-check:
+	cd deploy/deploytest && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 demo: build
 	bash scripts/demo.sh
