@@ -14,7 +14,7 @@
 # Building the default target does not build the JVM stages (BuildKit builds only the
 # stages the target needs).
 #
-# internal/deploytest parses this file and checks these facts; keep them in step.
+# deploy/deploytest parses this file and checks these facts; keep them in step.
 
 # The Go of go.mod's go line: the binary is built with the toolchain the module asks for.
 ARG GO_VERSION=1.26.8

@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/wirebench
 
-.PHONY: build run test vet check-generate generate demo bench-codecs tools peers clean java test-java test-java-unit
+.PHONY: build run test vet check-generate deploy-check generate demo bench-codecs tools peers clean java test-java test-java-unit
 
 build:
 	$(GO) build -o $(BIN) ./cmd/wirebench
@@ -14,9 +14,12 @@ run: build
 
 # The test command of the README and of CI: vet, the generated-code check, the JVM
 # worker's jar (when a JDK and Maven are present; its Go interop tests skip without
-# it), every Go test, then the JVM worker's own tests.
+# it), every Go test, the deploy checks, then the JVM worker's own tests. With CI=true
+# whatever would be skipped for a missing tool fails instead (internal/testtool,
+# scripts/missing.sh).
 test: vet check-generate java
 	$(GO) test -count=1 -timeout 20m ./...
+	@$(MAKE) --no-print-directory deploy-check
 	@$(MAKE) --no-print-directory test-java-unit
 
 vet:
@@ -30,9 +33,16 @@ generate:
 	bash cluster/controlpb/generate.sh
 
 # Fails when regenerating would change the committed code; skipped with a message
-# where the generators are not installed.
+# where the generators are not installed (failed in CI).
 check-generate:
 	bash scripts/check-generate.sh
+
+# The static checks of the Dockerfile and the Kubernetes manifests (docs/distributed.md):
+# a Go module of their own, deploy/deploytest, so that wirebench's module does not
+# depend on BuildKit's parser and the Kubernetes API types; `./...` above does not
+# reach it.
+deploy-check:
+	cd deploy/deploytest && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 demo: build
 	bash scripts/demo.sh
@@ -55,14 +65,15 @@ peers: build
 
 # The JVM worker (workers/java, docs/java-worker.md): one runnable jar,
 # workers/java/target/wirebench-worker.jar. Needs mvn and java (JDK 17); without them the
-# JVM stacks are unavailable and this says so. Builds under the shared CPU lock.
+# JVM stacks are unavailable and this says so (and fails in CI: scripts/missing.sh).
+# Builds under the shared CPU lock.
 MVN ?= mvn
 JAVA_LOCK := $(shell command -v flock >/dev/null && echo flock -s /tmp/wirebench-cpu.lock)
 java:
 	@if command -v $(MVN) >/dev/null && command -v java >/dev/null; then \
 		$(JAVA_LOCK) $(MVN) -q -B -f workers/java/pom.xml package -DskipTests; \
 	else \
-		echo "java: mvn or java not found: the JVM stacks are unavailable (install a JDK 17 and Maven 3.8)"; \
+		bash scripts/missing.sh "java: mvn or java not found: the JVM stacks are unavailable (install a JDK 17 and Maven 3.8)"; \
 	fi
 
 # The JVM worker's own tests (JUnit), then the Go interop tests against it.
@@ -73,7 +84,7 @@ test-java-unit:
 	@if command -v $(MVN) >/dev/null && command -v java >/dev/null; then \
 		$(JAVA_LOCK) $(MVN) -q -B -f workers/java/pom.xml verify; \
 	else \
-		echo "test-java: mvn or java not found: the JVM worker's tests skipped"; \
+		bash scripts/missing.sh "test-java: mvn or java not found: the JVM worker's tests skipped"; \
 	fi
 
 clean:

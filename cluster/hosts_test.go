@@ -15,6 +15,7 @@ import (
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/engine"
 	"github.com/wirebench/wirebench/internal/nspair"
+	"github.com/wirebench/wirebench/internal/testtool"
 	"github.com/wirebench/wirebench/link"
 	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/record"
@@ -271,7 +272,7 @@ func TestNetnsRun(t *testing.T) {
 		t.Skipf("skipped: %v", err)
 	}
 	if _, err := exec.LookPath("iptables"); err != nil {
-		t.Skip("skipped: loss needs iptables")
+		testtool.Missing(t, "loss needs iptables")
 	}
 	s := remoteSpec("http-json")
 	s.Iterations = 1

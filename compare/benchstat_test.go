@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/wirebench/wirebench/internal/testtool"
 )
 
 // perfTestdata is benchstat's own test data in the module cache, at the
@@ -18,10 +20,10 @@ func perfTestdata(t *testing.T) string {
 	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "golang.org/x/perf").Output()
 	dir := filepath.Join(strings.TrimSpace(string(out)), "cmd", "benchstat", "testdata")
 	if err != nil || strings.TrimSpace(string(out)) == "" {
-		t.Skipf("golang.org/x/perf is not in the module cache: %v", err)
+		testtool.Missing(t, "golang.org/x/perf is not in the module cache: %v", err)
 	}
 	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("benchstat test data: %v", err)
+		testtool.Missing(t, "benchstat test data: %v", err)
 	}
 	return dir
 }

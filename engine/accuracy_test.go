@@ -101,22 +101,21 @@ func TestOpenLoopMatchesStallPattern(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Run(context.Background(), Config{
+	res, err := runPlan(context.Background(), Config{
 		Op: op, Clients: []contract.Service{cl},
-		Model:  model(t, load.Model{Kind: load.Open, Rate: rate, Concurrency: callers}),
-		Warmup: warmup, Iterations: 1, IterationTime: periods * period,
-	})
+		Model: model(t, load.Model{Kind: load.Open, Rate: rate, Concurrency: callers}),
+	}, plan{warmup: warmup, iterations: 1, phase: PhaseSpec{Duration: periods * period}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	iv := res.Intervals[0]
+	iv := res.intervals[0]
 	if n := iv.ErrorCount(); n > 0 {
-		t.Fatalf("%d calls failed: %v", n, res.FirstErrors)
+		t.Fatalf("%d calls failed: %v", n, iv.FirstErrors)
 	}
 	// The schedule runs on across phases: the iteration takes the arrivals from the
 	// warmup's scheduled end to its own end, so a late start (the warmup's last calls
 	// finishing) adds the arrivals that fell due meanwhile.
-	late := iv.Start.Sub(res.Warmup.Start.Add(warmup))
+	late := iv.Start.Sub(res.warmup.Start.Add(warmup))
 	if want := int64(rate * float64(periods*period+late) / float64(time.Second)); iv.Ops < want*99/100 || iv.Ops > want*101/100 {
 		t.Errorf("%d ops, want the %d arrivals of the iteration (started %v after the warmup's scheduled end)", iv.Ops, want, late)
 	}

@@ -37,11 +37,15 @@ func BenchmarkOpenDispatcher(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
-	res, err := Run(context.Background(), Config{Op: op, Clients: clients(1), Model: m, Iterations: 1, IterationOps: int64(b.N)})
+	s, err := Start(context.Background(), Config{Op: op, Clients: clients(1), Model: m})
 	if err != nil {
 		b.Fatal(err)
 	}
-	iv := res.Intervals[0]
+	defer s.Close()
+	iv, err := s.Phase(PhaseSpec{Ops: int64(b.N)})
+	if err != nil {
+		b.Fatal(err)
+	}
 	b.ReportMetric(float64(iv.Ops)/iv.Seconds(), "achieved/s")
 	b.ReportMetric(float64(iv.Lag.ValueAtQuantile(50))/1e3, "lag-p50-us")
 	b.ReportMetric(float64(iv.Lag.ValueAtQuantile(99))/1e3, "lag-p99-us")

@@ -1,8 +1,8 @@
 // Package engine runs a workload against clients of any protocol under a load model,
 // and records every call.
 //
-// A run is a sequence of phases: an optional warmup, then measurement iterations. A
-// phase ends after a time (duration mode) or a number of ops (op-count mode); its
+// A run (a Session) is a sequence of phases its caller asks for one at a time, e.g.
+// a warmup, then measurement iterations. A phase ends after a time (duration mode) or a number of ops (op-count mode); its
 // callers finish the calls they have in flight, the phase's recorders are drained into
 // one record.Interval, and the next phase starts, as JMH separates its iterations. In
 // an open model the arrival schedule runs on across phases from the run's start, so
@@ -37,9 +37,8 @@ const (
 	Measure Phase = "measure"
 )
 
-// Config is one run: its op, clients and load model, and, for Run, its plan (warmup
-// and iterations). A Session takes the same Config and ignores the plan: its caller
-// asks for each phase.
+// Config is one run: its op, clients and load model. A Session runs it phase by
+// phase, as its caller asks.
 type Config struct {
 	// Op is the workload operation to call (contract.Workload.New).
 	Op contract.Op
@@ -58,30 +57,26 @@ type Config struct {
 	// runs sharing one benchmark (several load generators): caller i of n takes
 	// SeqOffset + SeqStride×(i + k×n). Zero values mean 0 and 1.
 	SeqOffset, SeqStride uint64
-
-	// The plan, for Run only. Warmup is how long to run before measuring; its
-	// interval is reported with Phase Warmup and left out of the results.
-	Warmup time.Duration
-	// Iterations is the number of measurement intervals (at least 1).
-	Iterations int
-	// IterationTime is the length of each iteration; IterationOps, when set instead,
-	// is the number of ops (arrivals, in an open model) of each iteration.
-	IterationTime time.Duration
-	IterationOps  int64
-	// OnInterval, when set, is called from Run's goroutine with each finished phase,
-	// before the next starts (so the caller can read byte counters and CPU at the
-	// boundary). iv belongs to the callee.
-	OnInterval func(phase Phase, index int, iv *record.Interval)
+	// Clock is the time the run reads and the open schedule waits on; nil is the
+	// machine's (see Clock).
+	Clock Clock
 }
 
-// Result is what a run measured.
-type Result struct {
-	// Intervals are the measurement iterations that finished, in order.
-	Intervals []*record.Interval
-	// Warmup is the warmup interval (nil without warmup).
-	Warmup *record.Interval
-	// FirstErrors keeps the text of the first error of each kind, for reports.
-	FirstErrors map[record.ErrorKind]string
+// Clock is a run's time: every call's intended start, start and end, the phases'
+// bounds and deadlines, and the open schedule's waits. Tests inject one to make timing
+// deterministic (Go's clock inside a testing/synctest bubble, where time is virtual).
+//
+// Now is called twice a call by every caller and by the watchdog, so it must be safe
+// for concurrent use; Wait is called by one goroutine, the open model's dispatcher.
+//
+// The machine's clock, used when Config.Clock is nil, reads the monotonic clock once
+// per Now (time.Now reads the wall clock too) and ends each wait on a precise timer
+// (internal/finetimer). It is built into the run rather than being an implementation
+// of this interface, so that the hot path's two reads a call stay direct calls.
+type Clock interface {
+	Now() time.Time
+	// Wait waits until at, and returns false if done is closed first.
+	Wait(at time.Time, done <-chan struct{}) bool
 }
 
 // ErrCallTimeout is the cause of a call cut by Config.CallTimeout.
@@ -97,65 +92,6 @@ func (c *Config) check() error {
 		return errors.New("engine: negative call timeout")
 	}
 	return nil
-}
-
-func (c *Config) checkPlan() error {
-	switch {
-	case c.Iterations < 1:
-		return fmt.Errorf("engine: %d iterations, want at least 1", c.Iterations)
-	case (c.IterationTime > 0) == (c.IterationOps > 0):
-		return errors.New("engine: set exactly one of IterationTime and IterationOps")
-	case c.Warmup < 0:
-		return errors.New("engine: negative warmup")
-	}
-	return nil
-}
-
-// Run runs cfg's plan (warmup, then iterations, the open schedule running on across
-// them) until its iterations are done or ctx ends. When ctx ends, the calls in flight
-// are cancelled, Run returns within about a second with the intervals that finished,
-// and the error is ctx's.
-func Run(ctx context.Context, cfg Config) (*Result, error) {
-	if err := cfg.checkPlan(); err != nil {
-		return nil, err
-	}
-	s, err := Start(ctx, cfg)
-	if err != nil {
-		return nil, err
-	}
-	defer s.Close()
-	res := &Result{FirstErrors: map[record.ErrorKind]string{}}
-	phases := cfg.Iterations
-	if cfg.Warmup > 0 {
-		phases++
-	}
-	for i := range phases {
-		phase, idx, ph := Measure, i, PhaseSpec{Duration: cfg.IterationTime, Ops: cfg.IterationOps}
-		if cfg.Warmup > 0 {
-			idx = i - 1
-			if i == 0 {
-				phase, idx, ph = Warmup, 0, PhaseSpec{Duration: cfg.Warmup}
-			}
-		}
-		iv, err := s.Phase(ph)
-		if err != nil {
-			return res, err // the cut-short phase is not a measurement
-		}
-		for k, msg := range iv.FirstErrors {
-			if _, ok := res.FirstErrors[k]; !ok {
-				res.FirstErrors[k] = msg
-			}
-		}
-		if phase == Warmup {
-			res.Warmup = iv
-		} else {
-			res.Intervals = append(res.Intervals, iv)
-		}
-		if cfg.OnInterval != nil {
-			cfg.OnInterval(phase, idx, iv)
-		}
-	}
-	return res, nil
 }
 
 // PhaseSpec is one phase of a Session.
@@ -180,8 +116,7 @@ type Session struct {
 	r *run
 }
 
-// Start prepares a session over cfg (its plan fields are ignored). No call is made
-// until Phase.
+// Start prepares a session over cfg. No call is made until Phase.
 func Start(ctx context.Context, cfg Config) (*Session, error) {
 	if err := cfg.check(); err != nil {
 		return nil, err
@@ -241,14 +176,21 @@ type run struct {
 	watchStop chan struct{}
 	watchDone chan struct{}
 
-	epoch time.Time // the origin of now's readings
+	clock Clock     // nil: the machine's clock, from epoch and fine
+	epoch time.Time // the origin of the machine clock's readings
 }
 
-// now returns the current time from one read of the monotonic clock: time.Now reads
-// the wall clock too, a second clock read per call. Its wall part is the run's start
-// plus the monotonic time since, so it does not follow steps of the wall clock; only
-// differences of these times are used.
-func (r *run) now() time.Time { return r.epoch.Add(time.Since(r.epoch)) }
+// now returns the current time: the injected clock's, or the machine's from one read
+// of the monotonic clock (time.Now reads the wall clock too, a second clock read per
+// call). The machine's wall part is the run's start plus the monotonic time since, so
+// it does not follow steps of the wall clock; only differences of these times are
+// used.
+func (r *run) now() time.Time {
+	if r.clock != nil {
+		return r.clock.Now()
+	}
+	return r.epoch.Add(time.Since(r.epoch))
+}
 
 // caller is one goroutine's slot: its client, recorder and call context.
 //
@@ -288,7 +230,7 @@ func shards(callers int) int { return max(1, min(callers, 2*runtime.GOMAXPROCS(0
 
 func newRun(ctx context.Context, cfg *Config) *run {
 	r := &run{ctx: ctx, cfg: cfg, open: cfg.Model.Kind == load.Open, model: cfg.Model,
-		stride: max(cfg.SeqStride, 1), seq: cfg.SeqOffset, epoch: time.Now()}
+		stride: max(cfg.SeqStride, 1), seq: cfg.SeqOffset, clock: cfg.Clock, epoch: time.Now()}
 	n := cfg.Model.Concurrency
 	r.recs = make([]*record.Recorder, shards(n))
 	for i := range r.recs {
@@ -301,7 +243,7 @@ func newRun(ctx context.Context, cfg *Config) *run {
 		c.renew(ctx)
 		r.callers[i] = c
 	}
-	if r.open {
+	if r.open && r.clock == nil {
 		r.fine = finetimer.New()
 	}
 	if cfg.CallTimeout > 0 {
@@ -360,12 +302,12 @@ func (r *run) restartSchedule(rate float64) {
 	r.pacer = load.NewPacer(r.model, r.cfg.Seed+r.starts)
 	r.starts++
 	r.pending = nil
-	r.begin = time.Now()
+	r.begin = r.now()
 }
 
 // runPhase runs one phase and returns its interval.
 func (r *run) runPhase(ph PhaseSpec) *record.Interval {
-	start := time.Now()
+	start := r.now()
 	var deadline time.Time
 	if ph.Duration > 0 {
 		deadline = start.Add(ph.Duration)
@@ -390,7 +332,7 @@ func (r *run) runPhase(ph PhaseSpec) *record.Interval {
 		}
 	}
 	wg.Wait()
-	end := time.Now() // the last call's end: draining is not part of the phase
+	end := r.now() // the last call's end: draining is not part of the phase
 	iv := record.NewInterval(r.open)
 	for _, rec := range r.recs {
 		rec.Drain(iv)
@@ -537,9 +479,10 @@ func (r *run) dispatch(jobs chan<- job, deadline time.Time, ops int64) (overflow
 // fineQuantum is the fine timer's granularity (see sleepUntil).
 const fineQuantum = 100 * time.Microsecond
 
-// sleepUntil waits until at, or returns false when the run ends first: a Go timer
-// until finetimer.CoarseSlack before at, the rest on the fine timer (finetimer.Wait),
-// which is unresponsive to the run's end for at most that.
+// sleepUntil waits until at, or returns false when the run ends first: on the injected
+// clock, or on the machine's a Go timer until finetimer.CoarseSlack before at, the
+// rest on the fine timer (finetimer.Wait), which is unresponsive to the run's end for
+// at most that.
 //
 // The wake-up is rounded up to a multiple of fineQuantum on the schedule's clock, so
 // at high rates one wake-up (three system calls) starts every arrival due in its
@@ -547,6 +490,9 @@ const fineQuantum = 100 * time.Microsecond
 func (r *run) sleepUntil(at time.Time, timer *time.Timer, done <-chan struct{}) bool {
 	if off := at.Sub(r.begin) % fineQuantum; off > 0 {
 		at = at.Add(fineQuantum - off)
+	}
+	if r.clock != nil {
+		return r.clock.Wait(at, done)
 	}
 	ok, failed := finetimer.Wait(r.fine, at, timer, done)
 	if failed {

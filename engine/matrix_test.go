@@ -46,17 +46,20 @@ func TestEveryProtocolWorkloadModel(t *testing.T) {
 						for i := range clients {
 							clients[i] = tg.Client(t, &counter)
 						}
-						res, err := engine.Run(context.Background(), engine.Config{
-							Op: op, Clients: clients, Model: m, Iterations: 2, IterationOps: 10,
-						})
+						s, err := engine.Start(context.Background(), engine.Config{Op: op, Clients: clients, Model: m})
 						if err != nil {
 							t.Fatalf("%s %s: %v", w.Name, m.Kind, err)
 						}
-						for _, iv := range res.Intervals {
+						for range 2 {
+							iv, err := s.Phase(engine.PhaseSpec{Ops: 10})
+							if err != nil {
+								t.Fatalf("%s %s: %v", w.Name, m.Kind, err)
+							}
 							if iv.Ops != 10 || iv.ErrorCount() != 0 {
-								t.Errorf("%s %s: %d ops, errors %v (first: %v)", w.Name, m.Kind, iv.Ops, iv.Errors, res.FirstErrors)
+								t.Errorf("%s %s: %d ops, errors %v (first: %v)", w.Name, m.Kind, iv.Ops, iv.Errors, iv.FirstErrors)
 							}
 						}
+						s.Close()
 					}
 				}
 				if !p.InProcess && (counter.Sent() == 0 || counter.Received() == 0) {

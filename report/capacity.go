@@ -93,7 +93,9 @@ func WriteCapacityText(w io.Writer, bs []Benchmark) error {
 		if err := writeTable(w, t); err != nil {
 			return err
 		}
-		fmt.Fprintln(w)
+		if _, err := fmt.Fprintln(w); err != nil {
+			return err
+		}
 	}
 	t, ok := capacityTable(bs)
 	if !ok {

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"strings"
@@ -9,8 +10,11 @@ import (
 )
 
 // WriteText writes benchmarks as a terminal report: the JMH-shaped score table, then
-// per benchmark its latency percentiles, CPU and bytes per op, and warnings.
-func WriteText(w io.Writer, bs []Benchmark) error {
+// per benchmark its latency percentiles, CPU and bytes per op, and warnings. It
+// returns the first write error.
+func WriteText(out io.Writer, bs []Benchmark) error {
+	// bufio keeps the first write error and writes nothing after it; Flush returns it.
+	w := bufio.NewWriter(out)
 	if err := writeTable(w, scoreTable(bs)); err != nil {
 		return err
 	}
@@ -49,7 +53,7 @@ func WriteText(w io.Writer, bs []Benchmark) error {
 			}
 		}
 	}
-	return nil
+	return w.Flush()
 }
 
 // Score returns the benchmark's score, its error and units by its mode: ops/s, or
@@ -96,7 +100,9 @@ func WriteSummaryText(w io.Writer, bs []Benchmark) error {
 		}
 	}
 	if ns := notes(bs); len(ns) > 0 {
-		fmt.Fprintln(w)
+		if _, err := fmt.Fprintln(w); err != nil {
+			return err
+		}
 		for _, n := range ns {
 			if _, err := fmt.Fprintf(w, "%s: %s: %s\n", n.Kind, n.Benchmark, n.Text); err != nil {
 				return err

@@ -338,7 +338,9 @@ func WriteViewsText(w io.Writer, r *Results) error {
 					return err
 				}
 			} else if len(v.Lines) > 0 {
-				fmt.Fprintln(w)
+				if _, err := fmt.Fprintln(w); err != nil {
+					return err
+				}
 			}
 			if err := writeTable(w, t); err != nil {
 				return err

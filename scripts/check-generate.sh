@@ -1,19 +1,20 @@
 #!/usr/bin/env bash
 # Regenerates the wire code and fails if that changes anything committed, so the
 # schemas and the generated code cannot drift apart. Skips, saying why, when a
-# generator is not installed (`make tools` installs them).
+# generator is not installed (`make tools` installs them); fails instead in CI
+# (scripts/missing.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$(go env GOPATH)/bin:$PATH"
 for tool in protoc protoc-gen-go protoc-gen-go-grpc capnp capnpc-go; do
   if ! command -v "$tool" >/dev/null; then
-    echo "check-generate: skipped: $tool is not installed (run 'make tools')"
-    exit 0
+    bash scripts/missing.sh "check-generate: skipped: $tool is not installed (run 'make tools')"
+    exit
   fi
 done
 if ! git rev-parse --git-dir >/dev/null 2>&1; then
-  echo "check-generate: skipped: not a git checkout, nothing to compare with"
-  exit 0
+  bash scripts/missing.sh "check-generate: skipped: not a git checkout, nothing to compare with"
+  exit
 fi
 bash contract/schema/generate-proto.sh
 bash contract/schema/generate-capnp.sh

@@ -3,31 +3,33 @@
 # and its outside-client tests use: protoc and capnp with their Go plugins, curl,
 # grpcurl and ghz, chromium (a test renders the HTML report in it), and the Python
 # clients pycapnp, grpcio and fastavro (into the Python that python3 runs). Tests that
-# need a missing one skip with a message, so this is optional for `make test`, and
-# CI runs it to test everything.
+# need a missing one skip with a message, so this is optional for `make test`; CI
+# runs it to test everything, and with CI=true those tests fail instead of skipping.
+# Exits 1 when something is still missing.
 set -uo pipefail
 gobin=$(go env GOPATH)/bin
 status=0
 
-if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
-  missing=()
-  command -v protoc >/dev/null || missing+=(protobuf-compiler)
-  command -v capnp >/dev/null || missing+=(capnproto)
-  # pycapnp builds against it where pip has no wheel for this Python.
-  [ -e /usr/include/capnp/rpc.h ] || missing+=(libcapnp-dev)
-  command -v curl >/dev/null || missing+=(curl)
-  # Link loss between network namespaces (docs/distributed.md): iptables' statistic match.
-  command -v iptables >/dev/null || missing+=(iptables)
-  command -v chromium >/dev/null || missing+=(chromium)
-  # The charts are laid out in Liberation Sans; without it a browser's wider fallback
-  # font pushes labels under the bars.
-  fc-list 2>/dev/null | grep -qi 'Liberation Sans' || missing+=(fonts-liberation)
-  if [ ${#missing[@]} -gt 0 ]; then
+missing=()
+command -v protoc >/dev/null || missing+=(protobuf-compiler)
+command -v capnp >/dev/null || missing+=(capnproto)
+# pycapnp builds against it where pip has no wheel for this Python.
+[ -e /usr/include/capnp/rpc.h ] || missing+=(libcapnp-dev)
+command -v curl >/dev/null || missing+=(curl)
+# Link loss between network namespaces (docs/distributed.md): iptables' statistic match.
+command -v iptables >/dev/null || missing+=(iptables)
+command -v chromium >/dev/null || missing+=(chromium)
+# The charts are laid out in Liberation Sans; without it a browser's wider fallback
+# font pushes labels under the bars.
+fc-list 2>/dev/null | grep -qi 'Liberation Sans' || missing+=(fonts-liberation)
+if [ ${#missing[@]} -gt 0 ]; then
+  if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
     { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"; } \
       >/tmp/wirebench-apt.log 2>&1 || { echo "install-tools: apt-get failed (see /tmp/wirebench-apt.log)"; status=1; }
+  else
+    echo "install-tools: not root or no apt-get: install ${missing[*]} yourself (Debian package names)"
+    status=1
   fi
-else
-  echo "install-tools: not root or no apt-get: install protobuf-compiler, capnproto, libcapnp-dev, curl, iptables, chromium and fonts-liberation yourself"
 fi
 
 goinstall() {

@@ -165,9 +165,22 @@ func TestBenchInterrupt(t *testing.T) {
 	if !strings.Contains(stdout.String(), "grpc-proto/tcp/person.get") {
 		t.Errorf("interrupted bench printed no result:\n%s", stdout.String())
 	}
-	time.Sleep(200 * time.Millisecond)
-	if left := workersUnder(tmp); len(left) > 0 {
+	if left := workersGone(tmp, 10*time.Second); len(left) > 0 {
 		t.Errorf("worker processes left behind: %v", left)
+	}
+}
+
+// workersGone waits until no wirebench worker has its control socket under dir, as
+// when the workers die with their parent (their parent-death signal), and returns the
+// pids of those still there after timeout.
+func workersGone(dir string, timeout time.Duration) []string {
+	deadline := time.Now().Add(timeout)
+	for {
+		left := workersUnder(dir)
+		if len(left) == 0 || time.Now().After(deadline) {
+			return left
+		}
+		time.Sleep(10 * time.Millisecond) // a poll: a process's exit sends the test no event
 	}
 }
 

@@ -116,6 +116,8 @@ func TestRunKillResume(t *testing.T) {
 	path := writeSuite(t, smallSuite)
 	out := filepath.Join(t.TempDir(), "out")
 	cmd := exec.Command(binary, "run", "--plain", path, "--out", out)
+	tmp := t.TempDir()
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp) // worker sockets go here, so we can find them
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -139,7 +141,9 @@ func TestRunKillResume(t *testing.T) {
 	if n, m := strings.Count(string(journal), `"kind":"group"`), strings.Count(string(journal), `"protocol":`); n != 1 || m != 3 {
 		t.Fatalf("journal holds %d groups of %d benchmarks after the kill, want 1 of 3", n, m)
 	}
-	time.Sleep(300 * time.Millisecond) // the workers die with their parent
+	if left := workersGone(tmp, 10*time.Second); len(left) > 0 { // they die with their parent
+		t.Fatalf("worker processes left behind by the killed run: %v", left)
+	}
 	code, stdout, errText := runProc(t, path, "--resume", out)
 	if code != 0 {
 		t.Fatalf("resume: exit %d\n%s%s", code, stdout, errText)

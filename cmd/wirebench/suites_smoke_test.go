@@ -9,6 +9,7 @@ import (
 
 	"github.com/wirebench/wirebench/cluster"
 	"github.com/wirebench/wirebench/internal/nspair"
+	"github.com/wirebench/wirebench/internal/testtool"
 	"github.com/wirebench/wirebench/protocol"
 	_ "github.com/wirebench/wirebench/protocol/all"
 	"github.com/wirebench/wirebench/report"
@@ -64,7 +65,8 @@ func jvmRow(s spec.Spec) bool {
 // no failed call, and the suite's views in the terminal summary, the Markdown and the
 // HTML. So no bundled suite rots. The suites' JVM rows (Java and Scala stacks) run too
 // when java and the JVM worker's jar are there; without them those rows, and only
-// those, may fail (the run then exits 1 and says why). About 2 minutes for all of them
+// those, may fail (the run then exits 1 and says why), except in CI, which requires
+// them. About 2 minutes for all of them
 // on a 2-core machine, most of it the JVM rows' worker start-ups.
 func TestBundledSuitesSmoke(t *testing.T) {
 	if testing.Short() {
@@ -72,7 +74,7 @@ func TestBundledSuitesSmoke(t *testing.T) {
 	}
 	jvmOK, jvmWhy := jvmWorker(t)
 	if !jvmOK {
-		t.Logf("the JVM rows of the suites may fail: %s", jvmWhy)
+		testtool.Partial(t, "the JVM rows of the suites may fail: %s", jvmWhy)
 	}
 	for _, name := range suite.Bundled() {
 		t.Run(name, func(t *testing.T) {

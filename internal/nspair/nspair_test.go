@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/wirebench/wirebench/internal/testtool"
 )
 
 func need(t *testing.T) {
@@ -21,7 +23,7 @@ func need(t *testing.T) {
 func TestPairCarriesTCP(t *testing.T) {
 	need(t)
 	if _, err := exec.LookPath("bash"); err != nil {
-		t.Skip("skipped: bash (for /dev/tcp) is missing")
+		testtool.Missing(t, "bash (for /dev/tcp) is missing")
 	}
 	p, err := New(true)
 	if err != nil {
@@ -82,7 +84,7 @@ func TestShapeAndDrop(t *testing.T) {
 		}
 	}
 	if _, err := exec.LookPath("iptables"); err != nil {
-		t.Skip("skipped the loss half: iptables is missing")
+		testtool.Missing(t, "the loss half needs iptables")
 	}
 	if err := p.Drop(0.001); err != nil {
 		t.Fatal(err)

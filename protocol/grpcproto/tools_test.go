@@ -2,7 +2,7 @@ package grpcproto_test
 
 // Outside clients against the grpc-proto server, using server reflection only (no
 // .proto file): grpcurl and ghz, the tools users reach for. Each test skips, saying
-// so, when its tool is not installed (make tools installs both).
+// so, when its tool is not installed (make tools installs both), and fails in CI.
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wirebench/wirebench/internal/testtool"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/grpcproto"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
@@ -34,7 +35,7 @@ func run(t *testing.T, bin string, args ...string) []byte {
 }
 
 func TestGrpcurl(t *testing.T) {
-	grpcurl := protocoltest.Tool(t, "grpcurl")
+	grpcurl := testtool.Command(t, "grpcurl")
 	tg := protocoltest.Start(t, grpcproto.Name, "tcp", nil, protocol.ServerConfig{})
 	addr := tg.Addr.Address
 
@@ -65,7 +66,7 @@ func TestGrpcurl(t *testing.T) {
 }
 
 func TestGhz(t *testing.T) {
-	ghz := protocoltest.Tool(t, "ghz")
+	ghz := testtool.Command(t, "ghz")
 	tg := protocoltest.Start(t, grpcproto.Name, "tcp", nil, protocol.ServerConfig{})
 	out := run(t, ghz, "--insecure", "--call", "wirebench.v1.PersonService/GetPerson",
 		"-d", `{"id":1}`, "-n", "200", "-c", "10", "-O", "json", tg.Addr.Address)

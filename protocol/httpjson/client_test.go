@@ -211,7 +211,9 @@ func TestClientStaleIdleConnection(t *testing.T) {
 			if i == 0 {
 				first = dials.Load()
 			}
-			time.Sleep(20 * time.Millisecond) // let the server's close arrive
+			// Let the server's close arrive and the client see it: the client's read
+			// of the EOF sends the test no event to wait on.
+			time.Sleep(20 * time.Millisecond)
 		}
 		if n := dials.Load() - first; n != 2 {
 			t.Errorf("%d dials after the first call, want 2", n)
@@ -404,21 +406,21 @@ func TestManyConnectionsInFlight(t *testing.T) {
 		const inflight = 8
 		release := make(chan struct{})
 		errs := make(chan error, inflight)
-		var entered atomic.Int64
+		entered := make(chan struct{}, inflight)
 		for range inflight {
 			go func() {
 				var n int
 				errs <- cl.StreamTrades(protocoltest.Context(t), 2*httpjson.StreamBatch, func(*contract.Trade) error {
 					if n++; n == 1 {
-						entered.Add(1)
+						entered <- struct{}{}
 						<-release
 					}
 					return nil
 				})
 			}()
 		}
-		for entered.Load() < inflight {
-			time.Sleep(time.Millisecond)
+		for range inflight {
+			<-entered
 		}
 		close(release)
 		for range inflight {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/internal/testtool"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
 )
@@ -23,7 +24,7 @@ func curl(t *testing.T, s *server, args ...string) (int, []byte) {
 }
 
 func TestCurl(t *testing.T) {
-	protocoltest.Tool(t, "curl")
+	testtool.Command(t, "curl")
 	eachStack(t, func(t *testing.T, stack string) {
 		for _, network := range []string{"tcp", "unix"} {
 			t.Run(network, func(t *testing.T) { testCurlRoutes(t, startServer(t, stack, network, protocol.ServerConfig{})) })
@@ -144,7 +145,7 @@ func testCurlRoutes(t *testing.T, s *server) {
 // TestCurlOverLimit sends curl a body far over a small server limit: the server answers
 // 413 and reads only a small part of it.
 func TestCurlOverLimit(t *testing.T) {
-	protocoltest.Tool(t, "curl")
+	testtool.Command(t, "curl")
 	eachStack(t, func(t *testing.T, stack string) {
 		s := startServer(t, stack, "tcp", protocol.ServerConfig{MaxMessageSize: 1 << 10})
 		const size = 8 << 20

@@ -19,23 +19,25 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/internal/testtool"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/jvm"
 	"github.com/wirebench/wirebench/transport"
 )
 
-// workerJar returns the path of the built JVM worker, or skips the test.
+// workerJar returns the path of the built JVM worker, or skips the test (fails it in
+// CI).
 func workerJar(t *testing.T) string {
 	t.Helper()
 	if _, err := exec.LookPath("java"); err != nil {
-		t.Skip("skipped: java is not installed (JDK 17+ runs the JVM worker)")
+		testtool.Missing(t, "java is not installed (JDK 17+ runs the JVM worker)")
 	}
 	jar, err := filepath.Abs(filepath.Join("..", "..", "workers", "java", "target", "wirebench-worker.jar"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(jar); err != nil {
-		t.Skipf("skipped: %s is not built (run `make java`)", jar)
+		testtool.Missing(t, "%s is not built (run `make java`)", jar)
 	}
 	return jar
 }

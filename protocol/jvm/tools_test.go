@@ -4,7 +4,7 @@ package jvm_test
 // http-json route (TCP and, where the stack speaks it, a Unix socket), grpcurl on the
 // grpc-proto servers (list and describe through server reflection where it is on; a call
 // with the .proto file where it is not). Each test skips, saying why, when java, the jar
-// or the tool is missing.
+// or the tool is missing, and fails in CI (internal/testtool).
 
 import (
 	"bytes"
@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/internal/testtool"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/jvm"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
@@ -34,7 +35,7 @@ func curlJVM(t *testing.T, addr transport.Addr, args ...string) (int, string, []
 
 func TestCurlOnJVMServers(t *testing.T) {
 	jar := workerJar(t)
-	protocoltest.Tool(t, "curl")
+	testtool.Command(t, "curl")
 	ds := contract.MustDataset(contract.DefaultSeed, contract.DefaultSize)
 	for _, s := range jvm.Stacks {
 		if s.Protocol != "http-json" || !s.Has(protocol.ServerSide) {
@@ -156,7 +157,7 @@ var reflecting = map[string]bool{"grpc-java-netty": true, "grpc-java-okhttp": tr
 
 func TestGrpcurlOnJVMServers(t *testing.T) {
 	jar := workerJar(t)
-	grpcurl := protocoltest.Tool(t, "grpcurl")
+	grpcurl := testtool.Command(t, "grpcurl")
 	proto, err := filepath.Abs(filepath.Join("..", "..", "contract", "schema"))
 	if err != nil {
 		t.Fatal(err)

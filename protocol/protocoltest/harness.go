@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/internal/testtool"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/transport"
 )
@@ -188,18 +189,16 @@ func (tg *Target) again(t testing.TB, svc contract.Service, cfg protocol.ServerC
 }
 
 // Python returns the python3 that can import modules (a comma-separated list, as an
-// import statement takes them), or skips the test, naming the pip packages to install
-// ('make tools' installs them): for tests with outside clients written in Python.
+// import statement takes them), or skips the test (fails it in CI: internal/testtool),
+// naming the pip packages to install ('make tools' installs them): for tests with
+// outside clients written in Python.
 func Python(t testing.TB, modules, pipNames string) string {
 	t.Helper()
-	py, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("python3 is not installed")
-	}
+	py := testtool.Command(t, "python3")
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	if out, err := exec.CommandContext(ctx, py, "-c", "import "+modules).CombinedOutput(); err != nil {
-		t.Skipf("python3 cannot import %s (pip packages %s; run 'make tools'): %v: %s", modules, pipNames, err, strings.TrimSpace(string(out)))
+		testtool.Missing(t, "python3 cannot import %s (pip packages %s; run 'make tools'): %v: %s", modules, pipNames, err, strings.TrimSpace(string(out)))
 	}
 	return py
 }
