@@ -161,7 +161,7 @@ var errorCases = []struct {
 		|workloads:
 		|  - name: person.get
 		|  - name: person.delete`,
-		`t.yaml:4:11: unknown workload "person.delete" (known: person.list, person.get, person.links, person.create, person.compose, echo, echo+stats, pingpong, stream)`},
+		`t.yaml:4:11: unknown workload "person.delete" (known: person.list, person.get, person.links, person.create, person.compose, person.program, echo, echo+stats, pingpong, stream)`},
 	{"param out of range", `
 		|targets: [direct]
 		|workloads:
