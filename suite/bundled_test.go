@@ -17,7 +17,7 @@ var expectedCounts = map[string]int{
 	"metrifier-cloud":   15, // the Go rows across a link
 	"akka-http-vs-grpc": 12, // (4 JVM servers: Akka, Pekko × HTTP, gRPC; 2 Go) × (open, closed)
 	"rest-vs-grpc":      20, // (5 JVM rows: REST, the original's 2 gRPC, today's 2 + 4 Go protocols + the tuned HTTP row) × (stream, pingpong)
-	"grpc-params":       38, // (12 grpc-java + 7 grpc-go configurations) × (stream, pingpong)
+	"grpc-params":       50, // (12 grpc-java as the original + 6 with OkHttp on both sides + 7 grpc-go configurations) × (stream, pingpong)
 	"rpcecho":           28, // (direct + 3 protocols × unix, tcp) × 4 payloads
 }
 
