@@ -135,6 +135,36 @@ var workloads = []*Workload{
 		},
 	},
 	{
+		// The metrifier original's programComposition (bench/*Benchmark.scala): one
+		// list, a get of each of four persons, the links of the first and the third,
+		// one create. person.compose is wirebench's own, shorter program.
+		Name:    "person.program",
+		Summary: "metrifier's program of eight calls: list, get of four ids, links of the first and third, create",
+		Calls:   func(Params) int { return 8 },
+		New: func(_ Params, ds *Dataset) (Op, error) {
+			return func(ctx context.Context, s Service, seq uint64) error {
+				var ids [4]int64
+				for i := range ids {
+					ids[i] = pickID(ds, 4*seq+uint64(i))
+				}
+				if err := checkList(ctx, s, ds); err != nil {
+					return err
+				}
+				for _, id := range ids {
+					if err := checkGet(ctx, s, ds, id); err != nil {
+						return err
+					}
+				}
+				for _, id := range []int64{ids[0], ids[2]} {
+					if err := checkLinks(ctx, s, ds, id); err != nil {
+						return err
+					}
+				}
+				return checkCreate(ctx, s, ds, ids[0])
+			}, nil
+		},
+	},
+	{
 		Name: "echo", Summary: "Echo of a payload of the given size",
 		Uses: []string{"payload"}, Defaults: Params{Payload: 11},
 		Calls: one,

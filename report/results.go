@@ -40,6 +40,25 @@ type SuiteInfo struct {
 	Name        string   `json:"name"`
 	Description string   `json:"description,omitempty"`
 	Views       []string `json:"views,omitempty"`
+	// Original names the original experiment the suite reproduces, whose published
+	// figures its reports set beside the results (package originals); nil for none.
+	Original *OriginalRef `json:"original,omitempty"`
+	// Deviations are the suite's declared departures from the original, in file order.
+	Deviations []Deviation `json:"deviations,omitempty"`
+}
+
+// OriginalRef names an original's published figures (suites/originals/NAME.yaml) and,
+// when the suite reproduces one of its setups only, that setup.
+type OriginalRef struct {
+	Name  string `json:"name"`
+	Setup string `json:"setup,omitempty"`
+}
+
+// Deviation is one known departure of a suite from the original it reproduces: what
+// differs, and why.
+type Deviation struct {
+	What string `json:"what"`
+	Why  string `json:"why"`
 }
 
 // Environment says where and with what the results were measured, so two

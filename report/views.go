@@ -44,8 +44,9 @@ type view struct {
 	Tables []table
 }
 
-// views builds the views r's suite asks for, in ViewNames order; unknown names are
-// skipped (a newer wirebench may know more).
+// views builds the views r's suite asks for, in ViewNames order (unknown names are
+// skipped: a newer wirebench may know more), then those its declarations bring: its
+// deviations and the Original vs wirebench table (suiteViews).
 func views(r *Results) []view {
 	if r.Suite == nil {
 		return nil
@@ -69,7 +70,7 @@ func views(r *Results) []view {
 		v.Name = name
 		out = append(out, v)
 	}
-	return out
+	return append(out, suiteViews(r)...)
 }
 
 // jmhPerProtocol is metrifier's shape: one JMH table per protocol/transport, a row
@@ -326,6 +327,13 @@ func WriteViewsText(w io.Writer, r *Results) error {
 	for _, v := range views(r) {
 		if _, err := fmt.Fprintf(w, "\n== %s (%s) ==\n", v.Title, v.Name); err != nil {
 			return err
+		}
+		// The suite's own views say how to read them (the verdict's rule, or why there
+		// is no table); the others' notes are for the longer formats.
+		if v.Name == ViewOriginal || v.Name == ViewDeviations {
+			if _, err := fmt.Fprintln(w, v.Note); err != nil {
+				return err
+			}
 		}
 		if len(v.Lines) > 0 {
 			if _, err := io.WriteString(w, strings.Join(v.Lines, "\n")+"\n"); err != nil {

@@ -250,7 +250,7 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 	}
 	// Results in suite order, with what earlier runs journaled for this suite.
 	out.Results = &report.Results{SchemaVersion: report.SchemaVersion, Environment: *env,
-		Suite: &report.SuiteInfo{Name: s.Name, Description: s.Description, Views: s.Views}}
+		Suite: &report.SuiteInfo{Name: s.Name, Description: s.Description, Views: s.Views, Original: s.Original, Deviations: s.Deviations}}
 	for _, b := range benchmarks {
 		if r, ok := done[b.Name]; ok {
 			out.Results.Benchmarks = append(out.Results.Benchmarks, r)

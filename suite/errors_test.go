@@ -41,7 +41,7 @@ var errorCases = []struct {
 		|targets: [direct]
 		|workloads: [person.get]
 		|warmup: 1s`,
-		`t.yaml:3:1: unknown key "warmup" in the suite (valid: name, description, views, baseline, defaults, load, targets, workloads, workers, link); warmup is a run setting: put it under defaults (or in a target or workload entry)`},
+		`t.yaml:3:1: unknown key "warmup" in the suite (valid: name, description, views, original, deviations, baseline, defaults, load, targets, workloads, workers, link); warmup is a run setting: put it under defaults (or in a target or workload entry)`},
 	{"unknown key in defaults", `
 		|defaults:
 		|  warmup: 1s
@@ -161,7 +161,7 @@ var errorCases = []struct {
 		|workloads:
 		|  - name: person.get
 		|  - name: person.delete`,
-		`t.yaml:4:11: unknown workload "person.delete" (known: person.list, person.get, person.links, person.create, person.compose, echo, echo+stats, pingpong, stream)`},
+		`t.yaml:4:11: unknown workload "person.delete" (known: person.list, person.get, person.links, person.create, person.compose, person.program, echo, echo+stats, pingpong, stream)`},
 	{"param out of range", `
 		|targets: [direct]
 		|workloads:
@@ -310,7 +310,7 @@ func TestErrorsJoined(t *testing.T) {
 		`t.yaml:4:15: unknown protocol "soap" (known: [capnp direct grpc-avro grpc-proto http-json])`,
 		`t.yaml:6:23: transports: "udp", want tcp or unix`,
 		`t.yaml:9:16: payloads: size "-1": want a number of bytes such as 11, 1KiB, 100KiB or 4MiB`,
-		`t.yaml:10:1: unknown key "warmup" in the suite (valid: name, description, views, baseline, defaults, load, targets, workloads, workers, link); warmup is a run setting: put it under defaults (or in a target or workload entry)`,
+		`t.yaml:10:1: unknown key "warmup" in the suite (valid: name, description, views, original, deviations, baseline, defaults, load, targets, workloads, workers, link); warmup is a run setting: put it under defaults (or in a target or workload entry)`,
 	}
 	if err == nil {
 		t.Fatal("Parse succeeded")

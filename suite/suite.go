@@ -26,6 +26,7 @@ import (
 
 	"github.com/wirebench/wirebench/cluster"
 	"github.com/wirebench/wirebench/load"
+	"github.com/wirebench/wirebench/originals"
 	"github.com/wirebench/wirebench/report"
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/suites"
@@ -56,6 +57,11 @@ type Suite struct {
 	// Hosts is where the workers run and the link between them: the workers block
 	// and link key (the zero Hosts, a local run, without them).
 	Hosts cluster.Hosts
+	// Original is the original experiment the suite reproduces (its original key),
+	// checked to name published figures that load; nil for none.
+	Original *report.OriginalRef
+	// Deviations are the suite's declared departures from its original, in file order.
+	Deviations []report.Deviation
 }
 
 // Limits of one suite.
@@ -76,7 +82,7 @@ const StartOverhead = 500 * time.Millisecond
 // 2-vCPU machine kind; docs/method.md).
 const PhaseOverhead = 3 * time.Millisecond
 
-var topKeys = []string{"name", "description", "views", "baseline", "defaults", "load", "targets", "workloads", "workers", "link"}
+var topKeys = []string{"name", "description", "views", "original", "deviations", "baseline", "defaults", "load", "targets", "workloads", "workers", "link"}
 
 func topHint(key string) string {
 	switch {
@@ -98,6 +104,12 @@ func defaultsHint(key string) string {
 // Parse reads, validates and expands a suite. file names the suite in errors. Every
 // problem found is reported, each as an *Error at its position, joined with errors.Join.
 func Parse(file string, data []byte) (*Suite, error) {
+	return parse(file, data, originals.Load)
+}
+
+// parse is Parse with the reader of an original's figures given (tests give one that
+// reads a malformed file).
+func parse(file string, data []byte, loadOriginal func(string) (*originals.Original, error)) (*Suite, error) {
 	c := newChecker(file)
 	if len(data) > MaxFileSize {
 		c.at(nil, "the file is %d bytes; a suite file is at most %d", len(data), MaxFileSize)
@@ -132,6 +144,15 @@ func Parse(file string, data []byte) (*Suite, error) {
 	}
 	if f, ok := top["views"]; ok {
 		s.Views = c.readViews(f.val)
+	}
+	if f, ok := top["original"]; ok {
+		s.Original = c.readOriginal(f.val, loadOriginal)
+	}
+	if f, ok := top["deviations"]; ok {
+		s.Deviations = c.readDeviations(f.val)
+		if _, ok := top["original"]; !ok {
+			c.at(f.key, "deviations: from what? name the original the suite reproduces (original: NAME)")
+		}
 	}
 	base := builtin()
 	if f, ok := top["defaults"]; ok {

@@ -32,3 +32,10 @@ func Names() ([]string, error) {
 	sort.Strings(names)
 	return names, nil
 }
+
+// Originals holds the original experiments' published figures, originals/NAME.yaml, one
+// file per original (package originals reads them; a suite names one with its original
+// key). The format is in docs/suites.md ("Originals' figures").
+//
+//go:embed originals/*.yaml
+var Originals embed.FS

@@ -44,6 +44,21 @@ public final class Workloads {
       }
       checkCreate(s, ds, a);
     }));
+    // The metrifier original's programComposition: list, get of four ids, the links of
+    // the first and the third, create (eight calls).
+    WORKLOADS.put("person.program", new Spec(Set.of(), (p, ds) -> (s, seq) -> {
+      long[] ids = new long[4];
+      for (int i = 0; i < ids.length; i++) {
+        ids[i] = pickId(ds, 4 * seq + i);
+      }
+      checkList(s, ds);
+      for (long id : ids) {
+        checkGet(s, ds, id);
+      }
+      checkLinks(s, ds, ids[0]);
+      checkLinks(s, ds, ids[2]);
+      checkCreate(s, ds, ids[0]);
+    }));
     WORKLOADS.put("echo", new Spec(Set.of("payload"), (p, ds) -> {
       String payload = Contract.payload(p.payload());
       return (s, seq) -> checkEcho(s, payload);

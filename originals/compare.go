@@ -1,0 +1,290 @@
+package originals
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// Bench is what Compare reads of one benchmark of a results file: a projection of
+// report.Benchmark (package report builds it), so this package depends on no other.
+type Bench struct {
+	Name, Protocol, Transport, ServerStack, ClientStack, Label, Workload string
+	// Load is "open" or "closed".
+	Load string
+	// Payload is the echo payload in bytes; Increments and Trades the workload's other
+	// parameters (0: not a parameter of the workload).
+	Payload, Increments, Trades int64
+	Concurrency, Connections    int64
+	Rate                        float64
+	// Avgt: the score is a time per op (ms/op), not a rate (ops/s).
+	Avgt bool
+	// Score and ScoreError are the score in its mode and the half-width of its interval
+	// (0: none).
+	Score, ScoreError float64
+	// Latency is the response time in µs by metric name ("mean", "p50", ... "max").
+	Latency map[string]float64
+	// Relative is the score's ratio to its comparison group's baseline (nil: none).
+	Relative *Relative
+	// Warnings are the benchmark's warnings, as the summary wrote them.
+	Warnings []string
+}
+
+// Relative is a paired ratio with its confidence interval.
+type Relative struct {
+	Baseline        string
+	Mean, Low, High float64
+}
+
+// Row is one finding set beside our results.
+type Row struct {
+	Finding *Finding
+	// Of and Over are the benchmarks that reproduce the finding (nil: not found).
+	Of, Over *Bench
+	// Ours is our ratio in the original's terms (times over times, or rates over rates),
+	// with its interval [Low, High]; Low == High == Mean when it has none.
+	Ours Estimate
+	// Paired: Ours comes from the group's ratio paired by round; otherwise it is the
+	// ratio of two scores measured apart.
+	Paired bool
+	// RatioOfRatios is Ours.Mean over the original's ratio; 0 when there is no Ours.
+	RatioOfRatios float64
+	Verdict       Verdict
+	// Why says why the verdict, in a sentence.
+	Why string
+}
+
+// Estimate is a ratio and its interval.
+type Estimate struct {
+	Mean, Low, High float64
+}
+
+// Compare sets each finding of o's setup ("" for every setup) beside the benchmarks bs,
+// in file order.
+func Compare(o *Original, setup string, bs []Bench) []Row {
+	var rows []Row
+	for _, f := range o.FindingsOf(setup) {
+		rows = append(rows, compare(f, bs))
+	}
+	return rows
+}
+
+func compare(f *Finding, bs []Bench) Row {
+	r := Row{Finding: f}
+	notComparable := func(format string, args ...any) Row {
+		r.Verdict, r.Why = NotComparable, fmt.Sprintf(format, args...)
+		return r
+	}
+	var ofWhy, overWhy string
+	r.Of, ofWhy = pick(f.Ours.Of, bs)
+	r.Over, overWhy = pick(f.Ours.Over, bs)
+	switch {
+	case ofWhy != "" && overWhy != "":
+		return notComparable("%s; %s", ofWhy, overWhy)
+	case ofWhy != "":
+		return notComparable("%s", ofWhy)
+	case overWhy != "":
+		return notComparable("%s", overWhy)
+	}
+	for _, b := range []*Bench{r.Of, r.Over} {
+		if ok, why := Steady(b); !ok {
+			return notComparable("%s: %s", b.Name, why)
+		}
+	}
+	var ok bool
+	var why string
+	r.Ours, r.Paired, ok, why = ours(f, r.Of, r.Over)
+	if !ok {
+		return notComparable("%s", why)
+	}
+	orig := Claim{Ratio: f.Ratio(), ClearGap: clearGap(f)}
+	r.RatioOfRatios = r.Ours.Mean / orig.Ratio
+	r.Verdict, r.Why = Judge(orig, r.Ours)
+	return r
+}
+
+// pick returns the one benchmark s selects, or why there is none: "not run" when none
+// has its identity, "not run at the original's setup" when those that have it ran
+// otherwise.
+func pick(s Selector, bs []Bench) (*Bench, string) {
+	var same []*Bench
+	for i := range bs {
+		if s.identifies(&bs[i]) {
+			same = append(same, &bs[i])
+		}
+	}
+	if len(same) == 0 {
+		return nil, "not run: no benchmark " + s.String()
+	}
+	var at []*Bench
+	var differs string
+	for _, b := range same {
+		if d := s.setupDiffers(b); d == "" {
+			at = append(at, b)
+		} else if differs == "" {
+			differs = b.Name + ": " + d
+		}
+	}
+	switch len(at) {
+	case 0:
+		return nil, "not run at the original's setup (" + differs + ")"
+	case 1:
+		return at[0], ""
+	}
+	names := make([]string, len(at))
+	for i, b := range at {
+		names[i] = b.Name
+	}
+	return nil, fmt.Sprintf("%d benchmarks match %s (%s): the finding's selector needs more", len(at), s, strings.Join(names, ", "))
+}
+
+func (s Selector) identifies(b *Bench) bool {
+	eq := func(want, got string) bool { return want == "" || want == got }
+	return eq(s.Name, b.Name) && eq(s.Protocol, b.Protocol) && eq(s.Transport, b.Transport) &&
+		eq(s.ServerStack, b.ServerStack) && eq(s.ClientStack, b.ClientStack) && eq(s.Label, b.Label) &&
+		eq(s.Workload, b.Workload) && eq(s.Load, b.Load) && (s.Payload == "" || payloadBytes(s.Payload) == b.Payload)
+}
+
+// setupDiffers says how b ran otherwise than the original, or "".
+func (s Selector) setupDiffers(b *Bench) string {
+	var out []string
+	check := func(what string, want, got int64) {
+		if want != 0 && want != got {
+			out = append(out, fmt.Sprintf("%s %d, the original's %d", what, got, want))
+		}
+	}
+	check("increments", s.Increments, b.Increments)
+	check("trades", s.Trades, b.Trades)
+	check("concurrency", s.Concurrency, b.Concurrency)
+	check("connections", s.Connections, b.Connections)
+	if s.Rate != 0 && s.Rate != b.Rate {
+		out = append(out, fmt.Sprintf("rate %g/s, the original's %g/s", b.Rate, s.Rate))
+	}
+	return strings.Join(out, ", ")
+}
+
+func (s Selector) String() string {
+	var parts []string
+	add := func(k, v string) {
+		if v != "" {
+			parts = append(parts, k+"="+v)
+		}
+	}
+	add("name", s.Name)
+	add("protocol", s.Protocol)
+	add("transport", s.Transport)
+	add("server_stack", s.ServerStack)
+	add("client_stack", s.ClientStack)
+	add("label", s.Label)
+	add("workload", s.Workload)
+	add("load", s.Load)
+	add("payload", s.Payload)
+	return "{" + strings.Join(parts, " ") + "}"
+}
+
+// payloadBytes is a payload size as suites write it ("11B", "1KiB", "100KiB"), in bytes;
+// -1 when it is not one.
+func payloadBytes(s string) int64 {
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{{"MiB", 1 << 20}, {"KiB", 1 << 10}, {"B", 1}} {
+		if n, ok := strings.CutSuffix(s, u.suffix); ok {
+			var v int64
+			if _, err := fmt.Sscan(n, &v); err == nil {
+				return v * u.mult
+			}
+			return -1
+		}
+	}
+	return -1
+}
+
+// StillWarming is the warning the summary gives a target whose slices still rose while
+// the others of its group were steady (summary.StillWarming; a test keeps them equal).
+const StillWarming = "still warming up"
+
+// Steady reports whether b reached a steady state, and why not. It is the one place
+// that decides: today from the summary's warnings; when results carry a steady-state
+// class per benchmark, from that.
+func Steady(b *Bench) (bool, string) {
+	for _, w := range b.Warnings {
+		if strings.Contains(w, StillWarming) {
+			return false, "no steady state (" + w + ")"
+		}
+	}
+	return true, ""
+}
+
+// ours returns our ratio in the finding's terms. The score's ratio is the group's
+// paired ratio when one benchmark is the other's baseline, and otherwise the ratio of
+// the scores, its interval from their errors (the widest the two intervals allow). A
+// figure's unit and ours must be of one kind (times or rates), except that in two
+// closed loops of the same number of callers a time per op is callers over the rate,
+// so the ratio of times is the inverse of the ratio of rates.
+func ours(f *Finding, of, over *Bench) (e Estimate, paired, ok bool, why string) {
+	want := units[f.Of.Unit]
+	if f.Ours.Metric != "score" {
+		a, b := of.Latency[f.Ours.Metric], over.Latency[f.Ours.Metric]
+		if want != timeKind {
+			return e, false, false, fmt.Sprintf("unit mismatch: the original's figures are %s, ours a latency", f.Of.Unit)
+		}
+		if !(a > 0 && b > 0) {
+			return e, false, false, fmt.Sprintf("no %s latency in %s or %s", f.Ours.Metric, of.Name, over.Name)
+		}
+		r := a / b
+		return Estimate{r, r, r}, false, true, ""
+	}
+	have := rate
+	if of.Avgt {
+		have = timeKind
+	}
+	if of.Avgt != over.Avgt {
+		return e, false, false, fmt.Sprintf("unit mismatch: %s and %s score in different modes", of.Name, over.Name)
+	}
+	ro, rv := of.Relative, over.Relative
+	switch {
+	case ro != nil && ro.Baseline == over.Name:
+		e, paired = Estimate{ro.Mean, ro.Low, ro.High}, true
+	case rv != nil && rv.Baseline == of.Name && rv.Low > 0:
+		e, paired = Estimate{1 / rv.Mean, 1 / rv.High, 1 / rv.Low}, true
+	case of.Score > 0 && over.Score > 0:
+		m := of.Score / over.Score
+		e = Estimate{m, m, m}
+		if of.ScoreError > 0 && over.ScoreError > 0 && over.Score > over.ScoreError && of.Score > of.ScoreError {
+			e.Low = (of.Score - of.ScoreError) / (over.Score + over.ScoreError)
+			e.High = (of.Score + of.ScoreError) / (over.Score - over.ScoreError)
+		}
+	default:
+		return e, false, false, fmt.Sprintf("no score for %s or %s", of.Name, over.Name)
+	}
+	if have != want {
+		if of.Load != "closed" || over.Load != "closed" || of.Concurrency != over.Concurrency {
+			return e, false, false, fmt.Sprintf("unit mismatch: the original's figures are %s, ours %s, and not two closed loops of equal callers", f.Of.Unit, unitOf(have))
+		}
+		e = Estimate{1 / e.Mean, 1 / e.High, 1 / e.Low}
+	}
+	return e, paired, true, ""
+}
+
+func unitOf(k kind) string {
+	if k == timeKind {
+		return "ms/op"
+	}
+	return "ops/s"
+}
+
+// clearGap reports whether the original's two figures differ clearly: their published
+// intervals (value ± error) do not overlap, or, with no errors published, they are
+// more than GapBand apart.
+func clearGap(f *Finding) bool {
+	a, b := f.Of, f.Over
+	if a.Error > 0 && b.Error > 0 {
+		return a.Value-a.Error > b.Value+b.Error || b.Value-b.Error > a.Value+a.Error
+	}
+	r := a.Value / b.Value
+	return r > GapBand || r < 1/GapBand
+}
+
+// finite reports whether f is a usable number.
+func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }

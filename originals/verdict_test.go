@@ -1,0 +1,49 @@
+package originals
+
+import "testing"
+
+func est(lo, mean, hi float64) Estimate { return Estimate{Mean: mean, Low: lo, High: hi} }
+
+func TestJudge(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		claim Claim
+		ours  Estimate
+		want  Verdict
+	}{
+		// metrifier locally: Protobuf 1.69× HTTP; ours 1.5× [1.4, 1.6]: same side, size ratio 0.89.
+		{"same side, similar size", Claim{1.69, true}, est(1.4, 1.5, 1.6), Holds},
+		// metrifier in the cloud: 11.6×; ours 4× [3.8, 4.2]: same side but 0.34 of the size, a different finding.
+		{"same side, size off by more than 2", Claim{11.6, true}, est(3.8, 4, 4.2), DoesNotHold},
+		// Size ratio exactly 0.5 is within the band (inclusive).
+		{"size at the band's edge", Claim{4, true}, est(1.9, 2, 2.1), Holds},
+		// rest-vs-grpc streaming: gRPC 3.9× slower; ours 0.4× [0.35, 0.45]: reversed.
+		{"reversed, above 1 then below", Claim{3.91, true}, est(0.35, 0.4, 0.45), DoesNotHold},
+		// ping-pong: gRPC 0.50× REST's time; ours 1.3× [1.2, 1.4]: reversed the other way.
+		{"reversed, below 1 then above", Claim{0.5, true}, est(1.2, 1.3, 1.4), DoesNotHold},
+		// A clear gap in the original, but our interval straddles 1: we cannot tell the two apart.
+		{"gap gone", Claim{2, true}, est(0.9, 1.05, 1.2), DoesNotHold},
+		// Below-1 claim held: 0.5 vs our 0.6 [0.55, 0.65], size ratio 1.2.
+		{"below 1 holds", Claim{0.5, true}, est(0.55, 0.6, 0.65), Holds},
+		// The sweep's Netty pingpong rows overlap: no gap; our interval includes 1.
+		{"no gap, ours includes 1", Claim{1.02, false}, est(0.95, 1.0, 1.08), Holds},
+		// No gap; ours 1.05 [1.02, 1.08] excludes 1 but sits within ±10 %: about the same.
+		{"no gap, ours within the band", Claim{0.98, false}, est(1.02, 1.05, 1.08), Holds},
+		// No gap in the original, but ours is 1.5× [1.4, 1.6]: a gap it did not have.
+		{"no gap, ours a clear gap", Claim{1.0, false}, est(1.4, 1.5, 1.6), DoesNotHold},
+		// A point with no interval (latencies) is judged by the point: Akka gRPC 2.3× HTTP's p50, ours 1.8×.
+		{"point estimate", Claim{2.32, true}, est(1.8, 1.8, 1.8), Holds},
+		// A point exactly at 1 where the original had a gap does not hold.
+		{"point at 1", Claim{2, true}, est(1, 1, 1), DoesNotHold},
+		// A non-positive ratio cannot be judged.
+		{"zero ratio", Claim{0, true}, est(1, 1, 1), NotComparable},
+	} {
+		got, why := Judge(tc.claim, tc.ours)
+		if got != tc.want {
+			t.Errorf("%s: Judge(%+v, %+v) = %s (%s), want %s", tc.name, tc.claim, tc.ours, got, why, tc.want)
+		}
+		if why == "" {
+			t.Errorf("%s: no reason given", tc.name)
+		}
+	}
+}

@@ -1,0 +1,167 @@
+package report
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/wirebench/wirebench/originals"
+)
+
+// The views a suite gets by declaring an original (SuiteInfo.Original) or deviations,
+// after the views it names: they are not in ViewNames, since a suite cannot ask for
+// them without the data they show.
+const (
+	// ViewOriginal is the Original vs wirebench table: per finding of the original,
+	// its ratio, ours with its interval, the ratio of ratios and the computed verdict
+	// (package originals).
+	ViewOriginal = "original-vs-wirebench"
+	// ViewDeviations lists the suite's declared departures from its original.
+	ViewDeviations = "deviations"
+)
+
+// suiteViews are the views a suite's declarations bring: its deviations, then the
+// Original vs wirebench table.
+func suiteViews(r *Results) []view {
+	var out []view
+	if ds := r.Suite.Deviations; len(ds) > 0 {
+		t := table{Head: []string{"What differs from the original", "Why"}, Align: "ll"}
+		for _, d := range ds {
+			t.Rows = append(t.Rows, []string{d.What, d.Why})
+		}
+		out = append(out, view{Name: ViewDeviations, Title: "Deviations from the original",
+			Note: "Declared by the suite itself (its deviations list): where this run does not do what the original did.", Tables: []table{t}})
+	}
+	if ref := r.Suite.Original; ref != nil {
+		out = append(out, originalView(ref, r.Benchmarks))
+	}
+	return out
+}
+
+// originalView sets the original's findings beside the benchmarks bs.
+func originalView(ref *OriginalRef, bs []Benchmark) view {
+	v := view{Name: ViewOriginal, Title: "Original vs wirebench"}
+	o, err := originals.Load(ref.Name)
+	if err != nil {
+		v.Note = "The original's published figures could not be read: " + err.Error()
+		return v
+	}
+	v.Note = fmt.Sprintf("%s. Per finding of the original (a ratio of two of its published figures): the original's ratio; "+
+		"ours, with its 99.9 %% interval when the two benchmarks were paired in one comparison group (else the ratio of two scores measured apart, "+
+		"its interval from their errors, marked ‡); our ratio over the original's; and the verdict. It holds when our interval is on the original's "+
+		"side of 1 and our ratio is within %s× of the original's (or, where the original shows no clear gap, our interval includes 1 or lies within "+
+		"±%.0f %%); see docs/suites.md, \"The verdict\".", o.Title, fixed(originals.SizeBand, 0), (originals.GapBand-1)*100)
+	rows := originals.Compare(o, ref.Setup, Benches(bs))
+	t := table{Head: []string{"Finding", "Original", "Ratio", "Ours", "Ours / original", "Verdict", "Why"}, Align: "lrrrrll"}
+	for _, row := range rows {
+		f := row.Finding
+		t.Rows = append(t.Rows, []string{
+			f.Says,
+			figure(f.Of) + " / " + figure(f.Over),
+			ratioCell(f.Ratio()),
+			oursCell(row),
+			ratioOfRatios(row),
+			string(row.Verdict),
+			row.Why,
+		})
+	}
+	v.Tables = append(v.Tables, t, setupsTable(o, ref.Setup))
+	return v
+}
+
+func figure(f *originals.Figure) string {
+	s := strconv.FormatFloat(f.Value, 'f', -1, 64)
+	if f.Error > 0 {
+		s += " ± " + strconv.FormatFloat(f.Error, 'f', -1, 64)
+	}
+	return s + " " + f.Unit
+}
+
+func ratioCell(r float64) string {
+	switch {
+	case r >= 10:
+		return fixed(r, 1) + "×"
+	case r >= 1:
+		return fixed(r, 2) + "×"
+	}
+	return fixed(r, 3) + "×"
+}
+
+func oursCell(row originals.Row) string {
+	if row.Of == nil || row.Over == nil || row.RatioOfRatios == 0 {
+		return notAvailable
+	}
+	e := row.Ours
+	s := ratioCell(e.Mean)
+	if e.Low != e.High {
+		s += " [" + strings.TrimSuffix(ratioCell(e.Low), "×") + ", " + strings.TrimSuffix(ratioCell(e.High), "×") + "]"
+	}
+	if !row.Paired {
+		s += " ‡"
+	}
+	return s
+}
+
+func ratioOfRatios(row originals.Row) string {
+	if row.RatioOfRatios == 0 {
+		return notAvailable
+	}
+	return fixed(row.RatioOfRatios, 2)
+}
+
+// setupsTable says how the original measured each setup whose findings are shown, and
+// where its figures were read.
+func setupsTable(o *originals.Original, only string) table {
+	t := table{Title: "How the original measured", Head: []string{"Setup", "Tool", "How", "Machine", "Stacks", "Source"}, Align: "llllll"}
+	for _, s := range o.Setups {
+		if only != "" && s.Name != only {
+			continue
+		}
+		src := s.Source.Repo + " " + s.Source.File
+		if c := s.Source.Commit; c != "" {
+			src += " at " + c[:min(len(c), 7)]
+		}
+		t.Rows = append(t.Rows, []string{s.Name, s.Tool, s.How, s.Machine, s.Stacks, src})
+	}
+	return t
+}
+
+// Benches is what package originals reads of bs.
+func Benches(bs []Benchmark) []originals.Bench {
+	out := make([]originals.Bench, len(bs))
+	for i := range bs {
+		b := &bs[i]
+		ob := originals.Bench{Name: b.Name, Protocol: b.Protocol, Transport: b.Transport, Label: b.Label, Workload: b.Workload,
+			Load: b.Load.Model, Concurrency: int64(b.Load.Concurrency), Connections: int64(b.Load.Connections), Rate: b.Load.Rate,
+			Avgt: b.Mode == ModeAverageTime, Warnings: b.Warnings,
+			Payload: param(b.Params, "payload"), Increments: param(b.Params, "increments"), Trades: param(b.Params, "trades")}
+		if b.ServerStack != nil {
+			ob.ServerStack = b.ServerStack.Name
+		}
+		if b.ClientStack != nil {
+			ob.ClientStack = b.ClientStack.Name
+		}
+		ob.Score, ob.ScoreError, _ = b.Score()
+		l := b.Summary.LatencyUs
+		ob.Latency = map[string]float64{"mean": l.Mean, "p50": l.P50, "p75": l.P75, "p90": l.P90, "p99": l.P99, "p999": l.P999, "max": l.Max}
+		if rel := b.Summary.Relative; rel != nil {
+			ob.Relative = &originals.Relative{Baseline: rel.Baseline, Mean: rel.Ratio.Mean, Low: rel.Ratio.CILow, High: rel.Ratio.CIHigh}
+		}
+		out[i] = ob
+	}
+	return out
+}
+
+// param is a numeric workload parameter of a results file (JSON numbers read back as
+// float64; ones built in memory may be ints); 0 when absent.
+func param(ps map[string]any, key string) int64 {
+	switch v := ps[key].(type) {
+	case float64:
+		return int64(v)
+	case int:
+		return int64(v)
+	case int64:
+		return v
+	}
+	return 0
+}

@@ -1,0 +1,93 @@
+package report
+
+import (
+	"bufio"
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/wirebench/wirebench/internal/golden"
+)
+
+// originalsFixture is a run of rest-vs-grpc at the original's headline setup, in part:
+// the streams at the original's 10000 trades (gRPC on Netty 0.92× REST's time where the
+// original had 3.91×: reversed; the OkHttp client 0.5×, the original's prose 0.525×:
+// holds), the ping-pongs at 1000 increments (the original's 100: not at its setup), and
+// no gRPC ping-pong on Netty at all for one finding (not run). Two deviations declared.
+func originalsFixture() *Results {
+	closed1 := Load{Model: ModelClosed, Concurrency: 1, Connections: 1}
+	stack := func(name string) *Stack { return &Stack{Name: name, Language: "java", Tier: TierProduction} }
+	bench := func(proto, label, server, client, workload string, params map[string]any, ms float64, rel *Relative) Benchmark {
+		b := Benchmark{Protocol: proto, Label: label, Transport: "tcp", Workload: workload, Params: params, Load: closed1,
+			ServerStack: stack(server), ClientStack: stack(client), Mode: ModeAverageTime}
+		b.Name = proto + "[" + label + "]/tcp/" + workload + "/closed-c1"
+		b.Summary.AvgTimeMs = &Throughput{Mean: ms, Error: ms / 20, CI: 0.999, N: 10}
+		b.Summary.ThroughputOpsS = Throughput{Mean: 1000 / ms, CI: 0.999, N: 10}
+		b.Summary.Relative = rel
+		return b
+	}
+	stream := map[string]any{"trades": float64(10000)}
+	ping := map[string]any{"increments": float64(1000)}
+	rel := func(base string, m, lo, hi float64) *Relative {
+		return &Relative{Baseline: base, Ratio: Ratio{Mean: m, CILow: lo, CIHigh: hi, CI: 0.999}, Rounds: 10}
+	}
+	rest := bench("http-json", "rest", "jetty-jackson", "java-httpclient", "stream", stream, 40, nil)
+	return &Results{SchemaVersion: SchemaVersion,
+		Suite: &SuiteInfo{Name: "rest-vs-grpc", Original: &OriginalRef{Name: "rest-vs-grpc", Setup: "headline"},
+			Deviations: []Deviation{
+				{What: "server and client run in two JVMs", Why: "wirebench measures each side's CPU apart"},
+				{What: "the server's compressor registry is grpc-java's default", Why: "no stack option empties it; no call is compressed either way"},
+			}},
+		Benchmarks: []Benchmark{
+			rest,
+			bench("grpc-proto", "original-netty", "grpc-java-netty", "grpc-java-netty", "stream", stream, 36.8, rel(rest.Name, 0.92, 0.88, 0.96)),
+			bench("grpc-proto", "original-okhttp-pool", "grpc-java-netty", "grpc-java-okhttp", "stream", stream, 20, rel(rest.Name, 0.5, 0.47, 0.53)),
+			bench("http-json", "rest", "jetty-jackson", "java-httpclient", "pingpong", ping, 90, nil),
+		}}
+}
+
+func TestOriginalsMarkdownGolden(t *testing.T) {
+	var buf bytes.Buffer
+	w := bufio.NewWriter(&buf)
+	writeMarkdownViews(w, originalsFixture())
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, "originals.md.golden", buf.Bytes())
+}
+
+// The terminal and the HTML show the same table and deviations.
+func TestOriginalsTextAndHTML(t *testing.T) {
+	r := originalsFixture()
+	var txt, html bytes.Buffer
+	if err := WriteViewsText(&txt, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteHTML(&html, r); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Original vs wirebench", "does not hold", "holds", "not run", "not run at the original&#39;s setup",
+		"Deviations from the original", "wirebench measures each side&#39;s CPU apart", `id="view-original-vs-wirebench"`} {
+		if !strings.Contains(html.String(), want) {
+			t.Errorf("HTML lacks %q", want)
+		}
+		want = strings.ReplaceAll(want, "&#39;", "'")
+		if !strings.HasPrefix(want, "id=") && !strings.Contains(txt.String(), want) {
+			t.Errorf("text lacks %q", want)
+		}
+	}
+}
+
+// An original whose figures are not bundled (a results file from a newer wirebench)
+// still renders, saying why there is no table.
+func TestOriginalUnknown(t *testing.T) {
+	r := originalsFixture()
+	r.Suite.Original.Name = "unheard-of"
+	var txt bytes.Buffer
+	if err := WriteViewsText(&txt, r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(txt.String(), `could not be read: no published figures for an original named "unheard-of"`) {
+		t.Errorf("text:\n%s", txt.String())
+	}
+}
