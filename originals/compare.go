@@ -19,6 +19,8 @@ type Bench struct {
 	Rate                        float64
 	// Avgt: the score is a time per op (ms/op), not a rate (ops/s).
 	Avgt bool
+	// Steady is the benchmark's steady-state class (report.Benchmark.Steady).
+	Steady string
 	// Score and ScoreError are the score in its mode and the half-width of its interval
 	// (0: none).
 	Score, ScoreError float64
@@ -200,14 +202,20 @@ func payloadBytes(s string) int64 {
 	return -1
 }
 
-// StillWarming is the warning the summary gives a target whose slices still rose while
-// the others of its group were steady (summary.StillWarming; a test keeps them equal).
-const StillWarming = "still warming up"
+// NoSteadyState is the steady-state class of a benchmark that did not settle in some
+// fork (report.SteadyNone; a test keeps them equal), and StillWarming the warning
+// that said so in results written before the class was recorded.
+const (
+	NoSteadyState = "no steady state"
+	StillWarming  = "still warming up"
+)
 
-// Steady reports whether b reached a steady state, and why not. It is the one place
-// that decides: today from the summary's warnings; when results carry a steady-state
-// class per benchmark, from that.
+// Steady reports whether b reached a steady state, and why not: from its class, or in
+// older results, from its warnings.
 func Steady(b *Bench) (bool, string) {
+	if b.Steady == NoSteadyState {
+		return false, "no steady state in some fork"
+	}
 	for _, w := range b.Warnings {
 		if strings.Contains(w, StillWarming) {
 			return false, "no steady state (" + w + ")"

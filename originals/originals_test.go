@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/wirebench/wirebench/originals"
+	"github.com/wirebench/wirebench/report"
 	"github.com/wirebench/wirebench/summary"
 )
 
@@ -101,9 +102,15 @@ findings:
 	}
 }
 
-// The steady-state check looks for the summary's own words.
+// The steady-state check looks for the summary's own words and class.
 func TestStillWarmingIsTheSummarys(t *testing.T) {
 	if originals.StillWarming != summary.StillWarming {
 		t.Errorf("originals.StillWarming = %q, summary.StillWarming = %q", originals.StillWarming, summary.StillWarming)
+	}
+	if originals.NoSteadyState != report.SteadyNone {
+		t.Errorf("originals.NoSteadyState = %q, report.SteadyNone = %q", originals.NoSteadyState, report.SteadyNone)
+	}
+	if ok, _ := originals.Steady(&originals.Bench{Steady: report.SteadyNone}); ok {
+		t.Error("a benchmark with no steady state passed as steady")
 	}
 }

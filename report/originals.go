@@ -58,7 +58,7 @@ func originalView(ref *OriginalRef, bs []Benchmark) view {
 		t.Rows = append(t.Rows, []string{
 			f.Says,
 			figure(f.Of) + " / " + figure(f.Over),
-			ratioCell(f.Ratio()),
+			plainRatio(f.Ratio()),
 			oursCell(row),
 			ratioOfRatios(row),
 			string(row.Verdict),
@@ -77,7 +77,7 @@ func figure(f *originals.Figure) string {
 	return s + " " + f.Unit
 }
 
-func ratioCell(r float64) string {
+func plainRatio(r float64) string {
 	switch {
 	case r >= 10:
 		return fixed(r, 1) + "×"
@@ -92,9 +92,9 @@ func oursCell(row originals.Row) string {
 		return notAvailable
 	}
 	e := row.Ours
-	s := ratioCell(e.Mean)
+	s := plainRatio(e.Mean)
 	if e.Low != e.High {
-		s += " [" + strings.TrimSuffix(ratioCell(e.Low), "×") + ", " + strings.TrimSuffix(ratioCell(e.High), "×") + "]"
+		s += " [" + strings.TrimSuffix(plainRatio(e.Low), "×") + ", " + strings.TrimSuffix(plainRatio(e.High), "×") + "]"
 	}
 	if !row.Paired {
 		s += " ‡"
@@ -133,7 +133,7 @@ func Benches(bs []Benchmark) []originals.Bench {
 		b := &bs[i]
 		ob := originals.Bench{Name: b.Name, Protocol: b.Protocol, Transport: b.Transport, Label: b.Label, Workload: b.Workload,
 			Load: b.Load.Model, Concurrency: int64(b.Load.Concurrency), Connections: int64(b.Load.Connections), Rate: b.Load.Rate,
-			Avgt: b.Mode == ModeAverageTime, Warnings: b.Warnings,
+			Avgt: b.Mode == ModeAverageTime, Warnings: b.Warnings, Steady: b.Steady,
 			Payload: param(b.Params, "payload"), Increments: param(b.Params, "increments"), Trades: param(b.Params, "trades")}
 		if b.ServerStack != nil {
 			ob.ServerStack = b.ServerStack.Name
