@@ -108,28 +108,6 @@ func Select(s *suite.Suite, filter *regexp.Regexp) []suite.Benchmark {
 	return out
 }
 
-// Groups splits bs into comparison groups, in first-seen order: benchmarks with the
-// same workload, parameters and load (spec.Spec.Group) and the same plan (spec.SamePlan),
-// which differ only in their target. Each group lists indices into bs.
-func Groups(bs []suite.Benchmark) [][]int {
-	var out [][]int
-	for i, b := range bs {
-		placed := false
-		for g, members := range out {
-			first := bs[members[0]].Spec
-			if first.Group() == b.Spec.Group() && spec.SamePlan(first, b.Spec) {
-				out[g] = append(out[g], i)
-				placed = true
-				break
-			}
-		}
-		if !placed {
-			out = append(out, []int{i})
-		}
-	}
-	return out
-}
-
 // baselineOf returns the position in group (indices into bs) of the suite's
 // baseline, else of the group's first target across a wire (an in-process floor such
 // as direct is two orders of magnitude off every other target: ratios to it read
@@ -191,7 +169,7 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 	out := &Outcome{}
 	var runErr error
 	total := len(benchmarks)
-	for _, all := range Groups(benchmarks) {
+	for _, all := range suite.Groups(benchmarks) {
 		var group []int
 		for _, i := range all {
 			if _, ok := done[benchmarks[i].Name]; ok {
@@ -205,14 +183,17 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 		}
 		specs := make([]spec.Spec, len(group))
 		names := make([]string, len(group))
-		var estimate time.Duration
 		for k, i := range group {
 			specs[k], names[k] = benchmarks[i].Spec, benchmarks[i].Name
 			if runtime.NumCPU() < 2 {
 				specs[k].ServerCPUs, specs[k].ClientCPUs = nil, nil
 			}
-			estimate += benchmarks[i].Estimate()
 		}
+		members := make([]suite.Benchmark, len(group))
+		for k, i := range group {
+			members[k] = benchmarks[i]
+		}
+		estimate := suite.Estimate(members)
 		first := group[0]
 		rounds := 0
 		if len(group) > 1 && specs[0].Method == spec.MethodInterleaved {

@@ -105,10 +105,7 @@ func (c *runCmd) Run(e *env) error {
 	if dir == "" {
 		dir = filepath.Join("results", time.Now().Format("20060102-150405"))
 	}
-	var total time.Duration
-	for _, b := range selected {
-		total += b.Estimate()
-	}
+	total := suite.Estimate(selected)
 	fmt.Fprintf(e.stderr, "wirebench: suite %s: %d benchmarks, about %v; writing to %s\n",
 		s.Name, len(selected), total.Round(time.Second), dir)
 	prog := newProgress(e.stderr, !c.Plain && isTerminal(e.stderr), total)
