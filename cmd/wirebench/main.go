@@ -33,7 +33,7 @@ const (
 type cli struct {
 	Serve    serveCmd    `cmd:"" help:"Serve the benchmark service over one protocol."`
 	Call     callCmd     `cmd:"" help:"Call one operation (or 'demo': every operation) of a server and print the answer as JSON."`
-	Run      runCmd      `cmd:"" help:"Run a suite of benchmarks (default: quick, every protocol over tcp and unix) and write the reports."`
+	Run      runCmd      `cmd:"" help:"Run a suite of benchmarks (default: quick: every protocol over tcp, in forks of interleaved rounds) and write the reports."`
 	Bench    benchCmd    `cmd:"" help:"Run one benchmark: start a server and a load generator in pinned worker processes, measure, and print the result."`
 	Capacity capacityCmd `cmd:"" help:"Find the highest rate a target sustains within latency objectives (open loop: grow, bisect, confirm)."`
 	Worker   workerCmd   `cmd:"" help:"Serve the worker control API: started by the driver of 'bench' and 'run', or by hand on another host (docs/distributed.md)."`
@@ -41,6 +41,7 @@ type cli struct {
 	List     listCmd     `cmd:"" help:"List the protocols and workloads."`
 	Report   reportCmd   `cmd:"" help:"Render a results file as a table, Markdown, CSV, JSON or HTML (with charts)."`
 	Compare  compareCmd  `cmd:"" help:"Compare two results files: change per benchmark, significance (benchstat's method), exit 1 on a regression."`
+	Plan     planCmd     `cmd:"" help:"From a run's variance components (forks and rounds), the forks × rounds that give the narrowest interval within a budget, or a precision at the least cost (Kalibera and Jones)."`
 	Version  versionCmd  `cmd:"" help:"Print the version."`
 }
 

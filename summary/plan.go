@@ -1,0 +1,76 @@
+package summary
+
+import (
+	"time"
+
+	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/stats"
+)
+
+// GroupPlan is what a measured group says of how to measure it again (Kalibera and
+// Jones's two-level planning, stats.PlanForBudget and stats.PlanForPrecision): its
+// variance components, what one fork and one round cost, the shape it ran and the
+// half-width that shape gave, and the best shape for a budget or a precision.
+type GroupPlan struct {
+	Name string
+	// Within and Between are the largest of the group's ratios' variance
+	// components (the plan must serve its widest ratio).
+	Within, Between float64
+	// ForkCost and RoundCost are in seconds: a fork's start-up and warm-ups, a
+	// round's slices and the handovers between them (suite.StartOverhead and
+	// suite.PhaseOverhead's figures).
+	ForkCost, RoundCost float64
+	Forks, Rounds       int
+	// HalfWidth is the widest ratio's relative half-width as measured.
+	HalfWidth float64
+	// Budget is the best plan within the budget asked for; Precision the cheapest
+	// reaching the precision asked for, and PrecisionOK whether one does.
+	Budget      stats.Plan
+	Precision   stats.Plan
+	PrecisionOK bool
+}
+
+// Start-up of a fork and handover between slices, as suite.Estimate counts them.
+const (
+	planStartOverhead = 500 * time.Millisecond
+	planPhaseOverhead = 3 * time.Millisecond
+)
+
+// Plans plans every group of bs that has paired ratios with variance components,
+// for a budget (seconds of one group) and a precision (0.05: ±5 %).
+func Plans(bs []report.Benchmark, budget time.Duration, precision float64) []GroupPlan {
+	var out []GroupPlan
+	for _, g := range report.Groups(bs) {
+		p := GroupPlan{Name: g.Name, ForkCost: planStartOverhead.Seconds()}
+		found := false
+		for _, b := range g.Benchmarks {
+			p.ForkCost += b.WarmupSeconds
+			p.RoundCost += b.IterationSeconds + planPhaseOverhead.Seconds()
+			r := b.Summary.Relative
+			if r == nil || r.Variance == nil {
+				continue
+			}
+			found = true
+			p.Within = max(p.Within, r.Variance.WithinRound)
+			if v := r.Variance.BetweenForks; v != nil {
+				p.Between = max(p.Between, *v)
+			}
+			p.Forks = max(p.Forks, r.Forks)
+			if r.Forks > 0 {
+				p.Rounds = max(p.Rounds, (r.Rounds+r.Forks-1)/r.Forks)
+			}
+			if r.Ratio.Mean > 0 && r.Ratio.CILow > 0 {
+				p.HalfWidth = max(p.HalfWidth, max(r.Ratio.CIHigh/r.Ratio.Mean, r.Ratio.Mean/r.Ratio.CILow)-1)
+			}
+		}
+		if !found {
+			continue
+		}
+		in := stats.PlanInput{Within: p.Within, Between: p.Between, ForkCost: p.ForkCost, RoundCost: p.RoundCost,
+			Conf: Confidence, MinForks: 2, MaxForks: 60, MinRounds: 10, MaxRounds: 2000}
+		p.Budget = stats.PlanForBudget(in, budget.Seconds())
+		p.Precision, p.PrecisionOK = stats.PlanForPrecision(in, precision)
+		out = append(out, p)
+	}
+	return out
+}

@@ -1,0 +1,48 @@
+package summary
+
+import (
+	"testing"
+	"time"
+
+	"github.com/wirebench/wirebench/report"
+)
+
+// A group's plan takes its widest ratio's components and its measured costs: two
+// targets of 50 ms slices after 0.2 s warmups cost 0.5 + 0.4 = 0.9 s a fork and
+// 2 × 0.053 s a round; with no between-fork variance the budget's plan is the most
+// rounds its forks allow, and a precision no plan reaches within the grid says so.
+func TestPlans(t *testing.T) {
+	between := 0.0
+	bs := []report.Benchmark{
+		{Name: "a/tcp/person.get", Workload: "person.get", WarmupSeconds: 0.2, IterationSeconds: 0.05},
+		{Name: "b/tcp/person.get", Workload: "person.get", WarmupSeconds: 0.2, IterationSeconds: 0.05,
+			Summary: report.Summary{Relative: &report.Relative{Baseline: "a/tcp/person.get", Rounds: 100, Forks: 10,
+				Ratio:    report.Ratio{Mean: 1.2, CILow: 1.1, CIHigh: 1.3},
+				Variance: &report.Variance{WithinRound: 0.09, BetweenForks: &between}}}},
+	}
+	ps := Plans(bs, 90*time.Second, 0.05)
+	if len(ps) != 1 {
+		t.Fatalf("%d plans, want the one group's", len(ps))
+	}
+	p := ps[0]
+	if p.Forks != 10 || p.Rounds != 10 || p.Within != 0.09 || p.Between != 0 {
+		t.Errorf("measured %+v", p)
+	}
+	if d := p.ForkCost - 0.9; d > 1e-9 || d < -1e-9 {
+		t.Errorf("fork cost %v, want 0.9 s", p.ForkCost)
+	}
+	if d := p.RoundCost - 0.106; d > 1e-9 || d < -1e-9 {
+		t.Errorf("round cost %v, want 0.106 s", p.RoundCost)
+	}
+	if p.Budget.Seconds > 90 || p.Budget.HalfWidth <= 0 {
+		t.Errorf("budget plan %+v, want one within 90 s", p.Budget)
+	}
+	// sd 30 % a round, nothing between forks: ±5 % at 99.9 % needs about
+	// (3.3 × 0.3 / 0.049)² ≈ 410 rounds in all, which the grid allows.
+	if !p.PrecisionOK || p.Precision.HalfWidth > 0.05 || p.Precision.Forks*p.Precision.Rounds < 380 {
+		t.Errorf("precision plan %+v ok %v", p.Precision, p.PrecisionOK)
+	}
+	if none := Plans(bs[:1], time.Minute, 0.05); len(none) != 0 {
+		t.Errorf("a group without ratios got a plan: %+v", none)
+	}
+}
