@@ -144,12 +144,19 @@ func countOf(r *report.Relative) string {
 	return fmt.Sprintf("%d rounds of one fork", r.Rounds)
 }
 
-// unsteady says when b or base reached no steady state in some fork: the ratio then
-// mixes a target's warm-up (or decline) with its steady speed.
+// unsteady says when b or base reached no steady state in half of its forks or more
+// (steadyValues then pairs them whole): the ratio mixes a target's warm-up (or
+// decline) with its steady speed.
 func unsteady(b, base *report.Benchmark) string {
 	for _, x := range []*report.Benchmark{b, base} {
-		if x.Steady == report.SteadyNone {
-			return fmt.Sprintf("%s: %s reached no steady state in at least one fork; its ratio is not of steady speeds", report.SteadyNone, x.Name)
+		none := 0
+		for _, t := range x.Trials {
+			if t.Steady != nil && t.Steady.Class == report.SteadyNone {
+				none++
+			}
+		}
+		if none > 0 && 2*none >= len(x.Trials) {
+			return fmt.Sprintf("%s: %s reached no steady state in %d of its %d forks; its ratio is not of steady speeds", report.SteadyNone, x.Name, none, len(x.Trials))
 		}
 	}
 	return ""
@@ -190,13 +197,25 @@ func latencyP50(it report.Iteration) float64 { return it.LatencyUs.P50 }
 func latencyP99(it report.Iteration) float64 { return it.LatencyUs.P99 }
 
 // steadyValues are b's values by slot, from the steady part of each trial only (a
-// trial's Steady.StartRound and after).
+// trial's Steady.StartRound and after), leaving out the trials that reached no
+// steady state unless they are half of b's trials or more (then every trial is
+// used, and Group marks the ratio).
 func steadyValues(b *report.Benchmark, value sliceValue) map[slot]float64 {
 	out := map[slot]float64{}
+	none := 0
+	for _, t := range b.Trials {
+		if t.Steady != nil && t.Steady.Class == report.SteadyNone {
+			none++
+		}
+	}
+	skipNone := 2*none < len(b.Trials)
 	for _, t := range b.Trials {
 		from := 0
 		if t.Steady != nil {
 			from = t.Steady.StartRound
+			if skipNone && t.Steady.Class == report.SteadyNone {
+				continue
+			}
 		}
 		for _, it := range t.Iterations {
 			if it.Index < from {

@@ -181,16 +181,51 @@ func TestGroupOpenPairsLatency(t *testing.T) {
 	}
 }
 
-// A baseline with no steady state makes every ratio against it marked unsteady.
+// A fork where the baseline reached no steady state is left out of the pairs while
+// such forks are fewer than half; when they are half or more, every fork is paired
+// and every ratio against the baseline is marked unsteady.
 func TestGroupUnsteady(t *testing.T) {
 	flat := make([]float64, 30)
 	for i := range flat {
 		flat[i] = 1000
 	}
-	bs := []report.Benchmark{benchmarkOf("a", flat), benchmarkOf("b", flat)}
-	bs[0].Steady = report.SteadyNone
+	double := make([]float64, 30)
+	for i := range double {
+		double[i] = 2000
+	}
+	// Four forks; in fork 0 the target ran at twice its speed and the baseline's
+	// slices never settled.
+	bs := []report.Benchmark{benchmarkOf("a", flat, flat, flat, flat), benchmarkOf("b", double, flat, flat, flat)}
+	bs[0].Trials[0].Steady.Class = report.SteadyNone
 	Group(bs, 0)
-	if rel := bs[1].Summary.Relative; !rel.Unsteady || !strings.Contains(strings.Join(bs[1].Warnings, "\n"), report.SteadyNone) {
-		t.Errorf("relative %+v, warnings %q: want it marked unsteady", rel, bs[1].Warnings)
+	if rel := bs[1].Summary.Relative; rel.Unsteady || rel.Forks != 3 || math.Abs(rel.Ratio.Mean-1) > 1e-9 {
+		t.Errorf("one unsteady fork of four: relative %+v, want it left out (3 forks, 1×), unmarked", rel)
+	}
+	bs = []report.Benchmark{benchmarkOf("a", flat, flat, flat, flat), benchmarkOf("b", double, double, flat, flat)}
+	bs[0].Trials[0].Steady.Class = report.SteadyNone
+	bs[0].Trials[1].Steady.Class = report.SteadyNone
+	Group(bs, 0)
+	if rel := bs[1].Summary.Relative; !rel.Unsteady || rel.Forks != 4 || !strings.Contains(strings.Join(bs[1].Warnings, "\n"), "2 of its 4 forks") {
+		t.Errorf("two of four: relative %+v, warnings %q: want every fork paired and the ratio marked", rel, bs[1].Warnings)
+	}
+}
+
+// A benchmark's class is a fork class that at least a quarter of its forks had.
+func TestBenchmarkSteady(t *testing.T) {
+	f, w, n := report.SteadyFlat, report.SteadyWarmedUp, report.SteadyNone
+	for _, c := range []struct {
+		classes []string
+		want    string
+	}{
+		{[]string{f, f, f, f, f, f, f, n}, f}, // 1 of 8 is under a quarter: a fork, not the benchmark
+		{[]string{f, f, f, n}, n},             // 1 of 4 is a quarter
+		{[]string{w, w, f, f, n, f, f, f}, w}, // 2 of 8 warmed up; 1 of 8 unsteady is not enough
+		{[]string{w, w, n, n, f, f, f, f}, n}, // no steady state is said before warmed up
+		{[]string{report.SteadyUnknown, report.SteadyUnknown}, report.SteadyUnknown},
+		{nil, ""},
+	} {
+		if got := benchmarkSteady(c.classes); got != c.want {
+			t.Errorf("%v: %q, want %q", c.classes, got, c.want)
+		}
 	}
 }

@@ -138,19 +138,31 @@ func steadyOf(ivs []*cluster.Interval, c stats.Steady) *report.Steady {
 	return out
 }
 
-// steadyRank orders the classes from the best news to the worst.
-var steadyRank = map[string]int{"": 0, report.SteadyUnknown: 1, report.SteadyFlat: 2, report.SteadyWarmedUp: 3,
-	report.SteadySlowdown: 4, report.SteadyNone: 5}
+// MinClassShare is the share of a benchmark's forks that must have a class other than
+// flat for the benchmark to carry it: one fork in fifteen that moved is a fork, not the
+// benchmark's nature (its own pairs are left out, Group).
+const MinClassShare = 0.25
 
-// worstSteady is the worst of a benchmark's forks' classes.
-func worstSteady(classes []string) string {
-	worst := ""
+// benchmarkSteady is a benchmark's class over its forks' classes: no steady state,
+// slowdown or warmed up, in that order, when at least MinClassShare of the forks had
+// it; too few iterations when no fork could be classified; else flat.
+func benchmarkSteady(classes []string) string {
+	if len(classes) == 0 {
+		return ""
+	}
+	count := map[string]int{}
 	for _, c := range classes {
-		if steadyRank[c] > steadyRank[worst] {
-			worst = c
+		count[c]++
+	}
+	for _, c := range []string{report.SteadyNone, report.SteadySlowdown, report.SteadyWarmedUp} {
+		if float64(count[c]) >= MinClassShare*float64(len(classes)) {
+			return c
 		}
 	}
-	return worst
+	if count[report.SteadyUnknown] == len(classes) {
+		return report.SteadyUnknown
+	}
+	return report.SteadyFlat
 }
 
 // StillWarming starts the warning of a benchmark with a fork that reached no steady

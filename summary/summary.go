@@ -101,7 +101,7 @@ func Benchmark(res cluster.Resolved, r *cluster.Result, steady []*report.Steady)
 		}
 		b.Trials = append(b.Trials, rt)
 	}
-	b.Steady = worstSteady(classes)
+	b.Steady = benchmarkSteady(classes)
 	s := &b.Summary
 	s.ThroughputOpsS = report.ThroughputFrom(stats.Summarize(scores, Confidence))
 	if spec.Mode == report.ModeAverageTime {
