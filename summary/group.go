@@ -50,7 +50,7 @@ func Group(bs []report.Benchmark, base int) {
 	for i := range bs {
 		speeds[i] = steadyValues(&bs[i], throughput)
 	}
-	if w := driftWarning(speeds, &bs[base]); w != "" {
+	if w := driftWarning(speeds); w != "" {
 		bs[base].Warnings = append(bs[base].Warnings, w)
 	}
 }
@@ -230,8 +230,8 @@ func steadyValues(b *report.Benchmark, value sliceValue) map[slot]float64 {
 }
 
 // relativeToMedian divides each slice's score by its target's median.
-func relativeToMedian(m map[slot]float64) map[slot]float64 {
-	out := make(map[slot]float64, len(m))
+func relativeToMedian[K comparable](m map[K]float64) map[K]float64 {
+	out := make(map[K]float64, len(m))
 	if len(m) == 0 {
 		return out
 	}
@@ -247,6 +247,19 @@ func relativeToMedian(m map[slot]float64) map[slot]float64 {
 	return out
 }
 
+// geoMeans is the geometric mean of each key's values, given as their logs.
+func geoMeans[K comparable](logs map[K][]float64) map[K]float64 {
+	out := make(map[K]float64, len(logs))
+	for k, ls := range logs {
+		var sum float64
+		for _, l := range ls {
+			sum += l
+		}
+		out[k] = math.Exp(sum / float64(len(ls)))
+	}
+	return out
+}
+
 func finiteOr(v, alt float64) float64 {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return alt
@@ -258,23 +271,15 @@ func finiteOr(v, alt float64) float64 {
 // the group's targets, of each steady slice's throughput relative to its target's
 // median. Pairing cancels a change of speed that hits every target alike, but a
 // reader should know the machine moved. A target's own warm-up is not the machine's:
-// the slices before a target was steady are left out, and the baseline's own
-// steady-state class is named when it has one.
-func driftWarning(speeds []map[slot]float64, base *report.Benchmark) string {
+// the slices before a target was steady are left out (its class and warning say it).
+func driftWarning(speeds []map[slot]float64) string {
 	logs := map[slot][]float64{}
 	for _, m := range speeds {
 		for k, v := range relativeToMedian(m) {
 			logs[k] = append(logs[k], math.Log(v))
 		}
 	}
-	slots := make(map[slot]float64, len(logs))
-	for k, ls := range logs {
-		var sum float64
-		for _, l := range ls {
-			sum += l
-		}
-		slots[k] = math.Exp(sum / float64(len(ls)))
-	}
+	slots := geoMeans(logs)
 	var series []float64
 	for _, k := range sortedSlots(slots) {
 		series = append(series, slots[k])

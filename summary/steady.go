@@ -3,7 +3,6 @@ package summary
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 
 	"github.com/wirebench/wirebench/cluster"
@@ -94,35 +93,20 @@ func machineSpeed(series [][]map[int]float64, raw [][]stats.Steady, i, f int) ma
 		if j == i || f >= len(series[j]) || raw[j][f].Class != stats.Flat || raw[j][f].TooFew {
 			continue
 		}
-		var vals []float64
-		for _, v := range series[j][f] {
-			if v > 0 {
-				vals = append(vals, v)
-			}
-		}
-		if len(vals) == 0 {
-			continue
-		}
-		slices.Sort(vals)
-		median := vals[len(vals)/2]
+		positive := map[int]float64{}
 		for k, v := range series[j][f] {
 			if v > 0 {
-				logs[k] = append(logs[k], math.Log(v/median))
+				positive[k] = v
 			}
+		}
+		for k, v := range relativeToMedian(positive) {
+			logs[k] = append(logs[k], math.Log(v))
 		}
 	}
 	if len(logs) == 0 {
 		return nil
 	}
-	out := make(map[int]float64, len(logs))
-	for k, ls := range logs {
-		var sum float64
-		for _, l := range ls {
-			sum += l
-		}
-		out[k] = math.Exp(sum / float64(len(ls)))
-	}
-	return out
+	return geoMeans(logs)
 }
 
 // steadyOf is the results' form of a fork's class c, whose indices are those of ivs.
