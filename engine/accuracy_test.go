@@ -62,6 +62,10 @@ func (s *stallingService) GetPerson(ctx context.Context, id int64) (contract.Per
 // implied value while four other test runs loaded both CPUs), so the bounds are
 // −10 % and +40 %: still far from what an uncorrected measure gives (the service
 // time's p90 is under a tenth of the stall, checked below).
+//
+// It runs on the machine's clock on purpose, the engine's one wall-clock test: what it
+// checks includes the precise timer and a real network. engine_test.go checks the
+// same correction on virtual time, exactly.
 func TestOpenLoopMatchesStallPattern(t *testing.T) {
 	if testing.Short() {
 		t.Skip("timing test: 2.2 s of load")

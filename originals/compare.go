@@ -250,11 +250,11 @@ func ours(f *Finding, of, over *Bench) (e Estimate, paired, ok bool, why string)
 	if of.Avgt != over.Avgt {
 		return e, false, false, fmt.Sprintf("unit mismatch: %s and %s score in different modes", of.Name, over.Name)
 	}
-	ro, rv := of.Relative, over.Relative
+	ro, rv := withInterval(of.Relative), withInterval(over.Relative)
 	switch {
-	case ro != nil && ro.Baseline == over.Name:
+	case ro != nil && ro.Baseline == over.Name && ro.Mean > 0:
 		e, paired = Estimate{ro.Mean, ro.Low, ro.High}, true
-	case rv != nil && rv.Baseline == of.Name && rv.Low > 0:
+	case rv != nil && rv.Baseline == of.Name && rv.Mean > 0:
 		e, paired = Estimate{1 / rv.Mean, 1 / rv.High, 1 / rv.Low}, true
 	case of.Score > 0 && over.Score > 0:
 		m := of.Score / over.Score
@@ -273,6 +273,18 @@ func ours(f *Finding, of, over *Bench) (e Estimate, paired, ok bool, why string)
 		e = Estimate{1 / e.Mean, 1 / e.High, 1 / e.Low}
 	}
 	return e, paired, true, ""
+}
+
+// withInterval returns r, its interval the point itself when it has none (fewer than
+// two rounds: the results file then holds zeros), so a paired ratio is never judged
+// by an interval that is not there.
+func withInterval(r *Relative) *Relative {
+	if r == nil || (r.Low > 0 && r.High >= r.Low) {
+		return r
+	}
+	c := *r
+	c.Low, c.High = c.Mean, c.Mean
+	return &c
 }
 
 func unitOf(k kind) string {

@@ -69,6 +69,12 @@ func TestCompare(t *testing.T) {
 	if r.Paired || r.Ours.Mean != 1.8 || r.Ours.Low != 1780.0/1010 || r.Ours.High != 1820.0/990 {
 		t.Errorf("not paired: %+v", r)
 	}
+	// A paired ratio of one round has no interval (zeros in the file): judged by its point.
+	one := rpc
+	one.Relative = &Relative{Baseline: "http", Mean: 1.8}
+	if r := Compare(o, "", []Bench{http, one})[0]; !r.Paired || r.Ours != (Estimate{1.8, 1.8, 1.8}) || r.Verdict != Holds {
+		t.Errorf("one round: %+v", r)
+	}
 	// Open loops cannot turn rates into times.
 	open := rpc
 	open.Load, open.Relative = "open", nil

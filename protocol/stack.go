@@ -173,17 +173,23 @@ func Stacks(proto string) []*Stack {
 	return slices.Clone(stacks[proto])
 }
 
-// GoLibraries returns the versions of the Go modules a stack is built on, as this
-// binary's build information records them, with "go" for the standard library. A
-// module the binary does not record (a test binary, a build without module
-// information) is "(unknown)".
-func GoLibraries(modules ...string) map[string]string {
+// GoLibraries returns the versions of what a stack is built on, with "go" for the
+// toolchain and runtime. A path is a module's, versioned as this binary's build
+// information records it (a module the binary does not record, as in a test binary or
+// a build without module information, is "(unknown)"), or a standard-library
+// package's, such as net/http (no dot in its first element), versioned as the Go
+// release that the binary is built with.
+func GoLibraries(paths ...string) map[string]string {
 	out := map[string]string{"go": runtime.Version()}
 	var deps []*debug.Module
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		deps = bi.Deps
 	}
-	for _, m := range modules {
+	for _, m := range paths {
+		if first, _, _ := strings.Cut(m, "/"); !strings.Contains(first, ".") {
+			out[m] = runtime.Version() // the standard library's
+			continue
+		}
 		out[m] = "(unknown)"
 		for _, d := range deps {
 			if d.Path == m {

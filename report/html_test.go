@@ -77,8 +77,8 @@ func TestNoNaNPrinted(t *testing.T) {
 	s.ThroughputOpsS.Mean, s.ThroughputOpsS.Error = nan, inf
 	s.LatencyUs.P50, s.LatencyUs.P99, s.ClientCPUUsPerOp, s.BytesSentPerOp = nan, inf, nan, inf
 	r.Benchmarks[2].Summary.ThroughputOpsS.Mean = 0 // nothing measured: relative n/a
-	// A finite mean with an infinite error: the error bar is left out, and its
-	// label once went to +Inf, which the plotting library refuses.
+	// A finite mean with an infinite error: the error bar is left out, and so is its
+	// label, which would read +Inf, a value the plotting library refuses.
 	r.Benchmarks[3].Summary.ThroughputOpsS.Error = inf
 	for name, write := range map[string]func(*bytes.Buffer) error{
 		"markdown": func(b *bytes.Buffer) error { return WriteMarkdown(b, r) },

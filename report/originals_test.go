@@ -78,6 +78,23 @@ func TestOriginalsTextAndHTML(t *testing.T) {
 	}
 }
 
+// The suite's original and deviations survive the results file (the schema takes them).
+func TestOriginalsRoundTrip(t *testing.T) {
+	r := originalsFixture()
+	r.Environment = fixture(t).Environment
+	var buf bytes.Buffer
+	if err := r.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Read(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *back.Suite.Original != *r.Suite.Original || len(back.Suite.Deviations) != 2 || back.Suite.Deviations[1] != r.Suite.Deviations[1] {
+		t.Errorf("suite read back as %+v", back.Suite)
+	}
+}
+
 // An original whose figures are not bundled (a results file from a newer wirebench)
 // still renders, saying why there is no table.
 func TestOriginalUnknown(t *testing.T) {

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs, at the versions in ../shared/ENVIRONMENT.md, what wirebench's generate check
 # and its outside-client tests use: protoc and capnp with their Go plugins, curl,
-# grpcurl and ghz, chromium (a test renders the HTML report in it), and the Python
-# clients pycapnp, grpcio and fastavro (into the Python that python3 runs). Tests that
+# grpcurl and ghz, chromium (a test renders the HTML report in it), a JDK 17 and Maven
+# (`make java` builds the JVM worker, whose stacks the interop tests run), and the
+# Python clients pycapnp, grpcio and fastavro (into the Python that python3 runs). Tests that
 # need a missing one skip with a message, so this is optional for `make test`; CI
 # runs it to test everything, and with CI=true those tests fail instead of skipping.
 # Exits 1 when something is still missing.
@@ -19,6 +20,9 @@ command -v curl >/dev/null || missing+=(curl)
 # Link loss between network namespaces (docs/distributed.md): iptables' statistic match.
 command -v iptables >/dev/null || missing+=(iptables)
 command -v chromium >/dev/null || missing+=(chromium)
+# Debian bookworm's names; javac, not java, says a JDK is there.
+command -v javac >/dev/null || missing+=(openjdk-17-jdk-headless)
+command -v mvn >/dev/null || missing+=(maven)
 # The charts are laid out in Liberation Sans; without it a browser's wider fallback
 # font pushes labels under the bars.
 fc-list 2>/dev/null | grep -qi 'Liberation Sans' || missing+=(fonts-liberation)

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/internal/testbin"
@@ -52,14 +53,40 @@ func TestUsageErrorsExit2(t *testing.T) {
 	}
 }
 
+// list names every protocol, workload, stack and library, and fits a terminal: the
+// stacks' lines 80 columns, every line 100. With --wide a stack's libraries are on its
+// line.
 func TestList(t *testing.T) {
 	code, out, _ := runCLI(t, "list")
 	if code != 0 {
 		t.Fatalf("list exit %d", code)
 	}
+	code, wide, _ := runCLI(t, "list", "--wide")
+	if code != 0 {
+		t.Fatalf("list --wide exit %d", code)
+	}
 	for _, name := range append(protocol.Names(), contract.WorkloadNames()...) {
-		if !strings.Contains(out, name) {
-			t.Errorf("list does not show %q:\n%s", name, out)
+		if !strings.Contains(out, name) || !strings.Contains(wide, name) {
+			t.Errorf("list or list --wide does not show %q:\n%s", name, out)
+		}
+	}
+	for _, p := range protocol.Names() {
+		for _, st := range protocol.Stacks(p) {
+			for _, lib := range libraries(st.Libraries) {
+				if !strings.Contains(out, lib) {
+					t.Errorf("list does not show %s's library %s", st.Name, lib)
+				}
+				if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(p) + ` +` + regexp.QuoteMeta(st.Name) + ` .*` + regexp.QuoteMeta(lib)).MatchString(wide) {
+					t.Errorf("list --wide does not show %s's library %s on its line", st.Name, lib)
+				}
+			}
+		}
+	}
+	inStacks := false
+	for _, l := range strings.Split(out, "\n") {
+		inStacks = strings.HasPrefix(l, "PROTOCOL    STACK") || inStacks && l != ""
+		if n := utf8.RuneCountInString(l); n > 100 || inStacks && n > listWidth {
+			t.Errorf("a line of %d columns: %q", n, l)
 		}
 	}
 }

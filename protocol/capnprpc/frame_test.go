@@ -65,7 +65,7 @@ func heapInUse() int64 {
 
 // Peers that send frame headers claiming the message limit and stall make the server
 // reserve at most its budget (one such frame) plus a first buffer per connection, not
-// the claimed size per connection (before: 16 MiB each, 516 MiB for 32), and a large
+// the claimed size per connection (16 MiB each, 516 MiB for 32), and a large
 // message from a well-behaved client still goes through meanwhile.
 func TestStalledFramesReserveLittle(t *testing.T) {
 	const n = 32

@@ -19,11 +19,12 @@ package httpjson
 //	error body                  {"code","message"}             encodeError / decodeError
 //	trade stream line           trade, {"end"} or {"error"}    tradeEncoder / decodeStreamLine
 //
-// The contract with encoding/json, which these replaced:
-//   - Encoders write the bytes json.Encoder wrote with SetEscapeHTML(false) for the same
-//     Go values (jsonwrite.go), so <, > and & are not escaped; an encoder that fails
-//     (a price that is NaN, a side that is neither BUY nor SELL) writes nothing.
-//   - Decoders accept what json.Unmarshal accepted and store what it stored
+// The contract with encoding/json, the production stack's codec (codec_ref_test.go
+// holds these to it):
+//   - Encoders write the bytes json.Encoder writes with SetEscapeHTML(false) for the
+//     same Go values (jsonwrite.go), so <, > and & are not escaped; an encoder that
+//     fails (a price that is NaN, a side that is neither BUY nor SELL) writes nothing.
+//   - Decoders accept what json.Unmarshal accepts and store what it stores
 //     (jsonread.go has the rules: key case folding, null, repeated keys, numbers),
 //     with one difference: the strings of one decoded value (a person, a link, an
 //     error body) share one allocation, so keeping one field keeps them all; and a

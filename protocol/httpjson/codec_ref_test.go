@@ -1,9 +1,9 @@
 package httpjson
 
-// The encoding/json codec that the hand-written one replaced, kept as the reference
-// the differential tests hold it to: the wire types of the production stack
-// (stdjson.go), which are the Go types the tuned codec replaced, marshalled as the
-// tuned codec writes them (no HTML escaping).
+// The encoding/json codec, the reference the differential tests hold the
+// hand-written one to: the wire types of the production stack (stdjson.go), the Go
+// types the tuned codec encodes and decodes too, marshalled as the tuned codec
+// writes them (no HTML escaping).
 
 import (
 	"bytes"

@@ -116,20 +116,22 @@ func init() {
 	})
 	protocol.RegisterStack(goStack(StdStack, protocol.Production,
 		"net/http ServeMux server and net/http Client, encoding/json on both sides",
+		[]string{"net/http", "encoding/json"},
 		noOptions(NewStdServer), protocol.Clients(NewStdClient)))
 	protocol.RegisterStack(goStack(TunedStack, protocol.Tuned,
 		"net/http server with a hand-written JSON codec; a lean keep-alive HTTP/1.1 client",
+		[]string{"net/http"},
 		noOptions(NewServer), protocol.Clients(NewClient)))
 }
 
 // goStack is a stack of the protocol with both sides, in Go, on the standard library
-// alone.
-func goStack(name string, tier protocol.Tier, summary string,
+// alone: std are the packages of it that the stack's results name.
+func goStack(name string, tier protocol.Tier, summary string, std []string,
 	newServer func(contract.Service, protocol.ServerConfig) (protocol.Server, error),
 	newClient func(context.Context, protocol.ClientConfig) (protocol.Client, error)) *protocol.Stack {
 	return &protocol.Stack{
 		Name: name, Protocol: Name, Language: "go", Tier: tier, Worker: protocol.WorkerGo,
-		Summary: summary, Libraries: protocol.GoLibraries(),
+		Summary: summary, Libraries: protocol.GoLibraries(std...),
 		Sides:     protocol.ServerSide | protocol.ClientSide,
 		NewServer: newServer, NewClient: newClient,
 	}

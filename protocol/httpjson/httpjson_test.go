@@ -1,6 +1,8 @@
 package httpjson_test
 
 import (
+	"maps"
+	"runtime"
 	"testing"
 
 	"github.com/wirebench/wirebench/protocol"
@@ -32,8 +34,10 @@ func TestDefaultStacks(t *testing.T) {
 		if st.Name != "go-nethttp-json" || st.Tier != protocol.Production {
 			t.Errorf("default %s stack: %s (%s), want go-nethttp-json (production)", side, st.Name, st.Tier)
 		}
-		if _, ok := st.Libraries["go"]; !ok || len(st.Libraries) != 1 {
-			t.Errorf("default %s stack's libraries: %v, want the Go standard library only", side, st.Libraries)
+		// The Go standard library only, named by package, versioned by the release.
+		want := map[string]string{"go": runtime.Version(), "net/http": runtime.Version(), "encoding/json": runtime.Version()}
+		if !maps.Equal(st.Libraries, want) {
+			t.Errorf("default %s stack's libraries: %v, want %v", side, st.Libraries, want)
 		}
 	}
 	tuned, err := protocol.LookupStack(httpjson.Name, "go-tuned-json", protocol.ServerSide)
