@@ -28,12 +28,7 @@ func Group(bs []report.Benchmark, base int) {
 			continue
 		}
 		b := &bs[i]
-		var rel *report.Relative
-		if open {
-			rel = latencyRelative(b, &bs[base])
-		} else {
-			rel = scoreRelative(b, &bs[base])
-		}
+		rel, why := relative(b, &bs[base], open)
 		if rel == nil {
 			continue
 		}
@@ -41,27 +36,66 @@ func Group(bs []report.Benchmark, base int) {
 		if w := intervalWarning(rel); w != "" {
 			b.Warnings = append(b.Warnings, w)
 		}
-		if s := unsteady(b, &bs[base]); s != "" {
-			rel.Unsteady = true
-			b.Warnings = append(b.Warnings, s)
+		if why != "" {
+			b.Warnings = append(b.Warnings, why)
 		}
 	}
 	speeds := make([]map[slot]float64, len(bs))
 	for i := range bs {
-		speeds[i] = steadyValues(&bs[i], throughput)
+		speeds[i] = steadyValues(&bs[i], throughput, true)
 	}
 	if w := driftWarning(speeds); w != "" {
 		bs[base].Warnings = append(bs[base].Warnings, w)
 	}
 }
 
-// scoreRelative is b's score over base's, in the mode's unit, paired by fork and round.
-func scoreRelative(b, base *report.Benchmark) *report.Relative {
+// relative is b's ratio to base (scoreRelative, or latencyRelative in the open
+// model) from the forks where both reached a steady state. Every fork is paired
+// instead, and the ratio marked Unsteady with why, when the forks without one are
+// half of either benchmark's or more, or when leaving them out would leave too few
+// forks for an interval that pairing all of them gives.
+func relative(b, base *report.Benchmark, open bool) (*report.Relative, string) {
+	of := scoreRelative
+	if open {
+		of = latencyRelative
+	}
+	rel := of(b, base, true)
+	nb, nbase := unsteadyForks(b), unsteadyForks(base)
+	if nb+nbase == 0 {
+		return rel, ""
+	}
+	half := 2*nb >= len(b.Trials) || 2*nbase >= len(base.Trials)
+	all := of(b, base, false)
+	if all == nil || !half && rel != nil && (rel.DF >= report.MinIntervalDF || all.DF <= rel.DF) {
+		return rel, ""
+	}
+	all.Unsteady = true
+	who, n, of2 := b, nb, len(b.Trials)
+	if nbase > nb {
+		who, n, of2 = base, nbase, len(base.Trials)
+	}
+	return all, fmt.Sprintf("%s: %s reached no steady state in %d of its %d forks, and its ratio pairs every fork: it is not of steady speeds alone", report.SteadyNone, who.Name, n, of2)
+}
+
+// unsteadyForks counts b's forks that reached no steady state.
+func unsteadyForks(b *report.Benchmark) int {
+	n := 0
+	for _, t := range b.Trials {
+		if t.Steady != nil && t.Steady.Class == report.SteadyNone {
+			n++
+		}
+	}
+	return n
+}
+
+// scoreRelative is b's score over base's, in the mode's unit, paired by fork and
+// round (steadyOnly: from the forks that reached a steady state).
+func scoreRelative(b, base *report.Benchmark, steadyOnly bool) *report.Relative {
 	value := throughput
 	if b.Mode == report.ModeAverageTime {
 		value = msPerOp
 	}
-	r := pairForks(steadyValues(b, value), steadyValues(base, value))
+	r := pairForks(steadyValues(b, value, steadyOnly), steadyValues(base, value, steadyOnly))
 	if r == nil {
 		return nil
 	}
@@ -71,9 +105,9 @@ func scoreRelative(b, base *report.Benchmark) *report.Relative {
 // latencyRelative is b's response-time p50 and p99 over base's, paired by fork and
 // round: in the open model both run at the same fixed rate, and what tells them
 // apart is how long calls took. Ratio is the p50's.
-func latencyRelative(b, base *report.Benchmark) *report.Relative {
-	p50 := pairForks(steadyValues(b, latencyP50), steadyValues(base, latencyP50))
-	p99 := pairForks(steadyValues(b, latencyP99), steadyValues(base, latencyP99))
+func latencyRelative(b, base *report.Benchmark, steadyOnly bool) *report.Relative {
+	p50 := pairForks(steadyValues(b, latencyP50, steadyOnly), steadyValues(base, latencyP50, steadyOnly))
+	p99 := pairForks(steadyValues(b, latencyP99, steadyOnly), steadyValues(base, latencyP99, steadyOnly))
 	if p50 == nil || p99 == nil {
 		return nil
 	}
@@ -144,24 +178,6 @@ func countOf(r *report.Relative) string {
 	return fmt.Sprintf("%d rounds of one fork", r.Rounds)
 }
 
-// unsteady says when b or base reached no steady state in half of its forks or more
-// (steadyValues then pairs them whole): the ratio mixes a target's warm-up (or
-// decline) with its steady speed.
-func unsteady(b, base *report.Benchmark) string {
-	for _, x := range []*report.Benchmark{b, base} {
-		none := 0
-		for _, t := range x.Trials {
-			if t.Steady != nil && t.Steady.Class == report.SteadyNone {
-				none++
-			}
-		}
-		if none > 0 && 2*none >= len(x.Trials) {
-			return fmt.Sprintf("%s: %s reached no steady state in %d of its %d forks; its ratio is not of steady speeds", report.SteadyNone, x.Name, none, len(x.Trials))
-		}
-	}
-	return ""
-}
-
 // slot is one sample's place: its trial (fork) and its round (iteration index).
 type slot struct{ trial, round int }
 
@@ -196,24 +212,16 @@ func msPerOp(it report.Iteration) float64 {
 func latencyP50(it report.Iteration) float64 { return it.LatencyUs.P50 }
 func latencyP99(it report.Iteration) float64 { return it.LatencyUs.P99 }
 
-// steadyValues are b's values by slot, from the steady part of each trial only (a
-// trial's Steady.StartRound and after), leaving out the trials that reached no
-// steady state unless they are half of b's trials or more (then every trial is
-// used, and Group marks the ratio).
-func steadyValues(b *report.Benchmark, value sliceValue) map[slot]float64 {
+// steadyValues are b's values by slot, from the steady part of each trial (a
+// trial's Steady.StartRound and after); steadyOnly leaves out the trials that
+// reached no steady state.
+func steadyValues(b *report.Benchmark, value sliceValue, steadyOnly bool) map[slot]float64 {
 	out := map[slot]float64{}
-	none := 0
-	for _, t := range b.Trials {
-		if t.Steady != nil && t.Steady.Class == report.SteadyNone {
-			none++
-		}
-	}
-	skipNone := 2*none < len(b.Trials)
 	for _, t := range b.Trials {
 		from := 0
 		if t.Steady != nil {
 			from = t.Steady.StartRound
-			if skipNone && t.Steady.Class == report.SteadyNone {
+			if steadyOnly && t.Steady.Class == report.SteadyNone {
 				continue
 			}
 		}

@@ -182,8 +182,8 @@ func TestGroupOpenPairsLatency(t *testing.T) {
 }
 
 // A fork where the baseline reached no steady state is left out of the pairs while
-// such forks are fewer than half; when they are half or more, every fork is paired
-// and every ratio against the baseline is marked unsteady.
+// enough forks remain for an interval; when such forks are half or more, or leaving
+// them out leaves too few, every fork is paired and the ratio marked unsteady.
 func TestGroupUnsteady(t *testing.T) {
 	flat := make([]float64, 30)
 	for i := range flat {
@@ -193,20 +193,37 @@ func TestGroupUnsteady(t *testing.T) {
 	for i := range double {
 		double[i] = 2000
 	}
-	// Four forks; in fork 0 the target ran at twice its speed and the baseline's
-	// slices never settled.
-	bs := []report.Benchmark{benchmarkOf("a", flat, flat, flat, flat), benchmarkOf("b", double, flat, flat, flat)}
-	bs[0].Trials[0].Steady.Class = report.SteadyNone
-	Group(bs, 0)
-	if rel := bs[1].Summary.Relative; rel.Unsteady || rel.Forks != 3 || math.Abs(rel.Ratio.Mean-1) > 1e-9 {
-		t.Errorf("one unsteady fork of four: relative %+v, want it left out (3 forks, 1×), unmarked", rel)
+	forks := func(n int, first ...[]float64) [][]float64 {
+		out := append([][]float64(nil), first...)
+		for len(out) < n {
+			out = append(out, flat)
+		}
+		return out
 	}
-	bs = []report.Benchmark{benchmarkOf("a", flat, flat, flat, flat), benchmarkOf("b", double, double, flat, flat)}
+	// Eight forks; in fork 0 the target ran at twice its speed and the baseline's
+	// slices never settled: left out, 7 forks remain (6 df), the ratio is 1×.
+	bs := []report.Benchmark{benchmarkOf("a", forks(8)...), benchmarkOf("b", forks(8, double)...)}
 	bs[0].Trials[0].Steady.Class = report.SteadyNone
-	bs[0].Trials[1].Steady.Class = report.SteadyNone
 	Group(bs, 0)
-	if rel := bs[1].Summary.Relative; !rel.Unsteady || rel.Forks != 4 || !strings.Contains(strings.Join(bs[1].Warnings, "\n"), "2 of its 4 forks") {
-		t.Errorf("two of four: relative %+v, warnings %q: want every fork paired and the ratio marked", rel, bs[1].Warnings)
+	if rel := bs[1].Summary.Relative; rel.Unsteady || rel.Forks != 7 || math.Abs(rel.Ratio.Mean-1) > 1e-9 {
+		t.Errorf("one unsteady fork of eight: relative %+v, want it left out (7 forks, 1×), unmarked", rel)
+	}
+	// Five forks, one unsteady: leaving it out leaves 4 forks (3 df, too few for an
+	// interval); pairing all five gives 4 df, so all are paired and it is marked.
+	bs = []report.Benchmark{benchmarkOf("a", forks(5)...), benchmarkOf("b", forks(5, double)...)}
+	bs[0].Trials[0].Steady.Class = report.SteadyNone
+	Group(bs, 0)
+	if rel := bs[1].Summary.Relative; !rel.Unsteady || rel.Forks != 5 || !strings.Contains(strings.Join(bs[1].Warnings, "\n"), "1 of its 5 forks") {
+		t.Errorf("one of five: relative %+v, warnings %q: want every fork paired and the ratio marked", rel, bs[1].Warnings)
+	}
+	// Half the forks unsteady: all paired, marked.
+	bs = []report.Benchmark{benchmarkOf("a", forks(8)...), benchmarkOf("b", forks(8, double, double)...)}
+	for f := range 4 {
+		bs[0].Trials[f].Steady.Class = report.SteadyNone
+	}
+	Group(bs, 0)
+	if rel := bs[1].Summary.Relative; !rel.Unsteady || rel.Forks != 8 || !strings.Contains(strings.Join(bs[1].Warnings, "\n"), "4 of its 8 forks") {
+		t.Errorf("four of eight: relative %+v, warnings %q: want every fork paired and the ratio marked", rel, bs[1].Warnings)
 	}
 }
 
