@@ -210,11 +210,15 @@ const (
 	StillWarming  = "still warming up"
 )
 
-// Steady reports whether b reached a steady state, and why not: from its class, or in
-// older results, from its warnings.
+// Steady reports whether b reached a steady state, and why not: from its class (a
+// class it had in a quarter of its forks or more), or in results written before the
+// class, from its warnings.
 func Steady(b *Bench) (bool, string) {
-	if b.Steady == NoSteadyState {
-		return false, "no steady state in some fork"
+	if b.Steady != "" {
+		if b.Steady == NoSteadyState {
+			return false, "no steady state in a quarter of its forks or more"
+		}
+		return true, ""
 	}
 	for _, w := range b.Warnings {
 		if strings.Contains(w, StillWarming) {
