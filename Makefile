@@ -63,10 +63,11 @@ tools:
 peers: build
 	$(GO) run ./cmd/peers $(PEERS_FLAGS)
 
-# The JVM worker (workers/java, docs/java-worker.md): one runnable jar,
-# workers/java/target/wirebench-worker.jar. Needs mvn and java (JDK 17); without them the
-# JVM stacks are unavailable and this says so (and fails in CI: scripts/missing.sh).
-# Builds under the shared CPU lock.
+# The JVM worker (workers/java, docs/java-worker.md): one runnable jar per stack family,
+# in workers/java/target: wirebench-worker.jar (the Java stacks and today's Scala ones)
+# and wirebench-worker-originals-2.12.jar (the original experiments' Scala 2.12 stacks).
+# Needs mvn and java (JDK 17); without them the JVM stacks are unavailable and this says
+# so (and fails in CI: scripts/missing.sh). Builds under the shared CPU lock.
 MVN ?= mvn
 JAVA_LOCK := $(shell command -v flock >/dev/null && echo flock -s /tmp/wirebench-cpu.lock)
 java:

@@ -20,7 +20,8 @@ type Options struct {
 	// Binary is the wirebench executable to start Go workers from ("" for this one).
 	Binary string
 	// JavaWorker is the JVM worker's jar ("": $WIREBENCH_JAVA_WORKER, then the
-	// place `make java` builds it), and JavaArgs are JVM options before -jar.
+	// place `make java` builds it; the jars of other stack families are looked for
+	// beside it), and JavaArgs are JVM options before -jar, after JVMArgs' defaults.
 	JavaWorker string
 	JavaArgs   []string
 	// TempDir holds worker control sockets and unix benchmark sockets ("" for the
@@ -28,8 +29,10 @@ type Options struct {
 	TempDir string
 	// StartTimeout bounds a worker's start (default 10 s; three times that for a JVM).
 	StartTimeout time.Duration
-	// ProfileDir, when set, receives a CPU profile of each Go worker process
-	// (server-T-N.pprof, client-T-N.pprof for target T of a group, trial N).
+	// ProfileDir, when set, receives a profile of each worker process it spawns,
+	// named after the worker (server-T-N, client-T-N for target T of a group, trial N):
+	// a Go worker's CPU profile (.pprof), a JVM worker's JFR recording (.jfr, JFR's
+	// profile settings) and GC log (.gc.log).
 	ProfileDir string
 	// Seed orders the targets of interleaved rounds (the same seed, the same order).
 	Seed uint64

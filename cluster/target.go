@@ -33,6 +33,9 @@ type worker struct {
 	proc   *process // a spawned worker's process; nil for a remote one
 	conn   *grpc.ClientConn
 	client controlpb.WorkerClient
+	// grace is how long a spawned worker may take to exit after Quit before it is
+	// killed (0: two seconds); a profiling JVM writes its JFR recording as it exits.
+	grace time.Duration
 }
 
 // name says which worker: its role and URL, or its role and pid.
@@ -46,18 +49,21 @@ func (w *worker) name() string {
 	return w.role
 }
 
-// workerCommand returns the command line of a worker of kind listening on the control
-// socket sock; profile, when set, asks a Go worker for a CPU profile.
-func workerCommand(kind string, opt Options, sock, profile string) ([]string, error) {
-	switch kind {
+// workerCommand returns the command line of a worker that runs stack st, listening on
+// the control socket sock and pinned to cpus (none: not pinned). profile, when set, is
+// the path of its profile files without their extension: a Go worker writes a CPU
+// profile to profile.pprof; a JVM worker a JFR recording to profile.jfr and its GC log
+// to profile.gc.log.
+func workerCommand(st *protocol.Stack, opt Options, sock, profile string, cpus []int) ([]string, error) {
+	switch st.Worker {
 	case protocol.WorkerGo:
 		argv := []string{opt.Binary, "worker", "--listen", "unix://" + sock}
 		if profile != "" {
-			argv = append(argv, "--cpu-profile", profile)
+			argv = append(argv, "--cpu-profile", profile+".pprof")
 		}
 		return argv, nil
 	case protocol.WorkerJava:
-		jar, err := javaWorkerJar(opt)
+		jar, err := javaWorkerJar(opt, st.Family)
 		if err != nil {
 			return nil, err
 		}
@@ -65,25 +71,85 @@ func workerCommand(kind string, opt Options, sock, profile string) ([]string, er
 		if err != nil {
 			return nil, errors.New("the JVM stacks need a JDK 17 or later: java is not on PATH")
 		}
-		return append(append([]string{java}, opt.JavaArgs...), "-jar", jar, "worker", "--listen", "unix://"+sock), nil
+		argv := append([]string{java}, JVMArgs(opt.JavaArgs, len(cpus))...)
+		if profile != "" {
+			argv = append(argv, JVMProfileArgs(profile)...)
+		}
+		return append(argv, "-jar", jar, "worker", "--listen", "unix://"+sock), nil
 	}
-	return nil, fmt.Errorf("no worker of kind %q", kind)
+	return nil, fmt.Errorf("no worker of kind %q", st.Worker)
+}
+
+// JVMDefaultArgs are the JVM options every JVM worker the driver starts gets before the
+// user's own (Options.JavaArgs, which win where they set the same option): a fixed heap,
+// so that no run's figures depend on how the JVM sized it from the machine's memory, and
+// the collector named rather than chosen by the JVM's ergonomics (which pick Serial on
+// fewer than 2 CPUs). docs/java-worker.md.
+var JVMDefaultArgs = []string{"-Xms1g", "-Xmx1g", "-XX:+UseG1GC"}
+
+// JVMArgs are the JVM options of a JVM worker pinned to cpus CPUs (0: not pinned):
+// JVMDefaultArgs, -XX:ActiveProcessorCount=cpus so that the JVM sizes its GC, JIT and
+// common pools for the CPUs it may run on rather than for the machine, then user.
+func JVMArgs(user []string, cpus int) []string {
+	args := slices.Clone(JVMDefaultArgs)
+	if cpus > 0 {
+		args = append(args, fmt.Sprintf("-XX:ActiveProcessorCount=%d", cpus))
+	}
+	return append(args, user...)
+}
+
+// JVMProfileArgs are the JVM options that profile a JVM worker as the Akka HTTP vs gRPC
+// original did: a JFR recording with the profile settings, written when the JVM exits,
+// to profile.jfr, and the GC log (every gc tag) to profile.gc.log. JFR's start-up note
+// is turned off: it goes to stdout, where the worker's first line must be its address.
+func JVMProfileArgs(profile string) []string {
+	return []string{
+		"-XX:StartFlightRecording=filename=" + profile + ".jfr,settings=profile,dumponexit=true",
+		"-Xlog:jfr+startup=off",
+		"-Xlog:gc*:file=" + profile + ".gc.log",
+	}
+}
+
+// withJVMArgs is opt with a benchmark's JVM options after its own.
+func (opt Options) withJVMArgs(args []string) Options {
+	opt.JavaArgs = append(slices.Clone(opt.JavaArgs), args...)
+	return opt
 }
 
 // JavaWorkerEnv names the environment variable that points at the JVM worker's jar.
+// The jars of the other stack families are looked for beside it.
 const JavaWorkerEnv = "WIREBENCH_JAVA_WORKER"
 
-// javaWorkerJarPath is where `make java` builds the JVM worker, from the repository root.
-const javaWorkerJarPath = "workers/java/target/wirebench-worker.jar"
+// javaWorkerJarDir is where `make java` builds the JVM worker's jars, from the
+// repository root.
+const javaWorkerJarDir = "workers/java/target"
 
-// javaWorkerJar finds the JVM worker: Options.JavaWorker, then $WIREBENCH_JAVA_WORKER,
-// then the build's place beside the binary's bin/ directory or under the current one.
-func javaWorkerJar(opt Options) (string, error) {
-	cands := []string{opt.JavaWorker, os.Getenv(JavaWorkerEnv)}
-	if opt.Binary != "" {
-		cands = append(cands, filepath.Join(filepath.Dir(opt.Binary), "..", javaWorkerJarPath))
+// JavaWorkerJarName is the file name of the jar that runs the JVM stacks of family
+// ("" for the main jar: the Java stacks and today's Scala ones).
+func JavaWorkerJarName(family string) string {
+	if family == "" {
+		return "wirebench-worker.jar"
 	}
-	cands = append(cands, javaWorkerJarPath)
+	return "wirebench-worker-" + family + ".jar"
+}
+
+// javaWorkerJar finds the jar that runs family's stacks: for the main jar
+// Options.JavaWorker, then $WIREBENCH_JAVA_WORKER, then the build's place beside the
+// binary's bin/ directory or under the current one; another family's jar is looked for
+// in the same places, under its own name beside the main jar.
+func javaWorkerJar(opt Options, family string) (string, error) {
+	name := JavaWorkerJarName(family)
+	sibling := func(main string) string {
+		if main == "" {
+			return ""
+		}
+		return filepath.Join(filepath.Dir(main), name)
+	}
+	cands := []string{sibling(opt.JavaWorker), sibling(os.Getenv(JavaWorkerEnv))}
+	if opt.Binary != "" {
+		cands = append(cands, filepath.Join(filepath.Dir(opt.Binary), "..", javaWorkerJarDir, name))
+	}
+	cands = append(cands, filepath.Join(javaWorkerJarDir, name))
 	for _, c := range cands {
 		if c == "" {
 			continue
@@ -92,23 +158,23 @@ func javaWorkerJar(opt Options) (string, error) {
 			return c, nil
 		}
 	}
-	return "", fmt.Errorf("the JVM worker is not built (no %s): run `make java` (needs a JDK 17 and Maven), or set %s", javaWorkerJarPath, JavaWorkerEnv)
+	return "", fmt.Errorf("the JVM worker is not built (no %s): run `make java` (needs a JDK 17 and Maven), or set %s", filepath.Join(javaWorkerJarDir, name), JavaWorkerEnv)
 }
 
 // startWorker spawns a worker of kind, pinned to cpus, in the namespace of ns (the
 // driver's own for the zero End).
-func startWorker(ctx context.Context, role, kind string, opt Options, dir, name string, cpus []int, ns nspair.End) (*worker, error) {
+func startWorker(ctx context.Context, role string, st *protocol.Stack, opt Options, dir, name string, cpus []int, ns nspair.End) (*worker, error) {
 	sock := filepath.Join(dir, name+".sock")
 	profile := ""
 	if opt.ProfileDir != "" {
-		profile = filepath.Join(opt.ProfileDir, name+".pprof")
+		profile = filepath.Join(opt.ProfileDir, name)
 	}
-	argv, err := workerCommand(kind, opt, sock, profile)
+	argv, err := workerCommand(st, opt, sock, profile, cpus)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", role, err)
 	}
 	timeout := opt.StartTimeout
-	if kind != protocol.WorkerGo {
+	if st.Worker != protocol.WorkerGo {
 		timeout *= 3 // a JVM takes a few seconds to start on a busy machine
 	}
 	proc, err := startProcess(ctx, role, nspair.Exec(ns, argv), cpus, timeout)
@@ -120,7 +186,11 @@ func startWorker(ctx context.Context, role, kind string, opt Options, dir, name 
 		proc.kill()
 		return nil, proc.failure(err)
 	}
-	return &worker{role: role, proc: proc, conn: conn, client: controlpb.NewWorkerClient(conn)}, nil
+	w := &worker{role: role, proc: proc, conn: conn, client: controlpb.NewWorkerClient(conn)}
+	if profile != "" && st.Worker == protocol.WorkerJava {
+		w.grace = 30 * time.Second
+	}
+	return w, nil
 }
 
 // close ends the driver's use of the worker: a spawned one is asked to quit, then
@@ -133,7 +203,11 @@ func (w *worker) close() {
 	}
 	w.conn.Close()
 	if w.proc != nil {
-		w.proc.stop(2 * time.Second)
+		grace := w.grace
+		if grace == 0 {
+			grace = 2 * time.Second
+		}
+		w.proc.stop(grace)
 	}
 }
 
@@ -239,7 +313,7 @@ func (t *target) startServer(ctx context.Context, opt Options, dir, id string, b
 	if h.Server != "" {
 		t.srv, _, err = dialWorker(ctx, "server worker", h.Server, h.Auth)
 	} else {
-		t.srv, err = startWorker(ctx, "server worker", t.res.Server.Worker, opt, dir, "server-"+id, s.ServerCPUs, pairEnd(opt.pair, true))
+		t.srv, err = startWorker(ctx, "server worker", t.res.Server, opt.withJVMArgs(s.JVMArgs), dir, "server-"+id, s.ServerCPUs, pairEnd(opt.pair, true))
 	}
 	if err != nil {
 		return "", err
@@ -277,7 +351,7 @@ func openClient(ctx context.Context, res Resolved, opt Options, dir, id string, 
 		if n > 1 {
 			name += fmt.Sprintf("-%d", i)
 		}
-		w, err = startWorker(ctx, role, res.Client.Worker, opt, dir, name, res.Spec.ClientCPUs, pairEnd(opt.pair, false))
+		w, err = startWorker(ctx, role, res.Client, opt.withJVMArgs(res.Spec.JVMArgs), dir, name, res.Spec.ClientCPUs, pairEnd(opt.pair, false))
 		if err == nil && link {
 			if info, err = w.client.Info(ctx, &controlpb.InfoRequest{}); err != nil {
 				err = w.explain(err)
@@ -437,7 +511,7 @@ func Serve(ctx context.Context, res Resolved, listen string, opt Options) (*Serv
 		s.Close()
 		return nil, err
 	}
-	if s.w, err = startWorker(ctx, "server worker", res.Server.Worker, opt, dir, "server", res.Spec.ServerCPUs, nspair.End{}); err != nil {
+	if s.w, err = startWorker(ctx, "server worker", res.Server, opt.withJVMArgs(res.Spec.JVMArgs), dir, "server", res.Spec.ServerCPUs, nspair.End{}); err != nil {
 		return fail(err)
 	}
 	s.Done = s.w.proc.exited

@@ -73,6 +73,10 @@ type Stack struct {
 	Libraries map[string]string
 	// Worker is the kind of worker process that runs the stack (WorkerGo, WorkerJava).
 	Worker string
+	// Family is the build of the worker that runs the stack, where a kind has several:
+	// for WorkerJava, the stack family whose jar runs it ("" for the main jar, e.g.
+	// "originals-2.12" for wirebench-worker-originals-2.12.jar; docs/java-worker.md).
+	Family string
 	// Sides are the sides the stack implements.
 	Sides Side
 	// NewServer and NewClient make each side of a Go stack (WorkerGo); nil for a side

@@ -225,6 +225,9 @@ type Stack struct {
 	Tier string `json:"tier"`
 	// Libraries are the libraries it is built on, with their versions.
 	Libraries map[string]string `json:"libraries,omitempty"`
+	// JVMArgs are the JVM options its worker ran with, for a JVM stack in a worker
+	// the driver started (the defaults, then the benchmark's jvm_args).
+	JVMArgs []string `json:"jvm_args,omitempty"`
 }
 
 // Tier values.

@@ -13,6 +13,7 @@ package spec
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/wirebench/wirebench/contract"
@@ -73,6 +74,10 @@ type Spec struct {
 	MaxMessageSize int
 	// ServerCPUs and ClientCPUs pin the workers (nil: not pinned).
 	ServerCPUs, ClientCPUs []int
+	// JVMArgs are JVM options of the benchmark's JVM workers (server and client), after
+	// the driver's defaults (cluster.JVMArgs: heap, collector, the CPU count); Go
+	// workers ignore them. A suite of an original sets the original's (e.g. -Xms2G -Xmx2G).
+	JVMArgs []string
 }
 
 // Score modes, as JMH names them.
@@ -190,6 +195,11 @@ func (s Spec) Validate() error {
 		return bad("data_size", "%d, want 1 to %d", s.DataSize, MaxDataSize)
 	case s.MaxMessageSize < 1 || s.MaxMessageSize > MaxMessageSize:
 		return bad("max_message_size", "%d, want 1 to %d bytes", s.MaxMessageSize, MaxMessageSize)
+	}
+	for _, a := range s.JVMArgs {
+		if !strings.HasPrefix(a, "-") || a == "-jar" || a == "-cp" || a == "-classpath" {
+			return bad("jvm_args", "%q: want JVM options such as -Xmx2g or -XX:+UseParallelGC (the driver names the jar)", a)
+		}
 	}
 	for _, c := range s.ServerCPUs {
 		if c < 0 {

@@ -48,26 +48,26 @@ var errorCases = []struct {
 		|  iteratons: 3
 		|targets: [direct]
 		|workloads: [person.get]`,
-		`t.yaml:3:3: unknown key "iteratons" in defaults (valid: warmup, iterations, duration, ops, trials, mode, method, call_timeout, server_cpus, client_cpus, data_size, data_seed, arrival_seed, max_message_size)`},
+		`t.yaml:3:3: unknown key "iteratons" in defaults (valid: warmup, iterations, duration, ops, trials, mode, method, call_timeout, server_cpus, client_cpus, data_size, data_seed, arrival_seed, max_message_size, jvm_args)`},
 	{"load in defaults", `
 		|defaults:
 		|  load: {concurrency: 4}
 		|targets: [direct]
 		|workloads: [person.get]`,
-		`t.yaml:2:3: unknown key "load" in defaults (valid: warmup, iterations, duration, ops, trials, mode, method, call_timeout, server_cpus, client_cpus, data_size, data_seed, arrival_seed, max_message_size); load is set at the top level (or in a target or workload entry)`},
+		`t.yaml:2:3: unknown key "load" in defaults (valid: warmup, iterations, duration, ops, trials, mode, method, call_timeout, server_cpus, client_cpus, data_size, data_seed, arrival_seed, max_message_size, jvm_args); load is set at the top level (or in a target or workload entry)`},
 	{"unknown key in a target", `
 		|targets:
 		|  - protocol: direct
 		|  - protocol: grpc-proto
 		|    transport: unix
 		|workloads: [person.get]`,
-		`t.yaml:4:5: unknown key "transport" in targets[1] (valid: protocol, server_stack, client_stack, label, transports, address, options, server_options, warmup, iterations, duration, ops, trials, mode, method, call_timeout, server_cpus, client_cpus, data_size, data_seed, arrival_seed, max_message_size, load); did you mean transports?`},
+		`t.yaml:4:5: unknown key "transport" in targets[1] (valid: protocol, server_stack, client_stack, label, transports, address, options, server_options, warmup, iterations, duration, ops, trials, mode, method, call_timeout, server_cpus, client_cpus, data_size, data_seed, arrival_seed, max_message_size, jvm_args, load); did you mean transports?`},
 	{"unknown key in a workload", `
 		|targets: [direct]
 		|workloads:
 		|  - name: echo
 		|    payload: 1KiB`,
-		`t.yaml:4:5: unknown key "payload" in workloads[0] (valid: name, payloads, increments, trades, warmup, iterations, duration, ops, trials, mode, method, call_timeout, server_cpus, client_cpus, data_size, data_seed, arrival_seed, max_message_size, load); did you mean payloads?`},
+		`t.yaml:4:5: unknown key "payload" in workloads[0] (valid: name, payloads, increments, trades, warmup, iterations, duration, ops, trials, mode, method, call_timeout, server_cpus, client_cpus, data_size, data_seed, arrival_seed, max_message_size, jvm_args, load); did you mean payloads?`},
 	{"unknown key in load", `
 		|targets: [direct]
 		|workloads: [person.get]
@@ -270,6 +270,11 @@ var errorCases = []struct {
 		|  - name: echo
 		|    payloads: []`,
 		`t.yaml:4:15: payloads: empty list; give at least one value`},
+	{"jvm_args not options", `
+		|targets: [grpc-proto]
+		|workloads: [person.get]
+		|defaults: {jvm_args: "-Xmx2g Main"}`,
+		`t.yaml:3:22: jvm_args: "Main", want JVM options separated by spaces, e.g. "-Xms2G -Xmx2G" (the driver names the jar)`},
 	{"empty file", ``,
 		`t.yaml:1:1: the suite is empty; it needs at least targets and workloads (see docs/suites.md)`},
 	{"a list for a suite", `

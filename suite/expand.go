@@ -97,6 +97,9 @@ func benchmark(t *target, transport, serverStack, clientStack string, w *contrac
 		CallTimeout: *s.callTimeout, ArrivalSeed: *s.arrivalSeed, DataSeed: *s.dataSeed, DataSize: *s.dataSize,
 		MaxMessageSize: *s.maxMessageSize, ServerCPUs: slices.Clone(*s.serverCPUs), ClientCPUs: slices.Clone(*s.clientCPUs),
 	}
+	if s.jvmArgs != nil && len(*s.jvmArgs) > 0 {
+		sp.JVMArgs = slices.Clone(*s.jvmArgs)
+	}
 	if s.ops != nil {
 		sp.IterationOps = *s.ops
 	} else {

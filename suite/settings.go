@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"strings"
 	"time"
 
 	"github.com/wirebench/wirebench/spec"
@@ -16,12 +17,14 @@ type settings struct {
 	serverCPUs, clientCPUs        *[]int
 	dataSize, maxMessageSize      *int
 	dataSeed, arrivalSeed         *uint64
+	jvmArgs                       *[]string
 }
 
 // settingKeys are the keys of settings, in the order the docs list them.
 var settingKeys = []string{
 	"warmup", "iterations", "duration", "ops", "trials", "mode", "method", "call_timeout",
 	"server_cpus", "client_cpus", "data_size", "data_seed", "arrival_seed", "max_message_size",
+	"jvm_args",
 }
 
 // builtin are the settings under every suite's defaults: spec.Default, which the
@@ -66,6 +69,7 @@ func (s settings) over(o settings) settings {
 	s.maxMessageSize = orPtr(o.maxMessageSize, s.maxMessageSize)
 	s.dataSeed = orPtr(o.dataSeed, s.dataSeed)
 	s.arrivalSeed = orPtr(o.arrivalSeed, s.arrivalSeed)
+	s.jvmArgs = orPtr(o.jvmArgs, s.jvmArgs)
 	return s
 }
 
@@ -137,6 +141,21 @@ func (c *checker) readSettings(fs map[string]field) settings {
 		if f, ok := fs[key]; ok {
 			if v, ok := c.cpus(key, f.val); ok {
 				*dst = &v
+			}
+		}
+	}
+	if f, ok := fs["jvm_args"]; ok {
+		if v, ok := c.str("jvm_args", f.val); ok {
+			args := strings.Fields(v)
+			for _, a := range args {
+				if !strings.HasPrefix(a, "-") || a == "-jar" || a == "-cp" || a == "-classpath" {
+					c.at(resolve(f.val), "jvm_args: %q, want JVM options separated by spaces, e.g. \"-Xms2G -Xmx2G\" (the driver names the jar)", a)
+					args = nil
+					break
+				}
+			}
+			if args != nil || strings.TrimSpace(v) == "" {
+				s.jvmArgs = &args
 			}
 		}
 	}

@@ -42,7 +42,7 @@ func Benchmark(res cluster.Resolved, r *cluster.Result, steady []*report.Steady)
 	b := report.Benchmark{
 		Name: spec.Name(), Protocol: spec.Protocol, Transport: spec.Transport, Workload: spec.Workload,
 		Label: spec.Label, Params: spec.ParamMap(), Options: spec.ClientOptions, ServerOptions: spec.ServerOptions, Target: spec.Target,
-		ClientStack: stackOf(res.Client, spec.ClientOptions), Method: r.Method,
+		ClientStack: stackOf(res.Client, spec.ClientOptions, spec.JVMArgs, len(spec.ClientCPUs)), Method: r.Method,
 		Load: report.Load{Model: string(spec.Load.Kind), Concurrency: spec.Load.Concurrency,
 			Connections: spec.Load.Connections, Rate: spec.Load.Rate, Arrival: string(spec.Load.Arrival)},
 		Mode: spec.Mode, WarmupSeconds: spec.Warmup.Seconds(), IterationSeconds: spec.IterationTime.Seconds(),
@@ -52,7 +52,7 @@ func Benchmark(res cluster.Resolved, r *cluster.Result, steady []*report.Steady)
 	case res.Protocol.InProcess:
 		b.ServerStack = b.ClientStack
 	case res.HasServer():
-		b.ServerStack = stackOf(res.Server, spec.ServerOptions)
+		b.ServerStack = stackOf(res.Server, spec.ServerOptions, spec.JVMArgs, len(spec.ServerCPUs))
 	}
 	if spec.Load.Kind == load.Open {
 		b.Load.MaxInFlight = spec.Load.Concurrency
@@ -158,9 +158,14 @@ func Benchmark(res cluster.Resolved, r *cluster.Result, steady []*report.Steady)
 	return b
 }
 
-// stackOf is the results' description of a stack run with options.
-func stackOf(st *protocol.Stack, options map[string]string) *report.Stack {
-	return &report.Stack{Name: st.Name, Language: st.Language, Tier: string(st.TierWith(options)), Libraries: st.Libraries}
+// stackOf is the results' description of a stack run with options, in a worker pinned
+// to cpus CPUs with the benchmark's jvmArgs (for a JVM stack).
+func stackOf(st *protocol.Stack, options map[string]string, jvmArgs []string, cpus int) *report.Stack {
+	s := &report.Stack{Name: st.Name, Language: st.Language, Tier: string(st.TierWith(options)), Libraries: st.Libraries}
+	if st.Worker == protocol.WorkerJava {
+		s.JVMArgs = cluster.JVMArgs(jvmArgs, cpus)
+	}
+	return s
 }
 
 // avgMs is JMH's average time: the time one caller spends per op, in ms.

@@ -51,10 +51,11 @@ type targetFlags struct {
 	Option       []string   `help:"Client stack option KEY=VALUE (repeatable); any option makes the client's tier tuned."`
 	ServerOption []string   `help:"Server stack option KEY=VALUE (repeatable); any option makes the server's tier tuned."`
 	MaxMessage   units.Size `name:"max-message-size" default:"${max_message_size}" help:"Largest message either side accepts."`
+	JVMArgs      string     `name:"jvm-args" help:"JVM options of JVM workers, after the defaults (e.g. \"-Xms2G -Xmx2G\"; docs/java-worker.md)."`
 	ArrivalSeed  uint64     `default:"${arrival_seed}" help:"Seed of Poisson arrivals."`
 	JSON         string     `help:"Also write the results as JSON to this file."`
 	Quiet        bool       `short:"q" help:"No progress lines on stderr."`
-	Profile      string     `help:"Write CPU profiles (pprof) of the server and client worker processes to this directory (Go stacks)."`
+	Profile      string     `help:"Profile the server and client worker processes into this directory: a CPU profile (pprof) of a Go worker, a JFR recording and GC log of a JVM worker."`
 	dataFlags
 	hostFlags
 }
@@ -127,6 +128,9 @@ func (c *targetFlags) resolve(m load.Model, plan func(*spec.Spec)) (cluster.Reso
 	}
 	s.Warmup, s.CallTimeout, s.Method = c.Warmup, c.CallTimeout, spec.MethodSequential
 	s.ArrivalSeed, s.DataSeed, s.DataSize, s.MaxMessageSize = c.ArrivalSeed, c.dataFlags.Seed, c.DataSize, int(c.MaxMessage)
+	if args := strings.Fields(c.JVMArgs); len(args) > 0 {
+		s.JVMArgs = args
+	}
 	if s.ClientOptions, err = keyValues("--option", c.Option); err != nil {
 		return cluster.Resolved{}, err
 	}

@@ -30,7 +30,7 @@ type runCmd struct {
 	RateScale  float64       `name:"rate-scale" default:"1" help:"Multiply every open-loop rate of the suite by this factor (> 0), e.g. 0.5 for a slower machine."`
 	Sequential bool          `help:"Measure every benchmark on its own, one after the other, instead of comparison groups in interleaved rounds (to compare the two methods)."`
 	Seed       uint64        `default:"1" help:"Seed of the interleaved rounds' random order."`
-	Profile    string        `help:"Write CPU profiles (pprof) of every Go worker process under this directory, one subdirectory per comparison group (group-NNN, NNN the index of its first benchmark)."`
+	Profile    string        `help:"Profile every worker process under this directory (a Go worker: CPU profile, pprof; a JVM worker: JFR recording and GC log), one subdirectory per comparison group (group-NNN, NNN the index of its first benchmark)."`
 	Plain      bool          `help:"Plain progress lines even on a terminal."`
 	Precision  string        `help:"Add forks to each interleaved group until every ratio's 99.9 % interval is within this of it (e.g. 5%), or until --budget is spent; the results say which ratios reached it."`
 	Budget     time.Duration `help:"Time for each group with --precision (default 10m)."`

@@ -282,19 +282,32 @@ func TestDockerfileJVMImage(t *testing.T) {
 			copied = append(copied, path.Clean(src))
 		}
 	}
+	// The parent pom and its modules' poms (workers/java/MODULE/pom.xml).
 	pom, err := os.ReadFile(filepath.Join(repoRoot, filepath.FromSlash(pomFile)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	inputs := []string{"workers/java/pom.xml", "workers/java/src"}
-	for _, m := range regexp.MustCompile(`\$\{wirebench\.root\}/([^<\s"]+)`).FindAllStringSubmatch(string(pom), -1) {
-		inputs = append(inputs, m[1])
+	inputs := []string{pomFile}
+	var poms [][]byte
+	for _, m := range regexp.MustCompile(`<module>([^<]+)</module>`).FindAllSubmatch(pom, -1) {
+		dir := path.Join(path.Dir(pomFile), string(m[1]))
+		b, err := os.ReadFile(filepath.Join(repoRoot, filepath.FromSlash(dir), "pom.xml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		poms = append(poms, b)
+		inputs = append(inputs, dir+"/pom.xml", dir+"/src")
 	}
-	for _, m := range regexp.MustCompile(`<include>([^<]+)</include>`).FindAllStringSubmatch(string(pom), -1) {
-		// protoc's includes, relative to ${wirebench.root}; a bare name is a file the
-		// build copies into its own target directory first (the Pekko copy of the schema).
-		if strings.Contains(m[1], "/") {
+	for _, b := range poms {
+		for _, m := range regexp.MustCompile(`\$\{wirebench\.root\}/([^<\s"]+)`).FindAllStringSubmatch(string(b), -1) {
 			inputs = append(inputs, m[1])
+		}
+		for _, m := range regexp.MustCompile(`<include>([^<]+)</include>`).FindAllStringSubmatch(string(b), -1) {
+			// protoc's includes, relative to ${wirebench.root}; a bare name is a file the
+			// build copies into its own target directory first (the Pekko copy of the schema).
+			if strings.Contains(m[1], "/") && !strings.Contains(m[1], "*") { // not surefire's patterns
+				inputs = append(inputs, m[1])
+			}
 		}
 	}
 	if len(inputs) < 5 {
@@ -319,12 +332,17 @@ func TestDockerfileJVMImage(t *testing.T) {
 			t.Errorf("stage jvm-build: mvn lacks %q: %q", want, mvn)
 		}
 	}
-	finalName := regexp.MustCompile(`<finalName>([^<]+)</finalName>`).FindSubmatch(pom)
-	if finalName == nil {
-		t.Fatalf("%s has no finalName", pomFile)
+	// The runnable jars: each module's shaded jar, written to workers/java/target.
+	var jars []string
+	for _, b := range poms {
+		for _, m := range regexp.MustCompile(`<outputFile>\$\{project\.basedir\}/\.\./target/([^<]+\.jar)</outputFile>`).FindAllSubmatch(b, -1) {
+			jars = append(jars, path.Join(root, "workers/java/target", string(m[1])))
+		}
 	}
-	jar := path.Join(root, "workers/java/target", string(finalName[1])+".jar")
-
+	jar := path.Join(root, "workers/java/target", cluster.JavaWorkerJarName(""))
+	if !slices.Contains(jars, jar) {
+		t.Fatalf("no module of %s makes %s (its shade plugin's outputFile): found %q", pomFile, jar, jars)
+	}
 	// The image: the binary, the jar, and the variable that tells the driver where it is.
 	jvm := d.stage(t, "wirebench-jvm")
 	if got := d.base(t, jvm); !strings.HasPrefix(got, jreImagePrefix) {
@@ -343,6 +361,13 @@ func TestDockerfileJVMImage(t *testing.T) {
 	}
 	if got := env[cluster.JavaWorkerEnv]; got != jarAt {
 		t.Errorf("stage wirebench-jvm: ENV %s=%q, want %q, where the jar is copied", cluster.JavaWorkerEnv, got, jarAt)
+	}
+	// The other families' jars beside it, under their names: the driver looks for them there.
+	for _, j := range jars {
+		want := path.Join(path.Dir(jarAt), path.Base(j))
+		if got := copyFrom(jvm, "jvm-build", j); got != want {
+			t.Errorf("stage wirebench-jvm: %s copied to %q, want %s (beside %s)", j, got, want, jarAt)
+		}
 	}
 }
 
@@ -369,7 +394,7 @@ func TestDockerignore(t *testing.T) {
 		}
 		return m
 	}
-	for _, p := range []string{".git/HEAD", "bin/wirebench", "results/20260101-000000/results.json", "workers/java/target/wirebench-worker.jar"} {
+	for _, p := range []string{".git/HEAD", "bin/wirebench", "results/20260101-000000/results.json", "workers/java/target/wirebench-worker.jar", "workers/java/core/target/classes"} {
 		if !ignored(p) {
 			t.Errorf(".dockerignore keeps %s", p)
 		}
@@ -412,7 +437,7 @@ func TestDockerignore(t *testing.T) {
 		t.Fatalf("go list found only %d files of the module: %q", len(needed), needed)
 	}
 	// What the jar is built from (TestDockerfileJVMImage checks the COPYs).
-	needed = append(needed, "workers/java/pom.xml", "workers/java/src/main/java/io/wirebench/worker/Main.java", "contract/schema/wirebench.proto", "cluster/controlpb/control.proto", "contract/schema/avro/Person.avsc")
+	needed = append(needed, "workers/java/pom.xml", "workers/java/core/src/main/java/io/wirebench/worker/Main.java", "workers/java/originals-2.12/codegen/protoc-gen-scalapb08", "contract/schema/wirebench.proto", "cluster/controlpb/control.proto", "contract/schema/avro/Person.avsc")
 	for _, p := range needed {
 		if ignored(p) {
 			t.Errorf(".dockerignore leaves out %s, which the image is built from", p)

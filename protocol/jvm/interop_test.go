@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wirebench/wirebench/cluster"
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/internal/testtool"
 	"github.com/wirebench/wirebench/protocol"
@@ -25,14 +26,21 @@ import (
 	"github.com/wirebench/wirebench/transport"
 )
 
-// workerJar returns the path of the built JVM worker, or skips the test (fails it in
-// CI).
+// workerJar returns the path of the built JVM worker's main jar, or skips the test (fails
+// it in CI).
 func workerJar(t *testing.T) string {
+	t.Helper()
+	return familyJar(t, "")
+}
+
+// familyJar returns the path of the built jar of a stack family ("" for the main jar),
+// or skips the test.
+func familyJar(t *testing.T, family string) string {
 	t.Helper()
 	if _, err := exec.LookPath("java"); err != nil {
 		testtool.Missing(t, "java is not installed (JDK 17+ runs the JVM worker)")
 	}
-	jar, err := filepath.Abs(filepath.Join("..", "..", "workers", "java", "target", "wirebench-worker.jar"))
+	jar, err := filepath.Abs(filepath.Join("..", "..", "workers", "java", "target", cluster.JavaWorkerJarName(family)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,6 +48,12 @@ func workerJar(t *testing.T) string {
 		testtool.Missing(t, "%s is not built (run `make java`)", jar)
 	}
 	return jar
+}
+
+// stackJar returns the jar that runs stack s, or skips the test.
+func stackJar(t *testing.T, s *protocol.Stack) string {
+	t.Helper()
+	return familyJar(t, s.Family)
 }
 
 // tcpOnly are the JVM stacks that cannot speak over a Unix socket (docs/java-worker.md):
@@ -51,6 +65,8 @@ var tcpOnly = map[string]bool{
 	"akka-grpc":        true,
 	"pekko-http":       true,
 	"pekko-grpc":       true,
+	"akka-http-10.1":   true,
+	"akka-grpc-0.4":    true,
 }
 
 // networksOf lists the transports a JVM stack speaks.
@@ -103,7 +119,7 @@ func serveJava(t *testing.T, jar, proto, stack, network string) transport.Addr {
 }
 
 func TestGoClientsAgainstJavaServers(t *testing.T) {
-	jar := workerJar(t)
+	workerJar(t) // skips when the main jar is not built
 	ds := contract.MustDataset(contract.DefaultSeed, contract.DefaultSize)
 	for _, s := range jvm.Stacks {
 		if !s.Has(protocol.ServerSide) {
@@ -111,7 +127,7 @@ func TestGoClientsAgainstJavaServers(t *testing.T) {
 		}
 		for _, network := range networksOf(s.Name) {
 			t.Run(s.Name+"/"+network, func(t *testing.T) {
-				addr := serveJava(t, jar, s.Protocol, s.Name, network)
+				addr := serveJava(t, stackJar(t, s), s.Protocol, s.Name, network)
 				// The protocol's default Go client, and the instrument (the load
 				// generator that measures servers) where it speaks the protocol.
 				for _, client := range []string{"", "instrument"} {

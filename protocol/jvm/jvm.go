@@ -3,8 +3,11 @@
 // The stacks run in a JVM worker process that serves the control API; this package
 // holds only their metadata: names, sides, tier and library versions.
 //
-// The versions here are the ones workers/java/pom.xml pins; a test reads the pom and
-// fails when they drift apart.
+// The worker is built as one jar per stack family (workers/java's Maven modules, which
+// cannot share a class path: Scala 2.12 and 2.13): a stack's Family names the jar that
+// runs it ("" for the main jar). The versions here are the ones the modules' poms pin; a
+// test reads the poms and fails when they drift apart, and another asks each built jar
+// for its stacks (`list`) and fails when a stack is placed in the wrong family.
 package jvm
 
 import "github.com/wirebench/wirebench/protocol"
@@ -12,7 +15,7 @@ import "github.com/wirebench/wirebench/protocol"
 // Java is the Java release the worker is compiled for (maven.compiler.release).
 const Java = "17"
 
-// Library versions, as workers/java/pom.xml pins them.
+// Library versions, as workers/java's poms pin them (core and scala-2.13).
 const (
 	grpcJava = "1.82.2"
 	protobuf = "4.36.2"
@@ -30,6 +33,23 @@ const (
 	scalapb   = "0.11.17"
 	http4s    = "0.23.33"
 	circe     = "0.14.15"
+)
+
+// The originals' family (workers/java/originals-2.12): the Scala 2.12 stacks of the
+// original experiments, at their versions, in their own jar.
+const (
+	// Originals is the family, and the name of its jar's suffix.
+	Originals = "originals-2.12"
+
+	scala212 = "2.12.20"
+	akka25   = "2.5.18"
+	// akkaHTTP101 is the Akka HTTP vs Akka gRPC original's; its HTTP/2 module
+	// (akka-http2-support) is not on the Maven mirror at 10.1.5: 10.1.7 stands in.
+	akkaHTTP101      = "10.1.5"
+	akkaHTTP2Support = "10.1.7"
+	akkaGRPC04       = "0.4.2"
+	// scalapb08 is the ScalaPB runtime: 0.8.0, akka-grpc 0.4.2's, is not on the mirror.
+	scalapb08 = "0.8.1"
 )
 
 const scalaLibrary = "org.scala-lang:scala-library"
@@ -55,7 +75,7 @@ var Stacks = []*protocol.Stack{
 	},
 	{
 		Name: "grpc-java-netty", Protocol: "grpc-proto", Sides: protocol.ServerSide | protocol.ClientSide,
-		Summary: "grpc-java on Netty (epoll), generated stubs, server reflection; options direct_executor, flow_window",
+		Summary: "grpc-java on Netty (epoll), generated stubs, server reflection; options direct_executor, flow_window, compressors",
 		Libraries: map[string]string{
 			"io.grpc:grpc-netty-shaded":         grpcJava,
 			"io.grpc:grpc-stub":                 grpcJava,
@@ -66,7 +86,7 @@ var Stacks = []*protocol.Stack{
 	},
 	{
 		Name: "grpc-java-okhttp", Protocol: "grpc-proto", Sides: protocol.ServerSide | protocol.ClientSide,
-		Summary: "grpc-java on OkHttp, generated stubs, server reflection; TCP only; options direct_executor, flow_window",
+		Summary: "grpc-java on OkHttp, generated stubs, server reflection; TCP only; options direct_executor, flow_window, compressors",
 		Libraries: map[string]string{
 			"io.grpc:grpc-okhttp":               grpcJava,
 			"io.grpc:grpc-stub":                 grpcJava,
@@ -77,7 +97,7 @@ var Stacks = []*protocol.Stack{
 	},
 	{
 		Name: "grpc-java-avro", Protocol: "grpc-avro", Sides: protocol.ServerSide | protocol.ClientSide,
-		Summary: "grpc-java on Netty with Avro marshallers (generated Avro classes), as mu-rpc carried Avro; options direct_executor, flow_window",
+		Summary: "grpc-java on Netty with Avro marshallers (generated Avro classes), as mu-rpc carried Avro; options direct_executor, flow_window, compressors",
 		Libraries: map[string]string{
 			"io.grpc:grpc-netty-shaded": grpcJava,
 			"io.grpc:grpc-stub":         grpcJava,
@@ -139,6 +159,31 @@ var Stacks = []*protocol.Stack{
 			"org.http4s:http4s-circe_2.13":        http4s,
 			"io.circe:circe-generic_2.13":         circe,
 			scalaLibrary:                          scala,
+		},
+	},
+	// The original Akka HTTP vs Akka gRPC experiment's servers, at its versions
+	// (workers/java/originals-2.12).
+	{
+		Name: "akka-http-10.1", Protocol: "http-json", Sides: protocol.ServerSide, Language: "scala", Family: Originals,
+		Summary: "Akka HTTP 10.1.5 on Akka 2.5.18 (Scala 2.12), routes with spray-json: the Akka HTTP vs gRPC original's; TCP only",
+		Libraries: map[string]string{
+			"com.typesafe.akka:akka-http_2.12":            akkaHTTP101,
+			"com.typesafe.akka:akka-http-spray-json_2.12": akkaHTTP101,
+			"com.typesafe.akka:akka-stream_2.12":          akka25,
+			"com.typesafe.akka:akka-actor_2.12":           akka25,
+			scalaLibrary:                                  scala212,
+		},
+	},
+	{
+		Name: "akka-grpc-0.4", Protocol: "grpc-proto", Sides: protocol.ServerSide, Language: "scala", Family: Originals,
+		Summary: "Akka gRPC 0.4.2 generated Scala services on Akka HTTP 10.1 (HTTP/2 module 10.1.7), Akka 2.5.18, ScalaPB 0.8: the Akka HTTP vs gRPC original's; no reflection; gzips answers to clients that accept gzip; TCP only",
+		Libraries: map[string]string{
+			"com.lightbend.akka.grpc:akka-grpc-runtime_2.12": akkaGRPC04,
+			"com.typesafe.akka:akka-http_2.12":               akkaHTTP101,
+			"com.typesafe.akka:akka-http2-support_2.12":      akkaHTTP2Support,
+			"com.typesafe.akka:akka-stream_2.12":             akka25,
+			"com.thesamet.scalapb:scalapb-runtime_2.12":      scalapb08,
+			scalaLibrary: scala212,
 		},
 	},
 }

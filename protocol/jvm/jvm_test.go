@@ -3,7 +3,9 @@ package jvm_test
 import (
 	"encoding/xml"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -27,53 +29,109 @@ type pom struct {
 	} `xml:"dependencies>dependency"`
 }
 
-// readPom returns the pom's dependency versions by "group:artifact" (properties
-// substituted) and its properties.
-func readPom(t *testing.T) (deps, props map[string]string) {
+// readPom returns the dependency versions of workers/java/MODULE/pom.xml by
+// "group:artifact" (properties substituted, the module's over the parent's) and its
+// properties with the parent's.
+func readPom(t *testing.T, module string) (deps, props map[string]string) {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "workers", "java", "pom.xml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var p pom
-	if err := xml.Unmarshal(b, &p); err != nil {
-		t.Fatalf("workers/java/pom.xml: %v", err)
-	}
 	props = map[string]string{}
-	for _, e := range p.Properties.Entries {
-		props[e.XMLName.Local] = strings.TrimSpace(e.Value)
-	}
 	deps = map[string]string{}
-	for _, d := range p.Dependencies {
-		v := strings.TrimSpace(d.Version)
-		if strings.HasPrefix(v, "${") && strings.HasSuffix(v, "}") {
-			v = props[v[2:len(v)-1]]
+	for _, f := range []string{"pom.xml", filepath.Join(module, "pom.xml")} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "workers", "java", f))
+		if err != nil {
+			t.Fatal(err)
 		}
-		deps[d.GroupID+":"+d.ArtifactID] = v
+		var p pom
+		if err := xml.Unmarshal(b, &p); err != nil {
+			t.Fatalf("workers/java/%s: %v", f, err)
+		}
+		for _, e := range p.Properties.Entries {
+			props[e.XMLName.Local] = strings.TrimSpace(e.Value)
+		}
+		for _, d := range p.Dependencies {
+			v := strings.TrimSpace(d.Version)
+			if strings.HasPrefix(v, "${") && strings.HasSuffix(v, "}") {
+				v = props[v[2:len(v)-1]]
+			}
+			deps[d.GroupID+":"+d.ArtifactID] = v
+		}
 	}
 	return deps, props
 }
 
-// TestVersionsMatchPom: every library version a stack declares is the one the pom
-// pins, so results never name a version the worker was not built with.
+// moduleOf is the Maven module (workers/java/MODULE) that holds a family's stacks: the
+// main jar's Scala stacks are in scala-2.13, its Java ones in core.
+func moduleOf(s *protocol.Stack) string {
+	switch {
+	case s.Family != "":
+		return s.Family
+	case s.Language == "scala":
+		return "scala-2.13"
+	}
+	return "core"
+}
+
+// TestVersionsMatchPom: every library version a stack declares is the one its module's
+// pom pins, so results never name a version the worker was not built with.
 func TestVersionsMatchPom(t *testing.T) {
-	deps, props := readPom(t)
+	_, props := readPom(t, "core")
 	if got := props["maven.compiler.release"]; got != jvm.Java {
 		t.Errorf("pom compiles for Java %q, jvm.go says %q", got, jvm.Java)
 	}
 	for _, s := range jvm.Stacks {
+		module := moduleOf(s)
+		deps, _ := readPom(t, module)
 		for lib, v := range s.Libraries {
 			if lib == "java" {
 				continue
 			}
 			pinned, ok := deps[lib]
+			if !ok && module != "core" {
+				pinned, ok = must(readPom(t, "core"))[lib]
+			}
 			switch {
 			case !ok:
-				t.Errorf("stack %s names %s, which workers/java/pom.xml does not depend on", s.Name, lib)
+				t.Errorf("stack %s names %s, which workers/java/%s/pom.xml does not depend on", s.Name, lib, module)
 			case pinned != v:
-				t.Errorf("stack %s: %s is %s in jvm.go, %s in workers/java/pom.xml", s.Name, lib, v, pinned)
+				t.Errorf("stack %s: %s is %s in jvm.go, %s in workers/java/%s/pom.xml", s.Name, lib, v, pinned, module)
 			}
 		}
+	}
+}
+
+func must(deps, _ map[string]string) map[string]string { return deps }
+
+// TestJarsRunTheirFamilies: each built jar lists exactly the Java stacks (core's, in
+// every jar) and its family's, so the driver starts the right jar for each stack.
+// Skipped for a jar that is not built (make java).
+func TestJarsRunTheirFamilies(t *testing.T) {
+	families := map[string]bool{"": true}
+	for _, s := range jvm.Stacks {
+		families[s.Family] = true
+	}
+	for family := range families {
+		t.Run("family="+family, func(t *testing.T) {
+			jar := familyJar(t, family)
+			out, err := exec.Command("java", "-jar", jar, "list").Output()
+			if err != nil {
+				t.Fatalf("%s list: %v", jar, err)
+			}
+			var got []string
+			for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+				got = append(got, strings.SplitN(line, "\t", 2)[0])
+			}
+			var want []string
+			for _, s := range jvm.Stacks {
+				if s.Family == family || moduleOf(s) == "core" {
+					want = append(want, s.Protocol+"/"+s.Name)
+				}
+			}
+			slices.Sort(got)
+			slices.Sort(want)
+			if !slices.Equal(got, want) {
+				t.Errorf("%s lists %q; jvm.go places %q in it", filepath.Base(jar), got, want)
+			}
+		})
 	}
 }
 

@@ -34,7 +34,7 @@ func curlJVM(t *testing.T, addr transport.Addr, args ...string) (int, string, []
 }
 
 func TestCurlOnJVMServers(t *testing.T) {
-	jar := workerJar(t)
+	workerJar(t) // skips when the main jar is not built
 	testtool.Command(t, "curl")
 	ds := contract.MustDataset(contract.DefaultSeed, contract.DefaultSize)
 	for _, s := range jvm.Stacks {
@@ -43,7 +43,7 @@ func TestCurlOnJVMServers(t *testing.T) {
 		}
 		for _, network := range networksOf(s.Name) {
 			t.Run(s.Name+"/"+network, func(t *testing.T) {
-				addr := serveJava(t, jar, s.Protocol, s.Name, network)
+				addr := serveJava(t, stackJar(t, s), s.Protocol, s.Name, network)
 				curlRoutes(t, addr, ds)
 			})
 		}
@@ -156,7 +156,7 @@ func curlRoutes(t *testing.T, addr transport.Addr, ds *contract.Dataset) {
 var reflecting = map[string]bool{"grpc-java-netty": true, "grpc-java-okhttp": true, "akka-grpc": true}
 
 func TestGrpcurlOnJVMServers(t *testing.T) {
-	jar := workerJar(t)
+	workerJar(t) // skips when the main jar is not built
 	grpcurl := testtool.Command(t, "grpcurl")
 	proto, err := filepath.Abs(filepath.Join("..", "..", "contract", "schema"))
 	if err != nil {
@@ -167,7 +167,7 @@ func TestGrpcurlOnJVMServers(t *testing.T) {
 			continue
 		}
 		t.Run(s.Name, func(t *testing.T) {
-			addr := serveJava(t, jar, s.Protocol, s.Name, "tcp").Address
+			addr := serveJava(t, stackJar(t, s), s.Protocol, s.Name, "tcp").Address
 			run := func(args ...string) (string, error) {
 				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 				defer cancel()
