@@ -24,8 +24,9 @@ import (
 // own series is not flat is classified again on its slices over the machine's speed
 // in each round (the geometric mean, over the fork's targets whose own series were
 // flat, of their slices over their medians): if that series is flat, the machine
-// moved, not the target. The raw series decides when no other target was flat (all
-// of them warming up together is then seen, not cancelled).
+// moved, not the target. The raw series decides when no other target was flat, or
+// when the reference is not flat itself (targets warming up together, each too noisy
+// for its own series to show it, must not cancel a target's warm-up).
 func Steadiness(rs []*cluster.Result, open bool) [][]*report.Steady {
 	out := make([][]*report.Steady, len(rs))
 	raw := make([][]stats.Steady, len(rs))
@@ -50,7 +51,10 @@ func Steadiness(rs []*cluster.Result, open bool) [][]*report.Steady {
 		for f, t := range r.Trials {
 			c := raw[i][f]
 			if c.Class != stats.Flat && !c.TooFew && r.Method == report.MethodInterleaved {
-				if machine := machineSpeed(series, raw, i, f); machine != nil {
+				// The reference must itself be steady: targets whose own series looked
+				// flat can still share a warm-up too gradual for their noise (JVMs warming
+				// together), and dividing by it would cancel the target's.
+				if machine := machineSpeed(series, raw, i, f); machine != nil && steadyMachine(t.Intervals, machine, open) {
 					rel := map[int]float64{}
 					for k, v := range series[i][f] {
 						if m, ok := machine[k]; ok && v > 0 {
@@ -64,6 +68,12 @@ func Steadiness(rs []*cluster.Result, open bool) [][]*report.Steady {
 		}
 	}
 	return out
+}
+
+// steadyMachine reports whether the machine's speed, as the reference gives it, was
+// itself flat over the fork.
+func steadyMachine(ivs []*cluster.Interval, machine map[int]float64, open bool) bool {
+	return stats.ClassifySteady(values(ivs, machine), !open).Class == stats.Flat
 }
 
 // sliceOf is the value a slice is classified on.
