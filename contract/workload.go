@@ -139,7 +139,7 @@ var workloads = []*Workload{
 		// list, a get of each of four persons, the links of the first and the third,
 		// one create. person.compose is wirebench's own, shorter program.
 		Name:    "person.program",
-		Summary: "metrifier's program of eight calls: list, get of four ids, links of the first and third, create",
+		Summary: "metrifier's 8-call program: list, get ×4, links ×2, create",
 		Calls:   func(Params) int { return 8 },
 		New: func(_ Params, ds *Dataset) (Op, error) {
 			return func(ctx context.Context, s Service, seq uint64) error {
