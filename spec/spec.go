@@ -99,6 +99,18 @@ const (
 	InProc = "inproc"
 )
 
+// StartOverhead is the time an estimate adds to each trial for starting and stopping the
+// worker processes and checking the target against the contract (a group's targets
+// start at once: 0.36 s a fork for the quick suite's 10 processes, measured on the
+// 2-vCPU machine kind, docs/method.md).
+const StartOverhead = 500 * time.Millisecond
+
+// PhaseOverhead is the time an estimate adds to each iteration for what happens between
+// two phases: the client's interval and the server's reading reach the driver, and
+// the next phase starts (2.3 ms median with 5 interleaved targets, measured on the
+// 2-vCPU machine kind; docs/method.md).
+const PhaseOverhead = 3 * time.Millisecond
+
 // DefaultMaxMessageSize is the default bound on one message (16 MiB).
 const DefaultMaxMessageSize = 16 << 20
 

@@ -72,17 +72,12 @@ const (
 	MaxFileSize = 1 << 20
 )
 
-// StartOverhead is the time Estimate adds to each trial for starting and stopping the
-// worker processes and checking the target against the contract (a group's targets
-// start at once: 0.36 s a fork for the quick suite's 10 processes, measured on the
-// 2-vCPU machine kind, docs/method.md).
-const StartOverhead = 500 * time.Millisecond
-
-// PhaseOverhead is the time Estimate adds to each iteration for what happens between
-// two phases: the client's interval and the server's reading reach the driver, and
-// the next phase starts (2.3 ms median with 5 interleaved targets, measured on the
-// 2-vCPU machine kind; docs/method.md).
-const PhaseOverhead = 3 * time.Millisecond
+// StartOverhead and PhaseOverhead are spec's: what Estimate adds for a fork's start-up
+// and for the handover between two phases.
+const (
+	StartOverhead = spec.StartOverhead
+	PhaseOverhead = spec.PhaseOverhead
+)
 
 var topKeys = []string{"name", "description", "views", "original", "deviations", "baseline", "defaults", "load", "targets", "workloads", "workers", "link"}
 

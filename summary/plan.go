@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/stats"
 )
 
@@ -17,8 +18,8 @@ type GroupPlan struct {
 	// components (the plan must serve its widest ratio).
 	Within, Between float64
 	// ForkCost and RoundCost are in seconds: a fork's start-up and warm-ups, a
-	// round's slices and the handovers between them (suite.StartOverhead and
-	// suite.PhaseOverhead's figures).
+	// round's slices and the handovers between them (spec.StartOverhead and
+	// spec.PhaseOverhead).
 	ForkCost, RoundCost float64
 	Forks, Rounds       int
 	// HalfWidth is the widest ratio's relative half-width as measured.
@@ -30,22 +31,16 @@ type GroupPlan struct {
 	PrecisionOK bool
 }
 
-// Start-up of a fork and handover between slices, as suite.Estimate counts them.
-const (
-	planStartOverhead = 500 * time.Millisecond
-	planPhaseOverhead = 3 * time.Millisecond
-)
-
 // Plans plans every group of bs that has paired ratios with variance components,
 // for a budget (seconds of one group) and a precision (0.05: ±5 %).
 func Plans(bs []report.Benchmark, budget time.Duration, precision float64) []GroupPlan {
 	var out []GroupPlan
 	for _, g := range report.Groups(bs) {
-		p := GroupPlan{Name: g.Name, ForkCost: planStartOverhead.Seconds()}
+		p := GroupPlan{Name: g.Name, ForkCost: spec.StartOverhead.Seconds()}
 		found := false
 		for _, b := range g.Benchmarks {
 			p.ForkCost += b.WarmupSeconds
-			p.RoundCost += b.IterationSeconds + planPhaseOverhead.Seconds()
+			p.RoundCost += b.IterationSeconds + spec.PhaseOverhead.Seconds()
 			r := b.Summary.Relative
 			if r == nil || r.Variance == nil {
 				continue
