@@ -117,6 +117,46 @@ func TestRunGroupInterleaved(t *testing.T) {
 	}
 }
 
+// An adaptive warm-up runs in slices of spec.WarmupSlice and stops at its WarmupMax
+// when too few slices were run to settle (stats.WarmupSettled needs two windows); a
+// fixed one beside it in the group is one phase.
+func TestAdaptiveWarmupStopsAtItsMax(t *testing.T) {
+	adaptive, fixed := testSpec("http-json", "tcp"), testSpec("grpc-proto", "tcp")
+	for _, s := range []*spec.Spec{&adaptive, &fixed} {
+		s.Method, s.Iterations, s.Trials, s.IterationTime = spec.MethodInterleaved, 2, 1, 50*time.Millisecond
+	}
+	adaptive.Warmup, adaptive.WarmupMax = 0, 2*spec.WarmupSlice
+	warmups := map[int][]int{}
+	rs := RunGroup(context.Background(), []spec.Spec{adaptive, fixed}, Options{Binary: binary, Observe: func(e Event) {
+		if e.Interval.Phase == engine.Warmup {
+			warmups[e.Target] = append(warmups[e.Target], e.Interval.Index)
+		}
+	}})
+	for i, r := range rs {
+		if r.Err != nil || len(r.Trials) != 1 || len(r.Trials[0].Intervals) != 2 {
+			t.Fatalf("target %d: err %v, %d trials", i, r.Err, len(r.Trials))
+		}
+	}
+	a, f := rs[0].Trials[0], rs[1].Trials[0]
+	if len(a.WarmupSlices) != 2 || a.WarmupSettled || fmt.Sprint(warmups[0]) != "[0 1]" {
+		t.Fatalf("adaptive: %d slices (observed %v), settled %v; want 2 slices numbered 0 and 1, not settled",
+			len(a.WarmupSlices), warmups[0], a.WarmupSettled)
+	}
+	var ops int64
+	for _, iv := range a.WarmupSlices {
+		if iv.Ops == 0 || iv.Server == nil {
+			t.Errorf("adaptive warm-up slice: %d ops, server reading %v", iv.Ops, iv.Server)
+		}
+		ops += iv.Ops
+	}
+	if w := a.Warmup; w == nil || w.Ops != ops || w.Resp.TotalCount() != ops || w.Seconds() < 1.9 || w.ServerCPU <= 0 {
+		t.Errorf("adaptive warm-up merged: %+v; want its slices' %d ops over about 2 s, with server CPU", w, ops)
+	}
+	if f.WarmupSlices != nil || f.Warmup == nil || len(warmups[1]) != 1 {
+		t.Errorf("fixed warm-up: %d slices, warmup %v, %d observed; want one phase", len(f.WarmupSlices), f.Warmup != nil, len(warmups[1]))
+	}
+}
+
 // A target of a group that fails its setup does not stop the others.
 func TestRunGroupOneFails(t *testing.T) {
 	good, bad := testSpec("grpc-proto", "tcp"), testSpec("grpc-proto", "tcp")

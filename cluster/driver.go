@@ -11,8 +11,10 @@ import (
 	"github.com/wirebench/wirebench/cluster/controlpb"
 	"github.com/wirebench/wirebench/engine"
 	"github.com/wirebench/wirebench/internal/nspair"
+	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/record"
 	"github.com/wirebench/wirebench/spec"
+	"github.com/wirebench/wirebench/stats"
 )
 
 // Options of a driver.
@@ -95,14 +97,30 @@ func mergeIntervals(parts []*Interval) *Interval {
 	}
 	m := &Interval{Phase: parts[0].Phase, Index: parts[0].Index, Interval: &record.Interval{}, Parts: parts}
 	for _, p := range parts {
-		m.Interval.Add(p.Interval)
-		m.BytesSent += p.BytesSent
-		m.BytesReceived += p.BytesReceived
-		m.ClientCPU += p.ClientCPU
+		m.addCounts(p)
 		m.ClientCPUs += p.ClientCPUs
-		m.LinkCPU += p.LinkCPU
 	}
 	return m
+}
+
+// addCounts adds o's calls, histograms, bytes and client-side CPU to iv's, and widens
+// iv's span to cover o's.
+func (iv *Interval) addCounts(o *Interval) {
+	iv.Interval.Add(o.Interval)
+	iv.BytesSent += o.BytesSent
+	iv.BytesReceived += o.BytesReceived
+	iv.ClientCPU += o.ClientCPU
+	iv.LinkCPU += o.LinkCPU
+}
+
+// Level is the figure a slice is judged by when looking for a steady state: the
+// median latency under open-loop load (its throughput is the schedule's), the
+// throughput otherwise. It is in nanoseconds or ops/s; lower is better for the first.
+func (iv *Interval) Level(open bool) float64 {
+	if open {
+		return float64(iv.Resp.ValueAtQuantile(50))
+	}
+	return iv.Throughput()
 }
 
 // ProcReading is a reading of a worker process, cumulative since it started.
@@ -115,10 +133,16 @@ type ProcReading struct {
 // Trial is what one trial of one benchmark measured. A trial cut short keeps what
 // finished.
 type Trial struct {
-	Index     int
-	Warmup    *Interval
-	Intervals []*Interval
-	Err       error
+	Index int
+	// Warmup is the whole warm-up, its slices merged; WarmupSlices are those slices
+	// for an adaptive warm-up (spec.Spec.WarmupMax), nil for a fixed one, and
+	// WarmupSettled says whether it ended because its slices stopped changing
+	// (stats.WarmupSettled) rather than at WarmupMax.
+	Warmup        *Interval
+	WarmupSlices  []*Interval
+	WarmupSettled bool
+	Intervals     []*Interval
+	Err           error
 }
 
 // Result is what the driver measured of one benchmark of a group.
@@ -236,8 +260,62 @@ func (opt Options) observe(target, trial int, iv *Interval) {
 }
 
 // warmupPhase and measurePhase are the phases a benchmark's plan asks for.
-func warmupPhase(s spec.Spec) *controlpb.Phase {
-	return &controlpb.Phase{Kind: string(engine.Warmup), DurationNanos: int64(s.Warmup)}
+func warmupPhase(index int, d time.Duration) *controlpb.Phase {
+	return &controlpb.Phase{Kind: string(engine.Warmup), Index: int32(index), DurationNanos: int64(d)}
+}
+
+// warmUp warms t up as s says, into tr: one phase of s.Warmup, or, adaptive
+// (s.WarmupMax), phases of spec.WarmupSlice until the warm-up has lasted s.Warmup
+// and stats.WarmupSettled says its slices stopped changing, or until it has lasted
+// s.WarmupMax. Each phase is observed as it ends.
+func warmUp(ctx context.Context, t *target, s spec.Spec, tr *Trial, observe func(*Interval)) error {
+	if s.WarmupMax <= 0 {
+		if s.Warmup <= 0 {
+			return nil
+		}
+		iv, err := t.phase(ctx, warmupPhase(0, s.Warmup))
+		if err != nil {
+			return err
+		}
+		tr.Warmup = iv
+		observe(iv)
+		return nil
+	}
+	open := s.Load.Kind == load.Open
+	var levels []float64
+	var spent time.Duration
+	for spent < s.WarmupMax {
+		iv, err := t.phase(ctx, warmupPhase(len(tr.WarmupSlices), spec.WarmupSlice))
+		if err != nil {
+			return err
+		}
+		observe(iv)
+		tr.WarmupSlices = append(tr.WarmupSlices, iv)
+		spent += spec.WarmupSlice
+		level := iv.Level(open)
+		if open && level > 0 {
+			level = 1 / level
+		}
+		levels = append(levels, level)
+		if spent >= s.Warmup && stats.WarmupSettled(levels) {
+			tr.WarmupSettled = true
+			break
+		}
+	}
+	tr.Warmup = joinSlices(tr.WarmupSlices)
+	return nil
+}
+
+// joinSlices merges consecutive phases of one target into one interval spanning them.
+func joinSlices(ivs []*Interval) *Interval {
+	m := &Interval{Phase: ivs[0].Phase, Interval: &record.Interval{}}
+	for _, iv := range ivs {
+		m.addCounts(iv)
+		m.ClientCPUs = max(m.ClientCPUs, iv.ClientCPUs)
+		m.ServerCPU += iv.ServerCPU
+		m.Server = iv.Server
+	}
+	return m
 }
 
 func measurePhase(s spec.Spec, index int, restart bool) *controlpb.Phase {
@@ -258,11 +336,8 @@ func runSequential(ctx context.Context, res Resolved, idx int, opt Options, dir 
 				return where(i, "start", err)
 			}
 			defer t.close()
-			if s.Warmup > 0 {
-				if tr.Warmup, err = t.phase(ctx, warmupPhase(s)); err != nil {
-					return where(i, "warmup", err)
-				}
-				opt.observe(idx, i, tr.Warmup)
+			if err := warmUp(ctx, t, s, tr, func(iv *Interval) { opt.observe(idx, i, iv) }); err != nil {
+				return where(i, "warmup", err)
 			}
 			for k := range s.Iterations {
 				iv, err := t.phase(ctx, measurePhase(s, k, false))
@@ -327,16 +402,12 @@ func runInterleaved(ctx context.Context, rs []Resolved, opt Options, dir string,
 			}
 		}
 		for i, t := range targets {
-			if t == nil || rs[i].Spec.Warmup <= 0 {
+			if t == nil {
 				continue
 			}
-			iv, err := t.phase(ctx, warmupPhase(rs[i].Spec))
-			if err != nil {
+			if err := warmUp(ctx, t, rs[i].Spec, trials[i], func(iv *Interval) { opt.observe(i, trial, iv) }); err != nil {
 				fail(i, where(trial, "warmup", err))
-				continue
 			}
-			trials[i].Warmup = iv
-			opt.observe(i, trial, iv)
 		}
 		for round, order := range Rounds(len(rs), plan.Iterations, opt.Seed, uint64(trial)) {
 			for _, i := range order {

@@ -160,6 +160,10 @@ type Benchmark struct {
 	// Mode is "thrpt" (score in ops/s) or "avgt" (score in ms/op), as in JMH.
 	Mode          string  `json:"mode"`
 	WarmupSeconds float64 `json:"warmup_s"`
+	// WarmupMaxSeconds is set for an adaptive warm-up: it lasted at least
+	// WarmupSeconds and at most this, until its slices stopped changing (each trial's
+	// Warmup says how long it took).
+	WarmupMaxSeconds float64 `json:"warmup_max_s,omitempty"`
 	// IterationSeconds is set for time-bounded iterations, IterationOps for
 	// count-bounded ones.
 	IterationSeconds float64 `json:"iteration_s,omitempty"`
@@ -282,6 +286,21 @@ type Trial struct {
 	// Steady is how the trial's slices settled; its summary and ratios use the
 	// iterations from StartRound on. Nil in files written before it existed.
 	Steady *Steady `json:"steady,omitempty"`
+	// Warmup is the trial's warm-up; nil without one (and in files written before it
+	// was recorded).
+	Warmup *Warmup `json:"warmup,omitempty"`
+}
+
+// Warmup is how one trial (fork) of one target warmed up.
+type Warmup struct {
+	Seconds float64 `json:"seconds"`
+	// Adaptive is set when it ran in slices until they stopped changing; Settled says
+	// whether they did (false: it stopped at the benchmark's WarmupMaxSeconds), and
+	// Levels are the slices' levels in order: ops/s, or the median latency in µs
+	// under open-loop load.
+	Adaptive bool      `json:"adaptive,omitempty"`
+	Settled  bool      `json:"settled,omitempty"`
+	Levels   []float64 `json:"levels,omitempty"`
 }
 
 // Steady is the steady-state class of one fork of one target, after Barrett et al.

@@ -387,8 +387,8 @@ func failedBenchmark(s spec.Spec, err error) report.Benchmark {
 	b := report.Benchmark{Name: s.Name(), Protocol: s.Protocol, Transport: s.Transport, Workload: s.Workload,
 		Params: s.ParamMap(), Mode: s.Mode, Load: report.Load{Model: string(s.Load.Kind), Concurrency: s.Load.Concurrency,
 			Connections: s.Load.Connections, Rate: s.Load.Rate, Arrival: string(s.Load.Arrival)},
-		WarmupSeconds: s.Warmup.Seconds(), IterationSeconds: s.IterationTime.Seconds(), IterationOps: s.IterationOps,
-		Iterations: s.Iterations}
+		WarmupSeconds: s.Warmup.Seconds(), WarmupMaxSeconds: s.WarmupMax.Seconds(), IterationSeconds: s.IterationTime.Seconds(),
+		IterationOps: s.IterationOps, Iterations: s.Iterations}
 	if err != nil {
 		b.Warnings = []string{"failed: " + err.Error()}
 	}
@@ -405,8 +405,8 @@ func sameSettings(dir string, bs []suite.Benchmark, done map[string]report.Bench
 		if !ok {
 			continue
 		}
-		was, now := settingsOf(r.WarmupSeconds, r.Iterations, r.IterationSeconds, r.IterationOps),
-			settingsOf(b.Spec.Warmup.Seconds(), b.Spec.Iterations, b.Spec.IterationTime.Seconds(), b.Spec.IterationOps)
+		was, now := settingsOf(r.WarmupSeconds, r.WarmupMaxSeconds, r.Iterations, r.IterationSeconds, r.IterationOps),
+			settingsOf(b.Spec.Warmup.Seconds(), b.Spec.WarmupMax.Seconds(), b.Spec.Iterations, b.Spec.IterationTime.Seconds(), b.Spec.IterationOps)
 		if was != now {
 			return fmt.Errorf("%s holds %s measured with %s, but this run asks for %s "+
 				"(--smoke, or the suite file, differs from the journaled run's): resume with the same "+
@@ -417,10 +417,13 @@ func sameSettings(dir string, bs []suite.Benchmark, done map[string]report.Bench
 }
 
 // settingsOf describes how a benchmark is measured, for sameSettings.
-func settingsOf(warmup float64, iterations int, iterSeconds float64, iterOps int64) string {
+func settingsOf(warmup, warmupMax float64, iterations int, iterSeconds float64, iterOps int64) string {
 	each := fmt.Sprintf("%g s", iterSeconds)
 	if iterOps > 0 {
 		each = fmt.Sprintf("%d ops", iterOps)
+	}
+	if warmupMax > 0 {
+		return fmt.Sprintf("%g to %g s adaptive warmup and %d iterations of %s", warmup, warmupMax, iterations, each)
 	}
 	return fmt.Sprintf("%g s warmup and %d iterations of %s", warmup, iterations, each)
 }

@@ -52,7 +52,11 @@ type Spec struct {
 	// Warmup runs before measuring. Iterations are the measurement iterations (the
 	// rounds, when interleaved), each IterationTime long or IterationOps ops (exactly
 	// one is set).
-	Warmup        time.Duration
+	Warmup time.Duration
+	// WarmupMax, when set, makes the warm-up adaptive: it runs in slices of
+	// WarmupSlice and ends once it has lasted Warmup and its slices stopped changing
+	// (stats.WarmupSettled), or at WarmupMax. 0: the warm-up is Warmup, fixed.
+	WarmupMax     time.Duration
 	Iterations    int
 	IterationTime time.Duration
 	IterationOps  int64
@@ -110,6 +114,16 @@ const StartOverhead = 500 * time.Millisecond
 // the next phase starts (2.3 ms median with 5 interleaved targets, measured on the
 // 2-vCPU machine kind; docs/method.md).
 const PhaseOverhead = 3 * time.Millisecond
+
+// WarmupSlice is the length of one slice of an adaptive warm-up (WarmupMax): JMH's
+// default iteration. The last slice may run past WarmupMax by less than one slice.
+const WarmupSlice = time.Second
+
+// WarmupBound is the longest the warm-up of s can last: WarmupMax for an adaptive
+// one, Warmup otherwise.
+func (s Spec) WarmupBound() time.Duration {
+	return max(s.Warmup, s.WarmupMax)
+}
 
 // DefaultMaxMessageSize is the default bound on one message (16 MiB).
 const DefaultMaxMessageSize = 16 << 20
@@ -177,6 +191,9 @@ func (s Spec) Validate() error {
 		if err := s.Capacity.Validate(); err != nil {
 			return err
 		}
+		if s.WarmupMax != 0 {
+			return bad("warmup_max", "a capacity search warms up for its warmup at the start rate; an adaptive warm-up is for rounds and iterations")
+		}
 	}
 	switch {
 	case s.Load.Concurrency > MaxConcurrency:
@@ -197,6 +214,9 @@ func (s Spec) Validate() error {
 		return bad("ops", "%d, want 1 to %d", s.IterationOps, MaxOps)
 	case s.Warmup < 0 || s.Warmup > MaxTime:
 		return bad("warmup", "%v, want 0 to %v", s.Warmup, MaxTime)
+	case s.WarmupMax != 0 && (s.WarmupMax < max(s.Warmup, WarmupSlice) || s.WarmupMax > MaxTime):
+		return bad("warmup_max", "%v, want 0 (a fixed warm-up) or from the warmup (%v, and at least one %v slice) to %v",
+			s.WarmupMax, s.Warmup, WarmupSlice, MaxTime)
 	case s.CallTimeout < 0 || s.CallTimeout > MaxTime:
 		return bad("call_timeout", "%v, want 0 (none) to %v", s.CallTimeout, MaxTime)
 	case s.Mode != ModeThroughput && s.Mode != ModeAverageTime:

@@ -33,6 +33,7 @@ func expand(c *checker, base settings, baseLoad []loadPoint, targets []*target, 
 	}
 	out := make([]Benchmark, 0, total)
 	seen := map[string]origin{}
+	invalid := map[*yaml.Node]bool{}
 	for _, t := range targets {
 		for ti, tr := range t.transports {
 			for si, ss := range t.serverStacks {
@@ -42,6 +43,20 @@ func expand(c *checker, base settings, baseLoad []loadPoint, targets []*target, 
 						for pi, p := range w.params {
 							for _, lp := range pointsOf(t, w, baseLoad) {
 								b := benchmark(t, tr, ss, cs, w.w, p, lp, set)
+								// Each key was checked as it was read; this finds the
+								// settings that are wrong together (warmup_max under the
+								// warmup), once per entry.
+								if err := b.Spec.Validate(); err != nil {
+									at := t.node
+									if w.node != nil && (w.settings.warmup != nil || w.settings.warmupMax != nil) {
+										at = w.node
+									}
+									if !invalid[at] {
+										invalid[at] = true
+										c.at(at, "%v", err)
+									}
+									continue
+								}
 								o := origin{t.node, t.transportNodes[ti], t.serverStackNodes[si], t.clientStackNodes[ci],
 									w.node, w.paramNodes[pi], lp.rateNode, lp.concurrencyNode, lp.connNode}
 								if first, dup := seen[b.Name]; dup {
@@ -93,7 +108,7 @@ func benchmark(t *target, transport, serverStack, clientStack string, w *contrac
 		Protocol: t.proto.Name, ServerStack: serverStack, ClientStack: clientStack, Label: t.label,
 		Transport: transport, Target: t.address, Workload: w.Name, Params: p,
 		ClientOptions: cloneMap(t.options), ServerOptions: cloneMap(t.serverOptions), Load: lp.model, Capacity: lp.capacity,
-		Warmup: *s.warmup, Iterations: *s.iterations, Trials: *s.trials, Mode: *s.mode, Method: *s.method,
+		Warmup: *s.warmup, WarmupMax: *s.warmupMax, Iterations: *s.iterations, Trials: *s.trials, Mode: *s.mode, Method: *s.method,
 		CallTimeout: *s.callTimeout, ArrivalSeed: *s.arrivalSeed, DataSeed: *s.dataSeed, DataSize: *s.dataSize,
 		MaxMessageSize: *s.maxMessageSize, ServerCPUs: slices.Clone(*s.serverCPUs), ClientCPUs: slices.Clone(*s.clientCPUs),
 	}

@@ -10,19 +10,20 @@ import (
 // settings are how one benchmark runs. A nil field is not set at that level (defaults,
 // target or workload entry), so the level below shows through.
 type settings struct {
-	warmup, duration, callTimeout *time.Duration
-	iterations, trials            *int
-	ops                           *int64
-	mode, method                  *string
-	serverCPUs, clientCPUs        *[]int
-	dataSize, maxMessageSize      *int
-	dataSeed, arrivalSeed         *uint64
-	jvmArgs                       *[]string
+	warmup, warmupMax        *time.Duration
+	duration, callTimeout    *time.Duration
+	iterations, trials       *int
+	ops                      *int64
+	mode, method             *string
+	serverCPUs, clientCPUs   *[]int
+	dataSize, maxMessageSize *int
+	dataSeed, arrivalSeed    *uint64
+	jvmArgs                  *[]string
 }
 
 // settingKeys are the keys of settings, in the order the docs list them.
 var settingKeys = []string{
-	"warmup", "iterations", "duration", "ops", "trials", "mode", "method", "call_timeout",
+	"warmup", "warmup_max", "iterations", "duration", "ops", "trials", "mode", "method", "call_timeout",
 	"server_cpus", "client_cpus", "data_size", "data_seed", "arrival_seed", "max_message_size",
 	"jvm_args",
 }
@@ -33,7 +34,7 @@ var settingKeys = []string{
 func builtin() settings {
 	d := spec.Default()
 	return settings{
-		warmup: ptr(d.Warmup), duration: ptr(d.IterationTime), callTimeout: ptr(d.CallTimeout),
+		warmup: ptr(d.Warmup), warmupMax: ptr(d.WarmupMax), duration: ptr(d.IterationTime), callTimeout: ptr(d.CallTimeout),
 		iterations: ptr(d.Iterations), trials: ptr(d.Trials), mode: ptr(d.Mode), method: ptr(d.Method),
 		serverCPUs: ptr(d.ServerCPUs), clientCPUs: ptr(d.ClientCPUs),
 		dataSize: ptr(d.DataSize), dataSeed: ptr(d.DataSeed), arrivalSeed: ptr(d.ArrivalSeed),
@@ -52,6 +53,7 @@ func (s settings) over(o settings) settings {
 		}
 	}
 	set(&s.warmup, o.warmup)
+	set(&s.warmupMax, o.warmupMax)
 	set(&s.callTimeout, o.callTimeout)
 	if o.duration != nil {
 		s.duration, s.ops = o.duration, nil
@@ -87,6 +89,11 @@ func (c *checker) readSettings(fs map[string]field) settings {
 	if f, ok := fs["warmup"]; ok {
 		if d, ok := c.duration("warmup", f.val, 0, spec.MaxTime); ok {
 			s.warmup = &d
+		}
+	}
+	if f, ok := fs["warmup_max"]; ok {
+		if d, ok := c.duration("warmup_max", f.val, 0, spec.MaxTime); ok {
+			s.warmupMax = &d
 		}
 	}
 	if f, ok := fs["duration"]; ok {

@@ -341,7 +341,7 @@ func (s *Suite) Estimate() time.Duration { return Estimate(s.Benchmarks) }
 // warmups and the iterations with their PhaseOverhead, and StartOverhead once per
 // trial of a group measured interleaved (its targets start at once) or per trial of
 // each benchmark otherwise. Iterations of a number of ops count as nothing, so for
-// them it is a lower bound.
+// them it is a lower bound; an adaptive warm-up counts at its longest (WarmupMax).
 func Estimate(bs []Benchmark) time.Duration {
 	var total time.Duration
 	for _, g := range Groups(bs) {
@@ -355,7 +355,7 @@ func Estimate(bs []Benchmark) time.Duration {
 		fork := StartOverhead
 		for _, i := range g {
 			sp := bs[i].Spec
-			fork += sp.Warmup + time.Duration(sp.Iterations)*(sp.IterationTime+PhaseOverhead)
+			fork += sp.WarmupBound() + time.Duration(sp.Iterations)*(sp.IterationTime+PhaseOverhead)
 		}
 		total += time.Duration(first.Trials) * fork
 	}
@@ -366,9 +366,9 @@ func Estimate(bs []Benchmark) time.Duration {
 func (b Benchmark) Estimate() time.Duration {
 	sp := b.Spec
 	if c := sp.Capacity; c != nil {
-		return sp.Warmup + c.Budget + StartOverhead
+		return sp.WarmupBound() + c.Budget + StartOverhead
 	}
-	return time.Duration(sp.Trials) * (sp.Warmup + time.Duration(sp.Iterations)*(sp.IterationTime+PhaseOverhead) + StartOverhead)
+	return time.Duration(sp.Trials) * (sp.WarmupBound() + time.Duration(sp.Iterations)*(sp.IterationTime+PhaseOverhead) + StartOverhead)
 }
 
 // Groups splits bs into comparison groups, in first-seen order: benchmarks with the

@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"time"
 
 	"github.com/wirebench/wirebench/cluster"
 	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/stats"
 )
 
@@ -77,11 +79,38 @@ func steadyMachine(ivs []*cluster.Interval, machine map[int]float64, open bool) 
 }
 
 // sliceOf is the value a slice is classified on.
-func sliceOf(iv *cluster.Interval, open bool) float64 {
-	if open {
-		return float64(iv.Resp.ValueAtQuantile(50))
+func sliceOf(iv *cluster.Interval, open bool) float64 { return iv.Level(open) }
+
+// warmupOf is what t's warm-up did, for its results; nil without one.
+func warmupOf(t *cluster.Trial, open bool) *report.Warmup {
+	if t.Warmup == nil {
+		return nil
 	}
-	return iv.Throughput()
+	w := &report.Warmup{Seconds: t.Warmup.Seconds(), Adaptive: t.WarmupSlices != nil, Settled: t.WarmupSettled}
+	for _, iv := range t.WarmupSlices {
+		level := sliceOf(iv, open)
+		if open {
+			level /= 1e3 // ns to µs, as the results' latencies
+		}
+		w.Levels = append(w.Levels, level)
+	}
+	return w
+}
+
+// warmupWarning names the forks whose adaptive warm-up stopped at its longest
+// (warmupMax) with its slices still changing.
+func warmupWarning(trials []report.Trial, warmupMax time.Duration) string {
+	var capped []string
+	for _, t := range trials {
+		if w := t.Warmup; w != nil && w.Adaptive && !w.Settled {
+			capped = append(capped, fmt.Sprint(t.Index+1))
+		}
+	}
+	if len(capped) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("warm-up did not settle within its %v in fork %s: its slices still changed by more than %.0f %% between windows of %v; the steady-state check decides what is measured",
+		warmupMax, strings.Join(capped, ", "), stats.WarmupTolerance*100, stats.WarmupWindow*spec.WarmupSlice)
 }
 
 // values are xs in the order of ivs (0 where xs has none, which ClassifySteady skips),

@@ -45,7 +45,7 @@ func Benchmark(res cluster.Resolved, r *cluster.Result, steady []*report.Steady)
 		ClientStack: stackOf(res.Client, spec.ClientOptions, spec.JVMArgs, len(spec.ClientCPUs)), Method: r.Method,
 		Load: report.Load{Model: string(spec.Load.Kind), Concurrency: spec.Load.Concurrency,
 			Connections: spec.Load.Connections, Rate: spec.Load.Rate, Arrival: string(spec.Load.Arrival)},
-		Mode: spec.Mode, WarmupSeconds: spec.Warmup.Seconds(), IterationSeconds: spec.IterationTime.Seconds(),
+		Mode: spec.Mode, WarmupSeconds: spec.Warmup.Seconds(), WarmupMaxSeconds: spec.WarmupMax.Seconds(), IterationSeconds: spec.IterationTime.Seconds(),
 		IterationOps: spec.IterationOps, Iterations: spec.Iterations,
 	}
 	switch {
@@ -69,7 +69,7 @@ func Benchmark(res cluster.Resolved, r *cluster.Result, steady []*report.Steady)
 	}
 	var classes []string
 	for k, t := range r.Trials {
-		rt := report.Trial{Index: t.Index, Steady: steady[k]}
+		rt := report.Trial{Index: t.Index, Steady: steady[k], Warmup: warmupOf(t, spec.Load.Kind == load.Open)}
 		if t.Err != nil {
 			rt.Error = t.Err.Error()
 		}
@@ -143,6 +143,9 @@ func Benchmark(res cluster.Resolved, r *cluster.Result, steady []*report.Steady)
 		s.AchievedRate = float64(all.Ops+all.ErrorCount()) / seconds
 	}
 	b.Warnings, b.GeneratorBound = judge(spec, all, s, seconds, cpuSeconds)
+	if w := warmupWarning(b.Trials, spec.WarmupMax); w != "" {
+		b.Warnings = append(b.Warnings, w)
+	}
 	if w := steadyWarning(b.Trials); w != "" {
 		b.Warnings = append(b.Warnings, w)
 	}

@@ -42,6 +42,7 @@ type targetFlags struct {
 	Arrival     string `default:"constant" enum:"constant,poisson" help:"Open model: arrival spacing, constant or poisson."`
 
 	Warmup      time.Duration `default:"${warmup}" help:"Warmup before measuring (0 for none)."`
+	WarmupMax   time.Duration `name:"warmup-max" help:"Make the warmup adaptive: after --warmup, go on in 1s slices until the last 3 agree with the 3 before within 5%, for at most this long."`
 	CallTimeout time.Duration `default:"${call_timeout}" help:"A call taking longer fails as a timeout."`
 
 	ServerCPUs string `name:"server-cpus" default:"${server_cpus}" help:"CPUs of the server process (Linux list, e.g. 0 or 0-1)."`
@@ -126,7 +127,7 @@ func (c *targetFlags) resolve(m load.Model, plan func(*spec.Spec)) (cluster.Reso
 	if s.Load, err = m.Normalize(); err != nil {
 		return cluster.Resolved{}, usageError{err}
 	}
-	s.Warmup, s.CallTimeout, s.Method = c.Warmup, c.CallTimeout, spec.MethodSequential
+	s.Warmup, s.WarmupMax, s.CallTimeout, s.Method = c.Warmup, c.WarmupMax, c.CallTimeout, spec.MethodSequential
 	s.ArrivalSeed, s.DataSeed, s.DataSize, s.MaxMessageSize = c.ArrivalSeed, c.dataFlags.Seed, c.DataSize, int(c.MaxMessage)
 	if args := strings.Fields(c.JVMArgs); len(args) > 0 {
 		s.JVMArgs = args
