@@ -102,14 +102,17 @@ func comparisonTables(bs []Benchmark) []table {
 }
 
 // steadyCell is a benchmark's steady-state class over its forks, with the longest
-// time a fork took to warm up: "flat", "warmed up 2.1 s", "no steady state"; "-"
-// when not classified.
+// time a fork took to warm up during the rounds: "flat", "warmed up 2.1 s", "no
+// steady state"; "-" when not classified. An adaptive warm-up adds how long the
+// forks' warm-ups lasted and how many stopped at their cap: "flat; warm-up 18–30 s,
+// 2 capped".
 func steadyCell(b *Benchmark) string {
+	cell := b.Steady
 	switch b.Steady {
 	case "":
-		return "-"
+		cell = "-"
 	case SteadyUnknown:
-		return "too few"
+		cell = "too few"
 	case SteadyWarmedUp, SteadySlowdown:
 		var after float64
 		for _, t := range b.Trials {
@@ -117,9 +120,29 @@ func steadyCell(b *Benchmark) string {
 				after = max(after, t.Steady.AfterSeconds)
 			}
 		}
-		return fmt.Sprintf("%s %.1f s", b.Steady, after)
+		cell = fmt.Sprintf("%s %.1f s", b.Steady, after)
 	}
-	return b.Steady
+	lo, hi, capped, n := math.Inf(1), 0.0, 0, 0
+	for _, t := range b.Trials {
+		if w := t.Warmup; w != nil && w.Adaptive {
+			lo, hi, n = min(lo, w.Seconds), max(hi, w.Seconds), n+1
+			if !w.Settled {
+				capped++
+			}
+		}
+	}
+	if n == 0 {
+		return cell
+	}
+	span := fmt.Sprintf("%.0f s", hi)
+	if math.Round(lo) != math.Round(hi) {
+		span = fmt.Sprintf("%.0f–%.0f s", lo, hi)
+	}
+	cell += "; warm-up " + span
+	if capped > 0 {
+		cell += fmt.Sprintf(", %d capped", capped)
+	}
+	return cell
 }
 
 // bytesCell is a per-op byte count, or n/a when the client could not count them.

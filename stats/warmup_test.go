@@ -26,6 +26,11 @@ func TestWarmupSettled(t *testing.T) {
 		{"3.5 % step up", []float64{100, 100, 100, 100, 103.5, 103.5, 103.5, 103.5}, false},
 		{"a slice that finished nothing", []float64{100, 100, 100, 100, 100, 0, 100, 100}, false},
 		{"not a number", []float64{100, 100, 100, 100, 100, math.NaN(), 100, 100}, false},
+		// Slices swinging fourfold from one second to the next, as http4s's did
+		// (docs/method.md), with windows of equal means.
+		{"swinging", []float64{2000, 8000, 4000, 4000, 8000, 2000, 4000, 4000}, false},
+		// Within the noise bound: ±8 % swings.
+		{"noisy but level", []float64{92, 108, 100, 100, 108, 92, 100, 100}, true},
 		// Only the last two windows count: an old stall is forgotten.
 		{"old stall", []float64{0, 100, 100, 100, 100, 100, 100, 100, 100}, true},
 	} {

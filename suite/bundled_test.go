@@ -16,7 +16,8 @@ var expectedCounts = map[string]int{
 	"quick":             5,  // direct + 4 protocols over tcp, person.get
 	"metrifier":         35, // (3 JVM + 3 Go production + 1 Go tuned stacks) × 5 operations
 	"metrifier-cloud":   30, // (3 JVM + 3 Go production stacks) × 5 operations, across a link
-	"akka-http-vs-grpc": 16, // (6 JVM servers: Akka 10.1/0.4, Akka 2.6, Pekko × HTTP, gRPC; 2 Go) × (open, closed)
+	"akka-http-vs-grpc": 8,  // (the original's Akka HTTP 10.1 and Akka gRPC 0.4; 2 Go servers) × (open, closed)
+	"akka-successors":   12, // (Akka 2.6, Pekko × HTTP, gRPC; 2 Go servers) × (open, closed)
 	"rest-vs-grpc":      20, // (5 JVM rows: REST, the original's 2 gRPC, today's 2 + 4 Go protocols + the tuned HTTP row) × (stream, pingpong)
 	"grpc-params":       50, // (12 grpc-java as the original + 6 with OkHttp on both sides + 7 grpc-go configurations) × (stream, pingpong)
 	"rpcecho":           28, // (direct + 3 protocols × unix, tcp) × 4 payloads
@@ -84,7 +85,7 @@ func TestQuickFitsItsBudget(t *testing.T) {
 
 func TestLoad(t *testing.T) {
 	_, err := suite.Load("nosuch")
-	if err == nil || !strings.Contains(err.Error(), `unknown suite "nosuch" (bundled: akka-http-vs-grpc, capacity, grpc-params, metrifier, metrifier-cloud, quick, rest-vs-grpc, rpcecho)`) {
+	if err == nil || !strings.Contains(err.Error(), `unknown suite "nosuch" (bundled: akka-http-vs-grpc, akka-successors, capacity, grpc-params, metrifier, metrifier-cloud, quick, rest-vs-grpc, rpcecho)`) {
 		t.Errorf("Load(nosuch) = %v, want the bundled names listed", err)
 	}
 	path := t.TempDir() + "/mine.yaml"
