@@ -55,7 +55,7 @@ func TestValidate(t *testing.T) {
 		{"duration", func(s *Spec) { s.IterationTime = 0 }}, // neither
 		{"warmup", func(s *Spec) { s.Warmup = -time.Second }},
 		{"warmup_max", func(s *Spec) { s.Warmup, s.WarmupMax = 10*time.Second, 5*time.Second }}, // shorter than the warmup
-		{"warmup_max", func(s *Spec) { s.Warmup, s.WarmupMax = 0, WarmupSlice / 2 }},            // less than one slice
+		{"warmup_max", func(s *Spec) { s.Warmup, s.WarmupMax = 0, WarmupSlice/2 }},              // less than one slice
 		{"warmup_max", func(s *Spec) { s.WarmupMax = MaxTime + time.Second }},
 		{"call_timeout", func(s *Spec) { s.CallTimeout = 25 * time.Hour }},
 		{"mode", func(s *Spec) { s.Mode = "fast" }},
