@@ -259,21 +259,30 @@ func (opt Options) observe(target, trial int, iv *Interval) {
 	}
 }
 
-// warmupPhase and measurePhase are the phases a benchmark's plan asks for.
-func warmupPhase(index int, d time.Duration) *controlpb.Phase {
-	return &controlpb.Phase{Kind: string(engine.Warmup), Index: int32(index), DurationNanos: int64(d)}
+// warmupPhase and measurePhase are the phases a benchmark's plan asks for. A slice of
+// an adaptive warm-up restarts an open schedule, as a round's slice does: each is
+// judged on its own latency, not on a backlog left by the slices before it.
+func warmupPhase(index int, d time.Duration, slice bool) *controlpb.Phase {
+	return &controlpb.Phase{Kind: string(engine.Warmup), Index: int32(index), DurationNanos: int64(d), RestartSchedule: slice}
+}
+
+func measurePhase(s spec.Spec, index int, restart bool) *controlpb.Phase {
+	return &controlpb.Phase{Kind: string(engine.Measure), Index: int32(index), DurationNanos: int64(s.IterationTime),
+		Ops: s.IterationOps, RestartSchedule: restart}
 }
 
 // warmUp warms t up as s says, into tr: one phase of s.Warmup, or, adaptive
 // (s.WarmupMax), phases of spec.WarmupSlice until the warm-up has lasted s.Warmup
 // and stats.WarmupSettled says its slices stopped changing, or until it has lasted
-// s.WarmupMax. Each phase is observed as it ends.
+// s.WarmupMax. Lasted is wall time: a slice ends when its calls in flight have, which
+// for a server far behind its schedule is later than its nominal length. Each phase
+// is observed as it ends.
 func warmUp(ctx context.Context, t *target, s spec.Spec, tr *Trial, observe func(*Interval)) error {
 	if s.WarmupMax <= 0 {
 		if s.Warmup <= 0 {
 			return nil
 		}
-		iv, err := t.phase(ctx, warmupPhase(0, s.Warmup))
+		iv, err := t.phase(ctx, warmupPhase(0, s.Warmup, false))
 		if err != nil {
 			return err
 		}
@@ -283,21 +292,20 @@ func warmUp(ctx context.Context, t *target, s spec.Spec, tr *Trial, observe func
 	}
 	open := s.Load.Kind == load.Open
 	var levels []float64
-	var spent time.Duration
-	for spent < s.WarmupMax {
-		iv, err := t.phase(ctx, warmupPhase(len(tr.WarmupSlices), spec.WarmupSlice))
+	began := time.Now()
+	for time.Since(began) < s.WarmupMax {
+		iv, err := t.phase(ctx, warmupPhase(len(tr.WarmupSlices), spec.WarmupSlice, true))
 		if err != nil {
 			return err
 		}
 		observe(iv)
 		tr.WarmupSlices = append(tr.WarmupSlices, iv)
-		spent += spec.WarmupSlice
 		level := iv.Level(open)
 		if open && level > 0 {
 			level = 1 / level
 		}
 		levels = append(levels, level)
-		if spent >= s.Warmup && stats.WarmupSettled(levels) {
+		if time.Since(began) >= s.Warmup && stats.WarmupSettled(levels) {
 			tr.WarmupSettled = true
 			break
 		}
@@ -316,11 +324,6 @@ func joinSlices(ivs []*Interval) *Interval {
 		m.Server = iv.Server
 	}
 	return m
-}
-
-func measurePhase(s spec.Spec, index int, restart bool) *controlpb.Phase {
-	return &controlpb.Phase{Kind: string(engine.Measure), Index: int32(index), DurationNanos: int64(s.IterationTime),
-		Ops: s.IterationOps, RestartSchedule: restart}
 }
 
 // runSequential measures one benchmark on its own: per trial, fresh workers, the
