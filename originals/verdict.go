@@ -10,8 +10,11 @@ type Verdict string
 
 // Verdicts.
 const (
-	Holds         Verdict = "holds"
-	DoesNotHold   Verdict = "does not hold"
+	Holds       Verdict = "holds"
+	DoesNotHold Verdict = "does not hold"
+	// Inconclusive: our interval is too wide to tell; it holds both 1 and the
+	// original's ratio.
+	Inconclusive  Verdict = "inconclusive"
 	NotComparable Verdict = "not comparable"
 )
 
@@ -40,9 +43,11 @@ type Claim struct {
 //
 //   - the original shows a clear gap (its ratio on one side of 1):
 //     holds when our whole interval is on the same side of 1 and our ratio is within
-//     SizeBand of the original's; does not hold when our interval is on the other side,
-//     when it includes 1 (no clear gap where the original had one), or when it is on the
-//     same side but the size differs by more than SizeBand;
+//     SizeBand of the original's; inconclusive when our interval includes both 1 and
+//     the original's ratio (too wide to tell a gap from none); does not hold when our
+//     interval is on the other side, when it includes 1 but not the original's ratio
+//     (no clear gap where the original had one), or when it is on the same side but the
+//     size differs by more than SizeBand;
 //   - the original shows no clear gap (about the same):
 //     holds when our interval includes 1 or lies within [1/GapBand, GapBand]; does not
 //     hold when it is wholly outside that band (a gap where the original had none).
@@ -69,8 +74,10 @@ func Judge(c Claim, ours Estimate) (Verdict, string) {
 		side = -1
 	}
 	switch {
+	case ours.Low <= 1 && ours.High >= 1 && ours.Low <= c.Ratio && ours.High >= c.Ratio:
+		return Inconclusive, fmt.Sprintf("our interval holds both 1 and the original's %s: too wide to tell", times(c.Ratio))
 	case ours.Low <= 1 && ours.High >= 1:
-		return DoesNotHold, fmt.Sprintf("the original shows a clear gap (%s); our interval includes 1", times(c.Ratio))
+		return DoesNotHold, fmt.Sprintf("the original shows a clear gap (%s); our interval includes 1 but not the original's ratio", times(c.Ratio))
 	case side > 0 && ours.High < 1, side < 0 && ours.Low > 1:
 		return DoesNotHold, fmt.Sprintf("reversed: the original %s, ours %s", times(c.Ratio), times(ours.Mean))
 	case rr > SizeBand || rr < 1/SizeBand:

@@ -23,6 +23,9 @@ func TestJudge(t *testing.T) {
 		{"reversed, below 1 then above", Claim{0.5, true}, est(1.2, 1.3, 1.4), DoesNotHold},
 		// A clear gap in the original, but our interval straddles 1: we cannot tell the two apart.
 		{"gap gone", Claim{2, true}, est(0.9, 1.05, 1.2), DoesNotHold},
+		// metrifier's getPerson, 2026-11-24: the original 1.69×, ours 1.55× [0.90, 2.68].
+		{"too wide to tell", Claim{1.69, true}, est(0.90, 1.55, 2.68), Inconclusive},
+		{"too wide to tell, below 1", Claim{0.496, true}, est(0.319, 0.829, 2.16), Inconclusive},
 		// Below-1 claim held: 0.5 vs our 0.6 [0.55, 0.65], size ratio 1.2.
 		{"below 1 holds", Claim{0.5, true}, est(0.55, 0.6, 0.65), Holds},
 		// The sweep's Netty pingpong rows overlap: no gap; our interval includes 1.
