@@ -31,6 +31,23 @@ type GroupPlan struct {
 	PrecisionOK bool
 }
 
+// warmupCost is what b's warm-up cost a fork: the mean of its forks' recorded
+// warm-ups (an adaptive one lasts what it lasts), else its setting.
+func warmupCost(b report.Benchmark) float64 {
+	var sum float64
+	n := 0
+	for _, t := range b.Trials {
+		if t.Warmup != nil {
+			sum += t.Warmup.Seconds
+			n++
+		}
+	}
+	if n == 0 {
+		return b.WarmupSeconds
+	}
+	return sum / float64(n)
+}
+
 // Plans plans every group of bs that has paired ratios with variance components,
 // for a budget (seconds of one group) and a precision (0.05: ±5 %).
 func Plans(bs []report.Benchmark, budget time.Duration, precision float64) []GroupPlan {
@@ -39,7 +56,7 @@ func Plans(bs []report.Benchmark, budget time.Duration, precision float64) []Gro
 		p := GroupPlan{Name: g.Name, ForkCost: spec.StartOverhead.Seconds()}
 		found := false
 		for _, b := range g.Benchmarks {
-			p.ForkCost += b.WarmupSeconds
+			p.ForkCost += warmupCost(b)
 			p.RoundCost += b.IterationSeconds + spec.PhaseOverhead.Seconds()
 			r := b.Summary.Relative
 			if r == nil || r.Variance == nil {

@@ -42,6 +42,12 @@ func TestPlans(t *testing.T) {
 	if !p.PrecisionOK || p.Precision.HalfWidth > 0.05 || p.Precision.Forks*p.Precision.Rounds < 380 {
 		t.Errorf("precision plan %+v ok %v", p.Precision, p.PrecisionOK)
 	}
+	// Adaptive warm-ups cost what they lasted: forks of 14 s and 18 s warm up for
+	// 16 s on average, in place of the 0.2 s setting.
+	bs[1].Trials = []report.Trial{{Warmup: &report.Warmup{Seconds: 14, Adaptive: true}}, {Warmup: &report.Warmup{Seconds: 18, Adaptive: true}}}
+	if d := Plans(bs, 90*time.Second, 0.05)[0].ForkCost - 16.7; d > 1e-9 || d < -1e-9 {
+		t.Errorf("fork cost with recorded warm-ups %v, want 0.5 + 0.2 + 16 = 16.7 s", d+16.7)
+	}
 	if none := Plans(bs[:1], time.Minute, 0.05); len(none) != 0 {
 		t.Errorf("a group without ratios got a plan: %+v", none)
 	}

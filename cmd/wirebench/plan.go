@@ -39,8 +39,14 @@ func (c *planCmd) Run(e *env) error {
 		fmt.Fprintf(e.stdout, "  measured: %d forks × %d rounds, widest ratio ±%.1f %%; sd of a round's log ratio %.1f %%, of a fork's beyond its rounds %.1f %%\n",
 			g.Forks, g.Rounds, g.HalfWidth*100, math.Sqrt(g.Within)*100, math.Sqrt(g.Between)*100)
 		fmt.Fprintf(e.stdout, "  costs: a fork %.2f s (start-up and warm-ups), a round %.3f s\n", g.ForkCost, g.RoundCost)
-		fmt.Fprintf(e.stdout, "  within %v: %d forks × %d rounds, %.0f s, expected ±%.1f %%\n",
-			c.Budget, g.Budget.Forks, g.Budget.Rounds, g.Budget.Seconds, g.Budget.HalfWidth*100)
+		if g.Budget.Seconds > c.Budget.Seconds()*(1+1e-9) {
+			// PlanForBudget gives the grid's cheapest plan when none fits.
+			fmt.Fprintf(e.stdout, "  within %v: no plan fits; the cheapest, %d forks × %d rounds, takes %.0f s\n",
+				c.Budget, g.Budget.Forks, g.Budget.Rounds, g.Budget.Seconds)
+		} else {
+			fmt.Fprintf(e.stdout, "  within %v: %d forks × %d rounds, %.0f s, expected ±%.1f %%\n",
+				c.Budget, g.Budget.Forks, g.Budget.Rounds, g.Budget.Seconds, g.Budget.HalfWidth*100)
+		}
 		if g.PrecisionOK {
 			fmt.Fprintf(e.stdout, "  for ±%s: %d forks × %d rounds, %.0f s, expected ±%.1f %%\n",
 				c.Precision, g.Precision.Forks, g.Precision.Rounds, g.Precision.Seconds, g.Precision.HalfWidth*100)
