@@ -188,7 +188,7 @@ func TestOpenSweep(t *testing.T) {
 
 func TestSmoke(t *testing.T) {
 	s := mustParse(t, `
-		|defaults: {warmup: 5s, iterations: 20, duration: 10s, trials: 3}
+		|defaults: {warmup: 5s, warmup_max: 30s, iterations: 20, duration: 10s, trials: 3}
 		|targets: [grpc-proto]
 		|workloads:
 		|  - name: stream
@@ -224,6 +224,9 @@ func TestSmoke(t *testing.T) {
 		t.Errorf("smoke:\n got %+v\nwant %+v", got, want)
 	}
 	for _, b := range s.Benchmarks {
+		if b.Spec.WarmupMax != 0 {
+			t.Errorf("%s: smoke keeps an adaptive warm-up of up to %v", b.Name, b.Spec.WarmupMax)
+		}
 		if _, err := b.Spec.Load.Normalize(); err != nil {
 			t.Errorf("%s: smoke model invalid: %v", b.Name, err)
 		}

@@ -36,7 +36,7 @@ func (s *Suite) Sequential() {
 func (s *Suite) Smoke() {
 	s.rewrite(func(b *Benchmark) error {
 		sp := &b.Spec
-		sp.Warmup, sp.Iterations, sp.Trials = 0, 1, 1
+		sp.Warmup, sp.WarmupMax, sp.Iterations, sp.Trials = 0, 0, 1, 1
 		if sp.IterationOps > 0 {
 			sp.IterationOps = min(sp.IterationOps, SmokeIterationOps)
 		} else {
