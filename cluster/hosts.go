@@ -19,7 +19,7 @@ import (
 	"github.com/wirebench/wirebench/internal/host"
 	"github.com/wirebench/wirebench/internal/nspair"
 	"github.com/wirebench/wirebench/link"
-	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/transport"
 )
@@ -244,12 +244,12 @@ func dialWorker(ctx context.Context, role, url string, auth ClientAuth) (*worker
 // what its Info says, with the round-trip time of a control call from here; for a
 // spawned one this host, pinned to serverCPUs or clientCPUs. It dials every remote
 // worker, so a wrong address or token fails before anything runs.
-func Describe(ctx context.Context, h Hosts, serverCPUs, clientCPUs []int) ([]report.WorkerHost, error) {
+func Describe(ctx context.Context, h Hosts, serverCPUs, clientCPUs []int) ([]results.WorkerHost, error) {
 	if err := h.Check(); err != nil {
 		return nil, err
 	}
 	here := localHost()
-	var out []report.WorkerHost
+	var out []results.WorkerHost
 	add := func(role, worker, url string, cpus []int, netns string) error {
 		if url == "" {
 			wh := here
@@ -305,27 +305,27 @@ func clientRole(i, n int, base string) string {
 	return fmt.Sprintf("%s %d", base, i+1)
 }
 
-func localHost() report.WorkerHost {
+func localHost() results.WorkerHost {
 	h := host.ReadHost()
 	name, _ := os.Hostname()
-	return report.WorkerHost{Hostname: name, CPUModel: h.CPUModel, Cores: h.Cores, MemoryBytes: h.MemoryBytes,
+	return results.WorkerHost{Hostname: name, CPUModel: h.CPUModel, Cores: h.Cores, MemoryBytes: h.MemoryBytes,
 		Kernel: h.Kernel, OS: h.OS, Runtime: runtime.Version()}
 }
 
-func hostOfInfo(info *controlpb.InfoReply) report.WorkerHost {
+func hostOfInfo(info *controlpb.InfoReply) results.WorkerHost {
 	h := info.GetHost()
-	return report.WorkerHost{Hostname: h.GetHostname(), CPUModel: h.GetCpuModel(), Cores: int(h.GetCores()),
+	return results.WorkerHost{Hostname: h.GetHostname(), CPUModel: h.GetCpuModel(), Cores: int(h.GetCores()),
 		MemoryBytes: h.GetMemoryBytes(), Kernel: h.GetKernel(), OS: h.GetOs(), CPUs: h.GetCpus(),
 		Runtime: info.GetRuntime(), Version: info.GetVersion()}
 }
 
 // LinkOf describes h's link for results (nil without one): the profile and what
 // made each part of it.
-func LinkOf(h Hosts) *report.Link {
+func LinkOf(h Hosts) *results.Link {
 	if h.Link.IsZero() && !h.Netns {
 		return nil
 	}
-	l := &report.Link{Profile: h.Link.String(), DelayUs: float64(h.Link.Delay.Nanoseconds()) / 1e3,
+	l := &results.Link{Profile: h.Link.String(), DelayUs: float64(h.Link.Delay.Nanoseconds()) / 1e3,
 		JitterUs: float64(h.Link.Jitter.Nanoseconds()) / 1e3, RateBitsPerSecond: h.Link.RateBits, LossPercent: h.Link.Loss * 100}
 	l.Between = "loopback"
 	switch {

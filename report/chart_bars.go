@@ -8,6 +8,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/wirebench/wirebench/results"
 )
 
 // Bar charts are small multiples: one panel per operation, since operations'
@@ -161,7 +163,7 @@ func throughputChart(groups []Group, cs colors) (*Chart, error) {
 	seen := map[string]bool{}
 	rows := 0
 	for _, g := range groups {
-		if g.Benchmarks[0].Load.Model != ModelClosed {
+		if g.Benchmarks[0].Load.Model != results.ModelClosed {
 			continue
 		}
 		var rs []barRow
@@ -210,7 +212,7 @@ func acrossWire(g Group) bool {
 // inProcessLeftOut reports whether throughputChart leaves an in-process target out.
 func inProcessLeftOut(groups []Group) bool {
 	for _, g := range groups {
-		if g.Benchmarks[0].Load.Model != ModelClosed || !acrossWire(g) {
+		if g.Benchmarks[0].Load.Model != results.ModelClosed || !acrossWire(g) {
 			continue
 		}
 		for _, b := range g.Benchmarks {
@@ -226,7 +228,7 @@ func inProcessLeftOut(groups []Group) bool {
 // server CPU, bytes sent and received), one panel per operation. A second
 // figure that is unknown (no server process) is labelled n/a.
 func pairChart(name, title, unit, first, second string, groups []Group, cs colors,
-	get func(*Benchmark) (float64, *float64)) (*Chart, error) {
+	get func(*results.Benchmark) (float64, *float64)) (*Chart, error) {
 	var panels []*plot.Plot
 	var series []string
 	seen := map[string]bool{}

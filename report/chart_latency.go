@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/wirebench/wirebench/record"
+	"github.com/wirebench/wirebench/results"
 )
 
 const plotHeight = 300 // points: the plot area and axes of a one-plot chart
@@ -30,7 +31,7 @@ const spectrumStep = 0.025
 
 // mergedHistogram merges the response-time histograms of every iteration of
 // b; nil when none was recorded or one does not decode.
-func mergedHistogram(b *Benchmark) *hdr.Histogram {
+func mergedHistogram(b *results.Benchmark) *hdr.Histogram {
 	var acc *hdr.Histogram
 	for _, t := range b.Trials {
 		for _, it := range t.Iterations {
@@ -68,7 +69,7 @@ func spectrum(h *hdr.Histogram) plotter.XYs {
 
 // summarySpectrum is the spectrum from a summary's percentiles, for results
 // saved without histograms.
-func summarySpectrum(l Latency) plotter.XYs {
+func summarySpectrum(l results.Latency) plotter.XYs {
 	var pts plotter.XYs
 	for _, p := range []struct{ q, v float64 }{{0.5, l.P50}, {0.75, l.P75}, {0.9, l.P90}, {0.99, l.P99}, {0.999, l.P999}} {
 		if p.v > 0 && isFinite(p.v) {

@@ -6,6 +6,8 @@ import (
 
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/wirebench/wirebench/results"
 )
 
 // gonum/plot has no radar chart; this one is drawn on the vg canvas, so the
@@ -20,7 +22,7 @@ const radarRadius = 165 // points
 func radarChart(groups []Group, cs colors) *Chart {
 	var ops []Group
 	for _, g := range groups {
-		if g.Benchmarks[0].Load.Model == ModelClosed {
+		if g.Benchmarks[0].Load.Model == results.ModelClosed {
 			ops = append(ops, g)
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/wirebench/wirebench/results"
 )
 
 // Group is one "operation" of a comparison: the benchmarks that ran the same
@@ -15,12 +17,12 @@ type Group struct {
 	// Name is the benchmarks' shared name without protocol and transport,
 	// e.g. "echo[payload=1024]/closed-c50".
 	Name       string
-	Benchmarks []Benchmark
+	Benchmarks []results.Benchmark
 }
 
 // Groups splits bs into operations, in first-seen order, keeping the order of
 // the benchmarks within each.
-func Groups(bs []Benchmark) []Group {
+func Groups(bs []results.Benchmark) []Group {
 	var gs []Group
 	index := map[string]int{}
 	for _, b := range bs {
@@ -38,14 +40,14 @@ func Groups(bs []Benchmark) []Group {
 
 // groupKey identifies an operation: everything but protocol, transport, the
 // protocol options and the outside target.
-func groupKey(b *Benchmark) string {
+func groupKey(b *results.Benchmark) string {
 	return b.Workload + "\x00" + paramString(b.Params) + "\x00" + loadName(b.Load)
 }
 
 // groupName is the benchmark's name minus its "series/transport/" prefix, as
 // spec.Spec.Name builds it, or the same shape rebuilt from the fields for a name
 // of another form.
-func groupName(b *Benchmark) string {
+func groupName(b *results.Benchmark) string {
 	proto := targetName(b)
 	for _, prefix := range []string{proto + "/" + b.Transport + "/", proto + "/"} {
 		if rest, ok := strings.CutPrefix(b.Name, prefix); ok && rest != "" && b.Protocol != "" {
@@ -79,9 +81,9 @@ func paramValue(v any) string {
 
 // loadName names a load model as bench.LoadName does: closed-c50 (-x4 with 4
 // connections), or open-r14000-poisson-c100.
-func loadName(l Load) string {
+func loadName(l results.Load) string {
 	s := fmt.Sprintf("closed-c%d", l.Concurrency)
-	if l.Model == ModelOpen {
+	if l.Model == results.ModelOpen {
 		s = fmt.Sprintf("open-r%g-%s-c%d", l.Rate, l.Arrival, l.Concurrency)
 	}
 	if l.Connections > 1 {
@@ -102,7 +104,7 @@ const (
 // when set; then TunedMark for a tuned stack. What one bar, line or polygon of a
 // chart stands for, e.g. "grpc-proto[win-64KiB]/tcp" or
 // "http-json[server=go-tuned-json]/tcp †".
-func Series(b *Benchmark) string {
+func Series(b *results.Benchmark) string {
 	s := targetName(b)
 	if b.Transport != "" && b.Transport != "inproc" {
 		s += "/" + b.Transport
@@ -124,7 +126,7 @@ func Series(b *Benchmark) string {
 // targetName is the protocol with the bracketed tags its name carries (label and
 // non-default stacks), e.g. "http-json[server=go-tuned-json]", or with its label
 // when the name has another form.
-func targetName(b *Benchmark) string {
+func targetName(b *results.Benchmark) string {
 	if rest, ok := strings.CutPrefix(b.Name, b.Protocol+"["); ok && b.Protocol != "" {
 		if tags, _, ok := strings.Cut(rest, "]/"); ok {
 			return b.Protocol + "[" + tags + "]"
@@ -138,7 +140,7 @@ func targetName(b *Benchmark) string {
 
 // seriesOrder lists every series of r in first-seen order; a series' index
 // picks its colour, so a protocol/transport has one colour in every chart.
-func seriesOrder(bs []Benchmark) map[string]int {
+func seriesOrder(bs []results.Benchmark) map[string]int {
 	order := map[string]int{}
 	for i := range bs {
 		s := Series(&bs[i])
@@ -160,7 +162,7 @@ func seriesOrder(bs []Benchmark) map[string]int {
 func ToBest(g Group) []float64 {
 	avgt := len(g.Benchmarks) > 0
 	for _, b := range g.Benchmarks {
-		if b.Mode != ModeAverageTime || b.Summary.AvgTimeMs == nil {
+		if b.Mode != results.ModeAverageTime || b.Summary.AvgTimeMs == nil {
 			avgt = false
 		}
 	}
@@ -202,7 +204,7 @@ func isFinite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
 // open model's rate, sorted by rate.
 type sweep struct {
 	series     string
-	benchmarks []Benchmark
+	benchmarks []results.Benchmark
 }
 
 // sweepFamily is the sweeps of one workload, parameters and load shape (all
@@ -214,13 +216,13 @@ type sweepFamily struct {
 
 // sweeps finds the rate sweeps of bs: open-model benchmarks of one series,
 // workload, parameters and load shape at two or more rates.
-func sweeps(bs []Benchmark) []sweepFamily {
+func sweeps(bs []results.Benchmark) []sweepFamily {
 	var fams []sweepFamily
 	famIndex := map[string]int{}
 	type at struct{ fam, sw int }
 	swIndex := map[string]at{}
 	for _, b := range bs {
-		if b.Load.Model != ModelOpen {
+		if b.Load.Model != results.ModelOpen {
 			continue
 		}
 		l := b.Load
@@ -261,7 +263,7 @@ func sweeps(bs []Benchmark) []sweepFamily {
 			if len(rates) < 2 {
 				continue
 			}
-			slices.SortStableFunc(s.benchmarks, func(a, b Benchmark) int {
+			slices.SortStableFunc(s.benchmarks, func(a, b results.Benchmark) int {
 				return cmpFloat(a.Load.Rate, b.Load.Rate)
 			})
 			kept = append(kept, s)

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/wirebench/wirebench/results"
 )
 
 // table is one table of a report, built once and rendered as Markdown or HTML,
@@ -26,7 +28,7 @@ type table struct {
 const notAvailable = "n/a"
 
 // scoreTable is JMH's table: Benchmark, Mode, Cnt, Score, Error, Units.
-func scoreTable(bs []Benchmark) table {
+func scoreTable(bs []results.Benchmark) table {
 	t := table{
 		Head:  []string{"Benchmark", "Mode", "Cnt", "Score", "Error", "Units"},
 		Align: "llrrrl",
@@ -34,7 +36,7 @@ func scoreTable(bs []Benchmark) table {
 	for _, b := range bs {
 		score, errS, units := b.Score()
 		n := b.Summary.ThroughputOpsS.N
-		if a := b.Summary.AvgTimeMs; b.Mode == ModeAverageTime && a != nil {
+		if a := b.Summary.AvgTimeMs; b.Mode == results.ModeAverageTime && a != nil {
 			n = a.N
 		}
 		e := ""
@@ -54,7 +56,7 @@ func scoreTable(bs []Benchmark) table {
 // error, its ratio to the group's baseline (paired by round, with the interval's
 // half-width) or, for results without one, to the group's best, latency, CPU and
 // bytes per op.
-func comparisonTables(bs []Benchmark) []table {
+func comparisonTables(bs []results.Benchmark) []table {
 	var ts []table
 	for _, g := range Groups(bs) {
 		units := ""
@@ -106,14 +108,14 @@ func comparisonTables(bs []Benchmark) []table {
 // steady state"; "-" when not classified. An adaptive warm-up adds how long the
 // forks' warm-ups lasted and how many stopped at their cap: "flat; warm-up 18–30 s,
 // 2 capped".
-func steadyCell(b *Benchmark) string {
+func steadyCell(b *results.Benchmark) string {
 	cell := b.Steady
 	switch b.Steady {
 	case "":
 		cell = "-"
-	case SteadyUnknown:
+	case results.SteadyUnknown:
 		cell = "too few"
-	case SteadyWarmedUp, SteadySlowdown:
+	case results.SteadyWarmedUp, results.SteadySlowdown:
 		var after float64
 		for _, t := range b.Trials {
 			if t.Steady != nil {
@@ -146,7 +148,7 @@ func steadyCell(b *Benchmark) string {
 }
 
 // bytesCell is a per-op byte count, or n/a when the client could not count them.
-func bytesCell(s *Summary, v float64) string {
+func bytesCell(s *results.Summary, v float64) string {
 	if s.BytesNotCounted {
 		return notAvailable
 	}
@@ -199,7 +201,7 @@ func groupNote(g Group) string {
 	if forks > 1 {
 		return fmt.Sprintf(" (%s, %d forks × %s rounds; relative to %s%s)", method, forks, perFork(rounds, forks), base, drift)
 	}
-	if method == MethodInterleaved && forks == 1 {
+	if method == results.MethodInterleaved && forks == 1 {
 		return fmt.Sprintf(" (%s, %d rounds of one fork: the intervals leave out what a fresh process changes; relative to %s%s)", method, rounds, base, drift)
 	}
 	return fmt.Sprintf(" (%s, %d rounds; relative to %s%s)", method, rounds, base, drift)
@@ -239,7 +241,7 @@ func relativeCells(g Group) []string {
 			out[i] = "1× (base)"
 		case r == nil || !isFinite(r.Ratio.Mean) || r.Ratio.Mean <= 0:
 			out[i] = notAvailable
-		case r.Of == RelativeLatencyP50:
+		case r.Of == results.RelativeLatencyP50:
 			out[i] = "p50 " + ratioCell(r, r.Ratio)
 			if r.LatencyP99 != nil {
 				out[i] += ", p99 " + ratioCell(r, *r.LatencyP99)
@@ -257,7 +259,7 @@ func relativeCells(g Group) []string {
 const MinIntervalDF = 4
 
 // ratioCell is one ratio with its interval, as relativeCells prints it.
-func ratioCell(r *Relative, q Ratio) string {
+func ratioCell(r *results.Relative, q results.Ratio) string {
 	mark := ""
 	if r.Unsteady {
 		mark = "~"
@@ -285,7 +287,7 @@ func bound(f float64) string {
 }
 
 // legend is the lines that explain the marks of bs's tables and charts.
-func legend(bs []Benchmark) []string {
+func legend(bs []results.Benchmark) []string {
 	for i := range bs {
 		if bs[i].Tuned() {
 			return []string{TunedLegend}
@@ -294,8 +296,8 @@ func legend(bs []Benchmark) []string {
 	return nil
 }
 
-func scoreN(b *Benchmark) int {
-	if a := b.Summary.AvgTimeMs; b.Mode == ModeAverageTime && a != nil {
+func scoreN(b *results.Benchmark) int {
+	if a := b.Summary.AvgTimeMs; b.Mode == results.ModeAverageTime && a != nil {
 		return a.N
 	}
 	return b.Summary.ThroughputOpsS.N
@@ -303,7 +305,7 @@ func scoreN(b *Benchmark) int {
 
 // latencyTable is the table of the Akka HTTP vs gRPC experiment (wrk2's
 // figures), one row per benchmark, times in ms.
-func latencyTable(bs []Benchmark) table {
+func latencyTable(bs []results.Benchmark) table {
 	t := table{
 		Head: []string{"Benchmark", "Total number of requests", "Req/s", "Max, ms", "Avg, ms",
 			"50th pct", "75th pct", "90th pct", "99th pct", "99.9th pct"},
@@ -329,7 +331,7 @@ type note struct {
 
 // notes gathers what a reader must know before trusting a figure: warnings,
 // a generator-bound result, failed calls, trials cut short, late arrivals.
-func notes(bs []Benchmark) []note {
+func notes(bs []results.Benchmark) []note {
 	var ns []note
 	for _, b := range bs {
 		add := func(kind, format string, args ...any) {
@@ -378,7 +380,7 @@ func notes(bs []Benchmark) []note {
 // keyValue is one line of the environment.
 type keyValue struct{ Key, Value string }
 
-func environment(e Environment) []keyValue {
+func environment(e results.Environment) []keyValue {
 	or := func(s string) string {
 		if s == "" {
 			return "unknown"

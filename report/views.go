@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/wirebench/wirebench/internal/markdown"
+	"github.com/wirebench/wirebench/results"
 )
 
 // Views are extra renderings of a run in the shape of one of the original
@@ -47,7 +48,7 @@ type view struct {
 // views builds the views r's suite asks for, in ViewNames order (unknown names are
 // skipped: a newer wirebench may know more), then those its declarations bring: its
 // deviations and the Original vs wirebench table (suiteViews).
-func views(r *Results) []view {
+func views(r *results.Results) []view {
 	if r.Suite == nil {
 		return nil
 	}
@@ -75,11 +76,11 @@ func views(r *Results) []view {
 
 // jmhPerProtocol is metrifier's shape: one JMH table per protocol/transport, a row
 // per operation.
-func jmhPerProtocol(bs []Benchmark) view {
+func jmhPerProtocol(bs []results.Benchmark) view {
 	v := view{Title: "JMH table per protocol",
 		Note: "The shape of metrifier's per-stack JMH output: Score is the mean over Cnt iterations (iterations × trials), Error the 99.9 % confidence half-width."}
 	var order []string
-	rows := map[string][]Benchmark{}
+	rows := map[string][]results.Benchmark{}
 	for _, b := range bs {
 		s := Series(&b)
 		if _, ok := rows[s]; !ok {
@@ -113,10 +114,10 @@ func callsPerOp(workload string) int {
 // msPer1000Calls is the time 1000 sequential calls take, from the score: the time per
 // op of one caller (avgt, or 1/throughput × callers) scaled to 1000 calls. NaN when
 // unknown.
-func msPer1000Calls(b *Benchmark) float64 {
+func msPer1000Calls(b *results.Benchmark) float64 {
 	calls := callsPerOp(b.Workload)
 	msPerOp := 0.0
-	if a := b.Summary.AvgTimeMs; b.Mode == ModeAverageTime && a != nil {
+	if a := b.Summary.AvgTimeMs; b.Mode == results.ModeAverageTime && a != nil {
 		msPerOp = a.Mean
 	} else if t := b.Summary.ThroughputOpsS.Mean; t > 0 {
 		msPerOp = 1e3 * float64(max(b.Load.Concurrency, 1)) / t
@@ -179,7 +180,7 @@ func payloadName(params map[string]any) string {
 
 // rpcechoLines is rpcecho's output, one line per protocol × transport × payload, then
 // one table per workload: a row per protocol/transport, a column per payload.
-func rpcechoLines(bs []Benchmark) view {
+func rpcechoLines(bs []results.Benchmark) view {
 	v := view{Title: "rpcecho's lines",
 		Note: "The time of 1000 sequential calls, from the score: ms per op of one caller × 1000 ÷ calls per op (echo+stats makes 2 calls per op)."}
 	type col struct{ workload, payload string }
@@ -244,7 +245,7 @@ func millis(ms float64) string { return latencyUs(ms) }
 
 // akkaLatency is the Akka HTTP vs gRPC experiment's table: a row per benchmark,
 // named by its protocol/transport and load, times in ms.
-func akkaLatency(bs []Benchmark) view {
+func akkaLatency(bs []results.Benchmark) view {
 	v := view{Title: "Akka HTTP vs gRPC table",
 		Note: "The original's table (wrk2's figures), for both protocols from one tool and one load model: requests are successful ops over the measured iterations, Req/s the mean throughput, times are response time from the intended start (corrected for coordinated omission), in ms."}
 	t := table{
@@ -267,7 +268,7 @@ func akkaLatency(bs []Benchmark) view {
 // experiment's gRPC parameter sweep printed it: the label, then one column per
 // option set anywhere in the run (client and server; "c=X s=Y" when they differ,
 // "default" when unset).
-func grpcParamsTable(bs []Benchmark) view {
+func grpcParamsTable(bs []results.Benchmark) view {
 	v := view{Title: "gRPC parameters (JMH table with parameter columns)",
 		Note: "One row per configuration and operation; an option column shows the value given to both sides (or c= client, s= server), default where unset."}
 	var keys []string
@@ -298,7 +299,7 @@ func grpcParamsTable(bs []Benchmark) view {
 			for _, k := range keys {
 				row = append(row, optionCell(b.Options[k], b.ServerOptions[k]))
 			}
-			score := scoreTable([]Benchmark{b}).Rows[0]
+			score := scoreTable([]results.Benchmark{b}).Rows[0]
 			row = append(row, score[1:]...)
 			t.Rows = append(t.Rows, row)
 		}
@@ -323,7 +324,7 @@ func optionCell(client, server string) string {
 
 // WriteViewsText writes the views r's suite asks for as terminal text, each under
 // its title; nothing when it asks for none.
-func WriteViewsText(w io.Writer, r *Results) error {
+func WriteViewsText(w io.Writer, r *results.Results) error {
 	for _, v := range views(r) {
 		if _, err := fmt.Fprintf(w, "\n== %s (%s) ==\n", v.Title, v.Name); err != nil {
 			return err
@@ -360,7 +361,7 @@ func WriteViewsText(w io.Writer, r *Results) error {
 
 // writeMarkdownViews writes the views as a Markdown section. A write error
 // stays in w, for its Flush.
-func writeMarkdownViews(w *bufio.Writer, r *Results) {
+func writeMarkdownViews(w *bufio.Writer, r *results.Results) {
 	vs := views(r)
 	if len(vs) == 0 {
 		return

@@ -6,15 +6,15 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/wirebench/wirebench/originals"
-	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/results"
 )
 
 // readOriginal reads the original key: the name of an original's published figures
 // (suites/originals/NAME.yaml), or a mapping of that name and one of its setups. The
 // figures must load: a suite that declares an original whose figures are missing or
 // malformed would print no Original vs wirebench table and not say why.
-func (c *checker) readOriginal(n *yaml.Node, load func(string) (*originals.Original, error)) *report.OriginalRef {
-	ref := &report.OriginalRef{}
+func (c *checker) readOriginal(n *yaml.Node, load func(string) (*originals.Original, error)) *results.OriginalRef {
+	ref := &results.OriginalRef{}
 	nameNode, setupNode := n, (*yaml.Node)(nil)
 	if r := resolve(n); r != nil && r.Kind == yaml.MappingNode {
 		fs, ok := c.fields(n, "original", []string{"name", "setup"}, nil)
@@ -57,19 +57,19 @@ func (c *checker) readOriginal(n *yaml.Node, load func(string) (*originals.Origi
 
 // readDeviations reads the deviations list: each entry a mapping of what differs from
 // the original and why, both required.
-func (c *checker) readDeviations(n *yaml.Node) []report.Deviation {
+func (c *checker) readDeviations(n *yaml.Node) []results.Deviation {
 	items := resolve(n)
 	if items == nil || items.Kind != yaml.SequenceNode || len(items.Content) == 0 {
 		c.at(n, "deviations: want a list of {what, why} entries (lines starting with -)")
 		return nil
 	}
-	var out []report.Deviation
+	var out []results.Deviation
 	for _, it := range items.Content {
 		fs, ok := c.fields(it, "a deviation", []string{"what", "why"}, nil)
 		if !ok {
 			continue
 		}
-		var d report.Deviation
+		var d results.Deviation
 		for key, dst := range map[string]*string{"what": &d.What, "why": &d.Why} {
 			f, ok := fs[key]
 			if !ok {

@@ -28,6 +28,7 @@ import (
 	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/originals"
 	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/suites"
 )
@@ -59,9 +60,9 @@ type Suite struct {
 	Hosts cluster.Hosts
 	// Original is the original experiment the suite reproduces (its original key),
 	// checked to name published figures that load; nil for none.
-	Original *report.OriginalRef
+	Original *results.OriginalRef
 	// Deviations are the suite's declared departures from its original, in file order.
-	Deviations []report.Deviation
+	Deviations []results.Deviation
 }
 
 // Limits of one suite.

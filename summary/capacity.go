@@ -7,14 +7,14 @@ import (
 	"github.com/wirebench/wirebench/cluster"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/instrument"
-	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/results"
 )
 
 // Capacity builds the result of a capacity search: the benchmark's figures are the
 // confirming run's (or, when it was not confirmed, the last passing step's, or else
 // the last step's), and Capacity holds the answer and every step. err is the search's
 // failure, if any (what it measured is kept).
-func Capacity(res cluster.Resolved, r *cluster.CapacityResult, err error) report.Benchmark {
+func Capacity(res cluster.Resolved, r *cluster.CapacityResult, err error) results.Benchmark {
 	var picked *cluster.Interval
 	if r != nil {
 		picked = pick(r.Steps)
@@ -30,7 +30,7 @@ func Capacity(res cluster.Resolved, r *cluster.CapacityResult, err error) report
 	b.GeneratorBound = false
 	b.Warnings = slices.DeleteFunc(b.Warnings, func(w string) bool { return strings.HasPrefix(w, generatorWarning) })
 	c := res.Spec.Capacity
-	capa := &report.Capacity{MaxErrorRate: c.MaxErrorRate, Steps: []report.CapacityStep{}}
+	capa := &results.Capacity{MaxErrorRate: c.MaxErrorRate, Steps: []results.CapacityStep{}}
 	for _, o := range c.SLOs {
 		capa.SLO = append(capa.SLO, o.String())
 	}
@@ -39,9 +39,9 @@ func Capacity(res cluster.Resolved, r *cluster.CapacityResult, err error) report
 		capa.Confirmed, capa.GeneratorBound, capa.OutOfBudget = r.Confirmed, r.GeneratorBound, r.OutOfBudget
 		for _, st := range r.Steps {
 			iv := st.Interval
-			capa.Steps = append(capa.Steps, report.CapacityStep{RateOpsS: st.Rate,
+			capa.Steps = append(capa.Steps, results.CapacityStep{RateOpsS: st.Rate,
 				AchievedOpsS: float64(iv.Ops+iv.ErrorCount()) / max(iv.Seconds(), 1e-9), Seconds: iv.Seconds(),
-				LatencyUs: report.LatencyFrom(iv.Resp), Errors: iv.ErrorCount(), Verdict: st.Verdict, Why: st.Why, Confirm: st.Confirm})
+				LatencyUs: results.LatencyFrom(iv.Resp), Errors: iv.ErrorCount(), Verdict: st.Verdict, Why: st.Why, Confirm: st.Confirm})
 		}
 		if r.GeneratorBound {
 			b.GeneratorBound = true

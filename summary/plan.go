@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/stats"
 )
@@ -33,7 +34,7 @@ type GroupPlan struct {
 
 // Plans plans every group of bs that has paired ratios with variance components,
 // for a budget (seconds of one group) and a precision (0.05: ±5 %).
-func Plans(bs []report.Benchmark, budget time.Duration, precision float64) []GroupPlan {
+func Plans(bs []results.Benchmark, budget time.Duration, precision float64) []GroupPlan {
 	var out []GroupPlan
 	for _, g := range report.Groups(bs) {
 		p := GroupPlan{Name: g.Name, ForkCost: spec.StartOverhead.Seconds()}

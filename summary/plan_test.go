@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/results"
 )
 
 // A group's plan takes its widest ratio's components and its measured costs: two
@@ -13,12 +13,12 @@ import (
 // rounds its forks allow, and a precision no plan reaches within the grid says so.
 func TestPlans(t *testing.T) {
 	between := 0.0
-	bs := []report.Benchmark{
+	bs := []results.Benchmark{
 		{Name: "a/tcp/person.get", Workload: "person.get", WarmupSeconds: 0.2, IterationSeconds: 0.05},
 		{Name: "b/tcp/person.get", Workload: "person.get", WarmupSeconds: 0.2, IterationSeconds: 0.05,
-			Summary: report.Summary{Relative: &report.Relative{Baseline: "a/tcp/person.get", Rounds: 100, Forks: 10,
-				Ratio:    report.Ratio{Mean: 1.2, CILow: 1.1, CIHigh: 1.3},
-				Variance: &report.Variance{WithinRound: 0.09, BetweenForks: &between}}}},
+			Summary: results.Summary{Relative: &results.Relative{Baseline: "a/tcp/person.get", Rounds: 100, Forks: 10,
+				Ratio:    results.Ratio{Mean: 1.2, CILow: 1.1, CIHigh: 1.3},
+				Variance: &results.Variance{WithinRound: 0.09, BetweenForks: &between}}}},
 	}
 	ps := Plans(bs, 90*time.Second, 0.05)
 	if len(ps) != 1 {

@@ -1,4 +1,4 @@
-// Package summary turns what the driver measured into results: one report.Benchmark
+// Package summary turns what the driver measured into results: one results.Benchmark
 // per benchmark, with the score and its error as JMH computes them, latency
 // percentiles from the merged histograms, CPU and bytes per op, the stacks of both
 // sides, warnings when the load generator rather than the target set the result, and
@@ -16,6 +16,7 @@ import (
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/record"
 	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/stats"
 )
@@ -37,13 +38,13 @@ const (
 // Benchmark builds the result of a resolved benchmark from what the driver measured
 // of it. steady is the class of each of r's trials (Steadiness, with its group), or
 // nil to classify them alone; each trial is measured from its steady state on.
-func Benchmark(res cluster.Resolved, r *cluster.Result, steady []*report.Steady) report.Benchmark {
+func Benchmark(res cluster.Resolved, r *cluster.Result, steady []*results.Steady) results.Benchmark {
 	spec := res.Spec
-	b := report.Benchmark{
+	b := results.Benchmark{
 		Name: spec.Name(), Protocol: spec.Protocol, Transport: spec.Transport, Workload: spec.Workload,
 		Label: spec.Label, Params: spec.ParamMap(), Options: spec.ClientOptions, ServerOptions: spec.ServerOptions, Target: spec.Target,
 		ClientStack: stackOf(res.Client, spec.ClientOptions, spec.JVMArgs, len(spec.ClientCPUs)), Method: r.Method,
-		Load: report.Load{Model: string(spec.Load.Kind), Concurrency: spec.Load.Concurrency,
+		Load: results.Load{Model: string(spec.Load.Kind), Concurrency: spec.Load.Concurrency,
 			Connections: spec.Load.Connections, Rate: spec.Load.Rate, Arrival: string(spec.Load.Arrival)},
 		Mode: spec.Mode, WarmupSeconds: spec.Warmup.Seconds(), WarmupMaxSeconds: spec.WarmupMax.Seconds(), IterationSeconds: spec.IterationTime.Seconds(),
 		IterationOps: spec.IterationOps, Iterations: spec.Iterations,
@@ -69,7 +70,7 @@ func Benchmark(res cluster.Resolved, r *cluster.Result, steady []*report.Steady)
 	}
 	var classes []string
 	for k, t := range r.Trials {
-		rt := report.Trial{Index: t.Index, Steady: steady[k], Warmup: warmupOf(t, spec.Load.Kind == load.Open)}
+		rt := results.Trial{Index: t.Index, Steady: steady[k], Warmup: warmupOf(t, spec.Load.Kind == load.Open)}
 		if t.Err != nil {
 			rt.Error = t.Err.Error()
 		}
@@ -103,14 +104,14 @@ func Benchmark(res cluster.Resolved, r *cluster.Result, steady []*report.Steady)
 	}
 	b.Steady = benchmarkSteady(classes)
 	s := &b.Summary
-	s.ThroughputOpsS = report.ThroughputFrom(stats.Summarize(scores, Confidence))
-	if spec.Mode == report.ModeAverageTime {
-		a := report.ThroughputFrom(stats.Summarize(avgScores, Confidence))
+	s.ThroughputOpsS = results.ThroughputFrom(stats.Summarize(scores, Confidence))
+	if spec.Mode == results.ModeAverageTime {
+		a := results.ThroughputFrom(stats.Summarize(avgScores, Confidence))
 		s.AvgTimeMs = &a
 	}
-	s.LatencyUs = report.LatencyFrom(all.Resp)
+	s.LatencyUs = results.LatencyFrom(all.Resp)
 	if all.Lag != nil {
-		svc, lag := report.LatencyFrom(all.Service), report.LatencyFrom(all.Lag)
+		svc, lag := results.LatencyFrom(all.Service), results.LatencyFrom(all.Lag)
 		s.ServiceUs, s.LagUs = &svc, &lag
 	}
 	s.Ops, s.Errors, s.Overflow = all.Ops, all.ErrorCount(), all.Overflow
@@ -163,8 +164,8 @@ func Benchmark(res cluster.Resolved, r *cluster.Result, steady []*report.Steady)
 
 // stackOf is the results' description of a stack run with options, in a worker pinned
 // to cpus CPUs with the benchmark's jvmArgs (for a JVM stack).
-func stackOf(st *protocol.Stack, options map[string]string, jvmArgs []string, cpus int) *report.Stack {
-	s := &report.Stack{Name: st.Name, Language: st.Language, Tier: string(st.TierWith(options)), Libraries: st.Libraries}
+func stackOf(st *protocol.Stack, options map[string]string, jvmArgs []string, cpus int) *results.Stack {
+	s := &results.Stack{Name: st.Name, Language: st.Language, Tier: string(st.TierWith(options)), Libraries: st.Libraries}
 	if st.Worker == protocol.WorkerJava {
 		s.JVMArgs = cluster.JVMArgs(jvmArgs, cpus)
 	}
@@ -179,11 +180,11 @@ func avgMs(iv *record.Interval, callers int) float64 {
 	return iv.Seconds() * float64(callers) / float64(iv.Ops) * 1e3
 }
 
-func iteration(iv *cluster.Interval) report.Iteration {
-	it := report.Iteration{Index: iv.Index, Seconds: iv.Seconds(), Ops: iv.Ops, Errors: iv.ErrorCount(),
-		ThroughputOpsS: iv.Throughput(), LatencyUs: report.LatencyFrom(iv.Resp)}
+func iteration(iv *cluster.Interval) results.Iteration {
+	it := results.Iteration{Index: iv.Index, Seconds: iv.Seconds(), Ops: iv.Ops, Errors: iv.ErrorCount(),
+		ThroughputOpsS: iv.Throughput(), LatencyUs: results.LatencyFrom(iv.Resp)}
 	if iv.Lag != nil {
-		svc, lag := report.LatencyFrom(iv.Service), report.LatencyFrom(iv.Lag)
+		svc, lag := results.LatencyFrom(iv.Service), results.LatencyFrom(iv.Lag)
 		it.ServiceUs, it.LagUs = &svc, &lag
 	}
 	if h, err := record.EncodeHistogram(iv.Resp); err == nil {
@@ -196,7 +197,7 @@ func iteration(iv *cluster.Interval) report.Iteration {
 const generatorWarning = "generator-bound:"
 
 // judge says whether the generator, not the target, may have set the result.
-func judge(spec spec.Spec, all *record.Interval, s *report.Summary, seconds, cpuSeconds float64) (warnings []string, bound bool) {
+func judge(spec spec.Spec, all *record.Interval, s *results.Summary, seconds, cpuSeconds float64) (warnings []string, bound bool) {
 	if spec.Load.Kind == load.Open && s.LagUs != nil {
 		if lag := time.Duration(s.LagUs.P99 * 1e3); lag > MaxLagP99 {
 			warnings = append(warnings, fmt.Sprintf(generatorWarning+" lag p99 %v is over %v; calls started late (see overflow and lag)", lag.Round(time.Microsecond), MaxLagP99))

@@ -9,6 +9,7 @@ import (
 	"github.com/wirebench/wirebench/cluster"
 	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/runner"
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/summary"
@@ -68,7 +69,7 @@ func (c *capacityCmd) Run(e *env) error {
 		fmt.Fprintf(progress, "  %s\n", capacityLine(st))
 	})
 	b := summary.Capacity(res, found, runErr)
-	out := &report.Results{SchemaVersion: report.SchemaVersion, Benchmarks: []report.Benchmark{b}, Environment: env}
+	out := &results.Results{SchemaVersion: results.SchemaVersion, Benchmarks: []results.Benchmark{b}, Environment: env}
 	if found != nil && len(found.Steps) > 0 {
 		fmt.Fprintln(e.stdout)
 		if err := report.WriteCapacityText(e.stdout, out.Benchmarks); err != nil {

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/compare"
-	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/summary"
 )
 
@@ -26,7 +26,7 @@ func (c *planCmd) Run(e *env) error {
 	if c.Budget <= 0 {
 		return usagef("--budget: want a positive duration")
 	}
-	res, err := report.ReadFile(c.Results)
+	res, err := results.ReadFile(c.Results)
 	if err != nil {
 		return err
 	}

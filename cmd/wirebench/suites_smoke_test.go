@@ -13,6 +13,7 @@ import (
 	"github.com/wirebench/wirebench/protocol"
 	_ "github.com/wirebench/wirebench/protocol/all"
 	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/suite"
 )
@@ -104,7 +105,7 @@ func TestBundledSuitesSmoke(t *testing.T) {
 			if res.Suite == nil || res.Suite.Name != name {
 				t.Errorf("results name suite %+v, want %s", res.Suite, name)
 			}
-			got := map[string]report.Benchmark{}
+			got := map[string]results.Benchmark{}
 			for _, b := range res.Benchmarks {
 				got[b.Name] = b
 			}

@@ -1,4 +1,4 @@
-package report
+package results
 
 import (
 	"github.com/HdrHistogram/hdrhistogram-go"

@@ -1,13 +1,14 @@
-// Package report holds wirebench's results model, a versioned JSON document
-// described by an embedded JSON Schema, and (in other files) the renderers
-// that turn results into tables, charts and comparisons.
+// Package results is wirebench's results model: what the driver measured of each
+// benchmark and the versioned JSON document every later stage reads,
+// described by an embedded JSON Schema. It imports no driver or rendering code, so
+// the file reader, the summary and the renderers depend on it and not on each other.
 //
 // The JSON names marked stable in DESIGN.md ("Results JSON (stable names)")
 // keep their names and meaning for as long as SchemaVersion stays the same;
 // fields may be added. A change that renames or redefines one bumps
 // SchemaVersion, and Read refuses versions it does not know rather than
 // misread them.
-package report
+package results
 
 import (
 	"bytes"
@@ -243,6 +244,16 @@ const (
 // Tuned reports whether either side of b is a tuned stack.
 func (b *Benchmark) Tuned() bool {
 	return b.ServerStack != nil && b.ServerStack.Tier == TierTuned || b.ClientStack != nil && b.ClientStack.Tier == TierTuned
+}
+
+// Score returns the benchmark's score, its error and units by its mode: ops/s, or
+// ms/op in average-time mode.
+func (b *Benchmark) Score() (score, errS float64, units string) {
+	if a := b.Summary.AvgTimeMs; b.Mode == ModeAverageTime && a != nil {
+		return a.Mean, a.Error, "ms/op"
+	}
+	t := b.Summary.ThroughputOpsS
+	return t.Mean, t.Error, "ops/s"
 }
 
 // Method values.
