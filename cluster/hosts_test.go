@@ -19,6 +19,7 @@ import (
 	"github.com/wirebench/wirebench/link"
 	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/record"
+	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
 )
 
@@ -82,7 +83,7 @@ func TestRemoteRunThreeClients(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, iv := range append([]*Interval{trials[0].Warmup}, trials[0].Intervals...) {
+	for _, iv := range append([]*results.Interval{trials[0].Warmup}, trials[0].Intervals...) {
 		if len(iv.Parts) != 3 {
 			t.Fatalf("%s %d: %d parts; want one per client worker", iv.Phase, iv.Index, len(iv.Parts))
 		}
@@ -109,12 +110,12 @@ func TestRemoteRunThreeClients(t *testing.T) {
 // record.Interval.Add: at every histogram bucket the merged count is the sum of the
 // parts' counts; ops, errors, bytes and CPU add up; the span covers every part's;
 // the rate is at most the sum of the parts' rates.
-func checkMerge(t *testing.T, iv *Interval) {
+func checkMerge(t *testing.T, iv *results.Interval) {
 	t.Helper()
 	for _, h := range []struct {
 		name string
-		of   func(*Interval) *hdr.Histogram
-	}{{"response", func(i *Interval) *hdr.Histogram { return i.Resp }}, {"service", func(i *Interval) *hdr.Histogram { return i.Service }}} {
+		of   func(*results.Interval) *hdr.Histogram
+	}{{"response", func(i *results.Interval) *hdr.Histogram { return i.Resp }}, {"service", func(i *results.Interval) *hdr.Histogram { return i.Service }}} {
 		if h.of(iv) == nil && h.name == "service" {
 			continue // a closed model's service time is its response time: not sent
 		}
@@ -237,13 +238,13 @@ func TestRemoteWorkerDies(t *testing.T) {
 	s := remoteSpec("http-json")
 	s.Iterations, s.IterationTime = 50, 100*time.Millisecond
 	h := Hosts{Server: srv, Clients: []string{c1, c2}, Auth: ClientAuth{TokenFile: tok}}
-	var trials []*Trial
+	var trials []*results.Fork
 	var err error
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		trials, err = Run(context.Background(), s, Options{Binary: binary, Hosts: h, Observe: func(e Event) {
-			if e.Interval.Phase == engine.Measure && e.Interval.Index == 1 {
+			if e.Interval.Phase == string(engine.Measure) && e.Interval.Index == 1 {
 				victim.cmd.Process.Kill()
 			}
 		}})

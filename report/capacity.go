@@ -47,7 +47,7 @@ func capacityTable(bs []results.Benchmark) (table, bool) {
 		}
 		name := b.Name
 		if b.Tuned() {
-			name += TunedMark
+			name += results.TunedMark
 		}
 		t.Rows = append(t.Rows, []string{name, strings.Join(c.SLO, ", "), rate, bracket, strconv.Itoa(len(c.Steps)),
 			yesNo(c.Confirmed), note})
@@ -168,7 +168,7 @@ func capacityChart(b *results.Benchmark, cs colors) (*Chart, error) {
 	if len(pass)+len(fail) == 0 {
 		return nil, nil
 	}
-	col := cs.of(Series(b))
+	col := cs.of(results.Series(b))
 	red := color.RGBA{0xE1, 0x57, 0x59, 0xFF}
 	for _, set := range []struct {
 		pts   plotter.XYs

@@ -99,7 +99,7 @@ func textStyle(size vg.Length, c color.Color) text.Style {
 // is the plotting library's refusal of some chart's data.
 func Charts(r *results.Results) ([]Chart, error) {
 	cs := colors(seriesOrder(r.Benchmarks))
-	groups := Groups(r.Benchmarks)
+	groups := results.Groups(r.Benchmarks)
 	var out []Chart
 	var errs []error
 	add := func(c *Chart, err error) {

@@ -82,7 +82,7 @@ func summarySpectrum(l results.Latency) plotter.XYs {
 // spectrumChart is the response-time percentile spectrum of one operation:
 // one line per benchmark, from its merged iteration histograms (dashed, with
 // points, from the summary percentiles when the file has no histograms).
-func spectrumChart(g Group, cs colors) (*Chart, error) {
+func spectrumChart(g results.Group, cs colors) (*Chart, error) {
 	name := "latency-" + slug(g.Name)
 	p := newPlot("")
 	p.X.Label.Text = "percentile"
@@ -94,7 +94,7 @@ func spectrumChart(g Group, cs colors) (*Chart, error) {
 	seen := map[string]bool{}
 	fromSummary := false
 	for _, b := range g.Benchmarks {
-		s := Series(&b)
+		s := results.Series(&b)
 		var pts plotter.XYs
 		dashed := false
 		if h := mergedHistogram(&b); h != nil {

@@ -30,12 +30,12 @@ type csvColumn struct {
 // benchmarkColumns describe the benchmark and its score.
 var benchmarkColumns = []csvColumn{
 	{"name", func(b *results.Benchmark) string { return b.Name }},
-	{"series", func(b *results.Benchmark) string { return Series(b) }},
-	{"operation", func(b *results.Benchmark) string { return groupName(b) }},
+	{"series", func(b *results.Benchmark) string { return results.Series(b) }},
+	{"operation", func(b *results.Benchmark) string { return results.GroupName(b) }},
 	{"protocol", func(b *results.Benchmark) string { return b.Protocol }},
 	{"transport", func(b *results.Benchmark) string { return b.Transport }},
 	{"workload", func(b *results.Benchmark) string { return b.Workload }},
-	{"params", func(b *results.Benchmark) string { return paramString(b.Params) }},
+	{"params", func(b *results.Benchmark) string { return results.ParamString(b.Params) }},
 	{"options", func(b *results.Benchmark) string { return mapString(b.Options) }},
 	{"target", func(b *results.Benchmark) string { return b.Target }},
 	{"load_model", func(b *results.Benchmark) string { return b.Load.Model }},

@@ -80,7 +80,7 @@ func fixture(t testing.TB) *results.Results {
 			Load: s.load, Mode: s.mode, WarmupSeconds: 1, IterationSeconds: 1, Iterations: 2,
 			GeneratorBound: s.proto == "direct",
 		}
-		b.Name = fmt.Sprintf("%s/%s/%s", s.proto, s.transport, groupName(&b))
+		b.Name = fmt.Sprintf("%s/%s/%s", s.proto, s.transport, results.GroupName(&b))
 		merged := record.NewHistogram()
 		for trial := range 2 {
 			tr := results.Trial{Index: trial}
@@ -149,7 +149,7 @@ func fixture(t testing.TB) *results.Results {
 	tuned := &r.Benchmarks[1]
 	tuned.ServerStack = stack("go-tuned-json", results.TierTuned)
 	tuned.Name = "http-json[server=go-tuned-json]/tcp/person.get/closed-c50"
-	tuned.Warnings = []string{MachineChanged + ": its speed moved between two levels 71 % apart"}
+	tuned.Warnings = []string{results.MachineChanged + ": its speed moved between two levels 71 % apart"}
 	// The person.get group, interleaved, against the tuned http-json.
 	for i, ratio := range map[int][3]float64{0: {131.4, 120.2, 143.6}, 2: {2.283, 2.204, 2.365}, 3: {2.852, 2.71, 3.001}} {
 		r.Benchmarks[i].Summary.Relative = &results.Relative{Baseline: tuned.Name, Rounds: 150,

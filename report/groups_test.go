@@ -9,7 +9,7 @@ import (
 )
 
 func TestGroups(t *testing.T) {
-	gs := Groups(fixture(t).Benchmarks)
+	gs := results.Groups(fixture(t).Benchmarks)
 	var names []string
 	for _, g := range gs {
 		names = append(names, g.Name)
@@ -27,7 +27,7 @@ func TestGroups(t *testing.T) {
 	// A name not in bench.Name's shape: the group name is rebuilt from fields.
 	b := results.Benchmark{Name: "custom", Protocol: "p", Workload: "echo", Params: map[string]any{"payload": 11.0},
 		Load: results.Load{Model: results.ModelOpen, Rate: 500, Arrival: "poisson", Concurrency: 8, Connections: 2}}
-	if got := Groups([]results.Benchmark{b})[0].Name; got != "echo[payload=11]/open-r500-poisson-c8-x2" {
+	if got := results.Groups([]results.Benchmark{b})[0].Name; got != "echo[payload=11]/open-r500-poisson-c8-x2" {
 		t.Errorf("rebuilt group name %q", got)
 	}
 }
@@ -54,7 +54,7 @@ func TestToBest(t *testing.T) {
 		{"nan", []results.Benchmark{thr(math.NaN()), thr(10)}, []float64{math.NaN(), 1}},
 	}
 	for _, tt := range tests {
-		got := ToBest(Group{Benchmarks: tt.bs})
+		got := ToBest(results.Group{Benchmarks: tt.bs})
 		for i := range got {
 			if !(got[i] == tt.want[i] || math.IsNaN(got[i]) && math.IsNaN(tt.want[i])) {
 				t.Errorf("%s: Relative = %v, want %v", tt.name, got, tt.want)

@@ -67,7 +67,7 @@ func WriteHTML(w io.Writer, r *results.Results) error {
 		Scores: scoreTable(r.Benchmarks), Operations: ops,
 		Latency: latencyTable(r.Benchmarks), Charts: charts, Notes: ns,
 		Warnings: warnings, Errors: errors, Environment: environment(r.Environment),
-		Benchmarks: len(r.Benchmarks), Groups: len(Groups(r.Benchmarks)),
+		Benchmarks: len(r.Benchmarks), Groups: len(results.Groups(r.Benchmarks)),
 	}
 	bw := bufio.NewWriter(w)
 	if err := htmlTemplate.Execute(bw, data); err != nil {

@@ -45,7 +45,7 @@ func scoreTable(bs []results.Benchmark) table {
 		}
 		name := b.Name
 		if b.Tuned() {
-			name += TunedMark
+			name += results.TunedMark
 		}
 		t.Rows = append(t.Rows, []string{name, b.Mode, strconv.Itoa(n), scoreNum(score), e, units})
 	}
@@ -58,7 +58,7 @@ func scoreTable(bs []results.Benchmark) table {
 // bytes per op.
 func comparisonTables(bs []results.Benchmark) []table {
 	var ts []table
-	for _, g := range Groups(bs) {
+	for _, g := range results.Groups(bs) {
 		units := ""
 		for i, b := range g.Benchmarks {
 			_, _, u := b.Score()
@@ -93,7 +93,7 @@ func comparisonTables(bs []results.Benchmark) []table {
 			if s.ServerCPUUsPerOp != nil {
 				server = fixed(*s.ServerCPUUsPerOp, 2)
 			}
-			t.Rows = append(t.Rows, []string{Series(&b), cell, rel[i], steadyCell(&b),
+			t.Rows = append(t.Rows, []string{results.Series(&b), cell, rel[i], steadyCell(&b),
 				latencyUs(s.LatencyUs.P50), latencyUs(s.LatencyUs.P99),
 				fixed(s.ClientCPUUsPerOp, 2), server,
 				bytesCell(&s, s.BytesSentPerOp), bytesCell(&s, s.BytesRecvPerOp)})
@@ -156,7 +156,7 @@ func bytesCell(s *results.Summary, v float64) string {
 }
 
 // paired reports whether the group's ratios were paired against a baseline.
-func paired(g Group) (baseline string, ok bool) {
+func paired(g results.Group) (baseline string, ok bool) {
 	for _, b := range g.Benchmarks {
 		if r := b.Summary.Relative; r != nil {
 			return r.Baseline, true
@@ -166,7 +166,7 @@ func paired(g Group) (baseline string, ok bool) {
 }
 
 // groupNote says how a group was measured and what its Relative column is against.
-func groupNote(g Group) string {
+func groupNote(g results.Group) string {
 	method, rounds, forks := "", 0, 0
 	for _, b := range g.Benchmarks {
 		if b.Method != "" {
@@ -187,9 +187,9 @@ func groupNote(g Group) string {
 	drift := ""
 	for _, b := range g.Benchmarks {
 		if b.Name == base {
-			base = Series(&b)
+			base = results.Series(&b)
 			for _, w := range b.Warnings {
-				if strings.HasPrefix(w, MachineChanged) {
+				if strings.HasPrefix(w, results.MachineChanged) {
 					drift = "; the machine changed under the rounds, see the warnings"
 				}
 			}
@@ -215,17 +215,13 @@ func perFork(rounds, forks int) string {
 	return "~" + strconv.Itoa((rounds+forks/2)/forks)
 }
 
-// MachineChanged starts the warning a group's baseline carries when the machine's
-// speed trended or moved between levels under the group's rounds.
-const MachineChanged = "the machine changed under this group's rounds"
-
 // relativeCells are the Relative column of a group: "0.71× [0.68, 0.74]" (the
 // paired ratio and its interval, asymmetric as a ratio's is), "1× (base)" for the
 // baseline, "0.71× (too few)" when the interval rests on too few forks or rounds
 // to mean anything, with "~" before a ratio whose target or baseline reached no
 // steady state, or the ratio to the best for results without paired ratios. In the
 // open model the ratio is of response-time p50 and p99: "p50 0.80× [..], p99 ..".
-func relativeCells(g Group) []string {
+func relativeCells(g results.Group) []string {
 	out := make([]string, len(g.Benchmarks))
 	base, ok := paired(g)
 	if !ok {
@@ -253,11 +249,6 @@ func relativeCells(g Group) []string {
 	return out
 }
 
-// MinIntervalDF is the fewest degrees of freedom a ratio's interval is printed with:
-// with fewer, Student's t at 99.9 % is over 8.6 and the interval tells the count
-// of forks more than the targets (summary warns about it).
-const MinIntervalDF = 4
-
 // ratioCell is one ratio with its interval, as relativeCells prints it.
 func ratioCell(r *results.Relative, q results.Ratio) string {
 	mark := ""
@@ -268,7 +259,7 @@ func ratioCell(r *results.Relative, q results.Ratio) string {
 	if r.Forks == 0 {
 		df = float64(r.Rounds - 1) // a file from before forks: one fork's rounds
 	}
-	if df < MinIntervalDF || r.Rounds < 2 {
+	if df < results.MinIntervalDF || r.Rounds < 2 {
 		return mark + times(q.Mean) + " (too few)"
 	}
 	return mark + times(q.Mean) + " [" + bound(q.CILow) + ", " + bound(q.CIHigh) + "]"
@@ -290,7 +281,7 @@ func bound(f float64) string {
 func legend(bs []results.Benchmark) []string {
 	for i := range bs {
 		if bs[i].Tuned() {
-			return []string{TunedLegend}
+			return []string{results.TunedLegend}
 		}
 	}
 	return nil

@@ -82,7 +82,7 @@ func jmhPerProtocol(bs []results.Benchmark) view {
 	var order []string
 	rows := map[string][]results.Benchmark{}
 	for _, b := range bs {
-		s := Series(&b)
+		s := results.Series(&b)
 		if _, ok := rows[s]; !ok {
 			order = append(order, s)
 		}
@@ -92,7 +92,7 @@ func jmhPerProtocol(bs []results.Benchmark) view {
 		t := scoreTable(rows[s])
 		t.Title = s
 		for i, b := range rows[s] {
-			t.Rows[i][0] = groupName(&b)
+			t.Rows[i][0] = results.GroupName(&b)
 		}
 		v.Tables = append(v.Tables, t)
 	}
@@ -153,7 +153,7 @@ func rpcechoAddr(transport string) string {
 		return "tcp://127.0.0.1:…"
 	case "unix":
 		return "unix:///…"
-	case InProcess:
+	case results.InProcess:
 		return "inproc"
 	}
 	return transport
@@ -188,13 +188,13 @@ func rpcechoLines(bs []results.Benchmark) view {
 	cols := map[string][]string{}
 	cells := map[string]map[col]string{}
 	var series []string
-	for _, g := range Groups(bs) {
+	for _, g := range results.Groups(bs) {
 		b0 := g.Benchmarks[0]
 		if callsPerOp(b0.Workload) == 0 {
 			continue
 		}
 		pl := payloadName(b0.Params)
-		v.Lines = append(v.Lines, fmt.Sprintf("%s, payload %s (%s):", b0.Workload, pl, loadName(b0.Load)))
+		v.Lines = append(v.Lines, fmt.Sprintf("%s, payload %s (%s):", b0.Workload, pl, results.LoadName(b0.Load)))
 		if !slices.Contains(workloads, b0.Workload) {
 			workloads = append(workloads, b0.Workload)
 		}
@@ -202,7 +202,7 @@ func rpcechoLines(bs []results.Benchmark) view {
 		for _, b := range g.Benchmarks {
 			ms := msPer1000Calls(&b)
 			v.Lines = append(v.Lines, fmt.Sprintf("1000 calls using %s on %s: %s millisec", rpcechoName(b.Protocol), rpcechoAddr(b.Transport), millis(ms)))
-			s := Series(&b)
+			s := results.Series(&b)
 			if cells[s] == nil {
 				cells[s] = map[col]string{}
 				series = append(series, s)
@@ -256,7 +256,7 @@ func akkaLatency(bs []results.Benchmark) view {
 	ms := func(us float64) string { return fixed(us/1e3, 3) }
 	for _, b := range bs {
 		l := b.Summary.LatencyUs
-		t.Rows = append(t.Rows, []string{Series(&b) + " " + loadName(b.Load), strconv.FormatInt(b.Summary.Ops, 10),
+		t.Rows = append(t.Rows, []string{results.Series(&b) + " " + results.LoadName(b.Load), strconv.FormatInt(b.Summary.Ops, 10),
 			fixed(b.Summary.ThroughputOpsS.Mean, 2), ms(l.Max), ms(l.Mean),
 			ms(l.P50), ms(l.P75), ms(l.P90), ms(l.P99)})
 	}
@@ -289,7 +289,7 @@ func grpcParamsTable(bs []results.Benchmark) view {
 	}
 	t.Head = append(t.Head, "Mode", "Cnt", "Score", "Error", "Units")
 	t.Align += "lrrrl"
-	for _, g := range Groups(bs) {
+	for _, g := range results.Groups(bs) {
 		for _, b := range g.Benchmarks {
 			label := b.Label
 			if label == "" {

@@ -22,9 +22,9 @@ func viewsFixture(t testing.TB) *results.Results {
 		if b.Mode == "" {
 			b.Mode = results.ModeThroughput
 		}
-		b.Name = Series(&b) + "/" + groupName(&b)
-		if b.Transport == InProcess || b.Label != "" {
-			b.Name = strings.Replace(b.Name, Series(&b), seriesPrefix(&b), 1)
+		b.Name = results.Series(&b) + "/" + results.GroupName(&b)
+		if b.Transport == results.InProcess || b.Label != "" {
+			b.Name = strings.Replace(b.Name, results.Series(&b), seriesPrefix(&b), 1)
 		}
 		b.Summary.ThroughputOpsS = results.Throughput{Mean: thr, Error: thr / 50, CI: 0.999, N: 10}
 		b.Summary.Ops = int64(thr * 5)
@@ -33,7 +33,7 @@ func viewsFixture(t testing.TB) *results.Results {
 	}
 	small := map[string]any{"payload": float64(11)}
 	big := map[string]any{"payload": float64(102400)}
-	add(results.Benchmark{Protocol: "direct", Transport: InProcess, Workload: "echo+stats", Params: small}, 160000)
+	add(results.Benchmark{Protocol: "direct", Transport: results.InProcess, Workload: "echo+stats", Params: small}, 160000)
 	add(results.Benchmark{Protocol: "grpc-proto", Transport: "unix", Workload: "echo+stats", Params: small}, 4100)
 	add(results.Benchmark{Protocol: "http-json", Transport: "tcp", Workload: "echo+stats", Params: small}, 6200)
 	add(results.Benchmark{Protocol: "grpc-proto", Transport: "unix", Workload: "echo+stats", Params: big}, 1450)

@@ -1,5 +1,5 @@
 // Package results is wirebench's results model: what the driver measured of each
-// benchmark and the versioned JSON document every later stage reads,
+// benchmark (measured.go) and the versioned JSON document every later stage reads,
 // described by an embedded JSON Schema. It imports no driver or rendering code, so
 // the file reader, the summary and the renderers depend on it and not on each other.
 //

@@ -254,7 +254,7 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 // measured is what measure returns beside the summaries: the driver's results of a
 // group (nil for a capacity search) and each benchmark's failure.
 type measured struct {
-	results []*cluster.Result
+	results []*results.Measured
 	err     []error
 }
 
@@ -350,13 +350,13 @@ func measure(ctx context.Context, specs []spec.Spec, opt cluster.Options) ([]res
 			out[0] = failedBenchmark(specs[0], err)
 			return out, m
 		}
-		found, err := cluster.Capacity(ctx, res, opt, func(st cluster.CapacityStep) {
+		found, err := cluster.Capacity(ctx, res, opt, func(st results.SearchStep) {
 			if opt.Observe != nil {
 				opt.Observe(cluster.Event{Interval: st.Interval})
 			}
 		})
 		m.err[0] = err
-		out[0] = summary.Capacity(res, found, err)
+		out[0] = summary.Capacity(res.Benchmark(), found, err)
 		return out, m
 	}
 	m.results = cluster.RunGroup(ctx, specs, opt)
@@ -378,7 +378,7 @@ func summarize(specs []spec.Spec, m measured) []results.Benchmark {
 			out[k] = failedBenchmark(specs[k], m.results[k].Err)
 			continue
 		}
-		out[k] = summary.Benchmark(res, m.results[k], steady[k])
+		out[k] = summary.Benchmark(res.Benchmark(), m.results[k], steady[k])
 	}
 	return out
 }

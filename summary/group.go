@@ -5,7 +5,6 @@ import (
 	"math"
 	"slices"
 
-	"github.com/wirebench/wirebench/report"
 	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/stats"
 )
@@ -67,7 +66,7 @@ func relative(b, base *results.Benchmark, open bool) (*results.Relative, string)
 	}
 	half := 2*nb >= len(b.Trials) || 2*nbase >= len(base.Trials)
 	all := of(b, base, false)
-	if all == nil || !half && rel != nil && (rel.DF >= report.MinIntervalDF || all.DF <= rel.DF) {
+	if all == nil || !half && rel != nil && (rel.DF >= results.MinIntervalDF || all.DF <= rel.DF) {
 		return rel, ""
 	}
 	all.Unsteady = true
@@ -166,7 +165,7 @@ const TooFew = "too few forks or rounds for an interval"
 // to mean anything. (A ratio of one fork, whose interval leaves out whatever a fresh
 // process would change, is said once for its group, in the table's title.)
 func intervalWarning(r *results.Relative) string {
-	if r.DF < report.MinIntervalDF {
+	if r.DF < results.MinIntervalDF {
 		return fmt.Sprintf("%s: its interval rests on %s (%.0f degrees of freedom); run more forks (trials) or rounds before reading it", TooFew, countOf(r), r.DF)
 	}
 	return ""
@@ -305,5 +304,5 @@ func driftWarning(speeds []map[slot]float64) string {
 	default:
 		return ""
 	}
-	return fmt.Sprintf("%s: every target's steady slices moved together: %s; the ratios pair samples close in time, the absolute scores mix both", report.MachineChanged, what)
+	return fmt.Sprintf("%s: every target's steady slices moved together: %s; the ratios pair samples close in time, the absolute scores mix both", results.MachineChanged, what)
 }

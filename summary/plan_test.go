@@ -20,7 +20,7 @@ func TestPlans(t *testing.T) {
 				Ratio:    results.Ratio{Mean: 1.2, CILow: 1.1, CIHigh: 1.3},
 				Variance: &results.Variance{WithinRound: 0.09, BetweenForks: &between}}}},
 	}
-	ps := Plans(bs, 90*time.Second, 0.05)
+	ps := Plans(bs, Overhead{Start: 500 * time.Millisecond, Phase: 3 * time.Millisecond}, 90*time.Second, 0.05)
 	if len(ps) != 1 {
 		t.Fatalf("%d plans, want the one group's", len(ps))
 	}
@@ -42,7 +42,7 @@ func TestPlans(t *testing.T) {
 	if !p.PrecisionOK || p.Precision.HalfWidth > 0.05 || p.Precision.Forks*p.Precision.Rounds < 380 {
 		t.Errorf("precision plan %+v ok %v", p.Precision, p.PrecisionOK)
 	}
-	if none := Plans(bs[:1], time.Minute, 0.05); len(none) != 0 {
+	if none := Plans(bs[:1], Overhead{}, time.Minute, 0.05); len(none) != 0 {
 		t.Errorf("a group without ratios got a plan: %+v", none)
 	}
 }

@@ -6,9 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wirebench/wirebench/cluster"
 	"github.com/wirebench/wirebench/results"
-	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/stats"
 )
 
@@ -29,7 +27,7 @@ import (
 // moved, not the target. The raw series decides when no other target was flat, or
 // when the reference is not flat itself (targets warming up together, each too noisy
 // for its own series to show it, must not cancel a target's warm-up).
-func Steadiness(rs []*cluster.Result, open bool) [][]*results.Steady {
+func Steadiness(rs []*results.Measured, open bool) [][]*results.Steady {
 	out := make([][]*results.Steady, len(rs))
 	raw := make([][]stats.Steady, len(rs))
 	series := make([][]map[int]float64, len(rs))
@@ -74,15 +72,15 @@ func Steadiness(rs []*cluster.Result, open bool) [][]*results.Steady {
 
 // steadyMachine reports whether the machine's speed, as the reference gives it, was
 // itself flat over the fork.
-func steadyMachine(ivs []*cluster.Interval, machine map[int]float64, open bool) bool {
+func steadyMachine(ivs []*results.Interval, machine map[int]float64, open bool) bool {
 	return stats.ClassifySteady(values(ivs, machine), !open).Class == stats.Flat
 }
 
 // sliceOf is the value a slice is classified on.
-func sliceOf(iv *cluster.Interval, open bool) float64 { return iv.Level(open) }
+func sliceOf(iv *results.Interval, open bool) float64 { return iv.Level(open) }
 
 // warmupOf is what t's warm-up did, for its results; nil without one.
-func warmupOf(t *cluster.Trial, open bool) *results.Warmup {
+func warmupOf(t *results.Fork, open bool) *results.Warmup {
 	if t.Warmup == nil {
 		return nil
 	}
@@ -110,12 +108,12 @@ func warmupWarning(trials []results.Trial, warmupMax time.Duration) string {
 		return ""
 	}
 	return fmt.Sprintf("warm-up did not settle within its %v in fork %s: its slices still changed by more than %.0f %% between windows of %v; the steady-state check decides what is measured",
-		warmupMax, strings.Join(capped, ", "), stats.WarmupTolerance*100, stats.WarmupWindow*spec.WarmupSlice)
+		warmupMax, strings.Join(capped, ", "), stats.WarmupTolerance*100, stats.WarmupWindow*results.WarmupSlice)
 }
 
 // values are xs in the order of ivs (0 where xs has none, which ClassifySteady skips),
 // so that the classifier's indices are the intervals'.
-func values(ivs []*cluster.Interval, xs map[int]float64) []float64 {
+func values(ivs []*results.Interval, xs map[int]float64) []float64 {
 	out := make([]float64, len(ivs))
 	for k, iv := range ivs {
 		out[k] = xs[iv.Index]
@@ -149,7 +147,7 @@ func machineSpeed(series [][]map[int]float64, raw [][]stats.Steady, i, f int) ma
 }
 
 // steadyOf is the results' form of a fork's class c, whose indices are those of ivs.
-func steadyOf(ivs []*cluster.Interval, c stats.Steady) *results.Steady {
+func steadyOf(ivs []*results.Interval, c stats.Steady) *results.Steady {
 	out := &results.Steady{Class: string(c.Class)}
 	switch {
 	case c.TooFew:

@@ -6,21 +6,20 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wirebench/wirebench/cluster"
 	"github.com/wirebench/wirebench/record"
 	"github.com/wirebench/wirebench/results"
 )
 
 // forkOf is one interleaved fork of slices of 1 s with the given throughputs.
-func forkOf(tps []float64) *cluster.Result {
-	tr := &cluster.Trial{}
+func forkOf(tps []float64) *results.Measured {
+	tr := &results.Fork{}
 	for i, tp := range tps {
 		iv := record.NewInterval(false)
 		iv.Ops = int64(tp)
 		iv.Start, iv.End = t0.Add(time.Duration(i)*time.Second), t0.Add(time.Duration(i+1)*time.Second)
-		tr.Intervals = append(tr.Intervals, &cluster.Interval{Phase: "measure", Index: i, Interval: iv})
+		tr.Intervals = append(tr.Intervals, &results.Interval{Phase: "measure", Index: i, Interval: iv})
 	}
-	return &cluster.Result{Trials: []*cluster.Trial{tr}, Method: results.MethodInterleaved}
+	return &results.Measured{Trials: []*results.Fork{tr}, Method: results.MethodInterleaved}
 }
 
 // Steadiness over three interleaved targets of 60 rounds; each case says why its
@@ -74,7 +73,7 @@ func TestSteadiness(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			r := rand.New(rand.NewPCG(5, 6))
-			rs := make([]*cluster.Result, 3)
+			rs := make([]*results.Measured, 3)
 			for k := range rs {
 				tps := make([]float64, 60)
 				for i := range tps {

@@ -11,13 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wirebench/wirebench/cluster"
-	"github.com/wirebench/wirebench/load"
-	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/record"
-	"github.com/wirebench/wirebench/report"
 	"github.com/wirebench/wirebench/results"
-	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/stats"
 )
 
@@ -35,42 +30,29 @@ const (
 	MaxClientCPU = 0.90
 )
 
-// Benchmark builds the result of a resolved benchmark from what the driver measured
-// of it. steady is the class of each of r's trials (Steadiness, with its group), or
-// nil to classify them alone; each trial is measured from its steady state on.
-func Benchmark(res cluster.Resolved, r *cluster.Result, steady []*results.Steady) results.Benchmark {
-	spec := res.Spec
-	b := results.Benchmark{
-		Name: spec.Name(), Protocol: spec.Protocol, Transport: spec.Transport, Workload: spec.Workload,
-		Label: spec.Label, Params: spec.ParamMap(), Options: spec.ClientOptions, ServerOptions: spec.ServerOptions, Target: spec.Target,
-		ClientStack: stackOf(res.Client, spec.ClientOptions, spec.JVMArgs, len(spec.ClientCPUs)), Method: r.Method,
-		Load: results.Load{Model: string(spec.Load.Kind), Concurrency: spec.Load.Concurrency,
-			Connections: spec.Load.Connections, Rate: spec.Load.Rate, Arrival: string(spec.Load.Arrival)},
-		Mode: spec.Mode, WarmupSeconds: spec.Warmup.Seconds(), WarmupMaxSeconds: spec.WarmupMax.Seconds(), IterationSeconds: spec.IterationTime.Seconds(),
-		IterationOps: spec.IterationOps, Iterations: spec.Iterations,
-	}
-	switch {
-	case res.Protocol.InProcess:
-		b.ServerStack = b.ClientStack
-	case res.HasServer():
-		b.ServerStack = stackOf(res.Server, spec.ServerOptions, spec.JVMArgs, len(spec.ServerCPUs))
-	}
-	if spec.Load.Kind == load.Open {
-		b.Load.MaxInFlight = spec.Load.Concurrency
-	}
-	all := record.NewInterval(spec.Load.Kind == load.Open)
+// Benchmark completes head, a benchmark's description (cluster.Resolved.Benchmark),
+// with what the driver measured of it, m. steady is the class of each of m's forks
+// (Steadiness, with its group), or nil to classify them alone; each fork is measured
+// from its steady state on.
+func Benchmark(head results.Benchmark, m *results.Measured, steady []*results.Steady) results.Benchmark {
+	b := head
+	b.Method = m.Method
+	open := b.Load.Model == results.ModelOpen
+	all := record.NewInterval(open)
 	var scores, avgScores []float64
 	var seconds, cpuSeconds float64
 	var bytesSent, bytesRecv int64
 	var serverCPU, linkCPU time.Duration
-	serverKnown := res.HasServer()
+	// The server's figures are known when every interval has a server reading: none
+	// has one without a server worker (in-process protocols, outside targets).
+	serverKnown := true
 	var rss int64 = -1
-	if len(steady) != len(r.Trials) {
-		steady = Steadiness([]*cluster.Result{r}, spec.Load.Kind == load.Open)[0]
+	if len(steady) != len(m.Trials) {
+		steady = Steadiness([]*results.Measured{m}, open)[0]
 	}
 	var classes []string
-	for k, t := range r.Trials {
-		rt := results.Trial{Index: t.Index, Steady: steady[k], Warmup: warmupOf(t, spec.Load.Kind == load.Open)}
+	for k, t := range m.Trials {
+		rt := results.Trial{Index: t.Index, Steady: steady[k], Warmup: warmupOf(t, open)}
 		if t.Err != nil {
 			rt.Error = t.Err.Error()
 		}
@@ -92,7 +74,7 @@ func Benchmark(res cluster.Resolved, r *cluster.Result, steady []*results.Steady
 			b.Summary.ClientCPUUsPerOp += iv.ClientCPU.Seconds() * 1e6
 			linkCPU += iv.LinkCPU
 			scores = append(scores, iv.Throughput())
-			avgScores = append(avgScores, avgMs(iv.Interval, spec.Load.Concurrency))
+			avgScores = append(avgScores, avgMs(iv.Interval, b.Load.Concurrency))
 			if iv.Server == nil {
 				serverKnown = false
 				continue
@@ -105,7 +87,7 @@ func Benchmark(res cluster.Resolved, r *cluster.Result, steady []*results.Steady
 	b.Steady = benchmarkSteady(classes)
 	s := &b.Summary
 	s.ThroughputOpsS = results.ThroughputFrom(stats.Summarize(scores, Confidence))
-	if spec.Mode == results.ModeAverageTime {
+	if b.Mode == results.ModeAverageTime {
 		a := results.ThroughputFrom(stats.Summarize(avgScores, Confidence))
 		s.AvgTimeMs = &a
 	}
@@ -129,22 +111,22 @@ func Benchmark(res cluster.Resolved, r *cluster.Result, steady []*results.Steady
 			v := linkCPU.Seconds() * 1e6 / ops
 			s.LinkCPUUsPerOp = &v
 		}
-		if serverKnown && len(r.Trials) > 0 {
+		if serverKnown && len(m.Trials) > 0 {
 			v := serverCPU.Seconds() * 1e6 / ops
 			s.ServerCPUUsPerOp = &v
 		}
-		s.AvgMsPerOp = seconds * float64(spec.Load.Concurrency) / ops * 1e3
+		s.AvgMsPerOp = seconds * float64(b.Load.Concurrency) / ops * 1e3
 	} else {
 		s.ClientCPUUsPerOp = 0
 	}
 	if serverKnown && rss >= 0 {
 		s.ServerRSSMaxBytes = &rss
 	}
-	if spec.Load.Kind == load.Open && seconds > 0 {
+	if open && seconds > 0 {
 		s.AchievedRate = float64(all.Ops+all.ErrorCount()) / seconds
 	}
-	b.Warnings, b.GeneratorBound = judge(spec, all, s, seconds, cpuSeconds)
-	if w := warmupWarning(b.Trials, spec.WarmupMax); w != "" {
+	b.Warnings, b.GeneratorBound = judge(&b, all, seconds, cpuSeconds)
+	if w := warmupWarning(b.Trials, time.Duration(b.WarmupMaxSeconds*float64(time.Second))); w != "" {
 		b.Warnings = append(b.Warnings, w)
 	}
 	if w := steadyWarning(b.Trials); w != "" {
@@ -156,20 +138,10 @@ func Benchmark(res cluster.Resolved, r *cluster.Result, steady []*results.Steady
 	if s.Errors > 0 {
 		b.Warnings = append(b.Warnings, errorWarning(all))
 	}
-	if r.Err != nil {
-		b.Warnings = append(b.Warnings, "failed: "+r.Err.Error())
+	if m.Err != nil {
+		b.Warnings = append(b.Warnings, "failed: "+m.Err.Error())
 	}
 	return b
-}
-
-// stackOf is the results' description of a stack run with options, in a worker pinned
-// to cpus CPUs with the benchmark's jvmArgs (for a JVM stack).
-func stackOf(st *protocol.Stack, options map[string]string, jvmArgs []string, cpus int) *results.Stack {
-	s := &results.Stack{Name: st.Name, Language: st.Language, Tier: string(st.TierWith(options)), Libraries: st.Libraries}
-	if st.Worker == protocol.WorkerJava {
-		s.JVMArgs = cluster.JVMArgs(jvmArgs, cpus)
-	}
-	return s
 }
 
 // avgMs is JMH's average time: the time one caller spends per op, in ms.
@@ -180,7 +152,7 @@ func avgMs(iv *record.Interval, callers int) float64 {
 	return iv.Seconds() * float64(callers) / float64(iv.Ops) * 1e3
 }
 
-func iteration(iv *cluster.Interval) results.Iteration {
+func iteration(iv *results.Interval) results.Iteration {
 	it := results.Iteration{Index: iv.Index, Seconds: iv.Seconds(), Ops: iv.Ops, Errors: iv.ErrorCount(),
 		ThroughputOpsS: iv.Throughput(), LatencyUs: results.LatencyFrom(iv.Resp)}
 	if iv.Lag != nil {
@@ -197,19 +169,20 @@ func iteration(iv *cluster.Interval) results.Iteration {
 const generatorWarning = "generator-bound:"
 
 // judge says whether the generator, not the target, may have set the result.
-func judge(spec spec.Spec, all *record.Interval, s *results.Summary, seconds, cpuSeconds float64) (warnings []string, bound bool) {
-	if spec.Load.Kind == load.Open && s.LagUs != nil {
+func judge(b *results.Benchmark, all *record.Interval, seconds, cpuSeconds float64) (warnings []string, bound bool) {
+	s := &b.Summary
+	if b.Load.Model == results.ModelOpen && s.LagUs != nil {
 		if lag := time.Duration(s.LagUs.P99 * 1e3); lag > MaxLagP99 {
 			warnings = append(warnings, fmt.Sprintf(generatorWarning+" lag p99 %v is over %v; calls started late (see overflow and lag)", lag.Round(time.Microsecond), MaxLagP99))
 			bound = true
 		}
-		if s.AchievedRate < MinAchieved*spec.Load.Rate {
-			warnings = append(warnings, fmt.Sprintf(generatorWarning+" achieved %.0f ops/s, under %.0f%% of the target %.0f", s.AchievedRate, MinAchieved*100, spec.Load.Rate))
+		if s.AchievedRate < MinAchieved*b.Load.Rate {
+			warnings = append(warnings, fmt.Sprintf(generatorWarning+" achieved %.0f ops/s, under %.0f%% of the target %.0f", s.AchievedRate, MinAchieved*100, b.Load.Rate))
 			bound = true
 		}
 	}
 	// In-process protocols run the service in the client: a busy client is the point.
-	if cpuSeconds > 0 && seconds > 0 && spec.Transport != report.InProcess {
+	if cpuSeconds > 0 && seconds > 0 && b.Transport != results.InProcess {
 		var used float64
 		// ClientCPUUsPerOp × ops is the client's CPU time in µs.
 		used = s.ClientCPUUsPerOp * float64(all.Ops) / 1e6

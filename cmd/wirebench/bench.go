@@ -220,7 +220,7 @@ func (c *benchCmd) Run(e *env) error {
 	}
 	trials, runErr := cluster.Run(e.ctx, sp, cluster.Options{ProfileDir: c.Profile, Hosts: hosts,
 		Observe: func(ev cluster.Event) { fmt.Fprintf(progress, "  %s\n", ev.Line()) }})
-	b := summary.Benchmark(res, &cluster.Result{Trials: trials, Method: spec.MethodSequential, Err: runErr}, nil)
+	b := summary.Benchmark(res.Benchmark(), &results.Measured{Trials: trials, Method: spec.MethodSequential, Err: runErr}, nil)
 	out := &results.Results{SchemaVersion: results.SchemaVersion, Benchmarks: []results.Benchmark{b}, Environment: env}
 	measured := b.Summary.Ops > 0 || b.Summary.Errors > 0
 	if measured {

@@ -65,10 +65,10 @@ func (c *capacityCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	found, runErr := cluster.Capacity(e.ctx, res, cluster.Options{ProfileDir: c.Profile, Hosts: hosts}, func(st cluster.CapacityStep) {
+	found, runErr := cluster.Capacity(e.ctx, res, cluster.Options{ProfileDir: c.Profile, Hosts: hosts}, func(st results.SearchStep) {
 		fmt.Fprintf(progress, "  %s\n", capacityLine(st))
 	})
-	b := summary.Capacity(res, found, runErr)
+	b := summary.Capacity(res.Benchmark(), found, runErr)
 	out := &results.Results{SchemaVersion: results.SchemaVersion, Benchmarks: []results.Benchmark{b}, Environment: env}
 	if found != nil && len(found.Steps) > 0 {
 		fmt.Fprintln(e.stdout)
@@ -91,7 +91,7 @@ func (c *capacityCmd) Run(e *env) error {
 }
 
 // capacityLine is one step's progress line.
-func capacityLine(st cluster.CapacityStep) string {
+func capacityLine(st results.SearchStep) string {
 	iv := st.Interval
 	what := "step   "
 	if st.Confirm {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/wirebench/wirebench/compare"
 	"github.com/wirebench/wirebench/results"
+	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/summary"
 )
 
@@ -30,7 +31,7 @@ func (c *planCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	plans := summary.Plans(res.Benchmarks, c.Budget, p/100)
+	plans := summary.Plans(res.Benchmarks, summary.Overhead{Start: spec.StartOverhead, Phase: spec.PhaseOverhead}, c.Budget, p/100)
 	if len(plans) == 0 {
 		return fmt.Errorf("%s has no paired ratio with variance components (a group measured interleaved, by this version)", c.Results)
 	}
