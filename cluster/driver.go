@@ -43,7 +43,7 @@ type Options struct {
 	Observe func(Event)
 	// Hosts places the workers (the zero Hosts: one server and one client worker
 	// spawned here) and the link between them.
-	Hosts Hosts
+	Hosts spec.Hosts
 	// FirstTrial numbers the trials (forks) of this call from it: a run that adds
 	// forks to a group's earlier ones (runner's --precision) keeps every fork's
 	// index, profile names and round order distinct.
@@ -109,7 +109,7 @@ func RunGroup(ctx context.Context, specs []spec.Spec, opt Options) []*results.Me
 	if err := opt.fill(); err != nil {
 		return fail(err)
 	}
-	pair, err := opt.Hosts.newPair()
+	pair, err := newPair(opt.Hosts)
 	if err != nil {
 		return fail(err)
 	}
@@ -151,7 +151,7 @@ func interleaved(specs []spec.Spec) bool {
 }
 
 func (opt *Options) fill() error {
-	if err := opt.Hosts.Check(); err != nil {
+	if err := CheckHosts(opt.Hosts); err != nil {
 		return err
 	}
 	if opt.StartTimeout == 0 {

@@ -266,7 +266,7 @@ func startTarget(ctx context.Context, res Resolved, opt Options, dir string, tri
 		}
 	}()
 	h := opt.Hosts
-	if err := h.checkSpec(res); err != nil {
+	if err := checkSpec(h, res); err != nil {
 		return nil, err
 	}
 	bm := benchmarkMessage(res)
@@ -277,7 +277,7 @@ func startTarget(ctx context.Context, res Resolved, opt Options, dir string, tri
 		}
 	}
 	t.addr = addr
-	n, lk := h.clientCount(), h.linkSetup(res)
+	n, lk := h.ClientCount(), linkSetup(h, res)
 	for i := range n {
 		c, err := openClient(ctx, res, opt, dir, fmt.Sprintf("%d-%d", idx, trial), i, n, lk != nil)
 		if err != nil {
@@ -318,7 +318,7 @@ func (t *target) startServer(ctx context.Context, opt Options, dir, id string, b
 	if err != nil {
 		return "", err
 	}
-	listen, err := h.serverListen(t.res, opt.pair, filepath.Join(dir, "bench-"+id+".sock"))
+	listen, err := serverListen(h, t.res, opt.pair, filepath.Join(dir, "bench-"+id+".sock"))
 	if err != nil {
 		return "", err
 	}

@@ -15,7 +15,7 @@ import (
 // server options; its suite asks for every view.
 func viewsFixture(t testing.TB) *results.Results {
 	r := fixture(t)
-	r.Suite = &results.SuiteInfo{Name: "views", Description: "every view", Views: ViewNames}
+	r.Suite = &results.SuiteInfo{Name: "views", Description: "every view", Views: results.ViewNames}
 	closed1 := results.Load{Model: results.ModelClosed, Concurrency: 1, Connections: 1}
 	add := func(b results.Benchmark, thr float64) {
 		b.Load = closed1
@@ -80,7 +80,7 @@ func TestViewsHTML(t *testing.T) {
 		t.Fatal(err)
 	}
 	html := buf.String()
-	for _, v := range ViewNames {
+	for _, v := range results.ViewNames {
 		if !strings.Contains(html, `id="view-`+v+`"`) {
 			t.Errorf("no section for view %s", v)
 		}

@@ -135,10 +135,6 @@ func targetName(b *Benchmark) string {
 	return b.Protocol
 }
 
-// InProcess is the transport of protocols that call the service in the client's own
-// process (direct).
-const InProcess = "inproc"
-
 // MachineChanged starts the warning a group's baseline carries when the machine's
 // speed trended or moved between levels under the group's rounds.
 const MachineChanged = "the machine changed under this group's rounds"

@@ -256,24 +256,6 @@ func (b *Benchmark) Score() (score, errS float64, units string) {
 	return t.Mean, t.Error, "ops/s"
 }
 
-// Method values.
-const (
-	MethodInterleaved = "interleaved"
-	MethodSequential  = "sequential"
-)
-
-// Mode values.
-const (
-	ModeThroughput  = "thrpt"
-	ModeAverageTime = "avgt"
-)
-
-// Load model values.
-const (
-	ModelClosed = "closed"
-	ModelOpen   = "open"
-)
-
 // Load is the load model a benchmark ran under.
 type Load struct {
 	// Model is "closed" (Concurrency calls always in flight) or "open"

@@ -46,7 +46,7 @@ type Options struct {
 	Observe func(Event)
 	// Hosts places the workers and the link between them (the suite's, with the
 	// command line's overrides).
-	Hosts cluster.Hosts
+	Hosts spec.Hosts
 	// Precision, when > 0, makes each interleaved group add forks until every
 	// ratio's interval is within ±Precision of it (0.05: ±5 %), or until Budget,
 	// the group's time, is spent (0: PrecisionBudget). Each batch of forks has the
@@ -232,7 +232,7 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 	}
 	// Results in suite order, with what earlier runs journaled for this suite.
 	out.Results = &results.Results{SchemaVersion: results.SchemaVersion, Environment: *env,
-		Suite: &results.SuiteInfo{Name: s.Name, Description: s.Description, Views: s.Views, Original: s.Original, Deviations: s.Deviations}}
+		Suite: suiteInfo(s)}
 	for _, b := range benchmarks {
 		if r, ok := done[b.Name]; ok {
 			out.Results.Benchmarks = append(out.Results.Benchmarks, r)
@@ -476,7 +476,7 @@ func environment(ctx context.Context, opt Options, bs []suite.Benchmark) (result
 // Environment describes this host, the run's pinning, every worker's host and the
 // link between them, starting now. It reaches every remote worker (cluster.Describe),
 // so a wrong address or token fails here, before anything runs.
-func Environment(ctx context.Context, version string, serverCPUs, clientCPUs []int, hosts cluster.Hosts) (results.Environment, error) {
+func Environment(ctx context.Context, version string, serverCPUs, clientCPUs []int, hosts spec.Hosts) (results.Environment, error) {
 	workers, err := cluster.Describe(ctx, hosts, serverCPUs, clientCPUs)
 	if err != nil {
 		return results.Environment{}, err
@@ -492,4 +492,16 @@ func Environment(ctx context.Context, version string, serverCPUs, clientCPUs []i
 		OS: h.OS, GoVersion: runtime.Version(), WirebenchVersion: version, Started: time.Now().UTC(),
 		ServerCPUs: cpuset.FormatCPUList(serverCPUs), ClientCPUs: cpuset.FormatCPUList(clientCPUs),
 		Workers: workers, Link: cluster.LinkOf(hosts)}, nil
+}
+
+// suiteInfo is what a results file says of the suite it was run from.
+func suiteInfo(s *suite.Suite) *results.SuiteInfo {
+	info := &results.SuiteInfo{Name: s.Name, Description: s.Description, Views: s.Views}
+	if o := s.Original; o != nil {
+		info.Original = &results.OriginalRef{Name: o.Name, Setup: o.Setup}
+	}
+	for _, d := range s.Deviations {
+		info.Deviations = append(info.Deviations, results.Deviation{What: d.What, Why: d.Why})
+	}
+	return info
 }

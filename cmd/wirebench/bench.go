@@ -205,7 +205,7 @@ func (c *benchCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	hosts, err := c.hostFlags.over(cluster.Hosts{})
+	hosts, err := c.hostFlags.over(spec.Hosts{})
 	if err != nil {
 		return err
 	}
