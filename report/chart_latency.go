@@ -10,7 +10,6 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/wirebench/wirebench/record"
 	"github.com/wirebench/wirebench/results"
 )
 
@@ -28,31 +27,6 @@ var spectrumTicks = plot.ConstantTicks{
 
 // spectrumStep is the spacing of the spectrum's points on the nines axis.
 const spectrumStep = 0.025
-
-// mergedHistogram merges the response-time histograms of every iteration of
-// b; nil when none was recorded or one does not decode.
-func mergedHistogram(b *results.Benchmark) *hdr.Histogram {
-	var acc *hdr.Histogram
-	for _, t := range b.Trials {
-		for _, it := range t.Iterations {
-			h, err := record.DecodeHistogram(it.Histogram)
-			if err != nil {
-				return nil // a damaged file: fall back to the summary percentiles
-			}
-			if h == nil {
-				continue
-			}
-			if acc == nil {
-				acc = record.NewHistogram()
-			}
-			acc.Merge(h)
-		}
-	}
-	if acc == nil || acc.TotalCount() == 0 {
-		return nil
-	}
-	return acc
-}
 
 // spectrum returns the latency in µs at percentiles from 50 % up, spaced
 // evenly on the nines axis, up to 99.99 % or as far as the sample resolves:
@@ -97,7 +71,7 @@ func spectrumChart(g results.Group, cs colors) (*Chart, error) {
 		s := results.Series(&b)
 		var pts plotter.XYs
 		dashed := false
-		if h := mergedHistogram(&b); h != nil {
+		if h := b.Histogram(); h != nil {
 			pts = spectrum(h)
 		} else {
 			pts, dashed = summarySpectrum(b.Summary.LatencyUs), true
