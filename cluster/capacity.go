@@ -17,16 +17,12 @@ import (
 	"github.com/wirebench/wirebench/spec"
 )
 
-// Thresholds of a step's verdict.
+// Thresholds of a step's verdict, beside the generator's (results.MinAchieved, the
+// share of the target rate a step must achieve to pass; results.MaxClientCPU;
+// results.MaxLagP99, the lag p99 above which calls started late although a caller
+// was free, which counts in the response time and so is judged against the
+// objectives too: lagShare).
 const (
-	// MinAchieved is the share of the target rate a step must achieve to pass.
-	MinAchieved = 0.99
-	// MaxClientShare is the share of its CPUs above which the client is saturated.
-	MaxClientShare = 0.90
-	// MaxLagP99 is the lag p99 above which calls started late although a caller was
-	// free (no overflow): the generator fell behind its schedule. Lag counts in the
-	// response time, so it is judged against the objectives too (lagShare).
-	MaxLagP99 = time.Millisecond
 	// lagShare: lag p99 under this share of the tightest objective cannot decide a
 	// step's verdict, however late the generator was.
 	lagShare = 0.1
@@ -159,8 +155,8 @@ func judgeStep(c *spec.Capacity, rate float64, iv *results.Interval) (verdict, w
 	if secs <= 0 || calls == 0 {
 		return results.VerdictRate, "no call finished"
 	}
-	if cpus := float64(max(iv.ClientCPUs, 1)); iv.ClientCPU.Seconds()/(cpus*secs) > MaxClientShare {
-		return results.VerdictGenerator, fmt.Sprintf("the client used %.0f%% of its CPUs", iv.ClientCPU.Seconds()/(cpus*secs)*100)
+	if share := results.ClientCPUShare(iv.ClientCPU, iv.ClientCPUs, secs); share > results.MaxClientCPU {
+		return results.VerdictGenerator, fmt.Sprintf("the client used %.0f%% of its CPUs", share*100)
 	}
 	tightest := time.Duration(math.MaxInt64)
 	for _, o := range c.SLOs {
@@ -168,14 +164,14 @@ func judgeStep(c *spec.Capacity, rate float64, iv *results.Interval) (verdict, w
 	}
 	var lag time.Duration // lag p99 with a caller free, when it is large enough to matter
 	if iv.Lag != nil && iv.Overflow == 0 {
-		if l := time.Duration(iv.Lag.ValueAtQuantile(99)); l > max(MaxLagP99, time.Duration(lagShare*float64(tightest))) {
+		if l := time.Duration(iv.Lag.ValueAtQuantile(99)); l > max(results.MaxLagP99, time.Duration(lagShare*float64(tightest))) {
 			lag = l.Round(time.Microsecond)
 		}
 	}
 	if share := float64(iv.ErrorCount()) / float64(calls); share > c.MaxErrorRate {
 		return results.VerdictErrors, fmt.Sprintf("%.2f%% of calls failed (at most %.2f%%)", share*100, c.MaxErrorRate*100)
 	}
-	if achieved := float64(calls) / secs; achieved < MinAchieved*rate {
+	if achieved := float64(calls) / secs; achieved < results.MinAchieved*rate {
 		if lag > 0 {
 			return results.VerdictGenerator, fmt.Sprintf("achieved %.0f/s of %.0f/s with lag p99 %v and a caller free: the generator fell behind", achieved, rate, lag)
 		}

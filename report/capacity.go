@@ -168,7 +168,7 @@ func capacityChart(b *results.Benchmark, cs colors) (*Chart, error) {
 	if len(pass)+len(fail) == 0 {
 		return nil, nil
 	}
-	col := cs.of(results.Series(b))
+	col := cs.of(results.SeriesLabel(b))
 	red := color.RGBA{0xE1, 0x57, 0x59, 0xFF}
 	for _, set := range []struct {
 		pts   plotter.XYs

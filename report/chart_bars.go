@@ -172,7 +172,7 @@ func throughputChart(groups []results.Group, cs colors) (*Chart, error) {
 			if wired && b.Transport == results.InProcess {
 				continue // two orders of magnitude above the rest: their bars would be slivers
 			}
-			s := results.Series(&b)
+			s := results.SeriesLabel(&b)
 			t := b.Summary.ThroughputOpsS
 			rs = append(rs, barRow{series: s, bars: []bar{{value: t.Mean, err: t.Error, known: true}}})
 			if !seen[s] {
@@ -236,7 +236,7 @@ func pairChart(name, title, unit, first, second string, groups []results.Group, 
 	for _, g := range groups {
 		var rs []barRow
 		for _, b := range g.Benchmarks {
-			s := results.Series(&b)
+			s := results.SeriesLabel(&b)
 			a, bp := get(&b)
 			second := bar{}
 			if bp != nil {

@@ -68,7 +68,7 @@ func spectrumChart(g results.Group, cs colors) (*Chart, error) {
 	seen := map[string]bool{}
 	fromSummary := false
 	for _, b := range g.Benchmarks {
-		s := results.Series(&b)
+		s := results.SeriesLabel(&b)
 		var pts plotter.XYs
 		dashed := false
 		if h := b.Histogram(); h != nil {

@@ -37,7 +37,7 @@ func radarChart(groups []results.Group, cs colors) *Chart {
 			if b.Transport == results.InProcess {
 				continue // the in-process floor is off any useful scale
 			}
-			s := results.Series(&b)
+			s := results.SeriesLabel(&b)
 			if values[s] == nil {
 				series = append(series, s)
 				values[s] = make([]float64, len(ops))

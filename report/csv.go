@@ -30,8 +30,8 @@ type csvColumn struct {
 // benchmarkColumns describe the benchmark and its score.
 var benchmarkColumns = []csvColumn{
 	{"name", func(b *results.Benchmark) string { return b.Name }},
-	{"series", func(b *results.Benchmark) string { return results.Series(b) }},
-	{"operation", func(b *results.Benchmark) string { return results.GroupName(b) }},
+	{"series", func(b *results.Benchmark) string { return results.SeriesLabel(b) }},
+	{"operation", func(b *results.Benchmark) string { return results.GroupOf(b) }},
 	{"protocol", func(b *results.Benchmark) string { return b.Protocol }},
 	{"transport", func(b *results.Benchmark) string { return b.Transport }},
 	{"workload", func(b *results.Benchmark) string { return b.Workload }},

@@ -80,7 +80,7 @@ func fixture(t testing.TB) *results.Results {
 			Load: s.load, Mode: s.mode, WarmupSeconds: 1, IterationSeconds: 1, Iterations: 2,
 			GeneratorBound: s.proto == "direct",
 		}
-		b.Name = fmt.Sprintf("%s/%s/%s", s.proto, s.transport, results.GroupName(&b))
+		b.Name = fmt.Sprintf("%s/%s/%s", s.proto, s.transport, results.GroupOf(&b))
 		merged := record.NewHistogram()
 		for trial := range 2 {
 			tr := results.Trial{Index: trial}

@@ -13,7 +13,7 @@ import (
 func seriesOrder(bs []results.Benchmark) map[string]int {
 	order := map[string]int{}
 	for i := range bs {
-		s := results.Series(&bs[i])
+		s := results.SeriesLabel(&bs[i])
 		if _, ok := order[s]; !ok {
 			order[s] = len(order)
 		}
@@ -108,7 +108,7 @@ func sweeps(bs []results.Benchmark) []sweepFamily {
 			}
 			fams = append(fams, sweepFamily{name: name})
 		}
-		s := results.Series(&b)
+		s := results.SeriesLabel(&b)
 		k := famKey + "\x00" + s
 		a, ok := swIndex[k]
 		if !ok {

@@ -93,7 +93,7 @@ func comparisonTables(bs []results.Benchmark) []table {
 			if s.ServerCPUUsPerOp != nil {
 				server = fixed(*s.ServerCPUUsPerOp, 2)
 			}
-			t.Rows = append(t.Rows, []string{results.Series(&b), cell, rel[i], steadyCell(&b),
+			t.Rows = append(t.Rows, []string{results.SeriesLabel(&b), cell, rel[i], steadyCell(&b),
 				latencyUs(s.LatencyUs.P50), latencyUs(s.LatencyUs.P99),
 				fixed(s.ClientCPUUsPerOp, 2), server,
 				bytesCell(&s, s.BytesSentPerOp), bytesCell(&s, s.BytesRecvPerOp)})
@@ -187,7 +187,7 @@ func groupNote(g results.Group) string {
 	drift := ""
 	for _, b := range g.Benchmarks {
 		if b.Name == base {
-			base = results.Series(&b)
+			base = results.SeriesLabel(&b)
 			for _, w := range b.Warnings {
 				if strings.HasPrefix(w, results.MachineChanged) {
 					drift = "; the machine changed under the rounds, see the warnings"

@@ -60,7 +60,7 @@ func jmhPerProtocol(bs []results.Benchmark) view {
 	var order []string
 	rows := map[string][]results.Benchmark{}
 	for _, b := range bs {
-		s := results.Series(&b)
+		s := results.SeriesLabel(&b)
 		if _, ok := rows[s]; !ok {
 			order = append(order, s)
 		}
@@ -70,30 +70,18 @@ func jmhPerProtocol(bs []results.Benchmark) view {
 		t := scoreTable(rows[s])
 		t.Title = s
 		for i, b := range rows[s] {
-			t.Rows[i][0] = results.GroupName(&b)
+			t.Rows[i][0] = results.GroupOf(&b)
 		}
 		v.Tables = append(v.Tables, t)
 	}
 	return v
 }
 
-// callsPerOp is the number of service calls one op of an echo workload makes; 0 for
-// the other workloads.
-func callsPerOp(workload string) int {
-	switch workload {
-	case "echo":
-		return 1
-	case "echo+stats":
-		return 2
-	}
-	return 0
-}
-
 // msPer1000Calls is the time 1000 sequential calls take, from the score: the time per
 // op of one caller (avgt, or 1/throughput × callers) scaled to 1000 calls. NaN when
 // unknown.
 func msPer1000Calls(b *results.Benchmark) float64 {
-	calls := callsPerOp(b.Workload)
+	calls := b.Calls()
 	msPerOp := 0.0
 	if a := b.Summary.AvgTimeMs; b.Mode == results.ModeAverageTime && a != nil {
 		msPerOp = a.Mean
@@ -168,8 +156,8 @@ func rpcechoLines(bs []results.Benchmark) view {
 	var series []string
 	for _, g := range results.Groups(bs) {
 		b0 := g.Benchmarks[0]
-		if callsPerOp(b0.Workload) == 0 {
-			continue
+		if _, echoes := b0.Params["payload"]; !echoes || b0.Calls() == 0 {
+			continue // rpcecho timed calls that echo a payload
 		}
 		pl := payloadName(b0.Params)
 		v.Lines = append(v.Lines, fmt.Sprintf("%s, payload %s (%s):", b0.Workload, pl, results.LoadName(b0.Load)))
@@ -180,7 +168,7 @@ func rpcechoLines(bs []results.Benchmark) view {
 		for _, b := range g.Benchmarks {
 			ms := msPer1000Calls(&b)
 			v.Lines = append(v.Lines, fmt.Sprintf("1000 calls using %s on %s: %s millisec", rpcechoName(b.Protocol), rpcechoAddr(b.Transport), millis(ms)))
-			s := results.Series(&b)
+			s := results.SeriesLabel(&b)
 			if cells[s] == nil {
 				cells[s] = map[col]string{}
 				series = append(series, s)
@@ -234,7 +222,7 @@ func akkaLatency(bs []results.Benchmark) view {
 	ms := func(us float64) string { return fixed(us/1e3, 3) }
 	for _, b := range bs {
 		l := b.Summary.LatencyUs
-		t.Rows = append(t.Rows, []string{results.Series(&b) + " " + results.LoadName(b.Load), strconv.FormatInt(b.Summary.Ops, 10),
+		t.Rows = append(t.Rows, []string{results.SeriesLabel(&b) + " " + results.LoadName(b.Load), strconv.FormatInt(b.Summary.Ops, 10),
 			fixed(b.Summary.ThroughputOpsS.Mean, 2), ms(l.Max), ms(l.Mean),
 			ms(l.P50), ms(l.P75), ms(l.P90), ms(l.P99)})
 	}

@@ -22,9 +22,9 @@ func viewsFixture(t testing.TB) *results.Results {
 		if b.Mode == "" {
 			b.Mode = results.ModeThroughput
 		}
-		b.Name = results.Series(&b) + "/" + results.GroupName(&b)
+		b.Name = results.SeriesLabel(&b) + "/" + results.GroupOf(&b)
 		if b.Transport == results.InProcess || b.Label != "" {
-			b.Name = strings.Replace(b.Name, results.Series(&b), seriesPrefix(&b), 1)
+			b.Name = strings.Replace(b.Name, results.SeriesLabel(&b), seriesPrefix(&b), 1)
 		}
 		b.Summary.ThroughputOpsS = results.Throughput{Mean: thr, Error: thr / 50, CI: 0.999, N: 10}
 		b.Summary.Ops = int64(thr * 5)
@@ -114,12 +114,19 @@ func TestNoViews(t *testing.T) {
 
 // The time of 1000 calls comes from the score: thrpt 4100 ops/s of 2 calls is
 // 1e6 / (4100 × 2) = 121.95 ms; avgt 2.125 ms/op of 2 calls is 1062.5 ms; 4 callers at
-// 8000 ops/s of echo is 4 × 1e6 / 8000 = 500 ms; a workload without calls per op has none.
+// 8000 ops/s of echo is 4 × 1e6 / 8000 = 500 ms. The calls per op are the file's
+// (6 recorded for a person.compose at 1000 ops/s: 1e6 / 6000 = 166.67 ms), else the
+// workload's: pingpong with 10 increments at 100 ops/s is 1e6 / 1000 = 1000 ms. A
+// workload this wirebench does not know has none.
 func TestMsPer1000Calls(t *testing.T) {
 	thr := func(w string, c int, ops float64) *results.Benchmark {
 		return &results.Benchmark{Workload: w, Mode: results.ModeThroughput, Load: results.Load{Concurrency: c},
 			Summary: results.Summary{ThroughputOpsS: results.Throughput{Mean: ops}}}
 	}
+	compose := thr("person.compose", 1, 1000)
+	compose.CallsPerOp = 6
+	pingpong := thr("pingpong", 1, 100)
+	pingpong.Params = map[string]any{"increments": float64(10)} // as read back from JSON
 	avgt := thr("echo+stats", 1, 470)
 	avgt.Mode, avgt.Summary.AvgTimeMs = results.ModeAverageTime, &results.Throughput{Mean: 2.125}
 	for _, c := range []struct {
@@ -129,7 +136,9 @@ func TestMsPer1000Calls(t *testing.T) {
 		{thr("echo+stats", 1, 4100), "122"},
 		{avgt, "1062"},
 		{thr("echo", 4, 8000), "500"},
-		{thr("person.get", 1, 8000), notAvailable},
+		{compose, "167"},
+		{pingpong, "1000"},
+		{thr("no.such.workload", 1, 8000), notAvailable},
 		{thr("echo", 1, 0), notAvailable},
 	} {
 		if got := millis(msPer1000Calls(c.b)); got != c.want {

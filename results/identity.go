@@ -1,61 +1,77 @@
 package results
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/wirebench/wirebench/contract"
 )
 
-// Group is one "operation" of a comparison: the benchmarks that ran the same
-// workload with the same parameters under the same load, over different
-// protocols and transports.
+// Group is one comparison group: the benchmarks that ran the same workload with
+// the same parameters under the same load, over different targets (protocols,
+// stacks, transports).
 type Group struct {
-	// Name is the benchmarks' shared name without protocol and transport,
-	// e.g. "echo[payload=1024]/closed-c50".
+	// Name is the group's key (GroupOf), e.g. "echo[payload=1024]/closed-c50".
 	Name       string
 	Benchmarks []Benchmark
 }
 
-// Groups splits bs into operations, in first-seen order, keeping the order of
-// the benchmarks within each.
+// Groups splits bs into comparison groups by GroupOf, in first-seen order, keeping
+// the order of the benchmarks within each.
 func Groups(bs []Benchmark) []Group {
 	var gs []Group
 	index := map[string]int{}
 	for _, b := range bs {
-		k := groupKey(&b)
+		k := GroupOf(&b)
 		i, ok := index[k]
 		if !ok {
 			i = len(gs)
 			index[k] = i
-			gs = append(gs, Group{Name: GroupName(&b)})
+			gs = append(gs, Group{Name: k})
 		}
 		gs[i].Benchmarks = append(gs[i].Benchmarks, b)
 	}
 	return gs
 }
 
-// groupKey identifies an operation: everything but protocol, transport, the
-// protocol options and the outside target.
-func groupKey(b *Benchmark) string {
-	return b.Workload + "\x00" + ParamString(b.Params) + "\x00" + LoadName(b.Load)
+// GroupOf is b's comparison-group key: b.Group, or for a file written before it
+// existed the same key read back from the name (legacyGroup).
+func GroupOf(b *Benchmark) string {
+	if b.Group != "" {
+		return b.Group
+	}
+	return legacyGroup(b)
 }
 
-// GroupName is the benchmark's name minus its "series/transport/" prefix, as
-// spec.Spec.Name builds it, or the same shape rebuilt from the fields for a name
-// of another form.
-func GroupName(b *Benchmark) string {
-	proto := targetName(b)
-	for _, prefix := range []string{proto + "/" + b.Transport + "/", proto + "/"} {
-		if rest, ok := strings.CutPrefix(b.Name, prefix); ok && rest != "" && b.Protocol != "" {
-			return rest
-		}
+// SeriesOf is b's target without its transport: b.Series, or for a file written
+// before it existed the same read back from the name (legacySeries).
+func SeriesOf(b *Benchmark) string {
+	if b.Series != "" {
+		return b.Series
 	}
-	s := b.Workload
-	if ps := ParamString(b.Params); ps != "" {
-		s += "[" + ps + "]"
+	return legacySeries(b)
+}
+
+// Calls is the number of service calls one op of b makes: b.CallsPerOp, or for a
+// file written before it existed what b's workload says (0 for a workload this
+// wirebench does not know).
+func (b *Benchmark) Calls() int {
+	if b.CallsPerOp > 0 {
+		return b.CallsPerOp
 	}
-	return s + "/" + LoadName(b.Load)
+	w, err := contract.LookupWorkload(b.Workload)
+	if err != nil {
+		return 0
+	}
+	// The params are written by their contract.Params JSON names.
+	p := w.DefaultParams()
+	if data, err := json.Marshal(b.Params); err == nil {
+		_ = json.Unmarshal(data, &p) // a param of another type keeps its default
+	}
+	return w.Calls(p)
 }
 
 // ParamString is params as sorted "k=v" pairs joined by commas; numbers read
@@ -96,14 +112,13 @@ const (
 	TunedLegend = "† tuned: a hand-optimised stack or non-default settings, not what a service ships with by default"
 )
 
-// Series is the label of a benchmark's target: its protocol with its label and
-// non-default stacks (as in its name), and its transport; else its protocol options,
-// when set; then TunedMark for a tuned stack. What one bar, line or polygon of a
-// chart stands for, e.g. "grpc-proto[win-64KiB]/tcp" or
-// "http-json[server=go-tuned-json]/tcp †".
-func Series(b *Benchmark) string {
-	s := targetName(b)
-	if b.Transport != "" && b.Transport != "inproc" {
+// SeriesLabel is the label of a benchmark's target: its series (SeriesOf), and its
+// transport; else its protocol options, when set; then TunedMark for a tuned stack.
+// What one bar, line or polygon of a chart and one row of a table stand for, e.g.
+// "grpc-proto[win-64KiB]/tcp" or "http-json[server=go-tuned-json]/tcp †".
+func SeriesLabel(b *Benchmark) string {
+	s := SeriesOf(b)
+	if b.Transport != "" && b.Transport != InProcess {
 		s += "/" + b.Transport
 	}
 	if len(b.Options) > 0 && b.Label == "" {
@@ -118,21 +133,6 @@ func Series(b *Benchmark) string {
 		s += TunedMark
 	}
 	return s
-}
-
-// targetName is the protocol with the bracketed tags its name carries (label and
-// non-default stacks), e.g. "http-json[server=go-tuned-json]", or with its label
-// when the name has another form.
-func targetName(b *Benchmark) string {
-	if rest, ok := strings.CutPrefix(b.Name, b.Protocol+"["); ok && b.Protocol != "" {
-		if tags, _, ok := strings.Cut(rest, "]/"); ok {
-			return b.Protocol + "[" + tags + "]"
-		}
-	}
-	if b.Label != "" {
-		return b.Protocol + "[" + b.Label + "]"
-	}
-	return b.Protocol
 }
 
 // MachineChanged starts the warning a group's baseline carries when the machine's

@@ -129,10 +129,24 @@ type Link struct {
 
 // Benchmark is one target × workload × load point, over all its trials.
 type Benchmark struct {
-	Name      string `json:"name"`
-	Protocol  string `json:"protocol"`
-	Transport string `json:"transport"`
-	Workload  string `json:"workload"`
+	Name string `json:"name"`
+	// Series names the target without its transport (spec.Spec.Series): the protocol,
+	// then in brackets its label and the stacks that are not the protocol's defaults,
+	// e.g. "http-json[server=go-tuned-json]". Empty in files written before it
+	// existed (SeriesOf then reads it from Name).
+	Series string `json:"series,omitempty"`
+	// Group is the comparison-group key (spec.Spec.Group): the workload, its
+	// parameters and the load, e.g. "echo[payload=1024]/closed-c50". Benchmarks with
+	// the same Group differ only in their target. Empty in files written before it
+	// existed (GroupOf then reads it from Name).
+	Group string `json:"group,omitempty"`
+	// CallsPerOp is the number of service calls one op makes
+	// (contract.Workload.Calls); 0 in files written before it existed (Calls then
+	// asks the workload).
+	CallsPerOp int    `json:"calls_per_op,omitempty"`
+	Protocol   string `json:"protocol"`
+	Transport  string `json:"transport"`
+	Workload   string `json:"workload"`
 	// Params are the workload parameters actually used, e.g. {"payload": 1024}.
 	// Numbers read back from JSON are float64.
 	Params map[string]any `json:"params"`

@@ -385,11 +385,7 @@ func summarize(specs []spec.Spec, m measured) []results.Benchmark {
 
 // failedBenchmark is the result of a benchmark that could not even be set up.
 func failedBenchmark(s spec.Spec, err error) results.Benchmark {
-	b := results.Benchmark{Name: s.Name(), Protocol: s.Protocol, Transport: s.Transport, Workload: s.Workload,
-		Params: s.ParamMap(), Mode: s.Mode, Load: results.Load{Model: string(s.Load.Kind), Concurrency: s.Load.Concurrency,
-			Connections: s.Load.Connections, Rate: s.Load.Rate, Arrival: string(s.Load.Arrival)},
-		WarmupSeconds: s.Warmup.Seconds(), WarmupMaxSeconds: s.WarmupMax.Seconds(), IterationSeconds: s.IterationTime.Seconds(),
-		IterationOps: s.IterationOps, Iterations: s.Iterations}
+	b := cluster.DescribeSpec(s)
 	if err != nil {
 		b.Warnings = []string{"failed: " + err.Error()}
 	}

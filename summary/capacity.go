@@ -1,11 +1,6 @@
 package summary
 
-import (
-	"slices"
-	"strings"
-
-	"github.com/wirebench/wirebench/results"
-)
+import "github.com/wirebench/wirebench/results"
 
 // Capacity completes head, a benchmark's description (cluster.Resolved.Benchmark),
 // with a capacity search's result: the benchmark's figures are the confirming run's
@@ -21,12 +16,10 @@ func Capacity(head results.Benchmark, r *results.Search, err error) results.Benc
 	if picked != nil {
 		result.Trials = []*results.Fork{{Intervals: []*results.Interval{picked}}}
 	}
-	b := Benchmark(head, result, nil)
 	// The search's step verdicts judged the generator (cluster.judgeStep, which blames
-	// lag only where it decided a verdict); the benchmark-wide check of the picked
+	// lag only where it decided a verdict); a benchmark-wide judgement of the picked
 	// step would contradict them.
-	b.GeneratorBound = false
-	b.Warnings = slices.DeleteFunc(b.Warnings, func(w string) bool { return strings.HasPrefix(w, generatorWarning) })
+	b := build(head, result, nil, false)
 	capa := &results.Capacity{Steps: []results.CapacityStep{}}
 	if head.Capacity != nil {
 		capa.SLO, capa.MaxErrorRate = head.Capacity.SLO, head.Capacity.MaxErrorRate

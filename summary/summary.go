@@ -19,22 +19,17 @@ import (
 // Confidence is the level of the score's confidence interval, JMH's default.
 const Confidence = 0.999
 
-// Thresholds of the generator-bound warnings.
-const (
-	// MaxLagP99 is the open model's lag p99 above which the generator is late.
-	MaxLagP99 = time.Millisecond
-	// MinAchieved is the fraction of the target rate below which an open run did not
-	// keep its schedule.
-	MinAchieved = 0.99
-	// MaxClientCPU is the share of the client's CPUs above which it is saturated.
-	MaxClientCPU = 0.90
-)
-
 // Benchmark completes head, a benchmark's description (cluster.Resolved.Benchmark),
 // with what the driver measured of it, m. steady is the class of each of m's forks
 // (Steadiness, with its group), or nil to classify them alone; each fork is measured
 // from its steady state on.
 func Benchmark(head results.Benchmark, m *results.Measured, steady []*results.Steady) results.Benchmark {
+	return build(head, m, steady, true)
+}
+
+// build is Benchmark; judgeGenerator says whether to judge the generator over the
+// whole benchmark (judge), which a capacity search's steps have done already.
+func build(head results.Benchmark, m *results.Measured, steady []*results.Steady, judgeGenerator bool) results.Benchmark {
 	b := head
 	b.Method = m.Method
 	open := b.Load.Model == results.ModelOpen
@@ -125,7 +120,9 @@ func Benchmark(head results.Benchmark, m *results.Measured, steady []*results.St
 	if open && seconds > 0 {
 		s.AchievedRate = float64(all.Ops+all.ErrorCount()) / seconds
 	}
-	b.Warnings, b.GeneratorBound = judge(&b, all, seconds, cpuSeconds)
+	if judgeGenerator {
+		b.Warnings, b.GeneratorBound = judge(&b, all, seconds, cpuSeconds)
+	}
 	if w := warmupWarning(b.Trials, time.Duration(b.WarmupMaxSeconds*float64(time.Second))); w != "" {
 		b.Warnings = append(b.Warnings, w)
 	}
@@ -172,12 +169,12 @@ const generatorWarning = "generator-bound:"
 func judge(b *results.Benchmark, all *record.Interval, seconds, cpuSeconds float64) (warnings []string, bound bool) {
 	s := &b.Summary
 	if b.Load.Model == results.ModelOpen && s.LagUs != nil {
-		if lag := time.Duration(s.LagUs.P99 * 1e3); lag > MaxLagP99 {
-			warnings = append(warnings, fmt.Sprintf(generatorWarning+" lag p99 %v is over %v; calls started late (see overflow and lag)", lag.Round(time.Microsecond), MaxLagP99))
+		if lag := time.Duration(s.LagUs.P99 * 1e3); lag > results.MaxLagP99 {
+			warnings = append(warnings, fmt.Sprintf(generatorWarning+" lag p99 %v is over %v; calls started late (see overflow and lag)", lag.Round(time.Microsecond), results.MaxLagP99))
 			bound = true
 		}
-		if s.AchievedRate < MinAchieved*b.Load.Rate {
-			warnings = append(warnings, fmt.Sprintf(generatorWarning+" achieved %.0f ops/s, under %.0f%% of the target %.0f", s.AchievedRate, MinAchieved*100, b.Load.Rate))
+		if s.AchievedRate < results.MinAchieved*b.Load.Rate {
+			warnings = append(warnings, fmt.Sprintf(generatorWarning+" achieved %.0f ops/s, under %.0f%% of the target %.0f", s.AchievedRate, results.MinAchieved*100, b.Load.Rate))
 			bound = true
 		}
 	}
@@ -186,7 +183,7 @@ func judge(b *results.Benchmark, all *record.Interval, seconds, cpuSeconds float
 		var used float64
 		// ClientCPUUsPerOp × ops is the client's CPU time in µs.
 		used = s.ClientCPUUsPerOp * float64(all.Ops) / 1e6
-		if share := used / cpuSeconds; share > MaxClientCPU {
+		if share := used / cpuSeconds; share > results.MaxClientCPU {
 			warnings = append(warnings, fmt.Sprintf(generatorWarning+" the client used %.0f%% of its CPUs", share*100))
 			bound = true
 		}
