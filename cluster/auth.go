@@ -5,7 +5,6 @@ import (
 	"crypto/subtle"
 	"crypto/tls"
 	"crypto/x509"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -20,6 +19,7 @@ import (
 	"google.golang.org/grpc/peer"
 	"google.golang.org/grpc/status"
 
+	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/transport"
 )
 
@@ -150,36 +150,9 @@ func certPool(file string) (*x509.CertPool, error) {
 	return pool, nil
 }
 
-// ClientAuth is how a driver proves itself to remote workers: a token file, and for
-// workers with TLS, the CA that signed their certificates and the driver's own
-// certificate and key (all "" for none).
-type ClientAuth struct {
-	TokenFile                 string
-	CAFile, CertFile, KeyFile string
-	// ServerName, when set, is the name the workers' certificates must carry (by
-	// default the host of each worker's URL).
-	ServerName string
-}
-
-// TLS reports whether the workers are reached over TLS.
-func (a ClientAuth) TLS() bool { return a.CAFile != "" }
-
-func (a ClientAuth) check() error {
-	if (a.CertFile == "") != (a.KeyFile == "") {
-		return errors.New("TLS: give the driver's certificate and its key together")
-	}
-	if a.CertFile != "" && a.CAFile == "" {
-		return errors.New("TLS: a client certificate needs the CA of the workers' certificates too (--tls-ca)")
-	}
-	if a.ServerName != "" && a.CAFile == "" {
-		return errors.New("TLS: a server name needs --tls-ca")
-	}
-	return nil
-}
-
 // dialOptions are the options of a control connection to a remote worker.
-func (a ClientAuth) dialOptions() ([]grpc.DialOption, error) {
-	if err := a.check(); err != nil {
+func dialOptions(a spec.ClientAuth) ([]grpc.DialOption, error) {
+	if err := a.Check(); err != nil {
 		return nil, err
 	}
 	var opts []grpc.DialOption

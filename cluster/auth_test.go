@@ -23,6 +23,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/wirebench/wirebench/cluster/controlpb"
+	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/transport"
 )
 
@@ -120,7 +121,7 @@ func TestTokenAuth(t *testing.T) {
 	url := serveWorker(t, ServerAuth{Token: []byte(secret), Log: log}.Options()...)
 	ctx := context.Background()
 	for _, tc := range []struct{ name, token string }{{"no token", ""}, {"a wrong token", "wrong-token-0123456789"}, {"a prefix", secret[:16]}} {
-		auth := ClientAuth{}
+		auth := spec.ClientAuth{}
 		if tc.token != "" {
 			auth.TokenFile = writeToken(t, tc.token)
 		}
@@ -128,7 +129,7 @@ func TestTokenAuth(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "refused the driver") || !strings.Contains(err.Error(), url) {
 			t.Errorf("%s: Info answered %v; want a refusal naming the worker", tc.name, err)
 		}
-		opts, _ := auth.dialOptions()
+		opts, _ := dialOptions(auth)
 		conn, _ := grpc.NewClient("passthrough:///"+strings.TrimPrefix(url, "tcp://"), opts...)
 		stream, err := controlpb.NewWorkerClient(conn).RunServer(ctx)
 		if err == nil {
@@ -139,7 +140,7 @@ func TestTokenAuth(t *testing.T) {
 		}
 		conn.Close()
 	}
-	w, info, err := dialWorker(ctx, "server worker", url, ClientAuth{TokenFile: writeToken(t, secret)})
+	w, info, err := dialWorker(ctx, "server worker", url, spec.ClientAuth{TokenFile: writeToken(t, secret)})
 	if err != nil {
 		t.Fatalf("the right token: %v", err)
 	}
@@ -172,13 +173,13 @@ func TestMutualTLS(t *testing.T) {
 	}
 	url := serveWorker(t, grpc.Creds(creds))
 	ctx := context.Background()
-	good := ClientAuth{CAFile: filepath.Join(dir, "ca.pem"), CertFile: filepath.Join(dir, "driver.pem"), KeyFile: filepath.Join(dir, "driver.key")}
+	good := spec.ClientAuth{CAFile: filepath.Join(dir, "ca.pem"), CertFile: filepath.Join(dir, "driver.pem"), KeyFile: filepath.Join(dir, "driver.key")}
 	w, _, err := dialWorker(ctx, "client worker", url, good)
 	if err != nil {
 		t.Fatalf("a driver with a signed certificate: %v", err)
 	}
 	w.conn.Close()
-	for name, auth := range map[string]ClientAuth{
+	for name, auth := range map[string]spec.ClientAuth{
 		"no certificate":      {CAFile: good.CAFile},
 		"another CA's driver": {CAFile: good.CAFile, CertFile: filepath.Join(dir, "stranger.pem"), KeyFile: filepath.Join(dir, "stranger.key")},
 		"plain text":          {},
@@ -189,7 +190,7 @@ func TestMutualTLS(t *testing.T) {
 		}
 		cancel()
 	}
-	if err := (ClientAuth{CertFile: "x.pem"}).check(); err == nil {
+	if err := (spec.ClientAuth{CertFile: "x.pem"}).Check(); err == nil {
 		t.Error("a certificate without its key was accepted")
 	}
 }

@@ -11,28 +11,18 @@ import (
 
 	"github.com/wirebench/wirebench/cluster/controlpb"
 	"github.com/wirebench/wirebench/engine"
+	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/protocol/instrument"
+	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
 )
 
-// Verdicts of a capacity step.
+// Thresholds of a step's verdict, beside the generator's (results.MinAchieved, the
+// share of the target rate a step must achieve to pass; results.MaxClientCPU;
+// results.MaxLagP99, the lag p99 above which calls started late although a caller
+// was free, which counts in the response time and so is judged against the
+// objectives too: lagShare).
 const (
-	VerdictPass      = "pass"
-	VerdictSLO       = "slo"       // a latency objective was missed
-	VerdictRate      = "rate"      // the achieved rate fell under MinAchieved of the target
-	VerdictErrors    = "errors"    // more failed calls than allowed
-	VerdictGenerator = "generator" // the load generator, not the target, set the result
-)
-
-// Thresholds of a step's verdict.
-const (
-	// MinAchieved is the share of the target rate a step must achieve to pass.
-	MinAchieved = 0.99
-	// MaxClientShare is the share of its CPUs above which the client is saturated.
-	MaxClientShare = 0.90
-	// MaxLagP99 is the lag p99 above which calls started late although a caller was
-	// free (no overflow): the generator fell behind its schedule. Lag counts in the
-	// response time, so it is judged against the objectives too (lagShare).
-	MaxLagP99 = time.Millisecond
 	// lagShare: lag p99 under this share of the tightest objective cannot decide a
 	// step's verdict, however late the generator was.
 	lagShare = 0.1
@@ -45,33 +35,6 @@ const (
 	// minRate ends a search that finds nothing passing above it.
 	minRate = 1.0
 )
-
-// CapacityStep is one measured step of a capacity search.
-type CapacityStep struct {
-	Rate     float64
-	Interval *Interval
-	// Verdict is one of the Verdict constants; Why says which figure decided it.
-	Verdict, Why string
-	// Confirm marks the confirming run at the rate found.
-	Confirm bool
-}
-
-// CapacityResult is what a capacity search found.
-type CapacityResult struct {
-	Warmup *Interval
-	Steps  []CapacityStep
-	// Rate is the answer: the highest rate that passed and was confirmed (0 when
-	// none did). Low and High bracket the capacity: the last passing and the first
-	// failing rate (High is 0 when no rate failed).
-	Rate, Low, High float64
-	// Confirmed says whether the confirming run passed at Rate.
-	Confirmed bool
-	// GeneratorBound: the search stopped because the load generator could not go
-	// faster; Rate is then a floor of the target's capacity, not its capacity.
-	GeneratorBound bool
-	// OutOfBudget: the budget ended before the bracket was as narrow as asked.
-	OutOfBudget bool
-}
 
 // search is the state of a capacity search over rates: grow by doubling until a
 // step fails, then bisect (on a log scale, as rates span orders of magnitude) between
@@ -186,14 +149,14 @@ func (s *search) observe(rate float64, ok bool) {
 // time, so a step that passes despite it passes. (On the 2-vCPU VMs of
 // docs/capacity.md a lag p99 of 1–4 ms appears at 1000–2000/s with the client 20 %
 // busy: scheduling jitter, not a generator at its limit.)
-func judgeStep(c *spec.Capacity, rate float64, iv *Interval) (verdict, why string) {
+func judgeStep(c *spec.Capacity, rate float64, iv *results.Interval) (verdict, why string) {
 	secs := iv.Seconds()
 	calls := iv.Ops + iv.ErrorCount()
 	if secs <= 0 || calls == 0 {
-		return VerdictRate, "no call finished"
+		return results.VerdictRate, "no call finished"
 	}
-	if cpus := float64(max(iv.ClientCPUs, 1)); iv.ClientCPU.Seconds()/(cpus*secs) > MaxClientShare {
-		return VerdictGenerator, fmt.Sprintf("the client used %.0f%% of its CPUs", iv.ClientCPU.Seconds()/(cpus*secs)*100)
+	if share := results.ClientCPUShare(iv.ClientCPU, iv.ClientCPUs, secs); share > results.MaxClientCPU {
+		return results.VerdictGenerator, fmt.Sprintf("the client used %.0f%% of its CPUs", share*100)
 	}
 	tightest := time.Duration(math.MaxInt64)
 	for _, o := range c.SLOs {
@@ -201,18 +164,18 @@ func judgeStep(c *spec.Capacity, rate float64, iv *Interval) (verdict, why strin
 	}
 	var lag time.Duration // lag p99 with a caller free, when it is large enough to matter
 	if iv.Lag != nil && iv.Overflow == 0 {
-		if l := time.Duration(iv.Lag.ValueAtQuantile(99)); l > max(MaxLagP99, time.Duration(lagShare*float64(tightest))) {
+		if l := time.Duration(iv.Lag.ValueAtQuantile(99)); l > max(results.MaxLagP99, time.Duration(lagShare*float64(tightest))) {
 			lag = l.Round(time.Microsecond)
 		}
 	}
 	if share := float64(iv.ErrorCount()) / float64(calls); share > c.MaxErrorRate {
-		return VerdictErrors, fmt.Sprintf("%.2f%% of calls failed (at most %.2f%%)", share*100, c.MaxErrorRate*100)
+		return results.VerdictErrors, fmt.Sprintf("%.2f%% of calls failed (at most %.2f%%)", share*100, c.MaxErrorRate*100)
 	}
-	if achieved := float64(calls) / secs; achieved < MinAchieved*rate {
+	if achieved := float64(calls) / secs; achieved < results.MinAchieved*rate {
 		if lag > 0 {
-			return VerdictGenerator, fmt.Sprintf("achieved %.0f/s of %.0f/s with lag p99 %v and a caller free: the generator fell behind", achieved, rate, lag)
+			return results.VerdictGenerator, fmt.Sprintf("achieved %.0f/s of %.0f/s with lag p99 %v and a caller free: the generator fell behind", achieved, rate, lag)
 		}
-		return VerdictRate, fmt.Sprintf("achieved %.0f/s of %.0f/s", achieved, rate)
+		return results.VerdictRate, fmt.Sprintf("achieved %.0f/s of %.0f/s", achieved, rate)
 	}
 	for _, o := range c.SLOs {
 		v := time.Duration(iv.Resp.ValueAtQuantile(o.Quantile))
@@ -220,12 +183,12 @@ func judgeStep(c *spec.Capacity, rate float64, iv *Interval) (verdict, why strin
 			continue
 		}
 		if lag > 0 && iv.Service != nil && sloHolds(c, iv.Service) {
-			return VerdictGenerator, fmt.Sprintf("p%v %v > %v on response time only (service time within; lag p99 %v with a caller free): the generator fell behind",
+			return results.VerdictGenerator, fmt.Sprintf("p%v %v > %v on response time only (service time within; lag p99 %v with a caller free): the generator fell behind",
 				o.Quantile, v.Round(time.Microsecond), o.Max, lag)
 		}
-		return VerdictSLO, fmt.Sprintf("p%v %v > %v", o.Quantile, v.Round(time.Microsecond), o.Max)
+		return results.VerdictSLO, fmt.Sprintf("p%v %v > %v", o.Quantile, v.Round(time.Microsecond), o.Max)
 	}
-	return VerdictPass, ""
+	return results.VerdictPass, ""
 }
 
 // sloHolds says whether every objective of c holds on h.
@@ -245,7 +208,7 @@ func sloHolds(c *spec.Capacity, h *hdr.Histogram) bool {
 // Capacity.Confirm at the rate found (one resolution lower if it fails). observe, when
 // set, is told each step. A failure of the target's workers ends the search with the
 // steps so far and the error.
-func Capacity(ctx context.Context, res Resolved, opt Options, observe func(CapacityStep)) (*CapacityResult, error) {
+func Capacity(ctx context.Context, res Resolved, opt Options, observe func(results.SearchStep)) (*results.Search, error) {
 	s := res.Spec
 	c := s.Capacity
 	if c == nil {
@@ -264,19 +227,19 @@ func Capacity(ctx context.Context, res Resolved, opt Options, observe func(Capac
 		return nil, err
 	}
 	defer t.close()
-	out := &CapacityResult{}
+	out := &results.Search{CheaperClient: cheaperClient(res)}
 	start := s.Load.Rate
 	if s.Warmup > 0 {
 		if out.Warmup, err = t.phase(ctx, &controlpb.Phase{Kind: string(engine.Warmup), DurationNanos: int64(s.Warmup), Rate: start}); err != nil {
 			return out, err
 		}
 	}
-	step := func(rate float64, d time.Duration, confirm bool, index int) (CapacityStep, error) {
+	step := func(rate float64, d time.Duration, confirm bool, index int) (results.SearchStep, error) {
 		iv, err := t.phase(ctx, &controlpb.Phase{Kind: string(engine.Measure), Index: int32(index), DurationNanos: int64(d), Rate: rate})
 		if err != nil {
-			return CapacityStep{}, err
+			return results.SearchStep{}, err
 		}
-		st := CapacityStep{Rate: rate, Interval: iv, Confirm: confirm}
+		st := results.SearchStep{Rate: rate, Interval: iv, Confirm: confirm}
 		st.Verdict, st.Why = judgeStep(c, rate, iv)
 		out.Steps = append(out.Steps, st)
 		if observe != nil {
@@ -288,7 +251,7 @@ func Capacity(ctx context.Context, res Resolved, opt Options, observe func(Capac
 	if c.Sweep {
 		srch = &sweep{next_: start, factor: 1 + c.Resolution}
 	}
-	spent, err := walk(c, srch, out, func(rate float64) (CapacityStep, error) {
+	spent, err := walk(c, srch, out, func(rate float64) (results.SearchStep, error) {
 		return step(rate, c.Step, false, len(out.Steps))
 	})
 	if err != nil {
@@ -296,12 +259,24 @@ func Capacity(ctx context.Context, res Resolved, opt Options, observe func(Capac
 	}
 	out.Low, out.High = srch.bracket()
 	out.Rate = out.Low
-	if err := confirm(c, out, spent, func(rate float64) (CapacityStep, error) {
+	if err := confirm(c, out, spent, func(rate float64) (results.SearchStep, error) {
 		return step(rate, c.Confirm, true, len(out.Steps))
 	}); err != nil {
 		return out, err
 	}
 	return out, nil
+}
+
+// cheaperClient is the client stack built to load a server cheaply (the instrument),
+// when res's protocol has it and res uses another.
+func cheaperClient(res Resolved) string {
+	if res.Client.Name == instrument.Name {
+		return ""
+	}
+	if _, err := protocol.LookupStack(res.Protocol.Name, instrument.Name, protocol.ClientSide); err != nil {
+		return ""
+	}
+	return instrument.Name
 }
 
 // confirm checks the search's answer with a longer run (step measures one). A
@@ -310,7 +285,7 @@ func Capacity(ctx context.Context, res Resolved, opt Options, observe func(Capac
 // search's answer. When none passes, the answer stays the search's, unconfirmed: the
 // runs are in the steps. (A 1 s step's p99 holds at rates where 5 s do not: on the VMs
 // of docs/capacity.md http-json's confirming runs failed 5–15 % under the steps' edge.)
-func confirm(c *spec.Capacity, out *CapacityResult, spent time.Duration, step func(rate float64) (CapacityStep, error)) error {
+func confirm(c *spec.Capacity, out *results.Search, spent time.Duration, step func(rate float64) (results.SearchStep, error)) error {
 	found, low, high := out.Rate, out.Low, out.High
 	allGenerator := true // every confirming run so far was set by the generator
 	for try, rate := 0, out.Rate; rate >= found*minConfirmShare && rate > 0 && c.Confirm > 0 && !out.GeneratorBound; try++ {
@@ -323,12 +298,12 @@ func confirm(c *spec.Capacity, out *CapacityResult, spent time.Duration, step fu
 			return err
 		}
 		spent += c.Confirm
-		if st.Verdict == VerdictGenerator && try > 0 && allGenerator {
+		if st.Verdict == results.VerdictGenerator && try > 0 && allGenerator {
 			out.GeneratorBound = true // twice running, as in walk
 			break
 		}
-		allGenerator = allGenerator && st.Verdict == VerdictGenerator
-		if st.Verdict == VerdictPass {
+		allGenerator = allGenerator && st.Verdict == results.VerdictGenerator
+		if st.Verdict == results.VerdictPass {
 			out.Confirmed, out.Rate, out.Low = true, rate, rate
 			if try > 0 {
 				out.High = rate * (1 + c.Resolution) // the confirming run that failed last
@@ -346,7 +321,7 @@ func confirm(c *spec.Capacity, out *CapacityResult, spent time.Duration, step fu
 // walk measures the steps srch picks (step measures one) until it is done, a
 // generator verdict holds, or the budget (less one confirming run) is spent, and
 // says how long its steps measured.
-func walk(c *spec.Capacity, srch stepper, out *CapacityResult, step func(rate float64) (CapacityStep, error)) (spent time.Duration, err error) {
+func walk(c *spec.Capacity, srch stepper, out *results.Search, step func(rate float64) (results.SearchStep, error)) (spent time.Duration, err error) {
 	first := "" // the first verdict of the rate being tried again ("": none is)
 	for {
 		rate := srch.next()
@@ -369,18 +344,18 @@ func walk(c *spec.Capacity, srch stepper, out *CapacityResult, step func(rate fl
 		// missed by more than clearOverload (the target is plainly past its edge), nor
 		// in a sweep, which needs two failures running anyway. The generator is taken
 		// for the limit only when both tries blame it.
-		overloaded := st.Verdict == VerdictRate && st.Interval != nil &&
+		overloaded := st.Verdict == results.VerdictRate && st.Interval != nil &&
 			float64(st.Interval.Ops+st.Interval.ErrorCount()) < (1-clearOverload)*rate*st.Interval.Seconds()
-		if first == "" && st.Verdict != VerdictPass && (st.Verdict == VerdictGenerator || !c.Sweep && !overloaded) {
+		if first == "" && st.Verdict != results.VerdictPass && (st.Verdict == results.VerdictGenerator || !c.Sweep && !overloaded) {
 			first = st.Verdict
 			continue
 		}
-		generatorTwice := st.Verdict == VerdictGenerator && first == VerdictGenerator
+		generatorTwice := st.Verdict == results.VerdictGenerator && first == results.VerdictGenerator
 		first = ""
 		if generatorTwice {
 			out.GeneratorBound = true
 			return spent, nil
 		}
-		srch.observe(rate, st.Verdict == VerdictPass)
+		srch.observe(rate, st.Verdict == results.VerdictPass)
 	}
 }

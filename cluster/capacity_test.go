@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/record"
+	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
 )
 
@@ -64,7 +65,7 @@ func TestSearchNoisyVerdicts(t *testing.T) {
 func TestJudgeStep(t *testing.T) {
 	c := &spec.Capacity{SLOs: []spec.SLO{{Quantile: 99, Max: 10 * time.Millisecond}}, MaxErrorRate: 0.01}
 	// step makes one second at rate with every response taking lat, and lag.
-	step := func(ops int64, lat, lag time.Duration, errs, overflow int64, cpu time.Duration) *Interval {
+	step := func(ops int64, lat, lag time.Duration, errs, overflow int64, cpu time.Duration) *results.Interval {
 		iv := record.NewInterval(true)
 		r := record.NewRecorder(true)
 		t0 := time.Unix(100, 0)
@@ -74,33 +75,33 @@ func TestJudgeStep(t *testing.T) {
 		r.Drain(iv)
 		iv.Start, iv.End = t0, t0.Add(time.Second)
 		iv.Errors[record.Timeout], iv.Overflow = errs, overflow
-		return &Interval{Interval: iv, ClientCPU: cpu, ClientCPUs: 1}
+		return &results.Interval{Interval: iv, ClientCPU: cpu, ClientCPUs: 1}
 	}
 	ms := time.Millisecond
 	tests := []struct {
-		iv      *Interval
+		iv      *results.Interval
 		verdict string
 		why     string
 	}{
-		{step(1000, 2*ms, 10*time.Microsecond, 0, 0, 300*ms), VerdictPass, ""},
-		{step(1000, 12*ms, 10*time.Microsecond, 0, 0, 300*ms), VerdictSLO, "p99 12"},
-		{step(900, 2*ms, 10*time.Microsecond, 0, 0, 300*ms), VerdictRate, "achieved 900/s of 1000/s"},
-		{step(980, 2*ms, 10*time.Microsecond, 20, 0, 300*ms), VerdictErrors, "2.00% of calls failed"},
+		{step(1000, 2*ms, 10*time.Microsecond, 0, 0, 300*ms), results.VerdictPass, ""},
+		{step(1000, 12*ms, 10*time.Microsecond, 0, 0, 300*ms), results.VerdictSLO, "p99 12"},
+		{step(900, 2*ms, 10*time.Microsecond, 0, 0, 300*ms), results.VerdictRate, "achieved 900/s of 1000/s"},
+		{step(980, 2*ms, 10*time.Microsecond, 20, 0, 300*ms), results.VerdictErrors, "2.00% of calls failed"},
 		// A saturated client sets the result.
-		{step(1000, 2*ms, 10*time.Microsecond, 0, 0, 950*ms), VerdictGenerator, "95% of its CPUs"},
+		{step(1000, 2*ms, 10*time.Microsecond, 0, 0, 950*ms), results.VerdictGenerator, "95% of its CPUs"},
 		// Lag with a free caller: it decides only a verdict it caused. Within the
 		// objective despite it: a pass.
-		{step(1000, 5*ms, 3*ms, 0, 0, 300*ms), VerdictPass, ""},
+		{step(1000, 5*ms, 3*ms, 0, 0, 300*ms), results.VerdictPass, ""},
 		// Objective missed on response time (12 ms) but met on service time (9 ms).
-		{step(1000, 12*ms, 3*ms, 0, 0, 300*ms), VerdictGenerator, "response time only"},
+		{step(1000, 12*ms, 3*ms, 0, 0, 300*ms), results.VerdictGenerator, "response time only"},
 		// Missed on service time too (12 ms): the target's.
-		{step(1000, 15*ms, 3*ms, 0, 0, 300*ms), VerdictSLO, "p99 15"},
+		{step(1000, 15*ms, 3*ms, 0, 0, 300*ms), results.VerdictSLO, "p99 15"},
 		// The rate missed while the generator was late.
-		{step(900, 2*ms, 3*ms, 0, 0, 300*ms), VerdictGenerator, "achieved 900/s of 1000/s with lag p99 3ms"},
+		{step(900, 2*ms, 3*ms, 0, 0, 300*ms), results.VerdictGenerator, "achieved 900/s of 1000/s with lag p99 3ms"},
 		// Lag under 1 ms is never the generator's.
-		{step(1000, 12*ms, 800*time.Microsecond, 0, 0, 300*ms), VerdictSLO, "p99 12"},
+		{step(1000, 12*ms, 800*time.Microsecond, 0, 0, 300*ms), results.VerdictSLO, "p99 12"},
 		// Lag with every caller busy (overflow) is the target's queue, judged as such.
-		{step(1000, 15*ms, 3*ms, 0, 200, 300*ms), VerdictSLO, "p99"},
+		{step(1000, 15*ms, 3*ms, 0, 200, 300*ms), results.VerdictSLO, "p99"},
 	}
 	for i, tt := range tests {
 		v, why := judgeStep(c, 1000, tt.iv)
@@ -124,7 +125,7 @@ func TestCapacityRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	var seen int
-	out, err := Capacity(t.Context(), res, Options{Binary: binary}, func(CapacityStep) { seen++ })
+	out, err := Capacity(t.Context(), res, Options{Binary: binary}, func(results.SearchStep) { seen++ })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +135,7 @@ func TestCapacityRun(t *testing.T) {
 	var measured time.Duration
 	for _, st := range out.Steps {
 		measured += time.Duration(st.Interval.Seconds() * float64(time.Second))
-		if math.Abs(float64(st.Interval.Ops+st.Interval.ErrorCount())/st.Interval.Seconds()-st.Rate) > 0.5*st.Rate && st.Verdict == VerdictPass {
+		if math.Abs(float64(st.Interval.Ops+st.Interval.ErrorCount())/st.Interval.Seconds()-st.Rate) > 0.5*st.Rate && st.Verdict == results.VerdictPass {
 			t.Errorf("a passing step at %v/s made %d calls in %v", st.Rate, st.Interval.Ops, st.Interval.Seconds())
 		}
 	}
@@ -147,7 +148,7 @@ func TestCapacityRun(t *testing.T) {
 	}
 }
 
-func describe(out *CapacityResult) string {
+func describe(out *results.Search) string {
 	var b strings.Builder
 	for _, st := range out.Steps {
 		fmt.Fprintf(&b, "%v:%s(%s) ", st.Rate, st.Verdict, st.Why)
@@ -185,13 +186,13 @@ func TestSweep(t *testing.T) {
 // twice running marks the search generator-bound.
 func TestWalkRetriesFailures(t *testing.T) {
 	c := &spec.Capacity{Step: time.Second, Budget: time.Minute, Resolution: 0.05}
-	run := func(c *spec.Capacity, srch stepper, verdicts map[float64][]string) (*CapacityResult, []float64) {
-		out := &CapacityResult{}
+	run := func(c *spec.Capacity, srch stepper, verdicts map[float64][]string) (*results.Search, []float64) {
+		out := &results.Search{}
 		var rates []float64
 		seen := map[float64]int{}
-		_, err := walk(c, srch, out, func(rate float64) (CapacityStep, error) {
+		_, err := walk(c, srch, out, func(rate float64) (results.SearchStep, error) {
 			rates = append(rates, rate)
-			v := VerdictPass
+			v := results.VerdictPass
 			if vs := verdicts[rate]; seen[rate] < len(vs) {
 				v = vs[seen[rate]]
 			}
@@ -201,9 +202,9 @@ func TestWalkRetriesFailures(t *testing.T) {
 				iv.Start = time.Unix(100, 0)
 				iv.End = iv.Start.Add(time.Second)
 				iv.Ops = int64(rate / 2)
-				return CapacityStep{Rate: rate, Verdict: VerdictRate, Interval: &Interval{Interval: iv}}, nil
+				return results.SearchStep{Rate: rate, Verdict: results.VerdictRate, Interval: &results.Interval{Interval: iv}}, nil
 			}
-			return CapacityStep{Rate: rate, Verdict: v}, nil
+			return results.SearchStep{Rate: rate, Verdict: v}, nil
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -212,7 +213,7 @@ func TestWalkRetriesFailures(t *testing.T) {
 	}
 	// 16k fails once (noise), passes when tried again: growth goes on to 64k, which
 	// is plainly past the edge (half the rate served) and not tried again.
-	out, rates := run(c, newSearch(1000, 0.05), map[float64][]string{16000: {VerdictSLO, VerdictPass}})
+	out, rates := run(c, newSearch(1000, 0.05), map[float64][]string{16000: {results.VerdictSLO, results.VerdictPass}})
 	if rates[4] != 16000 || rates[5] != 16000 || rates[6] != 32000 || rates[7] != 64000 || rates[8] == 64000 {
 		t.Fatalf("rates %v: want 16000 twice, then 32000, 64000 once", rates)
 	}
@@ -220,20 +221,20 @@ func TestWalkRetriesFailures(t *testing.T) {
 		t.Fatalf("walk set the bracket (%v, %v); Capacity does", low, high)
 	}
 	// A generator verdict twice at one rate ends the search, generator-bound.
-	out, rates = run(c, newSearch(1000, 0.05), map[float64][]string{4000: {VerdictGenerator, VerdictGenerator}})
+	out, rates = run(c, newSearch(1000, 0.05), map[float64][]string{4000: {results.VerdictGenerator, results.VerdictGenerator}})
 	if !out.GeneratorBound || rates[len(rates)-1] != 4000 || len(rates) != 4 {
 		t.Fatalf("rates %v, generator-bound %v: want the search to end at 4000 after two generator verdicts", rates, out.GeneratorBound)
 	}
 	// A missed objective, then the generator blamed on the second try: a failure
 	// of the target, not the generator's limit; the search goes on under 4000.
-	out, rates = run(c, newSearch(1000, 0.05), map[float64][]string{4000: {VerdictSLO, VerdictGenerator}})
+	out, rates = run(c, newSearch(1000, 0.05), map[float64][]string{4000: {results.VerdictSLO, results.VerdictGenerator}})
 	if out.GeneratorBound || len(rates) < 5 || rates[4] >= 4000 {
 		t.Fatalf("rates %v, generator-bound %v: want a failure at 4000 and the search below it", rates, out.GeneratorBound)
 	}
 	// A sweep does not retry a failure (it needs two running anyway).
 	sw := *c
 	sw.Sweep = true
-	_, rates = run(&sw, &sweep{next_: 1000, factor: 2}, map[float64][]string{4000: {VerdictSLO}})
+	_, rates = run(&sw, &sweep{next_: 1000, factor: 2}, map[float64][]string{4000: {results.VerdictSLO}})
 	if want := []float64{1000, 2000, 4000, 8000, 16000, 32000, 64000, 128000}; !slices.Equal(rates, want) {
 		t.Fatalf("sweep rates %v, want %v", rates, want)
 	}
@@ -244,15 +245,15 @@ func TestWalkRetriesFailures(t *testing.T) {
 // last; when none passes the search's answer stays, unconfirmed.
 func TestConfirmStepsDown(t *testing.T) {
 	c := &spec.Capacity{Step: time.Second, Confirm: 5 * time.Second, Budget: time.Minute, Resolution: 0.25}
-	run := func(passAt float64, spent time.Duration) (*CapacityResult, []float64) {
-		out := &CapacityResult{Rate: 1000, Low: 1000, High: 1100}
+	run := func(passAt float64, spent time.Duration) (*results.Search, []float64) {
+		out := &results.Search{Rate: 1000, Low: 1000, High: 1100}
 		var rates []float64
-		if err := confirm(c, out, spent, func(rate float64) (CapacityStep, error) {
+		if err := confirm(c, out, spent, func(rate float64) (results.SearchStep, error) {
 			rates = append(rates, rate)
 			if rate <= passAt {
-				return CapacityStep{Rate: rate, Verdict: VerdictPass}, nil
+				return results.SearchStep{Rate: rate, Verdict: results.VerdictPass}, nil
 			}
-			return CapacityStep{Rate: rate, Verdict: VerdictSLO}, nil
+			return results.SearchStep{Rate: rate, Verdict: results.VerdictSLO}, nil
 		}); err != nil {
 			t.Fatal(err)
 		}
@@ -267,12 +268,12 @@ func TestConfirmStepsDown(t *testing.T) {
 		t.Errorf("rates %v, answer %+v: want runs down to 512 and the search's answer, unconfirmed", rates, out)
 	}
 	// A confirming run set by the generator once is a failed run, not the end.
-	out = &CapacityResult{Rate: 1000, Low: 1000, High: 1100}
+	out = &results.Search{Rate: 1000, Low: 1000, High: 1100}
 	var got []float64
-	verdicts := []string{VerdictGenerator, VerdictSLO, VerdictPass}
-	if err := confirm(c, out, 0, func(rate float64) (CapacityStep, error) {
+	verdicts := []string{results.VerdictGenerator, results.VerdictSLO, results.VerdictPass}
+	if err := confirm(c, out, 0, func(rate float64) (results.SearchStep, error) {
 		got = append(got, rate)
-		return CapacityStep{Rate: rate, Verdict: verdicts[len(got)-1]}, nil
+		return results.SearchStep{Rate: rate, Verdict: verdicts[len(got)-1]}, nil
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -282,5 +283,28 @@ func TestConfirmStepsDown(t *testing.T) {
 	out, rates = run(700, 52*time.Second) // room for one run only
 	if len(rates) != 1 || out.Confirmed || !out.OutOfBudget {
 		t.Errorf("rates %v, answer %+v: want one run, then out of budget", rates, out)
+	}
+}
+
+// A generator-bound search advises the instrument client when the protocol has one
+// and the search used another client; not when it used the instrument, nor for a
+// protocol without it (direct calls the service in-process).
+func TestCheaperClient(t *testing.T) {
+	for _, c := range []struct {
+		protocol, client, want string
+	}{
+		{"http-json", "", "instrument"},
+		{"http-json", "instrument", ""},
+		{"direct", "", ""},
+	} {
+		s := spec.Default()
+		s.Protocol, s.ClientStack = c.protocol, c.client
+		res, err := Resolve(s)
+		if err != nil {
+			t.Fatalf("%s/%s: %v", c.protocol, c.client, err)
+		}
+		if got := cheaperClient(res); got != c.want {
+			t.Errorf("%s with client %q: cheaper client %q, want %q", c.protocol, c.client, got, c.want)
+		}
 	}
 }

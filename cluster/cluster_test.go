@@ -21,6 +21,7 @@ import (
 	"github.com/wirebench/wirebench/internal/testbin"
 	"github.com/wirebench/wirebench/load"
 	_ "github.com/wirebench/wirebench/protocol/all"
+	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
 )
 
@@ -90,7 +91,7 @@ func TestRunGroupInterleaved(t *testing.T) {
 	}
 	var order []int
 	rs := RunGroup(context.Background(), specs, Options{Binary: binary, Seed: 7, Observe: func(e Event) {
-		if e.Interval.Phase == engine.Measure {
+		if e.Interval.Phase == string(engine.Measure) {
 			order = append(order, e.Target)
 		}
 	}})
@@ -128,7 +129,7 @@ func TestAdaptiveWarmupStopsAtItsMax(t *testing.T) {
 	adaptive.Warmup, adaptive.WarmupMax = 0, 2*spec.WarmupSlice
 	warmups := map[int][]int{}
 	rs := RunGroup(context.Background(), []spec.Spec{adaptive, fixed}, Options{Binary: binary, Observe: func(e Event) {
-		if e.Interval.Phase == engine.Warmup {
+		if e.Interval.Phase == string(engine.Warmup) {
 			warmups[e.Target] = append(warmups[e.Target], e.Interval.Index)
 		}
 	}})
@@ -178,7 +179,7 @@ func TestRunGroupOneFails(t *testing.T) {
 func TestWorkerKilled(t *testing.T) {
 	s := testSpec("http-json", "tcp")
 	s.Iterations, s.Trials = 50, 1
-	var trials []*Trial
+	var trials []*results.Fork
 	var err error
 	done := make(chan struct{})
 	// The driver's sockets go under a directory of this test's own, so that the
@@ -188,7 +189,7 @@ func TestWorkerKilled(t *testing.T) {
 		defer close(done)
 		killed := false
 		trials, err = Run(context.Background(), s, Options{Binary: binary, TempDir: tmp, Observe: func(e Event) {
-			if e.Interval.Phase == engine.Measure && e.Interval.Index == 1 && !killed {
+			if e.Interval.Phase == string(engine.Measure) && e.Interval.Index == 1 && !killed {
 				killed = true
 				killWorker(t, tmp, "server-0-0.sock") // the server worker of trial 0
 			}

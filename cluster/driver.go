@@ -13,6 +13,7 @@ import (
 	"github.com/wirebench/wirebench/internal/nspair"
 	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/record"
+	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/stats"
 )
@@ -42,7 +43,7 @@ type Options struct {
 	Observe func(Event)
 	// Hosts places the workers (the zero Hosts: one server and one client worker
 	// spawned here) and the link between them.
-	Hosts Hosts
+	Hosts spec.Hosts
 	// FirstTrial numbers the trials (forks) of this call from it: a run that adds
 	// forks to a group's earlier ones (runner's --precision) keeps every fork's
 	// index, profile names and round order distinct.
@@ -57,7 +58,7 @@ type Event struct {
 	// Target is the benchmark's index in the group (0 for Run).
 	Target   int
 	Trial    int // 0-based
-	Interval *Interval
+	Interval *results.Interval
 }
 
 // Line is the one-line progress report of an event's interval.
@@ -67,97 +68,10 @@ func (e Event) Line() string {
 		iv.Throughput(), float64(iv.Resp.ValueAtQuantile(99))/1e3, iv.ErrorCount())
 }
 
-// Interval is one phase of one trial as the driver saw it.
-type Interval struct {
-	Phase engine.Phase
-	// Index counts within the phase; in an interleaved group it is the round.
-	Index int
-	*record.Interval
-	BytesSent, BytesReceived int64
-	ClientCPU                time.Duration
-	ClientCPUs               int
-	// LinkCPU is the CPU the clients' link proxies used (0 without one).
-	LinkCPU time.Duration
-	// Parts are the client workers' own intervals when there are several, in worker
-	// order; the interval is their merge (mergeIntervals). Nil with one.
-	Parts []*Interval
-	// Server is the server worker's reading at the end of the phase and ServerCPU the
-	// CPU it used during the phase; nil and 0 without a server worker.
-	Server    *ProcReading
-	ServerCPU time.Duration
-}
-
-// mergeIntervals merges the intervals of one phase from several client workers:
-// histograms merge exactly, ops, errors, bytes and CPU add up, the span covers all
-// (so the throughput is the sum of the workers' while their spans agree), and the
-// CPUs the generators had add up too. One interval is returned as it is.
-func mergeIntervals(parts []*Interval) *Interval {
-	if len(parts) == 1 {
-		return parts[0]
-	}
-	m := &Interval{Phase: parts[0].Phase, Index: parts[0].Index, Interval: &record.Interval{}, Parts: parts}
-	for _, p := range parts {
-		m.addCounts(p)
-		m.ClientCPUs += p.ClientCPUs
-	}
-	return m
-}
-
-// addCounts adds o's calls, histograms, bytes and client-side CPU to iv's, and widens
-// iv's span to cover o's.
-func (iv *Interval) addCounts(o *Interval) {
-	iv.Interval.Add(o.Interval)
-	iv.BytesSent += o.BytesSent
-	iv.BytesReceived += o.BytesReceived
-	iv.ClientCPU += o.ClientCPU
-	iv.LinkCPU += o.LinkCPU
-}
-
-// Level is the figure a slice is judged by when looking for a steady state: the
-// median latency under open-loop load (its throughput is the schedule's), the
-// throughput otherwise. It is in nanoseconds or ops/s; lower is better for the first.
-func (iv *Interval) Level(open bool) float64 {
-	if open {
-		return float64(iv.Resp.ValueAtQuantile(50))
-	}
-	return iv.Throughput()
-}
-
-// ProcReading is a reading of a worker process, cumulative since it started.
-type ProcReading struct {
-	Time         time.Time
-	CPU          time.Duration
-	RSS, PeakRSS int64
-}
-
-// Trial is what one trial of one benchmark measured. A trial cut short keeps what
-// finished.
-type Trial struct {
-	Index int
-	// Warmup is the whole warm-up, its slices merged; WarmupSlices are those slices
-	// for an adaptive warm-up (spec.Spec.WarmupMax), nil for a fixed one, and
-	// WarmupSettled says whether it ended because its slices stopped changing
-	// (stats.WarmupSettled) rather than at WarmupMax.
-	Warmup        *Interval
-	WarmupSlices  []*Interval
-	WarmupSettled bool
-	Intervals     []*Interval
-	Err           error
-}
-
-// Result is what the driver measured of one benchmark of a group.
-type Result struct {
-	Trials []*Trial
-	// Method is how it was measured: spec.MethodInterleaved or spec.MethodSequential.
-	Method string
-	// Err is why it failed (its trials keep what finished), or nil.
-	Err error
-}
-
 // Run runs one benchmark's trials, each with fresh workers, and returns every trial;
 // a trial that failed carries its error and what it measured, and Run stops at the
 // first failure (later trials would fail the same way) and returns it too.
-func Run(ctx context.Context, s spec.Spec, opt Options) ([]*Trial, error) {
+func Run(ctx context.Context, s spec.Spec, opt Options) ([]*results.Fork, error) {
 	r := RunGroup(ctx, []spec.Spec{s}, opt)[0]
 	return r.Trials, r.Err
 }
@@ -170,32 +84,32 @@ func Run(ctx context.Context, s spec.Spec, opt Options) ([]*Trial, error) {
 // paired by round. Otherwise the benchmarks are measured one after the other. A
 // benchmark that fails does not stop the others; when ctx ends, every result not
 // finished carries ctx's error.
-func RunGroup(ctx context.Context, specs []spec.Spec, opt Options) []*Result {
-	results := make([]*Result, len(specs))
-	for i := range results {
-		results[i] = &Result{Method: spec.MethodSequential}
+func RunGroup(ctx context.Context, specs []spec.Spec, opt Options) []*results.Measured {
+	measured := make([]*results.Measured, len(specs))
+	for i := range measured {
+		measured[i] = &results.Measured{Method: spec.MethodSequential}
 	}
 	resolved := make([]Resolved, len(specs))
 	ok := true
 	for i, s := range specs {
 		var err error
 		if resolved[i], err = Resolve(s); err != nil {
-			results[i].Err, ok = err, false
+			measured[i].Err, ok = err, false
 		}
 	}
 	if !ok {
-		return results
+		return measured
 	}
-	fail := func(err error) []*Result {
-		for _, r := range results {
+	fail := func(err error) []*results.Measured {
+		for _, r := range measured {
 			r.Err = err
 		}
-		return results
+		return measured
 	}
 	if err := opt.fill(); err != nil {
 		return fail(err)
 	}
-	pair, err := opt.Hosts.newPair()
+	pair, err := newPair(opt.Hosts)
 	if err != nil {
 		return fail(err)
 	}
@@ -209,22 +123,22 @@ func RunGroup(ctx context.Context, specs []spec.Spec, opt Options) []*Result {
 	}
 	defer os.RemoveAll(dir)
 	if len(specs) > 1 && interleaved(specs) {
-		for _, r := range results {
+		for _, r := range measured {
 			r.Method = spec.MethodInterleaved
 		}
-		runInterleaved(ctx, resolved, opt, dir, results)
-		return results
+		runInterleaved(ctx, resolved, opt, dir, measured)
+		return measured
 	}
 	for i, res := range resolved {
-		runSequential(ctx, res, i, opt, dir, results[i])
+		runSequential(ctx, res, i, opt, dir, measured[i])
 		if ctx.Err() != nil {
-			for _, r := range results[i+1:] {
+			for _, r := range measured[i+1:] {
 				r.Err = ctx.Err()
 			}
 			break
 		}
 	}
-	return results
+	return measured
 }
 
 func interleaved(specs []spec.Spec) bool {
@@ -237,7 +151,7 @@ func interleaved(specs []spec.Spec) bool {
 }
 
 func (opt *Options) fill() error {
-	if err := opt.Hosts.Check(); err != nil {
+	if err := CheckHosts(opt.Hosts); err != nil {
 		return err
 	}
 	if opt.StartTimeout == 0 {
@@ -253,7 +167,7 @@ func (opt *Options) fill() error {
 	return nil
 }
 
-func (opt Options) observe(target, trial int, iv *Interval) {
+func (opt Options) observe(target, trial int, iv *results.Interval) {
 	if opt.Observe != nil {
 		opt.Observe(Event{Target: target, Trial: trial, Interval: iv})
 	}
@@ -277,7 +191,7 @@ func measurePhase(s spec.Spec, index int, restart bool) *controlpb.Phase {
 // s.WarmupMax. Lasted is wall time: a slice ends when its calls in flight have, which
 // for a server far behind its schedule is later than its nominal length. Each phase
 // is observed as it ends.
-func warmUp(ctx context.Context, t *target, s spec.Spec, tr *Trial, observe func(*Interval)) error {
+func warmUp(ctx context.Context, t *target, s spec.Spec, tr *results.Fork, observe func(*results.Interval)) error {
 	if s.WarmupMax <= 0 {
 		if s.Warmup <= 0 {
 			return nil
@@ -315,10 +229,10 @@ func warmUp(ctx context.Context, t *target, s spec.Spec, tr *Trial, observe func
 }
 
 // joinSlices merges consecutive phases of one target into one interval spanning them.
-func joinSlices(ivs []*Interval) *Interval {
-	m := &Interval{Phase: ivs[0].Phase, Interval: &record.Interval{}}
+func joinSlices(ivs []*results.Interval) *results.Interval {
+	m := &results.Interval{Phase: ivs[0].Phase, Interval: &record.Interval{}}
 	for _, iv := range ivs {
-		m.addCounts(iv)
+		m.AddCounts(iv)
 		m.ClientCPUs = max(m.ClientCPUs, iv.ClientCPUs)
 		m.ServerCPU += iv.ServerCPU
 		m.Server = iv.Server
@@ -328,10 +242,10 @@ func joinSlices(ivs []*Interval) *Interval {
 
 // runSequential measures one benchmark on its own: per trial, fresh workers, the
 // warmup, then the iterations back to back (an open schedule runs on across them).
-func runSequential(ctx context.Context, res Resolved, idx int, opt Options, dir string, out *Result) {
+func runSequential(ctx context.Context, res Resolved, idx int, opt Options, dir string, out *results.Measured) {
 	s := res.Spec
 	for i := opt.FirstTrial; i < opt.FirstTrial+s.Trials; i++ {
-		tr := &Trial{Index: i}
+		tr := &results.Fork{Index: i}
 		out.Trials = append(out.Trials, tr)
 		tr.Err = func() error {
 			t, err := startTarget(ctx, res, opt, dir, i, idx)
@@ -339,7 +253,7 @@ func runSequential(ctx context.Context, res Resolved, idx int, opt Options, dir 
 				return where(i, "start", err)
 			}
 			defer t.close()
-			if err := warmUp(ctx, t, s, tr, func(iv *Interval) { opt.observe(idx, i, iv) }); err != nil {
+			if err := warmUp(ctx, t, s, tr, func(iv *results.Interval) { opt.observe(idx, i, iv) }); err != nil {
 				return where(i, "warmup", err)
 			}
 			for k := range s.Iterations {
@@ -370,10 +284,10 @@ func where(trial int, phase string, err error) error {
 // runInterleaved measures a group in rounds (RunGroup). Every spec of the group has
 // the same plan (iterations, slice, trials: spec.SamePlan), which is what makes it a
 // group; each target has its own warmup.
-func runInterleaved(ctx context.Context, rs []Resolved, opt Options, dir string, out []*Result) {
+func runInterleaved(ctx context.Context, rs []Resolved, opt Options, dir string, out []*results.Measured) {
 	plan := rs[0].Spec
 	for trial := opt.FirstTrial; trial < opt.FirstTrial+plan.Trials; trial++ {
-		trials := make([]*Trial, len(rs))
+		trials := make([]*results.Fork, len(rs))
 		targets := make([]*target, len(rs))
 		fail := func(i int, err error) {
 			trials[i].Err = err
@@ -391,7 +305,7 @@ func runInterleaved(ctx context.Context, rs []Resolved, opt Options, dir string,
 		starts := make([]error, len(rs))
 		var wg sync.WaitGroup
 		for i, res := range rs {
-			trials[i] = &Trial{Index: trial}
+			trials[i] = &results.Fork{Index: trial}
 			if out[i].Err != nil {
 				continue // failed in an earlier trial: later ones would fail the same way
 			}
@@ -408,7 +322,7 @@ func runInterleaved(ctx context.Context, rs []Resolved, opt Options, dir string,
 			if t == nil {
 				continue
 			}
-			if err := warmUp(ctx, t, rs[i].Spec, trials[i], func(iv *Interval) { opt.observe(i, trial, iv) }); err != nil {
+			if err := warmUp(ctx, t, rs[i].Spec, trials[i], func(iv *results.Interval) { opt.observe(i, trial, iv) }); err != nil {
 				fail(i, where(trial, "warmup", err))
 			}
 		}

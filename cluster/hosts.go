@@ -18,58 +18,14 @@ import (
 	"github.com/wirebench/wirebench/internal/cpuset"
 	"github.com/wirebench/wirebench/internal/host"
 	"github.com/wirebench/wirebench/internal/nspair"
-	"github.com/wirebench/wirebench/link"
-	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/transport"
 )
 
-// Hosts says where a run's workers are and what lies between them. The zero Hosts
-// is a local run: one server worker and one client worker spawned here, pinned to
-// the spec's CPU sets.
-//
-// A remote worker (a control URL) is used as it is: the driver does not start, pin
-// or stop it, and opens a fresh RunServer or RunClient stream on it per trial.
-// Spawned workers are started per trial, pinned, and die with the driver.
-type Hosts struct {
-	// Server is the control URL of a remote server worker (tcp://HOST:PORT or
-	// unix:///PATH); "" spawns one here.
-	Server string
-	// Clients are the control URLs of remote client workers, which share the load;
-	// none spawns LocalClients here (0 means 1), all pinned to the client CPUs.
-	Clients      []string
-	LocalClients int
-	// Auth is how the driver proves itself to remote workers.
-	Auth ClientAuth
-	// ServerListenHost is the host the benchmark server listens on, which the
-	// clients must reach. Default: the host of the server worker's URL for a remote
-	// server, the namespace's address with Netns, else 127.0.0.1.
-	ServerListenHost string
-	// Netns spawns the server worker and the client workers in two network
-	// namespaces joined by a veth pair, which carries the link (root only).
-	Netns bool
-	// Link is put between the clients and the server: delay and jitter by a proxy
-	// beside each client, rate by tbf on the veth with Netns (else by the proxy, per
-	// connection), loss by iptables on the veth (Netns only).
-	Link link.Profile
-}
-
-// MaxClientWorkers bounds the client workers of a run.
-const MaxClientWorkers = 256
-
-// remote reports whether any worker is remote.
-func (h Hosts) remote() bool { return h.Server != "" || len(h.Clients) > 0 }
-
-// clientCount is the number of client workers.
-func (h Hosts) clientCount() int {
-	if len(h.Clients) > 0 {
-		return len(h.Clients)
-	}
-	return max(h.LocalClients, 1)
-}
-
-// Check validates h (Validate) and that this machine can do what it asks.
-func (h Hosts) Check() error {
+// CheckHosts validates h (spec.Hosts.Validate) and that this machine can do what it
+// asks.
+func CheckHosts(h spec.Hosts) error {
 	if err := h.Validate(); err != nil {
 		return err
 	}
@@ -86,36 +42,11 @@ func (h Hosts) Check() error {
 	return nil
 }
 
-// Validate checks h on its own, without looking at this machine.
-func (h Hosts) Validate() error {
-	for _, u := range append([]string{h.Server}, h.Clients...) {
-		if u == "" {
-			continue
-		}
-		if _, err := transport.Parse(u); err != nil {
-			return fmt.Errorf("worker URL: %w", err)
-		}
-	}
-	switch {
-	case slices.Contains(h.Clients, ""):
-		return errors.New("a client worker URL is empty")
-	case len(h.Clients) > 0 && h.LocalClients > 1:
-		return errors.New("give client worker URLs or a number of local client workers, not both")
-	case h.LocalClients < 0 || h.clientCount() > MaxClientWorkers:
-		return fmt.Errorf("%d client workers, want 1 to %d", h.clientCount(), MaxClientWorkers)
-	case h.Netns && h.remote():
-		return errors.New("network namespaces are for workers spawned here, not remote ones")
-	case h.Link.Loss > 0 && !h.Netns:
-		return errors.New("link loss needs a link the kernel shapes (network namespaces, as root): a proxy over TCP sees a byte stream and cannot drop packets, and this kernel has no netem")
-	}
-	return h.Auth.check()
-}
-
 // checkSpec says what in s cannot run on h.
-func (h Hosts) checkSpec(r Resolved) error {
+func checkSpec(h spec.Hosts, r Resolved) error {
 	s := r.Spec
 	switch {
-	case s.Transport == spec.Unix && (h.remote() || h.Netns):
+	case s.Transport == spec.Unix && (h.Remote() || h.Netns):
 		return errors.New("a unix socket does not cross hosts or namespaces: use tcp with remote workers or --netns")
 	case s.Transport == spec.Unix && !h.Link.IsZero():
 		return errors.New("a link is a TCP proxy or a veth: use tcp with --link")
@@ -126,7 +57,7 @@ func (h Hosts) checkSpec(r Resolved) error {
 }
 
 // serverListen is the address the benchmark server of r listens on.
-func (h Hosts) serverListen(r Resolved, pair *nspair.Pair, unixPath string) (string, error) {
+func serverListen(h spec.Hosts, r Resolved, pair *nspair.Pair, unixPath string) (string, error) {
 	if r.Spec.Transport == spec.Unix {
 		return "unix://" + unixPath, nil
 	}
@@ -151,7 +82,7 @@ func (h Hosts) serverListen(r Resolved, pair *nspair.Pair, unixPath string) (str
 
 // linkSetup is what a client worker is told of the link (nil for none): the proxy's
 // part, without what the kernel does on a veth.
-func (h Hosts) linkSetup(r Resolved) *controlpb.LinkProfile {
+func linkSetup(h spec.Hosts, r Resolved) *controlpb.LinkProfile {
 	if r.Protocol.InProcess || h.Link.IsZero() {
 		return nil
 	}
@@ -167,7 +98,7 @@ func (h Hosts) linkSetup(r Resolved) *controlpb.LinkProfile {
 
 // newPair makes the namespaces of a run with Netns, with the link's rate and loss
 // on their veth (nil without Netns).
-func (h Hosts) newPair() (*nspair.Pair, error) {
+func newPair(h spec.Hosts) (*nspair.Pair, error) {
 	if !h.Netns {
 		return nil, nil
 	}
@@ -202,12 +133,12 @@ func pairEnd(p *nspair.Pair, server bool) nspair.End {
 
 // dialWorker connects to a remote worker and asks for its Info, so a wrong address
 // or token fails here, with the worker's role and URL.
-func dialWorker(ctx context.Context, role, url string, auth ClientAuth) (*worker, *controlpb.InfoReply, error) {
+func dialWorker(ctx context.Context, role, url string, auth spec.ClientAuth) (*worker, *controlpb.InfoReply, error) {
 	a, err := transport.Parse(url)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s %s: %w", role, url, err)
 	}
-	opts, err := auth.dialOptions()
+	opts, err := dialOptions(auth)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -244,12 +175,12 @@ func dialWorker(ctx context.Context, role, url string, auth ClientAuth) (*worker
 // what its Info says, with the round-trip time of a control call from here; for a
 // spawned one this host, pinned to serverCPUs or clientCPUs. It dials every remote
 // worker, so a wrong address or token fails before anything runs.
-func Describe(ctx context.Context, h Hosts, serverCPUs, clientCPUs []int) ([]report.WorkerHost, error) {
-	if err := h.Check(); err != nil {
+func Describe(ctx context.Context, h spec.Hosts, serverCPUs, clientCPUs []int) ([]results.WorkerHost, error) {
+	if err := CheckHosts(h); err != nil {
 		return nil, err
 	}
 	here := localHost()
-	var out []report.WorkerHost
+	var out []results.WorkerHost
 	add := func(role, worker, url string, cpus []int, netns string) error {
 		if url == "" {
 			wh := here
@@ -284,12 +215,12 @@ func Describe(ctx context.Context, h Hosts, serverCPUs, clientCPUs []int) ([]rep
 	if err := add("server", "server worker", h.Server, serverCPUs, srvNS); err != nil {
 		return nil, err
 	}
-	for i := range h.clientCount() {
+	for i := range h.ClientCount() {
 		url := ""
 		if len(h.Clients) > 0 {
 			url = h.Clients[i]
 		}
-		n := h.clientCount()
+		n := h.ClientCount()
 		if err := add(clientRole(i, n, "client"), clientRole(i, n, "client worker"), url, clientCPUs, cliNS); err != nil {
 			return nil, err
 		}
@@ -305,33 +236,33 @@ func clientRole(i, n int, base string) string {
 	return fmt.Sprintf("%s %d", base, i+1)
 }
 
-func localHost() report.WorkerHost {
+func localHost() results.WorkerHost {
 	h := host.ReadHost()
 	name, _ := os.Hostname()
-	return report.WorkerHost{Hostname: name, CPUModel: h.CPUModel, Cores: h.Cores, MemoryBytes: h.MemoryBytes,
+	return results.WorkerHost{Hostname: name, CPUModel: h.CPUModel, Cores: h.Cores, MemoryBytes: h.MemoryBytes,
 		Kernel: h.Kernel, OS: h.OS, Runtime: runtime.Version()}
 }
 
-func hostOfInfo(info *controlpb.InfoReply) report.WorkerHost {
+func hostOfInfo(info *controlpb.InfoReply) results.WorkerHost {
 	h := info.GetHost()
-	return report.WorkerHost{Hostname: h.GetHostname(), CPUModel: h.GetCpuModel(), Cores: int(h.GetCores()),
+	return results.WorkerHost{Hostname: h.GetHostname(), CPUModel: h.GetCpuModel(), Cores: int(h.GetCores()),
 		MemoryBytes: h.GetMemoryBytes(), Kernel: h.GetKernel(), OS: h.GetOs(), CPUs: h.GetCpus(),
 		Runtime: info.GetRuntime(), Version: info.GetVersion()}
 }
 
 // LinkOf describes h's link for results (nil without one): the profile and what
 // made each part of it.
-func LinkOf(h Hosts) *report.Link {
+func LinkOf(h spec.Hosts) *results.Link {
 	if h.Link.IsZero() && !h.Netns {
 		return nil
 	}
-	l := &report.Link{Profile: h.Link.String(), DelayUs: float64(h.Link.Delay.Nanoseconds()) / 1e3,
+	l := &results.Link{Profile: h.Link.String(), DelayUs: float64(h.Link.Delay.Nanoseconds()) / 1e3,
 		JitterUs: float64(h.Link.Jitter.Nanoseconds()) / 1e3, RateBitsPerSecond: h.Link.RateBits, LossPercent: h.Link.Loss * 100}
 	l.Between = "loopback"
 	switch {
 	case h.Netns:
 		l.Between = "two network namespaces joined by a veth pair"
-	case h.remote():
+	case h.Remote():
 		l.Between = "the network between the hosts"
 	}
 	if h.Link.NeedsProxy() {

@@ -19,6 +19,7 @@ import (
 	"github.com/wirebench/wirebench/link"
 	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/record"
+	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
 )
 
@@ -71,7 +72,7 @@ func TestRemoteRunThreeClients(t *testing.T) {
 	pair := newHosts(t)
 	tok := writeToken(t, testToken)
 	srv, _ := remoteWorker(t, pair.A, tok)
-	h := Hosts{Server: srv, Auth: ClientAuth{TokenFile: tok}}
+	h := spec.Hosts{Server: srv, Auth: spec.ClientAuth{TokenFile: tok}}
 	for range 3 {
 		c, _ := remoteWorker(t, pair.B, tok)
 		h.Clients = append(h.Clients, c)
@@ -82,7 +83,7 @@ func TestRemoteRunThreeClients(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, iv := range append([]*Interval{trials[0].Warmup}, trials[0].Intervals...) {
+	for _, iv := range append([]*results.Interval{trials[0].Warmup}, trials[0].Intervals...) {
 		if len(iv.Parts) != 3 {
 			t.Fatalf("%s %d: %d parts; want one per client worker", iv.Phase, iv.Index, len(iv.Parts))
 		}
@@ -109,12 +110,12 @@ func TestRemoteRunThreeClients(t *testing.T) {
 // record.Interval.Add: at every histogram bucket the merged count is the sum of the
 // parts' counts; ops, errors, bytes and CPU add up; the span covers every part's;
 // the rate is at most the sum of the parts' rates.
-func checkMerge(t *testing.T, iv *Interval) {
+func checkMerge(t *testing.T, iv *results.Interval) {
 	t.Helper()
 	for _, h := range []struct {
 		name string
-		of   func(*Interval) *hdr.Histogram
-	}{{"response", func(i *Interval) *hdr.Histogram { return i.Resp }}, {"service", func(i *Interval) *hdr.Histogram { return i.Service }}} {
+		of   func(*results.Interval) *hdr.Histogram
+	}{{"response", func(i *results.Interval) *hdr.Histogram { return i.Resp }}, {"service", func(i *results.Interval) *hdr.Histogram { return i.Service }}} {
 		if h.of(iv) == nil && h.name == "service" {
 			continue // a closed model's service time is its response time: not sent
 		}
@@ -173,8 +174,8 @@ func TestRemoteToken(t *testing.T) {
 	srv, proc := remoteWorker(t, pair.A, tok)
 	s := remoteSpec("http-json")
 	s.Iterations, s.IterationTime = 1, 100*time.Millisecond
-	for name, auth := range map[string]ClientAuth{"no token": {}, "a wrong token": {TokenFile: writeToken(t, "another-token-0123456789")}} {
-		_, err := Run(context.Background(), s, Options{Binary: binary, Hosts: Hosts{Server: srv, Auth: auth}})
+	for name, auth := range map[string]spec.ClientAuth{"no token": {}, "a wrong token": {TokenFile: writeToken(t, "another-token-0123456789")}} {
+		_, err := Run(context.Background(), s, Options{Binary: binary, Hosts: spec.Hosts{Server: srv, Auth: auth}})
 		if err == nil || !strings.Contains(err.Error(), "server worker "+srv) || !strings.Contains(err.Error(), "refused the driver") {
 			t.Errorf("%s: %v; want a refusal naming the server worker and its URL", name, err)
 		}
@@ -186,7 +187,7 @@ func TestRemoteToken(t *testing.T) {
 	if strings.Contains(logged, testToken) || strings.Contains(logged, "another-token") {
 		t.Errorf("the worker logged a token:\n%s", logged)
 	}
-	if _, err := Run(context.Background(), s, Options{Binary: binary, Hosts: Hosts{Server: srv, Auth: ClientAuth{TokenFile: tok}}}); err != nil {
+	if _, err := Run(context.Background(), s, Options{Binary: binary, Hosts: spec.Hosts{Server: srv, Auth: spec.ClientAuth{TokenFile: tok}}}); err != nil {
 		t.Errorf("with the token: %v", err)
 	}
 }
@@ -204,7 +205,7 @@ func TestLinkDelay(t *testing.T) {
 	s.Load, _ = load.Model{Kind: load.Closed, Concurrency: 1}.Normalize()
 	s.Warmup, s.Iterations, s.IterationTime = 50*time.Millisecond, 1, 400*time.Millisecond
 	p50 := func(lk link.Profile) float64 {
-		h := Hosts{Server: srv, Clients: []string{cli}, Auth: ClientAuth{TokenFile: tok}, Link: lk}
+		h := spec.Hosts{Server: srv, Clients: []string{cli}, Auth: spec.ClientAuth{TokenFile: tok}, Link: lk}
 		trials, err := Run(context.Background(), s, Options{Binary: binary, Hosts: h})
 		if err != nil {
 			t.Fatal(err)
@@ -236,14 +237,14 @@ func TestRemoteWorkerDies(t *testing.T) {
 	c2, victim := remoteWorker(t, pair.B, tok)
 	s := remoteSpec("http-json")
 	s.Iterations, s.IterationTime = 50, 100*time.Millisecond
-	h := Hosts{Server: srv, Clients: []string{c1, c2}, Auth: ClientAuth{TokenFile: tok}}
-	var trials []*Trial
+	h := spec.Hosts{Server: srv, Clients: []string{c1, c2}, Auth: spec.ClientAuth{TokenFile: tok}}
+	var trials []*results.Fork
 	var err error
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		trials, err = Run(context.Background(), s, Options{Binary: binary, Hosts: h, Observe: func(e Event) {
-			if e.Interval.Phase == engine.Measure && e.Interval.Index == 1 {
+			if e.Interval.Phase == string(engine.Measure) && e.Interval.Index == 1 {
 				victim.cmd.Process.Kill()
 			}
 		}})
@@ -276,7 +277,7 @@ func TestNetnsRun(t *testing.T) {
 	}
 	s := remoteSpec("http-json")
 	s.Iterations = 1
-	h := Hosts{Netns: true, LocalClients: 2, Link: link.Profile{Delay: 200 * time.Microsecond, RateBits: 100_000_000, Loss: 0.001}}
+	h := spec.Hosts{Netns: true, LocalClients: 2, Link: link.Profile{Delay: 200 * time.Microsecond, RateBits: 100_000_000, Loss: 0.001}}
 	trials, err := Run(context.Background(), s, Options{Binary: binary, Hosts: h})
 	if err != nil {
 		t.Fatal(err)

@@ -7,9 +7,9 @@ import (
 
 	"github.com/wirebench/wirebench/cluster/controlpb"
 	"github.com/wirebench/wirebench/contract"
-	"github.com/wirebench/wirebench/engine"
 	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/record"
+	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
 )
 
@@ -84,11 +84,11 @@ func intervalMessage(phase *controlpb.Phase, iv *record.Interval) (*controlpb.In
 	return m, nil
 }
 
-func decodeInterval(m *controlpb.Interval) (*Interval, error) {
+func decodeInterval(m *controlpb.Interval) (*results.Interval, error) {
 	if m == nil {
 		return nil, errors.New("empty status")
 	}
-	iv := &Interval{Phase: engine.Phase(m.Phase), Index: int(m.Index), Interval: &record.Interval{
+	iv := &results.Interval{Phase: m.Phase, Index: int(m.Index), Interval: &record.Interval{
 		Start: time.Unix(0, m.StartUnixNanos), End: time.Unix(0, m.EndUnixNanos), Ops: m.Ops,
 		Errors: map[record.ErrorKind]int64{}, Clamped: m.Clamped, Overflow: m.Overflow},
 		BytesSent: m.BytesSent, BytesReceived: m.BytesReceived, ClientCPU: time.Duration(m.CpuNanos), LinkCPU: time.Duration(m.LinkCpuNanos),
@@ -122,7 +122,7 @@ func decodeInterval(m *controlpb.Interval) (*Interval, error) {
 	return iv, nil
 }
 
-func procReading(m *controlpb.ProcStats) ProcReading {
-	return ProcReading{Time: time.Unix(0, m.GetTimeUnixNanos()), CPU: time.Duration(m.GetCpuNanos()),
+func procReading(m *controlpb.ProcStats) results.ProcReading {
+	return results.ProcReading{Time: time.Unix(0, m.GetTimeUnixNanos()), CPU: time.Duration(m.GetCpuNanos()),
 		RSS: m.GetRssBytes(), PeakRSS: m.GetPeakRssBytes()}
 }

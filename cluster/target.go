@@ -19,9 +19,9 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/wirebench/wirebench/cluster/controlpb"
-	"github.com/wirebench/wirebench/engine"
 	"github.com/wirebench/wirebench/internal/nspair"
 	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/results"
 )
 
 // worker is the driver's handle on one worker: a process it spawned (pinned, dying
@@ -266,7 +266,7 @@ func startTarget(ctx context.Context, res Resolved, opt Options, dir string, tri
 		}
 	}()
 	h := opt.Hosts
-	if err := h.checkSpec(res); err != nil {
+	if err := checkSpec(h, res); err != nil {
 		return nil, err
 	}
 	bm := benchmarkMessage(res)
@@ -277,7 +277,7 @@ func startTarget(ctx context.Context, res Resolved, opt Options, dir string, tri
 		}
 	}
 	t.addr = addr
-	n, lk := h.clientCount(), h.linkSetup(res)
+	n, lk := h.ClientCount(), linkSetup(h, res)
 	for i := range n {
 		c, err := openClient(ctx, res, opt, dir, fmt.Sprintf("%d-%d", idx, trial), i, n, lk != nil)
 		if err != nil {
@@ -318,7 +318,7 @@ func (t *target) startServer(ctx context.Context, opt Options, dir, id string, b
 	if err != nil {
 		return "", err
 	}
-	listen, err := h.serverListen(t.res, opt.pair, filepath.Join(dir, "bench-"+id+".sock"))
+	listen, err := serverListen(h, t.res, opt.pair, filepath.Join(dir, "bench-"+id+".sock"))
 	if err != nil {
 		return "", err
 	}
@@ -383,7 +383,7 @@ func (c *clientWorker) recvError(ctx context.Context, err error) error {
 }
 
 // mark reads the server worker (nil without one).
-func (t *target) mark() (*ProcReading, error) {
+func (t *target) mark() (*results.ProcReading, error) {
 	if t.srvStream == nil {
 		return nil, nil
 	}
@@ -400,7 +400,7 @@ func (t *target) mark() (*ProcReading, error) {
 
 // phase runs one phase on every client worker at once and returns their merged
 // interval (mergeIntervals), with the server's CPU over it.
-func (t *target) phase(ctx context.Context, ph *controlpb.Phase) (iv *Interval, err error) {
+func (t *target) phase(ctx context.Context, ph *controlpb.Phase) (iv *results.Interval, err error) {
 	// A remote host that goes silent (no reset, no answer) must not hang the run: a
 	// timed phase has until its length, the call timeout and phaseSlack to be
 	// answered, then the target's streams are cancelled.
@@ -428,7 +428,7 @@ func (t *target) phase(ctx context.Context, ph *controlpb.Phase) (iv *Interval, 
 			return nil, c.recvError(ctx, err)
 		}
 	}
-	parts := make([]*Interval, len(t.clis))
+	parts := make([]*results.Interval, len(t.clis))
 	errs := make([]error, len(t.clis))
 	var wg sync.WaitGroup
 	for i, c := range t.clis {
@@ -440,7 +440,7 @@ func (t *target) phase(ctx context.Context, ph *controlpb.Phase) (iv *Interval, 
 			return nil, err
 		}
 	}
-	iv = mergeIntervals(parts)
+	iv = results.Merge(parts)
 	if t.srvStream != nil {
 		now, err := t.mark()
 		if err != nil {
@@ -452,7 +452,7 @@ func (t *target) phase(ctx context.Context, ph *controlpb.Phase) (iv *Interval, 
 }
 
 // interval receives the client's answer to phase ph.
-func (c *clientWorker) interval(ctx context.Context, ph *controlpb.Phase) (*Interval, error) {
+func (c *clientWorker) interval(ctx context.Context, ph *controlpb.Phase) (*results.Interval, error) {
 	st, err := c.stream.Recv()
 	if err != nil {
 		return nil, c.recvError(ctx, err)
@@ -461,7 +461,7 @@ func (c *clientWorker) interval(ctx context.Context, ph *controlpb.Phase) (*Inte
 	if err != nil {
 		return nil, fmt.Errorf("%s sent a bad interval: %w", c.name(), err)
 	}
-	if iv.Phase != engine.Phase(ph.Kind) || iv.Index != int(ph.Index) {
+	if iv.Phase != ph.Kind || iv.Index != int(ph.Index) {
 		return nil, fmt.Errorf("%s answered phase %s %d with %s %d", c.name(), ph.Kind, ph.Index, iv.Phase, iv.Index)
 	}
 	return iv, nil

@@ -9,7 +9,7 @@ import (
 	"golang.org/x/perf/benchunit"
 
 	"github.com/wirebench/wirebench/internal/textgrid"
-	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/results"
 )
 
 // metricTable is one table of benchstat's output: one unit, a row per
@@ -61,9 +61,9 @@ func (r *Result) metricTables() []metricTable {
 		oldMode, newMode := row.Mode, row.Mode
 		if row.Change == Incomparable {
 			// The old mode is the one the new file does not have.
-			oldMode = report.ModeThroughput
-			if row.Mode == report.ModeThroughput {
-				oldMode = report.ModeAverageTime
+			oldMode = results.ModeThroughput
+			if row.Mode == results.ModeThroughput {
+				oldMode = results.ModeAverageTime
 			}
 		}
 		if row.Old != nil {
@@ -97,7 +97,7 @@ func orNil(a, b []float64) []float64 {
 // benchstatUnit is the unit benchstat shows a mode's score in, and the factor
 // from wirebench's unit to it (benchstat tidies times to seconds).
 func benchstatUnit(mode string) (string, float64) {
-	if mode == report.ModeAverageTime {
+	if mode == results.ModeAverageTime {
 		return "sec/op", 1e-3
 	}
 	return "ops/s", 1

@@ -5,7 +5,7 @@
 // It also renders the comparison as a terminal table, a Markdown table, or
 // benchstat's own text format.
 //
-// The package is pure: it reads report.Results values and writes to an
+// The package is pure: it reads results.Results values and writes to an
 // io.Writer; reading files and choosing an exit status are the command's job.
 package compare
 
@@ -15,7 +15,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/results"
 )
 
 // Defaults of Options, benchstat's alpha and confidence.
@@ -116,7 +116,7 @@ func (r *Result) Regressions() []Row {
 
 // Compare compares every benchmark of old and new, matched by name. A name
 // repeated in one file is an error: it would make the match ambiguous.
-func Compare(old, new *report.Results, opts Options) (*Result, error) {
+func Compare(old, new *results.Results, opts Options) (*Result, error) {
 	if err := opts.check(); err != nil {
 		return nil, err
 	}
@@ -157,8 +157,8 @@ func (o Options) check() error {
 	return nil
 }
 
-func byName(r *report.Results, which string) (map[string]report.Benchmark, error) {
-	m := make(map[string]report.Benchmark, len(r.Benchmarks))
+func byName(r *results.Results, which string) (map[string]results.Benchmark, error) {
+	m := make(map[string]results.Benchmark, len(r.Benchmarks))
 	for _, b := range r.Benchmarks {
 		if _, dup := m[b.Name]; dup {
 			return nil, fmt.Errorf("compare: %s file has benchmark %q twice", which, b.Name)
@@ -170,16 +170,16 @@ func byName(r *report.Results, which string) (map[string]report.Benchmark, error
 
 // unit is the unit of a mode's score.
 func unit(mode string) string {
-	if mode == report.ModeAverageTime {
+	if mode == results.ModeAverageTime {
 		return "ms/op"
 	}
 	return "ops/s"
 }
 
 // lowerIsBetter reports whether a smaller score is an improvement.
-func lowerIsBetter(mode string) bool { return mode == report.ModeAverageTime }
+func lowerIsBetter(mode string) bool { return mode == results.ModeAverageTime }
 
-func single(b report.Benchmark, p Presence) Row {
+func single(b results.Benchmark, p Presence) Row {
 	r := Row{Name: b.Name, Presence: p, Mode: b.Mode, Unit: unit(b.Mode), P: 1}
 	xs, p99s := Samples(b)
 	if p == Added {
@@ -197,7 +197,7 @@ func centerOf(xs []float64) float64 {
 	return summarize(xs, 0.95).Center // xs are sorted already
 }
 
-func compareOne(ob, nb report.Benchmark, opts Options) Row {
+func compareOne(ob, nb results.Benchmark, opts Options) Row {
 	r := Row{Name: nb.Name, Presence: Both, Mode: nb.Mode, Unit: unit(nb.Mode), P: 1,
 		P99Old: ob.Summary.LatencyUs.P99, P99New: nb.Summary.LatencyUs.P99}
 	r.Old, r.OldP99s = Samples(ob)
@@ -271,11 +271,11 @@ func pctChange(old, new float64) float64 {
 // (seconds × concurrency / ops × 1000, as bench computes the avgt score). An
 // iteration with no ops has no avgt score and is left out. It also returns
 // the iterations' response-time p99s in µs.
-func Samples(b report.Benchmark) (scores, p99s []float64) {
+func Samples(b results.Benchmark) (scores, p99s []float64) {
 	for _, t := range b.Trials {
 		for _, it := range t.Iterations {
 			switch {
-			case b.Mode != report.ModeAverageTime:
+			case b.Mode != results.ModeAverageTime:
 				scores = append(scores, it.ThroughputOpsS)
 			case it.Ops > 0:
 				scores = append(scores, it.Seconds*float64(b.Load.Concurrency)/float64(it.Ops)*1e3)

@@ -6,39 +6,39 @@ import (
 	"testing"
 
 	"github.com/wirebench/wirebench/internal/golden"
-	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/results"
 )
 
 // thrpt is a throughput benchmark whose iterations (one trial) score xs ops/s,
 // with response-time p99 p99us.
-func thrpt(name string, p99us float64, xs ...float64) report.Benchmark {
-	b := report.Benchmark{Name: name, Mode: report.ModeThroughput, Load: report.Load{Model: report.ModelClosed, Concurrency: 10, Connections: 1}}
-	t := report.Trial{}
+func thrpt(name string, p99us float64, xs ...float64) results.Benchmark {
+	b := results.Benchmark{Name: name, Mode: results.ModeThroughput, Load: results.Load{Model: results.ModelClosed, Concurrency: 10, Connections: 1}}
+	t := results.Trial{}
 	for i, x := range xs {
-		t.Iterations = append(t.Iterations, report.Iteration{Index: i, Seconds: 1, Ops: int64(x), ThroughputOpsS: x,
-			LatencyUs: report.Latency{P99: p99us + float64(i)}})
+		t.Iterations = append(t.Iterations, results.Iteration{Index: i, Seconds: 1, Ops: int64(x), ThroughputOpsS: x,
+			LatencyUs: results.Latency{P99: p99us + float64(i)}})
 	}
-	b.Trials = []report.Trial{t}
+	b.Trials = []results.Trial{t}
 	b.Summary.LatencyUs.P99 = p99us
 	return b
 }
 
 // avgt is an average-time benchmark at concurrency 10 whose one-second
 // iterations make ops[i] ops: 10,000 ops is 1 ms/op per caller.
-func avgt(name string, ops ...int64) report.Benchmark {
-	b := report.Benchmark{Name: name, Mode: report.ModeAverageTime, Load: report.Load{Model: report.ModelClosed, Concurrency: 10, Connections: 1}}
-	t := report.Trial{}
+func avgt(name string, ops ...int64) results.Benchmark {
+	b := results.Benchmark{Name: name, Mode: results.ModeAverageTime, Load: results.Load{Model: results.ModelClosed, Concurrency: 10, Connections: 1}}
+	t := results.Trial{}
 	for i, n := range ops {
-		t.Iterations = append(t.Iterations, report.Iteration{Index: i, Seconds: 1, Ops: n, ThroughputOpsS: float64(n),
-			LatencyUs: report.Latency{P99: 2000}})
+		t.Iterations = append(t.Iterations, results.Iteration{Index: i, Seconds: 1, Ops: n, ThroughputOpsS: float64(n),
+			LatencyUs: results.Latency{P99: 2000}})
 	}
-	b.Trials = []report.Trial{t}
+	b.Trials = []results.Trial{t}
 	b.Summary.LatencyUs.P99 = 2000
 	return b
 }
 
-func results(bs ...report.Benchmark) *report.Results {
-	return &report.Results{SchemaVersion: report.SchemaVersion, Benchmarks: bs}
+func fileOf(bs ...results.Benchmark) *results.Results {
+	return &results.Results{SchemaVersion: results.SchemaVersion, Benchmarks: bs}
 }
 
 func scaleAll(xs []float64, f float64) []float64 {
@@ -57,7 +57,7 @@ var tight = []float64{100, 100.1, 100.2, 100.3, 100.4, 100.5}
 func TestCompare(t *testing.T) {
 	for _, c := range []struct {
 		name      string
-		old, new  report.Benchmark
+		old, new  results.Benchmark
 		threshold float64
 		change    Change
 		note      string // a note the row must have
@@ -97,7 +97,7 @@ func TestCompare(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			opts := DefaultOptions()
 			opts.Threshold = c.threshold
-			res, err := Compare(results(c.old), results(c.new), opts)
+			res, err := Compare(fileOf(c.old), fileOf(c.new), opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -127,8 +127,8 @@ func TestCompareAvgtSamples(t *testing.T) {
 }
 
 func TestCompareAddedRemoved(t *testing.T) {
-	old := results(thrpt("kept", 900, base...), thrpt("gone", 900, base...))
-	new := results(thrpt("fresh", 900, base...), thrpt("kept", 900, base...))
+	old := fileOf(thrpt("kept", 900, base...), thrpt("gone", 900, base...))
+	new := fileOf(thrpt("fresh", 900, base...), thrpt("kept", 900, base...))
 	res, err := Compare(old, new, DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
@@ -147,7 +147,7 @@ func TestCompareAddedRemoved(t *testing.T) {
 }
 
 func TestCompareDuplicateName(t *testing.T) {
-	_, err := Compare(results(thrpt("a", 1, 1), thrpt("a", 1, 1)), results(), DefaultOptions())
+	_, err := Compare(fileOf(thrpt("a", 1, 1), thrpt("a", 1, 1)), fileOf(), DefaultOptions())
 	if err == nil || !strings.Contains(err.Error(), `"a" twice`) {
 		t.Errorf("err %v, want a duplicate-name error", err)
 	}
@@ -178,7 +178,7 @@ func TestParseThreshold(t *testing.T) {
 // goldenResult has one row of each kind the renderers show.
 func goldenResult(t *testing.T) *Result {
 	t.Helper()
-	old := results(
+	old := fileOf(
 		thrpt("grpc-proto/tcp/echo[payload=1024]/closed-c50", 850, 41000, 41500, 42000, 42200, 41800, 41900),
 		thrpt("http-json/tcp/person.get/closed-c50", 2100, 15000, 15100, 15200, 15300, 15400, 15500),
 		thrpt("capnp/unix/person.get/closed-c50", 700, 50000, 50500, 49800, 50200, 50100, 49900),
@@ -186,7 +186,7 @@ func goldenResult(t *testing.T) *Result {
 		avgt("direct/inproc/pingpong[increments=100]/closed-c10", 10000, 10010, 10020, 10030, 10040, 10050),
 		thrpt("grpc-proto/unix/stream[trades=1000]/closed-c50", 5000, 900, 910, 920, 930, 940, 950),
 	)
-	new := results(
+	new := fileOf(
 		thrpt("grpc-proto/tcp/echo[payload=1024]/closed-c50", 800, 46000, 46500, 47000, 46800, 46900, 47100),
 		thrpt("http-json/tcp/person.get/closed-c50", 2500, 13500, 13600, 13700, 13800, 13900, 14000),
 		thrpt("capnp/unix/person.get/closed-c50", 710, 50100, 49700, 50300, 50000, 49950, 50250),

@@ -10,7 +10,7 @@ import (
 
 	"github.com/wirebench/wirebench/internal/markdown"
 	"github.com/wirebench/wirebench/internal/textgrid"
-	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/results"
 )
 
 // WriteTable writes the comparison as an aligned terminal table: per
@@ -156,10 +156,10 @@ func (r *Result) cells(row Row) cells {
 }
 
 func otherMode(mode string) string {
-	if mode == report.ModeThroughput {
-		return report.ModeAverageTime
+	if mode == results.ModeThroughput {
+		return results.ModeAverageTime
 	}
-	return report.ModeThroughput
+	return results.ModeThroughput
 }
 
 // formatScore writes a score with benchstat's scaling: 12.35k ops/s, or an
@@ -168,7 +168,7 @@ func formatScore(v float64, mode string) string {
 	if math.IsNaN(v) {
 		return "n/a"
 	}
-	if mode == report.ModeAverageTime {
+	if mode == results.ModeAverageTime {
 		return benchunit.Scale(v*1e-3, benchunit.Decimal) + "s/op"
 	}
 	return benchunit.Scale(v, benchunit.Decimal) + " ops/s"

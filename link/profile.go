@@ -1,8 +1,9 @@
-// Package link puts network conditions between a load generator and its server: a
-// profile (delay, jitter, rate, loss) parsed from the one-line form users type, and a
-// proxy (toxiproxy, in-process) that adds the delay and, where the kernel cannot, the
-// rate. Loss is never the proxy's: over TCP a proxy sees a byte stream, not packets,
-// so dropping is left to the kernel of a link wirebench owns (see internal/nspair).
+// Package link describes the network conditions put between a load generator and its
+// server: a profile (delay, jitter, rate, loss) parsed from the one-line form users
+// type. The proxy that adds the delay and, where the kernel cannot, the rate is in
+// link/proxy (toxiproxy, in-process). Loss is never the proxy's: over TCP a proxy
+// sees a byte stream, not packets, so dropping is left to the kernel of a link
+// wirebench owns (see internal/nspair).
 package link
 
 import (

@@ -7,7 +7,7 @@ import (
 )
 
 // Bench is what Compare reads of one benchmark of a results file: a projection of
-// report.Benchmark (package report builds it), so this package depends on no other.
+// results.Benchmark (package report builds it), so this package depends on no other.
 type Bench struct {
 	Name, Protocol, Transport, ServerStack, ClientStack, Label, Workload string
 	// Load is "open" or "closed".
@@ -19,7 +19,7 @@ type Bench struct {
 	Rate                        float64
 	// Avgt: the score is a time per op (ms/op), not a rate (ops/s).
 	Avgt bool
-	// Steady is the benchmark's steady-state class (report.Benchmark.Steady).
+	// Steady is the benchmark's steady-state class (results.Benchmark.Steady).
 	Steady string
 	// Score and ScoreError are the score in its mode and the half-width of its interval
 	// (0: none).
@@ -203,7 +203,7 @@ func payloadBytes(s string) int64 {
 }
 
 // NoSteadyState is the steady-state class of a benchmark that did not settle in some
-// fork (report.SteadyNone; a test keeps them equal), and StillWarming the warning
+// fork (results.SteadyNone; a test keeps them equal), and StillWarming the warning
 // that said so in results written before the class was recorded.
 const (
 	NoSteadyState = "no steady state"

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/wirebench/wirebench/originals"
-	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/summary"
 )
 
@@ -107,10 +107,10 @@ func TestStillWarmingIsTheSummarys(t *testing.T) {
 	if originals.StillWarming != summary.StillWarming {
 		t.Errorf("originals.StillWarming = %q, summary.StillWarming = %q", originals.StillWarming, summary.StillWarming)
 	}
-	if originals.NoSteadyState != report.SteadyNone {
-		t.Errorf("originals.NoSteadyState = %q, report.SteadyNone = %q", originals.NoSteadyState, report.SteadyNone)
+	if originals.NoSteadyState != results.SteadyNone {
+		t.Errorf("originals.NoSteadyState = %q, results.SteadyNone = %q", originals.NoSteadyState, results.SteadyNone)
 	}
-	if ok, _ := originals.Steady(&originals.Bench{Steady: report.SteadyNone}); ok {
+	if ok, _ := originals.Steady(&originals.Bench{Steady: results.SteadyNone}); ok {
 		t.Error("a benchmark with no steady state passed as steady")
 	}
 }

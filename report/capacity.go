@@ -12,11 +12,13 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/wirebench/wirebench/results"
 )
 
 // capacityTable has one row per capacity search: the target, its objectives, the
 // rate found and the bracket around it, and how it ended.
-func capacityTable(bs []Benchmark) (table, bool) {
+func capacityTable(bs []results.Benchmark) (table, bool) {
 	t := table{Title: "Capacity", Note: " (the highest open-loop rate within the objectives; bracket: last passing and first failing rate)",
 		Head:  []string{"Benchmark", "Objectives", "Capacity, ops/s", "Bracket, ops/s", "Steps", "Confirmed", "Note"},
 		Align: "llrrrll"}
@@ -45,7 +47,7 @@ func capacityTable(bs []Benchmark) (table, bool) {
 		}
 		name := b.Name
 		if b.Tuned() {
-			name += TunedMark
+			name += results.TunedMark
 		}
 		t.Rows = append(t.Rows, []string{name, strings.Join(c.SLO, ", "), rate, bracket, strconv.Itoa(len(c.Steps)),
 			yesNo(c.Confirmed), note})
@@ -61,7 +63,7 @@ func yesNo(b bool) string {
 }
 
 // capacityStepsTable lists the steps of one capacity search.
-func capacityStepsTable(b *Benchmark) table {
+func capacityStepsTable(b *results.Benchmark) table {
 	t := table{Title: b.Name, Head: []string{"Step", "Rate, ops/s", "Achieved, ops/s", "p50 µs", "p99 µs", "p99.9 µs", "Errors", "Verdict"},
 		Align: "lrrrrrrl"}
 	for i, st := range b.Capacity.Steps {
@@ -81,7 +83,7 @@ func capacityStepsTable(b *Benchmark) table {
 
 // WriteCapacityText writes the capacity searches of bs for a terminal: each search's
 // steps, then the table of answers.
-func WriteCapacityText(w io.Writer, bs []Benchmark) error {
+func WriteCapacityText(w io.Writer, bs []results.Benchmark) error {
 	for i := range bs {
 		if bs[i].Capacity == nil {
 			continue
@@ -117,7 +119,7 @@ func WriteCapacityText(w io.Writer, bs []Benchmark) error {
 // capacityChart draws one search: the latency at its first objective's quantile
 // against the offered rate, step by step, with the objective as a line and the rate
 // found marked.
-func capacityChart(b *Benchmark, cs colors) (*Chart, error) {
+func capacityChart(b *results.Benchmark, cs colors) (*Chart, error) {
 	c := b.Capacity
 	if c == nil || len(c.Steps) == 0 {
 		return nil, nil
@@ -130,7 +132,7 @@ func capacityChart(b *Benchmark, cs colors) (*Chart, error) {
 			bound = parseDurationUs(d)
 		}
 	}
-	at := func(l Latency) float64 {
+	at := func(l results.Latency) float64 {
 		switch {
 		case quant <= 50:
 			return l.P50
@@ -166,7 +168,7 @@ func capacityChart(b *Benchmark, cs colors) (*Chart, error) {
 	if len(pass)+len(fail) == 0 {
 		return nil, nil
 	}
-	col := cs.of(Series(b))
+	col := cs.of(results.SeriesLabel(b))
 	red := color.RGBA{0xE1, 0x57, 0x59, 0xFF}
 	for _, set := range []struct {
 		pts   plotter.XYs
@@ -229,7 +231,7 @@ func parseDurationUs(s string) float64 {
 }
 
 // capacityTables are the answers' table and each search's steps, for the HTML report.
-func capacityTables(bs []Benchmark) []table {
+func capacityTables(bs []results.Benchmark) []table {
 	t, ok := capacityTable(bs)
 	if !ok {
 		return nil

@@ -20,6 +20,8 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/wirebench/wirebench/results"
 )
 
 // Chart is one chart of a report, defined once and drawn by the same code as
@@ -95,9 +97,9 @@ func textStyle(size vg.Length, c color.Color) text.Style {
 // spectrum of each operation, throughput against p99 for each rate sweep, CPU
 // per op and bytes per op. A chart with nothing to show is left out. The error
 // is the plotting library's refusal of some chart's data.
-func Charts(r *Results) ([]Chart, error) {
+func Charts(r *results.Results) ([]Chart, error) {
 	cs := colors(seriesOrder(r.Benchmarks))
-	groups := Groups(r.Benchmarks)
+	groups := results.Groups(r.Benchmarks)
 	var out []Chart
 	var errs []error
 	add := func(c *Chart, err error) {
@@ -120,9 +122,11 @@ func Charts(r *Results) ([]Chart, error) {
 		add(capacityChart(&r.Benchmarks[i], cs))
 	}
 	add(pairChart("cpu", "CPU time per op, µs", "µs/op", "client", "server", groups, cs,
-		func(b *Benchmark) (float64, *float64) { return b.Summary.ClientCPUUsPerOp, b.Summary.ServerCPUUsPerOp }))
+		func(b *results.Benchmark) (float64, *float64) {
+			return b.Summary.ClientCPUUsPerOp, b.Summary.ServerCPUUsPerOp
+		}))
 	add(pairChart("bytes", "Bytes on the wire per op", "bytes/op", "sent", "received", groups, cs,
-		func(b *Benchmark) (float64, *float64) {
+		func(b *results.Benchmark) (float64, *float64) {
 			return b.Summary.BytesSentPerOp, &b.Summary.BytesRecvPerOp
 		}))
 	if len(errs) > 0 {
@@ -191,7 +195,7 @@ func (c *Chart) render(vc vg.CanvasSizer) {
 
 // WritePNGs writes every chart of r as NAME.png into dir, creating dir, and
 // returns the files' paths.
-func WritePNGs(dir string, r *Results) ([]string, error) {
+func WritePNGs(dir string, r *results.Results) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}

@@ -8,6 +8,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/wirebench/wirebench/results"
 )
 
 // Bar charts are small multiples: one panel per operation, since operations'
@@ -155,22 +157,22 @@ func panelChart(name, title string, legend []legendEntry, note string, panels []
 // throughputChart is the mean throughput ± error of each protocol/transport,
 // one panel per closed-model operation. Open-model throughput is the offered
 // rate, not a result, so those operations are in the sweep chart instead.
-func throughputChart(groups []Group, cs colors) (*Chart, error) {
+func throughputChart(groups []results.Group, cs colors) (*Chart, error) {
 	var panels []*plot.Plot
 	var series []string
 	seen := map[string]bool{}
 	rows := 0
 	for _, g := range groups {
-		if g.Benchmarks[0].Load.Model != ModelClosed {
+		if g.Benchmarks[0].Load.Model != results.ModelClosed {
 			continue
 		}
 		var rs []barRow
 		wired := acrossWire(g)
 		for _, b := range g.Benchmarks {
-			if wired && b.Transport == InProcess {
+			if wired && b.Transport == results.InProcess {
 				continue // two orders of magnitude above the rest: their bars would be slivers
 			}
-			s := Series(&b)
+			s := results.SeriesLabel(&b)
 			t := b.Summary.ThroughputOpsS
 			rs = append(rs, barRow{series: s, bars: []bar{{value: t.Mean, err: t.Error, known: true}}})
 			if !seen[s] {
@@ -198,9 +200,9 @@ func throughputChart(groups []Group, cs colors) (*Chart, error) {
 }
 
 // acrossWire reports whether some target of g is across a wire (not in-process).
-func acrossWire(g Group) bool {
+func acrossWire(g results.Group) bool {
 	for _, b := range g.Benchmarks {
-		if b.Transport != InProcess {
+		if b.Transport != results.InProcess {
 			return true
 		}
 	}
@@ -208,13 +210,13 @@ func acrossWire(g Group) bool {
 }
 
 // inProcessLeftOut reports whether throughputChart leaves an in-process target out.
-func inProcessLeftOut(groups []Group) bool {
+func inProcessLeftOut(groups []results.Group) bool {
 	for _, g := range groups {
-		if g.Benchmarks[0].Load.Model != ModelClosed || !acrossWire(g) {
+		if g.Benchmarks[0].Load.Model != results.ModelClosed || !acrossWire(g) {
 			continue
 		}
 		for _, b := range g.Benchmarks {
-			if b.Transport == InProcess {
+			if b.Transport == results.InProcess {
 				return true
 			}
 		}
@@ -225,8 +227,8 @@ func inProcessLeftOut(groups []Group) bool {
 // pairChart is two figures per protocol/transport side by side (client and
 // server CPU, bytes sent and received), one panel per operation. A second
 // figure that is unknown (no server process) is labelled n/a.
-func pairChart(name, title, unit, first, second string, groups []Group, cs colors,
-	get func(*Benchmark) (float64, *float64)) (*Chart, error) {
+func pairChart(name, title, unit, first, second string, groups []results.Group, cs colors,
+	get func(*results.Benchmark) (float64, *float64)) (*Chart, error) {
 	var panels []*plot.Plot
 	var series []string
 	seen := map[string]bool{}
@@ -234,7 +236,7 @@ func pairChart(name, title, unit, first, second string, groups []Group, cs color
 	for _, g := range groups {
 		var rs []barRow
 		for _, b := range g.Benchmarks {
-			s := Series(&b)
+			s := results.SeriesLabel(&b)
 			a, bp := get(&b)
 			second := bar{}
 			if bp != nil {

@@ -10,7 +10,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/wirebench/wirebench/record"
+	"github.com/wirebench/wirebench/results"
 )
 
 const plotHeight = 300 // points: the plot area and axes of a one-plot chart
@@ -28,31 +28,6 @@ var spectrumTicks = plot.ConstantTicks{
 // spectrumStep is the spacing of the spectrum's points on the nines axis.
 const spectrumStep = 0.025
 
-// mergedHistogram merges the response-time histograms of every iteration of
-// b; nil when none was recorded or one does not decode.
-func mergedHistogram(b *Benchmark) *hdr.Histogram {
-	var acc *hdr.Histogram
-	for _, t := range b.Trials {
-		for _, it := range t.Iterations {
-			h, err := record.DecodeHistogram(it.Histogram)
-			if err != nil {
-				return nil // a damaged file: fall back to the summary percentiles
-			}
-			if h == nil {
-				continue
-			}
-			if acc == nil {
-				acc = record.NewHistogram()
-			}
-			acc.Merge(h)
-		}
-	}
-	if acc == nil || acc.TotalCount() == 0 {
-		return nil
-	}
-	return acc
-}
-
 // spectrum returns the latency in µs at percentiles from 50 % up, spaced
 // evenly on the nines axis, up to 99.99 % or as far as the sample resolves:
 // n calls say nothing beyond the (1-1/n) percentile.
@@ -68,7 +43,7 @@ func spectrum(h *hdr.Histogram) plotter.XYs {
 
 // summarySpectrum is the spectrum from a summary's percentiles, for results
 // saved without histograms.
-func summarySpectrum(l Latency) plotter.XYs {
+func summarySpectrum(l results.Latency) plotter.XYs {
 	var pts plotter.XYs
 	for _, p := range []struct{ q, v float64 }{{0.5, l.P50}, {0.75, l.P75}, {0.9, l.P90}, {0.99, l.P99}, {0.999, l.P999}} {
 		if p.v > 0 && isFinite(p.v) {
@@ -81,7 +56,7 @@ func summarySpectrum(l Latency) plotter.XYs {
 // spectrumChart is the response-time percentile spectrum of one operation:
 // one line per benchmark, from its merged iteration histograms (dashed, with
 // points, from the summary percentiles when the file has no histograms).
-func spectrumChart(g Group, cs colors) (*Chart, error) {
+func spectrumChart(g results.Group, cs colors) (*Chart, error) {
 	name := "latency-" + slug(g.Name)
 	p := newPlot("")
 	p.X.Label.Text = "percentile"
@@ -93,10 +68,10 @@ func spectrumChart(g Group, cs colors) (*Chart, error) {
 	seen := map[string]bool{}
 	fromSummary := false
 	for _, b := range g.Benchmarks {
-		s := Series(&b)
+		s := results.SeriesLabel(&b)
 		var pts plotter.XYs
 		dashed := false
-		if h := mergedHistogram(&b); h != nil {
+		if h := b.Histogram(); h != nil {
 			pts = spectrum(h)
 		} else {
 			pts, dashed = summarySpectrum(b.Summary.LatencyUs), true

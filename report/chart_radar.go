@@ -6,6 +6,8 @@ import (
 
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/wirebench/wirebench/results"
 )
 
 // gonum/plot has no radar chart; this one is drawn on the vg canvas, so the
@@ -17,10 +19,10 @@ const radarRadius = 165 // points
 // the best of each closed-model operation (see Relative): one axis per
 // operation, one polygon per protocol/transport, 1.00× on the outer ring. It
 // needs three operations to be a polygon; with fewer it is left out.
-func radarChart(groups []Group, cs colors) *Chart {
-	var ops []Group
+func radarChart(groups []results.Group, cs colors) *Chart {
+	var ops []results.Group
 	for _, g := range groups {
-		if g.Benchmarks[0].Load.Model == ModelClosed {
+		if g.Benchmarks[0].Load.Model == results.ModelClosed {
 			ops = append(ops, g)
 		}
 	}
@@ -32,10 +34,10 @@ func radarChart(groups []Group, cs colors) *Chart {
 	for i, g := range ops {
 		rel := ToBest(g)
 		for j, b := range g.Benchmarks {
-			if b.Transport == InProcess {
+			if b.Transport == results.InProcess {
 				continue // the in-process floor is off any useful scale
 			}
-			s := Series(&b)
+			s := results.SeriesLabel(&b)
 			if values[s] == nil {
 				series = append(series, s)
 				values[s] = make([]float64, len(ops))

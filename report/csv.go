@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/wirebench/wirebench/results"
 )
 
 // csvColumns are the CSV header and how each cell is taken from a benchmark.
@@ -14,68 +16,68 @@ import (
 // that is unknown (a nil server figure, an absent service time) is an empty
 // cell, never 0.
 var csvColumns = slices.Concat(benchmarkColumns,
-	latencyColumns("latency_us", func(b *Benchmark) *Latency { return &b.Summary.LatencyUs }),
-	latencyColumns("service_us", func(b *Benchmark) *Latency { return b.Summary.ServiceUs }),
-	latencyColumns("lag_us", func(b *Benchmark) *Latency { return b.Summary.LagUs }),
+	latencyColumns("latency_us", func(b *results.Benchmark) *results.Latency { return &b.Summary.LatencyUs }),
+	latencyColumns("service_us", func(b *results.Benchmark) *results.Latency { return b.Summary.ServiceUs }),
+	latencyColumns("lag_us", func(b *results.Benchmark) *results.Latency { return b.Summary.LagUs }),
 	summaryColumns)
 
 // csvColumn is one CSV column: its header and its cell of a benchmark.
 type csvColumn struct {
 	name string
-	cell func(b *Benchmark) string
+	cell func(b *results.Benchmark) string
 }
 
 // benchmarkColumns describe the benchmark and its score.
 var benchmarkColumns = []csvColumn{
-	{"name", func(b *Benchmark) string { return b.Name }},
-	{"series", func(b *Benchmark) string { return Series(b) }},
-	{"operation", func(b *Benchmark) string { return groupName(b) }},
-	{"protocol", func(b *Benchmark) string { return b.Protocol }},
-	{"transport", func(b *Benchmark) string { return b.Transport }},
-	{"workload", func(b *Benchmark) string { return b.Workload }},
-	{"params", func(b *Benchmark) string { return paramString(b.Params) }},
-	{"options", func(b *Benchmark) string { return mapString(b.Options) }},
-	{"target", func(b *Benchmark) string { return b.Target }},
-	{"load_model", func(b *Benchmark) string { return b.Load.Model }},
-	{"load_concurrency", func(b *Benchmark) string { return strconv.Itoa(b.Load.Concurrency) }},
-	{"load_connections", func(b *Benchmark) string { return strconv.Itoa(b.Load.Connections) }},
-	{"load_rate", func(b *Benchmark) string { return optFloat(b.Load.Rate, b.Load.Model == ModelOpen) }},
-	{"load_arrival", func(b *Benchmark) string { return b.Load.Arrival }},
-	{"load_max_in_flight", func(b *Benchmark) string {
-		return optInt(int64(b.Load.MaxInFlight), b.Load.Model == ModelOpen)
+	{"name", func(b *results.Benchmark) string { return b.Name }},
+	{"series", func(b *results.Benchmark) string { return results.SeriesLabel(b) }},
+	{"operation", func(b *results.Benchmark) string { return results.GroupOf(b) }},
+	{"protocol", func(b *results.Benchmark) string { return b.Protocol }},
+	{"transport", func(b *results.Benchmark) string { return b.Transport }},
+	{"workload", func(b *results.Benchmark) string { return b.Workload }},
+	{"params", func(b *results.Benchmark) string { return results.ParamString(b.Params) }},
+	{"options", func(b *results.Benchmark) string { return mapString(b.Options) }},
+	{"target", func(b *results.Benchmark) string { return b.Target }},
+	{"load_model", func(b *results.Benchmark) string { return b.Load.Model }},
+	{"load_concurrency", func(b *results.Benchmark) string { return strconv.Itoa(b.Load.Concurrency) }},
+	{"load_connections", func(b *results.Benchmark) string { return strconv.Itoa(b.Load.Connections) }},
+	{"load_rate", func(b *results.Benchmark) string { return optFloat(b.Load.Rate, b.Load.Model == results.ModelOpen) }},
+	{"load_arrival", func(b *results.Benchmark) string { return b.Load.Arrival }},
+	{"load_max_in_flight", func(b *results.Benchmark) string {
+		return optInt(int64(b.Load.MaxInFlight), b.Load.Model == results.ModelOpen)
 	}},
-	{"mode", func(b *Benchmark) string { return b.Mode }},
-	{"warmup_s", func(b *Benchmark) string { return csvFloat(b.WarmupSeconds) }},
-	{"iteration_s", func(b *Benchmark) string { return optFloat(b.IterationSeconds, b.IterationSeconds != 0) }},
-	{"iteration_ops", func(b *Benchmark) string { return optInt(b.IterationOps, b.IterationOps != 0) }},
-	{"iterations", func(b *Benchmark) string { return strconv.Itoa(b.Iterations) }},
-	{"trials", func(b *Benchmark) string { return strconv.Itoa(len(b.Trials)) }},
-	{"score", func(b *Benchmark) string { s, _, _ := b.Score(); return csvFloat(s) }},
-	{"score_error", func(b *Benchmark) string { _, e, _ := b.Score(); return csvFloat(e) }},
-	{"score_units", func(b *Benchmark) string { _, _, u := b.Score(); return u }},
-	{"throughput_ops_s_mean", func(b *Benchmark) string { return csvFloat(b.Summary.ThroughputOpsS.Mean) }},
-	{"throughput_ops_s_error", func(b *Benchmark) string { return csvFloat(b.Summary.ThroughputOpsS.Error) }},
-	{"throughput_ops_s_ci", func(b *Benchmark) string { return csvFloat(b.Summary.ThroughputOpsS.CI) }},
-	{"throughput_ops_s_n", func(b *Benchmark) string { return strconv.Itoa(b.Summary.ThroughputOpsS.N) }},
+	{"mode", func(b *results.Benchmark) string { return b.Mode }},
+	{"warmup_s", func(b *results.Benchmark) string { return csvFloat(b.WarmupSeconds) }},
+	{"iteration_s", func(b *results.Benchmark) string { return optFloat(b.IterationSeconds, b.IterationSeconds != 0) }},
+	{"iteration_ops", func(b *results.Benchmark) string { return optInt(b.IterationOps, b.IterationOps != 0) }},
+	{"iterations", func(b *results.Benchmark) string { return strconv.Itoa(b.Iterations) }},
+	{"trials", func(b *results.Benchmark) string { return strconv.Itoa(len(b.Trials)) }},
+	{"score", func(b *results.Benchmark) string { s, _, _ := b.Score(); return csvFloat(s) }},
+	{"score_error", func(b *results.Benchmark) string { _, e, _ := b.Score(); return csvFloat(e) }},
+	{"score_units", func(b *results.Benchmark) string { _, _, u := b.Score(); return u }},
+	{"throughput_ops_s_mean", func(b *results.Benchmark) string { return csvFloat(b.Summary.ThroughputOpsS.Mean) }},
+	{"throughput_ops_s_error", func(b *results.Benchmark) string { return csvFloat(b.Summary.ThroughputOpsS.Error) }},
+	{"throughput_ops_s_ci", func(b *results.Benchmark) string { return csvFloat(b.Summary.ThroughputOpsS.CI) }},
+	{"throughput_ops_s_n", func(b *results.Benchmark) string { return strconv.Itoa(b.Summary.ThroughputOpsS.N) }},
 }
 
 // latencyColumns flattens a Latency into prefix_mean ... prefix_max; all
 // empty when get returns nil.
-func latencyColumns(prefix string, get func(*Benchmark) *Latency) []csvColumn {
+func latencyColumns(prefix string, get func(*results.Benchmark) *results.Latency) []csvColumn {
 	var cols []csvColumn
 	for _, f := range []struct {
 		name string
-		v    func(*Latency) float64
+		v    func(*results.Latency) float64
 	}{
-		{"mean", func(l *Latency) float64 { return l.Mean }},
-		{"p50", func(l *Latency) float64 { return l.P50 }},
-		{"p75", func(l *Latency) float64 { return l.P75 }},
-		{"p90", func(l *Latency) float64 { return l.P90 }},
-		{"p99", func(l *Latency) float64 { return l.P99 }},
-		{"p999", func(l *Latency) float64 { return l.P999 }},
-		{"max", func(l *Latency) float64 { return l.Max }},
+		{"mean", func(l *results.Latency) float64 { return l.Mean }},
+		{"p50", func(l *results.Latency) float64 { return l.P50 }},
+		{"p75", func(l *results.Latency) float64 { return l.P75 }},
+		{"p90", func(l *results.Latency) float64 { return l.P90 }},
+		{"p99", func(l *results.Latency) float64 { return l.P99 }},
+		{"p999", func(l *results.Latency) float64 { return l.P999 }},
+		{"max", func(l *results.Latency) float64 { return l.Max }},
 	} {
-		cols = append(cols, csvColumn{prefix + "_" + f.name, func(b *Benchmark) string {
+		cols = append(cols, csvColumn{prefix + "_" + f.name, func(b *results.Benchmark) string {
 			if l := get(b); l != nil {
 				return csvFloat(f.v(l))
 			}
@@ -87,36 +89,44 @@ func latencyColumns(prefix string, get func(*Benchmark) *Latency) []csvColumn {
 
 // summaryColumns are the rest of the summary, then warnings and errors.
 var summaryColumns = []csvColumn{
-	{"ops", func(b *Benchmark) string { return strconv.FormatInt(b.Summary.Ops, 10) }},
-	{"errors", func(b *Benchmark) string { return strconv.FormatInt(b.Summary.Errors, 10) }},
-	{"errors_by_kind", func(b *Benchmark) string { return mapString(b.Summary.ErrorsByKind) }},
-	{"overflow", func(b *Benchmark) string { return strconv.FormatInt(b.Summary.Overflow, 10) }},
-	{"client_cpu_us_per_op", func(b *Benchmark) string { return csvFloat(b.Summary.ClientCPUUsPerOp) }},
-	{"server_cpu_us_per_op", func(b *Benchmark) string {
+	{"ops", func(b *results.Benchmark) string { return strconv.FormatInt(b.Summary.Ops, 10) }},
+	{"errors", func(b *results.Benchmark) string { return strconv.FormatInt(b.Summary.Errors, 10) }},
+	{"errors_by_kind", func(b *results.Benchmark) string { return mapString(b.Summary.ErrorsByKind) }},
+	{"overflow", func(b *results.Benchmark) string { return strconv.FormatInt(b.Summary.Overflow, 10) }},
+	{"client_cpu_us_per_op", func(b *results.Benchmark) string { return csvFloat(b.Summary.ClientCPUUsPerOp) }},
+	{"server_cpu_us_per_op", func(b *results.Benchmark) string {
 		if p := b.Summary.ServerCPUUsPerOp; p != nil {
 			return csvFloat(*p)
 		}
 		return ""
 	}},
-	{"bytes_sent_per_op", func(b *Benchmark) string { return csvBytes(b, b.Summary.BytesSentPerOp) }},
-	{"bytes_recv_per_op", func(b *Benchmark) string { return csvBytes(b, b.Summary.BytesRecvPerOp) }},
-	{"server_rss_max_bytes", func(b *Benchmark) string {
+	{"bytes_sent_per_op", func(b *results.Benchmark) string { return csvBytes(b, b.Summary.BytesSentPerOp) }},
+	{"bytes_recv_per_op", func(b *results.Benchmark) string { return csvBytes(b, b.Summary.BytesRecvPerOp) }},
+	{"server_rss_max_bytes", func(b *results.Benchmark) string {
 		if p := b.Summary.ServerRSSMaxBytes; p != nil {
 			return strconv.FormatInt(*p, 10)
 		}
 		return ""
 	}},
-	{"achieved_rate_ops_s", func(b *Benchmark) string {
-		return optFloat(b.Summary.AchievedRate, b.Load.Model == ModelOpen)
+	{"achieved_rate_ops_s", func(b *results.Benchmark) string {
+		return optFloat(b.Summary.AchievedRate, b.Load.Model == results.ModelOpen)
 	}},
-	{"avg_ms_per_op", func(b *Benchmark) string { return csvFloat(b.Summary.AvgMsPerOp) }},
-	{"avg_time_ms_mean", func(b *Benchmark) string { return avgTime(b, func(t *Throughput) string { return csvFloat(t.Mean) }) }},
-	{"avg_time_ms_error", func(b *Benchmark) string { return avgTime(b, func(t *Throughput) string { return csvFloat(t.Error) }) }},
-	{"avg_time_ms_ci", func(b *Benchmark) string { return avgTime(b, func(t *Throughput) string { return csvFloat(t.CI) }) }},
-	{"avg_time_ms_n", func(b *Benchmark) string { return avgTime(b, func(t *Throughput) string { return strconv.Itoa(t.N) }) }},
-	{"generator_bound", func(b *Benchmark) string { return strconv.FormatBool(b.GeneratorBound) }},
-	{"warnings", func(b *Benchmark) string { return strings.Join(b.Warnings, "; ") }},
-	{"trial_errors", func(b *Benchmark) string {
+	{"avg_ms_per_op", func(b *results.Benchmark) string { return csvFloat(b.Summary.AvgMsPerOp) }},
+	{"avg_time_ms_mean", func(b *results.Benchmark) string {
+		return avgTime(b, func(t *results.Throughput) string { return csvFloat(t.Mean) })
+	}},
+	{"avg_time_ms_error", func(b *results.Benchmark) string {
+		return avgTime(b, func(t *results.Throughput) string { return csvFloat(t.Error) })
+	}},
+	{"avg_time_ms_ci", func(b *results.Benchmark) string {
+		return avgTime(b, func(t *results.Throughput) string { return csvFloat(t.CI) })
+	}},
+	{"avg_time_ms_n", func(b *results.Benchmark) string {
+		return avgTime(b, func(t *results.Throughput) string { return strconv.Itoa(t.N) })
+	}},
+	{"generator_bound", func(b *results.Benchmark) string { return strconv.FormatBool(b.GeneratorBound) }},
+	{"warnings", func(b *results.Benchmark) string { return strings.Join(b.Warnings, "; ") }},
+	{"trial_errors", func(b *results.Benchmark) string {
 		var es []string
 		for _, t := range b.Trials {
 			if t.Error != "" {
@@ -130,7 +140,7 @@ var summaryColumns = []csvColumn{
 // WriteCSV writes r as CSV: a header, then one row per benchmark with every
 // summary figure, for spreadsheets and scripts. Numbers are written in full
 // (the shortest decimal that reads back exactly).
-func WriteCSV(w io.Writer, r *Results) error {
+func WriteCSV(w io.Writer, r *results.Results) error {
 	cw := csv.NewWriter(w)
 	row := make([]string, len(csvColumns))
 	for i, c := range csvColumns {
@@ -175,7 +185,7 @@ func optInt(n int64, set bool) string {
 	return strconv.FormatInt(n, 10)
 }
 
-func avgTime(b *Benchmark, f func(*Throughput) string) string {
+func avgTime(b *results.Benchmark, f func(*results.Throughput) string) string {
 	if b.Summary.AvgTimeMs == nil {
 		return ""
 	}
@@ -193,7 +203,7 @@ func mapString[V any](m map[string]V) string {
 }
 
 // csvBytes is a per-op byte count, empty when the client could not count them.
-func csvBytes(b *Benchmark, v float64) string {
+func csvBytes(b *results.Benchmark, v float64) string {
 	if b.Summary.BytesNotCounted {
 		return ""
 	}

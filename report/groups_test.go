@@ -4,10 +4,12 @@ import (
 	"math"
 	"slices"
 	"testing"
+
+	"github.com/wirebench/wirebench/results"
 )
 
 func TestGroups(t *testing.T) {
-	gs := Groups(fixture(t).Benchmarks)
+	gs := results.Groups(fixture(t).Benchmarks)
 	var names []string
 	for _, g := range gs {
 		names = append(names, g.Name)
@@ -23,36 +25,36 @@ func TestGroups(t *testing.T) {
 		t.Errorf("echo has %d benchmarks, want 4", n)
 	}
 	// A name not in bench.Name's shape: the group name is rebuilt from fields.
-	b := Benchmark{Name: "custom", Protocol: "p", Workload: "echo", Params: map[string]any{"payload": 11.0},
-		Load: Load{Model: ModelOpen, Rate: 500, Arrival: "poisson", Concurrency: 8, Connections: 2}}
-	if got := Groups([]Benchmark{b})[0].Name; got != "echo[payload=11]/open-r500-poisson-c8-x2" {
+	b := results.Benchmark{Name: "custom", Protocol: "p", Workload: "echo", Params: map[string]any{"payload": 11.0},
+		Load: results.Load{Model: results.ModelOpen, Rate: 500, Arrival: "poisson", Concurrency: 8, Connections: 2}}
+	if got := results.Groups([]results.Benchmark{b})[0].Name; got != "echo[payload=11]/open-r500-poisson-c8-x2" {
 		t.Errorf("rebuilt group name %q", got)
 	}
 }
 
 func TestToBest(t *testing.T) {
-	thr := func(v float64) Benchmark {
-		return Benchmark{Mode: ModeThroughput, Summary: Summary{ThroughputOpsS: Throughput{Mean: v}}}
+	thr := func(v float64) results.Benchmark {
+		return results.Benchmark{Mode: results.ModeThroughput, Summary: results.Summary{ThroughputOpsS: results.Throughput{Mean: v}}}
 	}
-	avg := func(ms float64) Benchmark {
-		return Benchmark{Mode: ModeAverageTime, Summary: Summary{AvgTimeMs: &Throughput{Mean: ms}}}
+	avg := func(ms float64) results.Benchmark {
+		return results.Benchmark{Mode: results.ModeAverageTime, Summary: results.Summary{AvgTimeMs: &results.Throughput{Mean: ms}}}
 	}
 	tests := []struct {
 		name string
-		bs   []Benchmark
+		bs   []results.Benchmark
 		want []float64
 	}{
 		// More ops/s is better: the best is 1, the others their fraction of it.
-		{"thrpt", []Benchmark{thr(100), thr(400), thr(200)}, []float64{0.25, 1, 0.5}},
+		{"thrpt", []results.Benchmark{thr(100), thr(400), thr(200)}, []float64{0.25, 1, 0.5}},
 		// Less time is better: 20 ms is best, 40 ms is half as fast.
-		{"avgt", []Benchmark{avg(40), avg(20)}, []float64{0.5, 1}},
+		{"avgt", []results.Benchmark{avg(40), avg(20)}, []float64{0.5, 1}},
 		// Nothing measured compares with nothing: NaN (printed n/a).
-		{"zero", []Benchmark{thr(0), thr(10)}, []float64{math.NaN(), 1}},
+		{"zero", []results.Benchmark{thr(0), thr(10)}, []float64{math.NaN(), 1}},
 		// A NaN score must not become the best.
-		{"nan", []Benchmark{thr(math.NaN()), thr(10)}, []float64{math.NaN(), 1}},
+		{"nan", []results.Benchmark{thr(math.NaN()), thr(10)}, []float64{math.NaN(), 1}},
 	}
 	for _, tt := range tests {
-		got := ToBest(Group{Benchmarks: tt.bs})
+		got := ToBest(results.Group{Benchmarks: tt.bs})
 		for i := range got {
 			if !(got[i] == tt.want[i] || math.IsNaN(got[i]) && math.IsNaN(tt.want[i])) {
 				t.Errorf("%s: Relative = %v, want %v", tt.name, got, tt.want)
@@ -84,10 +86,10 @@ func TestSweeps(t *testing.T) {
 }
 
 func TestNotesSayEachThingOnce(t *testing.T) {
-	b := Benchmark{Name: "b", GeneratorBound: true,
+	b := results.Benchmark{Name: "b", GeneratorBound: true,
 		Warnings: []string{"generator-bound: lag p99 2ms is over 1ms", "errors: 3 timeout (first: deadline exceeded)"},
-		Summary:  Summary{Errors: 3, Ops: 10, ErrorsByKind: map[string]int64{"timeout": 3}}}
-	ns := notes([]Benchmark{b})
+		Summary:  results.Summary{Errors: 3, Ops: 10, ErrorsByKind: map[string]int64{"timeout": 3}}}
+	ns := notes([]results.Benchmark{b})
 	if len(ns) != 2 || ns[0].Kind != "warning" || ns[1].Kind != "error" {
 		t.Errorf("notes = %+v, want bench's two warnings only, the second as an error", ns)
 	}

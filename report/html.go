@@ -6,13 +6,15 @@ import (
 	"html/template"
 	"io"
 	"strings"
+
+	"github.com/wirebench/wirebench/results"
 )
 
 // WriteHTML writes r as one self-contained HTML file: the tables of the
 // Markdown report and every chart as inline SVG. It fetches nothing (no
 // script, stylesheet, font or image from anywhere), so it works offline and
 // as a CI artifact. Every name and message is escaped.
-func WriteHTML(w io.Writer, r *Results) error {
+func WriteHTML(w io.Writer, r *results.Results) error {
 	// Charts across operations go together; an operation's latency spectrum
 	// goes under its comparison table.
 	var charts []htmlChart
@@ -65,7 +67,7 @@ func WriteHTML(w io.Writer, r *Results) error {
 		Scores: scoreTable(r.Benchmarks), Operations: ops,
 		Latency: latencyTable(r.Benchmarks), Charts: charts, Notes: ns,
 		Warnings: warnings, Errors: errors, Environment: environment(r.Environment),
-		Benchmarks: len(r.Benchmarks), Groups: len(Groups(r.Benchmarks)),
+		Benchmarks: len(r.Benchmarks), Groups: len(results.Groups(r.Benchmarks)),
 	}
 	bw := bufio.NewWriter(w)
 	if err := htmlTemplate.Execute(bw, data); err != nil {

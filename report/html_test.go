@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/wirebench/wirebench/results"
 )
 
 func TestHTMLSelfContained(t *testing.T) {
@@ -98,7 +100,7 @@ func TestNoNaNPrinted(t *testing.T) {
 }
 
 func TestEmptyResults(t *testing.T) {
-	r := &Results{SchemaVersion: SchemaVersion}
+	r := &results.Results{SchemaVersion: results.SchemaVersion}
 	if cs := charts(t, r); len(cs) != 0 {
 		t.Errorf("%d charts of no benchmarks", len(cs))
 	}

@@ -8,12 +8,13 @@ import (
 
 	"github.com/wirebench/wirebench/internal/markdown"
 	"github.com/wirebench/wirebench/internal/textgrid"
+	"github.com/wirebench/wirebench/results"
 )
 
 // WriteMarkdown writes r as a Markdown report to paste into a README or a
 // design review: JMH's score table, one comparison table per operation, the
 // latency table in wrk2's shape, warnings and errors, and the environment.
-func WriteMarkdown(w io.Writer, r *Results) error {
+func WriteMarkdown(w io.Writer, r *results.Results) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "# wirebench results\n\n## Scores\n\n")
 	writeMarkdownTable(bw, scoreTable(r.Benchmarks))

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/wirebench/wirebench/originals"
+	"github.com/wirebench/wirebench/results"
 )
 
 // The views a suite gets by declaring an original (SuiteInfo.Original) or deviations,
@@ -22,7 +23,7 @@ const (
 
 // suiteViews are the views a suite's declarations bring: its deviations, then the
 // Original vs wirebench table.
-func suiteViews(r *Results) []view {
+func suiteViews(r *results.Results) []view {
 	var out []view
 	if ds := r.Suite.Deviations; len(ds) > 0 {
 		t := table{Head: []string{"What differs from the original", "Why"}, Align: "ll"}
@@ -39,7 +40,7 @@ func suiteViews(r *Results) []view {
 }
 
 // originalView sets the original's findings beside the benchmarks bs.
-func originalView(ref *OriginalRef, bs []Benchmark) view {
+func originalView(ref *results.OriginalRef, bs []results.Benchmark) view {
 	v := view{Name: ViewOriginal, Title: "Original vs wirebench"}
 	o, err := originals.Load(ref.Name)
 	if err != nil {
@@ -127,13 +128,13 @@ func setupsTable(o *originals.Original, only string) table {
 }
 
 // Benches is what package originals reads of bs.
-func Benches(bs []Benchmark) []originals.Bench {
+func Benches(bs []results.Benchmark) []originals.Bench {
 	out := make([]originals.Bench, len(bs))
 	for i := range bs {
 		b := &bs[i]
 		ob := originals.Bench{Name: b.Name, Protocol: b.Protocol, Transport: b.Transport, Label: b.Label, Workload: b.Workload,
 			Load: b.Load.Model, Concurrency: int64(b.Load.Concurrency), Connections: int64(b.Load.Connections), Rate: b.Load.Rate,
-			Avgt: b.Mode == ModeAverageTime, Warnings: b.Warnings, Steady: b.Steady,
+			Avgt: b.Mode == results.ModeAverageTime, Warnings: b.Warnings, Steady: b.Steady,
 			Payload: param(b.Params, "payload"), Increments: param(b.Params, "increments"), Trades: param(b.Params, "trades")}
 		if b.ServerStack != nil {
 			ob.ServerStack = b.ServerStack.Name

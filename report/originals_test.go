@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/wirebench/wirebench/internal/golden"
+	"github.com/wirebench/wirebench/results"
 )
 
 // originalsFixture is a run of rest-vs-grpc at the original's headline setup, in part:
@@ -14,31 +15,33 @@ import (
 // original had 3.91×: reversed; the OkHttp client 0.5×, the original's prose 0.525×:
 // holds), the ping-pongs at 1000 increments (the original's 100: not at its setup), and
 // no gRPC ping-pong on Netty at all for one finding (not run). Two deviations declared.
-func originalsFixture() *Results {
-	closed1 := Load{Model: ModelClosed, Concurrency: 1, Connections: 1}
-	stack := func(name string) *Stack { return &Stack{Name: name, Language: "java", Tier: TierProduction} }
-	bench := func(proto, label, server, client, workload string, params map[string]any, ms float64, rel *Relative) Benchmark {
-		b := Benchmark{Protocol: proto, Label: label, Transport: "tcp", Workload: workload, Params: params, Load: closed1,
-			ServerStack: stack(server), ClientStack: stack(client), Mode: ModeAverageTime}
+func originalsFixture() *results.Results {
+	closed1 := results.Load{Model: results.ModelClosed, Concurrency: 1, Connections: 1}
+	stack := func(name string) *results.Stack {
+		return &results.Stack{Name: name, Language: "java", Tier: results.TierProduction}
+	}
+	bench := func(proto, label, server, client, workload string, params map[string]any, ms float64, rel *results.Relative) results.Benchmark {
+		b := results.Benchmark{Protocol: proto, Label: label, Transport: "tcp", Workload: workload, Params: params, Load: closed1,
+			ServerStack: stack(server), ClientStack: stack(client), Mode: results.ModeAverageTime}
 		b.Name = proto + "[" + label + "]/tcp/" + workload + "/closed-c1"
-		b.Summary.AvgTimeMs = &Throughput{Mean: ms, Error: ms / 20, CI: 0.999, N: 10}
-		b.Summary.ThroughputOpsS = Throughput{Mean: 1000 / ms, CI: 0.999, N: 10}
+		b.Summary.AvgTimeMs = &results.Throughput{Mean: ms, Error: ms / 20, CI: 0.999, N: 10}
+		b.Summary.ThroughputOpsS = results.Throughput{Mean: 1000 / ms, CI: 0.999, N: 10}
 		b.Summary.Relative = rel
 		return b
 	}
 	stream := map[string]any{"trades": float64(10000)}
 	ping := map[string]any{"increments": float64(1000)}
-	rel := func(base string, m, lo, hi float64) *Relative {
-		return &Relative{Baseline: base, Ratio: Ratio{Mean: m, CILow: lo, CIHigh: hi, CI: 0.999}, Rounds: 10}
+	rel := func(base string, m, lo, hi float64) *results.Relative {
+		return &results.Relative{Baseline: base, Ratio: results.Ratio{Mean: m, CILow: lo, CIHigh: hi, CI: 0.999}, Rounds: 10}
 	}
 	rest := bench("http-json", "rest", "jetty-jackson", "java-httpclient", "stream", stream, 40, nil)
-	return &Results{SchemaVersion: SchemaVersion,
-		Suite: &SuiteInfo{Name: "rest-vs-grpc", Original: &OriginalRef{Name: "rest-vs-grpc", Setup: "headline"},
-			Deviations: []Deviation{
+	return &results.Results{SchemaVersion: results.SchemaVersion,
+		Suite: &results.SuiteInfo{Name: "rest-vs-grpc", Original: &results.OriginalRef{Name: "rest-vs-grpc", Setup: "headline"},
+			Deviations: []results.Deviation{
 				{What: "server and client run in two JVMs", Why: "wirebench measures each side's CPU apart"},
 				{What: "the server's compressor registry is grpc-java's default", Why: "no stack option empties it; no call is compressed either way"},
 			}},
-		Benchmarks: []Benchmark{
+		Benchmarks: []results.Benchmark{
 			rest,
 			bench("grpc-proto", "original-netty", "grpc-java-netty", "grpc-java-netty", "stream", stream, 36.8, rel(rest.Name, 0.92, 0.88, 0.96)),
 			bench("grpc-proto", "original-okhttp-pool", "grpc-java-netty", "grpc-java-okhttp", "stream", stream, 20, rel(rest.Name, 0.5, 0.47, 0.53)),
@@ -86,7 +89,7 @@ func TestOriginalsRoundTrip(t *testing.T) {
 	if err := r.Write(&buf); err != nil {
 		t.Fatal(err)
 	}
-	back, err := Read(&buf)
+	back, err := results.Read(&buf)
 	if err != nil {
 		t.Fatal(err)
 	}

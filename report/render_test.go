@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/wirebench/wirebench/internal/golden"
+	"github.com/wirebench/wirebench/results"
 )
 
 func TestMarkdownGolden(t *testing.T) {
@@ -29,7 +30,7 @@ func TestCSVGolden(t *testing.T) {
 }
 
 // charts is Charts for a test, which fails on an error.
-func charts(t *testing.T, r *Results) []Chart {
+func charts(t *testing.T, r *results.Results) []Chart {
 	t.Helper()
 	cs, err := Charts(r)
 	if err != nil {
@@ -114,7 +115,7 @@ func TestChartsOmitted(t *testing.T) {
 	// Two closed-model operations: no radar (a polygon needs three axes),
 	// and no sweep chart without open-model rates.
 	r := fixture(t)
-	var bs []Benchmark
+	var bs []results.Benchmark
 	for _, b := range r.Benchmarks {
 		if b.Workload == "person.list" || b.Workload == "echo" {
 			bs = append(bs, b)

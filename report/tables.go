@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/wirebench/wirebench/results"
 )
 
 // table is one table of a report, built once and rendered as Markdown or HTML,
@@ -26,7 +28,7 @@ type table struct {
 const notAvailable = "n/a"
 
 // scoreTable is JMH's table: Benchmark, Mode, Cnt, Score, Error, Units.
-func scoreTable(bs []Benchmark) table {
+func scoreTable(bs []results.Benchmark) table {
 	t := table{
 		Head:  []string{"Benchmark", "Mode", "Cnt", "Score", "Error", "Units"},
 		Align: "llrrrl",
@@ -34,7 +36,7 @@ func scoreTable(bs []Benchmark) table {
 	for _, b := range bs {
 		score, errS, units := b.Score()
 		n := b.Summary.ThroughputOpsS.N
-		if a := b.Summary.AvgTimeMs; b.Mode == ModeAverageTime && a != nil {
+		if a := b.Summary.AvgTimeMs; b.Mode == results.ModeAverageTime && a != nil {
 			n = a.N
 		}
 		e := ""
@@ -43,7 +45,7 @@ func scoreTable(bs []Benchmark) table {
 		}
 		name := b.Name
 		if b.Tuned() {
-			name += TunedMark
+			name += results.TunedMark
 		}
 		t.Rows = append(t.Rows, []string{name, b.Mode, strconv.Itoa(n), scoreNum(score), e, units})
 	}
@@ -54,9 +56,9 @@ func scoreTable(bs []Benchmark) table {
 // error, its ratio to the group's baseline (paired by round, with the interval's
 // half-width) or, for results without one, to the group's best, latency, CPU and
 // bytes per op.
-func comparisonTables(bs []Benchmark) []table {
+func comparisonTables(bs []results.Benchmark) []table {
 	var ts []table
-	for _, g := range Groups(bs) {
+	for _, g := range results.Groups(bs) {
 		units := ""
 		for i, b := range g.Benchmarks {
 			_, _, u := b.Score()
@@ -91,7 +93,7 @@ func comparisonTables(bs []Benchmark) []table {
 			if s.ServerCPUUsPerOp != nil {
 				server = fixed(*s.ServerCPUUsPerOp, 2)
 			}
-			t.Rows = append(t.Rows, []string{Series(&b), cell, rel[i], steadyCell(&b),
+			t.Rows = append(t.Rows, []string{results.SeriesLabel(&b), cell, rel[i], steadyCell(&b),
 				latencyUs(s.LatencyUs.P50), latencyUs(s.LatencyUs.P99),
 				fixed(s.ClientCPUUsPerOp, 2), server,
 				bytesCell(&s, s.BytesSentPerOp), bytesCell(&s, s.BytesRecvPerOp)})
@@ -106,14 +108,14 @@ func comparisonTables(bs []Benchmark) []table {
 // steady state"; "-" when not classified. An adaptive warm-up adds how long the
 // forks' warm-ups lasted and how many stopped at their cap: "flat; warm-up 18–30 s,
 // 2 capped".
-func steadyCell(b *Benchmark) string {
+func steadyCell(b *results.Benchmark) string {
 	cell := b.Steady
 	switch b.Steady {
 	case "":
 		cell = "-"
-	case SteadyUnknown:
+	case results.SteadyUnknown:
 		cell = "too few"
-	case SteadyWarmedUp, SteadySlowdown:
+	case results.SteadyWarmedUp, results.SteadySlowdown:
 		var after float64
 		for _, t := range b.Trials {
 			if t.Steady != nil {
@@ -146,7 +148,7 @@ func steadyCell(b *Benchmark) string {
 }
 
 // bytesCell is a per-op byte count, or n/a when the client could not count them.
-func bytesCell(s *Summary, v float64) string {
+func bytesCell(s *results.Summary, v float64) string {
 	if s.BytesNotCounted {
 		return notAvailable
 	}
@@ -154,7 +156,7 @@ func bytesCell(s *Summary, v float64) string {
 }
 
 // paired reports whether the group's ratios were paired against a baseline.
-func paired(g Group) (baseline string, ok bool) {
+func paired(g results.Group) (baseline string, ok bool) {
 	for _, b := range g.Benchmarks {
 		if r := b.Summary.Relative; r != nil {
 			return r.Baseline, true
@@ -164,7 +166,7 @@ func paired(g Group) (baseline string, ok bool) {
 }
 
 // groupNote says how a group was measured and what its Relative column is against.
-func groupNote(g Group) string {
+func groupNote(g results.Group) string {
 	method, rounds, forks := "", 0, 0
 	for _, b := range g.Benchmarks {
 		if b.Method != "" {
@@ -185,9 +187,9 @@ func groupNote(g Group) string {
 	drift := ""
 	for _, b := range g.Benchmarks {
 		if b.Name == base {
-			base = Series(&b)
+			base = results.SeriesLabel(&b)
 			for _, w := range b.Warnings {
-				if strings.HasPrefix(w, MachineChanged) {
+				if strings.HasPrefix(w, results.MachineChanged) {
 					drift = "; the machine changed under the rounds, see the warnings"
 				}
 			}
@@ -199,7 +201,7 @@ func groupNote(g Group) string {
 	if forks > 1 {
 		return fmt.Sprintf(" (%s, %d forks × %s rounds; relative to %s%s)", method, forks, perFork(rounds, forks), base, drift)
 	}
-	if method == MethodInterleaved && forks == 1 {
+	if method == results.MethodInterleaved && forks == 1 {
 		return fmt.Sprintf(" (%s, %d rounds of one fork: the intervals leave out what a fresh process changes; relative to %s%s)", method, rounds, base, drift)
 	}
 	return fmt.Sprintf(" (%s, %d rounds; relative to %s%s)", method, rounds, base, drift)
@@ -213,17 +215,13 @@ func perFork(rounds, forks int) string {
 	return "~" + strconv.Itoa((rounds+forks/2)/forks)
 }
 
-// MachineChanged starts the warning a group's baseline carries when the machine's
-// speed trended or moved between levels under the group's rounds.
-const MachineChanged = "the machine changed under this group's rounds"
-
 // relativeCells are the Relative column of a group: "0.71× [0.68, 0.74]" (the
 // paired ratio and its interval, asymmetric as a ratio's is), "1× (base)" for the
 // baseline, "0.71× (too few)" when the interval rests on too few forks or rounds
 // to mean anything, with "~" before a ratio whose target or baseline reached no
 // steady state, or the ratio to the best for results without paired ratios. In the
 // open model the ratio is of response-time p50 and p99: "p50 0.80× [..], p99 ..".
-func relativeCells(g Group) []string {
+func relativeCells(g results.Group) []string {
 	out := make([]string, len(g.Benchmarks))
 	base, ok := paired(g)
 	if !ok {
@@ -239,7 +237,7 @@ func relativeCells(g Group) []string {
 			out[i] = "1× (base)"
 		case r == nil || !isFinite(r.Ratio.Mean) || r.Ratio.Mean <= 0:
 			out[i] = notAvailable
-		case r.Of == RelativeLatencyP50:
+		case r.Of == results.RelativeLatencyP50:
 			out[i] = "p50 " + ratioCell(r, r.Ratio)
 			if r.LatencyP99 != nil {
 				out[i] += ", p99 " + ratioCell(r, *r.LatencyP99)
@@ -251,13 +249,8 @@ func relativeCells(g Group) []string {
 	return out
 }
 
-// MinIntervalDF is the fewest degrees of freedom a ratio's interval is printed with:
-// with fewer, Student's t at 99.9 % is over 8.6 and the interval tells the count
-// of forks more than the targets (summary warns about it).
-const MinIntervalDF = 4
-
 // ratioCell is one ratio with its interval, as relativeCells prints it.
-func ratioCell(r *Relative, q Ratio) string {
+func ratioCell(r *results.Relative, q results.Ratio) string {
 	mark := ""
 	if r.Unsteady {
 		mark = "~"
@@ -266,7 +259,7 @@ func ratioCell(r *Relative, q Ratio) string {
 	if r.Forks == 0 {
 		df = float64(r.Rounds - 1) // a file from before forks: one fork's rounds
 	}
-	if df < MinIntervalDF || r.Rounds < 2 {
+	if df < results.MinIntervalDF || r.Rounds < 2 {
 		return mark + times(q.Mean) + " (too few)"
 	}
 	return mark + times(q.Mean) + " [" + bound(q.CILow) + ", " + bound(q.CIHigh) + "]"
@@ -285,17 +278,17 @@ func bound(f float64) string {
 }
 
 // legend is the lines that explain the marks of bs's tables and charts.
-func legend(bs []Benchmark) []string {
+func legend(bs []results.Benchmark) []string {
 	for i := range bs {
 		if bs[i].Tuned() {
-			return []string{TunedLegend}
+			return []string{results.TunedLegend}
 		}
 	}
 	return nil
 }
 
-func scoreN(b *Benchmark) int {
-	if a := b.Summary.AvgTimeMs; b.Mode == ModeAverageTime && a != nil {
+func scoreN(b *results.Benchmark) int {
+	if a := b.Summary.AvgTimeMs; b.Mode == results.ModeAverageTime && a != nil {
 		return a.N
 	}
 	return b.Summary.ThroughputOpsS.N
@@ -303,7 +296,7 @@ func scoreN(b *Benchmark) int {
 
 // latencyTable is the table of the Akka HTTP vs gRPC experiment (wrk2's
 // figures), one row per benchmark, times in ms.
-func latencyTable(bs []Benchmark) table {
+func latencyTable(bs []results.Benchmark) table {
 	t := table{
 		Head: []string{"Benchmark", "Total number of requests", "Req/s", "Max, ms", "Avg, ms",
 			"50th pct", "75th pct", "90th pct", "99th pct", "99.9th pct"},
@@ -329,7 +322,7 @@ type note struct {
 
 // notes gathers what a reader must know before trusting a figure: warnings,
 // a generator-bound result, failed calls, trials cut short, late arrivals.
-func notes(bs []Benchmark) []note {
+func notes(bs []results.Benchmark) []note {
 	var ns []note
 	for _, b := range bs {
 		add := func(kind, format string, args ...any) {
@@ -378,7 +371,7 @@ func notes(bs []Benchmark) []note {
 // keyValue is one line of the environment.
 type keyValue struct{ Key, Value string }
 
-func environment(e Environment) []keyValue {
+func environment(e results.Environment) []keyValue {
 	or := func(s string) string {
 		if s == "" {
 			return "unknown"

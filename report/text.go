@@ -7,12 +7,13 @@ import (
 	"strings"
 
 	"github.com/wirebench/wirebench/internal/textgrid"
+	"github.com/wirebench/wirebench/results"
 )
 
 // WriteText writes benchmarks as a terminal report: the JMH-shaped score table, then
 // per benchmark its latency percentiles, CPU and bytes per op, and warnings. It
 // returns the first write error.
-func WriteText(out io.Writer, bs []Benchmark) error {
+func WriteText(out io.Writer, bs []results.Benchmark) error {
 	// bufio keeps the first write error and writes nothing after it; Flush returns it.
 	w := bufio.NewWriter(out)
 	if err := writeTable(w, scoreTable(bs)); err != nil {
@@ -56,16 +57,6 @@ func WriteText(out io.Writer, bs []Benchmark) error {
 	return w.Flush()
 }
 
-// Score returns the benchmark's score, its error and units by its mode: ops/s, or
-// ms/op in average-time mode.
-func (b *Benchmark) Score() (score, errS float64, units string) {
-	if a := b.Summary.AvgTimeMs; b.Mode == ModeAverageTime && a != nil {
-		return a.Mean, a.Error, "ms/op"
-	}
-	t := b.Summary.ThroughputOpsS
-	return t.Mean, t.Error, "ops/s"
-}
-
 func firstLine(s string) string {
 	l, _, _ := strings.Cut(s, "\n")
 	return l
@@ -74,7 +65,7 @@ func firstLine(s string) string {
 // WriteSummaryText writes a run's terminal summary: the JMH-shaped score table, one
 // comparison table per operation, and the notes a reader must see before trusting a
 // figure. The full detail is in the Markdown and HTML reports.
-func WriteSummaryText(w io.Writer, bs []Benchmark) error {
+func WriteSummaryText(w io.Writer, bs []results.Benchmark) error {
 	if err := writeTable(w, scoreTable(bs)); err != nil {
 		return err
 	}

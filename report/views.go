@@ -10,29 +10,8 @@ import (
 	"strings"
 
 	"github.com/wirebench/wirebench/internal/markdown"
+	"github.com/wirebench/wirebench/results"
 )
-
-// Views are extra renderings of a run in the shape of one of the original
-// experiments wirebench reproduces (../shared/ORIGINS.md), shown next to the
-// normal report when the suite asks for them (Results.Suite.Views). Each is built
-// once from the results, as tables and preformatted lines, and rendered by the
-// terminal summary, the Markdown and the HTML alike.
-const (
-	// ViewJMHPerProtocol is JMH's score table once per protocol/transport, as the
-	// metrifier experiment printed one per stack.
-	ViewJMHPerProtocol = "jmh-per-protocol"
-	// ViewRPCEchoLines is rpcecho's output: "1000 calls using gRPC on unix:///…:
-	// N millisec" per protocol × transport × payload, and the same as a table.
-	ViewRPCEchoLines = "rpcecho-lines"
-	// ViewAkkaLatency is the Akka HTTP vs gRPC experiment's table (wrk2's figures).
-	ViewAkkaLatency = "akka-latency"
-	// ViewGRPCParamsTable is JMH's table with one column per swept parameter, as the
-	// REST vs gRPC experiment printed its gRPC parameter sweep.
-	ViewGRPCParamsTable = "grpc-params-table"
-)
-
-// ViewNames are the views a suite may ask for, in the order reports show them.
-var ViewNames = []string{ViewJMHPerProtocol, ViewRPCEchoLines, ViewAkkaLatency, ViewGRPCParamsTable}
 
 // view is one view, ready to render.
 type view struct {
@@ -47,24 +26,24 @@ type view struct {
 // views builds the views r's suite asks for, in ViewNames order (unknown names are
 // skipped: a newer wirebench may know more), then those its declarations bring: its
 // deviations and the Original vs wirebench table (suiteViews).
-func views(r *Results) []view {
+func views(r *results.Results) []view {
 	if r.Suite == nil {
 		return nil
 	}
 	var out []view
-	for _, name := range ViewNames {
+	for _, name := range results.ViewNames {
 		if !slices.Contains(r.Suite.Views, name) {
 			continue
 		}
 		var v view
 		switch name {
-		case ViewJMHPerProtocol:
+		case results.ViewJMHPerProtocol:
 			v = jmhPerProtocol(r.Benchmarks)
-		case ViewRPCEchoLines:
+		case results.ViewRPCEchoLines:
 			v = rpcechoLines(r.Benchmarks)
-		case ViewAkkaLatency:
+		case results.ViewAkkaLatency:
 			v = akkaLatency(r.Benchmarks)
-		case ViewGRPCParamsTable:
+		case results.ViewGRPCParamsTable:
 			v = grpcParamsTable(r.Benchmarks)
 		}
 		v.Name = name
@@ -75,13 +54,13 @@ func views(r *Results) []view {
 
 // jmhPerProtocol is metrifier's shape: one JMH table per protocol/transport, a row
 // per operation.
-func jmhPerProtocol(bs []Benchmark) view {
+func jmhPerProtocol(bs []results.Benchmark) view {
 	v := view{Title: "JMH table per protocol",
 		Note: "The shape of metrifier's per-stack JMH output: Score is the mean over Cnt iterations (iterations × trials), Error the 99.9 % confidence half-width."}
 	var order []string
-	rows := map[string][]Benchmark{}
+	rows := map[string][]results.Benchmark{}
 	for _, b := range bs {
-		s := Series(&b)
+		s := results.SeriesLabel(&b)
 		if _, ok := rows[s]; !ok {
 			order = append(order, s)
 		}
@@ -91,32 +70,20 @@ func jmhPerProtocol(bs []Benchmark) view {
 		t := scoreTable(rows[s])
 		t.Title = s
 		for i, b := range rows[s] {
-			t.Rows[i][0] = groupName(&b)
+			t.Rows[i][0] = results.GroupOf(&b)
 		}
 		v.Tables = append(v.Tables, t)
 	}
 	return v
 }
 
-// callsPerOp is the number of service calls one op of an echo workload makes; 0 for
-// the other workloads.
-func callsPerOp(workload string) int {
-	switch workload {
-	case "echo":
-		return 1
-	case "echo+stats":
-		return 2
-	}
-	return 0
-}
-
 // msPer1000Calls is the time 1000 sequential calls take, from the score: the time per
 // op of one caller (avgt, or 1/throughput × callers) scaled to 1000 calls. NaN when
 // unknown.
-func msPer1000Calls(b *Benchmark) float64 {
-	calls := callsPerOp(b.Workload)
+func msPer1000Calls(b *results.Benchmark) float64 {
+	calls := b.Calls()
 	msPerOp := 0.0
-	if a := b.Summary.AvgTimeMs; b.Mode == ModeAverageTime && a != nil {
+	if a := b.Summary.AvgTimeMs; b.Mode == results.ModeAverageTime && a != nil {
 		msPerOp = a.Mean
 	} else if t := b.Summary.ThroughputOpsS.Mean; t > 0 {
 		msPerOp = 1e3 * float64(max(b.Load.Concurrency, 1)) / t
@@ -152,7 +119,7 @@ func rpcechoAddr(transport string) string {
 		return "tcp://127.0.0.1:…"
 	case "unix":
 		return "unix:///…"
-	case InProcess:
+	case results.InProcess:
 		return "inproc"
 	}
 	return transport
@@ -179,7 +146,7 @@ func payloadName(params map[string]any) string {
 
 // rpcechoLines is rpcecho's output, one line per protocol × transport × payload, then
 // one table per workload: a row per protocol/transport, a column per payload.
-func rpcechoLines(bs []Benchmark) view {
+func rpcechoLines(bs []results.Benchmark) view {
 	v := view{Title: "rpcecho's lines",
 		Note: "The time of 1000 sequential calls, from the score: ms per op of one caller × 1000 ÷ calls per op (echo+stats makes 2 calls per op)."}
 	type col struct{ workload, payload string }
@@ -187,13 +154,13 @@ func rpcechoLines(bs []Benchmark) view {
 	cols := map[string][]string{}
 	cells := map[string]map[col]string{}
 	var series []string
-	for _, g := range Groups(bs) {
+	for _, g := range results.Groups(bs) {
 		b0 := g.Benchmarks[0]
-		if callsPerOp(b0.Workload) == 0 {
-			continue
+		if _, echoes := b0.Params["payload"]; !echoes || b0.Calls() == 0 {
+			continue // rpcecho timed calls that echo a payload
 		}
 		pl := payloadName(b0.Params)
-		v.Lines = append(v.Lines, fmt.Sprintf("%s, payload %s (%s):", b0.Workload, pl, loadName(b0.Load)))
+		v.Lines = append(v.Lines, fmt.Sprintf("%s, payload %s (%s):", b0.Workload, pl, results.LoadName(b0.Load)))
 		if !slices.Contains(workloads, b0.Workload) {
 			workloads = append(workloads, b0.Workload)
 		}
@@ -201,7 +168,7 @@ func rpcechoLines(bs []Benchmark) view {
 		for _, b := range g.Benchmarks {
 			ms := msPer1000Calls(&b)
 			v.Lines = append(v.Lines, fmt.Sprintf("1000 calls using %s on %s: %s millisec", rpcechoName(b.Protocol), rpcechoAddr(b.Transport), millis(ms)))
-			s := Series(&b)
+			s := results.SeriesLabel(&b)
 			if cells[s] == nil {
 				cells[s] = map[col]string{}
 				series = append(series, s)
@@ -244,7 +211,7 @@ func millis(ms float64) string { return latencyUs(ms) }
 
 // akkaLatency is the Akka HTTP vs gRPC experiment's table: a row per benchmark,
 // named by its protocol/transport and load, times in ms.
-func akkaLatency(bs []Benchmark) view {
+func akkaLatency(bs []results.Benchmark) view {
 	v := view{Title: "Akka HTTP vs gRPC table",
 		Note: "The original's table (wrk2's figures), for both protocols from one tool and one load model: requests are successful ops over the measured iterations, Req/s the mean throughput, times are response time from the intended start (corrected for coordinated omission), in ms."}
 	t := table{
@@ -255,7 +222,7 @@ func akkaLatency(bs []Benchmark) view {
 	ms := func(us float64) string { return fixed(us/1e3, 3) }
 	for _, b := range bs {
 		l := b.Summary.LatencyUs
-		t.Rows = append(t.Rows, []string{Series(&b) + " " + loadName(b.Load), strconv.FormatInt(b.Summary.Ops, 10),
+		t.Rows = append(t.Rows, []string{results.SeriesLabel(&b) + " " + results.LoadName(b.Load), strconv.FormatInt(b.Summary.Ops, 10),
 			fixed(b.Summary.ThroughputOpsS.Mean, 2), ms(l.Max), ms(l.Mean),
 			ms(l.P50), ms(l.P75), ms(l.P90), ms(l.P99)})
 	}
@@ -267,7 +234,7 @@ func akkaLatency(bs []Benchmark) view {
 // experiment's gRPC parameter sweep printed it: the label, then one column per
 // option set anywhere in the run (client and server; "c=X s=Y" when they differ,
 // "default" when unset).
-func grpcParamsTable(bs []Benchmark) view {
+func grpcParamsTable(bs []results.Benchmark) view {
 	v := view{Title: "gRPC parameters (JMH table with parameter columns)",
 		Note: "One row per configuration and operation; an option column shows the value given to both sides (or c= client, s= server), default where unset."}
 	var keys []string
@@ -288,7 +255,7 @@ func grpcParamsTable(bs []Benchmark) view {
 	}
 	t.Head = append(t.Head, "Mode", "Cnt", "Score", "Error", "Units")
 	t.Align += "lrrrl"
-	for _, g := range Groups(bs) {
+	for _, g := range results.Groups(bs) {
 		for _, b := range g.Benchmarks {
 			label := b.Label
 			if label == "" {
@@ -298,7 +265,7 @@ func grpcParamsTable(bs []Benchmark) view {
 			for _, k := range keys {
 				row = append(row, optionCell(b.Options[k], b.ServerOptions[k]))
 			}
-			score := scoreTable([]Benchmark{b}).Rows[0]
+			score := scoreTable([]results.Benchmark{b}).Rows[0]
 			row = append(row, score[1:]...)
 			t.Rows = append(t.Rows, row)
 		}
@@ -323,7 +290,7 @@ func optionCell(client, server string) string {
 
 // WriteViewsText writes the views r's suite asks for as terminal text, each under
 // its title; nothing when it asks for none.
-func WriteViewsText(w io.Writer, r *Results) error {
+func WriteViewsText(w io.Writer, r *results.Results) error {
 	for _, v := range views(r) {
 		if _, err := fmt.Fprintf(w, "\n== %s (%s) ==\n", v.Title, v.Name); err != nil {
 			return err
@@ -360,7 +327,7 @@ func WriteViewsText(w io.Writer, r *Results) error {
 
 // writeMarkdownViews writes the views as a Markdown section. A write error
 // stays in w, for its Flush.
-func writeMarkdownViews(w *bufio.Writer, r *Results) {
+func writeMarkdownViews(w *bufio.Writer, r *results.Results) {
 	vs := views(r)
 	if len(vs) == 0 {
 		return

@@ -6,49 +6,50 @@ import (
 	"testing"
 
 	"github.com/wirebench/wirebench/internal/golden"
+	"github.com/wirebench/wirebench/results"
 )
 
 // viewsFixture is the renderers' fixture plus what the views need that it lacks:
 // echo+stats benchmarks (two calls per op, an 11-byte and a 100 KiB payload, one in
 // average-time mode) and two labelled grpc-proto configurations with client and
 // server options; its suite asks for every view.
-func viewsFixture(t testing.TB) *Results {
+func viewsFixture(t testing.TB) *results.Results {
 	r := fixture(t)
-	r.Suite = &SuiteInfo{Name: "views", Description: "every view", Views: ViewNames}
-	closed1 := Load{Model: ModelClosed, Concurrency: 1, Connections: 1}
-	add := func(b Benchmark, thr float64) {
+	r.Suite = &results.SuiteInfo{Name: "views", Description: "every view", Views: results.ViewNames}
+	closed1 := results.Load{Model: results.ModelClosed, Concurrency: 1, Connections: 1}
+	add := func(b results.Benchmark, thr float64) {
 		b.Load = closed1
 		if b.Mode == "" {
-			b.Mode = ModeThroughput
+			b.Mode = results.ModeThroughput
 		}
-		b.Name = Series(&b) + "/" + groupName(&b)
-		if b.Transport == InProcess || b.Label != "" {
-			b.Name = strings.Replace(b.Name, Series(&b), seriesPrefix(&b), 1)
+		b.Name = results.SeriesLabel(&b) + "/" + results.GroupOf(&b)
+		if b.Transport == results.InProcess || b.Label != "" {
+			b.Name = strings.Replace(b.Name, results.SeriesLabel(&b), seriesPrefix(&b), 1)
 		}
-		b.Summary.ThroughputOpsS = Throughput{Mean: thr, Error: thr / 50, CI: 0.999, N: 10}
+		b.Summary.ThroughputOpsS = results.Throughput{Mean: thr, Error: thr / 50, CI: 0.999, N: 10}
 		b.Summary.Ops = int64(thr * 5)
-		b.Summary.LatencyUs = Latency{Mean: 1e6 / thr, P50: 1e6 / thr, P75: 1.1e6 / thr, P90: 1.2e6 / thr, P99: 2e6 / thr, P999: 3e6 / thr, Max: 4e6 / thr}
+		b.Summary.LatencyUs = results.Latency{Mean: 1e6 / thr, P50: 1e6 / thr, P75: 1.1e6 / thr, P90: 1.2e6 / thr, P99: 2e6 / thr, P999: 3e6 / thr, Max: 4e6 / thr}
 		r.Benchmarks = append(r.Benchmarks, b)
 	}
 	small := map[string]any{"payload": float64(11)}
 	big := map[string]any{"payload": float64(102400)}
-	add(Benchmark{Protocol: "direct", Transport: InProcess, Workload: "echo+stats", Params: small}, 160000)
-	add(Benchmark{Protocol: "grpc-proto", Transport: "unix", Workload: "echo+stats", Params: small}, 4100)
-	add(Benchmark{Protocol: "http-json", Transport: "tcp", Workload: "echo+stats", Params: small}, 6200)
-	add(Benchmark{Protocol: "grpc-proto", Transport: "unix", Workload: "echo+stats", Params: big}, 1450)
-	avgt := Benchmark{Protocol: "http-json", Transport: "tcp", Workload: "echo+stats", Params: big, Mode: ModeAverageTime}
-	avgt.Summary.AvgTimeMs = &Throughput{Mean: 2.125, Error: 0.05, CI: 0.999, N: 10}
+	add(results.Benchmark{Protocol: "direct", Transport: results.InProcess, Workload: "echo+stats", Params: small}, 160000)
+	add(results.Benchmark{Protocol: "grpc-proto", Transport: "unix", Workload: "echo+stats", Params: small}, 4100)
+	add(results.Benchmark{Protocol: "http-json", Transport: "tcp", Workload: "echo+stats", Params: small}, 6200)
+	add(results.Benchmark{Protocol: "grpc-proto", Transport: "unix", Workload: "echo+stats", Params: big}, 1450)
+	avgt := results.Benchmark{Protocol: "http-json", Transport: "tcp", Workload: "echo+stats", Params: big, Mode: results.ModeAverageTime}
+	avgt.Summary.AvgTimeMs = &results.Throughput{Mean: 2.125, Error: 0.05, CI: 0.999, N: 10}
 	add(avgt, 470)
 	win := map[string]string{"initial_window_size": "64KiB"}
-	add(Benchmark{Protocol: "grpc-proto", Label: "win-64KiB", Transport: "tcp", Workload: "pingpong",
+	add(results.Benchmark{Protocol: "grpc-proto", Label: "win-64KiB", Transport: "tcp", Workload: "pingpong",
 		Params: map[string]any{"increments": float64(1000)}, Options: win, ServerOptions: win}, 21.5)
-	add(Benchmark{Protocol: "grpc-proto", Label: "workers-1", Transport: "tcp", Workload: "pingpong",
+	add(results.Benchmark{Protocol: "grpc-proto", Label: "workers-1", Transport: "tcp", Workload: "pingpong",
 		Params: map[string]any{"increments": float64(1000)}, ServerOptions: map[string]string{"num_stream_workers": "1"}}, 22.25)
 	return r
 }
 
 // seriesPrefix is the protocol[label]/transport prefix bench.Name gives.
-func seriesPrefix(b *Benchmark) string {
+func seriesPrefix(b *results.Benchmark) string {
 	s := b.Protocol
 	if b.Label != "" {
 		s += "[" + b.Label + "]"
@@ -79,7 +80,7 @@ func TestViewsHTML(t *testing.T) {
 		t.Fatal(err)
 	}
 	html := buf.String()
-	for _, v := range ViewNames {
+	for _, v := range results.ViewNames {
 		if !strings.Contains(html, `id="view-`+v+`"`) {
 			t.Errorf("no section for view %s", v)
 		}
@@ -94,7 +95,7 @@ func TestViewsHTML(t *testing.T) {
 
 // A run without a suite, or a suite without views, renders no views anywhere.
 func TestNoViews(t *testing.T) {
-	for _, r := range []*Results{fixture(t), func() *Results { r := fixture(t); r.Suite = &SuiteInfo{Name: "plain"}; return r }()} {
+	for _, r := range []*results.Results{fixture(t), func() *results.Results { r := fixture(t); r.Suite = &results.SuiteInfo{Name: "plain"}; return r }()} {
 		var txt, md, html bytes.Buffer
 		if err := WriteViewsText(&txt, r); err != nil {
 			t.Fatal(err)
@@ -113,22 +114,31 @@ func TestNoViews(t *testing.T) {
 
 // The time of 1000 calls comes from the score: thrpt 4100 ops/s of 2 calls is
 // 1e6 / (4100 × 2) = 121.95 ms; avgt 2.125 ms/op of 2 calls is 1062.5 ms; 4 callers at
-// 8000 ops/s of echo is 4 × 1e6 / 8000 = 500 ms; a workload without calls per op has none.
+// 8000 ops/s of echo is 4 × 1e6 / 8000 = 500 ms. The calls per op are the file's
+// (6 recorded for a person.compose at 1000 ops/s: 1e6 / 6000 = 166.67 ms), else the
+// workload's: pingpong with 10 increments at 100 ops/s is 1e6 / 1000 = 1000 ms. A
+// workload this wirebench does not know has none.
 func TestMsPer1000Calls(t *testing.T) {
-	thr := func(w string, c int, ops float64) *Benchmark {
-		return &Benchmark{Workload: w, Mode: ModeThroughput, Load: Load{Concurrency: c},
-			Summary: Summary{ThroughputOpsS: Throughput{Mean: ops}}}
+	thr := func(w string, c int, ops float64) *results.Benchmark {
+		return &results.Benchmark{Workload: w, Mode: results.ModeThroughput, Load: results.Load{Concurrency: c},
+			Summary: results.Summary{ThroughputOpsS: results.Throughput{Mean: ops}}}
 	}
+	compose := thr("person.compose", 1, 1000)
+	compose.CallsPerOp = 6
+	pingpong := thr("pingpong", 1, 100)
+	pingpong.Params = map[string]any{"increments": float64(10)} // as read back from JSON
 	avgt := thr("echo+stats", 1, 470)
-	avgt.Mode, avgt.Summary.AvgTimeMs = ModeAverageTime, &Throughput{Mean: 2.125}
+	avgt.Mode, avgt.Summary.AvgTimeMs = results.ModeAverageTime, &results.Throughput{Mean: 2.125}
 	for _, c := range []struct {
-		b    *Benchmark
+		b    *results.Benchmark
 		want string
 	}{
 		{thr("echo+stats", 1, 4100), "122"},
 		{avgt, "1062"},
 		{thr("echo", 4, 8000), "500"},
-		{thr("person.get", 1, 8000), notAvailable},
+		{compose, "167"},
+		{pingpong, "1000"},
+		{thr("no.such.workload", 1, 8000), notAvailable},
 		{thr("echo", 1, 0), notAvailable},
 	} {
 		if got := millis(msPer1000Calls(c.b)); got != c.want {

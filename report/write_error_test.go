@@ -4,6 +4,8 @@ import (
 	"errors"
 	"io"
 	"testing"
+
+	"github.com/wirebench/wirebench/results"
 )
 
 var errDiskFull = errors.New("disk full")
@@ -28,14 +30,14 @@ func TestWriteErrorsReturned(t *testing.T) {
 	r := fixture(t)
 	capacity := r.Benchmarks[0]
 	capacity.Warnings = []string{"the generator may have limited the search"}
-	capacity.Capacity = &Capacity{RateOpsS: 1000, LowOpsS: 1000, HighOpsS: 1200, SLO: []string{"p99=10ms"}, Confirmed: true,
-		Steps: []CapacityStep{{RateOpsS: 1000, AchievedOpsS: 999, Seconds: 1, Verdict: "pass"},
+	capacity.Capacity = &results.Capacity{RateOpsS: 1000, LowOpsS: 1000, HighOpsS: 1200, SLO: []string{"p99=10ms"}, Confirmed: true,
+		Steps: []results.CapacityStep{{RateOpsS: 1000, AchievedOpsS: 999, Seconds: 1, Verdict: "pass"},
 			{RateOpsS: 1200, AchievedOpsS: 1190, Seconds: 1, Verdict: "slo", Why: "p99 12ms"}}}
 	views := viewsFixture(t)
 	for name, write := range map[string]func(io.Writer) error{
 		"text":          func(w io.Writer) error { return WriteText(w, r.Benchmarks) },
 		"summary text":  func(w io.Writer) error { return WriteSummaryText(w, r.Benchmarks) },
-		"capacity text": func(w io.Writer) error { return WriteCapacityText(w, []Benchmark{capacity}) },
+		"capacity text": func(w io.Writer) error { return WriteCapacityText(w, []results.Benchmark{capacity}) },
 		"views text":    func(w io.Writer) error { return WriteViewsText(w, views) },
 		"markdown":      func(w io.Writer) error { return WriteMarkdown(w, views) },
 		"csv":           func(w io.Writer) error { return WriteCSV(w, r) },

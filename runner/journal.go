@@ -11,7 +11,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/results"
 )
 
 // JournalFile is the name of the journal in a run's output directory.
@@ -27,17 +27,17 @@ type journal struct {
 }
 
 type journalLine struct {
-	Kind        string              `json:"kind"` // "header" or "group"
-	Suite       string              `json:"suite,omitempty"`
-	Environment *report.Environment `json:"environment,omitempty"`
-	Benchmarks  []report.Benchmark  `json:"benchmarks,omitempty"`
+	Kind        string               `json:"kind"` // "header" or "group"
+	Suite       string               `json:"suite,omitempty"`
+	Environment *results.Environment `json:"environment,omitempty"`
+	Benchmarks  []results.Benchmark  `json:"benchmarks,omitempty"`
 }
 
 // journalState is what an existing journal holds.
 type journalState struct {
 	suite      string
-	env        *report.Environment
-	benchmarks []report.Benchmark
+	env        *results.Environment
+	benchmarks []results.Benchmark
 }
 
 // openJournal opens dir's journal for appending. With resume it reads what the

@@ -20,6 +20,7 @@ import (
 	"github.com/wirebench/wirebench/internal/host"
 	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/suite"
 	"github.com/wirebench/wirebench/summary"
@@ -45,7 +46,7 @@ type Options struct {
 	Observe func(Event)
 	// Hosts places the workers and the link between them (the suite's, with the
 	// command line's overrides).
-	Hosts cluster.Hosts
+	Hosts spec.Hosts
 	// Precision, when > 0, makes each interleaved group add forks until every
 	// ratio's interval is within ±Precision of it (0.05: ±5 %), or until Budget,
 	// the group's time, is spent (0: PrecisionBudget). Each batch of forks has the
@@ -74,7 +75,7 @@ type Event struct {
 	// Interval is set for KindInterval (its Target indexes Group).
 	Interval *cluster.Event
 	// Result is set for KindDone; Err when the benchmark failed.
-	Result *report.Benchmark
+	Result *results.Benchmark
 	Err    error
 }
 
@@ -90,7 +91,7 @@ const (
 
 // Outcome is what a run produced.
 type Outcome struct {
-	Results *report.Results
+	Results *results.Results
 	// Files are the report files written, by kind ("json", "md", "html").
 	Files map[string]string
 	// Failed counts benchmarks that failed (their partial results are kept).
@@ -154,7 +155,7 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 			return nil, err
 		}
 	}
-	done := map[string]report.Benchmark{}
+	done := map[string]results.Benchmark{}
 	for _, b := range st.benchmarks {
 		done[b.Name] = b
 	}
@@ -230,8 +231,8 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 		}
 	}
 	// Results in suite order, with what earlier runs journaled for this suite.
-	out.Results = &report.Results{SchemaVersion: report.SchemaVersion, Environment: *env,
-		Suite: &report.SuiteInfo{Name: s.Name, Description: s.Description, Views: s.Views, Original: s.Original, Deviations: s.Deviations}}
+	out.Results = &results.Results{SchemaVersion: results.SchemaVersion, Environment: *env,
+		Suite: suiteInfo(s)}
 	for _, b := range benchmarks {
 		if r, ok := done[b.Name]; ok {
 			out.Results.Benchmarks = append(out.Results.Benchmarks, r)
@@ -253,7 +254,7 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 // measured is what measure returns beside the summaries: the driver's results of a
 // group (nil for a capacity search) and each benchmark's failure.
 type measured struct {
-	results []*cluster.Result
+	results []*results.Measured
 	err     []error
 }
 
@@ -261,7 +262,7 @@ type measured struct {
 // (summary.Group); with o.Precision, it adds batches of forks while a ratio's
 // interval is wider than asked and the budget allows another batch, and says on
 // each benchmark whether its ratio reached the precision.
-func measureGroup(ctx context.Context, specs []spec.Spec, copts cluster.Options, base int, o Options) ([]report.Benchmark, measured) {
+func measureGroup(ctx context.Context, specs []spec.Spec, copts cluster.Options, base int, o Options) ([]results.Benchmark, measured) {
 	start := time.Now()
 	summaries, m := measure(ctx, specs, copts)
 	if len(specs) < 2 {
@@ -307,7 +308,7 @@ func measureGroup(ctx context.Context, specs []spec.Spec, copts cluster.Options,
 
 // halfWidth is a ratio's relative half-width: the larger side of its interval over
 // the ratio (an interval of a ratio is not symmetric).
-func halfWidth(r *report.Relative) float64 {
+func halfWidth(r *results.Relative) float64 {
 	q := r.Ratio
 	if q.Mean <= 0 || q.CILow <= 0 {
 		return math.Inf(1)
@@ -316,7 +317,7 @@ func halfWidth(r *report.Relative) float64 {
 }
 
 // widest is the widest relative half-width of a group's ratios.
-func widest(bs []report.Benchmark) float64 {
+func widest(bs []results.Benchmark) float64 {
 	w := 0.0
 	for _, b := range bs {
 		if r := b.Summary.Relative; r != nil {
@@ -327,7 +328,7 @@ func widest(bs []report.Benchmark) float64 {
 }
 
 // precisionWarning says whether b's ratio reached the precision asked for.
-func precisionWarning(b *report.Benchmark, p float64, took time.Duration) string {
+func precisionWarning(b *results.Benchmark, p float64, took time.Duration) string {
 	r := b.Summary.Relative
 	if r == nil {
 		return ""
@@ -339,8 +340,8 @@ func precisionWarning(b *report.Benchmark, p float64, took time.Duration) string
 }
 
 // measure runs one group (or one capacity search) and summarizes each benchmark.
-func measure(ctx context.Context, specs []spec.Spec, opt cluster.Options) ([]report.Benchmark, measured) {
-	out := make([]report.Benchmark, len(specs))
+func measure(ctx context.Context, specs []spec.Spec, opt cluster.Options) ([]results.Benchmark, measured) {
+	out := make([]results.Benchmark, len(specs))
 	m := measured{err: make([]error, len(specs))}
 	if len(specs) == 1 && specs[0].Capacity != nil {
 		res, err := cluster.Resolve(specs[0])
@@ -349,13 +350,13 @@ func measure(ctx context.Context, specs []spec.Spec, opt cluster.Options) ([]rep
 			out[0] = failedBenchmark(specs[0], err)
 			return out, m
 		}
-		found, err := cluster.Capacity(ctx, res, opt, func(st cluster.CapacityStep) {
+		found, err := cluster.Capacity(ctx, res, opt, func(st results.SearchStep) {
 			if opt.Observe != nil {
 				opt.Observe(cluster.Event{Interval: st.Interval})
 			}
 		})
 		m.err[0] = err
-		out[0] = summary.Capacity(res, found, err)
+		out[0] = summary.Capacity(res.Benchmark(), found, err)
 		return out, m
 	}
 	m.results = cluster.RunGroup(ctx, specs, opt)
@@ -367,8 +368,8 @@ func measure(ctx context.Context, specs []spec.Spec, opt cluster.Options) ([]rep
 
 // summarize summarizes each benchmark of a group from what the driver measured,
 // each fork from its steady state on (summary.Steadiness).
-func summarize(specs []spec.Spec, m measured) []report.Benchmark {
-	out := make([]report.Benchmark, len(specs))
+func summarize(specs []spec.Spec, m measured) []results.Benchmark {
+	out := make([]results.Benchmark, len(specs))
 	steady := summary.Steadiness(m.results, specs[0].Load.Kind == load.Open)
 	for k := range specs {
 		res, err := cluster.Resolve(specs[k])
@@ -377,18 +378,14 @@ func summarize(specs []spec.Spec, m measured) []report.Benchmark {
 			out[k] = failedBenchmark(specs[k], m.results[k].Err)
 			continue
 		}
-		out[k] = summary.Benchmark(res, m.results[k], steady[k])
+		out[k] = summary.Benchmark(res.Benchmark(), m.results[k], steady[k])
 	}
 	return out
 }
 
 // failedBenchmark is the result of a benchmark that could not even be set up.
-func failedBenchmark(s spec.Spec, err error) report.Benchmark {
-	b := report.Benchmark{Name: s.Name(), Protocol: s.Protocol, Transport: s.Transport, Workload: s.Workload,
-		Params: s.ParamMap(), Mode: s.Mode, Load: report.Load{Model: string(s.Load.Kind), Concurrency: s.Load.Concurrency,
-			Connections: s.Load.Connections, Rate: s.Load.Rate, Arrival: string(s.Load.Arrival)},
-		WarmupSeconds: s.Warmup.Seconds(), WarmupMaxSeconds: s.WarmupMax.Seconds(), IterationSeconds: s.IterationTime.Seconds(),
-		IterationOps: s.IterationOps, Iterations: s.Iterations}
+func failedBenchmark(s spec.Spec, err error) results.Benchmark {
+	b := cluster.DescribeSpec(s)
 	if err != nil {
 		b.Warnings = []string{"failed: " + err.Error()}
 	}
@@ -399,7 +396,7 @@ func failedBenchmark(s spec.Spec, err error) report.Benchmark {
 // the ones of the same name already journaled (a --smoke run resumed without --smoke,
 // a suite file edited in between): their results would sit in one report as if they
 // were comparable.
-func sameSettings(dir string, bs []suite.Benchmark, done map[string]report.Benchmark) error {
+func sameSettings(dir string, bs []suite.Benchmark, done map[string]results.Benchmark) error {
 	for _, b := range bs {
 		r, ok := done[b.Name]
 		if !ok {
@@ -428,7 +425,7 @@ func settingsOf(warmup, warmupMax float64, iterations int, iterSeconds float64, 
 	return fmt.Sprintf("%g s warmup and %d iterations of %s", warmup, iterations, each)
 }
 
-func contains(bs []report.Benchmark, name string) bool {
+func contains(bs []results.Benchmark, name string) bool {
 	for _, b := range bs {
 		if b.Name == name {
 			return true
@@ -438,7 +435,7 @@ func contains(bs []report.Benchmark, name string) bool {
 }
 
 // WriteReports writes results.json, report.md and report.html into dir.
-func WriteReports(dir string, r *report.Results) (map[string]string, error) {
+func WriteReports(dir string, r *results.Results) (map[string]string, error) {
 	files := map[string]string{}
 	write := func(kind, name string, fn func(*os.File) error) error {
 		path := filepath.Join(dir, name)
@@ -464,7 +461,7 @@ func WriteReports(dir string, r *report.Results) (map[string]string, error) {
 	return files, err
 }
 
-func environment(ctx context.Context, opt Options, bs []suite.Benchmark) (report.Environment, error) {
+func environment(ctx context.Context, opt Options, bs []suite.Benchmark) (results.Environment, error) {
 	var server, client []int
 	if runtime.NumCPU() >= 2 && len(bs) > 0 {
 		server, client = bs[0].Spec.ServerCPUs, bs[0].Spec.ClientCPUs
@@ -475,10 +472,10 @@ func environment(ctx context.Context, opt Options, bs []suite.Benchmark) (report
 // Environment describes this host, the run's pinning, every worker's host and the
 // link between them, starting now. It reaches every remote worker (cluster.Describe),
 // so a wrong address or token fails here, before anything runs.
-func Environment(ctx context.Context, version string, serverCPUs, clientCPUs []int, hosts cluster.Hosts) (report.Environment, error) {
+func Environment(ctx context.Context, version string, serverCPUs, clientCPUs []int, hosts spec.Hosts) (results.Environment, error) {
 	workers, err := cluster.Describe(ctx, hosts, serverCPUs, clientCPUs)
 	if err != nil {
-		return report.Environment{}, err
+		return results.Environment{}, err
 	}
 	if hosts.Server != "" {
 		serverCPUs = nil // a remote worker pins itself; its host says how
@@ -487,8 +484,20 @@ func Environment(ctx context.Context, version string, serverCPUs, clientCPUs []i
 		clientCPUs = nil
 	}
 	h := host.ReadHost()
-	return report.Environment{CPUModel: h.CPUModel, Cores: h.Cores, MemoryBytes: h.MemoryBytes, Kernel: h.Kernel,
+	return results.Environment{CPUModel: h.CPUModel, Cores: h.Cores, MemoryBytes: h.MemoryBytes, Kernel: h.Kernel,
 		OS: h.OS, GoVersion: runtime.Version(), WirebenchVersion: version, Started: time.Now().UTC(),
 		ServerCPUs: cpuset.FormatCPUList(serverCPUs), ClientCPUs: cpuset.FormatCPUList(clientCPUs),
 		Workers: workers, Link: cluster.LinkOf(hosts)}, nil
+}
+
+// suiteInfo is what a results file says of the suite it was run from.
+func suiteInfo(s *suite.Suite) *results.SuiteInfo {
+	info := &results.SuiteInfo{Name: s.Name, Description: s.Description, Views: s.Views}
+	if o := s.Original; o != nil {
+		info.Original = &results.OriginalRef{Name: o.Name, Setup: o.Setup}
+	}
+	for _, d := range s.Deviations {
+		info.Deviations = append(info.Deviations, results.Deviation{What: d.What, Why: d.Why})
+	}
+	return info
 }

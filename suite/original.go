@@ -6,15 +6,27 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/wirebench/wirebench/originals"
-	"github.com/wirebench/wirebench/report"
 )
+
+// Original names the original experiment a suite reproduces: its published figures
+// (suites/originals/NAME.yaml) and, when the suite reproduces one of its setups
+// only, that setup.
+type Original struct {
+	Name, Setup string
+}
+
+// Deviation is one declared departure of a suite from its original: what differs,
+// and why.
+type Deviation struct {
+	What, Why string
+}
 
 // readOriginal reads the original key: the name of an original's published figures
 // (suites/originals/NAME.yaml), or a mapping of that name and one of its setups. The
 // figures must load: a suite that declares an original whose figures are missing or
 // malformed would print no Original vs wirebench table and not say why.
-func (c *checker) readOriginal(n *yaml.Node, load func(string) (*originals.Original, error)) *report.OriginalRef {
-	ref := &report.OriginalRef{}
+func (c *checker) readOriginal(n *yaml.Node, load func(string) (*originals.Original, error)) *Original {
+	ref := &Original{}
 	nameNode, setupNode := n, (*yaml.Node)(nil)
 	if r := resolve(n); r != nil && r.Kind == yaml.MappingNode {
 		fs, ok := c.fields(n, "original", []string{"name", "setup"}, nil)
@@ -57,19 +69,19 @@ func (c *checker) readOriginal(n *yaml.Node, load func(string) (*originals.Origi
 
 // readDeviations reads the deviations list: each entry a mapping of what differs from
 // the original and why, both required.
-func (c *checker) readDeviations(n *yaml.Node) []report.Deviation {
+func (c *checker) readDeviations(n *yaml.Node) []Deviation {
 	items := resolve(n)
 	if items == nil || items.Kind != yaml.SequenceNode || len(items.Content) == 0 {
 		c.at(n, "deviations: want a list of {what, why} entries (lines starting with -)")
 		return nil
 	}
-	var out []report.Deviation
+	var out []Deviation
 	for _, it := range items.Content {
 		fs, ok := c.fields(it, "a deviation", []string{"what", "why"}, nil)
 		if !ok {
 			continue
 		}
-		var d report.Deviation
+		var d Deviation
 		for key, dst := range map[string]*string{"what": &d.What, "why": &d.Why} {
 			f, ok := fs[key]
 			if !ok {

@@ -8,7 +8,6 @@ import (
 	_ "github.com/wirebench/wirebench/protocol/all"
 
 	"github.com/wirebench/wirebench/originals"
-	"github.com/wirebench/wirebench/report"
 )
 
 const originalSuite = `original: %s
@@ -24,14 +23,14 @@ func TestOriginalAndDeviations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if *s.Original != (report.OriginalRef{Name: "metrifier", Setup: "cloud"}) {
+	if *s.Original != (Original{Name: "metrifier", Setup: "cloud"}) {
 		t.Errorf("Original = %+v", s.Original)
 	}
-	if len(s.Deviations) != 1 || s.Deviations[0] != (report.Deviation{What: "the data set has 20 persons", Why: "because"}) {
+	if len(s.Deviations) != 1 || s.Deviations[0] != (Deviation{What: "the data set has 20 persons", Why: "because"}) {
 		t.Errorf("Deviations = %+v", s.Deviations)
 	}
 	s, err = Parse("s.yaml", []byte(strings.Replace(originalSuite, "%s", "rpcecho", 1)))
-	if err != nil || *s.Original != (report.OriginalRef{Name: "rpcecho"}) {
+	if err != nil || *s.Original != (Original{Name: "rpcecho"}) {
 		t.Errorf("scalar original: %+v, %v", s.Original, err)
 	}
 }

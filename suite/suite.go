@@ -24,10 +24,8 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/wirebench/wirebench/cluster"
 	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/originals"
-	"github.com/wirebench/wirebench/report"
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/suites"
 )
@@ -47,7 +45,7 @@ type Suite struct {
 	// SERIES or SERIES/TRANSPORT (e.g. "grpc-proto" or "http-json/unix"); "" is each
 	// group's first target. A group without it takes its first target too.
 	Baseline string
-	// Views are the extra views its reports show (report.ViewNames), in file order.
+	// Views are the extra views its reports show (spec.ViewNames), in file order.
 	Views []string
 	// File is the file the suite was read from, as errors name it.
 	File string
@@ -56,12 +54,12 @@ type Suite struct {
 	Benchmarks []Benchmark
 	// Hosts is where the workers run and the link between them: the workers block
 	// and link key (the zero Hosts, a local run, without them).
-	Hosts cluster.Hosts
+	Hosts spec.Hosts
 	// Original is the original experiment the suite reproduces (its original key),
 	// checked to name published figures that load; nil for none.
-	Original *report.OriginalRef
+	Original *Original
 	// Deviations are the suite's declared departures from its original, in file order.
-	Deviations []report.Deviation
+	Deviations []Deviation
 }
 
 // Limits of one suite.
@@ -219,8 +217,8 @@ func (c *checker) readViews(n *yaml.Node) []string {
 		v, ok := c.str("views", it)
 		switch {
 		case !ok:
-		case !slices.Contains(report.ViewNames, v):
-			c.at(resolve(it), "views: unknown view %q (known: %s)", v, strings.Join(report.ViewNames, ", "))
+		case !slices.Contains(spec.ViewNames, v):
+			c.at(resolve(it), "views: unknown view %q (known: %s)", v, strings.Join(spec.ViewNames, ", "))
 		case slices.Contains(out, v):
 			c.at(resolve(it), "views: %q listed twice", v)
 		default:

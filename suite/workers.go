@@ -3,13 +3,13 @@ package suite
 import (
 	"go.yaml.in/yaml/v3"
 
-	"github.com/wirebench/wirebench/cluster"
 	"github.com/wirebench/wirebench/link"
+	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/transport"
 )
 
 // workersKeys are the keys of a suite's workers block: where its workers run
-// (cluster.Hosts; docs/distributed.md). File paths are read relative to the
+// (spec.Hosts; docs/distributed.md). File paths are read relative to the
 // directory wirebench runs in, as the command line's are.
 var workersKeys = []string{"server", "clients", "client_workers", "token_file", "tls_ca", "tls_cert", "tls_key",
 	"tls_server_name", "server_listen_host", "netns"}
@@ -29,7 +29,7 @@ func workersHint(key string) string {
 }
 
 // readWorkers reads the workers block into h.
-func (c *checker) readWorkers(n *yaml.Node, h *cluster.Hosts) {
+func (c *checker) readWorkers(n *yaml.Node, h *spec.Hosts) {
 	fs, ok := c.fields(n, "workers", workersKeys, workersHint)
 	if !ok {
 		return
@@ -61,7 +61,7 @@ func (c *checker) readWorkers(n *yaml.Node, h *cluster.Hosts) {
 		}
 	}
 	if f, ok := fs["client_workers"]; ok {
-		if v, ok := c.integer("client_workers", f.val, 1, cluster.MaxClientWorkers); ok {
+		if v, ok := c.integer("client_workers", f.val, 1, spec.MaxClientWorkers); ok {
 			h.LocalClients = int(v)
 		}
 		if _, both := fs["clients"]; both {

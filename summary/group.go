@@ -5,7 +5,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/stats"
 )
 
@@ -18,11 +18,11 @@ import (
 // model the pairs are of response-time percentiles instead, the throughput being
 // the fixed rate. The baseline gets a warning when the machine's speed changed
 // under the rounds.
-func Group(bs []report.Benchmark, base int) {
+func Group(bs []results.Benchmark, base int) {
 	if len(bs) < 2 || base < 0 || base >= len(bs) {
 		return
 	}
-	open := bs[base].Load.Model == report.ModelOpen
+	open := bs[base].Load.Model == results.ModelOpen
 	for i := range bs {
 		if i == base {
 			continue
@@ -54,7 +54,7 @@ func Group(bs []report.Benchmark, base int) {
 // instead, and the ratio marked Unsteady with why, when the forks without one are
 // half of either benchmark's or more, or when leaving them out would leave too few
 // forks for an interval that pairing all of them gives.
-func relative(b, base *report.Benchmark, open bool) (*report.Relative, string) {
+func relative(b, base *results.Benchmark, open bool) (*results.Relative, string) {
 	of := scoreRelative
 	if open {
 		of = latencyRelative
@@ -66,7 +66,7 @@ func relative(b, base *report.Benchmark, open bool) (*report.Relative, string) {
 	}
 	half := 2*nb >= len(b.Trials) || 2*nbase >= len(base.Trials)
 	all := of(b, base, false)
-	if all == nil || !half && rel != nil && (rel.DF >= report.MinIntervalDF || all.DF <= rel.DF) {
+	if all == nil || !half && rel != nil && (rel.DF >= results.MinIntervalDF || all.DF <= rel.DF) {
 		return rel, ""
 	}
 	all.Unsteady = true
@@ -74,14 +74,14 @@ func relative(b, base *report.Benchmark, open bool) (*report.Relative, string) {
 	if nbase > nb {
 		who, n, of2 = base, nbase, len(base.Trials)
 	}
-	return all, fmt.Sprintf("%s: %s reached no steady state in %d of its %d forks, and its ratio pairs every fork: it is not of steady speeds alone", report.SteadyNone, who.Name, n, of2)
+	return all, fmt.Sprintf("%s: %s reached no steady state in %d of its %d forks, and its ratio pairs every fork: it is not of steady speeds alone", results.SteadyNone, who.Name, n, of2)
 }
 
 // unsteadyForks counts b's forks that reached no steady state.
-func unsteadyForks(b *report.Benchmark) int {
+func unsteadyForks(b *results.Benchmark) int {
 	n := 0
 	for _, t := range b.Trials {
-		if t.Steady != nil && t.Steady.Class == report.SteadyNone {
+		if t.Steady != nil && t.Steady.Class == results.SteadyNone {
 			n++
 		}
 	}
@@ -90,36 +90,36 @@ func unsteadyForks(b *report.Benchmark) int {
 
 // scoreRelative is b's score over base's, in the mode's unit, paired by fork and
 // round (steadyOnly: from the forks that reached a steady state).
-func scoreRelative(b, base *report.Benchmark, steadyOnly bool) *report.Relative {
+func scoreRelative(b, base *results.Benchmark, steadyOnly bool) *results.Relative {
 	value := throughput
-	if b.Mode == report.ModeAverageTime {
+	if b.Mode == results.ModeAverageTime {
 		value = msPerOp
 	}
 	r := pairForks(steadyValues(b, value, steadyOnly), steadyValues(base, value, steadyOnly))
 	if r == nil {
 		return nil
 	}
-	return &report.Relative{Baseline: base.Name, Ratio: r.ratio, Rounds: r.N, Forks: r.Forks, DF: finiteOr(r.DF, 0), Variance: r.variance}
+	return &results.Relative{Baseline: base.Name, Ratio: r.ratio, Rounds: r.N, Forks: r.Forks, DF: finiteOr(r.DF, 0), Variance: r.variance}
 }
 
 // latencyRelative is b's response-time p50 and p99 over base's, paired by fork and
 // round: in the open model both run at the same fixed rate, and what tells them
 // apart is how long calls took. Ratio is the p50's.
-func latencyRelative(b, base *report.Benchmark, steadyOnly bool) *report.Relative {
+func latencyRelative(b, base *results.Benchmark, steadyOnly bool) *results.Relative {
 	p50 := pairForks(steadyValues(b, latencyP50, steadyOnly), steadyValues(base, latencyP50, steadyOnly))
 	p99 := pairForks(steadyValues(b, latencyP99, steadyOnly), steadyValues(base, latencyP99, steadyOnly))
 	if p50 == nil || p99 == nil {
 		return nil
 	}
-	return &report.Relative{Baseline: base.Name, Ratio: p50.ratio, Rounds: p50.N, Forks: p50.Forks, DF: finiteOr(p50.DF, 0),
-		Variance: p50.variance, Of: report.RelativeLatencyP50, LatencyP99: &p99.ratio}
+	return &results.Relative{Baseline: base.Name, Ratio: p50.ratio, Rounds: p50.N, Forks: p50.Forks, DF: finiteOr(p50.DF, 0),
+		Variance: p50.variance, Of: results.RelativeLatencyP50, LatencyP99: &p99.ratio}
 }
 
 // paired is a ratio estimated by stats.PairedRatioForks in the results' form.
 type paired struct {
 	stats.ForkedRatio
-	ratio    report.Ratio
-	variance *report.Variance
+	ratio    results.Ratio
+	variance *results.Variance
 }
 
 // pairForks pairs the values of the slots both have, fork by fork.
@@ -143,14 +143,14 @@ func pairForks(t, b map[slot]float64) *paired {
 	if r.Forks == 0 || math.IsNaN(r.Mean) {
 		return nil
 	}
-	p := &paired{ForkedRatio: r, ratio: report.Ratio{Mean: r.Mean, CILow: r.Mean, CIHigh: r.Mean, CI: Confidence}}
+	p := &paired{ForkedRatio: r, ratio: results.Ratio{Mean: r.Mean, CILow: r.Mean, CIHigh: r.Mean, CI: Confidence}}
 	if !math.IsNaN(r.Low) {
 		// An interval from very few rounds can reach past float64 (exp of a huge
 		// t × sd): its bounds are then 0 and the largest float, which JSON can carry.
 		p.ratio.CILow, p.ratio.CIHigh = finiteOr(r.Low, 0), finiteOr(r.High, math.MaxFloat64)
 	}
 	if !math.IsNaN(r.Within) {
-		p.variance = &report.Variance{WithinRound: r.Within}
+		p.variance = &results.Variance{WithinRound: r.Within}
 		if !math.IsNaN(r.Between) {
 			p.variance.BetweenForks = &r.Between
 		}
@@ -164,14 +164,14 @@ const TooFew = "too few forks or rounds for an interval"
 // intervalWarning says when a ratio's interval rests on too few degrees of freedom
 // to mean anything. (A ratio of one fork, whose interval leaves out whatever a fresh
 // process would change, is said once for its group, in the table's title.)
-func intervalWarning(r *report.Relative) string {
-	if r.DF < report.MinIntervalDF {
+func intervalWarning(r *results.Relative) string {
+	if r.DF < results.MinIntervalDF {
 		return fmt.Sprintf("%s: its interval rests on %s (%.0f degrees of freedom); run more forks (trials) or rounds before reading it", TooFew, countOf(r), r.DF)
 	}
 	return ""
 }
 
-func countOf(r *report.Relative) string {
+func countOf(r *results.Relative) string {
 	if r.Forks >= 2 {
 		return fmt.Sprintf("%d forks", r.Forks)
 	}
@@ -196,32 +196,32 @@ func sortedSlots(m map[slot]float64) []slot {
 }
 
 // A sliceValue is what one slice says of its target, > 0 when it says anything.
-type sliceValue func(report.Iteration) float64
+type sliceValue func(results.Iteration) float64
 
-func throughput(it report.Iteration) float64 { return it.ThroughputOpsS }
+func throughput(it results.Iteration) float64 { return it.ThroughputOpsS }
 
 // msPerOp is average time's score of one slice: ms per op of one caller (a group's
 // targets have the same callers, so the count cancels in a ratio).
-func msPerOp(it report.Iteration) float64 {
+func msPerOp(it results.Iteration) float64 {
 	if it.Ops == 0 {
 		return 0
 	}
 	return it.Seconds / float64(it.Ops) * 1e3
 }
 
-func latencyP50(it report.Iteration) float64 { return it.LatencyUs.P50 }
-func latencyP99(it report.Iteration) float64 { return it.LatencyUs.P99 }
+func latencyP50(it results.Iteration) float64 { return it.LatencyUs.P50 }
+func latencyP99(it results.Iteration) float64 { return it.LatencyUs.P99 }
 
 // steadyValues are b's values by slot, from the steady part of each trial (a
 // trial's Steady.StartRound and after); steadyOnly leaves out the trials that
 // reached no steady state.
-func steadyValues(b *report.Benchmark, value sliceValue, steadyOnly bool) map[slot]float64 {
+func steadyValues(b *results.Benchmark, value sliceValue, steadyOnly bool) map[slot]float64 {
 	out := map[slot]float64{}
 	for _, t := range b.Trials {
 		from := 0
 		if t.Steady != nil {
 			from = t.Steady.StartRound
-			if steadyOnly && t.Steady.Class == report.SteadyNone {
+			if steadyOnly && t.Steady.Class == results.SteadyNone {
 				continue
 			}
 		}
@@ -304,5 +304,5 @@ func driftWarning(speeds []map[slot]float64) string {
 	default:
 		return ""
 	}
-	return fmt.Sprintf("%s: every target's steady slices moved together: %s; the ratios pair samples close in time, the absolute scores mix both", report.MachineChanged, what)
+	return fmt.Sprintf("%s: every target's steady slices moved together: %s; the ratios pair samples close in time, the absolute scores mix both", results.MachineChanged, what)
 }

@@ -6,17 +6,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/results"
 )
 
 // benchmarkOf is a benchmark of one fork per row of tps, each round a slice of
 // 100 ms with the given throughput.
-func benchmarkOf(name string, tps ...[]float64) report.Benchmark {
-	b := report.Benchmark{Name: name, Mode: report.ModeThroughput, Load: report.Load{Model: report.ModelClosed}}
+func benchmarkOf(name string, tps ...[]float64) results.Benchmark {
+	b := results.Benchmark{Name: name, Mode: results.ModeThroughput, Load: results.Load{Model: results.ModelClosed}}
 	for f, fork := range tps {
-		tr := report.Trial{Index: f, Steady: &report.Steady{Class: report.SteadyFlat}}
+		tr := results.Trial{Index: f, Steady: &results.Steady{Class: results.SteadyFlat}}
 		for i, tp := range fork {
-			tr.Iterations = append(tr.Iterations, report.Iteration{Index: i, Seconds: 0.1, Ops: int64(tp / 10), ThroughputOpsS: tp})
+			tr.Iterations = append(tr.Iterations, results.Iteration{Index: i, Seconds: 0.1, Ops: int64(tp / 10), ThroughputOpsS: tp})
 		}
 		b.Trials = append(b.Trials, tr)
 	}
@@ -41,7 +41,7 @@ func TestGroupRelative(t *testing.T) {
 			tps[k] = append(tps[k], truth[k]*speed*math.Exp(0.1*r.NormFloat64()))
 		}
 	}
-	bs := make([]report.Benchmark, 3)
+	bs := make([]results.Benchmark, 3)
 	for k := range bs {
 		bs[k] = benchmarkOf([]string{"a", "b", "c"}[k], tps[k])
 	}
@@ -83,7 +83,7 @@ func TestGroupForks(t *testing.T) {
 		}
 		tf, bf = append(tf, t1), append(bf, b1)
 	}
-	bs := []report.Benchmark{benchmarkOf("base", bf...), benchmarkOf("t", tf...)}
+	bs := []results.Benchmark{benchmarkOf("base", bf...), benchmarkOf("t", tf...)}
 	Group(bs, 0)
 	rel := bs[1].Summary.Relative
 	if rel.Forks != 6 || rel.DF != 5 || rel.Rounds != 240 {
@@ -100,7 +100,7 @@ func TestGroupForks(t *testing.T) {
 	for f := range tf {
 		pt, pb = append(pt, tf[f]...), append(pb, bf[f]...)
 	}
-	pooled := []report.Benchmark{benchmarkOf("base", pb), benchmarkOf("t", pt)}
+	pooled := []results.Benchmark{benchmarkOf("base", pb), benchmarkOf("t", pt)}
 	Group(pooled, 0)
 	if q := pooled[1].Summary.Relative.Ratio; q.CILow <= 1.3 {
 		t.Errorf("pooled ratio %+v covers 1.3: the test's offsets no longer show what one fork misses", q)
@@ -110,7 +110,7 @@ func TestGroupForks(t *testing.T) {
 // Rounds missing on one side (a slice with no op, a target that failed part way) are
 // left out of the pairs; a lone benchmark gets no ratio; too few rounds warn.
 func TestGroupPairsOnlyCommonRounds(t *testing.T) {
-	bs := []report.Benchmark{benchmarkOf("a", []float64{1000, 1000, 1000, 1000}), benchmarkOf("b", []float64{2000, 2000})}
+	bs := []results.Benchmark{benchmarkOf("a", []float64{1000, 1000, 1000, 1000}), benchmarkOf("b", []float64{2000, 2000})}
 	Group(bs, 0)
 	if rel := bs[1].Summary.Relative; rel == nil || rel.Rounds != 2 || math.Abs(rel.Ratio.Mean-2) > 1e-9 {
 		t.Errorf("relative %+v, want 2× over the 2 common rounds", rel)
@@ -118,7 +118,7 @@ func TestGroupPairsOnlyCommonRounds(t *testing.T) {
 	if w := strings.Join(bs[1].Warnings, "\n"); !strings.Contains(w, TooFew) {
 		t.Errorf("warnings %q, want %q", w, TooFew)
 	}
-	one := []report.Benchmark{benchmarkOf("a", []float64{1000})}
+	one := []results.Benchmark{benchmarkOf("a", []float64{1000})}
 	Group(one, 0)
 	if one[0].Summary.Relative != nil {
 		t.Error("a benchmark alone got a ratio")
@@ -128,7 +128,7 @@ func TestGroupPairsOnlyCommonRounds(t *testing.T) {
 // Two wildly different rounds: the interval is wider than float64 can carry on the
 // ratio's scale; its bounds stay numbers JSON can hold.
 func TestGroupIntervalOverflow(t *testing.T) {
-	bs := []report.Benchmark{benchmarkOf("a", []float64{10, 1e6}), benchmarkOf("b", []float64{1e6, 10})}
+	bs := []results.Benchmark{benchmarkOf("a", []float64{10, 1e6}), benchmarkOf("b", []float64{1e6, 10})}
 	Group(bs, 0)
 	q := bs[1].Summary.Relative.Ratio
 	if math.IsInf(q.CIHigh, 0) || math.IsNaN(q.CILow) || q.CILow < 0 || q.CIHigh < q.Mean {
@@ -149,8 +149,8 @@ func TestGroupUsesSteadyRounds(t *testing.T) {
 			tp = append(tp, 1500)
 		}
 	}
-	bs := []report.Benchmark{benchmarkOf("a", bp), benchmarkOf("b", tp)}
-	bs[1].Trials[0].Steady = &report.Steady{Class: report.SteadyWarmedUp, StartRound: 20}
+	bs := []results.Benchmark{benchmarkOf("a", bp), benchmarkOf("b", tp)}
+	bs[1].Trials[0].Steady = &results.Steady{Class: results.SteadyWarmedUp, StartRound: 20}
 	Group(bs, 0)
 	if rel := bs[1].Summary.Relative; rel.Rounds != 40 || math.Abs(rel.Ratio.Mean-1.5) > 1e-9 {
 		t.Errorf("relative %+v, want 1.5× over rounds 20..59", rel)
@@ -160,10 +160,10 @@ func TestGroupUsesSteadyRounds(t *testing.T) {
 // In the open model the pairs are of latency: a target whose calls take 0.8 of the
 // baseline's at p50 and 0.5 at p99 is said so, its throughput (the fixed rate) not.
 func TestGroupOpenPairsLatency(t *testing.T) {
-	bs := []report.Benchmark{benchmarkOf("a", make([]float64, 30)), benchmarkOf("b", make([]float64, 30))}
+	bs := []results.Benchmark{benchmarkOf("a", make([]float64, 30)), benchmarkOf("b", make([]float64, 30))}
 	r := rand.New(rand.NewPCG(1, 2))
 	for k := range bs {
-		bs[k].Load.Model = report.ModelOpen
+		bs[k].Load.Model = results.ModelOpen
 		for i := range bs[k].Trials[0].Iterations {
 			it := &bs[k].Trials[0].Iterations[i]
 			noise := math.Exp(0.05 * r.NormFloat64())
@@ -176,7 +176,7 @@ func TestGroupOpenPairsLatency(t *testing.T) {
 	}
 	Group(bs, 0)
 	rel := bs[1].Summary.Relative
-	if rel.Of != report.RelativeLatencyP50 || math.Abs(rel.Ratio.Mean-0.8) > 0.03 || rel.LatencyP99 == nil || math.Abs(rel.LatencyP99.Mean-0.5) > 0.03 {
+	if rel.Of != results.RelativeLatencyP50 || math.Abs(rel.Ratio.Mean-0.8) > 0.03 || rel.LatencyP99 == nil || math.Abs(rel.LatencyP99.Mean-0.5) > 0.03 {
 		t.Errorf("relative %+v (p99 %+v), want p50 0.8× and p99 0.5×", rel, rel.LatencyP99)
 	}
 }
@@ -202,24 +202,24 @@ func TestGroupUnsteady(t *testing.T) {
 	}
 	// Eight forks; in fork 0 the target ran at twice its speed and the baseline's
 	// slices never settled: left out, 7 forks remain (6 df), the ratio is 1×.
-	bs := []report.Benchmark{benchmarkOf("a", forks(8)...), benchmarkOf("b", forks(8, double)...)}
-	bs[0].Trials[0].Steady.Class = report.SteadyNone
+	bs := []results.Benchmark{benchmarkOf("a", forks(8)...), benchmarkOf("b", forks(8, double)...)}
+	bs[0].Trials[0].Steady.Class = results.SteadyNone
 	Group(bs, 0)
 	if rel := bs[1].Summary.Relative; rel.Unsteady || rel.Forks != 7 || math.Abs(rel.Ratio.Mean-1) > 1e-9 {
 		t.Errorf("one unsteady fork of eight: relative %+v, want it left out (7 forks, 1×), unmarked", rel)
 	}
 	// Five forks, one unsteady: leaving it out leaves 4 forks (3 df, too few for an
 	// interval); pairing all five gives 4 df, so all are paired and it is marked.
-	bs = []report.Benchmark{benchmarkOf("a", forks(5)...), benchmarkOf("b", forks(5, double)...)}
-	bs[0].Trials[0].Steady.Class = report.SteadyNone
+	bs = []results.Benchmark{benchmarkOf("a", forks(5)...), benchmarkOf("b", forks(5, double)...)}
+	bs[0].Trials[0].Steady.Class = results.SteadyNone
 	Group(bs, 0)
 	if rel := bs[1].Summary.Relative; !rel.Unsteady || rel.Forks != 5 || !strings.Contains(strings.Join(bs[1].Warnings, "\n"), "1 of its 5 forks") {
 		t.Errorf("one of five: relative %+v, warnings %q: want every fork paired and the ratio marked", rel, bs[1].Warnings)
 	}
 	// Half the forks unsteady: all paired, marked.
-	bs = []report.Benchmark{benchmarkOf("a", forks(8)...), benchmarkOf("b", forks(8, double, double)...)}
+	bs = []results.Benchmark{benchmarkOf("a", forks(8)...), benchmarkOf("b", forks(8, double, double)...)}
 	for f := range 4 {
-		bs[0].Trials[f].Steady.Class = report.SteadyNone
+		bs[0].Trials[f].Steady.Class = results.SteadyNone
 	}
 	Group(bs, 0)
 	if rel := bs[1].Summary.Relative; !rel.Unsteady || rel.Forks != 8 || !strings.Contains(strings.Join(bs[1].Warnings, "\n"), "4 of its 8 forks") {
@@ -229,7 +229,7 @@ func TestGroupUnsteady(t *testing.T) {
 
 // A benchmark's class is a fork class that at least a quarter of its forks had.
 func TestBenchmarkSteady(t *testing.T) {
-	f, w, n := report.SteadyFlat, report.SteadyWarmedUp, report.SteadyNone
+	f, w, n := results.SteadyFlat, results.SteadyWarmedUp, results.SteadyNone
 	for _, c := range []struct {
 		classes []string
 		want    string
@@ -238,7 +238,7 @@ func TestBenchmarkSteady(t *testing.T) {
 		{[]string{f, f, f, n}, n},             // 1 of 4 is a quarter
 		{[]string{w, w, f, f, n, f, f, f}, w}, // 2 of 8 warmed up; 1 of 8 unsteady is not enough
 		{[]string{w, w, n, n, f, f, f, f}, n}, // no steady state is said before warmed up
-		{[]string{report.SteadyUnknown, report.SteadyUnknown}, report.SteadyUnknown},
+		{[]string{results.SteadyUnknown, results.SteadyUnknown}, results.SteadyUnknown},
 		{nil, ""},
 	} {
 		if got := benchmarkSteady(c.classes); got != c.want {

@@ -3,8 +3,7 @@ package summary
 import (
 	"time"
 
-	"github.com/wirebench/wirebench/report"
-	"github.com/wirebench/wirebench/spec"
+	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/stats"
 )
 
@@ -18,8 +17,7 @@ type GroupPlan struct {
 	// components (the plan must serve its widest ratio).
 	Within, Between float64
 	// ForkCost and RoundCost are in seconds: a fork's start-up and warm-ups, a
-	// round's slices and the handovers between them (spec.StartOverhead and
-	// spec.PhaseOverhead).
+	// round's slices and the handovers between them (Overhead).
 	ForkCost, RoundCost float64
 	Forks, Rounds       int
 	// HalfWidth is the widest ratio's relative half-width as measured.
@@ -31,9 +29,16 @@ type GroupPlan struct {
 	PrecisionOK bool
 }
 
+// Overhead is what a fork and an iteration cost beyond their measured time: Start
+// for starting and stopping a fork's processes (spec.StartOverhead), Phase for the
+// handover between two phases (spec.PhaseOverhead).
+type Overhead struct {
+	Start, Phase time.Duration
+}
+
 // warmupCost is what b's warm-up cost a fork: the mean of its forks' recorded
 // warm-ups (an adaptive one lasts what it lasts), else its setting.
-func warmupCost(b report.Benchmark) float64 {
+func warmupCost(b results.Benchmark) float64 {
 	var sum float64
 	n := 0
 	for _, t := range b.Trials {
@@ -49,15 +54,16 @@ func warmupCost(b report.Benchmark) float64 {
 }
 
 // Plans plans every group of bs that has paired ratios with variance components,
-// for a budget (seconds of one group) and a precision (0.05: ±5 %).
-func Plans(bs []report.Benchmark, budget time.Duration, precision float64) []GroupPlan {
+// with the overheads oh, for a budget (seconds of one group) and a precision (0.05:
+// ±5 %).
+func Plans(bs []results.Benchmark, oh Overhead, budget time.Duration, precision float64) []GroupPlan {
 	var out []GroupPlan
-	for _, g := range report.Groups(bs) {
-		p := GroupPlan{Name: g.Name, ForkCost: spec.StartOverhead.Seconds()}
+	for _, g := range results.Groups(bs) {
+		p := GroupPlan{Name: g.Name, ForkCost: oh.Start.Seconds()}
 		found := false
 		for _, b := range g.Benchmarks {
 			p.ForkCost += warmupCost(b)
-			p.RoundCost += b.IterationSeconds + spec.PhaseOverhead.Seconds()
+			p.RoundCost += b.IterationSeconds + oh.Phase.Seconds()
 			r := b.Summary.Relative
 			if r == nil || r.Variance == nil {
 				continue

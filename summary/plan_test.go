@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/results"
 )
 
 // A group's plan takes its widest ratio's components and its measured costs: two
@@ -13,14 +13,15 @@ import (
 // rounds its forks allow, and a precision no plan reaches within the grid says so.
 func TestPlans(t *testing.T) {
 	between := 0.0
-	bs := []report.Benchmark{
+	bs := []results.Benchmark{
 		{Name: "a/tcp/person.get", Workload: "person.get", WarmupSeconds: 0.2, IterationSeconds: 0.05},
 		{Name: "b/tcp/person.get", Workload: "person.get", WarmupSeconds: 0.2, IterationSeconds: 0.05,
-			Summary: report.Summary{Relative: &report.Relative{Baseline: "a/tcp/person.get", Rounds: 100, Forks: 10,
-				Ratio:    report.Ratio{Mean: 1.2, CILow: 1.1, CIHigh: 1.3},
-				Variance: &report.Variance{WithinRound: 0.09, BetweenForks: &between}}}},
+			Summary: results.Summary{Relative: &results.Relative{Baseline: "a/tcp/person.get", Rounds: 100, Forks: 10,
+				Ratio:    results.Ratio{Mean: 1.2, CILow: 1.1, CIHigh: 1.3},
+				Variance: &results.Variance{WithinRound: 0.09, BetweenForks: &between}}}},
 	}
-	ps := Plans(bs, 90*time.Second, 0.05)
+	oh := Overhead{Start: 500 * time.Millisecond, Phase: 3 * time.Millisecond}
+	ps := Plans(bs, oh, 90*time.Second, 0.05)
 	if len(ps) != 1 {
 		t.Fatalf("%d plans, want the one group's", len(ps))
 	}
@@ -44,11 +45,11 @@ func TestPlans(t *testing.T) {
 	}
 	// Adaptive warm-ups cost what they lasted: forks of 14 s and 18 s warm up for
 	// 16 s on average, in place of the 0.2 s setting.
-	bs[1].Trials = []report.Trial{{Warmup: &report.Warmup{Seconds: 14, Adaptive: true}}, {Warmup: &report.Warmup{Seconds: 18, Adaptive: true}}}
-	if d := Plans(bs, 90*time.Second, 0.05)[0].ForkCost - 16.7; d > 1e-9 || d < -1e-9 {
+	bs[1].Trials = []results.Trial{{Warmup: &results.Warmup{Seconds: 14, Adaptive: true}}, {Warmup: &results.Warmup{Seconds: 18, Adaptive: true}}}
+	if d := Plans(bs, oh, 90*time.Second, 0.05)[0].ForkCost - 16.7; d > 1e-9 || d < -1e-9 {
 		t.Errorf("fork cost with recorded warm-ups %v, want 0.5 + 0.2 + 16 = 16.7 s", d+16.7)
 	}
-	if none := Plans(bs[:1], time.Minute, 0.05); len(none) != 0 {
+	if none := Plans(bs[:1], Overhead{}, time.Minute, 0.05); len(none) != 0 {
 		t.Errorf("a group without ratios got a plan: %+v", none)
 	}
 }

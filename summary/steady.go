@@ -6,9 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wirebench/wirebench/cluster"
-	"github.com/wirebench/wirebench/report"
-	"github.com/wirebench/wirebench/spec"
+	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/stats"
 )
 
@@ -29,8 +27,8 @@ import (
 // moved, not the target. The raw series decides when no other target was flat, or
 // when the reference is not flat itself (targets warming up together, each too noisy
 // for its own series to show it, must not cancel a target's warm-up).
-func Steadiness(rs []*cluster.Result, open bool) [][]*report.Steady {
-	out := make([][]*report.Steady, len(rs))
+func Steadiness(rs []*results.Measured, open bool) [][]*results.Steady {
+	out := make([][]*results.Steady, len(rs))
 	raw := make([][]stats.Steady, len(rs))
 	series := make([][]map[int]float64, len(rs))
 	for i, r := range rs {
@@ -52,7 +50,7 @@ func Steadiness(rs []*cluster.Result, open bool) [][]*report.Steady {
 		}
 		for f, t := range r.Trials {
 			c := raw[i][f]
-			if c.Class != stats.Flat && !c.TooFew && r.Method == report.MethodInterleaved {
+			if c.Class != stats.Flat && !c.TooFew && r.Method == results.MethodInterleaved {
 				// The reference must itself be steady: targets whose own series looked
 				// flat can still share a warm-up too gradual for their noise (JVMs warming
 				// together), and dividing by it would cancel the target's.
@@ -74,19 +72,19 @@ func Steadiness(rs []*cluster.Result, open bool) [][]*report.Steady {
 
 // steadyMachine reports whether the machine's speed, as the reference gives it, was
 // itself flat over the fork.
-func steadyMachine(ivs []*cluster.Interval, machine map[int]float64, open bool) bool {
+func steadyMachine(ivs []*results.Interval, machine map[int]float64, open bool) bool {
 	return stats.ClassifySteady(values(ivs, machine), !open).Class == stats.Flat
 }
 
 // sliceOf is the value a slice is classified on.
-func sliceOf(iv *cluster.Interval, open bool) float64 { return iv.Level(open) }
+func sliceOf(iv *results.Interval, open bool) float64 { return iv.Level(open) }
 
 // warmupOf is what t's warm-up did, for its results; nil without one.
-func warmupOf(t *cluster.Trial, open bool) *report.Warmup {
+func warmupOf(t *results.Fork, open bool) *results.Warmup {
 	if t.Warmup == nil {
 		return nil
 	}
-	w := &report.Warmup{Seconds: t.Warmup.Seconds(), Adaptive: t.WarmupSlices != nil, Settled: t.WarmupSettled}
+	w := &results.Warmup{Seconds: t.Warmup.Seconds(), Adaptive: t.WarmupSlices != nil, Settled: t.WarmupSettled}
 	for _, iv := range t.WarmupSlices {
 		level := sliceOf(iv, open)
 		if open {
@@ -99,7 +97,7 @@ func warmupOf(t *cluster.Trial, open bool) *report.Warmup {
 
 // warmupWarning names the forks whose adaptive warm-up stopped at its longest
 // (warmupMax) with its slices still changing.
-func warmupWarning(trials []report.Trial, warmupMax time.Duration) string {
+func warmupWarning(trials []results.Trial, warmupMax time.Duration) string {
 	var capped []string
 	for _, t := range trials {
 		if w := t.Warmup; w != nil && w.Adaptive && !w.Settled {
@@ -110,12 +108,12 @@ func warmupWarning(trials []report.Trial, warmupMax time.Duration) string {
 		return ""
 	}
 	return fmt.Sprintf("warm-up did not settle within its %v in fork %s: its slices still changed by more than %.0f %% between windows of %v; the steady-state check decides what is measured",
-		warmupMax, strings.Join(capped, ", "), stats.WarmupTolerance*100, stats.WarmupWindow*spec.WarmupSlice)
+		warmupMax, strings.Join(capped, ", "), stats.WarmupTolerance*100, stats.WarmupWindow*results.WarmupSlice)
 }
 
 // values are xs in the order of ivs (0 where xs has none, which ClassifySteady skips),
 // so that the classifier's indices are the intervals'.
-func values(ivs []*cluster.Interval, xs map[int]float64) []float64 {
+func values(ivs []*results.Interval, xs map[int]float64) []float64 {
 	out := make([]float64, len(ivs))
 	for k, iv := range ivs {
 		out[k] = xs[iv.Index]
@@ -149,11 +147,11 @@ func machineSpeed(series [][]map[int]float64, raw [][]stats.Steady, i, f int) ma
 }
 
 // steadyOf is the results' form of a fork's class c, whose indices are those of ivs.
-func steadyOf(ivs []*cluster.Interval, c stats.Steady) *report.Steady {
-	out := &report.Steady{Class: string(c.Class)}
+func steadyOf(ivs []*results.Interval, c stats.Steady) *results.Steady {
+	out := &results.Steady{Class: string(c.Class)}
 	switch {
 	case c.TooFew:
-		out.Class = report.SteadyUnknown
+		out.Class = results.SteadyUnknown
 	case c.Class == stats.WarmedUp || c.Class == stats.Slowdown:
 		out.StartRound, out.Change = ivs[c.Start].Index, c.Change
 		out.AfterSeconds = ivs[c.Start].Start.Sub(ivs[0].Start).Seconds()
@@ -177,15 +175,15 @@ func benchmarkSteady(classes []string) string {
 	for _, c := range classes {
 		count[c]++
 	}
-	for _, c := range []string{report.SteadyNone, report.SteadySlowdown, report.SteadyWarmedUp} {
+	for _, c := range []string{results.SteadyNone, results.SteadySlowdown, results.SteadyWarmedUp} {
 		if float64(count[c]) >= MinClassShare*float64(len(classes)) {
 			return c
 		}
 	}
-	if count[report.SteadyUnknown] == len(classes) {
-		return report.SteadyUnknown
+	if count[results.SteadyUnknown] == len(classes) {
+		return results.SteadyUnknown
 	}
-	return report.SteadyFlat
+	return results.SteadyFlat
 }
 
 // StillWarming starts the warning of a benchmark with a fork that reached no steady
@@ -194,7 +192,7 @@ const StillWarming = "still warming up"
 
 // steadyWarning says, for a benchmark, which forks were not steady from their first
 // measured slice and what was done about it.
-func steadyWarning(trials []report.Trial) string {
+func steadyWarning(trials []results.Trial) string {
 	var none, warmed, slowed []string
 	for _, t := range trials {
 		s := t.Steady
@@ -202,11 +200,11 @@ func steadyWarning(trials []report.Trial) string {
 			continue
 		}
 		switch s.Class {
-		case report.SteadyNone:
+		case results.SteadyNone:
 			none = append(none, fmt.Sprint(t.Index+1))
-		case report.SteadyWarmedUp:
+		case results.SteadyWarmedUp:
 			warmed = append(warmed, fmt.Sprintf("fork %d after %.1f s (%+.0f %%)", t.Index+1, s.AfterSeconds, s.Change*100))
-		case report.SteadySlowdown:
+		case results.SteadySlowdown:
 			slowed = append(slowed, fmt.Sprintf("fork %d after %.1f s (%+.0f %%)", t.Index+1, s.AfterSeconds, s.Change*100))
 		}
 	}
@@ -215,10 +213,10 @@ func steadyWarning(trials []report.Trial) string {
 		parts = append(parts, fmt.Sprintf("%s: no steady state in fork %s: its slices still changed near the end; measured whole, give it a longer warmup", StillWarming, strings.Join(none, ", ")))
 	}
 	if len(warmed) > 0 {
-		parts = append(parts, fmt.Sprintf("%s: warmed up during the rounds (%s); only its steady rounds are measured", report.SteadyWarmedUp, strings.Join(warmed, "; ")))
+		parts = append(parts, fmt.Sprintf("%s: warmed up during the rounds (%s); only its steady rounds are measured", results.SteadyWarmedUp, strings.Join(warmed, "; ")))
 	}
 	if len(slowed) > 0 {
-		parts = append(parts, fmt.Sprintf("%s: got slower during the rounds (%s); only its steady rounds are measured", report.SteadySlowdown, strings.Join(slowed, "; ")))
+		parts = append(parts, fmt.Sprintf("%s: got slower during the rounds (%s); only its steady rounds are measured", results.SteadySlowdown, strings.Join(slowed, "; ")))
 	}
 	return strings.Join(parts, ". ")
 }

@@ -6,21 +6,20 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wirebench/wirebench/cluster"
 	"github.com/wirebench/wirebench/record"
-	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/results"
 )
 
 // forkOf is one interleaved fork of slices of 1 s with the given throughputs.
-func forkOf(tps []float64) *cluster.Result {
-	tr := &cluster.Trial{}
+func forkOf(tps []float64) *results.Measured {
+	tr := &results.Fork{}
 	for i, tp := range tps {
 		iv := record.NewInterval(false)
 		iv.Ops = int64(tp)
 		iv.Start, iv.End = t0.Add(time.Duration(i)*time.Second), t0.Add(time.Duration(i+1)*time.Second)
-		tr.Intervals = append(tr.Intervals, &cluster.Interval{Phase: "measure", Index: i, Interval: iv})
+		tr.Intervals = append(tr.Intervals, &results.Interval{Phase: "measure", Index: i, Interval: iv})
 	}
-	return &cluster.Result{Trials: []*cluster.Trial{tr}, Method: report.MethodInterleaved}
+	return &results.Measured{Trials: []*results.Fork{tr}, Method: results.MethodInterleaved}
 }
 
 // Steadiness over three interleaved targets of 60 rounds; each case says why its
@@ -41,7 +40,7 @@ func TestSteadiness(t *testing.T) {
 				return 1000
 			}
 			return 1800
-		}, []float64{0.1, 0.1, 0.1}, []string{report.SteadyFlat, report.SteadyFlat, report.SteadyWarmedUp}},
+		}, []float64{0.1, 0.1, 0.1}, []string{results.SteadyFlat, results.SteadyFlat, results.SteadyWarmedUp}},
 		// Every target warms up together (three JVMs): no target's series is flat,
 		// so there is no reference and each is classified on its own series, which
 		// says what happened; a reference would have cancelled it.
@@ -50,7 +49,7 @@ func TestSteadiness(t *testing.T) {
 				return 1000
 			}
 			return 1600
-		}, []float64{0.1, 0.1, 0.1}, []string{report.SteadyWarmedUp, report.SteadyWarmedUp, report.SteadyWarmedUp}},
+		}, []float64{0.1, 0.1, 0.1}, []string{results.SteadyWarmedUp, results.SteadyWarmedUp, results.SteadyWarmedUp}},
 		// Three targets warm up together, +60 % in a straight line over the fork:
 		// 0 and 1 are too noisy (50 %) for their own series to show it, 2 is quiet
 		// (5 %). The reference from 0 and 1 is not flat itself (their mean over two
@@ -59,7 +58,7 @@ func TestSteadiness(t *testing.T) {
 		// check can still miss: docs/method.md.)
 		{"warming together under noise", func(k, i int) float64 {
 			return 1000 * (1 + 0.6*float64(i)/59)
-		}, []float64{0.5, 0.5, 0.05}, []string{report.SteadyFlat, report.SteadyFlat, report.SteadyNone}},
+		}, []float64{0.5, 0.5, 0.05}, []string{results.SteadyFlat, results.SteadyFlat, results.SteadyNone}},
 		// The machine gets 15 % faster at round 30 under every target; targets 0
 		// and 1 are too noisy (25 %) for their own series to show it, target 2 is
 		// quiet (3 %) and its own series steps. Over the machine's speed from 0 and 1
@@ -69,12 +68,12 @@ func TestSteadiness(t *testing.T) {
 				return 1000
 			}
 			return 1150
-		}, []float64{0.25, 0.25, 0.03}, []string{report.SteadyFlat, report.SteadyFlat, report.SteadyFlat}},
+		}, []float64{0.25, 0.25, 0.03}, []string{results.SteadyFlat, results.SteadyFlat, results.SteadyFlat}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			r := rand.New(rand.NewPCG(5, 6))
-			rs := make([]*cluster.Result, 3)
+			rs := make([]*results.Measured, 3)
 			for k := range rs {
 				tps := make([]float64, 60)
 				for i := range tps {
@@ -89,7 +88,7 @@ func TestSteadiness(t *testing.T) {
 				}
 			}
 			// Alone (no group), target 2's own series decides.
-			if alone := Steadiness(rs[2:], false)[0][0]; c.name == "machine moved" && alone.Class == report.SteadyFlat {
+			if alone := Steadiness(rs[2:], false)[0][0]; c.name == "machine moved" && alone.Class == results.SteadyFlat {
 				t.Errorf("target 2 alone: %+v; the case no longer shows a step its own series sees", alone)
 			}
 		})

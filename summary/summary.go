@@ -1,4 +1,4 @@
-// Package summary turns what the driver measured into results: one report.Benchmark
+// Package summary turns what the driver measured into results: one results.Benchmark
 // per benchmark, with the score and its error as JMH computes them, latency
 // percentiles from the merged histograms, CPU and bytes per op, the stacks of both
 // sides, warnings when the load generator rather than the target set the result, and
@@ -11,65 +11,43 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wirebench/wirebench/cluster"
-	"github.com/wirebench/wirebench/load"
-	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/record"
-	"github.com/wirebench/wirebench/report"
-	"github.com/wirebench/wirebench/spec"
+	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/stats"
 )
 
 // Confidence is the level of the score's confidence interval, JMH's default.
 const Confidence = 0.999
 
-// Thresholds of the generator-bound warnings.
-const (
-	// MaxLagP99 is the open model's lag p99 above which the generator is late.
-	MaxLagP99 = time.Millisecond
-	// MinAchieved is the fraction of the target rate below which an open run did not
-	// keep its schedule.
-	MinAchieved = 0.99
-	// MaxClientCPU is the share of the client's CPUs above which it is saturated.
-	MaxClientCPU = 0.90
-)
+// Benchmark completes head, a benchmark's description (cluster.Resolved.Benchmark),
+// with what the driver measured of it, m. steady is the class of each of m's forks
+// (Steadiness, with its group), or nil to classify them alone; each fork is measured
+// from its steady state on.
+func Benchmark(head results.Benchmark, m *results.Measured, steady []*results.Steady) results.Benchmark {
+	return build(head, m, steady, true)
+}
 
-// Benchmark builds the result of a resolved benchmark from what the driver measured
-// of it. steady is the class of each of r's trials (Steadiness, with its group), or
-// nil to classify them alone; each trial is measured from its steady state on.
-func Benchmark(res cluster.Resolved, r *cluster.Result, steady []*report.Steady) report.Benchmark {
-	spec := res.Spec
-	b := report.Benchmark{
-		Name: spec.Name(), Protocol: spec.Protocol, Transport: spec.Transport, Workload: spec.Workload,
-		Label: spec.Label, Params: spec.ParamMap(), Options: spec.ClientOptions, ServerOptions: spec.ServerOptions, Target: spec.Target,
-		ClientStack: stackOf(res.Client, spec.ClientOptions, spec.JVMArgs, len(spec.ClientCPUs)), Method: r.Method,
-		Load: report.Load{Model: string(spec.Load.Kind), Concurrency: spec.Load.Concurrency,
-			Connections: spec.Load.Connections, Rate: spec.Load.Rate, Arrival: string(spec.Load.Arrival)},
-		Mode: spec.Mode, WarmupSeconds: spec.Warmup.Seconds(), WarmupMaxSeconds: spec.WarmupMax.Seconds(), IterationSeconds: spec.IterationTime.Seconds(),
-		IterationOps: spec.IterationOps, Iterations: spec.Iterations,
-	}
-	switch {
-	case res.Protocol.InProcess:
-		b.ServerStack = b.ClientStack
-	case res.HasServer():
-		b.ServerStack = stackOf(res.Server, spec.ServerOptions, spec.JVMArgs, len(spec.ServerCPUs))
-	}
-	if spec.Load.Kind == load.Open {
-		b.Load.MaxInFlight = spec.Load.Concurrency
-	}
-	all := record.NewInterval(spec.Load.Kind == load.Open)
+// build is Benchmark; judgeGenerator says whether to judge the generator over the
+// whole benchmark (judge), which a capacity search's steps have done already.
+func build(head results.Benchmark, m *results.Measured, steady []*results.Steady, judgeGenerator bool) results.Benchmark {
+	b := head
+	b.Method = m.Method
+	open := b.Load.Model == results.ModelOpen
+	all := record.NewInterval(open)
 	var scores, avgScores []float64
 	var seconds, cpuSeconds float64
 	var bytesSent, bytesRecv int64
 	var serverCPU, linkCPU time.Duration
-	serverKnown := res.HasServer()
+	// The server's figures are known when every interval has a server reading: none
+	// has one without a server worker (in-process protocols, outside targets).
+	serverKnown := true
 	var rss int64 = -1
-	if len(steady) != len(r.Trials) {
-		steady = Steadiness([]*cluster.Result{r}, spec.Load.Kind == load.Open)[0]
+	if len(steady) != len(m.Trials) {
+		steady = Steadiness([]*results.Measured{m}, open)[0]
 	}
 	var classes []string
-	for k, t := range r.Trials {
-		rt := report.Trial{Index: t.Index, Steady: steady[k], Warmup: warmupOf(t, spec.Load.Kind == load.Open)}
+	for k, t := range m.Trials {
+		rt := results.Trial{Index: t.Index, Steady: steady[k], Warmup: warmupOf(t, open)}
 		if t.Err != nil {
 			rt.Error = t.Err.Error()
 		}
@@ -91,7 +69,7 @@ func Benchmark(res cluster.Resolved, r *cluster.Result, steady []*report.Steady)
 			b.Summary.ClientCPUUsPerOp += iv.ClientCPU.Seconds() * 1e6
 			linkCPU += iv.LinkCPU
 			scores = append(scores, iv.Throughput())
-			avgScores = append(avgScores, avgMs(iv.Interval, spec.Load.Concurrency))
+			avgScores = append(avgScores, avgMs(iv.Interval, b.Load.Concurrency))
 			if iv.Server == nil {
 				serverKnown = false
 				continue
@@ -103,14 +81,14 @@ func Benchmark(res cluster.Resolved, r *cluster.Result, steady []*report.Steady)
 	}
 	b.Steady = benchmarkSteady(classes)
 	s := &b.Summary
-	s.ThroughputOpsS = report.ThroughputFrom(stats.Summarize(scores, Confidence))
-	if spec.Mode == report.ModeAverageTime {
-		a := report.ThroughputFrom(stats.Summarize(avgScores, Confidence))
+	s.ThroughputOpsS = results.ThroughputFrom(stats.Summarize(scores, Confidence))
+	if b.Mode == results.ModeAverageTime {
+		a := results.ThroughputFrom(stats.Summarize(avgScores, Confidence))
 		s.AvgTimeMs = &a
 	}
-	s.LatencyUs = report.LatencyFrom(all.Resp)
+	s.LatencyUs = results.LatencyFrom(all.Resp)
 	if all.Lag != nil {
-		svc, lag := report.LatencyFrom(all.Service), report.LatencyFrom(all.Lag)
+		svc, lag := results.LatencyFrom(all.Service), results.LatencyFrom(all.Lag)
 		s.ServiceUs, s.LagUs = &svc, &lag
 	}
 	s.Ops, s.Errors, s.Overflow = all.Ops, all.ErrorCount(), all.Overflow
@@ -128,22 +106,24 @@ func Benchmark(res cluster.Resolved, r *cluster.Result, steady []*report.Steady)
 			v := linkCPU.Seconds() * 1e6 / ops
 			s.LinkCPUUsPerOp = &v
 		}
-		if serverKnown && len(r.Trials) > 0 {
+		if serverKnown && len(m.Trials) > 0 {
 			v := serverCPU.Seconds() * 1e6 / ops
 			s.ServerCPUUsPerOp = &v
 		}
-		s.AvgMsPerOp = seconds * float64(spec.Load.Concurrency) / ops * 1e3
+		s.AvgMsPerOp = seconds * float64(b.Load.Concurrency) / ops * 1e3
 	} else {
 		s.ClientCPUUsPerOp = 0
 	}
 	if serverKnown && rss >= 0 {
 		s.ServerRSSMaxBytes = &rss
 	}
-	if spec.Load.Kind == load.Open && seconds > 0 {
+	if open && seconds > 0 {
 		s.AchievedRate = float64(all.Ops+all.ErrorCount()) / seconds
 	}
-	b.Warnings, b.GeneratorBound = judge(spec, all, s, seconds, cpuSeconds)
-	if w := warmupWarning(b.Trials, spec.WarmupMax); w != "" {
+	if judgeGenerator {
+		b.Warnings, b.GeneratorBound = judge(&b, all, seconds, cpuSeconds)
+	}
+	if w := warmupWarning(b.Trials, time.Duration(b.WarmupMaxSeconds*float64(time.Second))); w != "" {
 		b.Warnings = append(b.Warnings, w)
 	}
 	if w := steadyWarning(b.Trials); w != "" {
@@ -155,20 +135,10 @@ func Benchmark(res cluster.Resolved, r *cluster.Result, steady []*report.Steady)
 	if s.Errors > 0 {
 		b.Warnings = append(b.Warnings, errorWarning(all))
 	}
-	if r.Err != nil {
-		b.Warnings = append(b.Warnings, "failed: "+r.Err.Error())
+	if m.Err != nil {
+		b.Warnings = append(b.Warnings, "failed: "+m.Err.Error())
 	}
 	return b
-}
-
-// stackOf is the results' description of a stack run with options, in a worker pinned
-// to cpus CPUs with the benchmark's jvmArgs (for a JVM stack).
-func stackOf(st *protocol.Stack, options map[string]string, jvmArgs []string, cpus int) *report.Stack {
-	s := &report.Stack{Name: st.Name, Language: st.Language, Tier: string(st.TierWith(options)), Libraries: st.Libraries}
-	if st.Worker == protocol.WorkerJava {
-		s.JVMArgs = cluster.JVMArgs(jvmArgs, cpus)
-	}
-	return s
 }
 
 // avgMs is JMH's average time: the time one caller spends per op, in ms.
@@ -179,11 +149,11 @@ func avgMs(iv *record.Interval, callers int) float64 {
 	return iv.Seconds() * float64(callers) / float64(iv.Ops) * 1e3
 }
 
-func iteration(iv *cluster.Interval) report.Iteration {
-	it := report.Iteration{Index: iv.Index, Seconds: iv.Seconds(), Ops: iv.Ops, Errors: iv.ErrorCount(),
-		ThroughputOpsS: iv.Throughput(), LatencyUs: report.LatencyFrom(iv.Resp)}
+func iteration(iv *results.Interval) results.Iteration {
+	it := results.Iteration{Index: iv.Index, Seconds: iv.Seconds(), Ops: iv.Ops, Errors: iv.ErrorCount(),
+		ThroughputOpsS: iv.Throughput(), LatencyUs: results.LatencyFrom(iv.Resp)}
 	if iv.Lag != nil {
-		svc, lag := report.LatencyFrom(iv.Service), report.LatencyFrom(iv.Lag)
+		svc, lag := results.LatencyFrom(iv.Service), results.LatencyFrom(iv.Lag)
 		it.ServiceUs, it.LagUs = &svc, &lag
 	}
 	if h, err := record.EncodeHistogram(iv.Resp); err == nil {
@@ -196,23 +166,24 @@ func iteration(iv *cluster.Interval) report.Iteration {
 const generatorWarning = "generator-bound:"
 
 // judge says whether the generator, not the target, may have set the result.
-func judge(spec spec.Spec, all *record.Interval, s *report.Summary, seconds, cpuSeconds float64) (warnings []string, bound bool) {
-	if spec.Load.Kind == load.Open && s.LagUs != nil {
-		if lag := time.Duration(s.LagUs.P99 * 1e3); lag > MaxLagP99 {
-			warnings = append(warnings, fmt.Sprintf(generatorWarning+" lag p99 %v is over %v; calls started late (see overflow and lag)", lag.Round(time.Microsecond), MaxLagP99))
+func judge(b *results.Benchmark, all *record.Interval, seconds, cpuSeconds float64) (warnings []string, bound bool) {
+	s := &b.Summary
+	if b.Load.Model == results.ModelOpen && s.LagUs != nil {
+		if lag := time.Duration(s.LagUs.P99 * 1e3); lag > results.MaxLagP99 {
+			warnings = append(warnings, fmt.Sprintf(generatorWarning+" lag p99 %v is over %v; calls started late (see overflow and lag)", lag.Round(time.Microsecond), results.MaxLagP99))
 			bound = true
 		}
-		if s.AchievedRate < MinAchieved*spec.Load.Rate {
-			warnings = append(warnings, fmt.Sprintf(generatorWarning+" achieved %.0f ops/s, under %.0f%% of the target %.0f", s.AchievedRate, MinAchieved*100, spec.Load.Rate))
+		if s.AchievedRate < results.MinAchieved*b.Load.Rate {
+			warnings = append(warnings, fmt.Sprintf(generatorWarning+" achieved %.0f ops/s, under %.0f%% of the target %.0f", s.AchievedRate, results.MinAchieved*100, b.Load.Rate))
 			bound = true
 		}
 	}
 	// In-process protocols run the service in the client: a busy client is the point.
-	if cpuSeconds > 0 && seconds > 0 && spec.Transport != report.InProcess {
+	if cpuSeconds > 0 && seconds > 0 && b.Transport != results.InProcess {
 		var used float64
 		// ClientCPUUsPerOp × ops is the client's CPU time in µs.
 		used = s.ClientCPUUsPerOp * float64(all.Ops) / 1e6
-		if share := used / cpuSeconds; share > MaxClientCPU {
+		if share := used / cpuSeconds; share > results.MaxClientCPU {
 			warnings = append(warnings, fmt.Sprintf(generatorWarning+" the client used %.0f%% of its CPUs", share*100))
 			bound = true
 		}

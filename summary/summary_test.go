@@ -11,6 +11,7 @@ import (
 	"github.com/wirebench/wirebench/load"
 	_ "github.com/wirebench/wirebench/protocol/all"
 	"github.com/wirebench/wirebench/record"
+	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
 )
 
@@ -18,7 +19,7 @@ var t0 = time.Unix(1000, 0)
 
 // interval makes a one-second measured interval of ops calls of lat each, with the
 // client's CPU and bytes.
-func interval(i int, ops int64, lat, lag time.Duration, cpu time.Duration, open bool) *cluster.Interval {
+func interval(i int, ops int64, lat, lag time.Duration, cpu time.Duration, open bool) *results.Interval {
 	iv := record.NewInterval(open)
 	iv.Start, iv.End = t0.Add(time.Duration(i)*time.Second), t0.Add(time.Duration(i+1)*time.Second)
 	r := record.NewRecorder(open)
@@ -27,7 +28,7 @@ func interval(i int, ops int64, lat, lag time.Duration, cpu time.Duration, open 
 	}
 	r.Drain(iv)
 	iv.Start, iv.End = t0.Add(time.Duration(i)*time.Second), t0.Add(time.Duration(i+1)*time.Second)
-	return &cluster.Interval{Phase: "measure", Index: i, Interval: iv, BytesSent: 100 * ops, BytesReceived: 300 * ops,
+	return &results.Interval{Phase: "measure", Index: i, Interval: iv, BytesSent: 100 * ops, BytesReceived: 300 * ops,
 		ClientCPU: cpu, ClientCPUs: 1}
 }
 
@@ -39,18 +40,19 @@ func closedSpec() spec.Spec {
 	return s
 }
 
-func resolve(t *testing.T, s spec.Spec) cluster.Resolved {
+// resolve is s's description as the driver gives it (cluster.Resolved.Benchmark).
+func resolve(t *testing.T, s spec.Spec) results.Benchmark {
 	t.Helper()
 	r, err := cluster.Resolve(s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return r
+	return r.Benchmark()
 }
 
 // withServer sets an interval's server reading: cpu used during it, peak RSS.
-func withServer(iv *cluster.Interval, cpu time.Duration, rss int64) *cluster.Interval {
-	iv.Server, iv.ServerCPU = &cluster.ProcReading{CPU: cpu, PeakRSS: rss}, cpu
+func withServer(iv *results.Interval, cpu time.Duration, rss int64) *results.Interval {
+	iv.Server, iv.ServerCPU = &results.ProcReading{CPU: cpu, PeakRSS: rss}, cpu
 	return iv
 }
 
@@ -58,17 +60,17 @@ func withServer(iv *cluster.Interval, cpu time.Duration, rss int64) *cluster.Int
 // half-width; per-op figures are totals over ops; server CPU from the marks.
 func TestSummarizeClosed(t *testing.T) {
 	sp := closedSpec()
-	var trials []*cluster.Trial
+	var trials []*results.Fork
 	opsPerIter := []int64{1000, 1100, 900, 1050, 950, 1000}
 	for k := range 2 {
-		tr := &cluster.Trial{Index: k}
+		tr := &results.Fork{Index: k}
 		for i := range 3 {
 			iv := interval(i, opsPerIter[3*k+i], 200*time.Microsecond, 0, 10*time.Millisecond, false)
 			tr.Intervals = append(tr.Intervals, withServer(iv, 10*time.Millisecond, (10+int64(k))<<20))
 		}
 		trials = append(trials, tr)
 	}
-	b := Benchmark(resolve(t, sp), &cluster.Result{Trials: trials, Method: spec.MethodSequential}, nil)
+	b := Benchmark(resolve(t, sp), &results.Measured{Trials: trials, Method: spec.MethodSequential}, nil)
 	s := b.Summary
 	// Mean 1000; deviations 0, ±100, ±50: sd √(25000/5) = 70.711; t(0.9995, 5) =
 	// 6.869 (Student t table), so Error = 6.869 × 70.711 / √6 = 198.3.
@@ -97,7 +99,7 @@ func TestSummarizeClosed(t *testing.T) {
 		t.Errorf("warnings %v on a healthy run", b.Warnings)
 	}
 	sp.Mode = spec.ModeAverageTime
-	b = Benchmark(resolve(t, sp), &cluster.Result{Trials: trials}, nil)
+	b = Benchmark(resolve(t, sp), &results.Measured{Trials: trials}, nil)
 	if a := b.Summary.AvgTimeMs; a == nil || a.N != 6 || math.Abs(a.Mean-4) > 0.02 {
 		t.Errorf("avgt score %+v, want about 4 ms over 6 iterations", a)
 	}
@@ -109,8 +111,8 @@ func TestSummarizeGeneratorBound(t *testing.T) {
 	sp.Protocol, sp.Iterations = "http-json", 1
 	sp.Load, _ = load.Model{Kind: load.Open, Rate: 1000, Concurrency: 8}.Normalize()
 	// 900 of 1000 arrivals, 5 ms lag, 950 ms of CPU in 1 s on 1 CPU.
-	tr := &cluster.Trial{Intervals: []*cluster.Interval{interval(0, 900, 6*time.Millisecond, 5*time.Millisecond, 950*time.Millisecond, true)}}
-	b := Benchmark(resolve(t, sp), &cluster.Result{Trials: []*cluster.Trial{tr}}, nil)
+	tr := &results.Fork{Intervals: []*results.Interval{interval(0, 900, 6*time.Millisecond, 5*time.Millisecond, 950*time.Millisecond, true)}}
+	b := Benchmark(resolve(t, sp), &results.Measured{Trials: []*results.Fork{tr}}, nil)
 	all := strings.Join(b.Warnings, "\n")
 	for _, want := range []string{"lag p99", "achieved 900", "95% of its CPUs"} {
 		if !strings.Contains(all, want) {
@@ -121,8 +123,8 @@ func TestSummarizeGeneratorBound(t *testing.T) {
 		t.Errorf("bound %v, server %v, service %v, lag %v", b.GeneratorBound, b.Summary.ServerCPUUsPerOp, b.Summary.ServiceUs, b.Summary.LagUs)
 	}
 	sp.Protocol, sp.Transport, sp.Load = "direct", spec.InProc, closedSpec().Load
-	tr = &cluster.Trial{Intervals: []*cluster.Interval{interval(0, 900, time.Microsecond, 0, 990*time.Millisecond, false)}}
-	if b := Benchmark(resolve(t, sp), &cluster.Result{Trials: []*cluster.Trial{tr}}, nil); b.GeneratorBound {
+	tr = &results.Fork{Intervals: []*results.Interval{interval(0, 900, time.Microsecond, 0, 990*time.Millisecond, false)}}
+	if b := Benchmark(resolve(t, sp), &results.Measured{Trials: []*results.Fork{tr}}, nil); b.GeneratorBound {
 		t.Errorf("in-process run flagged: %v", b.Warnings)
 	}
 }
@@ -132,8 +134,8 @@ func TestSummarizeErrors(t *testing.T) {
 	iv := interval(0, 10, time.Millisecond, 0, time.Millisecond, false)
 	iv.Errors[record.Timeout] = 3
 	iv.FirstErrors = map[record.ErrorKind]string{record.Timeout: "call timeout"}
-	tr := &cluster.Trial{Intervals: []*cluster.Interval{iv}}
-	b := Benchmark(resolve(t, closedSpec()), &cluster.Result{Trials: []*cluster.Trial{tr}}, nil)
+	tr := &results.Fork{Intervals: []*results.Interval{iv}}
+	b := Benchmark(resolve(t, closedSpec()), &results.Measured{Trials: []*results.Fork{tr}}, nil)
 	if b.Summary.Errors != 3 || b.Summary.ErrorsByKind["timeout"] != 3 || !strings.Contains(strings.Join(b.Warnings, " "), "3 timeout (first: call timeout)") {
 		t.Errorf("errors %d %v, warnings %v", b.Summary.Errors, b.Summary.ErrorsByKind, b.Warnings)
 	}
@@ -141,20 +143,21 @@ func TestSummarizeErrors(t *testing.T) {
 
 // A capacity result is judged by its search's verdicts: a confirming run whose lag p99
 // (5 ms) trips the benchmark-wide check is not flagged when the search passed it;
-// a search that ended on the generator is flagged, and names the cheaper client stack.
+// a search that ended on the generator is flagged, and names the cheaper client stack
+// the driver found (cluster.cheaperClient).
 func TestCapacityGeneratorFromSearch(t *testing.T) {
 	sp := spec.Default()
 	sp.Protocol, sp.Iterations = "http-json", 1
 	sp.Load, _ = load.Model{Kind: load.Open, Rate: 1000, Concurrency: 8}.Normalize()
 	sp.Capacity = &spec.Capacity{SLOs: []spec.SLO{{Quantile: 99, Max: 10 * time.Millisecond}}, Step: time.Second, Confirm: 5 * time.Second, Budget: time.Minute, Resolution: 0.05}
 	iv := interval(0, 1000, 6*time.Millisecond, 5*time.Millisecond, 300*time.Millisecond, true)
-	r := &cluster.CapacityResult{Rate: 1000, Low: 1000, Confirmed: true,
-		Steps: []cluster.CapacityStep{{Rate: 1000, Interval: iv, Verdict: cluster.VerdictPass, Confirm: true}}}
+	r := &results.Search{Rate: 1000, Low: 1000, Confirmed: true,
+		Steps: []results.SearchStep{{Rate: 1000, Interval: iv, Verdict: results.VerdictPass, Confirm: true}}}
 	b := Capacity(resolve(t, sp), r, nil)
 	if b.GeneratorBound || len(b.Warnings) != 0 {
 		t.Errorf("passed search flagged: bound %v, warnings %q", b.GeneratorBound, b.Warnings)
 	}
-	r.GeneratorBound, r.Confirmed = true, false
+	r.GeneratorBound, r.Confirmed, r.CheaperClient = true, false, "instrument"
 	b = Capacity(resolve(t, sp), r, nil)
 	if !b.GeneratorBound || len(b.Warnings) != 1 || !strings.Contains(b.Warnings[0], "a floor") || !strings.Contains(b.Warnings[0], "--client-stack instrument") {
 		t.Errorf("generator-bound search: bound %v, warnings %q", b.GeneratorBound, b.Warnings)

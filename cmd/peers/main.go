@@ -36,7 +36,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/results"
 )
 
 const (
@@ -658,7 +658,7 @@ func readWirebench(path string, r *result) error {
 	if err != nil {
 		return err
 	}
-	var res report.Results
+	var res results.Results
 	if err := json.Unmarshal(b, &res); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/wirebench/wirebench/internal/units"
 	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/runner"
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/summary"
@@ -204,7 +205,7 @@ func (c *benchCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	hosts, err := c.hostFlags.over(cluster.Hosts{})
+	hosts, err := c.hostFlags.over(spec.Hosts{})
 	if err != nil {
 		return err
 	}
@@ -219,8 +220,8 @@ func (c *benchCmd) Run(e *env) error {
 	}
 	trials, runErr := cluster.Run(e.ctx, sp, cluster.Options{ProfileDir: c.Profile, Hosts: hosts,
 		Observe: func(ev cluster.Event) { fmt.Fprintf(progress, "  %s\n", ev.Line()) }})
-	b := summary.Benchmark(res, &cluster.Result{Trials: trials, Method: spec.MethodSequential, Err: runErr}, nil)
-	out := &report.Results{SchemaVersion: report.SchemaVersion, Benchmarks: []report.Benchmark{b}, Environment: env}
+	b := summary.Benchmark(res.Benchmark(), &results.Measured{Trials: trials, Method: spec.MethodSequential, Err: runErr}, nil)
+	out := &results.Results{SchemaVersion: results.SchemaVersion, Benchmarks: []results.Benchmark{b}, Environment: env}
 	measured := b.Summary.Ops > 0 || b.Summary.Errors > 0
 	if measured {
 		fmt.Fprintln(e.stdout)
@@ -267,7 +268,7 @@ func (c *targetFlags) start(e *env, what string) (io.Writer, error) {
 }
 
 // writeJSON writes the results to --json, when given, and says so.
-func (c *targetFlags) writeJSON(progress io.Writer, res *report.Results) error {
+func (c *targetFlags) writeJSON(progress io.Writer, res *results.Results) error {
 	if c.JSON == "" {
 		return nil
 	}
@@ -278,7 +279,7 @@ func (c *targetFlags) writeJSON(progress io.Writer, res *report.Results) error {
 	return nil
 }
 
-func writeResults(path string, res *report.Results) error {
+func writeResults(path string, res *results.Results) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err

@@ -17,7 +17,7 @@ import (
 
 	"github.com/wirebench/wirebench/cluster"
 	"github.com/wirebench/wirebench/protocol"
-	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/suite"
 )
@@ -69,10 +69,10 @@ func TestBenchEveryProtocol(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := report.ValidateJSON(data); err != nil {
+		if err := results.ValidateJSON(data); err != nil {
 			t.Errorf("bench %s: results fail the schema: %v", p.Name, err)
 		}
-		res, err := report.ReadFile(out)
+		res, err := results.ReadFile(out)
 		if err != nil {
 			t.Fatal(err)
 		}

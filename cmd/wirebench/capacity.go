@@ -9,6 +9,7 @@ import (
 	"github.com/wirebench/wirebench/cluster"
 	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/runner"
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/summary"
@@ -56,7 +57,7 @@ func (c *capacityCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	hosts, err := c.hostFlags.over(cluster.Hosts{})
+	hosts, err := c.hostFlags.over(spec.Hosts{})
 	if err != nil {
 		return err
 	}
@@ -64,11 +65,11 @@ func (c *capacityCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	found, runErr := cluster.Capacity(e.ctx, res, cluster.Options{ProfileDir: c.Profile, Hosts: hosts}, func(st cluster.CapacityStep) {
+	found, runErr := cluster.Capacity(e.ctx, res, cluster.Options{ProfileDir: c.Profile, Hosts: hosts}, func(st results.SearchStep) {
 		fmt.Fprintf(progress, "  %s\n", capacityLine(st))
 	})
-	b := summary.Capacity(res, found, runErr)
-	out := &report.Results{SchemaVersion: report.SchemaVersion, Benchmarks: []report.Benchmark{b}, Environment: env}
+	b := summary.Capacity(res.Benchmark(), found, runErr)
+	out := &results.Results{SchemaVersion: results.SchemaVersion, Benchmarks: []results.Benchmark{b}, Environment: env}
 	if found != nil && len(found.Steps) > 0 {
 		fmt.Fprintln(e.stdout)
 		if err := report.WriteCapacityText(e.stdout, out.Benchmarks); err != nil {
@@ -90,7 +91,7 @@ func (c *capacityCmd) Run(e *env) error {
 }
 
 // capacityLine is one step's progress line.
-func capacityLine(st cluster.CapacityStep) string {
+func capacityLine(st results.SearchStep) string {
 	iv := st.Interval
 	what := "step   "
 	if st.Confirm {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/wirebench/wirebench/compare"
-	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/results"
 )
 
 type compareCmd struct {
@@ -26,11 +26,11 @@ func (c *compareCmd) Run(e *env) error {
 	if !(c.Alpha > 0 && c.Alpha < 1) {
 		return usagef("--alpha %v: want a level between 0 and 1, e.g. 0.05", c.Alpha)
 	}
-	old, err := report.ReadFile(c.Old)
+	old, err := results.ReadFile(c.Old)
 	if err != nil {
 		return usageError{err}
 	}
-	new, err := report.ReadFile(c.New)
+	new, err := results.ReadFile(c.New)
 	if err != nil {
 		return usageError{err}
 	}

@@ -6,27 +6,27 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/results"
 )
 
 // writeCompareFile writes a valid results file with one throughput benchmark
 // per name, whose iterations score the given ops/s.
 func writeCompareFile(t *testing.T, name string, scores map[string][]float64) string {
 	t.Helper()
-	res := &report.Results{SchemaVersion: report.SchemaVersion,
-		Environment: report.Environment{CPUModel: "test", Cores: 2, OS: "linux", GoVersion: "go1.26.8", WirebenchVersion: "test"}}
+	res := &results.Results{SchemaVersion: results.SchemaVersion,
+		Environment: results.Environment{CPUModel: "test", Cores: 2, OS: "linux", GoVersion: "go1.26.8", WirebenchVersion: "test"}}
 	for bench, xs := range scores {
-		b := report.Benchmark{Name: bench, Protocol: "direct", Transport: "inproc", Workload: "person.get",
-			Load: report.Load{Model: report.ModelClosed, Concurrency: 1, Connections: 1},
-			Mode: report.ModeThroughput, IterationSeconds: 1, Iterations: len(xs)}
-		tr := report.Trial{}
+		b := results.Benchmark{Name: bench, Protocol: "direct", Transport: "inproc", Workload: "person.get",
+			Load: results.Load{Model: results.ModelClosed, Concurrency: 1, Connections: 1},
+			Mode: results.ModeThroughput, IterationSeconds: 1, Iterations: len(xs)}
+		tr := results.Trial{}
 		for i, x := range xs {
-			tr.Iterations = append(tr.Iterations, report.Iteration{Index: i, Seconds: 1, Ops: int64(x), ThroughputOpsS: x,
-				LatencyUs: report.Latency{Mean: 10, P50: 10, P75: 11, P90: 12, P99: 20, P999: 30, Max: 40}})
+			tr.Iterations = append(tr.Iterations, results.Iteration{Index: i, Seconds: 1, Ops: int64(x), ThroughputOpsS: x,
+				LatencyUs: results.Latency{Mean: 10, P50: 10, P75: 11, P90: 12, P99: 20, P999: 30, Max: 40}})
 		}
-		b.Trials = []report.Trial{tr}
-		b.Summary.ThroughputOpsS = report.Throughput{Mean: xs[0], N: len(xs), CI: 0.999}
-		b.Summary.LatencyUs = report.Latency{Mean: 10, P50: 10, P75: 11, P90: 12, P99: 20, P999: 30, Max: 40}
+		b.Trials = []results.Trial{tr}
+		b.Summary.ThroughputOpsS = results.Throughput{Mean: xs[0], N: len(xs), CI: 0.999}
+		b.Summary.LatencyUs = results.Latency{Mean: 10, P50: 10, P75: 11, P90: 12, P99: 20, P999: 30, Max: 40}
 		res.Benchmarks = append(res.Benchmarks, b)
 	}
 	path := filepath.Join(t.TempDir(), name)

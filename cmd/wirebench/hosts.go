@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/wirebench/wirebench/cluster"
 	"github.com/wirebench/wirebench/link"
+	"github.com/wirebench/wirebench/spec"
 )
 
 // hostFlags place the workers of bench and run and put a link between them
@@ -23,7 +24,7 @@ type hostFlags struct {
 }
 
 // over returns h with every flag that was given in its place.
-func (f hostFlags) over(h cluster.Hosts) (cluster.Hosts, error) {
+func (f hostFlags) over(h spec.Hosts) (spec.Hosts, error) {
 	if len(f.ClientWorker) > 0 && f.ClientWorkers != 0 {
 		return h, usagef("--client-worker and --client-workers: give remote client workers or a number of local ones, not both")
 	}
@@ -60,7 +61,7 @@ func (f hostFlags) over(h cluster.Hosts) (cluster.Hosts, error) {
 	if f.ClientWorkers < 0 {
 		return h, usagef("--client-workers %d: want 1 or more", f.ClientWorkers)
 	}
-	if err := h.Check(); err != nil {
+	if err := cluster.CheckHosts(h); err != nil {
 		return h, usageError{err}
 	}
 	return h, nil

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/wirebench/wirebench/link"
+	"github.com/wirebench/wirebench/link/proxy"
 	"github.com/wirebench/wirebench/transport"
 )
 
@@ -30,7 +31,7 @@ func (c *linkCmd) Run(e *env) error {
 	if err != nil || up.Network != "tcp" {
 		return usagef("--upstream %q: want tcp://HOST:PORT", c.Upstream)
 	}
-	px, err := link.StartProxy(listen.Address, up.Address, prof, true)
+	px, err := proxy.Start(listen.Address, up.Address, prof, true)
 	if err != nil {
 		return err
 	}

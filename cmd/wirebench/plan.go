@@ -6,7 +6,8 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/compare"
-	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/results"
+	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/summary"
 )
 
@@ -26,11 +27,11 @@ func (c *planCmd) Run(e *env) error {
 	if c.Budget <= 0 {
 		return usagef("--budget: want a positive duration")
 	}
-	res, err := report.ReadFile(c.Results)
+	res, err := results.ReadFile(c.Results)
 	if err != nil {
 		return err
 	}
-	plans := summary.Plans(res.Benchmarks, c.Budget, p/100)
+	plans := summary.Plans(res.Benchmarks, summary.Overhead{Start: spec.StartOverhead, Phase: spec.PhaseOverhead}, c.Budget, p/100)
 	if len(plans) == 0 {
 		return fmt.Errorf("%s has no paired ratio with variance components (a group measured interleaved, by this version)", c.Results)
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/results"
 )
 
 type reportCmd struct {
@@ -19,7 +20,7 @@ type reportCmd struct {
 // a usage error (exit 2); a failure to write is exit 1. The report is rendered
 // in full before anything is written, so a failed render leaves no half file.
 func (c *reportCmd) Run(e *env) error {
-	r, err := report.ReadFile(c.Results)
+	r, err := results.ReadFile(c.Results)
 	if err != nil {
 		return usageError{err}
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/results"
 )
 
 // reportFixture is the report package's fixture: several protocols, four
@@ -35,7 +35,7 @@ func TestReportFormats(t *testing.T) {
 				}
 			}
 			if c.format == "json" {
-				if _, err := report.Read(strings.NewReader(out)); err != nil {
+				if _, err := results.Read(strings.NewReader(out)); err != nil {
 					t.Errorf("json output does not read back: %v", err)
 				}
 			}

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/runner"
 )
 
@@ -47,22 +47,22 @@ func runProc(t *testing.T, args ...string) (int, string, string) {
 	return runBinary(t, append([]string{"run", "--plain"}, args...)...)
 }
 
-func readResults(t *testing.T, dir string) *report.Results {
+func readResults(t *testing.T, dir string) *results.Results {
 	t.Helper()
 	return readResultsFile(t, filepath.Join(dir, "results.json"))
 }
 
 // readResultsFile reads a results file that must pass the schema.
-func readResultsFile(t *testing.T, path string) *report.Results {
+func readResultsFile(t *testing.T, path string) *results.Results {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := report.ValidateJSON(data); err != nil {
+	if err := results.ValidateJSON(data); err != nil {
 		t.Fatalf("%s fails the schema: %v", path, err)
 	}
-	res, err := report.ReadFile(path)
+	res, err := results.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

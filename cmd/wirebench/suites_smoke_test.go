@@ -12,17 +12,17 @@ import (
 	"github.com/wirebench/wirebench/internal/testtool"
 	"github.com/wirebench/wirebench/protocol"
 	_ "github.com/wirebench/wirebench/protocol/all"
-	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/suite"
 )
 
 // viewMarkers are a line each view prints, so a test can see it was rendered.
 var viewMarkers = map[string]string{
-	report.ViewJMHPerProtocol:  "JMH table per protocol",
-	report.ViewRPCEchoLines:    "1000 calls using gRPC on unix:///…: ",
-	report.ViewAkkaLatency:     "Total number of requests",
-	report.ViewGRPCParamsTable: "(initial_window_size)",
+	results.ViewJMHPerProtocol:  "JMH table per protocol",
+	results.ViewRPCEchoLines:    "1000 calls using gRPC on unix:///…: ",
+	results.ViewAkkaLatency:     "Total number of requests",
+	results.ViewGRPCParamsTable: "(initial_window_size)",
 }
 
 // jvmWorker points the runs at the JVM worker's jar (the binary under test is built
@@ -104,7 +104,7 @@ func TestBundledSuitesSmoke(t *testing.T) {
 			if res.Suite == nil || res.Suite.Name != name {
 				t.Errorf("results name suite %+v, want %s", res.Suite, name)
 			}
-			got := map[string]report.Benchmark{}
+			got := map[string]results.Benchmark{}
 			for _, b := range res.Benchmarks {
 				got[b.Name] = b
 			}

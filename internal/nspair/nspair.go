@@ -2,7 +2,7 @@
 // owns: two network namespaces (or one and the root namespace) and a veth pair
 // between them, with an address at each end. The kernel then shapes that link: tbf
 // limits its rate and an iptables statistic rule drops a share of its packets (this
-// kernel has no netem, so delay comes from link.Proxy instead). It runs ip, tc and
+// kernel has no netem, so delay comes from link/proxy instead). It runs ip, tc and
 // iptables, as a person setting it up by hand would, so the commands in
 // docs/distributed.md are the ones used here. Everything needs root.
 package nspair

@@ -1,13 +1,14 @@
-// Package report holds wirebench's results model, a versioned JSON document
-// described by an embedded JSON Schema, and (in other files) the renderers
-// that turn results into tables, charts and comparisons.
+// Package results is wirebench's results model: what the driver measured of each
+// benchmark (measured.go) and the versioned JSON document every later stage reads,
+// described by an embedded JSON Schema. It imports no driver or rendering code, so
+// the file reader, the summary and the renderers depend on it and not on each other.
 //
 // The JSON names marked stable in DESIGN.md ("Results JSON (stable names)")
 // keep their names and meaning for as long as SchemaVersion stays the same;
 // fields may be added. A change that renames or redefines one bumps
 // SchemaVersion, and Read refuses versions it does not know rather than
 // misread them.
-package report
+package results
 
 import (
 	"bytes"
@@ -128,10 +129,24 @@ type Link struct {
 
 // Benchmark is one target × workload × load point, over all its trials.
 type Benchmark struct {
-	Name      string `json:"name"`
-	Protocol  string `json:"protocol"`
-	Transport string `json:"transport"`
-	Workload  string `json:"workload"`
+	Name string `json:"name"`
+	// Series names the target without its transport (spec.Spec.Series): the protocol,
+	// then in brackets its label and the stacks that are not the protocol's defaults,
+	// e.g. "http-json[server=go-tuned-json]". Empty in files written before it
+	// existed (SeriesOf then reads it from Name).
+	Series string `json:"series,omitempty"`
+	// Group is the comparison-group key (spec.Spec.Group): the workload, its
+	// parameters and the load, e.g. "echo[payload=1024]/closed-c50". Benchmarks with
+	// the same Group differ only in their target. Empty in files written before it
+	// existed (GroupOf then reads it from Name).
+	Group string `json:"group,omitempty"`
+	// CallsPerOp is the number of service calls one op makes
+	// (contract.Workload.Calls); 0 in files written before it existed (Calls then
+	// asks the workload).
+	CallsPerOp int    `json:"calls_per_op,omitempty"`
+	Protocol   string `json:"protocol"`
+	Transport  string `json:"transport"`
+	Workload   string `json:"workload"`
 	// Params are the workload parameters actually used, e.g. {"payload": 1024}.
 	// Numbers read back from JSON are float64.
 	Params map[string]any `json:"params"`
@@ -245,23 +260,15 @@ func (b *Benchmark) Tuned() bool {
 	return b.ServerStack != nil && b.ServerStack.Tier == TierTuned || b.ClientStack != nil && b.ClientStack.Tier == TierTuned
 }
 
-// Method values.
-const (
-	MethodInterleaved = "interleaved"
-	MethodSequential  = "sequential"
-)
-
-// Mode values.
-const (
-	ModeThroughput  = "thrpt"
-	ModeAverageTime = "avgt"
-)
-
-// Load model values.
-const (
-	ModelClosed = "closed"
-	ModelOpen   = "open"
-)
+// Score returns the benchmark's score, its error and units by its mode: ops/s, or
+// ms/op in average-time mode.
+func (b *Benchmark) Score() (score, errS float64, units string) {
+	if a := b.Summary.AvgTimeMs; b.Mode == ModeAverageTime && a != nil {
+		return a.Mean, a.Error, "ms/op"
+	}
+	t := b.Summary.ThroughputOpsS
+	return t.Mean, t.Error, "ops/s"
+}
 
 // Load is the load model a benchmark ran under.
 type Load struct {

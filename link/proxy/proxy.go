@@ -1,4 +1,8 @@
-package link
+// Package proxy is the in-process TCP proxy that puts a link profile's delay, jitter
+// and (per connection) rate between a load generator and its server: toxiproxy's
+// proxy with a nanosecond delay toxic. The profile itself is package link's, apart
+// so that reading one does not bring toxiproxy in.
+package proxy
 
 import (
 	"errors"
@@ -12,6 +16,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/wirebench/wirebench/internal/finetimer"
+	"github.com/wirebench/wirebench/link"
 )
 
 // Proxy is a TCP proxy that adds a profile's delay (and, when asked, its rate) to
@@ -85,12 +90,12 @@ func (t *delayToxic) Pipe(stub *toxics.ToxicStub) {
 	}
 }
 
-// StartProxy listens on listen (host:port, port 0 for any) and forwards to upstream
+// Start listens on listen (host:port, port 0 for any) and forwards to upstream
 // (host:port) with p's delay and jitter in each direction; with rate, also p's rate,
 // in each direction of each connection (toxiproxy's bandwidth toxic paces a
 // connection, not the link the connections share: a kernel shaper is the better
 // tool where there is one). Loss is refused: see the package comment.
-func StartProxy(listen, upstream string, p Profile, rate bool) (*Proxy, error) {
+func Start(listen, upstream string, p link.Profile, rate bool) (*Proxy, error) {
 	if p.Loss > 0 {
 		return nil, errors.New("link: the proxy cannot drop packets (it sees a TCP byte stream); loss needs a link the kernel shapes")
 	}

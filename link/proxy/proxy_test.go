@@ -1,4 +1,4 @@
-package link
+package proxy
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"net"
 	"testing"
 	"time"
+
+	"github.com/wirebench/wirebench/link"
 )
 
 // echoServer answers every connection with what it reads; closed by t.Cleanup.
@@ -29,8 +31,8 @@ func acceptEchoes(ln net.Listener) {
 	io.Copy(c, c)
 }
 
-func startProxy(t *testing.T, p Profile, rate bool) string {
-	px, err := StartProxy("127.0.0.1:0", echoServer(t), p, rate)
+func startProxy(t *testing.T, p link.Profile, rate bool) string {
+	px, err := Start("127.0.0.1:0", echoServer(t), p, rate)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +56,7 @@ func roundTrip(t *testing.T, c net.Conn, msg []byte) ([]byte, time.Duration) {
 // The delay is added in each direction: a round trip takes at least twice it. Only
 // the lower bound is checked; a busy machine can only make it longer.
 func TestProxyDelay(t *testing.T) {
-	addr := startProxy(t, Profile{Delay: 5 * time.Millisecond, Jitter: time.Millisecond}, false)
+	addr := startProxy(t, link.Profile{Delay: 5 * time.Millisecond, Jitter: time.Millisecond}, false)
 	c, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
@@ -74,7 +76,7 @@ func TestProxyDelay(t *testing.T) {
 
 // A proxy with no delay passes data through unchanged, large messages included.
 func TestProxyPassesData(t *testing.T) {
-	addr := startProxy(t, Profile{}, false)
+	addr := startProxy(t, link.Profile{}, false)
 	c, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
@@ -101,7 +103,7 @@ func TestProxyPassesData(t *testing.T) {
 // The rate paces each direction: 40 kB at 800 kbit/s (100 kB/s) each way takes at
 // least 0.4 s to come back.
 func TestProxyRate(t *testing.T) {
-	addr := startProxy(t, Profile{RateBits: 800_000}, true)
+	addr := startProxy(t, link.Profile{RateBits: 800_000}, true)
 	c, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
@@ -117,7 +119,7 @@ func TestProxyRate(t *testing.T) {
 }
 
 func TestProxyRefusesLoss(t *testing.T) {
-	if _, err := StartProxy("127.0.0.1:0", "127.0.0.1:1", Profile{Loss: 0.01}, false); err == nil {
+	if _, err := Start("127.0.0.1:0", "127.0.0.1:1", link.Profile{Loss: 0.01}, false); err == nil {
 		t.Error("a proxy with loss started; want it refused")
 	}
 }
