@@ -10,7 +10,7 @@ import (
 type compareCmd struct {
 	Old       string  `arg:"" name:"OLD.json" help:"Results file of the baseline."`
 	New       string  `arg:"" name:"NEW.json" help:"Results file to compare with it."`
-	Threshold string  `default:"5%" help:"Worsening a significant change must exceed to be a regression (percent of the old score)."`
+	Threshold string  `default:"5%" help:"A regression is worse than this for certain: the ratio's whole interval beyond it (percent of the old score); an interval straddling it is inconclusive."`
 	Alpha     float64 `default:"0.05" help:"Significance level of the Mann-Whitney U test."`
 	Format    string  `default:"table" enum:"table,benchstat,md" help:"Output: table (terminal), benchstat (benchstat's text format) or md (Markdown)."`
 }
