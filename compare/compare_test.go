@@ -215,6 +215,7 @@ func TestGolden(t *testing.T) {
 		{"table.golden", func(b *bytes.Buffer) error { return res.WriteTable(b, "old.json", "new.json") }},
 		{"md.golden", func(b *bytes.Buffer) error { return res.WriteMarkdown(b, "old.json", "new.json") }},
 		{"benchstat.golden", func(b *bytes.Buffer) error { return res.WriteBenchstat(b, "old.json", "new.json") }},
+		{"delta.golden", func(b *bytes.Buffer) error { return res.WriteDelta(b, "main@aaaa", "feature@bbbb") }},
 	} {
 		var got bytes.Buffer
 		if err := c.write(&got); err != nil {

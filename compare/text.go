@@ -215,3 +215,40 @@ func RegressionList(rows []Row) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// WriteDelta writes the comparison as a Markdown delta table fit for a pull-request
+// comment: per benchmark the score before and after, the ratio after/before with
+// its interval, and the verdict (regressions in bold), then a line naming the
+// regressions. Benchmarks in one file only are left out of the table and counted
+// under it.
+func (r *Result) WriteDelta(w io.Writer, oldLabel, newLabel string) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "#### wirebench: `%s` against `%s`\n\n", markdown.Code(newLabel), markdown.Code(oldLabel))
+	fmt.Fprintf(&b, "| benchmark | before | after | ratio [%v%% interval] | verdict |\n", 100*(1-r.Options.Alpha))
+	b.WriteString("|---|--:|--:|--:|---|\n")
+	added, removed := 0, 0
+	for _, row := range r.Rows {
+		switch row.Presence {
+		case Added:
+			added++
+			continue
+		case Removed:
+			removed++
+			continue
+		}
+		c := r.cells(row)
+		verdict := c.verdict
+		if row.Change == Regressed {
+			verdict = "**" + verdict + "**"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", markdown.Escape(row.Name), c.old, c.new, c.ratio, verdict)
+	}
+	if added+removed > 0 {
+		fmt.Fprintf(&b, "\n%d benchmark(s) only after, %d only before: not compared.\n", added, removed)
+	}
+	fmt.Fprintf(&b, "\nRatio: median of the ratios of every iteration after to every iteration before, with Moses's interval; "+
+		"a regression is worse than %v%% over the whole interval, an interval straddling %v%% is inconclusive. %s\n",
+		r.Options.Threshold, r.Options.Threshold, r.verdictLine())
+	_, err := io.WriteString(w, b.String())
+	return err
+}

@@ -206,8 +206,7 @@ func (s *Store) Record(ctx context.Context, doc []byte, tags Tags, source string
 	if tags.Time.IsZero() {
 		tags.Time = time.Now()
 	}
-	sum := sha256.Sum256(doc)
-	run = Run{Key: hex.EncodeToString(sum[:]), Tags: tags, Recorded: time.Now().UTC(), Source: source, Entries: parsed.entries}
+	run = Run{Key: Key(doc), Tags: tags, Recorded: time.Now().UTC(), Source: source, Entries: parsed.entries}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return Run{}, false, fmt.Errorf("store: %w", err)
@@ -251,6 +250,25 @@ func (s *Store) Record(ctx context.Context, doc []byte, tags Tags, source string
 // afterRunInsert, when set, runs inside Record's transaction between the run's
 // row and its entries: the kill test stops a writer there.
 var afterRunInsert func()
+
+// Key is a results document's identity in the store: its SHA-256, in hex.
+func Key(doc []byte) string {
+	sum := sha256.Sum256(doc)
+	return hex.EncodeToString(sum[:])
+}
+
+// LastRecorded returns the run added to the store last, with all its entries.
+func (s *Store) LastRecorded(ctx context.Context) (run Run, ok bool, err error) {
+	var id int64
+	switch err := s.db.QueryRowContext(ctx, `SELECT id FROM runs ORDER BY recorded DESC, id DESC LIMIT 1`).Scan(&id); {
+	case errors.Is(err, sql.ErrNoRows):
+		return Run{}, false, nil
+	case err != nil:
+		return Run{}, false, fmt.Errorf("store: %w", err)
+	}
+	run, err = s.Run(ctx, id)
+	return run, err == nil, err
+}
 
 // Filter selects runs and benchmarks; a zero field selects everything.
 type Filter struct {
