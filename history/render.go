@@ -43,7 +43,7 @@ func WriteTable(w io.Writer, series []Series) error {
 		for j, p := range s.Points {
 			g.NewRow()
 			g.Add(1, p.Run.Time.UTC().Format("2006-01-02 15:04"), 'l', "  ")
-			g.Add(1, shortCommit(p.Run.Commit), 'l', "  ")
+			g.Add(1, ShortCommit(p.Run.Commit), 'l', "  ")
 			g.Add(1, orDash(p.Run.Branch), 'l', "  ")
 			g.Add(1, formatScore(p.Score), 'r', "  ")
 			g.Add(1, formatError(p.Error), 'r', "  ")
@@ -76,7 +76,8 @@ func pct(f float64) string {
 	return fmt.Sprintf("%+.1f%%", f*100)
 }
 
-func shortCommit(c string) string {
+// ShortCommit is a commit as tables show it: its first ten characters, "-" for none.
+func ShortCommit(c string) string {
 	if c == "" {
 		return "-"
 	}
@@ -131,7 +132,7 @@ func WriteHTML(w io.Writer, title string, series []Series) error {
 		sec := section{Name: s.Name, Machine: orDash(s.Machine), Unit: s.Unit(), Changes: len(s.Changes)}
 		for i, p := range s.Points {
 			lo, hi := interval(p.Entry)
-			label := shortCommit(p.Run.Commit)
+			label := ShortCommit(p.Run.Commit)
 			if len(label) > 7 {
 				label = label[:7]
 			}
@@ -139,7 +140,7 @@ func WriteHTML(w io.Writer, title string, series []Series) error {
 				label = p.Run.Time.UTC().Format("01-02")
 			}
 			t.Points = append(t.Points, report.TrendPoint{Value: p.Score, Low: lo, High: hi, Label: label})
-			sec.Rows = append(sec.Rows, row{Cells: []string{p.Run.Time.UTC().Format("2006-01-02 15:04"), shortCommit(p.Run.Commit),
+			sec.Rows = append(sec.Rows, row{Cells: []string{p.Run.Time.UTC().Format("2006-01-02 15:04"), ShortCommit(p.Run.Commit),
 				orDash(p.Run.Branch), formatScore(p.Score), formatError(p.Error), formatRatio(p), changeText(s, i)},
 				Change: changeText(s, i) != ""})
 		}

@@ -19,12 +19,9 @@ type compareCmd struct {
 // significantly beyond the threshold; unreadable files and bad flags are
 // usage errors (exit 2).
 func (c *compareCmd) Run(e *env) error {
-	threshold, err := compare.ParseThreshold(c.Threshold)
+	opts, err := compareOptions(c.Threshold, c.Alpha)
 	if err != nil {
-		return usagef("--threshold: %v", err)
-	}
-	if !(c.Alpha > 0 && c.Alpha < 1) {
-		return usagef("--alpha %v: want a level between 0 and 1, e.g. 0.05", c.Alpha)
+		return err
 	}
 	old, err := report.ReadFile(c.Old)
 	if err != nil {
@@ -34,8 +31,6 @@ func (c *compareCmd) Run(e *env) error {
 	if err != nil {
 		return usageError{err}
 	}
-	opts := compare.DefaultOptions()
-	opts.Threshold, opts.Alpha = threshold, c.Alpha
 	res, err := compare.Compare(old, new, opts)
 	if err != nil {
 		return usageError{err}
@@ -52,7 +47,21 @@ func (c *compareCmd) Run(e *env) error {
 		return err
 	}
 	if regs := res.Regressions(); len(regs) > 0 {
-		return fmt.Errorf("%d benchmark(s) regressed beyond %v%%: %s", len(regs), threshold, compare.RegressionList(regs))
+		return fmt.Errorf("%d benchmark(s) regressed beyond %v%%: %s", len(regs), opts.Threshold, compare.RegressionList(regs))
 	}
 	return nil
+}
+
+// compareOptions are the options of compare and gate from their flags.
+func compareOptions(threshold string, alpha float64) (compare.Options, error) {
+	opts := compare.DefaultOptions()
+	t, err := compare.ParseThreshold(threshold)
+	if err != nil {
+		return opts, usagef("--threshold: %v", err)
+	}
+	if !(alpha > 0 && alpha < 1) {
+		return opts, usagef("--alpha %v: want a level between 0 and 1, e.g. 0.05", alpha)
+	}
+	opts.Threshold, opts.Alpha = t, alpha
+	return opts, nil
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/wirebench/wirebench/compare"
+	"github.com/wirebench/wirebench/history"
 	"github.com/wirebench/wirebench/report"
 	"github.com/wirebench/wirebench/store"
 )
@@ -26,12 +27,9 @@ type gateCmd struct {
 // Run compares the current run with its branch's stored baseline, prints the delta
 // table and fails (exit 1) on a significant regression beyond the threshold.
 func (c *gateCmd) Run(e *env) error {
-	threshold, err := compare.ParseThreshold(c.Threshold)
+	opts, err := compareOptions(c.Threshold, c.Alpha)
 	if err != nil {
-		return usagef("--threshold: %v", err)
-	}
-	if !(c.Alpha > 0 && c.Alpha < 1) {
-		return usagef("--alpha %v: want a level between 0 and 1, e.g. 0.05", c.Alpha)
+		return err
 	}
 	s, err := c.open(e.ctx)
 	if err != nil {
@@ -102,8 +100,6 @@ func (c *gateCmd) Run(e *env) error {
 	if err != nil {
 		return usageError{fmt.Errorf("current run: %w", err)}
 	}
-	opts := compare.DefaultOptions()
-	opts.Threshold, opts.Alpha = threshold, c.Alpha
 	res, err := compare.Compare(oldRes, newRes, opts)
 	if err != nil {
 		return usageError{err}
@@ -118,14 +114,14 @@ func (c *gateCmd) Run(e *env) error {
 		return err
 	}
 	if regs := res.Regressions(); len(regs) > 0 {
-		return fmt.Errorf("%d benchmark(s) regressed beyond %v%% against %s: %s", len(regs), threshold, oldLabel, compare.RegressionList(regs))
+		return fmt.Errorf("%d benchmark(s) regressed beyond %v%% against %s: %s", len(regs), opts.Threshold, oldLabel, compare.RegressionList(regs))
 	}
 	return nil
 }
 
 // runLabel names a run in the table: branch@commit and its start, or what is known.
 func runLabel(r store.Run) string {
-	l := orNone(r.Branch) + "@" + shortID(r.Commit)
+	l := orNone(r.Branch) + "@" + history.ShortCommit(r.Commit)
 	if !r.Time.IsZero() {
 		l += " " + r.Time.UTC().Format("2006-01-02 15:04")
 	}
@@ -133,14 +129,4 @@ func runLabel(r store.Run) string {
 		l += fmt.Sprintf(" (run %d)", r.ID)
 	}
 	return l
-}
-
-func shortID(c string) string {
-	if c == "" {
-		return "(none)"
-	}
-	if len(c) > 10 {
-		return c[:10]
-	}
-	return c
 }
