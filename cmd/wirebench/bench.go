@@ -60,7 +60,7 @@ type targetFlags struct {
 	MetricsAddr  string     `name:"metrics-addr" placeholder:"HOST:PORT" help:"Serve the running benchmark's throughput, latency histogram and errors for Prometheus at http://HOST:PORT/metrics (docs/history.md)."`
 	dataFlags
 	hostFlags
-	recordFlags `group:"store"`
+	recordFlags
 }
 
 type benchCmd struct {

@@ -14,14 +14,13 @@ import (
 type gateCmd struct {
 	Current        string  `arg:"" optional:"" name:"RESULTS" help:"The current run: a results.json or a run directory (default: the run recorded last in the store)."`
 	BaselineBranch string  `name:"baseline-branch" placeholder:"BRANCH" help:"Compare with the latest stored run of this branch (default: the current run's own branch, i.e. its previous run)."`
-	Machine        string  `help:"Take the baseline from this machine's runs (default: the current run's machine)."`
+	Machine        string  `help:"Take the baseline from this machine's runs (default: the current run's machine; for a RESULTS file, $WIREBENCH_MACHINE or the host name)."`
 	AnyMachine     bool    `name:"any-machine" help:"Take the baseline from any machine (scores of different machines rarely compare)."`
 	Threshold      string  `default:"5%" help:"A regression is worse than this for certain: the ratio's whole interval beyond it (percent of the baseline's score)."`
 	Alpha          float64 `default:"0.05" help:"Significance level of the Mann-Whitney U test; the ratio's interval is at 1 − alpha."`
 	Format         string  `default:"md" enum:"md,table" help:"Output: md (a Markdown delta table for a pull-request comment) or table (terminal, with p-values and p99)."`
 	NoBaselineOK   bool    `name:"no-baseline-ok" help:"Exit 0 when the store has no baseline run (a first run), instead of 2."`
 	storeFlag
-	tagFlags
 }
 
 // Run compares the current run with its branch's stored baseline, prints the delta
@@ -51,7 +50,8 @@ func (c *gateCmd) Run(e *env) error {
 		if curDoc, err = os.ReadFile(files[0]); err != nil {
 			return usageError{err}
 		}
-		cur.Tags = c.tags(e.ctx)
+		// A file is tagged as a run here would be: the CI's or git's commit and branch.
+		cur.Tags = store.DetectTags(e.ctx, ".", store.Tags{Machine: c.Machine})
 		cur.Key = store.Key(curDoc)
 	} else {
 		last, ok, err := s.LastRecorded(e.ctx)

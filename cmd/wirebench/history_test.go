@@ -15,17 +15,20 @@ import (
 )
 
 // delaySuite is one http-json benchmark whose server waits delay before each call:
-// with 4 calls in flight, the throughput is about 4/(delay + the call's own time).
+// with 8 calls in flight, the throughput is about 8/(delay + the call's own time).
+// The calls finish in waves of 8 every delay, so an iteration holds about
+// 250ms/delay waves ± 1: with 5 ms, 50 ± 1 (2 %); 16 iterations a side give the
+// ratio's interval room to lie wholly beyond 5 % on a busy machine.
 func delaySuite(delay string) string {
 	return `name: gate-e2e
 description: one http-json benchmark with a server-side delay
 defaults:
-  warmup: 100ms
-  iterations: 8
-  duration: 150ms
+  warmup: 300ms
+  iterations: 16
+  duration: 250ms
   trials: 1
 load:
-  concurrency: [4]
+  concurrency: [8]
 targets:
   - protocol: http-json
     server_options:
@@ -37,14 +40,14 @@ workloads:
 }
 
 // The issue's goal, end to end: two recorded runs of a suite, the second with the
-// server 25 % slower per call (delay 2ms → 2.5ms, a throughput about 20 % lower),
+// server 25 % slower per call (delay 5ms → 6.25ms, a throughput about 20 % lower),
 // then history and gate: gate exits 1 with the regression in its table. A third run
 // like the first, against the first, passes (same, or inconclusive: never a
 // regression). Every figure comes from real runs.
 func TestHistoryAndGateEndToEnd(t *testing.T) {
 	dir := t.TempDir()
 	st := filepath.Join(dir, "history.db")
-	base, slow := writeSuite(t, delaySuite("2ms")), writeSuite(t, delaySuite("2500us"))
+	base, slow := writeSuite(t, delaySuite("5ms")), writeSuite(t, delaySuite("6250us"))
 	record := func(suite, out, commit, branch string) {
 		t.Helper()
 		code, stdout, stderr := runBinary(t, "run", "--plain", suite, "--out", filepath.Join(dir, out), "--store", st,
@@ -58,7 +61,7 @@ func TestHistoryAndGateEndToEnd(t *testing.T) {
 
 	html := filepath.Join(dir, "history.html")
 	code, stdout, stderr := runBinary(t, "history", "--store", st, "--html", html)
-	name := "http-json/tcp/echo[payload=64]/closed-c4"
+	name := "http-json/tcp/echo[payload=64]/closed-c8"
 	if code != 0 || !strings.Contains(stdout, name+" on test-machine (ops/s, 2 runs") ||
 		!strings.Contains(stdout, "aaaaaaa1") || !strings.Contains(stdout, "bbbbbbb2") {
 		t.Fatalf("history: exit %d\n%s%s", code, stdout, stderr)
@@ -74,8 +77,8 @@ func TestHistoryAndGateEndToEnd(t *testing.T) {
 	if !strings.Contains(stdout, "feature@bbbbbbb2") || !strings.Contains(stdout, "main@aaaaaaa1") {
 		t.Errorf("gate's table does not name both runs:\n%s", stdout)
 	}
-	// The ratio: 2.5 ms more than 2 ms per call, plus the call's own time, makes
-	// after/before between 0.8 (no time of its own) and 0.9 (a generous 2.5 ms).
+	// The ratio: 6.25 ms against 5 ms per call, plus the call's own time, makes
+	// after/before between 0.8 (no time of its own) and 0.9 (a generous 7.5 ms).
 	m := regexp.MustCompile(`\| ` + regexp.QuoteMeta(name) + ` \| [^|]+ \| [^|]+ \| ([0-9.]+) \[([0-9.]+), ([0-9.]+)\] \|`).FindStringSubmatch(stdout)
 	if m == nil {
 		t.Fatalf("no ratio row for %s in:\n%s", name, stdout)

@@ -36,7 +36,7 @@ type runCmd struct {
 	Budget      time.Duration `help:"Time for each group with --precision (default 10m)."`
 	MetricsAddr string        `name:"metrics-addr" placeholder:"HOST:PORT" help:"Serve the running benchmarks' throughput, latency histogram and errors for Prometheus at http://HOST:PORT/metrics (docs/history.md)."`
 	hostFlags
-	recordFlags `group:"store"`
+	recordFlags
 }
 
 func (c *runCmd) Run(e *env) error {
