@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/wirebench/wirebench/results"
+	"github.com/wirebench/wirebench/stats"
 )
 
 // Defaults of Options, benchstat's alpha and confidence.
@@ -55,14 +56,25 @@ const (
 // Change classifies a benchmark present in both files.
 type Change int
 
-// Change values. Regressed is a Worse change beyond the threshold.
+// Change values. The ratio's interval (Row.RatioLow, RatioHigh) against the
+// threshold T decides between them: a change that is not significant is Same
+// when the interval lies within ±T, a significant worsening is Regressed when
+// the whole interval is worse than −T and Worse when the whole interval is
+// within it; an interval that straddles ±T is Inconclusive: more iterations or
+// trials would tell.
 const (
-	NotSignificant Change = iota // "~": the samples may come from one distribution
-	Better
-	Worse
-	Regressed
-	Incomparable // different modes: the scores are not in the same unit
+	Same         Change = iota // "~", and the interval within ±threshold
+	Better                     // significantly better
+	Worse                      // significantly worse, by less than the threshold
+	Regressed                  // significantly worse beyond the threshold
+	Incomparable               // different modes: the scores are not in the same unit
+	Inconclusive               // the interval straddles ±threshold
 )
+
+// String is the verdict as tables print it.
+func (c Change) String() string {
+	return [...]string{"same", "better", "worse", "REGRESSION", "not compared", "inconclusive"}[c]
+}
 
 // Row is one benchmark's comparison.
 type Row struct {
@@ -77,6 +89,12 @@ type Row struct {
 	// OldScore and NewScore are the medians of Old and New (benchstat's
 	// center), and Delta the change between them in percent.
 	OldScore, NewScore, Delta float64
+	// Ratio is NewScore over OldScore estimated from every pair of iterations
+	// (the Hodges-Lehmann estimate on logarithms), and RatioLow, RatioHigh its
+	// interval at level 1−Alpha (Moses's, the U test's own: it excludes 1 when the
+	// test rejects). NaN when not compared; ±Inf bounds when there are too few
+	// iterations for an interval.
+	Ratio, RatioLow, RatioHigh float64
 	// P is the U test's p-value, 1 when it could not run.
 	P      float64
 	Change Change
@@ -88,12 +106,11 @@ type Row struct {
 	P99Old, P99New, P99Delta float64
 	// OldP99s and NewP99s are the per-iteration p99s, for benchstat's format.
 	OldP99s, NewP99s []float64
+	significant      bool
 }
 
 // Significant reports whether the change passed the U test.
-func (r Row) Significant() bool {
-	return r.Change == Better || r.Change == Worse || r.Change == Regressed
-}
+func (r Row) Significant() bool { return r.significant }
 
 // Result is a comparison of two results files.
 type Result struct {
@@ -180,7 +197,8 @@ func unit(mode string) string {
 func lowerIsBetter(mode string) bool { return mode == results.ModeAverageTime }
 
 func single(b results.Benchmark, p Presence) Row {
-	r := Row{Name: b.Name, Presence: p, Mode: b.Mode, Unit: unit(b.Mode), P: 1}
+	r := Row{Name: b.Name, Presence: p, Mode: b.Mode, Unit: unit(b.Mode), P: 1,
+		Ratio: math.NaN(), RatioLow: math.NaN(), RatioHigh: math.NaN()}
 	xs, p99s := Samples(b)
 	if p == Added {
 		r.New, r.NewScore, r.P99New, r.NewP99s = xs, centerOf(xs), b.Summary.LatencyUs.P99, p99s
@@ -199,7 +217,8 @@ func centerOf(xs []float64) float64 {
 
 func compareOne(ob, nb results.Benchmark, opts Options) Row {
 	r := Row{Name: nb.Name, Presence: Both, Mode: nb.Mode, Unit: unit(nb.Mode), P: 1,
-		P99Old: ob.Summary.LatencyUs.P99, P99New: nb.Summary.LatencyUs.P99}
+		P99Old: ob.Summary.LatencyUs.P99, P99New: nb.Summary.LatencyUs.P99,
+		Ratio: math.NaN(), RatioLow: math.NaN(), RatioHigh: math.NaN()}
 	r.Old, r.OldP99s = Samples(ob)
 	r.New, r.NewP99s = Samples(nb)
 	r.OldScore, r.NewScore = centerOf(r.Old), centerOf(r.New)
@@ -214,47 +233,77 @@ func compareOne(ob, nb results.Benchmark, opts Options) Row {
 	switch {
 	case len(r.Old) == 0 && len(r.New) == 0:
 		r.Notes = append(r.Notes, "no iterations in either file")
+		r.Change = Inconclusive
 		return r
 	case len(r.Old) == 0:
 		r.Notes = append(r.Notes, "no iterations in the old file")
+		r.Change = Inconclusive
 		return r
 	case len(r.New) == 0:
 		r.Notes = append(r.Notes, "no iterations in the new file")
+		r.Change = Inconclusive
 		return r
 	}
 	c := compareSamples(r.Old, r.New, opts.Alpha)
 	r.P, r.Notes = c.P, append(r.Notes, c.Warnings...)
-	if !c.significant() || r.OldScore == r.NewScore {
-		return r
-	}
-	worse := r.NewScore < r.OldScore
-	if lowerIsBetter(r.Mode) {
-		worse = r.NewScore > r.OldScore
-	}
-	switch {
-	case !worse:
-		r.Change = Better
-	case worsening(r.Delta, r.Mode) > opts.Threshold+thresholdSlack:
-		r.Change = Regressed
-	default:
-		r.Change = Worse
-	}
+	r.Ratio, r.RatioLow, r.RatioHigh = ratioInterval(r.Old, r.New, 1-opts.Alpha)
+	r.significant = c.significant() && r.OldScore != r.NewScore
+	r.Change = classify(r, r.significant, opts.Threshold)
 	return r
+}
+
+// ratioInterval is new/old with its interval at level conf: the shift of the
+// logarithms (stats.ShiftOf), back-transformed. Scores are positive; one that is
+// not gives no ratio.
+func ratioInterval(old, new []float64, conf float64) (ratio, low, high float64) {
+	lo, ln := logs(old), logs(new)
+	if lo == nil || ln == nil {
+		return math.NaN(), math.NaN(), math.NaN()
+	}
+	s := stats.ShiftOf(lo, ln, conf)
+	return math.Exp(s.Estimate), math.Exp(s.Low), math.Exp(s.High)
+}
+
+func logs(xs []float64) []float64 {
+	out := make([]float64, len(xs))
+	for i, x := range xs {
+		if !(x > 0) {
+			return nil
+		}
+		out[i] = math.Log(x)
+	}
+	return out
+}
+
+// classify gives the verdict of a row whose U test said significant or not, from
+// the ratio's interval turned into the better direction (a gain: > 1 is better)
+// against the threshold in percent.
+func classify(r Row, significant bool, threshold float64) Change {
+	gLow, gHigh := r.RatioLow, r.RatioHigh
+	better := r.NewScore > r.OldScore
+	if lowerIsBetter(r.Mode) {
+		gLow, gHigh = 1/r.RatioHigh, 1/r.RatioLow
+		better = r.NewScore < r.OldScore
+	}
+	t := threshold / 100
+	within := gLow >= 1-t-thresholdSlack && gHigh <= 1+t+thresholdSlack
+	switch {
+	case significant && better:
+		return Better
+	case significant && gHigh < 1-t-thresholdSlack:
+		return Regressed
+	case significant && gLow >= 1-t-thresholdSlack:
+		return Worse
+	case !significant && within:
+		return Same
+	}
+	return Inconclusive
 }
 
 // thresholdSlack keeps a change of exactly the threshold, e.g. 100 → 95 with
 // a 5% threshold (which floating point makes -5.000000000000004%), from
 // counting as beyond it.
 const thresholdSlack = 1e-9
-
-// worsening is how much worse, in percent, a change of delta percent is in
-// the given mode: positive means worse.
-func worsening(delta float64, mode string) float64 {
-	if lowerIsBetter(mode) {
-		return delta
-	}
-	return -delta
-}
 
 func pctChange(old, new float64) float64 {
 	if old == new {

@@ -70,29 +70,34 @@ func TestCompare(t *testing.T) {
 		// Significantly worse by 2%: worse, but within the threshold.
 		{"worse within threshold", thrpt("a", 900, tight...), thrpt("a", 900, scaleAll(tight, 0.98)...), 5, Worse, ""},
 		// Interleaved samples: the U test finds no difference (p near 1).
-		{"noise", thrpt("a", 900, 100, 103, 98, 101, 99, 102), thrpt("a", 900, 101, 99, 102, 100, 98, 103), 5, NotSignificant, ""},
+		{"noise", thrpt("a", 900, 100, 103, 98, 101, 99, 102), thrpt("a", 900, 101, 99, 102, 100, 98, 103), 5, Same, ""},
 		// 3+3 samples cannot reach p <= 0.05 (the least p is 0.1) even
 		// when every new value is half the old: not significant, and said.
-		{"too few samples", thrpt("a", 900, 100, 101, 102), thrpt("a", 900, 50, 51, 52), 5, NotSignificant,
+		{"too few samples", thrpt("a", 900, 100, 101, 102), thrpt("a", 900, 50, 51, 52), 5, Inconclusive,
 			"need >= 4 samples to detect a difference at alpha level 0.05"},
 		// Every value equal in both files: the test cannot run.
-		{"all equal", thrpt("a", 900, 100, 100, 100, 100), thrpt("a", 900, 100, 100, 100, 100), 5, NotSignificant, "all samples are equal"},
+		{"all equal", thrpt("a", 900, 100, 100, 100, 100), thrpt("a", 900, 100, 100, 100, 100), 5, Same, "all samples are equal"},
 		// avgt: fewer ops per second is more ms per op, a regression
 		// (1.0 ms → 1.25 ms).
 		{"avgt slower", avgt("t", 10000, 10010, 10020, 10030, 10040, 10050), avgt("t", 8000, 8010, 8020, 8030, 8040, 8050), 5, Regressed, ""},
 		// avgt: more ops per second is less time per op, an improvement.
 		{"avgt faster", avgt("t", 8000, 8010, 8020, 8030, 8040, 8050), avgt("t", 10000, 10010, 10020, 10030, 10040, 10050), 5, Better, ""},
-		// Exactly 5% worse with a 5% threshold is not beyond it (floating
-		// point makes it -5.000000000000004%).
-		{"threshold edge at 5%", thrpt("a", 900, base...), thrpt("a", 900, scaleAll(base, 0.95)...), 5, Worse, ""},
-		// The same 5% change is beyond a 4.9% threshold.
-		{"threshold edge at 4.9%", thrpt("a", 900, base...), thrpt("a", 900, scaleAll(base, 0.95)...), 4.9, Regressed, ""},
+		// 5% worse, significantly, but the ratio's interval (the 6+6 ratios
+		// new/old run from 95/105 to 99.75/100; Moses's 95% interval leaves out
+		// the 5 most extreme on each side: about [0.923, 0.978]) straddles the 5%
+		// threshold: inconclusive, not a regression.
+		{"straddles the threshold", thrpt("a", 900, base...), thrpt("a", 900, scaleAll(base, 0.95)...), 5, Inconclusive, ""},
+		// The same interval lies wholly beyond a 2% threshold.
+		{"wholly beyond 2%", thrpt("a", 900, base...), thrpt("a", 900, scaleAll(base, 0.95)...), 2, Regressed, ""},
+		// Not significant, but the interval reaches beyond ±5%: too few samples to
+		// call it the same.
+		{"wide noise", thrpt("a", 900, 100, 90, 110, 95, 105, 100), thrpt("a", 900, 92, 108, 97, 103, 100, 99), 5, Inconclusive, ""},
 		// A 1% drop with a 0% threshold: any significant worsening counts.
 		{"zero threshold", thrpt("a", 900, tight...), thrpt("a", 900, scaleAll(tight, 0.99)...), 0, Regressed, ""},
 		// ops/s against ms/op: different units, not compared.
 		{"mode changed", thrpt("a", 900, base...), avgt("a", 10000, 10010, 10020), 5, Incomparable, "mode changed from thrpt to avgt: not compared"},
 		// No iterations in the new file (a trial that failed at once).
-		{"no iterations", thrpt("a", 900, base...), thrpt("a", 900), 5, NotSignificant, "no iterations in the new file"},
+		{"no iterations", thrpt("a", 900, base...), thrpt("a", 900), 5, Inconclusive, "no iterations in the new file"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			opts := DefaultOptions()
@@ -210,6 +215,7 @@ func TestGolden(t *testing.T) {
 		{"table.golden", func(b *bytes.Buffer) error { return res.WriteTable(b, "old.json", "new.json") }},
 		{"md.golden", func(b *bytes.Buffer) error { return res.WriteMarkdown(b, "old.json", "new.json") }},
 		{"benchstat.golden", func(b *bytes.Buffer) error { return res.WriteBenchstat(b, "old.json", "new.json") }},
+		{"delta.golden", func(b *bytes.Buffer) error { return res.WriteDelta(b, "main@aaaa", "feature@bbbb") }},
 	} {
 		var got bytes.Buffer
 		if err := c.write(&got); err != nil {

@@ -33,9 +33,9 @@ func (r *Result) WriteTable(w io.Writer, oldLabel, newLabel string) error {
 		return strings.Join(marks, " ")
 	}
 	g.NewRow()
-	for i, h := range []string{"benchmark", "old", "new", "delta", "", "", "p99 old", "p99 new", "p99 delta"} {
+	for i, h := range []string{"benchmark", "old", "new", "delta", "", "ratio [interval]", "", "p99 old", "p99 new", "p99 delta"} {
 		align, margin := textgrid.Right, "  "
-		if i == 0 || i == 4 || i == 5 {
+		if i == 0 || i == 4 || i == 6 {
 			align = textgrid.Left
 		}
 		if i == 0 {
@@ -51,6 +51,7 @@ func (r *Result) WriteTable(w io.Writer, oldLabel, newLabel string) error {
 		g.Add(1, c.new, 'r', "  ")
 		g.Add(1, c.delta, 'r', "  ")
 		g.Add(1, c.test, 'l', "  ")
+		g.Add(1, c.ratio, 'r', "  ")
 		g.Add(1, strings.TrimSpace(c.verdict+" "+footnote(row.Notes)), 'l', "  ")
 		g.Add(1, c.p99old, 'r', "  ")
 		g.Add(1, c.p99new, 'r', "  ")
@@ -77,16 +78,16 @@ func (r *Result) WriteMarkdown(w io.Writer, oldLabel, newLabel string) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Comparing `%s` (old) with `%s` (new): Mann-Whitney U test, alpha %v, regression threshold %v%%.\n\n",
 		markdown.Code(oldLabel), markdown.Code(newLabel), r.Options.Alpha, r.Options.Threshold)
-	b.WriteString("| benchmark | old | new | delta | test | verdict | p99 old | p99 new | p99 delta | notes |\n")
-	b.WriteString("|---|--:|--:|--:|---|---|--:|--:|--:|---|\n")
+	b.WriteString("| benchmark | old | new | delta | test | ratio [interval] | verdict | p99 old | p99 new | p99 delta | notes |\n")
+	b.WriteString("|---|--:|--:|--:|---|--:|---|--:|--:|--:|---|\n")
 	for _, row := range r.Rows {
 		c := r.cells(row)
 		verdict := c.verdict
 		if row.Change == Regressed {
 			verdict = "**" + verdict + "**"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-			markdown.Escape(row.Name), c.old, c.new, c.delta, c.test, verdict, c.p99old, c.p99new, c.p99delta, markdown.Escape(strings.Join(row.Notes, "; ")))
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			markdown.Escape(row.Name), c.old, c.new, c.delta, c.test, c.ratio, verdict, c.p99old, c.p99new, c.p99delta, markdown.Escape(strings.Join(row.Notes, "; ")))
 	}
 	fmt.Fprintf(&b, "\n%s\n", r.verdictLine())
 	_, err := io.WriteString(w, b.String())
@@ -104,7 +105,7 @@ func indexOf(xs []string, x string) int {
 
 // cells are a row's formatted values.
 type cells struct {
-	old, new, delta, test, verdict, p99old, p99new, p99delta string
+	old, new, delta, ratio, test, verdict, p99old, p99new, p99delta string
 }
 
 func (r *Result) cells(row Row) cells {
@@ -144,14 +145,8 @@ func (r *Result) cells(row Row) cells {
 		// An exact p of 0 prints no p in benchstat's form; say it.
 		c.test = fmt.Sprintf("(p=0 %s)", cmp.String())
 	}
-	switch row.Change {
-	case Better:
-		c.verdict = "better"
-	case Worse:
-		c.verdict = "worse"
-	case Regressed:
-		c.verdict = "REGRESSION"
-	}
+	c.verdict = row.Change.String()
+	c.ratio = FormatRatio(row.Ratio, row.RatioLow, row.RatioHigh)
 	return c
 }
 
@@ -172,6 +167,18 @@ func formatScore(v float64, mode string) string {
 		return benchunit.Scale(v*1e-3, benchunit.Decimal) + "s/op"
 	}
 	return benchunit.Scale(v, benchunit.Decimal) + " ops/s"
+}
+
+// FormatRatio writes a ratio with its interval, "0.812 [0.795, 0.830]"; "?" with
+// no ratio, and "[?, ?]" with no interval.
+func FormatRatio(r, low, high float64) string {
+	if math.IsNaN(r) {
+		return "?"
+	}
+	if math.IsInf(low, 0) || math.IsInf(high, 0) || math.IsNaN(low) || math.IsNaN(high) {
+		return fmt.Sprintf("%.3f [?, ?]", r)
+	}
+	return fmt.Sprintf("%.3f [%.3f, %.3f]", r, low, high)
 }
 
 func formatMicros(us float64) string {
@@ -207,4 +214,41 @@ func RegressionList(rows []Row) string {
 		parts[i] = fmt.Sprintf("%s (%s, p=%.3f)", row.Name, formatPct(row.Delta), row.P)
 	}
 	return strings.Join(parts, ", ")
+}
+
+// WriteDelta writes the comparison as a Markdown delta table fit for a pull-request
+// comment: per benchmark the score before and after, the ratio after/before with
+// its interval, and the verdict (regressions in bold), then a line naming the
+// regressions. Benchmarks in one file only are left out of the table and counted
+// under it.
+func (r *Result) WriteDelta(w io.Writer, oldLabel, newLabel string) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "#### wirebench: `%s` against `%s`\n\n", markdown.Code(newLabel), markdown.Code(oldLabel))
+	fmt.Fprintf(&b, "| benchmark | before | after | ratio [%v%% interval] | verdict |\n", 100*(1-r.Options.Alpha))
+	b.WriteString("|---|--:|--:|--:|---|\n")
+	added, removed := 0, 0
+	for _, row := range r.Rows {
+		switch row.Presence {
+		case Added:
+			added++
+			continue
+		case Removed:
+			removed++
+			continue
+		}
+		c := r.cells(row)
+		verdict := c.verdict
+		if row.Change == Regressed {
+			verdict = "**" + verdict + "**"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", markdown.Escape(row.Name), c.old, c.new, c.ratio, verdict)
+	}
+	if added+removed > 0 {
+		fmt.Fprintf(&b, "\n%d benchmark(s) only after, %d only before: not compared.\n", added, removed)
+	}
+	fmt.Fprintf(&b, "\nRatio: median of the ratios of every iteration after to every iteration before, with Moses's interval; "+
+		"a regression is worse than %v%% over the whole interval, an interval straddling %v%% is inconclusive. %s\n",
+		r.Options.Threshold, r.Options.Threshold, r.verdictLine())
+	_, err := io.WriteString(w, b.String())
+	return err
 }

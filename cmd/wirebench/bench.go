@@ -58,8 +58,10 @@ type targetFlags struct {
 	JSON         string     `help:"Also write the results as JSON to this file."`
 	Quiet        bool       `short:"q" help:"No progress lines on stderr."`
 	Profile      string     `help:"Profile the server and client worker processes into this directory: a CPU profile (pprof) of a Go worker, a JFR recording and GC log of a JVM worker."`
+	MetricsAddr  string     `name:"metrics-addr" placeholder:"HOST:PORT" help:"Serve the running benchmark's throughput, latency histogram and errors for Prometheus at http://HOST:PORT/metrics (docs/history.md)."`
 	dataFlags
 	hostFlags
+	recordFlags
 }
 
 type benchCmd struct {
@@ -218,8 +220,16 @@ func (c *benchCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	metrics, err := startMetrics(e, c.MetricsAddr)
+	if err != nil {
+		return err
+	}
+	defer metrics.stop()
 	trials, runErr := cluster.Run(e.ctx, sp, cluster.Options{ProfileDir: c.Profile, Hosts: hosts,
-		Observe: func(ev cluster.Event) { fmt.Fprintf(progress, "  %s\n", ev.Line()) }})
+		Observe: func(ev cluster.Event) {
+			metrics.observe(sp.Name(), ev)
+			fmt.Fprintf(progress, "  %s\n", ev.Line())
+		}})
 	b := summary.Benchmark(res.Benchmark(), &results.Measured{Trials: trials, Method: spec.MethodSequential, Err: runErr}, nil)
 	out := &results.Results{SchemaVersion: results.SchemaVersion, Benchmarks: []results.Benchmark{b}, Environment: env}
 	measured := b.Summary.Ops > 0 || b.Summary.Errors > 0
@@ -232,6 +242,11 @@ func (c *benchCmd) Run(e *env) error {
 	if measured {
 		if err := c.writeJSON(progress, out); err != nil {
 			return errors.Join(runErr, err)
+		}
+	}
+	if measured && runErr == nil && b.Summary.Ops > 0 {
+		if err := c.record(e.ctx, progress, out); err != nil {
+			return err
 		}
 	}
 	switch {

@@ -65,7 +65,15 @@ func (c *capacityCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	metrics, err := startMetrics(e, c.MetricsAddr)
+	if err != nil {
+		return err
+	}
+	defer metrics.stop()
 	found, runErr := cluster.Capacity(e.ctx, res, cluster.Options{ProfileDir: c.Profile, Hosts: hosts}, func(st results.SearchStep) {
+		if st.Interval != nil {
+			metrics.observe(sp.Name(), cluster.Event{Interval: st.Interval})
+		}
 		fmt.Fprintf(progress, "  %s\n", capacityLine(st))
 	})
 	b := summary.Capacity(res.Benchmark(), found, runErr)
@@ -77,6 +85,11 @@ func (c *capacityCmd) Run(e *env) error {
 		}
 		if err := c.writeJSON(progress, out); err != nil {
 			return errors.Join(runErr, err)
+		}
+		if runErr == nil {
+			if err := c.record(e.ctx, progress, out); err != nil {
+				return err
+			}
 		}
 	}
 	switch {

@@ -10,7 +10,7 @@ import (
 type compareCmd struct {
 	Old       string  `arg:"" name:"OLD.json" help:"Results file of the baseline."`
 	New       string  `arg:"" name:"NEW.json" help:"Results file to compare with it."`
-	Threshold string  `default:"5%" help:"Worsening a significant change must exceed to be a regression (percent of the old score)."`
+	Threshold string  `default:"5%" help:"A regression is worse than this for certain: the ratio's whole interval beyond it (percent of the old score); an interval straddling it is inconclusive."`
 	Alpha     float64 `default:"0.05" help:"Significance level of the Mann-Whitney U test."`
 	Format    string  `default:"table" enum:"table,benchstat,md" help:"Output: table (terminal), benchstat (benchstat's text format) or md (Markdown)."`
 }
@@ -19,12 +19,9 @@ type compareCmd struct {
 // significantly beyond the threshold; unreadable files and bad flags are
 // usage errors (exit 2).
 func (c *compareCmd) Run(e *env) error {
-	threshold, err := compare.ParseThreshold(c.Threshold)
+	opts, err := compareOptions(c.Threshold, c.Alpha)
 	if err != nil {
-		return usagef("--threshold: %v", err)
-	}
-	if !(c.Alpha > 0 && c.Alpha < 1) {
-		return usagef("--alpha %v: want a level between 0 and 1, e.g. 0.05", c.Alpha)
+		return err
 	}
 	old, err := results.ReadFile(c.Old)
 	if err != nil {
@@ -34,8 +31,6 @@ func (c *compareCmd) Run(e *env) error {
 	if err != nil {
 		return usageError{err}
 	}
-	opts := compare.DefaultOptions()
-	opts.Threshold, opts.Alpha = threshold, c.Alpha
 	res, err := compare.Compare(old, new, opts)
 	if err != nil {
 		return usageError{err}
@@ -52,7 +47,21 @@ func (c *compareCmd) Run(e *env) error {
 		return err
 	}
 	if regs := res.Regressions(); len(regs) > 0 {
-		return fmt.Errorf("%d benchmark(s) regressed beyond %v%%: %s", len(regs), threshold, compare.RegressionList(regs))
+		return fmt.Errorf("%d benchmark(s) regressed beyond %v%%: %s", len(regs), opts.Threshold, compare.RegressionList(regs))
 	}
 	return nil
+}
+
+// compareOptions are the options of compare and gate from their flags.
+func compareOptions(threshold string, alpha float64) (compare.Options, error) {
+	opts := compare.DefaultOptions()
+	t, err := compare.ParseThreshold(threshold)
+	if err != nil {
+		return opts, usagef("--threshold: %v", err)
+	}
+	if !(alpha > 0 && alpha < 1) {
+		return opts, usagef("--alpha %v: want a level between 0 and 1, e.g. 0.05", alpha)
+	}
+	opts.Threshold, opts.Alpha = t, alpha
+	return opts, nil
 }

@@ -41,6 +41,8 @@ type cli struct {
 	List     listCmd     `cmd:"" help:"List the protocols and workloads."`
 	Report   reportCmd   `cmd:"" help:"Render a results file as a table, Markdown, CSV, JSON or HTML (with charts)."`
 	Compare  compareCmd  `cmd:"" help:"Compare two results files: change per benchmark, significance (benchstat's method), exit 1 on a regression."`
+	History  historyCmd  `cmd:"" help:"Show the recorded results over time per benchmark, with change points (and import results into the store)."`
+	Gate     gateCmd     `cmd:"" help:"Compare a run with the stored baseline of its branch: a Markdown delta table, exit 1 on a significant regression beyond a threshold."`
 	Plan     planCmd     `cmd:"" help:"From a run's variance components (forks and rounds), the forks × rounds that give the narrowest interval within a budget, or a precision at the least cost (Kalibera and Jones)."`
 	Version  versionCmd  `cmd:"" help:"Print the version."`
 }

@@ -21,20 +21,22 @@ import (
 )
 
 type runCmd struct {
-	Suite      string        `arg:"" optional:"" help:"A bundled suite's name or a suite file (YAML); default quick. See --list."`
-	Out        string        `short:"o" help:"Output directory (default results/<timestamp>)."`
-	Filter     string        `short:"f" help:"Run only the benchmarks whose name matches this regular expression."`
-	List       bool          `help:"List the bundled suites, or with a suite, its benchmarks, and exit."`
-	Resume     string        `help:"Resume the run in this directory: skip the benchmarks its journal holds, run the rest (same flags and suite: a resume that would measure differently is refused)."`
-	Smoke      bool          `help:"Smoke mode: tiny durations, the same code path (checks that a suite runs)."`
-	RateScale  float64       `name:"rate-scale" default:"1" help:"Multiply every open-loop rate of the suite by this factor (> 0), e.g. 0.5 for a slower machine."`
-	Sequential bool          `help:"Measure every benchmark on its own, one after the other, instead of comparison groups in interleaved rounds (to compare the two methods)."`
-	Seed       uint64        `default:"1" help:"Seed of the interleaved rounds' random order."`
-	Profile    string        `help:"Profile every worker process under this directory (a Go worker: CPU profile, pprof; a JVM worker: JFR recording and GC log), one subdirectory per comparison group (group-NNN, NNN the index of its first benchmark)."`
-	Plain      bool          `help:"Plain progress lines even on a terminal."`
-	Precision  string        `help:"Add forks to each interleaved group until every ratio's 99.9 % interval is within this of it (e.g. 5%), or until --budget is spent; the results say which ratios reached it."`
-	Budget     time.Duration `help:"Time for each group with --precision (default 10m)."`
+	Suite       string        `arg:"" optional:"" help:"A bundled suite's name or a suite file (YAML); default quick. See --list."`
+	Out         string        `short:"o" help:"Output directory (default results/<timestamp>)."`
+	Filter      string        `short:"f" help:"Run only the benchmarks whose name matches this regular expression."`
+	List        bool          `help:"List the bundled suites, or with a suite, its benchmarks, and exit."`
+	Resume      string        `help:"Resume the run in this directory: skip the benchmarks its journal holds, run the rest (same flags and suite: a resume that would measure differently is refused)."`
+	Smoke       bool          `help:"Smoke mode: tiny durations, the same code path (checks that a suite runs)."`
+	RateScale   float64       `name:"rate-scale" default:"1" help:"Multiply every open-loop rate of the suite by this factor (> 0), e.g. 0.5 for a slower machine."`
+	Sequential  bool          `help:"Measure every benchmark on its own, one after the other, instead of comparison groups in interleaved rounds (to compare the two methods)."`
+	Seed        uint64        `default:"1" help:"Seed of the interleaved rounds' random order."`
+	Profile     string        `help:"Profile every worker process under this directory (a Go worker: CPU profile, pprof; a JVM worker: JFR recording and GC log), one subdirectory per comparison group (group-NNN, NNN the index of its first benchmark)."`
+	Plain       bool          `help:"Plain progress lines even on a terminal."`
+	Precision   string        `help:"Add forks to each interleaved group until every ratio's 99.9 % interval is within this of it (e.g. 5%), or until --budget is spent; the results say which ratios reached it."`
+	Budget      time.Duration `help:"Time for each group with --precision (default 10m)."`
+	MetricsAddr string        `name:"metrics-addr" placeholder:"HOST:PORT" help:"Serve the running benchmarks' throughput, latency histogram and errors for Prometheus at http://HOST:PORT/metrics (docs/history.md)."`
 	hostFlags
+	recordFlags
 }
 
 func (c *runCmd) Run(e *env) error {
@@ -105,12 +107,24 @@ func (c *runCmd) Run(e *env) error {
 	if dir == "" {
 		dir = filepath.Join("results", time.Now().Format("20060102-150405"))
 	}
+	metrics, err := startMetrics(e, c.MetricsAddr)
+	if err != nil {
+		return err
+	}
+	defer metrics.stop()
 	total := suite.Estimate(selected)
 	fmt.Fprintf(e.stderr, "wirebench: suite %s: %d benchmarks, about %v; writing to %s\n",
 		s.Name, len(selected), total.Round(time.Second), dir)
 	prog := newProgress(e.stderr, !c.Plain && isTerminal(e.stderr), total)
+	observe := prog.observe
+	if metrics != nil {
+		observe = func(ev runner.Event) {
+			metrics.observeRun(ev)
+			prog.observe(ev)
+		}
+	}
 	out, runErr := runner.Run(e.ctx, s, runner.Options{Dir: dir, Resume: c.Resume != "", Filter: filter,
-		Version: buildVersion(), Seed: c.Seed, Hosts: hosts, ProfileDir: c.Profile, Observe: prog.observe,
+		Version: buildVersion(), Seed: c.Seed, Hosts: hosts, ProfileDir: c.Profile, Observe: observe,
 		Precision: precision, Budget: c.Budget})
 	prog.finish()
 	if out != nil && out.Results != nil && len(out.Results.Benchmarks) > 0 {
@@ -123,6 +137,12 @@ func (c *runCmd) Run(e *env) error {
 		}
 		fmt.Fprintf(e.stdout, "\nreports: %s\n", strings.Join(reportFiles(out.Files), ", "))
 	}
+	// Only a run that finished is recorded: a resumed run records when it completes.
+	if runErr == nil && out != nil && out.Results != nil && len(out.Results.Benchmarks) > 0 {
+		if err := c.recordRun(e, out.Files["json"]); err != nil {
+			return err
+		}
+	}
 	switch {
 	case errors.Is(runErr, e.ctx.Err()) && e.ctx.Err() != nil:
 		return fmt.Errorf("interrupted; the report holds what finished; continue with: wirebench run %s --resume %s", c.Suite, dir)
@@ -132,6 +152,19 @@ func (c *runCmd) Run(e *env) error {
 		return fmt.Errorf("%d benchmark(s) failed; see the warnings above and in %s", out.Failed, dir)
 	}
 	return nil
+}
+
+// recordRun records results.json as written, so that importing the directory later
+// finds the same run.
+func (c *runCmd) recordRun(e *env, path string) error {
+	if c.NoStore || path == "" {
+		return nil
+	}
+	doc, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	return c.recordDocument(e.ctx, e.stderr, doc, path)
 }
 
 func listSuites(w io.Writer) error {

@@ -19,6 +19,10 @@ func Main(m *testing.M, pkg string, binary *string) {
 		panic(err)
 	}
 	*binary = filepath.Join(dir, "wirebench")
+	// Commands record their results in the default store under the user's data
+	// directory: the tests' go to a directory of their own (and the processes they
+	// start inherit it).
+	os.Setenv("XDG_DATA_HOME", filepath.Join(dir, "data"))
 	if out, err := exec.Command("go", "build", "-o", *binary, pkg).CombinedOutput(); err != nil {
 		os.Stderr.Write(out)
 		os.Stderr.WriteString("testbin: building " + pkg + ": " + err.Error() + "\n")

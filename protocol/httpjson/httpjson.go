@@ -73,7 +73,9 @@ package httpjson
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/protocol"
@@ -117,11 +119,11 @@ func init() {
 	protocol.RegisterStack(goStack(StdStack, protocol.Production,
 		"net/http ServeMux server and net/http Client, encoding/json on both sides",
 		[]string{"net/http", "encoding/json"},
-		noOptions(NewStdServer), protocol.Clients(NewStdClient)))
+		serverOptions(NewStdServer), protocol.Clients(NewStdClient)))
 	protocol.RegisterStack(goStack(TunedStack, protocol.Tuned,
 		"net/http server with a hand-written JSON codec; a lean keep-alive HTTP/1.1 client",
 		[]string{"net/http"},
-		noOptions(NewServer), protocol.Clients(NewClient)))
+		serverOptions(NewServer), protocol.Clients(NewClient)))
 }
 
 // goStack is a stack of the protocol with both sides, in Go, on the standard library
@@ -137,12 +139,24 @@ func goStack(name string, tier protocol.Tier, summary string, std []string,
 	}
 }
 
-// noOptions adapts the constructor of a server of this package, which knows no
-// options, to protocol.Stack.NewServer.
-func noOptions[S protocol.Server](f func(contract.Service, protocol.ServerConfig) S) func(contract.Service, protocol.ServerConfig) (protocol.Server, error) {
+// OptionDelay is the servers' one option: a duration (e.g. 2ms) every call waits
+// before it runs, a known slowdown for testing that one shows (contract.Delayed).
+// Like any option it makes the server's tier tuned.
+const OptionDelay = "delay"
+
+// serverOptions adapts the constructor of a server of this package to
+// protocol.Stack.NewServer, applying its options.
+func serverOptions[S protocol.Server](f func(contract.Service, protocol.ServerConfig) S) func(contract.Service, protocol.ServerConfig) (protocol.Server, error) {
 	return func(svc contract.Service, cfg protocol.ServerConfig) (protocol.Server, error) {
-		if err := protocol.CheckOptions(Name, cfg.Options); err != nil {
+		if err := protocol.CheckOptions(Name, cfg.Options, OptionDelay); err != nil {
 			return nil, err
+		}
+		if v, ok := cfg.Options[OptionDelay]; ok {
+			d, err := time.ParseDuration(v)
+			if err != nil || d < 0 || d > 10*time.Second {
+				return nil, fmt.Errorf("%s: option %s=%q: want a duration from 0 to 10s, e.g. 2ms", Name, OptionDelay, v)
+			}
+			svc = contract.Delayed(svc, d)
 		}
 		return f(svc, cfg), nil
 	}

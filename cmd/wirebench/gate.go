@@ -1,0 +1,132 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+
+	"github.com/wirebench/wirebench/compare"
+	"github.com/wirebench/wirebench/history"
+	"github.com/wirebench/wirebench/results"
+	"github.com/wirebench/wirebench/store"
+)
+
+type gateCmd struct {
+	Current        string  `arg:"" optional:"" name:"RESULTS" help:"The current run: a results.json or a run directory (default: the run recorded last in the store)."`
+	BaselineBranch string  `name:"baseline-branch" placeholder:"BRANCH" help:"Compare with the latest stored run of this branch (default: the current run's own branch, i.e. its previous run)."`
+	Machine        string  `help:"Take the baseline from this machine's runs (default: the current run's machine; for a RESULTS file, $WIREBENCH_MACHINE or the host name)."`
+	AnyMachine     bool    `name:"any-machine" help:"Take the baseline from any machine (scores of different machines rarely compare)."`
+	Threshold      string  `default:"5%" help:"A regression is worse than this for certain: the ratio's whole interval beyond it (percent of the baseline's score)."`
+	Alpha          float64 `default:"0.05" help:"Significance level of the Mann-Whitney U test; the ratio's interval is at 1 − alpha."`
+	Format         string  `default:"md" enum:"md,table" help:"Output: md (a Markdown delta table for a pull-request comment) or table (terminal, with p-values and p99)."`
+	NoBaselineOK   bool    `name:"no-baseline-ok" help:"Exit 0 when the store has no baseline run (a first run), instead of 2."`
+	storeFlag
+}
+
+// Run compares the current run with its branch's stored baseline, prints the delta
+// table and fails (exit 1) on a significant regression beyond the threshold.
+func (c *gateCmd) Run(e *env) error {
+	opts, err := compareOptions(c.Threshold, c.Alpha)
+	if err != nil {
+		return err
+	}
+	s, err := c.open(e.ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+
+	// The current run: a file (tagged as a run here would be), or the store's last.
+	var cur store.Run
+	var curDoc []byte
+	if c.Current != "" {
+		files, err := store.FindResults(c.Current)
+		if err != nil {
+			return usageError{err}
+		}
+		if len(files) != 1 {
+			return usagef("%s holds %d runs: name one run directory or results.json", c.Current, len(files))
+		}
+		if curDoc, err = os.ReadFile(files[0]); err != nil {
+			return usageError{err}
+		}
+		// A file is tagged as a run here would be: the CI's or git's commit and branch.
+		cur.Tags = store.DetectTags(e.ctx, ".", store.Tags{Machine: c.Machine})
+		cur.Key = store.Key(curDoc)
+	} else {
+		last, ok, err := s.LastRecorded(e.ctx)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return usagef("the store %s has no run: record one (wirebench run) or name a results file", s.Path())
+		}
+		cur = last
+		if curDoc, err = s.Document(e.ctx, cur.ID); err != nil {
+			return err
+		}
+	}
+	f := store.Filter{Branch: c.BaselineBranch, Machine: c.Machine}
+	if f.Branch == "" {
+		f.Branch = cur.Branch
+	}
+	if f.Machine == "" && !c.AnyMachine {
+		f.Machine = cur.Machine
+	}
+	if c.Current == "" {
+		f.Until = cur.Time // a baseline is older than the run it judges
+	}
+	base, ok, err := s.Latest(e.ctx, f, cur.Key)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		msg := fmt.Sprintf("no baseline: the store %s has no other run of branch %q on machine %q", s.Path(), f.Branch, f.Machine)
+		if c.NoBaselineOK {
+			fmt.Fprintf(e.stdout, "%s; nothing to compare.\n", msg)
+			return nil
+		}
+		return usagef("%s (record one, or see --baseline-branch, --machine, --any-machine, --no-baseline-ok)", msg)
+	}
+	baseDoc, err := s.Document(e.ctx, base.ID)
+	if err != nil {
+		return err
+	}
+	oldRes, err := results.Read(bytes.NewReader(baseDoc))
+	if err != nil {
+		return fmt.Errorf("baseline run %d: %w", base.ID, err)
+	}
+	newRes, err := results.Read(bytes.NewReader(curDoc))
+	if err != nil {
+		return usageError{fmt.Errorf("current run: %w", err)}
+	}
+	res, err := compare.Compare(oldRes, newRes, opts)
+	if err != nil {
+		return usageError{err}
+	}
+	oldLabel, newLabel := runLabel(base), runLabel(cur)
+	if c.Format == "table" {
+		err = res.WriteTable(e.stdout, oldLabel, newLabel)
+	} else {
+		err = res.WriteDelta(e.stdout, oldLabel, newLabel)
+	}
+	if err != nil {
+		return err
+	}
+	if regs := res.Regressions(); len(regs) > 0 {
+		return fmt.Errorf("%d benchmark(s) regressed beyond %v%% against %s: %s", len(regs), opts.Threshold, oldLabel, compare.RegressionList(regs))
+	}
+	return nil
+}
+
+// runLabel names a run in the table: branch@commit and its start, or what is known.
+func runLabel(r store.Run) string {
+	l := orNone(r.Branch) + "@" + history.ShortCommit(r.Commit)
+	if !r.Time.IsZero() {
+		l += " " + r.Time.UTC().Format("2006-01-02 15:04")
+	}
+	if r.ID != 0 {
+		l += fmt.Sprintf(" (run %d)", r.ID)
+	}
+	return l
+}
