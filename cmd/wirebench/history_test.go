@@ -16,16 +16,19 @@ import (
 
 // delaySuite is one http-json benchmark whose server waits delay before each call:
 // with 8 calls in flight, the throughput is about 8/(delay + the call's own time).
-// The calls finish in waves of 8 every delay, so an iteration holds about
-// 250ms/delay waves ± 1: with 5 ms, 50 ± 1 (2 %); 16 iterations a side give the
-// ratio's interval room to lie wholly beyond 5 % on a busy machine.
+// The delay is long (20 ms) so that what a loaded machine adds to a call (timer
+// wake-ups late by milliseconds: with 5 ms, calls took 10 ms and runs moved by 20 %
+// while other tests ran) stays small beside it; the calls finish in waves of 8
+// every delay, so an iteration of 400 ms holds 20 ± 1 waves, and 24 iterations a
+// side give the ratio's interval room to lie wholly beyond 5 % (with 12 of 500 ms,
+// a run at 0.797 had [0.742, 0.952]).
 func delaySuite(delay string) string {
 	return `name: gate-e2e
 description: one http-json benchmark with a server-side delay
 defaults:
   warmup: 300ms
-  iterations: 16
-  duration: 250ms
+  iterations: 24
+  duration: 400ms
   trials: 1
 load:
   concurrency: [8]
@@ -40,14 +43,14 @@ workloads:
 }
 
 // The issue's goal, end to end: two recorded runs of a suite, the second with the
-// server 25 % slower per call (delay 5ms → 6.25ms, a throughput about 20 % lower),
+// server 25 % slower per call (delay 20ms → 25ms, a throughput about 20 % lower),
 // then history and gate: gate exits 1 with the regression in its table. A third run
 // like the first, against the first, passes (same, or inconclusive: never a
 // regression). Every figure comes from real runs.
 func TestHistoryAndGateEndToEnd(t *testing.T) {
 	dir := t.TempDir()
 	st := filepath.Join(dir, "history.db")
-	base, slow := writeSuite(t, delaySuite("5ms")), writeSuite(t, delaySuite("6250us"))
+	base, slow := writeSuite(t, delaySuite("20ms")), writeSuite(t, delaySuite("25ms"))
 	record := func(suite, out, commit, branch string) {
 		t.Helper()
 		code, stdout, stderr := runBinary(t, "run", "--plain", suite, "--out", filepath.Join(dir, out), "--store", st,
@@ -77,8 +80,8 @@ func TestHistoryAndGateEndToEnd(t *testing.T) {
 	if !strings.Contains(stdout, "feature@bbbbbbb2") || !strings.Contains(stdout, "main@aaaaaaa1") {
 		t.Errorf("gate's table does not name both runs:\n%s", stdout)
 	}
-	// The ratio: 6.25 ms against 5 ms per call, plus the call's own time, makes
-	// after/before between 0.8 (no time of its own) and 0.9 (a generous 7.5 ms).
+	// The ratio: 25 ms against 20 ms per call, plus the call's own time, makes
+	// after/before between 0.8 (no time of its own) and 0.9 (a generous 25 ms).
 	m := regexp.MustCompile(`\| ` + regexp.QuoteMeta(name) + ` \| [^|]+ \| [^|]+ \| ([0-9.]+) \[([0-9.]+), ([0-9.]+)\] \|`).FindStringSubmatch(stdout)
 	if m == nil {
 		t.Fatalf("no ratio row for %s in:\n%s", name, stdout)
