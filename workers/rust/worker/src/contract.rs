@@ -454,9 +454,10 @@ mod tests {
     #[test]
     fn trades_equal_the_go_ones() {
         let g = golden("trades.json");
-        for (i, t) in g["trades"].as_array().unwrap().iter().enumerate() {
-            let got = trade_at(i as i64);
-            assert_eq!(got.id, t["id"].as_i64().unwrap());
+        // The golden trades are a sample of ids (the first ones, and some far out).
+        for t in g["trades"].as_array().unwrap() {
+            let i = t["id"].as_i64().unwrap();
+            let got = trade_at(i);
             assert_eq!(got.symbol, t["symbol"].as_str().unwrap());
             assert_eq!(got.price, t["price"].as_f64().unwrap(), "trade {i} price");
             assert_eq!(got.quantity, t["quantity"].as_i64().unwrap());
