@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/wirebench
 
-.PHONY: build run test vet check-generate deploy-check generate demo bench-codecs tools peers clean java test-java test-java-unit
+.PHONY: build run test vet check-generate deploy-check generate demo bench-codecs tools peers clean java test-java test-java-unit rust test-rust test-rust-unit rust-generate
 
 build:
 	$(GO) build -o $(BIN) ./cmd/wirebench
@@ -13,14 +13,15 @@ run: build
 	$(BIN) run
 
 # The test command of the README and of CI: vet, the generated-code check, the JVM
-# worker's jar (when a JDK and Maven are present; its Go interop tests skip without
-# it), every Go test, the deploy checks, then the JVM worker's own tests. With CI=true
-# whatever would be skipped for a missing tool fails instead (internal/testtool,
-# scripts/missing.sh).
-test: vet check-generate java
+# worker's jar and the Rust worker's binary (when a JDK and Maven, or cargo, are
+# present; their Go interop tests skip without them), every Go test, the deploy checks,
+# then the JVM and Rust workers' own tests. With CI=true whatever would be skipped for
+# a missing tool fails instead (internal/testtool, scripts/missing.sh).
+test: vet check-generate java rust
 	$(GO) test -count=1 -timeout 20m ./...
 	@$(MAKE) --no-print-directory deploy-check
 	@$(MAKE) --no-print-directory test-java-unit
+	@$(MAKE) --no-print-directory test-rust-unit
 
 vet:
 	$(GO) vet ./...
@@ -69,10 +70,10 @@ peers: build
 # Needs mvn and java (JDK 17); without them the JVM stacks are unavailable and this says
 # so (and fails in CI: scripts/missing.sh). Builds under the shared CPU lock.
 MVN ?= mvn
-JAVA_LOCK := $(shell command -v flock >/dev/null && echo flock -s /tmp/wirebench-cpu.lock)
+CPU_LOCK := $(shell command -v flock >/dev/null && echo flock -s /tmp/wirebench-cpu.lock)
 java:
 	@if command -v $(MVN) >/dev/null && command -v java >/dev/null; then \
-		$(JAVA_LOCK) $(MVN) -q -B -f workers/java/pom.xml package -DskipTests; \
+		$(CPU_LOCK) $(MVN) -q -B -f workers/java/pom.xml package -DskipTests; \
 	else \
 		bash scripts/missing.sh "java: mvn or java not found: the JVM stacks are unavailable (install a JDK 17 and Maven 3.8)"; \
 	fi
@@ -83,10 +84,42 @@ test-java: java test-java-unit
 
 test-java-unit:
 	@if command -v $(MVN) >/dev/null && command -v java >/dev/null; then \
-		$(JAVA_LOCK) $(MVN) -q -B -f workers/java/pom.xml verify; \
+		$(CPU_LOCK) $(MVN) -q -B -f workers/java/pom.xml verify; \
 	else \
 		bash scripts/missing.sh "test-java: mvn or java not found: the JVM worker's tests skipped"; \
 	fi
+
+# The Rust worker (workers/rust, docs/rust-worker.md): one release binary,
+# workers/rust/target/release/wirebench-worker, that runs the Rust stacks. Needs cargo
+# (Rust 1.95; rustup's ~/.cargo/bin is looked in when cargo is not on PATH); without it
+# the Rust stacks are unavailable and this says so (and fails in CI). --locked: the
+# committed Cargo.lock is the build's, never updated. Builds under the shared CPU lock;
+# cargo rebuilds only what changed (a first build takes a few minutes).
+CARGO ?= $(shell command -v cargo 2>/dev/null || ls $(HOME)/.cargo/bin/cargo 2>/dev/null)
+RUST_MANIFEST := workers/rust/Cargo.toml
+rust:
+	@if [ -n "$(CARGO)" ]; then \
+		$(CPU_LOCK) $(CARGO) build -q --release --locked --manifest-path $(RUST_MANIFEST) -p wirebench-worker; \
+	else \
+		bash scripts/missing.sh "rust: cargo not found: the Rust stacks are unavailable (install Rust 1.95 with rustup)"; \
+	fi
+
+# The Rust worker's own tests (cargo test, in release mode so that they reuse the
+# worker's build), then the Go interop tests against it.
+test-rust: rust test-rust-unit
+	$(GO) test -count=1 ./protocol/rust/
+
+test-rust-unit:
+	@if [ -n "$(CARGO)" ]; then \
+		$(CPU_LOCK) $(CARGO) test -q --release --locked --manifest-path $(RUST_MANIFEST) -p wirebench-worker; \
+	else \
+		bash scripts/missing.sh "test-rust: cargo not found: the Rust worker's tests skipped"; \
+	fi
+
+# Regenerates the Rust worker's committed gRPC code from the two .proto files (needs
+# protoc).
+rust-generate:
+	$(CARGO) run -q --release --locked --manifest-path $(RUST_MANIFEST) -p wirebench-codegen
 
 clean:
 	rm -rf bin

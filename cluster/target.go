@@ -76,6 +76,12 @@ func workerCommand(st *protocol.Stack, opt Options, sock, profile string, cpus [
 			argv = append(argv, JVMProfileArgs(profile)...)
 		}
 		return append(argv, "-jar", jar, "worker", "--listen", "unix://"+sock), nil
+	case protocol.WorkerRust:
+		bin, err := rustWorkerBinary(opt)
+		if err != nil {
+			return nil, err
+		}
+		return []string{bin, "worker", "--listen", "unix://" + sock}, nil
 	}
 	return nil, fmt.Errorf("no worker of kind %q", st.Worker)
 }
@@ -161,6 +167,31 @@ func javaWorkerJar(opt Options, family string) (string, error) {
 	return "", fmt.Errorf("the JVM worker is not built (no %s): run `make java` (needs a JDK 17 and Maven), or set %s", filepath.Join(javaWorkerJarDir, name), JavaWorkerEnv)
 }
 
+// RustWorkerEnv names the environment variable that points at the Rust worker's binary.
+const RustWorkerEnv = "WIREBENCH_RUST_WORKER"
+
+// RustWorkerPath is where `make rust` builds the Rust worker, from the repository root.
+const RustWorkerPath = "workers/rust/target/release/wirebench-worker"
+
+// rustWorkerBinary finds the Rust worker: $WIREBENCH_RUST_WORKER, then the build's
+// place beside the binary's bin/ directory or under the current one.
+func rustWorkerBinary(opt Options) (string, error) {
+	cands := []string{os.Getenv(RustWorkerEnv)}
+	if opt.Binary != "" {
+		cands = append(cands, filepath.Join(filepath.Dir(opt.Binary), "..", RustWorkerPath))
+	}
+	cands = append(cands, RustWorkerPath)
+	for _, c := range cands {
+		if c == "" {
+			continue
+		}
+		if _, err := os.Stat(c); err == nil {
+			return c, nil
+		}
+	}
+	return "", fmt.Errorf("the Rust worker is not built (no %s): run `make rust` (needs cargo), or set %s", RustWorkerPath, RustWorkerEnv)
+}
+
 // startWorker spawns a worker of kind, pinned to cpus, in the namespace of ns (the
 // driver's own for the zero End).
 func startWorker(ctx context.Context, role string, st *protocol.Stack, opt Options, dir, name string, cpus []int, ns nspair.End) (*worker, error) {
@@ -174,7 +205,7 @@ func startWorker(ctx context.Context, role string, st *protocol.Stack, opt Optio
 		return nil, fmt.Errorf("%s: %w", role, err)
 	}
 	timeout := opt.StartTimeout
-	if st.Worker != protocol.WorkerGo {
+	if st.Worker == protocol.WorkerJava {
 		timeout *= 3 // a JVM takes a few seconds to start on a busy machine
 	}
 	proc, err := startProcess(ctx, role, nspair.Exec(ns, argv), cpus, timeout)

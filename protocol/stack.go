@@ -52,6 +52,8 @@ const (
 	WorkerGo = "go"
 	// WorkerJava is the JVM worker of workers/java.
 	WorkerJava = "java"
+	// WorkerRust is the Rust worker of workers/rust.
+	WorkerRust = "rust"
 )
 
 // Stack is a named implementation of one or both sides of a protocol.
@@ -71,7 +73,8 @@ type Stack struct {
 	// Libraries are the libraries the stack is built on, by module or artifact, with
 	// their versions ("go" is the Go standard library).
 	Libraries map[string]string
-	// Worker is the kind of worker process that runs the stack (WorkerGo, WorkerJava).
+	// Worker is the kind of worker process that runs the stack (WorkerGo, WorkerJava,
+	// WorkerRust).
 	Worker string
 	// Family is the build of the worker that runs the stack, where a kind has several:
 	// for WorkerJava, the stack family whose jar runs it ("" for the main jar, e.g.

@@ -2,7 +2,8 @@
 # Installs, at the versions in ../shared/ENVIRONMENT.md, what wirebench's generate check
 # and its outside-client tests use: protoc and capnp with their Go plugins, curl,
 # grpcurl and ghz, chromium (a test renders the HTML report in it), a JDK 17 and Maven
-# (`make java` builds the JVM worker, whose stacks the interop tests run), and the
+# (`make java` builds the JVM worker, whose stacks the interop tests run), cargo with
+# Rust 1.95 (`make rust`: the Rust worker; checked, installed only through rustup), and the
 # Python clients pycapnp, grpcio and fastavro (into the Python that python3 runs). Tests that
 # need a missing one skip with a message, so this is optional for `make test`; CI
 # runs it to test everything, and with CI=true those tests fail instead of skipping.
@@ -67,5 +68,26 @@ EOF
 then
   PIP_ROOT_USER_ACTION=ignore python3 -m pip install --quiet "${pypins[@]}" ||
     { echo "install-tools: python3 -m pip install ${pypins[*]} failed"; status=1; }
+fi
+
+# The Rust worker (make rust) needs cargo and rustc 1.95 (edition 2024). The machines
+# come with them from rustup in ~/.cargo/bin, which the Makefile also looks in; where
+# only rustup is there, it installs the pinned toolchain (when its server is reachable).
+# Debian's cargo is too old for the worker (bookworm ships Rust 1.63), so it is not tried.
+rust_version=1.95.0
+cargo_bin=$(command -v cargo || ls "$HOME/.cargo/bin/cargo" 2>/dev/null)
+rustup_bin=$(command -v rustup || ls "$HOME/.cargo/bin/rustup" 2>/dev/null)
+if [ -z "$cargo_bin" ] && [ -n "$rustup_bin" ]; then
+  "$rustup_bin" toolchain install "$rust_version" --profile minimal >/tmp/wirebench-rustup.log 2>&1 &&
+    "$rustup_bin" default "$rust_version" >>/tmp/wirebench-rustup.log 2>&1 ||
+    echo "install-tools: rustup could not install Rust $rust_version (see /tmp/wirebench-rustup.log)"
+  cargo_bin=$(command -v cargo || ls "$HOME/.cargo/bin/cargo" 2>/dev/null)
+fi
+if [ -z "$cargo_bin" ]; then
+  echo "install-tools: no cargo: install Rust $rust_version with rustup (https://rustup.rs); the Rust stacks need it"
+  status=1
+elif ! "$(dirname "$cargo_bin")/rustc" --version 2>/dev/null | grep -Eq '^rustc 1\.(9[5-9]|[1-9][0-9]{2,})\.'; then
+  echo "install-tools: $("$(dirname "$cargo_bin")/rustc" --version 2>&1) is older than Rust $rust_version, which the Rust worker needs"
+  status=1
 fi
 exit $status

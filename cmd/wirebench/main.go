@@ -33,6 +33,7 @@ const (
 type cli struct {
 	Serve    serveCmd    `cmd:"" help:"Serve the benchmark service over one protocol."`
 	Call     callCmd     `cmd:"" help:"Call one operation (or 'demo': every operation) of a server and print the answer as JSON."`
+	Conform  conformCmd  `cmd:"" help:"Check a server of the contract: call every operation, compare every answer, print each difference; exit 1 if any."`
 	Run      runCmd      `cmd:"" help:"Run a suite of benchmarks (default: quick: every protocol over tcp, in forks of interleaved rounds) and write the reports."`
 	Bench    benchCmd    `cmd:"" help:"Run one benchmark: start a server and a load generator in pinned worker processes, measure, and print the result."`
 	Capacity capacityCmd `cmd:"" help:"Find the highest rate a target sustains within latency objectives (open loop: grow, bisect, confirm)."`

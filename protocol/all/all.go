@@ -9,4 +9,5 @@ import (
 	_ "github.com/wirebench/wirebench/protocol/httpjson"
 	_ "github.com/wirebench/wirebench/protocol/instrument"
 	_ "github.com/wirebench/wirebench/protocol/jvm"
+	_ "github.com/wirebench/wirebench/protocol/rust"
 )

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/wirebench/wirebench/conform"
+	"github.com/wirebench/wirebench/internal/units"
+	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/transport"
+)
+
+type conformCmd struct {
+	Protocol       string        `short:"p" required:"" help:"Protocol the server speaks (see 'wirebench list')."`
+	Target         string        `short:"t" required:"" env:"WIREBENCH_TARGET" help:"Server address: tcp://HOST:PORT or unix:///PATH."`
+	Stack          string        `help:"Go client stack that calls the server (default: the protocol's; see 'wirebench list')."`
+	Timeout        time.Duration `default:"10s" help:"Deadline of each call."`
+	MaxMessageSize units.Size    `default:"16MiB" help:"Largest response accepted."`
+	Quiet          bool          `short:"q" help:"Print only the differences and the verdict, not each operation checked."`
+	dataFlags
+}
+
+func (c *conformCmd) Help() string {
+	return "Calls every operation of the contract on a server, checks every answer against the " +
+		"contract (the data set of --seed and --data-size, as the server was started with), and " +
+		"prints each difference: the operation, the field, what was expected and what came back. " +
+		"Exits 0 when the server conforms, 1 when it does not (docs/add-a-stack.md)."
+}
+
+func (c *conformCmd) Run(e *env) error {
+	p, err := protocol.Lookup(c.Protocol)
+	if err != nil {
+		return usageError{err}
+	}
+	if p.InProcess {
+		return usagef("%s runs in-process: there is no server to check", p.Name)
+	}
+	st, err := protocol.LookupStack(p.Name, c.Stack, protocol.ClientSide)
+	if err != nil {
+		return usageError{err}
+	}
+	if st.Worker != protocol.WorkerGo {
+		return usagef("%s client %s runs in the %s worker; conform calls with a Go client (leave --stack out)", p.Name, st.Name, st.Worker)
+	}
+	ds, err := c.dataset()
+	if err != nil {
+		return err
+	}
+	target, err := transport.Parse(c.Target)
+	if err != nil {
+		return usageError{err}
+	}
+	ctx, cancel := context.WithTimeout(e.ctx, c.Timeout)
+	cl, err := st.Dial(ctx, protocol.ClientConfig{Target: target, MaxMessageSize: int(c.MaxMessageSize)})
+	cancel()
+	if err != nil {
+		return fmt.Errorf("connecting to %s with %s: %w", target, st.Name, err)
+	}
+	defer cl.Close()
+	fmt.Fprintf(e.stdout, "# %s server at %s, called with %s (data set seed %d, %d persons)\n", p.Name, target, st.Name, c.Seed, c.DataSize)
+	ops := 0
+	diffs, err := conform.Check(e.ctx, cl, ds, conform.Options{CallTimeout: c.Timeout,
+		Observe: func(op string, d []conform.Difference) {
+			ops++
+			switch {
+			case len(d) == 0 && !c.Quiet:
+				fmt.Fprintf(e.stdout, "ok    %s\n", op)
+			case len(d) > 0:
+				fmt.Fprintf(e.stdout, "FAIL  %s\n", op)
+				for _, x := range d {
+					fmt.Fprintf(e.stdout, "        %s: expected %s, got %s\n", x.Field, x.Expected, x.Got)
+				}
+			}
+		}})
+	if err != nil {
+		return err
+	}
+	if len(diffs) > 0 {
+		return fmt.Errorf("the server does not conform: %d difference%s in %d operations checked", len(diffs), plural(len(diffs)), ops)
+	}
+	fmt.Fprintf(e.stdout, "conforms: %d operations checked, every answer as the contract says\n", ops)
+	return nil
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

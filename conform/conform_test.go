@@ -1,0 +1,87 @@
+package conform_test
+
+import (
+	"context"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/wirebench/wirebench/conform"
+	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/protocol"
+	_ "github.com/wirebench/wirebench/protocol/all"
+	"github.com/wirebench/wirebench/protocol/protocoltest"
+)
+
+// faulty is the reference service with one fault: GetPerson answers person 3 with
+// another email. Served by a real server of each protocol, it is a server that answers
+// one operation wrongly.
+type faulty struct{ *contract.Reference }
+
+const wrongEmail = "someone.else@example.com"
+
+func (f faulty) GetPerson(ctx context.Context, id int64) (contract.Person, error) {
+	p, err := f.Reference.GetPerson(ctx, id)
+	if id == 3 {
+		p.Email = wrongEmail
+	}
+	return p, err
+}
+
+func check(t *testing.T, proto string, svc contract.Service) []conform.Difference {
+	t.Helper()
+	tg := protocoltest.Start(t, proto, "tcp", svc, protocolServerConfig())
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	diffs, err := conform.Check(ctx, tg.Client(t, nil), tg.Dataset, conform.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return diffs
+}
+
+func TestReferenceServersConform(t *testing.T) {
+	for _, proto := range []string{"http-json", "grpc-proto", "grpc-avro", "capnp"} {
+		t.Run(proto, func(t *testing.T) {
+			if diffs := check(t, proto, nil); len(diffs) != 0 {
+				t.Errorf("the reference server of %s differs from the contract: %v", proto, diffs)
+			}
+		})
+	}
+}
+
+func TestOneWrongAnswerIsNamed(t *testing.T) {
+	ds := contract.MustDataset(contract.DefaultSeed, contract.DefaultSize)
+	want, _ := ds.Person(3)
+	for _, proto := range []string{"http-json", "grpc-proto"} {
+		t.Run(proto, func(t *testing.T) {
+			diffs := check(t, proto, faulty{contract.NewReference(ds)})
+			exp := conform.Difference{Operation: "GetPerson(3)", Field: "email",
+				Expected: strconv.Quote(want.Email), Got: strconv.Quote(wrongEmail)}
+			if len(diffs) != 1 || diffs[0] != exp {
+				t.Fatalf("differences %v, want exactly %v", diffs, exp)
+			}
+			if got := diffs[0].String(); got != `GetPerson(3): email: expected "`+want.Email+`", got "`+wrongEmail+`"` {
+				t.Errorf("String() = %s", got)
+			}
+		})
+	}
+}
+
+// A server that is not there: every operation is a difference, none is skipped.
+func TestUnreachableServer(t *testing.T) {
+	tg := protocoltest.Start(t, "grpc-proto", "tcp", nil, protocolServerConfig())
+	cl := tg.Client(t, nil)
+	tg.Server.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	diffs, err := conform.Check(ctx, cl, tg.Dataset, conform.Options{CallTimeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(diffs) < 10 || diffs[0].Operation != "ListPersons" || diffs[0].Field != "error" {
+		t.Errorf("%d differences, first %v; want one per operation, from ListPersons", len(diffs), diffs)
+	}
+}
+
+func protocolServerConfig() protocol.ServerConfig { return protocol.ServerConfig{} }

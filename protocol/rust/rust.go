@@ -1,0 +1,73 @@
+// Package rust registers the stacks of the Rust worker (workers/rust) with the protocol
+// registry, so the driver knows which worker runs them and `wirebench list` shows them.
+// The stacks run in a Rust worker process that serves the control API; this package
+// holds only their metadata: names, sides, tier and crate versions.
+//
+// The versions here are the ones workers/rust/worker/Cargo.toml pins; a test reads it and
+// fails when they drift apart, and another asks the built worker for its stacks (`list`)
+// and fails when the two lists differ.
+package rust
+
+import "github.com/wirebench/wirebench/protocol"
+
+// Rust is the Rust release the worker is built with (rust-version in Cargo.toml).
+const Rust = "1.95"
+
+// Crate versions, as workers/rust/worker/Cargo.toml pins them.
+const (
+	tokio     = "1.54.1"
+	tonic     = "0.14.9"
+	prost     = "0.14.4"
+	axum      = "0.8.9"
+	hyper     = "1.12.0"
+	hyperUtil = "0.1.21"
+	serde     = "1.0.229"
+	serdeJSON = "1.0.154"
+)
+
+// Stacks are the Rust worker's stacks, in registration order.
+var Stacks = []*protocol.Stack{
+	{
+		Name: "tonic", Protocol: "grpc-proto", Sides: protocol.ServerSide | protocol.ClientSide,
+		Summary: "tonic with prost messages (generated services and clients), tonic-reflection on; TCP and Unix sockets",
+		Libraries: map[string]string{
+			"tonic":            tonic,
+			"tonic-prost":      tonic,
+			"tonic-reflection": tonic,
+			"prost":            prost,
+			"tokio":            tokio,
+		},
+	},
+	{
+		Name: "axum", Protocol: "http-json", Sides: protocol.ServerSide,
+		Summary: "an axum router with serde_json bodies (HTTP/1.1 on hyper); TCP and Unix sockets",
+		Libraries: map[string]string{
+			"axum":       axum,
+			"hyper":      hyper,
+			"serde":      serde,
+			"serde_json": serdeJSON,
+			"tokio":      tokio,
+		},
+	},
+	{
+		Name: "hyper", Protocol: "http-json", Sides: protocol.ClientSide,
+		Summary: "hyper-util's pooled HTTP/1.1 client with serde_json bodies; TCP and Unix sockets",
+		Libraries: map[string]string{
+			"hyper":      hyper,
+			"hyper-util": hyperUtil,
+			"serde":      serde,
+			"serde_json": serdeJSON,
+			"tokio":      tokio,
+		},
+	},
+}
+
+func init() {
+	for _, s := range Stacks {
+		s.Language = "rust"
+		s.Tier = protocol.Production
+		s.Worker = protocol.WorkerRust
+		s.Libraries["rust"] = Rust
+		protocol.RegisterStack(s)
+	}
+}

@@ -1,0 +1,280 @@
+package rust_test
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wirebench/wirebench/conform"
+	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/internal/testtool"
+	"github.com/wirebench/wirebench/protocol"
+	_ "github.com/wirebench/wirebench/protocol/all"
+	"github.com/wirebench/wirebench/protocol/rust"
+	"github.com/wirebench/wirebench/transport"
+)
+
+// worker returns the built Rust worker, or skips the test (fails it in CI).
+func worker(t *testing.T) string {
+	t.Helper()
+	bin, err := filepath.Abs(filepath.Join("..", "..", "workers", "rust", "target", "release", "wirebench-worker"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(bin); err != nil {
+		testtool.Missing(t, "%s is not built (run `make rust`; needs cargo)", bin)
+	}
+	return bin
+}
+
+// cargoPins reads the exact versions workers/rust/worker/Cargo.toml pins ("=x.y.z")
+// and its rust-version.
+func cargoPins(t *testing.T) (pins map[string]string, rustVersion string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "workers", "rust", "worker", "Cargo.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pins = map[string]string{}
+	dep := regexp.MustCompile(`^([A-Za-z0-9_-]+)\s*=\s*(?:\{\s*version\s*=\s*)?"=([0-9.]+)"`)
+	for _, line := range strings.Split(string(b), "\n") {
+		if m := dep.FindStringSubmatch(line); m != nil {
+			pins[m[1]] = m[2]
+		}
+		if v, ok := strings.CutPrefix(line, "rust-version = "); ok {
+			rustVersion = strings.Trim(v, `"`)
+		}
+	}
+	return pins, rustVersion
+}
+
+func TestVersionsMatchCargoToml(t *testing.T) {
+	pins, rv := cargoPins(t)
+	if rv != rust.Rust {
+		t.Errorf("Cargo.toml says rust-version %q, rust.go %q", rv, rust.Rust)
+	}
+	for _, s := range rust.Stacks {
+		for lib, v := range s.Libraries {
+			if lib == "rust" {
+				continue
+			}
+			switch pinned, ok := pins[lib]; {
+			case !ok:
+				t.Errorf("stack %s names %s, which workers/rust/worker/Cargo.toml does not pin", s.Name, lib)
+			case pinned != v:
+				t.Errorf("stack %s: %s is %s in rust.go, =%s in Cargo.toml", s.Name, lib, v, pinned)
+			}
+		}
+	}
+}
+
+func TestStacksRegistered(t *testing.T) {
+	for _, s := range rust.Stacks {
+		for _, side := range []protocol.Side{protocol.ServerSide, protocol.ClientSide} {
+			if !s.Has(side) {
+				continue
+			}
+			got, err := protocol.LookupStack(s.Protocol, s.Name, side)
+			if err != nil {
+				t.Errorf("%s %s: %v", s.Name, side, err)
+				continue
+			}
+			if got.Worker != protocol.WorkerRust || got.Language != "rust" || got.Tier != protocol.Production ||
+				got.Libraries["rust"] != rust.Rust || got.NewServer != nil || got.NewClient != nil {
+				t.Errorf("%s: registered as %+v", s.Name, got)
+			}
+		}
+	}
+	// A Rust stack is never a protocol's default.
+	for _, p := range []string{"http-json", "grpc-proto"} {
+		for _, side := range []protocol.Side{protocol.ServerSide, protocol.ClientSide} {
+			if st, err := protocol.LookupStack(p, "", side); err != nil || st.Worker != protocol.WorkerGo {
+				t.Errorf("default %s %s stack: %v %v", p, side, st, err)
+			}
+		}
+	}
+}
+
+// The worker's own list of stacks is the registry's.
+func TestWorkerListsTheRegisteredStacks(t *testing.T) {
+	out, err := exec.Command(worker(t), "list").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got, want []string
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		got = append(got, line)
+	}
+	for _, s := range rust.Stacks {
+		want = append(want, s.Protocol+"/"+s.Name+"\t"+s.Sides.String())
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("the worker lists %q; rust.go registers %q", got, want)
+	}
+}
+
+func listenAddr(t *testing.T, network string) string {
+	if network == "unix" {
+		return "unix://" + filepath.Join(t.TempDir(), "s.sock")
+	}
+	return "tcp://127.0.0.1:0"
+}
+
+// serveRust starts `serve` of a Rust server stack and returns the address it printed.
+func serveRust(t *testing.T, proto, stack, network string) transport.Addr {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	cmd := exec.CommandContext(ctx, worker(t), "serve", "--protocol", proto, "--stack", stack, "--listen", listenAddr(t, network))
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdin, err := cmd.StdinPipe() // the server runs until its stdin closes
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		stdin.Close()
+		done := make(chan struct{})
+		go func() { cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			t.Errorf("serve %s did not exit within 5s of its stdin closing", stack)
+			cancel()
+			<-done
+		}
+		cancel()
+	})
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("serve %s: no address line: %v\n%s", stack, err, stderr.String())
+	}
+	a, ok := strings.CutPrefix(strings.TrimSpace(line), "listening on ")
+	if !ok {
+		t.Fatalf("serve %s printed %q, want \"listening on ADDR\"", stack, line)
+	}
+	addr, err := transport.Parse(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return addr
+}
+
+// Every Rust server passes the conformance check (conform, what `wirebench conform`
+// runs) with the protocol's Go client and with the instrument, over TCP and Unix
+// sockets, then serves every workload with its answers verified.
+func TestGoClientsAgainstRustServers(t *testing.T) {
+	worker(t)
+	ds := contract.MustDataset(contract.DefaultSeed, contract.DefaultSize)
+	for _, s := range rust.Stacks {
+		if !s.Has(protocol.ServerSide) {
+			continue
+		}
+		for _, network := range []string{"tcp", "unix"} {
+			t.Run(s.Name+"/"+network, func(t *testing.T) {
+				addr := serveRust(t, s.Protocol, s.Name, network)
+				for _, client := range []string{"", "instrument"} {
+					cs, err := protocol.LookupStack(s.Protocol, client, protocol.ClientSide)
+					if err != nil {
+						t.Fatal(err)
+					}
+					t.Run(cs.Name, func(t *testing.T) {
+						ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+						defer cancel()
+						cl, err := cs.Dial(ctx, protocol.ClientConfig{Target: addr})
+						if err != nil {
+							t.Fatal(err)
+						}
+						defer cl.Close()
+						diffs, err := conform.Check(ctx, cl, ds, conform.Options{})
+						if err != nil {
+							t.Fatal(err)
+						}
+						for _, d := range diffs {
+							t.Error(d)
+						}
+						for _, w := range contract.Workloads() {
+							op, err := w.New(w.DefaultParams(), ds)
+							if err != nil {
+								t.Fatal(err)
+							}
+							for seq := range uint64(3) {
+								if err := op(ctx, cl, seq); err != nil {
+									t.Errorf("workload %s op %d: %v", w.Name, seq, err)
+								}
+							}
+						}
+					})
+				}
+			})
+		}
+	}
+}
+
+// Every Rust client passes its own contract checks (`wirebench-worker check`) against
+// the Go server of its protocol.
+func TestRustClientsAgainstGoServers(t *testing.T) {
+	bin := worker(t)
+	ds := contract.MustDataset(contract.DefaultSeed, contract.DefaultSize)
+	for _, s := range rust.Stacks {
+		if !s.Has(protocol.ClientSide) {
+			continue
+		}
+		for _, network := range []string{"tcp", "unix"} {
+			t.Run(s.Name+"/"+network, func(t *testing.T) {
+				p, err := protocol.Lookup(s.Protocol)
+				if err != nil {
+					t.Fatal(err)
+				}
+				srv, err := p.NewServer(contract.NewReference(ds), protocol.ServerConfig{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				a, err := transport.Parse(listenAddr(t, network))
+				if err != nil {
+					t.Fatal(err)
+				}
+				ln, err := transport.Listen(a)
+				if err != nil {
+					t.Fatal(err)
+				}
+				go srv.Serve(ln)
+				defer srv.Close()
+				target := transport.AddrOf(ln.Addr()).String()
+				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+				defer cancel()
+				out, err := exec.CommandContext(ctx, bin, "check", "--stack", s.Name, "--protocol", s.Protocol, "--target", target).CombinedOutput()
+				if err != nil {
+					t.Errorf("%s client against the Go %s server on %s: %v\n%s", s.Name, s.Protocol, target, err, failures(out))
+				}
+			})
+		}
+	}
+}
+
+// failures keeps the failed lines of a check's output (and its last line).
+func failures(out []byte) string {
+	var b strings.Builder
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	for i, l := range lines {
+		if !strings.HasPrefix(l, "ok ") || i == len(lines)-1 {
+			b.WriteString(l + "\n")
+		}
+	}
+	return b.String()
+}
