@@ -133,18 +133,20 @@ func goStack(name string, tier protocol.Tier, summary string, std []string,
 		Name: name, Protocol: Name, Language: "go", Tier: tier, Worker: protocol.WorkerGo,
 		Summary: summary, Libraries: protocol.GoLibraries(std...),
 		Sides:     protocol.ServerSide | protocol.ClientSide,
+		TLS:       true,
 		NewServer: newServer, NewClient: newClient,
 	}
 }
 
 // noOptions adapts the constructor of a server of this package, which knows no
 // options, to protocol.Stack.NewServer.
-func noOptions[S protocol.Server](f func(contract.Service, protocol.ServerConfig) S) func(contract.Service, protocol.ServerConfig) (protocol.Server, error) {
+func noOptions[S protocol.Server](f func(contract.Service, protocol.ServerConfig) (S, error)) func(contract.Service, protocol.ServerConfig) (protocol.Server, error) {
+	newServer := protocol.Servers(f)
 	return func(svc contract.Service, cfg protocol.ServerConfig) (protocol.Server, error) {
 		if err := protocol.CheckOptions(Name, cfg.Options); err != nil {
 			return nil, err
 		}
-		return f(svc, cfg), nil
+		return newServer(svc, cfg)
 	}
 }
 

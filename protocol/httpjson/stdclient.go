@@ -37,7 +37,8 @@ type StdClient struct {
 	closed atomic.Bool
 }
 
-// NewStdClient returns a client of cfg.Target. It opens and closes one connection
+// NewStdClient returns a client of cfg.Target, over TLS (https) when cfg.TLS is
+// enabled. It opens and closes one connection
 // through cfg.Dial within ctx, so that a wrong or dead target fails here, as it does
 // with the other stacks. No client option is known.
 //
@@ -78,10 +79,20 @@ func NewStdClient(ctx context.Context, cfg protocol.ClientConfig) (*StdClient, e
 	if cfg.Target.Network != "tcp" || host == "" {
 		host = "localhost" // a Unix socket has no host name; HTTP/1.1 needs one
 	}
+	scheme := "http://"
+	if cfg.TLS.Enabled() {
+		// net/http's own TLS over the dialed connection, as for any https URL: the
+		// handshake when a connection is opened, the certificate checked against the
+		// URL's host.
+		if tr.TLSClientConfig, err = cfg.TLS.ClientConfig("http/1.1"); err != nil {
+			return nil, fmt.Errorf("%s: %w", Name, err)
+		}
+		scheme = "https://"
+	}
 	return &StdClient{
 		hc:    &http.Client{Transport: tr},
 		tr:    tr,
-		base:  "http://" + host,
+		base:  scheme + host,
 		limit: cfg.MessageLimit(),
 	}, nil
 }
