@@ -59,6 +59,7 @@ type targetFlags struct {
 	Profile      string     `help:"Profile the server and client worker processes into this directory: a CPU profile (pprof) of a Go worker, a JFR recording and GC log of a JVM worker."`
 	dataFlags
 	hostFlags
+	benchTLSFlags
 }
 
 type benchCmd struct {
@@ -114,6 +115,12 @@ func (c *targetFlags) resolve(m load.Model, plan func(*spec.Spec)) (cluster.Reso
 	}
 	s := spec.Default()
 	s.Protocol, s.ServerStack, s.ClientStack, s.Transport, s.Target = c.Protocol, c.ServerStack, c.ClientStack, c.Transport, c.Target
+	if c.TLS {
+		if c.Transport == spec.Unix {
+			return cluster.Resolved{}, usagef("--tls is for tcp, not --transport unix")
+		}
+		s.Transport = spec.TLS
+	}
 	s.Workload, s.Params = w.Name, w.DefaultParams()
 	if c.Payload != nil {
 		s.Params.Payload = int(*c.Payload)
@@ -208,6 +215,10 @@ func (c *benchCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	tc, err := c.benchTLSFlags.load()
+	if err != nil {
+		return err
+	}
 	sp := res.Spec
 	progress, err := c.start(e, fmt.Sprintf("%s: %d trial(s) × (warmup %v + %d iterations)", sp.Name(), sp.Trials, sp.Warmup, sp.Iterations))
 	if err != nil {
@@ -217,7 +228,7 @@ func (c *benchCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	trials, runErr := cluster.Run(e.ctx, sp, cluster.Options{ProfileDir: c.Profile, Hosts: hosts,
+	trials, runErr := cluster.Run(e.ctx, sp, cluster.Options{ProfileDir: c.Profile, Hosts: hosts, TLS: tc,
 		Observe: func(ev cluster.Event) { fmt.Fprintf(progress, "  %s\n", ev.Line()) }})
 	b := summary.Benchmark(res, &cluster.Result{Trials: trials, Method: spec.MethodSequential, Err: runErr}, nil)
 	out := &report.Results{SchemaVersion: report.SchemaVersion, Benchmarks: []report.Benchmark{b}, Environment: env}

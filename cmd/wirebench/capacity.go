@@ -64,7 +64,11 @@ func (c *capacityCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	found, runErr := cluster.Capacity(e.ctx, res, cluster.Options{ProfileDir: c.Profile, Hosts: hosts}, func(st cluster.CapacityStep) {
+	tc, err := c.benchTLSFlags.load()
+	if err != nil {
+		return err
+	}
+	found, runErr := cluster.Capacity(e.ctx, res, cluster.Options{ProfileDir: c.Profile, Hosts: hosts, TLS: tc}, func(st cluster.CapacityStep) {
 		fmt.Fprintf(progress, "  %s\n", capacityLine(st))
 	})
 	b := summary.Capacity(res, found, runErr)
