@@ -3,6 +3,8 @@ package cluster
 import (
 	"fmt"
 
+	"github.com/wirebench/wirebench/contract"
+
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/transport"
@@ -79,6 +81,9 @@ func Resolve(s spec.Spec) (Resolved, error) {
 		if len(s.ServerOptions) > 0 {
 			return Resolved{}, fmt.Errorf("server options are for a server wirebench starts, not an outside target")
 		}
+	}
+	if w, err := contract.LookupWorkload(s.Workload); err == nil && w.NewConnection && p.InProcess {
+		return Resolved{}, fmt.Errorf("workload %s measures new connections, and %s has none", w.Name, p.Name)
 	}
 	if s.Transport == spec.TLS {
 		if !r.Client.TLS {

@@ -412,6 +412,15 @@ func newClientRun(ctx context.Context, res Resolved, target string, tc transport
 		r.clients = append(r.clients, c)
 		r.services = append(r.services, c)
 	}
+	if w.NewConnection {
+		// The clients above showed the target answers; each op now opens (and closes)
+		// a client of its own.
+		r.close()
+		r.clients = nil
+		for i := range r.services {
+			r.services[i] = protocol.PerCall(res.Client, cfg)
+		}
+	}
 	return r, nil
 }
 

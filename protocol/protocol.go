@@ -79,6 +79,10 @@ type ClientConfig struct {
 	// Options are protocol-specific settings (for example a gRPC window size), by
 	// name. Adapters reject names they do not know.
 	Options map[string]string
+	// NoProbe tells a client that checks its target in NewClient with a connection
+	// of its own (one it would not use for calls) to skip that check: the caller
+	// makes a call at once (PerCall), which fails as clearly.
+	NoProbe bool
 	// TLS, when enabled, makes the client speak TLS 1.3 over every connection it
 	// opens through Dial, trusting TLS.CAPEM only; the handshake is made when the
 	// connection is opened (transport.TLSDialer). Only stacks with Stack.TLS take it.

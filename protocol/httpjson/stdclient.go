@@ -38,7 +38,7 @@ type StdClient struct {
 }
 
 // NewStdClient returns a client of cfg.Target, over TLS (https) when cfg.TLS is
-// enabled. It opens and closes one connection
+// enabled. Unless cfg.NoProbe, it opens and closes one connection
 // through cfg.Dial within ctx, so that a wrong or dead target fails here, as it does
 // with the other stacks. No client option is known.
 //
@@ -61,11 +61,13 @@ func NewStdClient(ctx context.Context, cfg protocol.ClientConfig) (*StdClient, e
 	if dial == nil {
 		return nil, errors.New("http-json: ClientConfig.Dial is nil")
 	}
-	probe, err := dial(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("dial %s: %w", cfg.Target, err)
+	if !cfg.NoProbe {
+		probe, err := dial(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("dial %s: %w", cfg.Target, err)
+		}
+		probe.Close()
 	}
-	probe.Close()
 	pool := cfg.Concurrency
 	if pool <= 0 {
 		pool = defaultPoolSize
@@ -84,6 +86,7 @@ func NewStdClient(ctx context.Context, cfg protocol.ClientConfig) (*StdClient, e
 		// net/http's own TLS over the dialed connection, as for any https URL: the
 		// handshake when a connection is opened, the certificate checked against the
 		// URL's host.
+		var err error
 		if tr.TLSClientConfig, err = cfg.TLS.ClientConfig("http/1.1"); err != nil {
 			return nil, fmt.Errorf("%s: %w", Name, err)
 		}
