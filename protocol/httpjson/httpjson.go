@@ -103,6 +103,9 @@ const (
 	// StdStack is the production stack and the default of both sides: net/http and
 	// encoding/json, standard library only, written as a Go service would be.
 	StdStack = "go-nethttp-json"
+	// StdH2Stack is the production client over HTTP/2 (h2c, or h2 over TLS):
+	// net/http's own HTTP/2, encoding/json. Both servers speak HTTP/2 too.
+	StdH2Stack = "go-nethttp-json-h2"
 	// TunedStack is the hand-optimised stack: the server's handlers and the client use
 	// a hand-written JSON codec, and the client is a lean HTTP/1.1 client of its own.
 	TunedStack = "go-tuned-json"
@@ -118,6 +121,13 @@ func init() {
 		"net/http ServeMux server and net/http Client, encoding/json on both sides",
 		[]string{"net/http", "encoding/json"},
 		noOptions(NewStdServer), protocol.Clients(NewStdClient)))
+	protocol.RegisterStack(&protocol.Stack{
+		Name: StdH2Stack, Protocol: Name, Language: "go", Tier: protocol.Production, Worker: protocol.WorkerGo,
+		Summary:   "net/http Client over HTTP/2 (h2c prior knowledge; h2 over TLS), encoding/json",
+		Libraries: protocol.GoLibraries("net/http", "encoding/json"),
+		Sides:     protocol.ClientSide, TLS: true,
+		NewClient: protocol.Clients(NewStdClientH2),
+	})
 	protocol.RegisterStack(goStack(TunedStack, protocol.Tuned,
 		"net/http server with a hand-written JSON codec; a lean keep-alive HTTP/1.1 client",
 		[]string{"net/http"},

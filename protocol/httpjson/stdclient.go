@@ -54,6 +54,18 @@ type StdClient struct {
 //     which is what every deployed Go client sets. Nothing else changes a default:
 //     this is the production tier.
 func NewStdClient(ctx context.Context, cfg protocol.ClientConfig) (*StdClient, error) {
+	return newStdClient(ctx, cfg, false)
+}
+
+// NewStdClientH2 is NewStdClient speaking HTTP/2 only, with net/http's own HTTP/2:
+// h2c with prior knowledge over a plain connection, h2 by ALPN over TLS. Its calls
+// are streams multiplexed on one connection (net/http opens another only when the
+// server's limit of concurrent streams is reached), so the pool matters no more.
+func NewStdClientH2(ctx context.Context, cfg protocol.ClientConfig) (*StdClient, error) {
+	return newStdClient(ctx, cfg, true)
+}
+
+func newStdClient(ctx context.Context, cfg protocol.ClientConfig, h2 bool) (*StdClient, error) {
 	if err := protocol.CheckOptions(Name, cfg.Options); err != nil {
 		return nil, err
 	}
@@ -77,6 +89,13 @@ func NewStdClient(ctx context.Context, cfg protocol.ClientConfig) (*StdClient, e
 	tr.DialContext = func(ctx context.Context, _, _ string) (net.Conn, error) { return dial(ctx) }
 	tr.MaxIdleConns = pool
 	tr.MaxIdleConnsPerHost = pool
+	alpn := "http/1.1"
+	if h2 {
+		var protocols http.Protocols
+		protocols.SetHTTP2(true)
+		protocols.SetUnencryptedHTTP2(true)
+		tr.Protocols, alpn = &protocols, "h2"
+	}
 	host := cfg.Target.Address
 	if cfg.Target.Network != "tcp" || host == "" {
 		host = "localhost" // a Unix socket has no host name; HTTP/1.1 needs one
@@ -87,7 +106,7 @@ func NewStdClient(ctx context.Context, cfg protocol.ClientConfig) (*StdClient, e
 		// handshake when a connection is opened, the certificate checked against the
 		// URL's host.
 		var err error
-		if tr.TLSClientConfig, err = cfg.TLS.ClientConfig("http/1.1"); err != nil {
+		if tr.TLSClientConfig, err = cfg.TLS.ClientConfig(alpn); err != nil {
 			return nil, fmt.Errorf("%s: %w", Name, err)
 		}
 		scheme = "https://"
