@@ -89,7 +89,12 @@ func newStdClient(ctx context.Context, cfg protocol.ClientConfig, h2 bool) (*Std
 	tr.DialContext = func(ctx context.Context, _, _ string) (net.Conn, error) { return dial(ctx) }
 	tr.MaxIdleConns = pool
 	tr.MaxIdleConnsPerHost = pool
+	// HTTP/1.1 only, also over TLS: DefaultTransport's ForceAttemptHTTP2 would
+	// otherwise offer h2 by ALPN, and the servers accept it.
 	alpn := "http/1.1"
+	var h1 http.Protocols
+	h1.SetHTTP1(true)
+	tr.Protocols = &h1
 	if h2 {
 		var protocols http.Protocols
 		protocols.SetHTTP2(true)
