@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	capnproto.org/go/capnp/v3 v3.1.0-alpha.2
+	connectrpc.com/connect v1.21.1
 	github.com/HdrHistogram/hdrhistogram-go v1.4.0
 	github.com/Shopify/toxiproxy/v2 v2.12.0
 	github.com/aclements/go-moremath v0.0.0-20210112150236-f10218a38794

@@ -303,3 +303,57 @@ func TestServerCPUIsThePhases(t *testing.T) {
 		t.Errorf("phase of %v charged %v of server CPU (limit %v); %d outside calls ran before it", slice, iv.ServerCPU, limit, calls.Load())
 	}
 }
+
+// A benchmark over TLS needs stacks that speak it on the sides it starts.
+func TestResolveTLS(t *testing.T) {
+	s := spec.Default()
+	s.Protocol, s.Transport = "grpc-proto", spec.TLS
+	if _, err := Resolve(s); err != nil {
+		t.Errorf("grpc-proto over TLS: %v", err)
+	}
+	s.ServerStack = "grpc-java-netty"
+	if _, err := Resolve(s); err == nil || !strings.Contains(err.Error(), "does not speak TLS") {
+		t.Errorf("a JVM server over TLS: %v, want refused", err)
+	}
+	s.ServerStack, s.Target = "", "unix:///tmp/x.sock"
+	if _, err := Resolve(s); err == nil || !strings.Contains(err.Error(), "TLS is for TCP") {
+		t.Errorf("a unix target over TLS: %v, want refused", err)
+	}
+	s.Target = "tcp://127.0.0.1:9"
+	if r, err := Resolve(s); err != nil || r.Spec.Transport != spec.TLS {
+		t.Errorf("a tcp target over TLS: transport %q, %v; want tls", r.Spec.Transport, err)
+	}
+}
+
+// TLS on and off of one target, interleaved in one group: both measured, and the TLS
+// one's bytes per op carry the TLS records' overhead (a 5-byte header and a 16-byte
+// tag, at least, on each request), so it was not plain text.
+func TestRunTLSGroup(t *testing.T) {
+	var specs []spec.Spec
+	for _, tr := range []string{spec.TCP, spec.TLS} {
+		s := testSpec("http-json", tr)
+		s.Method, s.Iterations, s.Trials, s.IterationTime = spec.MethodInterleaved, 2, 1, 100*time.Millisecond
+		specs = append(specs, s)
+	}
+	rs := RunGroup(context.Background(), specs, Options{Binary: binary, Seed: 1})
+	var perOp [2]float64
+	for i, r := range rs {
+		if r.Err != nil || len(r.Trials) != 1 {
+			t.Fatalf("%s: err %v, %d trials", specs[i].Name(), r.Err, len(r.Trials))
+		}
+		var sent, ops int64
+		for _, iv := range r.Trials[0].Intervals {
+			sent, ops = sent+iv.BytesSent, ops+iv.Ops
+			if iv.ErrorCount() != 0 {
+				t.Errorf("%s: errors %v", specs[i].Name(), iv.Errors)
+			}
+		}
+		if ops == 0 {
+			t.Fatalf("%s: no ops", specs[i].Name())
+		}
+		perOp[i] = float64(sent) / float64(ops)
+	}
+	if perOp[1] < perOp[0]+21 {
+		t.Errorf("bytes sent per op: %.1f over tcp, %.1f over tls; want at least 21 more over TLS", perOp[0], perOp[1])
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/wirebench/wirebench/transport"
 	"os"
 	"sync"
 	"time"
@@ -48,6 +49,12 @@ type Options struct {
 	// forks to a group's earlier ones (runner's --precision) keeps every fork's
 	// index, profile names and round order distinct.
 	FirstTrial int
+	// TLS holds the certificates of benchmarks over the "tls" transport, given by the
+	// user: the server's certificate and key, and the CA its clients trust. When it
+	// has no server certificate, each server started gets a certificate made for it
+	// (transport.EphemeralTLS), and its clients trust that one alone. An outside
+	// --target over TLS needs TLS.CAPEM.
+	TLS transport.TLS
 
 	// pair is the namespaces of a group run with Hosts.Netns.
 	pair *nspair.Pair

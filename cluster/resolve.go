@@ -3,6 +3,8 @@ package cluster
 import (
 	"fmt"
 
+	"github.com/wirebench/wirebench/contract"
+
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/transport"
@@ -69,9 +71,26 @@ func Resolve(s spec.Spec) (Resolved, error) {
 		if err != nil {
 			return Resolved{}, err
 		}
-		s.Target, s.Transport = a.String(), a.Network
+		if s.Transport == spec.TLS && a.Network != spec.TCP {
+			return Resolved{}, fmt.Errorf("TLS is for TCP targets, not %s", a)
+		}
+		s.Target = a.String()
+		if s.Transport != spec.TLS {
+			s.Transport = a.Network
+		}
 		if len(s.ServerOptions) > 0 {
 			return Resolved{}, fmt.Errorf("server options are for a server wirebench starts, not an outside target")
+		}
+	}
+	if w, err := contract.LookupWorkload(s.Workload); err == nil && w.NewConnection && p.InProcess {
+		return Resolved{}, fmt.Errorf("workload %s measures new connections, and %s has none", w.Name, p.Name)
+	}
+	if s.Transport == spec.TLS {
+		if !r.Client.TLS {
+			return Resolved{}, fmt.Errorf("the %s client stack of %s does not speak TLS", r.Client.Name, p.Name)
+		}
+		if s.Target == "" && !r.Server.TLS {
+			return Resolved{}, fmt.Errorf("the %s server stack of %s does not speak TLS", r.Server.Name, p.Name)
 		}
 	}
 	r.Spec = s

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,6 +23,8 @@ import (
 	"github.com/wirebench/wirebench/internal/nspair"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/results"
+	"github.com/wirebench/wirebench/spec"
+	"github.com/wirebench/wirebench/transport"
 )
 
 // worker is the driver's handle on one worker: a process it spawned (pinned, dying
@@ -278,6 +281,8 @@ type target struct {
 	cancel    context.CancelFunc
 	// addr is the address the clients call (the server's, or --target's).
 	addr string
+	// tls is what the server and clients use over the "tls" transport; zero otherwise.
+	tls transport.TLS
 }
 
 // clientWorker is one of a target's load generators and its RunClient stream.
@@ -302,6 +307,12 @@ func startTarget(ctx context.Context, res Resolved, opt Options, dir string, tri
 	}
 	bm := benchmarkMessage(res)
 	addr := res.Spec.Target
+	if res.Spec.Transport == spec.TLS {
+		t.tls = opt.TLS
+		if !res.HasServer() && len(t.tls.CAPEM) == 0 {
+			return nil, errors.New("a target over TLS needs the CA that signed its certificate (--tls-bench-ca)")
+		}
+	}
 	if res.HasServer() {
 		if addr, err = t.startServer(ctx, opt, dir, fmt.Sprintf("%d-%d", idx, trial), bm); err != nil {
 			return nil, err
@@ -319,7 +330,8 @@ func startTarget(ctx context.Context, res Resolved, opt Options, dir string, tri
 			return nil, c.explain(err)
 		}
 		if err = c.stream.Send(&controlpb.ClientArgs{Arg: &controlpb.ClientArgs_Setup{Setup: &controlpb.ClientSetup{
-			Benchmark: bm, Target: addr, ShareIndex: int32(i), ShareCount: int32(n), Link: lk}}}); err != nil {
+			Benchmark: bm, Target: addr, ShareIndex: int32(i), ShareCount: int32(n), Link: lk,
+			TlsCaPem: t.tls.CAPEM, TlsServerName: t.tls.ServerName}}}); err != nil {
 			return nil, c.explain(err)
 		}
 	}
@@ -353,11 +365,16 @@ func (t *target) startServer(ctx context.Context, opt Options, dir, id string, b
 	if err != nil {
 		return "", err
 	}
+	if s.Transport == spec.TLS && len(t.tls.CertPEM) == 0 {
+		if t.tls, err = ephemeralTLS(listen); err != nil {
+			return "", err
+		}
+	}
 	if t.srvStream, err = t.srv.client.RunServer(ctx); err != nil {
 		return "", t.srv.explain(err)
 	}
 	if err = t.srvStream.Send(&controlpb.ServerArgs{Arg: &controlpb.ServerArgs_Setup{Setup: &controlpb.ServerSetup{
-		Benchmark: bm, Listen: listen}}}); err != nil {
+		Benchmark: bm, Listen: listen, TlsCertPem: t.tls.CertPEM, TlsKeyPem: t.tls.KeyPEM}}}); err != nil {
 		return "", t.srv.explain(err)
 	}
 	st, err := t.srvStream.Recv()
@@ -512,6 +529,22 @@ func (t *target) close() {
 	if t.srv != nil {
 		t.srv.close()
 	}
+}
+
+// ephemeralTLS makes a certificate for a server listening on listen (a tcp://
+// address), valid for its host too when it is not a loopback one.
+func ephemeralTLS(listen string) (transport.TLS, error) {
+	var hosts []string
+	if a, err := transport.Parse(listen); err == nil {
+		if host, _, err := net.SplitHostPort(a.Address); err == nil {
+			hosts = append(hosts, host)
+		}
+	}
+	tc, err := transport.EphemeralTLS(hosts...)
+	if err != nil {
+		return transport.TLS{}, fmt.Errorf("making the server's TLS certificate: %w", err)
+	}
+	return tc, nil
 }
 
 // Server is a server of one stack running in a worker process of its kind, for

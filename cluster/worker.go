@@ -27,6 +27,7 @@ import (
 	"github.com/wirebench/wirebench/internal/host"
 	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/sysstat"
 	"github.com/wirebench/wirebench/transport"
 )
@@ -122,8 +123,12 @@ func (w *Worker) RunServer(stream controlpb.Worker_RunServerServer) error {
 	if err != nil {
 		return status.Error(codes.InvalidArgument, err.Error())
 	}
+	if (len(setup.TlsCertPem) > 0) != (r.Spec.Transport == spec.TLS) {
+		return status.Errorf(codes.InvalidArgument, "RunServer: transport %s with a TLS certificate of %d bytes: the tls transport needs one, the others none", r.Spec.Transport, len(setup.TlsCertPem))
+	}
 	srv, err := r.Server.NewServer(contract.NewReference(ds), protocol.ServerConfig{
-		MaxMessageSize: r.Spec.MaxMessageSize, Options: r.Spec.ServerOptions})
+		MaxMessageSize: r.Spec.MaxMessageSize, Options: r.Spec.ServerOptions,
+		TLS: transport.TLS{CertPEM: setup.TlsCertPem, KeyPEM: setup.TlsKeyPem}})
 	if err != nil {
 		return status.Error(codes.InvalidArgument, err.Error())
 	}
@@ -223,7 +228,11 @@ func (w *Worker) RunClient(stream controlpb.Worker_RunClientServer) error {
 		}
 		defer lp.close()
 	}
-	run, err := newClientRun(ctx, r, target, share, count)
+	if (len(setup.TlsCaPem) > 0) != (r.Spec.Transport == spec.TLS) {
+		return status.Errorf(codes.InvalidArgument, "RunClient: transport %s with a TLS CA of %d bytes: the tls transport needs one, the others none", r.Spec.Transport, len(setup.TlsCaPem))
+	}
+	tc := transport.TLS{CAPEM: setup.TlsCaPem, ServerName: setup.TlsServerName}
+	run, err := newClientRun(ctx, r, target, tc, share, count)
 	if err != nil {
 		return err
 	}
@@ -358,7 +367,7 @@ type clientRun struct {
 	counter  transport.Counter
 }
 
-func newClientRun(ctx context.Context, res Resolved, target string, share, count int) (*clientRun, error) {
+func newClientRun(ctx context.Context, res Resolved, target string, tc transport.TLS, share, count int) (*clientRun, error) {
 	bad := func(err error) error { return status.Error(codes.InvalidArgument, err.Error()) }
 	s := res.Spec
 	w, err := contract.LookupWorkload(s.Workload)
@@ -381,7 +390,7 @@ func newClientRun(ctx context.Context, res Resolved, target string, share, count
 		return nil, bad(err)
 	}
 	r := &clientRun{op: op, model: model}
-	cfg := protocol.ClientConfig{MaxMessageSize: s.MaxMessageSize, Options: s.ClientOptions,
+	cfg := protocol.ClientConfig{MaxMessageSize: s.MaxMessageSize, Options: s.ClientOptions, TLS: tc,
 		// Callers are dealt to the clients round-robin, so none carries more than this.
 		Concurrency: (model.Concurrency + model.Connections - 1) / model.Connections}
 	if res.Protocol.InProcess {
@@ -402,6 +411,15 @@ func newClientRun(ctx context.Context, res Resolved, target string, share, count
 		}
 		r.clients = append(r.clients, c)
 		r.services = append(r.services, c)
+	}
+	if w.NewConnection {
+		// The clients above showed the target answers; each op now opens (and closes)
+		// a client of its own.
+		r.close()
+		r.clients = nil
+		for i := range r.services {
+			r.services[i] = protocol.PerCall(res.Client, cfg)
+		}
 	}
 	return r, nil
 }

@@ -46,6 +46,11 @@ type Workload struct {
 	Calls func(p Params) int
 	// New returns the op for p over data set ds (the one the server answers from).
 	New func(p Params, ds *Dataset) (Op, error)
+	// NewConnection says that each op must run on a client made for it alone (a new
+	// connection: dial, TLS handshake, the protocol's own setup) and closed after it,
+	// so that the op measures what a short-lived client pays. The load generator
+	// provides such a Service (protocol.PerCall); the op itself is an ordinary one.
+	NewConnection bool
 }
 
 // DefaultParams returns a copy of the workload's defaults.
@@ -161,6 +166,16 @@ var workloads = []*Workload{
 					}
 				}
 				return checkCreate(ctx, s, ds, ids[0])
+			}, nil
+		},
+	},
+	{
+		Name:    "connect",
+		Summary: "GetPerson on a new connection per op (TLS handshake, setup, close)",
+		Calls:   one, NewConnection: true,
+		New: func(_ Params, ds *Dataset) (Op, error) {
+			return func(ctx context.Context, s Service, seq uint64) error {
+				return checkGet(ctx, s, ds, pickID(ds, seq))
 			}, nil
 		},
 	},

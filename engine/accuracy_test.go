@@ -83,7 +83,10 @@ func TestOpenLoopMatchesStallPattern(t *testing.T) {
 	// (0.2–2.2 s, after the warmup), clear of its ends, where the calls in flight
 	// at a phase's end would shift the next phase's start.
 	svc := &stallingService{Service: contract.NewReference(ds), epoch: time.Now().Add(400 * time.Millisecond), stall: stall, period: period}
-	srv := httpjson.NewServer(svc, protocol.ServerConfig{})
+	srv, err := httpjson.NewServer(svc, protocol.ServerConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	ln, err := transport.Listen(transport.Addr{Network: "tcp", Address: "127.0.0.1:0"})
 	if err != nil {
 		t.Fatal(err)

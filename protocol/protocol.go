@@ -47,6 +47,10 @@ type ServerConfig struct {
 	// Options are protocol-specific settings (for example a gRPC window size), by
 	// name. Adapters reject names they do not know.
 	Options map[string]string
+	// TLS, when enabled, makes the server speak TLS 1.3 with this certificate on
+	// every listener, negotiating by ALPN the application protocol it speaks. Only
+	// stacks with Stack.TLS set take it; the others refuse it.
+	TLS transport.TLS
 }
 
 // MessageLimit returns MaxMessageSize, or the default when it is 0.
@@ -75,6 +79,14 @@ type ClientConfig struct {
 	// Options are protocol-specific settings (for example a gRPC window size), by
 	// name. Adapters reject names they do not know.
 	Options map[string]string
+	// NoProbe tells a client that checks its target in NewClient with a connection
+	// of its own (one it would not use for calls) to skip that check: the caller
+	// makes a call at once (PerCall), which fails as clearly.
+	NoProbe bool
+	// TLS, when enabled, makes the client speak TLS 1.3 over every connection it
+	// opens through Dial, trusting TLS.CAPEM only; the handshake is made when the
+	// connection is opened (transport.TLSDialer). Only stacks with Stack.TLS take it.
+	TLS transport.TLS
 }
 
 // MessageLimit returns MaxMessageSize, or the default when it is 0.

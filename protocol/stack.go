@@ -82,6 +82,9 @@ type Stack struct {
 	Family string
 	// Sides are the sides the stack implements.
 	Sides Side
+	// TLS says that the stack's sides honour ServerConfig.TLS and ClientConfig.TLS;
+	// a benchmark over TLS is refused for a stack without it.
+	TLS bool
 	// NewServer and NewClient make each side of a Go stack (WorkerGo); nil for a side
 	// the stack does not implement, and for stacks of other workers.
 	NewServer func(svc contract.Service, cfg ServerConfig) (Server, error)

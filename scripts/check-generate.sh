@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$(go env GOPATH)/bin:$PATH"
-for tool in protoc protoc-gen-go protoc-gen-go-grpc capnp capnpc-go; do
+for tool in protoc protoc-gen-go protoc-gen-go-grpc protoc-gen-connect-go capnp capnpc-go; do
   if ! command -v "$tool" >/dev/null; then
     bash scripts/missing.sh "check-generate: skipped: $tool is not installed (run 'make tools')"
     exit

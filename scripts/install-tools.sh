@@ -44,6 +44,7 @@ goinstall() {
 }
 goinstall protoc-gen-go google.golang.org/protobuf/cmd/protoc-gen-go@v1.36.12
 goinstall protoc-gen-go-grpc google.golang.org/grpc/cmd/protoc-gen-go-grpc@v1.6.2
+goinstall protoc-gen-connect-go connectrpc.com/connect/cmd/protoc-gen-connect-go@v1.21.1
 goinstall capnpc-go capnproto.org/go/capnp/v3/capnpc-go@v3.1.0-alpha.2
 goinstall grpcurl github.com/fullstorydev/grpcurl/cmd/grpcurl@v1.9.4
 goinstall ghz github.com/bojand/ghz/cmd/ghz@v0.121.0
@@ -89,5 +90,18 @@ if [ -z "$cargo_bin" ]; then
 elif ! "$(dirname "$cargo_bin")/rustc" --version 2>/dev/null | grep -Eq '^rustc 1\.(9[5-9]|[1-9][0-9]{2,})\.'; then
   echo "install-tools: $("$(dirname "$cargo_bin")/rustc" --version 2>&1) is older than Rust $rust_version, which the Rust worker needs"
   status=1
+fi
+
+# buf (for `buf curl` against the Connect server), pinned, from npm's package of its
+# release binaries.
+bufpin=1.75.0
+if [ "$(buf --version 2>/dev/null)" != "$bufpin" ]; then
+  if command -v npm >/dev/null; then
+    npm install --global --no-audit --no-fund "@bufbuild/buf@$bufpin" >/tmp/wirebench-npm.log 2>&1 ||
+      { echo "install-tools: npm install @bufbuild/buf@$bufpin failed (see /tmp/wirebench-npm.log)"; status=1; }
+  else
+    echo "install-tools: no npm: install buf $bufpin yourself"
+    status=1
+  fi
 fi
 exit $status

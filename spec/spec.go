@@ -31,7 +31,8 @@ type Spec struct {
 	// Label, when set, tells apart benchmarks of one protocol and stacks that differ
 	// only by options (e.g. "win-64KiB"); it is part of the benchmark's name.
 	Label string
-	// Transport is "tcp" or "unix" for networked protocols, "inproc" for in-process ones.
+	// Transport is "tcp" or "unix" for networked protocols, "tls" for TCP with TLS 1.3
+	// on both sides, "inproc" for in-process ones.
 	Transport string
 	// Target, when set, is an outside server to load (tcp://HOST:PORT or
 	// unix:///PATH): no server worker is started.
@@ -98,8 +99,12 @@ const (
 
 // Transports.
 const (
-	TCP    = "tcp"
-	Unix   = "unix"
+	TCP  = "tcp"
+	Unix = "unix"
+	// TLS is TCP with TLS 1.3 on both sides: the server's certificate is made for the
+	// run (or given), the handshake is made when a connection opens, and ALPN names
+	// the protocol (h2 for gRPC, http/1.1 for http-json).
+	TLS    = "tls"
 	InProc = "inproc"
 )
 
@@ -200,8 +205,8 @@ func (s Spec) Validate() error {
 		return bad("concurrency", "%d is over %d", s.Load.Concurrency, MaxConcurrency)
 	case s.Load.Kind == load.Open && s.Load.Rate > 1e9:
 		return bad("rate", "%v is over 1e9 ops/s", s.Load.Rate)
-	case s.Transport != TCP && s.Transport != Unix && s.Transport != InProc:
-		return bad("transport", "%q, want tcp or unix", s.Transport)
+	case s.Transport != TCP && s.Transport != Unix && s.Transport != TLS && s.Transport != InProc:
+		return bad("transport", "%q, want tcp, unix or tls", s.Transport)
 	case s.Iterations < 1 || s.Iterations > MaxIterations:
 		return bad("iterations", "%d, want 1 to %d", s.Iterations, MaxIterations)
 	case s.Trials < 1 || s.Trials > MaxTrials:

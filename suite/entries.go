@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -42,7 +43,7 @@ type workload struct {
 }
 
 var (
-	targetKeys   = append([]string{"protocol", "server_stack", "client_stack", "label", "transports", "address", "options", "server_options"}, append(settingKeys, "load")...)
+	targetKeys   = append([]string{"protocol", "server_stack", "client_stack", "label", "transports", "tls", "address", "options", "server_options"}, append(settingKeys, "load")...)
 	paramKeys    = []string{"payloads", "increments", "trades"}
 	workloadKeys = append(append([]string{"name"}, paramKeys...), append(settingKeys, "load")...)
 )
@@ -181,8 +182,38 @@ func (c *checker) readStacks(t *target, fs map[string]field, key string, side pr
 	return names, nodes
 }
 
-// readWhere reads transports and address: where the target's server runs.
+// readWhere reads transports, tls and address: where the target's server runs. tls:
+// true puts TLS on the target's tcp transports (transport "tls"), as listing tls in
+// transports does; a suite compares TLS on and off with transports: [tcp, tls].
 func (c *checker) readWhere(t *target, fs map[string]field) {
+	c.readTransports(t, fs)
+	f, ok := fs["tls"]
+	if !ok {
+		return
+	}
+	r, ok := c.scalar("tls", f.val, "true or false")
+	if !ok {
+		return
+	}
+	on, err := strconv.ParseBool(r.Value)
+	switch {
+	case err != nil:
+		c.at(r, "tls: %q, want true or false", r.Value)
+	case on && t.proto.InProcess:
+		c.at(f.key, "tls: %s is in-process: it has no wire to encrypt", t.proto.Name)
+	case on:
+		for i, tr := range t.transports {
+			switch tr {
+			case "tcp":
+				t.transports[i] = "tls"
+			case "unix":
+				c.at(f.key, "tls: TLS is for tcp; this target lists unix")
+			}
+		}
+	}
+}
+
+func (c *checker) readTransports(t *target, fs map[string]field) {
 	if f, ok := fs["address"]; ok {
 		s, ok := c.str("address", f.val)
 		if !ok {
@@ -222,8 +253,8 @@ func (c *checker) readWhere(t *target, fs map[string]field) {
 		if !ok {
 			continue
 		}
-		if s != "tcp" && s != "unix" {
-			c.at(resolve(it), "transports: %q, want tcp or unix", s)
+		if s != "tcp" && s != "unix" && s != "tls" {
+			c.at(resolve(it), "transports: %q, want tcp, unix or tls (tcp with TLS 1.3)", s)
 			continue
 		}
 		t.transports, t.transportNodes = append(t.transports, s), append(t.transportNodes, resolve(it))

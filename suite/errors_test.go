@@ -61,7 +61,7 @@ var errorCases = []struct {
 		|  - protocol: grpc-proto
 		|    transport: unix
 		|workloads: [person.get]`,
-		`t.yaml:4:5: unknown key "transport" in targets[1] (valid: protocol, server_stack, client_stack, label, transports, address, options, server_options, warmup, warmup_max, iterations, duration, ops, trials, mode, method, call_timeout, server_cpus, client_cpus, data_size, data_seed, arrival_seed, max_message_size, jvm_args, load); did you mean transports?`},
+		`t.yaml:4:5: unknown key "transport" in targets[1] (valid: protocol, server_stack, client_stack, label, transports, tls, address, options, server_options, warmup, warmup_max, iterations, duration, ops, trials, mode, method, call_timeout, server_cpus, client_cpus, data_size, data_seed, arrival_seed, max_message_size, jvm_args, load); did you mean transports?`},
 	{"unknown key in a workload", `
 		|targets: [direct]
 		|workloads:
@@ -139,17 +139,17 @@ var errorCases = []struct {
 		|targets:
 		|  - protocol: soap
 		|workloads: [person.get]`,
-		`t.yaml:2:15: unknown protocol "soap" (known: [capnp direct grpc-avro grpc-proto http-json])`},
+		`t.yaml:2:15: unknown protocol "soap" (known: [capnp connect-json connect-proto direct grpc-avro grpc-proto grpc-web http-json])`},
 	{"unknown protocol, shorthand entry", `
 		|targets: [direct, thrift]
 		|workloads: [person.get]`,
-		`t.yaml:1:19: unknown protocol "thrift" (known: [capnp direct grpc-avro grpc-proto http-json])`},
+		`t.yaml:1:19: unknown protocol "thrift" (known: [capnp connect-json connect-proto direct grpc-avro grpc-proto grpc-web http-json])`},
 	{"unknown transport", `
 		|targets:
 		|  - protocol: http-json
 		|    transports: [tcp, quic]
 		|workloads: [person.get]`,
-		`t.yaml:3:23: transports: "quic", want tcp or unix`},
+		`t.yaml:3:23: transports: "quic", want tcp, unix or tls (tcp with TLS 1.3)`},
 	{"bad address", `
 		|targets:
 		|  - protocol: http-json
@@ -167,7 +167,7 @@ var errorCases = []struct {
 		|workloads:
 		|  - name: person.get
 		|  - name: person.delete`,
-		`t.yaml:4:11: unknown workload "person.delete" (known: person.list, person.get, person.links, person.create, person.compose, person.program, echo, echo+stats, pingpong, stream)`},
+		`t.yaml:4:11: unknown workload "person.delete" (known: person.list, person.get, person.links, person.create, person.compose, person.program, connect, echo, echo+stats, pingpong, stream)`},
 	{"param out of range", `
 		|targets: [direct]
 		|workloads:
@@ -318,8 +318,8 @@ func TestErrorsJoined(t *testing.T) {
 		|warmup: 1s`)))
 	want := []string{
 		`t.yaml:2:15: iterations: 0 is out of range [1, 1000000]`,
-		`t.yaml:4:15: unknown protocol "soap" (known: [capnp direct grpc-avro grpc-proto http-json])`,
-		`t.yaml:6:23: transports: "udp", want tcp or unix`,
+		`t.yaml:4:15: unknown protocol "soap" (known: [capnp connect-json connect-proto direct grpc-avro grpc-proto grpc-web http-json])`,
+		`t.yaml:6:23: transports: "udp", want tcp, unix or tls (tcp with TLS 1.3)`,
 		`t.yaml:9:16: payloads: size "-1": want a number of bytes such as 11, 1KiB, 100KiB or 4MiB`,
 		`t.yaml:10:1: unknown key "warmup" in the suite (valid: name, description, views, original, deviations, baseline, defaults, load, targets, workloads, workers, link); warmup is a run setting: put it under defaults (or in a target or workload entry)`,
 	}
@@ -356,5 +356,33 @@ func TestTooBig(t *testing.T) {
 		if _, err := suite.Parse("t.yaml", []byte(c.text)); err == nil || err.Error() != c.want {
 			t.Errorf("error %v, want %s", err, c.want)
 		}
+	}
+}
+
+func TestTLSErrors(t *testing.T) {
+	for _, c := range []struct{ name, doc, want string }{
+		{"tls on unix", `
+		|targets:
+		|  - protocol: http-json
+		|    transports: [unix]
+		|    tls: true
+		|workloads: [person.get]`, `t.yaml:4:5: tls: TLS is for tcp; this target lists unix`},
+		{"tls not a bool", `
+		|targets:
+		|  - protocol: http-json
+		|    tls: sometimes
+		|workloads: [person.get]`, `t.yaml:3:10: tls: "sometimes", want true or false`},
+		{"tls in-process", `
+		|targets:
+		|  - protocol: direct
+		|    tls: true
+		|workloads: [person.get]`, `t.yaml:3:5: tls: direct is in-process: it has no wire to encrypt`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := suite.Parse("t.yaml", []byte(doc(c.doc)))
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %v, want it to contain %q", err, c.want)
+			}
+		})
 	}
 }

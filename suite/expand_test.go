@@ -250,3 +250,30 @@ func TestAliases(t *testing.T) {
 		t.Errorf("benchmarks %q, options %v", names(s), s.Benchmarks[3].Spec.ClientOptions)
 	}
 }
+
+// TLS is a transport: tls: true turns a target's tcp into tls, and transports: [tcp,
+// tls] compares TLS off and on in one group.
+func TestTLSTransport(t *testing.T) {
+	s := mustParse(t, `
+		|name: tls
+		|targets:
+		|  - protocol: grpc-proto
+		|    tls: true
+		|  - protocol: http-json
+		|    transports: [tcp, tls]
+		|  - protocol: capnp
+		|    tls: false
+		|workloads: [person.get]`)
+	want := []string{
+		"grpc-proto/tls/person.get/closed-c50",
+		"http-json/tcp/person.get/closed-c50",
+		"http-json/tls/person.get/closed-c50",
+		"capnp/tcp/person.get/closed-c50",
+	}
+	if got := names(s); !slices.Equal(got, want) {
+		t.Errorf("names:\n got %q\nwant %q", got, want)
+	}
+	if s.Benchmarks[1].Spec.Group() != s.Benchmarks[2].Spec.Group() {
+		t.Error("TLS on and off of one target are in different groups")
+	}
+}

@@ -453,7 +453,12 @@ type ServerSetup struct {
 	state     protoimpl.MessageState `protogen:"open.v1"`
 	Benchmark *Benchmark             `protobuf:"bytes,1,opt,name=benchmark,proto3" json:"benchmark,omitempty"`
 	// listen is a wirebench address, tcp://HOST:PORT or unix:///PATH.
-	Listen        string `protobuf:"bytes,2,opt,name=listen,proto3" json:"listen,omitempty"`
+	Listen string `protobuf:"bytes,2,opt,name=listen,proto3" json:"listen,omitempty"`
+	// tls_cert_pem and tls_key_pem, when set, make the server speak TLS 1.3 with this
+	// certificate chain (leaf first) and private key, both PEM (benchmarks whose
+	// transport is "tls"). A worker whose stack cannot must refuse the setup.
+	TlsCertPem    []byte `protobuf:"bytes,3,opt,name=tls_cert_pem,json=tlsCertPem,proto3" json:"tls_cert_pem,omitempty"`
+	TlsKeyPem     []byte `protobuf:"bytes,4,opt,name=tls_key_pem,json=tlsKeyPem,proto3" json:"tls_key_pem,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -500,6 +505,20 @@ func (x *ServerSetup) GetListen() string {
 		return x.Listen
 	}
 	return ""
+}
+
+func (x *ServerSetup) GetTlsCertPem() []byte {
+	if x != nil {
+		return x.TlsCertPem
+	}
+	return nil
+}
+
+func (x *ServerSetup) GetTlsKeyPem() []byte {
+	if x != nil {
+		return x.TlsKeyPem
+	}
+	return nil
 }
 
 type Mark struct {
@@ -769,7 +788,12 @@ type ClientSetup struct {
 	// client's). A worker that cannot must refuse the setup (INVALID_ARGUMENT); one
 	// that can lists "link" in InfoReply.features, and the driver sends a link only
 	// to such workers. Ignored for in-process protocols.
-	Link          *LinkProfile `protobuf:"bytes,5,opt,name=link,proto3" json:"link,omitempty"`
+	Link *LinkProfile `protobuf:"bytes,5,opt,name=link,proto3" json:"link,omitempty"`
+	// tls_ca_pem, when set, makes the client speak TLS 1.3 to the target, trusting
+	// these PEM certificates only; tls_server_name, when set, is the name checked in
+	// the server's certificate (else the target's host).
+	TlsCaPem      []byte `protobuf:"bytes,6,opt,name=tls_ca_pem,json=tlsCaPem,proto3" json:"tls_ca_pem,omitempty"`
+	TlsServerName string `protobuf:"bytes,7,opt,name=tls_server_name,json=tlsServerName,proto3" json:"tls_server_name,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -837,6 +861,20 @@ func (x *ClientSetup) GetLink() *LinkProfile {
 		return x.Link
 	}
 	return nil
+}
+
+func (x *ClientSetup) GetTlsCaPem() []byte {
+	if x != nil {
+		return x.TlsCaPem
+	}
+	return nil
+}
+
+func (x *ClientSetup) GetTlsServerName() string {
+	if x != nil {
+		return x.TlsServerName
+	}
+	return ""
 }
 
 // LinkProfile is what a client's proxy adds. Loss is not here: a proxy over TCP sees
@@ -1664,10 +1702,13 @@ const file_control_proto_rawDesc = "" +
 	"ServerArgs\x129\n" +
 	"\x05setup\x18\x01 \x01(\v2!.wirebench.control.v1.ServerSetupH\x00R\x05setup\x120\n" +
 	"\x04mark\x18\x02 \x01(\v2\x1a.wirebench.control.v1.MarkH\x00R\x04markB\x05\n" +
-	"\x03arg\"d\n" +
+	"\x03arg\"\xa6\x01\n" +
 	"\vServerSetup\x12=\n" +
 	"\tbenchmark\x18\x01 \x01(\v2\x1f.wirebench.control.v1.BenchmarkR\tbenchmark\x12\x16\n" +
-	"\x06listen\x18\x02 \x01(\tR\x06listen\"\x06\n" +
+	"\x06listen\x18\x02 \x01(\tR\x06listen\x12 \n" +
+	"\ftls_cert_pem\x18\x03 \x01(\fR\n" +
+	"tlsCertPem\x12\x1e\n" +
+	"\vtls_key_pem\x18\x04 \x01(\fR\ttlsKeyPem\"\x06\n" +
 	"\x04Mark\"]\n" +
 	"\fServerStatus\x12\x18\n" +
 	"\aaddress\x18\x01 \x01(\tR\aaddress\x123\n" +
@@ -1682,7 +1723,7 @@ const file_control_proto_rawDesc = "" +
 	"ClientArgs\x129\n" +
 	"\x05setup\x18\x01 \x01(\v2!.wirebench.control.v1.ClientSetupH\x00R\x05setup\x123\n" +
 	"\x05phase\x18\x02 \x01(\v2\x1b.wirebench.control.v1.PhaseH\x00R\x05phaseB\x05\n" +
-	"\x03arg\"\xdd\x01\n" +
+	"\x03arg\"\xa3\x02\n" +
 	"\vClientSetup\x12=\n" +
 	"\tbenchmark\x18\x01 \x01(\v2\x1f.wirebench.control.v1.BenchmarkR\tbenchmark\x12\x16\n" +
 	"\x06target\x18\x02 \x01(\tR\x06target\x12\x1f\n" +
@@ -1690,7 +1731,10 @@ const file_control_proto_rawDesc = "" +
 	"shareIndex\x12\x1f\n" +
 	"\vshare_count\x18\x04 \x01(\x05R\n" +
 	"shareCount\x125\n" +
-	"\x04link\x18\x05 \x01(\v2!.wirebench.control.v1.LinkProfileR\x04link\"\x82\x01\n" +
+	"\x04link\x18\x05 \x01(\v2!.wirebench.control.v1.LinkProfileR\x04link\x12\x1c\n" +
+	"\n" +
+	"tls_ca_pem\x18\x06 \x01(\fR\btlsCaPem\x12&\n" +
+	"\x0ftls_server_name\x18\a \x01(\tR\rtlsServerName\"\x82\x01\n" +
 	"\vLinkProfile\x12\x1f\n" +
 	"\vdelay_nanos\x18\x01 \x01(\x03R\n" +
 	"delayNanos\x12!\n" +

@@ -62,6 +62,7 @@ type targetFlags struct {
 	dataFlags
 	hostFlags
 	recordFlags
+	benchTLSFlags
 }
 
 type benchCmd struct {
@@ -117,6 +118,12 @@ func (c *targetFlags) resolve(m load.Model, plan func(*spec.Spec)) (cluster.Reso
 	}
 	s := spec.Default()
 	s.Protocol, s.ServerStack, s.ClientStack, s.Transport, s.Target = c.Protocol, c.ServerStack, c.ClientStack, c.Transport, c.Target
+	if c.TLS {
+		if c.Transport == spec.Unix {
+			return cluster.Resolved{}, usagef("--tls is for tcp, not --transport unix")
+		}
+		s.Transport = spec.TLS
+	}
 	s.Workload, s.Params = w.Name, w.DefaultParams()
 	if c.Payload != nil {
 		s.Params.Payload = int(*c.Payload)
@@ -211,6 +218,10 @@ func (c *benchCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	tc, err := c.benchTLSFlags.load()
+	if err != nil {
+		return err
+	}
 	sp := res.Spec
 	progress, err := c.start(e, fmt.Sprintf("%s: %d trial(s) × (warmup %v + %d iterations)", sp.Name(), sp.Trials, sp.Warmup, sp.Iterations))
 	if err != nil {
@@ -225,7 +236,7 @@ func (c *benchCmd) Run(e *env) error {
 		return err
 	}
 	defer metrics.stop()
-	trials, runErr := cluster.Run(e.ctx, sp, cluster.Options{ProfileDir: c.Profile, Hosts: hosts,
+	trials, runErr := cluster.Run(e.ctx, sp, cluster.Options{ProfileDir: c.Profile, Hosts: hosts, TLS: tc,
 		Observe: func(ev cluster.Event) {
 			metrics.observe(sp.Name(), ev)
 			fmt.Fprintf(progress, "  %s\n", ev.Line())

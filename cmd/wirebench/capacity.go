@@ -70,7 +70,11 @@ func (c *capacityCmd) Run(e *env) error {
 		return err
 	}
 	defer metrics.stop()
-	found, runErr := cluster.Capacity(e.ctx, res, cluster.Options{ProfileDir: c.Profile, Hosts: hosts}, func(st results.SearchStep) {
+	tc, err := c.benchTLSFlags.load()
+	if err != nil {
+		return err
+	}
+	found, runErr := cluster.Capacity(e.ctx, res, cluster.Options{ProfileDir: c.Profile, Hosts: hosts, TLS: tc}, func(st results.SearchStep) {
 		if st.Interval != nil {
 			metrics.observe(sp.Name(), cluster.Event{Interval: st.Interval})
 		}

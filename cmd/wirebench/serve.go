@@ -3,6 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
+	"net"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/wirebench/wirebench/cluster"
@@ -35,7 +38,50 @@ type serveCmd struct {
 	Listen         string        `short:"l" default:"tcp://127.0.0.1:8080" env:"WIREBENCH_LISTEN" help:"Address to listen on: tcp://HOST:PORT (port 0 picks a free one) or unix:///PATH."`
 	MaxMessageSize units.Size    `default:"${max_message_size}" help:"Largest request accepted; a larger one is refused without being read whole."`
 	ShutdownGrace  time.Duration `default:"5s" help:"On SIGINT/SIGTERM, how long calls in flight may take to finish."`
+	TLS            bool          `name:"tls" help:"Serve over TLS 1.3 (tcp only), with --tls-cert and --tls-key or a certificate made now for localhost, 127.0.0.1, ::1 and the listen host, whose CA is written to --tls-ca-out."`
+	TLSCert        string        `name:"tls-cert" help:"With --tls: the certificate chain to serve (PEM), with --tls-key."`
+	TLSKey         string        `name:"tls-key" help:"With --tls: the key of --tls-cert (PEM)."`
+	TLSCAOut       string        `name:"tls-ca-out" help:"With --tls and no --tls-cert: write the made certificate's CA here (PEM), for clients to trust (default: a new file in the temp dir, printed)."`
 	dataFlags
+}
+
+// serverTLS returns the TLS the flags ask for (zero without --tls), and the file its
+// CA was written to when the certificate was made here.
+func (c *serveCmd) serverTLS(addr transport.Addr) (transport.TLS, string, error) {
+	switch {
+	case !c.TLS && (c.TLSCert != "" || c.TLSKey != "" || c.TLSCAOut != ""):
+		return transport.TLS{}, "", usagef("--tls-cert, --tls-key and --tls-ca-out are for --tls")
+	case !c.TLS:
+		return transport.TLS{}, "", nil
+	case addr.Network != "tcp":
+		return transport.TLS{}, "", usagef("--tls is for tcp, not %s", addr)
+	case c.TLSCert != "" || c.TLSKey != "":
+		if c.TLSCAOut != "" {
+			return transport.TLS{}, "", usagef("--tls-ca-out is for a certificate made here, not --tls-cert")
+		}
+		tc, err := transport.LoadTLS(c.TLSCert, c.TLSKey, "")
+		if err != nil {
+			return transport.TLS{}, "", usageError{err}
+		}
+		return tc, "", nil
+	}
+	host, _, _ := net.SplitHostPort(addr.Address)
+	tc, err := transport.EphemeralTLS(host)
+	if err != nil {
+		return transport.TLS{}, "", err
+	}
+	out := c.TLSCAOut
+	if out == "" {
+		dir, err := os.MkdirTemp("", "wirebench-tls-")
+		if err != nil {
+			return transport.TLS{}, "", err
+		}
+		out = filepath.Join(dir, "ca.pem")
+	}
+	if err := os.WriteFile(out, tc.CAPEM, 0o644); err != nil {
+		return transport.TLS{}, "", fmt.Errorf("--tls-ca-out: %w", err)
+	}
+	return tc, out, nil
 }
 
 func (c *serveCmd) Run(e *env) error {
@@ -58,13 +104,23 @@ func (c *serveCmd) Run(e *env) error {
 		return usagef("%s is in-process and has no server: it can only be called (wirebench call --protocol %s ...)", res.Protocol.Name, res.Protocol.Name)
 	}
 	if res.Server.Worker != protocol.WorkerGo {
+		if c.TLS {
+			return usagef("--tls: the %s stack runs in the %s worker, which serves no TLS", res.Server.Name, res.Server.Worker)
+		}
 		return c.serveInWorker(e, res, addr)
+	}
+	if c.TLS && !res.Server.TLS {
+		return usagef("--tls: the %s server stack of %s does not speak TLS", res.Server.Name, res.Protocol.Name)
+	}
+	tc, caFile, err := c.serverTLS(addr)
+	if err != nil {
+		return err
 	}
 	ds, err := c.dataset()
 	if err != nil {
 		return err
 	}
-	srv, err := res.Server.NewServer(contract.NewReference(ds), protocol.ServerConfig{MaxMessageSize: s.MaxMessageSize, Options: s.ServerOptions})
+	srv, err := res.Server.NewServer(contract.NewReference(ds), protocol.ServerConfig{MaxMessageSize: s.MaxMessageSize, Options: s.ServerOptions, TLS: tc})
 	if err != nil {
 		return usageError{err}
 	}
@@ -75,6 +131,9 @@ func (c *serveCmd) Run(e *env) error {
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	// The one line scripts wait for: the bound address, also when port 0 was asked.
+	if caFile != "" {
+		fmt.Fprintf(e.stdout, "TLS certificate made for this server; its CA is in %s\n", caFile)
+	}
 	fmt.Fprintf(e.stdout, "listening on %s\n", transport.AddrOf(ln.Addr()))
 	select {
 	case err := <-served:

@@ -3,6 +3,7 @@ package all
 
 import (
 	_ "github.com/wirebench/wirebench/protocol/capnprpc"
+	_ "github.com/wirebench/wirebench/protocol/connectproto"
 	_ "github.com/wirebench/wirebench/protocol/direct"
 	_ "github.com/wirebench/wirebench/protocol/grpcavro"
 	_ "github.com/wirebench/wirebench/protocol/grpcproto"

@@ -84,6 +84,7 @@ func init() {
 		Summary:   "capnproto.org/go/capnp/v3 RPC with generated code",
 		Libraries: protocol.GoLibraries("capnproto.org/go/capnp/v3"),
 		Sides:     protocol.ServerSide | protocol.ClientSide,
+		TLS:       true,
 		NewServer: protocol.Servers(NewServer),
 		NewClient: protocol.Clients(NewClient),
 	})

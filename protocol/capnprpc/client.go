@@ -16,6 +16,7 @@ import (
 	"github.com/wirebench/wirebench/contract/capnpwire"
 	"github.com/wirebench/wirebench/internal/units"
 	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/transport"
 )
 
 // Client is a contract.Service over one Cap'n Proto RPC connection. It is safe for
@@ -63,7 +64,15 @@ func NewClient(ctx context.Context, cfg protocol.ClientConfig) (*Client, error) 
 	if cfg.Dial == nil {
 		return nil, errors.New("capnp: ClientConfig.Dial is nil")
 	}
-	nc, err := cfg.Dial(ctx)
+	dial := cfg.Dial
+	if cfg.TLS.Enabled() {
+		tc, err := cfg.TLS.ClientConfig()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", Name, err)
+		}
+		dial = transport.TLSDialer(dial, cfg.Target, tc)
+	}
+	nc, err := dial(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("capnp: dial %s: %w", cfg.Target, err)
 	}

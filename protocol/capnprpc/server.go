@@ -2,7 +2,9 @@ package capnprpc
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
+	"fmt"
 	"net"
 	"sync"
 	"sync/atomic"
@@ -14,6 +16,7 @@ import (
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/contract/capnpwire"
 	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/transport"
 )
 
 // Server serves a contract.Service over Cap'n Proto RPC. Each accepted connection gets
@@ -32,6 +35,9 @@ type Server struct {
 	listeners map[net.Listener]struct{}
 	conns     map[*rpc.Conn]struct{}
 	wg        sync.WaitGroup // one per live connection
+
+	tls         *tls.Config           // nil: plain text
+	handshaking map[net.Conn]struct{} // TLS connections not yet handshaken
 }
 
 var _ protocol.Server = (*Server)(nil)
@@ -43,14 +49,23 @@ func NewServer(svc contract.Service, cfg protocol.ServerConfig) (*Server, error)
 	if err := protocol.CheckOptions(Name, cfg.Options); err != nil {
 		return nil, err
 	}
-	return &Server{
+	s := &Server{
 		svc:        svc,
 		maxMessage: cfg.MessageLimit(),
 		// Frames reserved whole before they arrived: at most one of the largest.
-		frames:    &frameBudget{limit: int64(maxFrame(cfg.MessageLimit()))},
-		listeners: map[net.Listener]struct{}{},
-		conns:     map[*rpc.Conn]struct{}{},
-	}, nil
+		frames:      &frameBudget{limit: int64(maxFrame(cfg.MessageLimit()))},
+		listeners:   map[net.Listener]struct{}{},
+		conns:       map[*rpc.Conn]struct{}{},
+		handshaking: map[net.Conn]struct{}{},
+	}
+	if cfg.TLS.Enabled() {
+		// No ALPN: Cap'n Proto has no registered protocol identifier.
+		var err error
+		if s.tls, err = cfg.TLS.ServerConfig(); err != nil {
+			return nil, fmt.Errorf("%s: %w", Name, err)
+		}
+	}
+	return s, nil
 }
 
 // Serve accepts connections on ln until the server is closed, then returns nil (at
@@ -89,8 +104,41 @@ func (s *Server) Serve(ln net.Listener) error {
 			return err
 		}
 		backoff = 0
+		if s.tls != nil {
+			s.handshake(nc)
+			continue
+		}
 		s.serveConn(nc)
 	}
+}
+
+// handshake makes the TLS handshake of nc in a goroutine of its own, within
+// transport.HandshakeTimeout, then serves it; a failed handshake (garbage, a slow
+// client) closes it alone.
+func (s *Server) handshake(nc net.Conn) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		nc.Close()
+		return
+	}
+	s.handshaking[nc] = struct{}{}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		tc := tls.Server(nc, s.tls)
+		ctx, cancel := context.WithTimeout(context.Background(), transport.HandshakeTimeout)
+		err := tc.HandshakeContext(ctx)
+		cancel()
+		s.mu.Lock()
+		delete(s.handshaking, nc)
+		s.mu.Unlock()
+		if err != nil {
+			nc.Close()
+			return
+		}
+		s.serveConn(tc)
+	}()
 }
 
 func (s *Server) isClosed() bool {
@@ -131,6 +179,9 @@ func (s *Server) Close() error {
 	s.closed = true
 	for ln := range s.listeners {
 		ln.Close()
+	}
+	for nc := range s.handshaking {
+		nc.Close()
 	}
 	conns := make([]*rpc.Conn, 0, len(s.conns))
 	for c := range s.conns {

@@ -52,6 +52,7 @@ func init() {
 		Summary:   "grpc-go with an Avro codec (twmb/avro)",
 		Libraries: protocol.GoLibraries("google.golang.org/grpc", "github.com/twmb/avro"),
 		Sides:     protocol.ServerSide | protocol.ClientSide,
+		TLS:       true,
 		NewServer: protocol.Servers(NewServer),
 		NewClient: protocol.Clients(NewClient),
 	})

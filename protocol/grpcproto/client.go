@@ -46,7 +46,7 @@ func (c *Client) ListPersons(ctx context.Context) ([]contract.Person, error) {
 	if err != nil {
 		return nil, c.conn.Err(ctx, "ListPersons", err)
 	}
-	return fromPBPersons(out), nil
+	return FromPBPersons(out), nil
 }
 
 // GetPerson calls PersonService/GetPerson; an unknown id fails with Code NotFound.
@@ -55,7 +55,7 @@ func (c *Client) GetPerson(ctx context.Context, id int64) (contract.Person, erro
 	if err != nil {
 		return contract.Person{}, c.conn.Err(ctx, "GetPerson", err)
 	}
-	return fromPBPerson(out), nil
+	return FromPBPerson(out), nil
 }
 
 // GetPersonLinks calls PersonService/GetPersonLinks; an unknown id fails with Code
@@ -65,17 +65,17 @@ func (c *Client) GetPersonLinks(ctx context.Context, id int64) ([]contract.Perso
 	if err != nil {
 		return nil, c.conn.Err(ctx, "GetPersonLinks", err)
 	}
-	return fromPBLinks(out), nil
+	return FromPBLinks(out), nil
 }
 
 // CreatePerson calls PersonService/CreatePerson; a bad person fails with Code
 // InvalidArgument.
 func (c *Client) CreatePerson(ctx context.Context, p contract.Person) (contract.Person, error) {
-	out, err := c.person.CreatePerson(ctx, toPBPerson(&p))
+	out, err := c.person.CreatePerson(ctx, ToPBPerson(&p))
 	if err != nil {
 		return contract.Person{}, c.conn.Err(ctx, "CreatePerson", err)
 	}
-	return fromPBPerson(out), nil
+	return FromPBPerson(out), nil
 }
 
 // Echo calls EchoService/Echo. The payload travels as a proto3 string, which must be
@@ -119,5 +119,5 @@ func (c *Client) StreamTrades(ctx context.Context, count int64, yield func(*cont
 	if err != nil {
 		return c.conn.Err(ctx, "StreamTrades", err)
 	}
-	return grpcx.RecvTrades(ctx, c.conn, stream, count, new(pb.Trade), fromPBTrade, yield)
+	return grpcx.RecvTrades(ctx, c.conn, stream, count, new(pb.Trade), FromPBTrade, yield)
 }

@@ -56,33 +56,33 @@ func decode(tb testing.TB, b []byte, m any) {
 func TestCodecRoundTrip(t *testing.T) {
 	for _, p := range benchData.Persons() {
 		var w pb.Person
-		decode(t, wire(t, toPBPerson(&p)), &w)
-		if got := fromPBPerson(&w); !got.Equal(p) {
+		decode(t, wire(t, ToPBPerson(&p)), &w)
+		if got := FromPBPerson(&w); !got.Equal(p) {
 			t.Fatalf("person %d: got %+v", p.ID, got)
 		}
 	}
 	var l pb.PersonList
-	decode(t, wire(t, toPBPersons(benchData.Persons())), &l)
-	if ps := fromPBPersons(&l); len(ps) != benchData.Size() {
+	decode(t, wire(t, ToPBPersons(benchData.Persons())), &l)
+	if ps := FromPBPersons(&l); len(ps) != benchData.Size() {
 		t.Fatalf("person list: %d persons", len(ps))
 	}
 	links, _ := benchData.Links(1)
 	var ll pb.PersonLinkList
-	decode(t, wire(t, toPBLinks(links)), &ll)
-	if got := fromPBLinks(&ll); len(got) != len(links) || !got[0].P1.Equal(links[0].P1) || !got[0].P2.Equal(links[0].P2) {
+	decode(t, wire(t, ToPBLinks(links)), &ll)
+	if got := FromPBLinks(&ll); len(got) != len(links) || !got[0].P1.Equal(links[0].P1) || !got[0].P2.Equal(links[0].P2) {
 		t.Fatalf("links: got %+v", got)
 	}
 	var tr contract.Trade
 	for i := range int64(20) {
 		want := contract.TradeAt(i)
 		var w, back pb.Trade
-		toPBTrade(&want, &w)
+		ToPBTrade(&want, &w)
 		decode(t, wire(t, &w), &back)
-		if err := fromPBTrade(&back, &tr); err != nil || tr != want {
+		if err := FromPBTrade(&back, &tr); err != nil || tr != want {
 			t.Fatalf("trade %d: got %+v, %v", i, tr, err)
 		}
 	}
-	if err := fromPBTrade(&pb.Trade{Side: 7}, &tr); err == nil {
+	if err := FromPBTrade(&pb.Trade{Side: 7}, &tr); err == nil {
 		t.Error("a trade with side 7 decoded")
 	}
 }
@@ -92,19 +92,19 @@ func BenchmarkEncodePerson(b *testing.B) {
 	var n int
 	b.ReportAllocs()
 	for b.Loop() {
-		n = encode(b, toPBPerson(&p))
+		n = encode(b, ToPBPerson(&p))
 	}
 	b.ReportMetric(float64(n), "wire-bytes")
 }
 
 func BenchmarkDecodePerson(b *testing.B) {
 	p := benchPerson(b)
-	data := wire(b, toPBPerson(&p))
+	data := wire(b, ToPBPerson(&p))
 	b.ReportAllocs()
 	for b.Loop() {
 		var w pb.Person // a fresh message per call, as the generated stubs make
 		decode(b, data, &w)
-		_ = fromPBPerson(&w)
+		_ = FromPBPerson(&w)
 	}
 	b.ReportMetric(float64(len(data)), "wire-bytes")
 }
@@ -114,18 +114,18 @@ func BenchmarkEncodePersonList(b *testing.B) {
 	var n int
 	b.ReportAllocs()
 	for b.Loop() {
-		n = encode(b, toPBPersons(ps))
+		n = encode(b, ToPBPersons(ps))
 	}
 	b.ReportMetric(float64(n), "wire-bytes")
 }
 
 func BenchmarkDecodePersonList(b *testing.B) {
-	data := wire(b, toPBPersons(benchData.Persons()))
+	data := wire(b, ToPBPersons(benchData.Persons()))
 	b.ReportAllocs()
 	for b.Loop() {
 		var w pb.PersonList
 		decode(b, data, &w)
-		_ = fromPBPersons(&w)
+		_ = FromPBPersons(&w)
 	}
 	b.ReportMetric(float64(len(data)), "wire-bytes")
 }

@@ -16,7 +16,8 @@ import (
 // field and back. Nested messages that are absent on the wire (a peer may leave any
 // message field out) read as their zero value, as proto3 defines.
 
-func toPBPerson(p *contract.Person) *pb.Person {
+// ToPBPerson converts a person to its protobuf message (connectproto uses these too).
+func ToPBPerson(p *contract.Person) *pb.Person {
 	out := &pb.Person{
 		Id: p.ID,
 		Name: &pb.PersonName{
@@ -43,7 +44,8 @@ func toPBPerson(p *contract.Person) *pb.Person {
 	return out
 }
 
-func fromPBPerson(w *pb.Person) contract.Person {
+// FromPBPerson converts a protobuf person to the model.
+func FromPBPerson(w *pb.Person) contract.Person {
 	p := contract.Person{
 		ID: w.GetId(),
 		Name: contract.PersonName{
@@ -70,41 +72,46 @@ func fromPBPerson(w *pb.Person) contract.Person {
 	return p
 }
 
-func toPBPersons(ps []contract.Person) *pb.PersonList {
+// ToPBPersons converts a list of persons to its protobuf message.
+func ToPBPersons(ps []contract.Person) *pb.PersonList {
 	out := &pb.PersonList{Persons: make([]*pb.Person, len(ps))}
 	for i := range ps {
-		out.Persons[i] = toPBPerson(&ps[i])
+		out.Persons[i] = ToPBPerson(&ps[i])
 	}
 	return out
 }
 
-func fromPBPersons(w *pb.PersonList) []contract.Person {
+// FromPBPersons converts a protobuf person list to the model.
+func FromPBPersons(w *pb.PersonList) []contract.Person {
 	ps := make([]contract.Person, len(w.GetPersons()))
 	for i, p := range w.GetPersons() {
-		ps[i] = fromPBPerson(p)
+		ps[i] = FromPBPerson(p)
 	}
 	return ps
 }
 
-func toPBLinks(links []contract.PersonLink) *pb.PersonLinkList {
+// ToPBLinks converts person links to their protobuf message.
+func ToPBLinks(links []contract.PersonLink) *pb.PersonLinkList {
 	out := &pb.PersonLinkList{Links: make([]*pb.PersonLink, len(links))}
 	for i := range links {
-		out.Links[i] = &pb.PersonLink{P1: toPBPerson(&links[i].P1), P2: toPBPerson(&links[i].P2)}
+		out.Links[i] = &pb.PersonLink{P1: ToPBPerson(&links[i].P1), P2: ToPBPerson(&links[i].P2)}
 	}
 	return out
 }
 
-func fromPBLinks(w *pb.PersonLinkList) []contract.PersonLink {
+// FromPBLinks converts a protobuf link list to the model.
+func FromPBLinks(w *pb.PersonLinkList) []contract.PersonLink {
 	links := make([]contract.PersonLink, len(w.GetLinks()))
 	for i, l := range w.GetLinks() {
-		links[i] = contract.PersonLink{P1: fromPBPerson(l.GetP1()), P2: fromPBPerson(l.GetP2())}
+		links[i] = contract.PersonLink{P1: FromPBPerson(l.GetP1()), P2: FromPBPerson(l.GetP2())}
 	}
 	return links
 }
 
-// toPBTrade fills w from t; w is a fresh message per Send (grpc-go may hold on to a
-// sent message).
-func toPBTrade(t *contract.Trade, w *pb.Trade) {
+// ToPBTrade fills w from t. grpc-proto's server gives it a fresh message per Send
+// (grpc-go may hold on to a sent message); connect-go marshals in Send, so the
+// Connect server reuses one.
+func ToPBTrade(t *contract.Trade, w *pb.Trade) {
 	w.Id = t.ID
 	w.Symbol = t.Symbol
 	w.Price = t.Price
@@ -116,9 +123,9 @@ func toPBTrade(t *contract.Trade, w *pb.Trade) {
 	}
 }
 
-// fromPBTrade decodes w into t, refusing a side the contract does not know (proto3
+// FromPBTrade decodes w into t, refusing a side the contract does not know (proto3
 // enums are open: any number may arrive).
-func fromPBTrade(w *pb.Trade, t *contract.Trade) error {
+func FromPBTrade(w *pb.Trade, t *contract.Trade) error {
 	switch w.GetSide() {
 	case pb.Side_BUY:
 		t.Side = contract.Buy

@@ -48,6 +48,7 @@ func init() {
 		Summary:   "grpc-go with protobuf-go generated code",
 		Libraries: protocol.GoLibraries("google.golang.org/grpc", "google.golang.org/protobuf"),
 		Sides:     protocol.ServerSide | protocol.ClientSide,
+		TLS:       true,
 		NewServer: protocol.Servers(NewServer),
 		NewClient: protocol.Clients(NewClient),
 	})

@@ -34,7 +34,7 @@ func (s personServer) ListPersons(ctx context.Context, _ *pb.ListPersonsRequest)
 	if err != nil {
 		return nil, grpcx.ServerError(err)
 	}
-	return toPBPersons(ps), nil
+	return ToPBPersons(ps), nil
 }
 
 func (s personServer) GetPerson(ctx context.Context, req *pb.PersonId) (*pb.Person, error) {
@@ -42,7 +42,7 @@ func (s personServer) GetPerson(ctx context.Context, req *pb.PersonId) (*pb.Pers
 	if err != nil {
 		return nil, grpcx.ServerError(err)
 	}
-	return toPBPerson(&p), nil
+	return ToPBPerson(&p), nil
 }
 
 func (s personServer) GetPersonLinks(ctx context.Context, req *pb.PersonId) (*pb.PersonLinkList, error) {
@@ -50,15 +50,15 @@ func (s personServer) GetPersonLinks(ctx context.Context, req *pb.PersonId) (*pb
 	if err != nil {
 		return nil, grpcx.ServerError(err)
 	}
-	return toPBLinks(links), nil
+	return ToPBLinks(links), nil
 }
 
 func (s personServer) CreatePerson(ctx context.Context, req *pb.Person) (*pb.Person, error) {
-	p, err := s.svc.CreatePerson(ctx, fromPBPerson(req))
+	p, err := s.svc.CreatePerson(ctx, FromPBPerson(req))
 	if err != nil {
 		return nil, grpcx.ServerError(err)
 	}
-	return toPBPerson(&p), nil
+	return ToPBPerson(&p), nil
 }
 
 // echoServer serves EchoService from the service.
@@ -105,7 +105,7 @@ func (s tradeServer) StreamTrades(req *pb.TradesRequest, stream grpc.ServerStrea
 		// A fresh message per Send: grpc-go documents that a sent message must not be
 		// modified, as stats handlers may read it later.
 		w := new(pb.Trade)
-		toPBTrade(t, w)
+		ToPBTrade(t, w)
 		return stream.Send(w)
 	})
 	return grpcx.ServerError(err)

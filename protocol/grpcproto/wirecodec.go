@@ -46,7 +46,7 @@ func (w *WireCodec) AppendTradesRequest(b []byte, count int64) ([]byte, error) {
 
 // AppendPerson appends the Person p.
 func (w *WireCodec) AppendPerson(b []byte, p *contract.Person) ([]byte, error) {
-	return marshal.MarshalAppend(b, toPBPerson(p))
+	return marshal.MarshalAppend(b, ToPBPerson(p))
 }
 
 // AppendEcho appends EchoMessage{payload}; a payload that is not UTF-8 fails, as a
@@ -79,7 +79,7 @@ func (w *WireCodec) DecodeTrade(b []byte, t *contract.Trade) error {
 	if err := proto.Unmarshal(b, &w.trade); err != nil {
 		return fmt.Errorf("decode Trade: %w", err)
 	}
-	return fromPBTrade(&w.trade, t)
+	return FromPBTrade(&w.trade, t)
 }
 
 // DecodePerson decodes a Person.
@@ -88,7 +88,7 @@ func DecodePerson(b []byte) (contract.Person, error) {
 	if err := proto.Unmarshal(b, &m); err != nil {
 		return contract.Person{}, fmt.Errorf("decode Person: %w", err)
 	}
-	return fromPBPerson(&m), nil
+	return FromPBPerson(&m), nil
 }
 
 // DecodePersons decodes a PersonList.
@@ -97,7 +97,7 @@ func DecodePersons(b []byte) ([]contract.Person, error) {
 	if err := proto.Unmarshal(b, &m); err != nil {
 		return nil, fmt.Errorf("decode PersonList: %w", err)
 	}
-	return fromPBPersons(&m), nil
+	return FromPBPersons(&m), nil
 }
 
 // DecodeLinks decodes a PersonLinkList.
@@ -106,7 +106,7 @@ func DecodeLinks(b []byte) ([]contract.PersonLink, error) {
 	if err := proto.Unmarshal(b, &m); err != nil {
 		return nil, fmt.Errorf("decode PersonLinkList: %w", err)
 	}
-	return fromPBLinks(&m), nil
+	return FromPBLinks(&m), nil
 }
 
 // DecodeEcho decodes an EchoMessage.

@@ -86,8 +86,16 @@ func NewClientWith(ctx context.Context, cfg protocol.ClientConfig, opts ClientOp
 	if cfg.Target.Network != "tcp" || host == "" {
 		host = "localhost" // a Unix socket has no host name; HTTP/1.1 needs one
 	}
+	dial := cfg.Dial
+	if cfg.TLS.Enabled() {
+		tc, err := cfg.TLS.ClientConfig("http/1.1")
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", Name, err)
+		}
+		dial = transport.TLSDialer(dial, cfg.Target, tc)
+	}
 	c := &Client{
-		dial:  cfg.Dial,
+		dial:  dial,
 		addr:  cfg.Target,
 		limit: cfg.MessageLimit(),
 		head:  "Host: " + host + "\r\nUser-Agent: wirebench\r\n",

@@ -14,6 +14,7 @@ import (
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/internal/testtool"
 	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/protocol/httpjson"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
 )
 
@@ -169,4 +170,29 @@ func TestCurlOverLimit(t *testing.T) {
 			t.Errorf("echo of %d bytes under a 1 KiB limit: %d %q", len(ok), status, body)
 		}
 	})
+}
+
+// TestCurlTLS calls both servers over TLS with curl trusting only the run's CA: the
+// certificate, TLS 1.3 and ALPN http/1.1 as an outside client sees them.
+func TestCurlTLS(t *testing.T) {
+	testtool.Command(t, "curl")
+	for _, stack := range stacks {
+		t.Run(stack, func(t *testing.T) {
+			tg := protocoltest.StartStacks(t, httpjson.Name, stack, "", protocoltest.TLSNetwork, nil, protocol.ServerConfig{})
+			status, body := protocoltest.CurlTLS(t, tg.Addr, tg.TLS, "--tlsv1.3", "--http1.1", "-w", "\n%{http_version}\n%{http_code}", "/persons/3")
+			lines := strings.Split(string(body), "\n")
+			var p contract.Person
+			decodeJSON(t, "GET /persons/3 over TLS", []byte(lines[0]), &p)
+			if want, _ := testData.Person(3); status != 200 || !p.Equal(want) {
+				t.Errorf("GET /persons/3 over TLS: %d %+v, want %+v", status, p, want)
+			}
+			if v := lines[len(lines)-1]; v != "1.1" {
+				t.Errorf("curl over TLS spoke HTTP %q, want 1.1 (curl --http1.1 offers ALPN http/1.1 alone; the servers offer it beside h2)", v)
+			}
+			status, body = protocoltest.CurlTLS(t, tg.Addr, tg.TLS, "-d", `{"payload":"over tls"}`, "/echo")
+			if status != 200 || !bytes.Contains(body, []byte(`"over tls"`)) {
+				t.Errorf("POST /echo over TLS: %d %s", status, body)
+			}
+		})
+	}
 }

@@ -27,10 +27,19 @@ type handlerServer interface {
 
 // newStackServer returns the server of the named stack.
 func newStackServer(stack string, svc contract.Service, cfg protocol.ServerConfig) handlerServer {
+	var (
+		s   handlerServer
+		err error
+	)
 	if stack == httpjson.TunedStack {
-		return httpjson.NewServer(svc, cfg)
+		s, err = httpjson.NewServer(svc, cfg)
+	} else {
+		s, err = httpjson.NewStdServer(svc, cfg)
 	}
-	return httpjson.NewStdServer(svc, cfg)
+	if err != nil {
+		panic(err) // the tests' configs are valid
+	}
+	return s
 }
 
 // eachStack runs f as a subtest for each stack of the protocol.

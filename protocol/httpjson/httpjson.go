@@ -105,6 +105,9 @@ const (
 	// StdStack is the production stack and the default of both sides: net/http and
 	// encoding/json, standard library only, written as a Go service would be.
 	StdStack = "go-nethttp-json"
+	// StdH2Stack is the production client over HTTP/2 (h2c, or h2 over TLS):
+	// net/http's own HTTP/2, encoding/json. Both servers speak HTTP/2 too.
+	StdH2Stack = "go-nethttp-json-h2"
 	// TunedStack is the hand-optimised stack: the server's handlers and the client use
 	// a hand-written JSON codec, and the client is a lean HTTP/1.1 client of its own.
 	TunedStack = "go-tuned-json"
@@ -120,6 +123,13 @@ func init() {
 		"net/http ServeMux server and net/http Client, encoding/json on both sides",
 		[]string{"net/http", "encoding/json"},
 		serverOptions(NewStdServer), protocol.Clients(NewStdClient)))
+	protocol.RegisterStack(&protocol.Stack{
+		Name: StdH2Stack, Protocol: Name, Language: "go", Tier: protocol.Production, Worker: protocol.WorkerGo,
+		Summary:   "net/http Client over HTTP/2 (h2c prior knowledge; h2 over TLS), encoding/json",
+		Libraries: protocol.GoLibraries("net/http", "encoding/json"),
+		Sides:     protocol.ClientSide, TLS: true,
+		NewClient: protocol.Clients(NewStdClientH2),
+	})
 	protocol.RegisterStack(goStack(TunedStack, protocol.Tuned,
 		"net/http server with a hand-written JSON codec; a lean keep-alive HTTP/1.1 client",
 		[]string{"net/http"},
@@ -135,6 +145,7 @@ func goStack(name string, tier protocol.Tier, summary string, std []string,
 		Name: name, Protocol: Name, Language: "go", Tier: tier, Worker: protocol.WorkerGo,
 		Summary: summary, Libraries: protocol.GoLibraries(std...),
 		Sides:     protocol.ServerSide | protocol.ClientSide,
+		TLS:       true,
 		NewServer: newServer, NewClient: newClient,
 	}
 }
@@ -146,7 +157,8 @@ const OptionDelay = "delay"
 
 // serverOptions adapts the constructor of a server of this package to
 // protocol.Stack.NewServer, applying its options.
-func serverOptions[S protocol.Server](f func(contract.Service, protocol.ServerConfig) S) func(contract.Service, protocol.ServerConfig) (protocol.Server, error) {
+func serverOptions[S protocol.Server](f func(contract.Service, protocol.ServerConfig) (S, error)) func(contract.Service, protocol.ServerConfig) (protocol.Server, error) {
+	newServer := protocol.Servers(f)
 	return func(svc contract.Service, cfg protocol.ServerConfig) (protocol.Server, error) {
 		if err := protocol.CheckOptions(Name, cfg.Options, OptionDelay); err != nil {
 			return nil, err
@@ -158,7 +170,7 @@ func serverOptions[S protocol.Server](f func(contract.Service, protocol.ServerCo
 			}
 			svc = contract.Delayed(svc, d)
 		}
-		return f(svc, cfg), nil
+		return newServer(svc, cfg)
 	}
 }
 

@@ -20,6 +20,10 @@ func TestConformance(t *testing.T) {
 				protocoltest.RunStacks(t, httpjson.Name, server, client)
 			})
 		}
+		// Both servers speak HTTP/2 to the HTTP/2 client (h2c, and h2 on TLS).
+		t.Run("server="+server+",client="+httpjson.StdH2Stack, func(t *testing.T) {
+			protocoltest.RunStacks(t, httpjson.Name, server, httpjson.StdH2Stack)
+		})
 	}
 }
 

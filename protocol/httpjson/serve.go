@@ -8,7 +8,9 @@ package httpjson
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"errors"
+	"fmt"
 	"io"
 	"log"
 	"net"
@@ -17,6 +19,7 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/protocol"
 )
 
 // Server timeouts, the ones every deployed net/http server sets. There is deliberately
@@ -62,12 +65,20 @@ var routes = []struct{ path, allow string }{
 	{pathTrades, allowGet},
 }
 
-// newHTTPServer returns a net/http server of h with the protocol's timeouts.
+// newHTTPServer returns a net/http server of h with the protocol's timeouts. It
+// speaks HTTP/1.1 and HTTP/2, both net/http's own: h2c with prior knowledge on a plain
+// connection (a connection that opens with HTTP/2's preface), h2 by ALPN over TLS, so
+// one server answers clients of either version.
 func newHTTPServer(h http.Handler) *http.Server {
+	var protocols http.Protocols
+	protocols.SetHTTP1(true)
+	protocols.SetHTTP2(true)
+	protocols.SetUnencryptedHTTP2(true)
 	return &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: readHeaderTimeout,
 		IdleTimeout:       idleTimeout,
+		Protocols:         &protocols,
 		// A library never prints: net/http logs bad requests and handler panics.
 		ErrorLog: log.New(io.Discard, "", 0),
 	}
@@ -81,11 +92,30 @@ type httpServer struct {
 	hs    *http.Server
 	svc   contract.Service
 	limit int
+	tls   *tls.Config // nil: plain text
+}
+
+// newHTTPServerOf returns the parts of a server of svc configured by cfg, with h as
+// its handler: the request limit, and TLS when cfg asks for it.
+func newHTTPServerOf(svc contract.Service, cfg protocol.ServerConfig) (httpServer, error) {
+	s := httpServer{svc: svc, limit: cfg.MessageLimit()}
+	if cfg.TLS.Enabled() {
+		var err error
+		if s.tls, err = cfg.TLS.ServerConfig("h2", "http/1.1"); err != nil {
+			return httpServer{}, fmt.Errorf("%s: %w", Name, err)
+		}
+	}
+	return s, nil
 }
 
 // Serve accepts connections on ln until the server is closed, then returns nil; it
 // returns the accept error if ln fails otherwise. Serve closes ln when it returns.
+// With TLS, net/http makes each connection's handshake itself, within
+// ReadHeaderTimeout, and ALPN settles on h2 or http/1.1, as the client offers.
 func (s httpServer) Serve(ln net.Listener) error {
+	if s.tls != nil {
+		ln = tls.NewListener(ln, s.tls)
+	}
 	err := s.hs.Serve(ln)
 	if errors.Is(err, http.ErrServerClosed) {
 		return nil

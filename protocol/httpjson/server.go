@@ -22,12 +22,16 @@ const maxHeaderBytes = 64 << 10
 type Server struct{ httpServer }
 
 // NewServer returns a server of svc whose request bodies are bounded by
-// cfg.MessageLimit() bytes.
-func NewServer(svc contract.Service, cfg protocol.ServerConfig) *Server {
-	s := &Server{httpServer{svc: svc, limit: cfg.MessageLimit()}}
+// cfg.MessageLimit() bytes, speaking TLS when cfg.TLS is enabled.
+func NewServer(svc contract.Service, cfg protocol.ServerConfig) (*Server, error) {
+	hs, err := newHTTPServerOf(svc, cfg)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{hs}
 	s.hs = newHTTPServer(s)
 	s.hs.MaxHeaderBytes = maxHeaderBytes
-	return s
+	return s, nil
 }
 
 // ServeHTTP routes a request. The routes are few and fixed, so a switch is both the

@@ -37,7 +37,8 @@ type StdClient struct {
 	closed atomic.Bool
 }
 
-// NewStdClient returns a client of cfg.Target. It opens and closes one connection
+// NewStdClient returns a client of cfg.Target, over TLS (https) when cfg.TLS is
+// enabled. Unless cfg.NoProbe, it opens and closes one connection
 // through cfg.Dial within ctx, so that a wrong or dead target fails here, as it does
 // with the other stacks. No client option is known.
 //
@@ -53,6 +54,18 @@ type StdClient struct {
 //     which is what every deployed Go client sets. Nothing else changes a default:
 //     this is the production tier.
 func NewStdClient(ctx context.Context, cfg protocol.ClientConfig) (*StdClient, error) {
+	return newStdClient(ctx, cfg, false)
+}
+
+// NewStdClientH2 is NewStdClient speaking HTTP/2 only, with net/http's own HTTP/2:
+// h2c with prior knowledge over a plain connection, h2 by ALPN over TLS. Its calls
+// are streams multiplexed on one connection (net/http opens another only when the
+// server's limit of concurrent streams is reached), so the pool matters no more.
+func NewStdClientH2(ctx context.Context, cfg protocol.ClientConfig) (*StdClient, error) {
+	return newStdClient(ctx, cfg, true)
+}
+
+func newStdClient(ctx context.Context, cfg protocol.ClientConfig, h2 bool) (*StdClient, error) {
 	if err := protocol.CheckOptions(Name, cfg.Options); err != nil {
 		return nil, err
 	}
@@ -60,11 +73,13 @@ func NewStdClient(ctx context.Context, cfg protocol.ClientConfig) (*StdClient, e
 	if dial == nil {
 		return nil, errors.New("http-json: ClientConfig.Dial is nil")
 	}
-	probe, err := dial(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("dial %s: %w", cfg.Target, err)
+	if !cfg.NoProbe {
+		probe, err := dial(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("dial %s: %w", cfg.Target, err)
+		}
+		probe.Close()
 	}
-	probe.Close()
 	pool := cfg.Concurrency
 	if pool <= 0 {
 		pool = defaultPoolSize
@@ -74,14 +89,37 @@ func NewStdClient(ctx context.Context, cfg protocol.ClientConfig) (*StdClient, e
 	tr.DialContext = func(ctx context.Context, _, _ string) (net.Conn, error) { return dial(ctx) }
 	tr.MaxIdleConns = pool
 	tr.MaxIdleConnsPerHost = pool
+	// HTTP/1.1 only, also over TLS: DefaultTransport's ForceAttemptHTTP2 would
+	// otherwise offer h2 by ALPN, and the servers accept it.
+	alpn := "http/1.1"
+	var h1 http.Protocols
+	h1.SetHTTP1(true)
+	tr.Protocols = &h1
+	if h2 {
+		var protocols http.Protocols
+		protocols.SetHTTP2(true)
+		protocols.SetUnencryptedHTTP2(true)
+		tr.Protocols, alpn = &protocols, "h2"
+	}
 	host := cfg.Target.Address
 	if cfg.Target.Network != "tcp" || host == "" {
 		host = "localhost" // a Unix socket has no host name; HTTP/1.1 needs one
 	}
+	scheme := "http://"
+	if cfg.TLS.Enabled() {
+		// net/http's own TLS over the dialed connection, as for any https URL: the
+		// handshake when a connection is opened, the certificate checked against the
+		// URL's host.
+		var err error
+		if tr.TLSClientConfig, err = cfg.TLS.ClientConfig(alpn); err != nil {
+			return nil, fmt.Errorf("%s: %w", Name, err)
+		}
+		scheme = "https://"
+	}
 	return &StdClient{
 		hc:    &http.Client{Transport: tr},
 		tr:    tr,
-		base:  "http://" + host,
+		base:  scheme + host,
 		limit: cfg.MessageLimit(),
 	}, nil
 }

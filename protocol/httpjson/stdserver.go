@@ -22,9 +22,13 @@ import (
 type StdServer struct{ httpServer }
 
 // NewStdServer returns a server of svc whose request bodies are bounded by
-// cfg.MessageLimit() bytes.
-func NewStdServer(svc contract.Service, cfg protocol.ServerConfig) *StdServer {
-	s := &StdServer{httpServer{svc: svc, limit: cfg.MessageLimit()}}
+// cfg.MessageLimit() bytes, speaking TLS when cfg.TLS is enabled.
+func NewStdServer(svc contract.Service, cfg protocol.ServerConfig) (*StdServer, error) {
+	hs, err := newHTTPServerOf(svc, cfg)
+	if err != nil {
+		return nil, err
+	}
+	s := &StdServer{hs}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET "+pathPersons, s.listPersons)
 	mux.HandleFunc("POST "+pathPersons, s.createPerson)
@@ -48,7 +52,7 @@ func NewStdServer(svc contract.Service, cfg protocol.ServerConfig) *StdServer {
 		writeStdError(w, http.StatusNotFound, noRoute(r.URL.Path))
 	})
 	s.hs = newHTTPServer(mux)
-	return s
+	return s, nil
 }
 
 func (s *StdServer) listPersons(w http.ResponseWriter, r *http.Request) {

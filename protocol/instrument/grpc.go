@@ -60,6 +60,7 @@ type grpcClient struct {
 	dial      transport.DialFunc
 	target    transport.Addr
 	authority string
+	scheme    string // of the requests: https over TLS
 	limit     int
 
 	cur    atomic.Pointer[h2conn]
@@ -93,7 +94,15 @@ func newGRPCClient(ctx context.Context, cfg protocol.ClientConfig, proto string,
 	if cfg.Target.Network == "tcp" && cfg.Target.Address != "" {
 		authority = cfg.Target.Address
 	}
-	c := &grpcClient{proto: proto, codec: cd, dial: dial, target: cfg.Target, authority: authority, limit: cfg.MessageLimit(),
+	scheme := "http"
+	if cfg.TLS.Enabled() {
+		tc, err := cfg.TLS.ClientConfig("h2")
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", proto, err)
+		}
+		dial, scheme = transport.TLSDialer(dial, cfg.Target, tc), "https"
+	}
+	c := &grpcClient{proto: proto, codec: cd, dial: dial, target: cfg.Target, authority: authority, scheme: scheme, limit: cfg.MessageLimit(),
 		persons: answers.New[[]contract.Person](1, answerBudget),
 		byID:    answers.New[contract.Person](answerSlots, answerBudget),
 		links:   answers.New[[]contract.PersonLink](answerSlots, answerBudget),

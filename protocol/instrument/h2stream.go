@@ -266,9 +266,12 @@ type headerCache struct {
 	// fresh: the encoder will start its next block with a table size update, which
 	// belongs in that block only.
 	fresh bool
+	// scheme is "https" over TLS, "http" otherwise.
+	scheme string
 }
 
 func (h *headerCache) init(cl *grpcClient) {
+	h.scheme = cl.scheme
 	h.fields = []hpack.HeaderField{
 		{Name: ":authority", Value: cl.authority},
 		{Name: "content-type", Value: cl.codec.contentType},
@@ -295,7 +298,7 @@ func (h *headerCache) block(c *h2conn, m *method) []byte {
 	c.hbuf.Reset()
 	e := c.hpackEnc
 	e.WriteField(hpack.HeaderField{Name: ":method", Value: "POST"})
-	e.WriteField(hpack.HeaderField{Name: ":scheme", Value: "http"})
+	e.WriteField(hpack.HeaderField{Name: ":scheme", Value: h.scheme})
 	e.WriteField(hpack.HeaderField{Name: ":path", Value: m.path})
 	for _, f := range h.fields {
 		e.WriteField(f)

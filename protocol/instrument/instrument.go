@@ -31,7 +31,8 @@
 //     SETTINGS and CONTINUATION are handled; a new connection is dialed when one
 //     fails, is sent GOAWAY, or has used its stream ids.
 //   - Every connection is opened through protocol.ClientConfig.Dial, so its bytes are
-//     counted.
+//     counted; with ClientConfig.TLS it is wrapped in TLS 1.3 (ALPN http/1.1 or h2)
+//     and handshaken when opened (transport.TLSDialer).
 package instrument
 
 import (
@@ -71,6 +72,7 @@ func init() {
 		Summary:   "load generator: the lean HTTP/1.1 client, answers checked by hash once decoded",
 		Libraries: protocol.GoLibraries(),
 		Sides:     protocol.ClientSide,
+		TLS:       true,
 		NewClient: func(ctx context.Context, cfg protocol.ClientConfig) (protocol.Client, error) {
 			return httpjson.NewClientWith(ctx, cfg, httpjson.ClientOptions{RememberAnswers: true})
 		},
@@ -88,6 +90,7 @@ func init() {
 			Summary:   "load generator: gRPC framed by hand over HTTP/2, answers checked by hash once decoded",
 			Libraries: protocol.GoLibraries("golang.org/x/net", p.lib),
 			Sides:     protocol.ClientSide,
+			TLS:       true,
 			NewClient: func(ctx context.Context, cfg protocol.ClientConfig) (protocol.Client, error) {
 				return newGRPCClient(ctx, cfg, p.name, p.codec)
 			},

@@ -38,12 +38,20 @@ type Target struct {
 	// ServerStack and ClientStack are the stacks of the server and of the clients
 	// the target makes (for an in-process protocol, the server's is the client's).
 	ServerStack, ClientStack *protocol.Stack
+	// TLS is the server's certificate and the CA its clients trust, on the TLS
+	// network; zero otherwise.
+	TLS transport.TLS
 
 	network string
 }
 
-// Networks are the transports the suite covers for networked protocols.
+// Networks are the transports the suite covers for networked protocols. The suite
+// also runs on TLSNetwork for stacks that speak TLS.
 var Networks = []string{"tcp", "unix"}
+
+// TLSNetwork is TCP with TLS 1.3 on both sides, with a certificate made for the test
+// (transport.EphemeralTLS). Its Addr is a tcp address; Target.TLS holds the PEM.
+const TLSNetwork = "tls"
 
 // ListenAddr returns a fresh loopback address of the network: 127.0.0.1:0 for tcp, a
 // socket in a new short temp dir for unix (socket paths must stay under 108 bytes, which
@@ -51,7 +59,7 @@ var Networks = []string{"tcp", "unix"}
 func ListenAddr(t testing.TB, network string) transport.Addr {
 	t.Helper()
 	switch network {
-	case "tcp":
+	case "tcp", TLSNetwork:
 		return transport.Addr{Network: "tcp", Address: "127.0.0.1:0"}
 	case "unix":
 		dir, err := os.MkdirTemp("", "wb")
@@ -130,6 +138,12 @@ func StartStacks(t testing.TB, name, server, client, network string, svc contrac
 	if p.InProcess {
 		return tg
 	}
+	if network == TLSNetwork {
+		if tg.TLS, err = transport.EphemeralTLS(); err != nil {
+			t.Fatal(err)
+		}
+		cfg.TLS = tg.TLS
+	}
 	srv, err := tg.ServerStack.NewServer(svc, cfg)
 	if err != nil {
 		t.Fatalf("%s: %s NewServer: %v", name, tg.ServerStack.Name, err)
@@ -168,6 +182,7 @@ func (tg *Target) ClientConfig(t testing.TB, cfg protocol.ClientConfig, c *trans
 	t.Helper()
 	cfg.Target = tg.Addr
 	cfg.Local = tg.Service
+	cfg.TLS = tg.TLS
 	if !tg.Protocol.InProcess {
 		cfg.Dial = transport.Dialer(tg.Addr, c)
 	}
@@ -212,7 +227,8 @@ func Context(t testing.TB) context.Context {
 	return ctx
 }
 
-// rawConn opens a plain connection to the target, for garbage-byte tests.
+// rawConn opens a plain connection to the target, for garbage-byte tests (on the
+// TLS network, its bytes are a garbage ClientHello).
 func (tg *Target) rawConn(t testing.TB) net.Conn {
 	t.Helper()
 	c, err := net.DialTimeout(tg.Addr.Network, tg.Addr.Address, 2*time.Second)

@@ -3,11 +3,13 @@ package protocoltest
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -33,6 +35,8 @@ func RunStacks(t *testing.T, name, server, client string) {
 	networks := Networks
 	if p.InProcess {
 		networks = []string{"inproc"}
+	} else if speaksTLS(t, name, server, client) {
+		networks = append(slices.Clone(networks), TLSNetwork)
 	}
 	for _, network := range networks {
 		t.Run(network, func(t *testing.T) {
@@ -55,8 +59,27 @@ func RunStacks(t *testing.T, name, server, client string) {
 			t.Run("GarbageBytes", func(t *testing.T) { testGarbage(t, tg, cl) })
 			t.Run("OverLimit", func(t *testing.T) { testOverLimit(t, tg) })
 			t.Run("ServerCloseInFlight", func(t *testing.T) { testServerCloseInFlight(t, tg) })
+			if network == TLSNetwork {
+				t.Run("TLS", func(t *testing.T) { testTLS(t, tg) })
+			}
 		})
 	}
+}
+
+// speaksTLS reports whether both stacks take TLS, and says so in the log when not.
+func speaksTLS(t *testing.T, name, server, client string) bool {
+	s, err := protocol.LookupStack(name, server, protocol.ServerSide)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := protocol.LookupStack(name, client, protocol.ClientSide)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.TLS || !c.TLS {
+		t.Logf("%s: %s server and %s client: no TLS, so no run over TLS", name, s.Name, c.Name)
+	}
+	return s.TLS && c.TLS
 }
 
 func testOperations(t *testing.T, tg *Target, cl protocol.Client) {
@@ -513,5 +536,40 @@ func (b *blocking) waitEntered(t *testing.T, n int) {
 		case <-time.After(5 * time.Second):
 			t.Fatalf("only %d of %d calls reached the server", i, n)
 		}
+	}
+}
+
+// testTLS checks that the server speaks TLS 1.3 with its certificate, and that the
+// client checks the server's: a client trusting another CA fails its first call.
+func testTLS(t *testing.T, tg *Target) {
+	cfg, err := tg.TLS.ClientConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.ServerName = "localhost"
+	d := tls.Dialer{Config: cfg}
+	c, err := d.DialContext(Context(t), "tcp", tg.Addr.Address)
+	if err != nil {
+		t.Fatalf("TLS handshake with the server, trusting its CA: %v", err)
+	}
+	if v := c.(*tls.Conn).ConnectionState().Version; v != tls.VersionTLS13 {
+		t.Errorf("TLS version %x, want TLS 1.3", v)
+	}
+	c.Close()
+
+	other, err := transport.EphemeralTLS()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	cl, err := tg.ClientStack.NewClient(ctx, protocol.ClientConfig{Target: tg.Addr, Dial: transport.Dialer(tg.Addr, nil),
+		TLS: transport.TLS{CAPEM: other.CAPEM}})
+	if err == nil {
+		defer cl.Close()
+		_, err = cl.GetPerson(ctx, 1)
+	}
+	if err == nil {
+		t.Error("a client trusting another CA called the server, want a certificate error")
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/connectivity"
+	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 
 	"github.com/wirebench/wirebench/protocol"
@@ -30,7 +31,8 @@ type Conn struct {
 // and ready (a dead or non-gRPC target fails here, within ctx), configured by cfg:
 // responses over cfg.MessageLimit() fail with ResourceExhausted, and cfg.Options are
 // the client options of ClientOptionNames. extra options come last. Connections are
-// opened with cfg.Dial (filled in from cfg.Target when nil), in plain text.
+// opened with cfg.Dial (filled in from cfg.Target when nil), in plain text, or with
+// TLS 1.3 (grpc-go's TLS credentials, ALPN h2) when cfg.TLS is enabled.
 //
 // The target is "passthrough:///" and the address, so grpc-go resolves nothing and
 // balances nothing: one subchannel, one connection. Several connections are several
@@ -51,8 +53,18 @@ func Dial(ctx context.Context, proto string, cfg protocol.ClientConfig, extra ..
 		mu      sync.Mutex
 		dialErr error // the last failure to dial, which says why a connection failed
 	)
+	creds := insecure.NewCredentials()
+	if cfg.TLS.Enabled() {
+		// grpc-go's TLS credentials over the counting dialer's connection: the bytes
+		// counted are the TLS records, and the server name is the authority's host.
+		tc, err := cfg.TLS.ClientConfig("h2")
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", proto, err)
+		}
+		creds = credentials.NewTLS(tc)
+	}
 	opts = append([]grpc.DialOption{
-		grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithTransportCredentials(creds),
 		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) {
 			nc, err := dial(ctx)
 			mu.Lock()

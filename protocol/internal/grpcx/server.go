@@ -3,9 +3,11 @@ package grpcx
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
 
 	"github.com/wirebench/wirebench/protocol"
 )
@@ -23,6 +25,7 @@ var _ protocol.Server = (*Server)(nil)
 // cfg.Options, see ServerOptionNames), with extra options after those, and calls
 // register to add the services.
 //
+// With cfg.TLS, it serves gRPC over TLS 1.3 (grpc-go's TLS credentials, ALPN h2).
 // Requests over cfg.MessageLimit() fail with ResourceExhausted (grpc-go refuses them
 // from their length prefix, before reading them), and the connection stays usable.
 // Stop and GracefulStop wait for the handlers in flight to return, so that Close
@@ -36,6 +39,15 @@ func NewServer(proto string, cfg protocol.ServerConfig, register func(*grpc.Serv
 		grpc.MaxRecvMsgSize(cfg.MessageLimit()),
 		grpc.WaitForHandlers(true),
 	}, opts...)
+	if cfg.TLS.Enabled() {
+		// grpc-go's own TLS credentials, as a service serves gRPC over TLS: ALPN h2
+		// (grpc-go requires it), the handshake bounded by grpc-go's connection timeout.
+		tc, err := cfg.TLS.ServerConfig("h2")
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", proto, err)
+		}
+		opts = append(opts, grpc.Creds(credentials.NewTLS(tc)))
+	}
 	gs := grpc.NewServer(append(opts, extra...)...)
 	register(gs)
 	return &Server{gs: gs}, nil

@@ -1,0 +1,34 @@
+package main
+
+import (
+	"github.com/wirebench/wirebench/transport"
+)
+
+// benchTLSFlags put TLS between the benchmark's client and server (the "tls"
+// transport). The --tls-ca, --tls-cert and --tls-key of the hosts group are another
+// matter: the control channel to remote workers.
+type benchTLSFlags struct {
+	TLS       bool   `name:"tls" help:"TLS 1.3 between client and server (transport tls): a certificate is made for each server started, unless --tls-bench-cert gives one; the handshake is made when a connection opens (see the connect workload for its cost)."`
+	BenchCert string `name:"tls-bench-cert" help:"With --tls: the benchmark server's certificate chain (PEM), with --tls-bench-key and --tls-bench-ca."`
+	BenchKey  string `name:"tls-bench-key" help:"With --tls: the key of --tls-bench-cert (PEM)."`
+	BenchCA   string `name:"tls-bench-ca" help:"With --tls: the CA the benchmark's clients trust (PEM); needed with --target."`
+}
+
+// load returns the TLS the flags give: files read and checked, or zero for
+// certificates made per server.
+func (f benchTLSFlags) load() (transport.TLS, error) {
+	given := f.BenchCert != "" || f.BenchKey != "" || f.BenchCA != ""
+	switch {
+	case given && !f.TLS:
+		return transport.TLS{}, usagef("--tls-bench-cert, --tls-bench-key and --tls-bench-ca are for --tls")
+	case !given:
+		return transport.TLS{}, nil
+	case f.BenchCert != "" && f.BenchCA == "":
+		return transport.TLS{}, usagef("--tls-bench-cert: give --tls-bench-ca too, the CA its clients trust")
+	}
+	tc, err := transport.LoadTLS(f.BenchCert, f.BenchKey, f.BenchCA)
+	if err != nil {
+		return transport.TLS{}, usageError{err}
+	}
+	return tc, nil
+}
