@@ -7,7 +7,6 @@ import (
 	"net"
 	"net/http"
 	"sync/atomic"
-	"time"
 
 	"connectrpc.com/connect"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/wirebench/wirebench/contract/pb/pbconnect"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/grpcproto"
+	"github.com/wirebench/wirebench/protocol/internal/grpcx"
 )
 
 // ErrClosed is wrapped by the errors of calls on a closed client.
@@ -120,40 +120,11 @@ func (c *Client) fail(ctx context.Context, op string, err error) error {
 		}
 		return &contract.Error{Code: code, Message: msg}
 	}
-	if cerr := ctxErr(ctx, connect.CodeOf(err)); cerr != nil {
+	code := connect.CodeOf(err)
+	if cerr := grpcx.AwaitExpiry(ctx, code == connect.CodeDeadlineExceeded || code == connect.CodeCanceled); cerr != nil {
 		return fmt.Errorf("%s %s: %w (%w)", c.proto, op, cerr, err)
 	}
 	return fmt.Errorf("%s %s: %w", c.proto, op, err)
-}
-
-// deadlineSlack is how long before its deadline a context counts as expired for a
-// call that failed with deadline_exceeded or canceled.
-const deadlineSlack = 50 * time.Millisecond
-
-// ctxErr returns ctx's error once a call failed with code. The server's timer (started
-// from the Connect-Timeout-Ms or grpc-timeout header) can end a call an instant before
-// ctx's own timer marks ctx done: for those codes, with the deadline at most
-// deadlineSlack away, it waits for ctx, so that the error matches ctx.Err() as the
-// caller will see it (grpcx does the same for grpc-go).
-func ctxErr(ctx context.Context, code connect.Code) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if code != connect.CodeDeadlineExceeded && code != connect.CodeCanceled {
-		return nil
-	}
-	d, ok := ctx.Deadline()
-	if !ok || time.Until(d) > deadlineSlack {
-		return nil
-	}
-	t := time.NewTimer(deadlineSlack)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }
 
 // closedErr is the error of a call on a closed client.

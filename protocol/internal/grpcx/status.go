@@ -102,7 +102,20 @@ func ctxErr(ctx context.Context, st *status.Status) error {
 	if err := ctx.Err(); err != nil || st == nil {
 		return err
 	}
-	if c := st.Code(); c != codes.DeadlineExceeded && c != codes.Canceled {
+	c := st.Code()
+	return AwaitExpiry(ctx, c == codes.DeadlineExceeded || c == codes.Canceled)
+}
+
+// AwaitExpiry returns ctx's error for a call that failed as a timeout or a
+// cancellation (timedOut) when ctx's deadline is at most deadlineSlack away: it waits
+// for ctx to be done, as the caller will see it, since the server's timer (from the
+// grpc-timeout or Connect-Timeout-Ms header) can end the call an instant before ctx's
+// own timer. It returns nil otherwise. The Connect client (connectproto) shares it.
+func AwaitExpiry(ctx context.Context, timedOut bool) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if !timedOut {
 		return nil
 	}
 	d, ok := ctx.Deadline()
