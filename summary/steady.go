@@ -38,7 +38,7 @@ func Steadiness(rs []*results.Measured, open bool) [][]*results.Steady {
 		for _, t := range r.Trials {
 			xs := map[int]float64{}
 			for _, iv := range t.Intervals {
-				xs[iv.Index] = sliceOf(iv, open)
+				xs[iv.Index] = iv.Level(open)
 			}
 			series[i] = append(series[i], xs)
 			raw[i] = append(raw[i], stats.ClassifySteady(values(t.Intervals, xs), !open))
@@ -76,8 +76,6 @@ func steadyMachine(ivs []*results.Interval, machine map[int]float64, open bool) 
 	return stats.ClassifySteady(values(ivs, machine), !open).Class == stats.Flat
 }
 
-// sliceOf is the value a slice is classified on.
-func sliceOf(iv *results.Interval, open bool) float64 { return iv.Level(open) }
 
 // warmupOf is what t's warm-up did, for its results; nil without one.
 func warmupOf(t *results.Fork, open bool) *results.Warmup {
@@ -86,7 +84,7 @@ func warmupOf(t *results.Fork, open bool) *results.Warmup {
 	}
 	w := &results.Warmup{Seconds: t.Warmup.Seconds(), Adaptive: t.WarmupSlices != nil, Settled: t.WarmupSettled}
 	for _, iv := range t.WarmupSlices {
-		level := sliceOf(iv, open)
+		level := iv.Level(open)
 		if open {
 			level /= 1e3 // ns to µs, as the results' latencies
 		}
