@@ -1,6 +1,7 @@
 package io.wirebench.stack;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -141,7 +142,10 @@ class StackPairsTest {
    * A request over the server's limit is refused, and the client works on. Every server
    * says resource_exhausted except grpc-java's OkHttp server, which resets the stream
    * (HTTP/2 INTERNAL_ERROR, so its clients see internal): grpc-java's behaviour,
-   * documented in docs/java-worker.md.
+   * documented in docs/java-worker.md. Akka HTTP's and Pekko HTTP's HTTP/2 servers, when
+   * the size limit cancels a request entity still arriving, sometimes abort the stream
+   * (RST_STREAM CANCEL) before their trailers go out (akka/akka-http#3458; about 1 call
+   * in 100 here): the client sees CANCELLED, so for their gRPC servers that is allowed too.
    */
   @ParameterizedTest(name = "{0}: {1} server, {2} client, {3}")
   @MethodSource("pairs")
@@ -153,11 +157,23 @@ class StackPairsTest {
     try (Stack.RunningServer srv = server.startServer(new Reference(ds),
             new Stack.ServerConfig(listenAddress(net, "limit-" + serverName + "-" + clientName), 1024, Map.of()));
          Stack.Client c = client.connect(new Stack.ClientConfig(srv.address(), 1 << 20, Map.of(), null))) {
-      ContractException e = assertThrows(ContractException.class, () -> c.echo(Contract.payload(4096)));
+      String pair = serverName + " server, " + clientName + " client, " + net;
+      Exception e = assertThrows(Exception.class, () -> c.echo(Contract.payload(4096)), pair);
+      if (abortsOverLimitStreams(serverName) && e instanceof io.grpc.StatusRuntimeException sre
+          && sre.getStatus().getCode() == io.grpc.Status.Code.CANCELLED) {
+        assertEquals(ds.person(1), c.getPerson(1), pair);
+        return;
+      }
+      ContractException ce = assertInstanceOf(ContractException.class, e, pair + ": " + e);
       Code want = serverName.equals("grpc-java-okhttp") ? Code.INTERNAL : Code.RESOURCE_EXHAUSTED;
-      assertEquals(want, e.code(), e.toString());
-      assertEquals(ds.person(1), c.getPerson(1));
+      assertEquals(want, ce.code(), pair + ": " + ce);
+      assertEquals(ds.person(1), c.getPerson(1), pair);
     }
+  }
+
+  /** The gRPC servers on Akka HTTP's or Pekko HTTP's HTTP/2 layer (akka/akka-http#3458). */
+  static boolean abortsOverLimitStreams(String serverName) {
+    return serverName.startsWith("akka-grpc") || serverName.startsWith("pekko-grpc");
   }
 
   /** An answer over the client's limit is refused by the client with resource_exhausted. */
