@@ -49,8 +49,10 @@ type Claim struct {
 //     (no clear gap where the original had one), or when it is on the same side but the
 //     size differs by more than SizeBand;
 //   - the original shows no clear gap (about the same):
-//     holds when our interval includes 1 or lies within [1/GapBand, GapBand]; does not
-//     hold when it is wholly outside that band (a gap where the original had none).
+//     holds when our whole interval lies within [1/GapBand, GapBand]; inconclusive when
+//     it reaches into that band and beyond it (it holds "about the same" and a gap the
+//     original did not have, as [0.8, 1.2] does); does not hold when it is wholly
+//     outside the band (a gap where the original had none).
 //
 // An interval with Low == High (a ratio with no interval: two scores measured apart with
 // no errors, or latencies) is judged by its point. Not comparable (no benchmark, another
@@ -62,12 +64,12 @@ func Judge(c Claim, ours Estimate) (Verdict, string) {
 	rr := ours.Mean / c.Ratio
 	if !c.ClearGap {
 		switch {
-		case ours.Low <= 1 && ours.High >= 1:
-			return Holds, "no clear gap in the original, and our interval includes 1"
 		case ours.Low >= 1/GapBand && ours.High <= GapBand:
-			return Holds, fmt.Sprintf("no clear gap in the original, and ours is within %s", band(GapBand))
+			return Holds, fmt.Sprintf("no clear gap in the original, and our interval is within %s", band(GapBand))
+		case ours.High >= 1/GapBand && ours.Low <= GapBand:
+			return Inconclusive, fmt.Sprintf("no clear gap in the original; our interval reaches into %s and beyond it: too wide to tell", band(GapBand))
 		}
-		return DoesNotHold, fmt.Sprintf("no clear gap in the original, but ours is %s, outside %s", times(ours.Mean), band(GapBand))
+		return DoesNotHold, fmt.Sprintf("no clear gap in the original, but ours is %s, wholly outside %s", times(ours.Mean), band(GapBand))
 	}
 	side := 1.0
 	if c.Ratio < 1 {

@@ -32,6 +32,12 @@ func TestJudge(t *testing.T) {
 		{"no gap, ours includes 1", Claim{1.02, false}, est(0.95, 1.0, 1.08), Holds},
 		// No gap; ours 1.05 [1.02, 1.08] excludes 1 but sits within ±10 %: about the same.
 		{"no gap, ours within the band", Claim{0.98, false}, est(1.02, 1.05, 1.08), Holds},
+		// No gap; ours includes 1 but reaches 0.8 and 1.2: it holds "the same" and gaps of 20 %.
+		{"no gap, ours too wide", Claim{1.0, false}, est(0.8, 1.0, 1.2), Inconclusive},
+		// rpcecho's 100K HTTP, Unix over TCP: no gap (0.931×); ours 0.982× [0.876, 1.10].
+		{"no gap, ours just past the band", Claim{0.931, false}, est(0.876, 0.982, 1.10), Inconclusive},
+		// No gap; ours [1.05, 1.3] excludes 1, partly inside the band: cannot tell.
+		{"no gap, ours straddles the band's edge", Claim{1.0, false}, est(1.05, 1.15, 1.3), Inconclusive},
 		// No gap in the original, but ours is 1.5× [1.4, 1.6]: a gap it did not have.
 		{"no gap, ours a clear gap", Claim{1.0, false}, est(1.4, 1.5, 1.6), DoesNotHold},
 		// A point with no interval (latencies) is judged by the point: Akka gRPC 2.3× HTTP's p50, ours 1.8×.

@@ -50,8 +50,8 @@ func originalView(ref *results.OriginalRef, bs []results.Benchmark) view {
 	v.Note = fmt.Sprintf("%s. Per finding of the original (a ratio of two of its published figures): the original's ratio; "+
 		"ours, with its 99.9 %% interval when the two benchmarks were paired in one comparison group (else the ratio of two scores measured apart, "+
 		"its interval from their errors, marked ‡); our ratio over the original's; and the verdict. It holds when our interval is on the original's "+
-		"side of 1 and our ratio is within %s× of the original's (or, where the original shows no clear gap, our interval includes 1 or lies within "+
-		"±%.0f %%); see docs/suites.md, \"The verdict\".", o.Title, fixed(originals.SizeBand, 0), (originals.GapBand-1)*100)
+		"side of 1 and our ratio is within %s× of the original's (or, where the original shows no clear gap, our whole interval lies within "+
+		"±%.0f %%); it is inconclusive when our interval is too wide to tell a gap from none; see docs/suites.md, \"The verdict\".", o.Title, fixed(originals.SizeBand, 0), (originals.GapBand-1)*100)
 	rows := originals.Compare(o, ref.Setup, Benches(bs))
 	t := table{Head: []string{"Finding", "Original", "Ratio", "Ours", "Ours / original", "Verdict", "Why"}, Align: "lrrrrll"}
 	for _, row := range rows {
