@@ -12,8 +12,6 @@ package spec
 
 import (
 	"fmt"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/wirebench/wirebench/contract"
@@ -207,64 +205,36 @@ func (s Spec) Validate() error {
 		return bad("rate", "%v is over 1e9 ops/s", s.Load.Rate)
 	case s.Transport != TCP && s.Transport != Unix && s.Transport != TLS && s.Transport != InProc:
 		return bad("transport", "%q, want tcp, unix or tls", s.Transport)
-	case s.Iterations < 1 || s.Iterations > MaxIterations:
-		return bad("iterations", "%d, want 1 to %d", s.Iterations, MaxIterations)
-	case s.Trials < 1 || s.Trials > MaxTrials:
-		return bad("trials", "%d, want 1 to %d", s.Trials, MaxTrials)
-	case (s.IterationTime > 0) == (s.IterationOps > 0):
+	case (s.IterationTime != 0) == (s.IterationOps != 0):
 		return bad("duration", "an iteration lasts a duration or a number of ops: set exactly one, and positive")
-	case s.IterationTime < 0 || s.IterationTime > MaxTime:
-		return bad("duration", "%v, want up to %v", s.IterationTime, MaxTime)
-	case s.IterationOps < 0 || s.IterationOps > MaxOps:
-		return bad("ops", "%d, want 1 to %d", s.IterationOps, MaxOps)
-	case s.Warmup < 0 || s.Warmup > MaxTime:
-		return bad("warmup", "%v, want 0 to %v", s.Warmup, MaxTime)
-	case s.WarmupMax != 0 && (s.WarmupMax < max(s.Warmup, WarmupSlice) || s.WarmupMax > MaxTime):
+	}
+	// Each setting on its own, as the table bounds it (the suite reader checks the
+	// same at each value's position).
+	if err := s.checkSettings(); err != nil {
+		return err
+	}
+	// Settings that are wrong only together.
+	if s.WarmupMax != 0 && s.WarmupMax < max(s.Warmup, WarmupSlice) {
 		return bad("warmup_max", "%v, want 0 (a fixed warm-up) or from the warmup (%v, and at least one %v slice) to %v",
 			s.WarmupMax, s.Warmup, WarmupSlice, MaxTime)
-	case s.CallTimeout < 0 || s.CallTimeout > MaxTime:
-		return bad("call_timeout", "%v, want 0 (none) to %v", s.CallTimeout, MaxTime)
-	case s.Mode != ModeThroughput && s.Mode != ModeAverageTime:
-		return bad("mode", "%q, want thrpt (ops/s) or avgt (time per op)", s.Mode)
-	case s.Method != MethodInterleaved && s.Method != MethodSequential:
-		return bad("method", "%q, want interleaved or sequential", s.Method)
-	case s.DataSize < 1 || s.DataSize > MaxDataSize:
-		return bad("data_size", "%d, want 1 to %d", s.DataSize, MaxDataSize)
-	case s.MaxMessageSize < 1 || s.MaxMessageSize > MaxMessageSize:
-		return bad("max_message_size", "%d, want 1 to %d bytes", s.MaxMessageSize, MaxMessageSize)
-	}
-	for _, a := range s.JVMArgs {
-		if !strings.HasPrefix(a, "-") || a == "-jar" || a == "-cp" || a == "-classpath" {
-			return bad("jvm_args", "%q: want JVM options such as -Xmx2g or -XX:+UseParallelGC (the driver names the jar)", a)
-		}
-	}
-	for _, c := range s.ServerCPUs {
-		if c < 0 {
-			return bad("server_cpus", "CPU %d: CPU numbers start at 0", c)
-		}
-	}
-	for _, c := range s.ClientCPUs {
-		if c < 0 {
-			return bad("client_cpus", "CPU %d: CPU numbers start at 0", c)
-		}
 	}
 	return nil
 }
 
 // SamePlan reports whether a and b are measured the same way, so that they can be
-// compared as targets of one group: everything but the target (protocol, stacks,
-// label, transport, address, options), its warmup, and the workload and load, which
-// Group names.
+// compared as targets of one group: every setting but those a target may have of its
+// own (Setting.PerTarget: its warmup, JVM options). The target (protocol, stacks,
+// label, transport, address, options) differs by design, and the workload and load
+// are what Group names.
 // A capacity search is in no group.
 func SamePlan(a, b Spec) bool {
 	if a.Capacity != nil || b.Capacity != nil {
 		return false // a capacity search answers for its target alone
 	}
-	// The warmup is left out: each target of a group is warmed up on its own before
-	// the rounds, so a JVM stack can have the longer warmup its JIT needs.
-	return a.Iterations == b.Iterations && a.IterationTime == b.IterationTime &&
-		a.IterationOps == b.IterationOps && a.Trials == b.Trials && a.Mode == b.Mode && a.Method == b.Method &&
-		a.CallTimeout == b.CallTimeout && a.ArrivalSeed == b.ArrivalSeed && a.DataSeed == b.DataSeed &&
-		a.DataSize == b.DataSize && a.MaxMessageSize == b.MaxMessageSize &&
-		slices.Equal(a.ServerCPUs, b.ServerCPUs) && slices.Equal(a.ClientCPUs, b.ClientCPUs)
+	for _, st := range Settings {
+		if !st.PerTarget && !equalValues(st.Get(a), st.Get(b)) {
+			return false
+		}
+	}
+	return true
 }

@@ -2,7 +2,6 @@ package suite
 
 import (
 	"maps"
-	"slices"
 
 	"go.yaml.in/yaml/v3"
 
@@ -48,7 +47,7 @@ func expand(c *checker, base settings, baseLoad []loadPoint, targets []*target, 
 								// warmup), once per entry.
 								if err := b.Spec.Validate(); err != nil {
 									at := t.node
-									if w.node != nil && (w.settings.warmup != nil || w.settings.warmupMax != nil) {
+									if w.node != nil && w.settings.sets("warmup", "warmup_max") {
 										at = w.node
 									}
 									if !invalid[at] {
@@ -102,24 +101,14 @@ func differ(first, later origin) (at, firstAt *yaml.Node) {
 }
 
 // benchmark builds one benchmark; its Spec is the one `wirebench bench` builds from the
-// same values.
+// same values: spec.Default's settings, with those the suite sets over them.
 func benchmark(t *target, transport, serverStack, clientStack string, w *contract.Workload, p contract.Params, lp loadPoint, s settings) Benchmark {
-	sp := spec.Spec{
-		Protocol: t.proto.Name, ServerStack: serverStack, ClientStack: clientStack, Label: t.label,
-		Transport: transport, Target: t.address, Workload: w.Name, Params: p,
-		ClientOptions: cloneMap(t.options), ServerOptions: cloneMap(t.serverOptions), Load: lp.model, Capacity: lp.capacity,
-		Warmup: *s.warmup, WarmupMax: *s.warmupMax, Iterations: *s.iterations, Trials: *s.trials, Mode: *s.mode, Method: *s.method,
-		CallTimeout: *s.callTimeout, ArrivalSeed: *s.arrivalSeed, DataSeed: *s.dataSeed, DataSize: *s.dataSize,
-		MaxMessageSize: *s.maxMessageSize, ServerCPUs: slices.Clone(*s.serverCPUs), ClientCPUs: slices.Clone(*s.clientCPUs),
-	}
-	if s.jvmArgs != nil && len(*s.jvmArgs) > 0 {
-		sp.JVMArgs = slices.Clone(*s.jvmArgs)
-	}
-	if s.ops != nil {
-		sp.IterationOps = *s.ops
-	} else {
-		sp.IterationTime = *s.duration
-	}
+	sp := spec.Default()
+	sp.Protocol, sp.ServerStack, sp.ClientStack, sp.Label = t.proto.Name, serverStack, clientStack, t.label
+	sp.Transport, sp.Target, sp.Workload, sp.Params = transport, t.address, w.Name, p
+	sp.ClientOptions, sp.ServerOptions = cloneMap(t.options), cloneMap(t.serverOptions)
+	sp.Load, sp.Capacity = lp.model, lp.capacity
+	s.apply(&sp)
 	return Benchmark{Name: sp.Name(), Spec: sp}
 }
 

@@ -149,7 +149,7 @@ func parse(file string, data []byte, loadOriginal func(string) (*originals.Origi
 			c.at(f.key, "deviations: from what? name the original the suite reproduces (original: NAME)")
 		}
 	}
-	base := builtin()
+	base := settings{}
 	if f, ok := top["defaults"]; ok {
 		dfs, _ := c.fields(f.val, "defaults", settingKeys, defaultsHint)
 		base = base.over(c.readSettings(dfs))

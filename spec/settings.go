@@ -1,0 +1,326 @@
+package spec
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/wirebench/wirebench/internal/cpuset"
+	"github.com/wirebench/wirebench/internal/units"
+)
+
+// Kind is the type of a setting's value: how it is written in a suite file and on
+// the command line, and which Go type Value holds.
+type Kind int
+
+// Kinds of settings, with the Go type a Value of each holds.
+const (
+	Duration Kind = iota + 1 // time.Duration, written as a Go duration: 500ms, 1m30s
+	Int                      // int64
+	Uint                     // uint64, unbounded (seeds)
+	Size                     // int64 bytes, written as 11, 1KiB, 16MiB
+	Enum                     // string, one of the setting's Choices
+	CPUs                     // []int, a Linux CPU list ("0-1"), or none (nil: not pinned)
+	Args                     // []string, options separated by spaces
+)
+
+// Value is a setting's value, of the Go type its Kind names.
+type Value = any
+
+// Choice is one value an Enum setting may take, and what it means (for messages).
+type Choice struct{ Value, Means string }
+
+// Setting is one benchmark setting: its suite key, flag, type, bounds, help and the
+// field of Spec it fills. The table Settings is the one place a setting is defined;
+// the suite reader, the bench command's flags and defaults, Validate and the control
+// message sent to workers all derive from it.
+type Setting struct {
+	// Key is the setting's name in a suite file and in errors (*Error.Setting).
+	Key string
+	// Flag is the bench command's flag, without the dashes; "" for none.
+	Flag string
+	// Short is the flag's one-letter form; 0 for none.
+	Short rune
+	Kind  Kind
+	// Min and Max bound a Duration (in nanoseconds), Int or Size setting.
+	Min, Max int64
+	// Choices are the values of an Enum setting.
+	Choices []Choice
+	// Want says what a valid value is when the bounds alone do not (e.g. jvm_args).
+	Want string
+	// Help is the flag's help, and the meaning docs/suites.md gives.
+	Help string
+	// Wire is the controlpb.Benchmark field that carries the setting to workers, in a
+	// unit the field's name says (_nanos: nanoseconds); "" for a setting only the
+	// driver reads.
+	Wire string
+	// PerTarget is set for a setting the targets of one comparison group may each
+	// have their own of (a JVM stack's longer warmup); the others are the group's
+	// plan (SamePlan).
+	PerTarget bool
+	// Alternative names the setting this one excludes: an iteration lasts a duration
+	// or a number of ops. The zero value of either means "not chosen".
+	Alternative string
+	// field points at the setting's field in s.
+	field func(s *Spec) any
+}
+
+// Settings is the table of benchmark settings, in the order docs/suites.md lists
+// them (and a suite's "valid:" key lists name them).
+var Settings = []*Setting{
+	{Key: "warmup", Flag: "warmup", Kind: Duration, Max: int64(MaxTime), Wire: "warmup_nanos", PerTarget: true,
+		Help:  "Warmup before measuring, in each trial (0 for none).",
+		field: func(s *Spec) any { return &s.Warmup }},
+	{Key: "warmup_max", Flag: "warmup-max", Kind: Duration, Max: int64(MaxTime), PerTarget: true,
+		Help:  "Make the warmup adaptive: after the warmup, go on in 1s slices until they stop changing, for at most this long (0: the warmup is fixed).",
+		field: func(s *Spec) any { return &s.WarmupMax }},
+	{Key: "iterations", Flag: "iterations", Short: 'i', Kind: Int, Min: 1, Max: MaxIterations, Wire: "iterations",
+		Help:  "Measurement iterations per trial.",
+		field: func(s *Spec) any { return &s.Iterations }},
+	{Key: "duration", Flag: "duration", Short: 'd', Kind: Duration, Min: int64(time.Millisecond), Max: int64(MaxTime), Wire: "iteration_nanos",
+		Alternative: "ops",
+		Help:        "Length of each measurement iteration.",
+		field:       func(s *Spec) any { return &s.IterationTime }},
+	{Key: "ops", Flag: "ops", Kind: Int, Min: 1, Max: MaxOps, Wire: "iteration_ops",
+		Alternative: "duration",
+		Help:        "Make each iteration this many ops instead of a duration long.",
+		field:       func(s *Spec) any { return &s.IterationOps }},
+	{Key: "trials", Flag: "trials", Short: 't', Kind: Int, Min: 1, Max: MaxTrials, Wire: "trials",
+		Help:  "Trials, each with fresh server and client processes.",
+		field: func(s *Spec) any { return &s.Trials }},
+	{Key: "mode", Flag: "mode", Kind: Enum, Wire: "mode",
+		Choices: []Choice{{ModeThroughput, "ops/s"}, {ModeAverageTime, "time per op"}},
+		Help:    "Score: thrpt (ops/s) or avgt (ms per op per caller).",
+		field:   func(s *Spec) any { return &s.Mode }},
+	{Key: "method", Kind: Enum, Wire: "method",
+		Choices: []Choice{{MethodInterleaved, "rounds of short slices over a comparison group's targets"}, {MethodSequential, "one after the other"}},
+		Help:    "How a comparison group is measured: interleaved rounds or one target after the other.",
+		field:   func(s *Spec) any { return &s.Method }},
+	{Key: "call_timeout", Flag: "call-timeout", Kind: Duration, Max: int64(MaxTime), Wire: "call_timeout_nanos",
+		Help:  "A call taking longer fails as a timeout (0: none).",
+		field: func(s *Spec) any { return &s.CallTimeout }},
+	{Key: "server_cpus", Flag: "server-cpus", Kind: CPUs,
+		Help:  "CPUs of the server process (Linux list, e.g. 0 or 0-1).",
+		field: func(s *Spec) any { return &s.ServerCPUs }},
+	{Key: "client_cpus", Flag: "client-cpus", Kind: CPUs,
+		Help:  "CPUs of the load generator process.",
+		field: func(s *Spec) any { return &s.ClientCPUs }},
+	{Key: "data_size", Flag: "data-size", Kind: Int, Min: 1, Max: MaxDataSize, Wire: "data_size",
+		Help:  "Persons in the data set (servers and clients must agree).",
+		field: func(s *Spec) any { return &s.DataSize }},
+	{Key: "data_seed", Flag: "seed", Kind: Uint, Wire: "data_seed",
+		Help:  "Seed of the data set (servers and clients must agree).",
+		field: func(s *Spec) any { return &s.DataSeed }},
+	{Key: "arrival_seed", Flag: "arrival-seed", Kind: Uint, Wire: "arrival_seed",
+		Help:  "Seed of Poisson arrivals.",
+		field: func(s *Spec) any { return &s.ArrivalSeed }},
+	{Key: "max_message_size", Flag: "max-message-size", Kind: Size, Min: 1, Max: MaxMessageSize, Wire: "max_message_size",
+		Help:  "Largest message either side accepts.",
+		field: func(s *Spec) any { return &s.MaxMessageSize }},
+	{Key: "jvm_args", Flag: "jvm-args", Kind: Args, PerTarget: true,
+		Want:  `JVM options separated by spaces, e.g. "-Xms2G -Xmx2G" (the driver names the jar)`,
+		Help:  `JVM options of JVM workers, after the defaults (e.g. "-Xms2G -Xmx2G"; docs/java-worker.md).`,
+		field: func(s *Spec) any { return &s.JVMArgs }},
+}
+
+// LookupSetting returns the setting of a suite key, or nil.
+func LookupSetting(key string) *Setting {
+	for _, st := range Settings {
+		if st.Key == key {
+			return st
+		}
+	}
+	return nil
+}
+
+// SettingKeys returns the suite keys of the settings, in table order.
+func SettingKeys() []string {
+	keys := make([]string, len(Settings))
+	for i, st := range Settings {
+		keys[i] = st.Key
+	}
+	return keys
+}
+
+// Get returns the setting's value in s, of the type its Kind names.
+func (st *Setting) Get(s Spec) Value {
+	switch p := st.field(&s).(type) {
+	case *time.Duration:
+		return *p
+	case *int:
+		return int64(*p)
+	case *int64:
+		return *p
+	case *uint64:
+		return *p
+	case *string:
+		return *p
+	case *[]int:
+		return slices.Clone(*p)
+	case *[]string:
+		return slices.Clone(*p)
+	}
+	panic("spec: setting " + st.Key + " points at a field of a type Settings does not handle")
+}
+
+// Set stores v, of the type the setting's Kind names, in s. Setting one of two
+// alternatives (duration, ops) clears the other. Lists are copied; an empty list is
+// stored as nil.
+func (st *Setting) Set(s *Spec, v Value) {
+	switch p := st.field(s).(type) {
+	case *time.Duration:
+		*p = v.(time.Duration)
+	case *int:
+		*p = int(v.(int64))
+	case *int64:
+		*p = v.(int64)
+	case *uint64:
+		*p = v.(uint64)
+	case *string:
+		*p = v.(string)
+	case *[]int:
+		*p = nilIfEmpty(slices.Clone(v.([]int)))
+	case *[]string:
+		*p = nilIfEmpty(slices.Clone(v.([]string)))
+	default:
+		panic("spec: setting " + st.Key + " points at a field of a type Settings does not handle")
+	}
+	if alt := LookupSetting(st.Alternative); alt != nil && !st.unset(v) {
+		alt.clear(s)
+	}
+}
+
+func nilIfEmpty[T any](v []T) []T {
+	if len(v) == 0 {
+		return nil
+	}
+	return v
+}
+
+// clear sets the setting's field of s to its zero value.
+func (st *Setting) clear(s *Spec) {
+	switch p := st.field(s).(type) {
+	case *time.Duration:
+		*p = 0
+	case *int64:
+		*p = 0
+	default:
+		panic("spec: setting " + st.Key + " is an alternative of a type Settings does not clear")
+	}
+}
+
+// unset reports whether v is the zero value that leaves an alternative unchosen.
+func (st *Setting) unset(v Value) bool {
+	switch v := v.(type) {
+	case time.Duration:
+		return v == 0
+	case int64:
+		return v == 0
+	}
+	return false
+}
+
+// Check returns what is wrong with v as the setting's value ("" when nothing): the
+// message after "KEY: " in a suite's error at the value, and in Validate's *Error.
+// An alternative's zero value (not chosen) is no value and passes.
+func (st *Setting) Check(v Value) string {
+	if st.Alternative != "" && st.unset(v) {
+		return ""
+	}
+	switch st.Kind {
+	case Duration:
+		if d := v.(time.Duration); int64(d) < st.Min || int64(d) > st.Max {
+			return fmt.Sprintf("%v is out of range [%v, %v]", d, time.Duration(st.Min), time.Duration(st.Max))
+		}
+	case Int:
+		if n := v.(int64); n < st.Min || n > st.Max {
+			return fmt.Sprintf("%d is out of range [%d, %d]", n, st.Min, st.Max)
+		}
+	case Size:
+		if n := v.(int64); n < st.Min || n > st.Max {
+			return fmt.Sprintf("%s is out of range [%s, %s]", units.Size(n), units.Size(st.Min), units.Size(st.Max))
+		}
+	case Enum:
+		if s := v.(string); !slices.ContainsFunc(st.Choices, func(c Choice) bool { return c.Value == s }) {
+			return fmt.Sprintf("%q, want %s", s, st.ChoiceList())
+		}
+	case CPUs:
+		for _, c := range v.([]int) {
+			if c < 0 {
+				return fmt.Sprintf("CPU %d: CPU numbers start at 0", c)
+			}
+		}
+	case Args:
+		for _, a := range v.([]string) {
+			if !strings.HasPrefix(a, "-") || a == "-jar" || a == "-cp" || a == "-classpath" {
+				return fmt.Sprintf("%q, want %s", a, st.Want)
+			}
+		}
+	}
+	return ""
+}
+
+// ChoiceList says the values of an Enum setting with their meanings: "thrpt
+// (ops/s) or avgt (time per op)".
+func (st *Setting) ChoiceList() string {
+	parts := make([]string, len(st.Choices))
+	for i, c := range st.Choices {
+		parts[i] = c.Value + " (" + c.Means + ")"
+	}
+	if len(parts) < 2 {
+		return strings.Join(parts, "")
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " or " + parts[len(parts)-1]
+}
+
+// Format writes v as a suite file and the command line read it: "1s", "5", "16MiB",
+// "0-1", "none" (CPUs nil), "-Xms2G -Xmx2G": the flags' defaults, and what the suite
+// reader reads back to v.
+func (st *Setting) Format(v Value) string {
+	switch v := v.(type) {
+	case time.Duration:
+		return v.String()
+	case int64:
+		if st.Kind == Size {
+			return units.Size(v).String()
+		}
+		return strconv.FormatInt(v, 10)
+	case uint64:
+		return strconv.FormatUint(v, 10)
+	case string:
+		return v
+	case []int:
+		if len(v) == 0 {
+			return "none"
+		}
+		return cpuset.FormatCPUList(v)
+	case []string:
+		return strings.Join(v, " ")
+	}
+	panic(fmt.Sprintf("spec: setting %s: no format for %T", st.Key, v))
+}
+
+// equalValues reports whether two values of one setting are equal (a nil and an
+// empty list are).
+func equalValues(a, b Value) bool {
+	switch a := a.(type) {
+	case []int:
+		return slices.Equal(a, b.([]int))
+	case []string:
+		return slices.Equal(a, b.([]string))
+	}
+	return a == b
+}
+
+// checkSettings checks every setting of s against its bounds (Check), in table
+// order, and returns the first problem as an *Error.
+func (s Spec) checkSettings() error {
+	for _, st := range Settings {
+		if msg := st.Check(st.Get(s)); msg != "" {
+			return &Error{Setting: st.Key, Msg: msg}
+		}
+	}
+	return nil
+}
