@@ -2,8 +2,11 @@ package cluster
 
 import (
 	"errors"
+	"fmt"
 	"maps"
 	"time"
+
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/wirebench/wirebench/cluster/controlpb"
 	"github.com/wirebench/wirebench/contract"
@@ -13,41 +16,94 @@ import (
 	"github.com/wirebench/wirebench/spec"
 )
 
-// benchmarkMessage is the control message of a resolved benchmark: the whole spec,
-// with the stacks named.
+// benchmarkMessage is the control message of a resolved benchmark: its target and
+// workload, with the stacks named, and every setting the table gives a wire field
+// (spec.Setting.Wire).
 func benchmarkMessage(r Resolved) *controlpb.Benchmark {
 	s := r.Spec
 	m := s.Load
-	return &controlpb.Benchmark{
+	b := &controlpb.Benchmark{
 		Name: s.Name(), Protocol: s.Protocol, ServerStack: r.ServerStackName(), ClientStack: r.ClientStackName(),
 		Label: s.Label, Transport: s.Transport, Workload: s.Workload,
 		Payload: int64(s.Params.Payload), Increments: int64(s.Params.Increments), Trades: s.Params.Trades,
 		ClientOptions: s.ClientOptions, ServerOptions: s.ServerOptions,
 		Load: &controlpb.LoadModel{Kind: string(m.Kind), Concurrency: int32(m.Concurrency),
 			Connections: int32(m.Connections), Rate: m.Rate, Arrival: string(m.Arrival)},
-		WarmupNanos: int64(s.Warmup), Iterations: int32(s.Iterations), IterationNanos: int64(s.IterationTime),
-		IterationOps: s.IterationOps, Trials: int32(s.Trials), Mode: s.Mode, Method: s.Method,
-		CallTimeoutNanos: int64(s.CallTimeout), ArrivalSeed: s.ArrivalSeed, DataSeed: s.DataSeed,
-		DataSize: int32(s.DataSize), MaxMessageSize: int64(s.MaxMessageSize),
 	}
+	pb := b.ProtoReflect()
+	for _, st := range spec.Settings {
+		if st.Wire != "" {
+			pb.Set(wireField(st), wireValue(st, st.Get(s)))
+		}
+	}
+	return b
 }
 
-// specOf is the inverse of benchmarkMessage. The CPU sets and the target stay with
-// the driver.
+// specOf is the inverse of benchmarkMessage. The settings only the driver reads (CPU
+// sets, JVM options, an adaptive warm-up's bound) and the target stay with the
+// driver, at their zero values.
 func specOf(b *controlpb.Benchmark) spec.Spec {
 	lm := b.GetLoad()
-	return spec.Spec{
+	s := spec.Spec{
 		Protocol: b.Protocol, ServerStack: b.ServerStack, ClientStack: b.ClientStack, Label: b.Label,
 		Transport: b.Transport, Workload: b.Workload,
 		Params:        contract.Params{Payload: int(b.Payload), Increments: int(b.Increments), Trades: b.Trades},
 		ClientOptions: maps.Clone(b.ClientOptions), ServerOptions: maps.Clone(b.ServerOptions),
 		Load: load.Model{Kind: load.Kind(lm.GetKind()), Concurrency: int(lm.GetConcurrency()),
 			Connections: int(lm.GetConnections()), Rate: lm.GetRate(), Arrival: load.Arrival(lm.GetArrival())},
-		Warmup: time.Duration(b.WarmupNanos), Iterations: int(b.Iterations), IterationTime: time.Duration(b.IterationNanos),
-		IterationOps: b.IterationOps, Trials: int(b.Trials), Mode: b.Mode, Method: b.Method,
-		CallTimeout: time.Duration(b.CallTimeoutNanos), ArrivalSeed: b.ArrivalSeed, DataSeed: b.DataSeed,
-		DataSize: int(b.DataSize), MaxMessageSize: int(b.MaxMessageSize),
 	}
+	pb := b.ProtoReflect()
+	for _, st := range spec.Settings {
+		if st.Wire != "" {
+			st.Set(&s, settingValue(st, pb.Get(wireField(st))))
+		}
+	}
+	return s
+}
+
+// wireField is the controlpb.Benchmark field of st. TestWireFields checks that
+// every setting's field exists with a kind wireValue writes.
+func wireField(st *spec.Setting) protoreflect.FieldDescriptor {
+	fd := (*controlpb.Benchmark)(nil).ProtoReflect().Descriptor().Fields().ByName(protoreflect.Name(st.Wire))
+	if fd == nil {
+		panic("cluster: setting " + st.Key + ": controlpb.Benchmark has no field " + st.Wire)
+	}
+	return fd
+}
+
+// wireValue is v, a value of st, as st's wire field holds it: durations in
+// nanoseconds, integers and sizes in the field's width, strings as they are.
+func wireValue(st *spec.Setting, v spec.Value) protoreflect.Value {
+	fd := wireField(st)
+	switch v := v.(type) {
+	case time.Duration:
+		return protoreflect.ValueOfInt64(int64(v))
+	case int64:
+		if fd.Kind() == protoreflect.Int32Kind {
+			return protoreflect.ValueOfInt32(int32(v))
+		}
+		return protoreflect.ValueOfInt64(v)
+	case uint64:
+		return protoreflect.ValueOfUint64(v)
+	case string:
+		return protoreflect.ValueOfString(v)
+	}
+	panic(fmt.Sprintf("cluster: setting %s: a %T has no wire form", st.Key, v))
+}
+
+// settingValue is the inverse of wireValue.
+func settingValue(st *spec.Setting, v protoreflect.Value) spec.Value {
+	switch st.Kind {
+	case spec.Duration:
+		return time.Duration(v.Int())
+	case spec.Int, spec.Size:
+		return v.Int()
+	case spec.Uint:
+		return v.Uint()
+	case spec.Enum:
+		return v.String()
+	}
+	panic("cluster: setting " + st.Key + " has no wire form")
 }
 
 func intervalMessage(phase *controlpb.Phase, iv *record.Interval) (*controlpb.Interval, error) {
