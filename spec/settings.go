@@ -224,11 +224,7 @@ func (st *Setting) unset(v Value) bool {
 
 // Check returns what is wrong with v as the setting's value ("" when nothing): the
 // message after "KEY: " in a suite's error at the value, and in Validate's *Error.
-// An alternative's zero value (not chosen) is no value and passes.
 func (st *Setting) Check(v Value) string {
-	if st.Alternative != "" && st.unset(v) {
-		return ""
-	}
 	switch st.Kind {
 	case Duration:
 		if d := v.(time.Duration); int64(d) < st.Min || int64(d) > st.Max {
@@ -315,10 +311,15 @@ func equalValues(a, b Value) bool {
 }
 
 // checkSettings checks every setting of s against its bounds (Check), in table
-// order, and returns the first problem as an *Error.
+// order, and returns the first problem as an *Error. An alternative's zero value is
+// the alternative not chosen, not a value.
 func (s Spec) checkSettings() error {
 	for _, st := range Settings {
-		if msg := st.Check(st.Get(s)); msg != "" {
+		v := st.Get(s)
+		if st.Alternative != "" && st.unset(v) {
+			continue
+		}
+		if msg := st.Check(v); msg != "" {
 			return &Error{Setting: st.Key, Msg: msg}
 		}
 	}

@@ -1,0 +1,151 @@
+package suite_test
+
+import (
+	"fmt"
+	"math/rand"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"testing/quick"
+
+	"github.com/wirebench/wirebench/spec"
+	"github.com/wirebench/wirebench/spec/spectest"
+	"github.com/wirebench/wirebench/suite"
+)
+
+// badSettings has a bad value of every setting, under defaults at line 2, and the
+// whole error it gets: the value's line and column (the key's length + 5), the key,
+// and what is wrong.
+var badSettings = []struct{ key, value, want string }{
+	{"warmup", "25h", `t.yaml:2:11: warmup: 25h0m0s is out of range [0s, 24h0m0s]`},
+	{"warmup_max", "-1s", `t.yaml:2:15: warmup_max: -1s is out of range [0s, 24h0m0s]`},
+	{"iterations", "1000001", `t.yaml:2:15: iterations: 1000001 is out of range [1, 1000000]`},
+	{"duration", "500us", `t.yaml:2:13: duration: 500µs is out of range [1ms, 24h0m0s]`},
+	{"ops", "0", `t.yaml:2:8: ops: 0 is out of range [1, 1000000000000]`},
+	{"trials", "1001", `t.yaml:2:11: trials: 1001 is out of range [1, 1000]`},
+	{"mode", "fast", `t.yaml:2:9: mode: "fast", want thrpt (ops/s) or avgt (time per op)`},
+	{"method", "random", `t.yaml:2:11: method: "random", want interleaved (rounds of short slices over a comparison group's targets) or sequential (one after the other)`},
+	{"call_timeout", "1 sec", `t.yaml:2:17: call_timeout: "1 sec" is not a duration (want e.g. 500ms, 1s, 1m30s)`},
+	{"server_cpus", `"0-"`, `t.yaml:2:16: server_cpus: cpu list "0-": missing CPU number (or none to not pin)`},
+	{"client_cpus", "[1]", `t.yaml:2:16: client_cpus: want a CPU list such as "0", "0-1" or none, got a list`},
+	{"data_size", "0", `t.yaml:2:14: data_size: 0 is out of range [1, 1000000]`},
+	{"data_seed", "-1", `t.yaml:2:14: data_seed: want an integer from 0 to 18446744073709551615, got "-1"`},
+	{"arrival_seed", "1.5", `t.yaml:2:17: arrival_seed: want an integer from 0 to 18446744073709551615, got "1.5"`},
+	{"max_message_size", "0", `t.yaml:2:21: max_message_size: 0B is out of range [1B, 2147483647B]`},
+	{"jvm_args", `"-Xmx2g -jar x.jar"`, `t.yaml:2:13: jvm_args: "-jar", want JVM options separated by spaces, e.g. "-Xms2G -Xmx2G" (the driver names the jar)`},
+}
+
+// TestBadSettings: a bad value of each setting is reported at the value, with the
+// message written above; every setting of the table has a case.
+func TestBadSettings(t *testing.T) {
+	tried := map[string]bool{}
+	for _, c := range badSettings {
+		tried[c.key] = true
+		text := fmt.Sprintf("defaults:\n  %s: %s\ntargets: [grpc-proto]\nworkloads: [person.get]\n", c.key, c.value)
+		s, err := suite.Parse("t.yaml", []byte(text))
+		if err == nil {
+			t.Errorf("%s: %s: Parse made %d benchmarks, want\n%s", c.key, c.value, len(s.Benchmarks), c.want)
+			continue
+		}
+		if got := err.Error(); got != c.want {
+			t.Errorf("%s: %s: error\n got: %s\nwant: %s", c.key, c.value, got, c.want)
+		}
+	}
+	for _, st := range spec.Settings {
+		if !tried[st.Key] {
+			t.Errorf("setting %s has no bad value in badSettings", st.Key)
+		}
+	}
+}
+
+// TestBadSettingInEntries: a bad value in a target or workload entry is reported at
+// its own line and column, as in defaults.
+func TestBadSettingInEntries(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"targets:\n  - protocol: grpc-proto\n    trials: 0\nworkloads: [person.get]\n",
+			`t.yaml:3:13: trials: 0 is out of range [1, 1000]`},
+		{"targets: [grpc-proto]\nworkloads:\n  - {name: echo, mode: slow}\n",
+			`t.yaml:3:24: mode: "slow", want thrpt (ops/s) or avgt (time per op)`},
+	} {
+		if _, err := suite.Parse("t.yaml", []byte(c.text)); err == nil || err.Error() != c.want {
+			t.Errorf("error %v, want %s", err, c.want)
+		}
+	}
+}
+
+// yamlValue writes v, a value of st, as a suite file holds it: integers bare (a
+// quoted number is a string, which an integer setting refuses), the rest quoted.
+func yamlValue(st *spec.Setting, v spec.Value) string {
+	if st.Kind == spec.Int || st.Kind == spec.Uint {
+		return st.Format(v)
+	}
+	return strconv.Quote(st.Format(v))
+}
+
+// settingsSuite is a suite whose one benchmark has the settings of s: each written at
+// a level chosen at random (defaults, the target, the workload), over another value
+// of it at a level below, which it must override.
+type settingsSuite struct {
+	text string
+	want spec.Spec
+}
+
+func (settingsSuite) Generate(r *rand.Rand, _ int) reflect.Value {
+	want := spec.Default()
+	spectest.Settings(r, &want)
+	var levels [3][]string // defaults, targets[0], workloads[0]
+	for _, st := range spec.Settings {
+		v := st.Get(want)
+		if st.Alternative != "" && reflect.ValueOf(v).IsZero() {
+			continue // the alternative not chosen (its zero value)
+		}
+		at := r.Intn(3)
+		levels[at] = append(levels[at], st.Key+": "+yamlValue(st, v))
+		if at > 0 && r.Intn(2) == 0 { // another value below, overridden
+			below := st
+			if st.Alternative != "" && r.Intn(2) == 0 {
+				below = spec.LookupSetting(st.Alternative) // dropped by the choice above
+			}
+			lo := r.Intn(at)
+			levels[lo] = append(levels[lo], below.Key+": "+yamlValue(below, spectest.Value(r, below)))
+		}
+	}
+	var b strings.Builder
+	b.WriteString("defaults:\n")
+	for _, l := range levels[0] {
+		b.WriteString("  " + l + "\n")
+	}
+	b.WriteString("targets:\n  - protocol: grpc-proto\n")
+	for _, l := range levels[1] {
+		b.WriteString("    " + l + "\n")
+	}
+	b.WriteString("workloads:\n  - name: person.get\n")
+	for _, l := range levels[2] {
+		b.WriteString("    " + l + "\n")
+	}
+	return reflect.ValueOf(settingsSuite{text: b.String(), want: want})
+}
+
+// TestSettingsRoundTrip: settings written into a suite file, at any level, read
+// back as the settings of its benchmark.
+func TestSettingsRoundTrip(t *testing.T) {
+	roundTrip := func(c settingsSuite) bool {
+		s, err := suite.Parse("t.yaml", []byte(c.text))
+		if err != nil {
+			t.Errorf("%v\n%s", err, c.text)
+			return false
+		}
+		got := s.Benchmarks[0].Spec
+		for _, st := range spec.Settings {
+			if g, w := st.Get(got), st.Get(c.want); !reflect.DeepEqual(g, w) {
+				t.Errorf("%s: read %v, wrote %v\n%s", st.Key, g, w, c.text)
+				return false
+			}
+		}
+		return true
+	}
+	if err := quick.Check(roundTrip, &quick.Config{MaxCount: 1000, Rand: rand.New(rand.NewSource(1))}); err != nil {
+		t.Error(err)
+	}
+}
