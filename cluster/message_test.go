@@ -102,7 +102,7 @@ func (randomSpec) Generate(r *rand.Rand, _ int) reflect.Value {
 		ServerStack: []string{"go-nethttp-json", "akka-http"}[r.Intn(2)], ClientStack: []string{"instrument", "grpc-go"}[r.Intn(2)],
 		Transport: []string{spec.TCP, spec.Unix, spec.TLS}[r.Intn(3)], Workload: []string{"echo", "pingpong", "stream"}[r.Intn(3)],
 		Params: contract.Params{Payload: r.Intn(1 << 26), Increments: int(r.Int31()), Trades: r.Int63()},
-		Load: load.Model{Kind: load.Closed, Concurrency: 1 + r.Intn(spec.MaxConcurrency), Connections: 1 + r.Intn(64)},
+		Load:   load.Model{Kind: load.Closed, Concurrency: 1 + r.Intn(spec.MaxConcurrency), Connections: 1 + r.Intn(64)},
 	}
 	if r.Intn(2) == 0 {
 		s.Load.Kind, s.Load.Rate, s.Load.Arrival = load.Open, r.Float64()*1e9, []load.Arrival{load.Constant, load.Poisson}[r.Intn(2)]
