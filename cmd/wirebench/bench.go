@@ -7,13 +7,14 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
-	"time"
+
+	"github.com/alecthomas/kong"
 
 	"github.com/wirebench/wirebench/cluster"
 	"github.com/wirebench/wirebench/contract"
-	"github.com/wirebench/wirebench/internal/cpuset"
 	"github.com/wirebench/wirebench/internal/units"
 	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/report"
@@ -24,9 +25,10 @@ import (
 )
 
 // targetFlags say what is measured and where: the protocol and its stacks, the
-// workload, the processes and the output; bench and capacity share them. Their
-// defaults are spec.Default's, through the kong variables of specVars, so a command
-// and a suite given the same values build the same spec.
+// workload, the processes and the output; bench and capacity share them. The flags
+// of the benchmark settings (warmup, CPUs, data set, ...) are made from the table
+// spec.Settings (settingFlags), with spec.Default's values as their defaults, so a
+// command and a suite given the same values build the same spec.
 type targetFlags struct {
 	Protocol    string `short:"p" required:"" help:"Protocol to benchmark (see 'wirebench list')."`
 	ServerStack string `help:"Server stack (default: the protocol's production stack; see 'wirebench list')."`
@@ -42,24 +44,18 @@ type targetFlags struct {
 	Connections int    `default:"${connections}" help:"Clients the calls are spread over (a gRPC or Cap'n Proto client is one connection; HTTP/1.1 opens one per call in flight)."`
 	Arrival     string `default:"constant" enum:"constant,poisson" help:"Open model: arrival spacing, constant or poisson."`
 
-	Warmup      time.Duration `default:"${warmup}" help:"Warmup before measuring (0 for none)."`
-	WarmupMax   time.Duration `name:"warmup-max" help:"Make the warmup adaptive: after --warmup, go on in 1s slices until the last 3 agree with the 3 before within 5%, for at most this long."`
-	CallTimeout time.Duration `default:"${call_timeout}" help:"A call taking longer fails as a timeout."`
+	// Settings are the flags of the benchmark settings (settingFlags), which the
+	// command's constructor (newCLI) makes before kong reads the flags.
+	Settings kong.Plugins `embed:""`
+	settings *settingFlags
+	NoPin    bool `help:"Do not pin the processes to CPUs (--server-cpus and --client-cpus are then not read)."`
 
-	ServerCPUs string `name:"server-cpus" default:"${server_cpus}" help:"CPUs of the server process (Linux list, e.g. 0 or 0-1)."`
-	ClientCPUs string `name:"client-cpus" default:"${client_cpus}" help:"CPUs of the load generator process."`
-	NoPin      bool   `help:"Do not pin the processes to CPUs."`
-
-	Option       []string   `help:"Client stack option KEY=VALUE (repeatable); any option makes the client's tier tuned."`
-	ServerOption []string   `help:"Server stack option KEY=VALUE (repeatable); any option makes the server's tier tuned."`
-	MaxMessage   units.Size `name:"max-message-size" default:"${max_message_size}" help:"Largest message either side accepts."`
-	JVMArgs      string     `name:"jvm-args" help:"JVM options of JVM workers, after the defaults (e.g. \"-Xms2G -Xmx2G\"; docs/java-worker.md)."`
-	ArrivalSeed  uint64     `default:"${arrival_seed}" help:"Seed of Poisson arrivals."`
-	JSON         string     `help:"Also write the results as JSON to this file."`
-	Quiet        bool       `short:"q" help:"No progress lines on stderr."`
-	Profile      string     `help:"Profile the server and client worker processes into this directory: a CPU profile (pprof) of a Go worker, a JFR recording and GC log of a JVM worker."`
-	MetricsAddr  string     `name:"metrics-addr" placeholder:"HOST:PORT" help:"Serve the running benchmark's throughput, latency histogram and errors for Prometheus at http://HOST:PORT/metrics (docs/history.md)."`
-	dataFlags
+	Option       []string `help:"Client stack option KEY=VALUE (repeatable); any option makes the client's tier tuned."`
+	ServerOption []string `help:"Server stack option KEY=VALUE (repeatable); any option makes the server's tier tuned."`
+	JSON         string   `help:"Also write the results as JSON to this file."`
+	Quiet        bool     `short:"q" help:"No progress lines on stderr."`
+	Profile      string   `help:"Profile the server and client worker processes into this directory: a CPU profile (pprof) of a Go worker, a JFR recording and GC log of a JVM worker."`
+	MetricsAddr  string   `name:"metrics-addr" placeholder:"HOST:PORT" help:"Serve the running benchmark's throughput, latency histogram and errors for Prometheus at http://HOST:PORT/metrics (docs/history.md)."`
 	hostFlags
 	recordFlags
 	benchTLSFlags
@@ -69,26 +65,21 @@ type benchCmd struct {
 	targetFlags
 	Concurrency int     `short:"c" default:"${concurrency}" help:"Closed model: calls in flight. Open model: the cap on calls in flight."`
 	Rate        float64 `short:"r" help:"Open model: arrivals per second (switches from the closed model)."`
-
-	Duration   time.Duration `short:"d" default:"${duration}" help:"Length of each measurement iteration."`
-	Ops        int64         `help:"Make each iteration this many ops instead of --duration long."`
-	Iterations int           `short:"i" default:"${iterations}" help:"Measurement iterations per trial."`
-	Trials     int           `short:"t" default:"${trials}" help:"Trials, each with fresh server and client processes."`
-	Mode       string        `default:"${mode}" enum:"thrpt,avgt" help:"Score: thrpt (ops/s) or avgt (ms per op per caller)."`
 }
 
-// specVars are the kong variables the flags' defaults read: spec.Default's values.
+// specVars are the kong variables of flags outside settingFlags that read a
+// setting's default or help (serve's data set and message bound): KEY and KEY_help
+// for each setting of spec.Settings, and spec.Default's transport, workload and load.
 func specVars() map[string]string {
 	d := spec.Default()
-	return map[string]string{
+	v := map[string]string{
 		"transport": d.Transport, "workload": d.Workload,
 		"concurrency": strconv.Itoa(d.Load.Concurrency), "connections": strconv.Itoa(d.Load.Connections),
-		"duration": d.IterationTime.String(), "warmup": d.Warmup.String(), "iterations": strconv.Itoa(d.Iterations),
-		"trials": strconv.Itoa(d.Trials), "mode": d.Mode, "call_timeout": d.CallTimeout.String(),
-		"server_cpus": cpuset.FormatCPUList(d.ServerCPUs), "client_cpus": cpuset.FormatCPUList(d.ClientCPUs),
-		"max_message_size": units.Size(d.MaxMessageSize).String(), "arrival_seed": strconv.FormatUint(d.ArrivalSeed, 10),
-		"data_size": strconv.Itoa(d.DataSize), "data_seed": strconv.FormatUint(d.DataSeed, 10),
 	}
+	for _, st := range spec.Settings {
+		v[st.Key], v[st.Key+"_help"] = st.Format(st.Get(d)), st.Help
+	}
+	return v
 }
 
 // spec builds the benchmark from the flags and checks it as a worker will
@@ -98,13 +89,7 @@ func (c *benchCmd) spec() (cluster.Resolved, error) {
 	if c.Rate != 0 {
 		m = load.Model{Kind: load.Open, Rate: c.Rate, Arrival: load.Arrival(c.Arrival), Concurrency: c.Concurrency, Connections: c.Connections}
 	}
-	return c.targetFlags.resolve(m, func(s *spec.Spec) {
-		s.Iterations, s.Trials, s.Mode = c.Iterations, c.Trials, c.Mode
-		s.IterationTime, s.IterationOps = c.Duration, 0
-		if c.Ops > 0 {
-			s.IterationTime, s.IterationOps = 0, c.Ops
-		}
-	})
+	return c.targetFlags.resolve(m, func(*spec.Spec) {})
 }
 
 // resolve builds the spec of the target flags under load model m, lets plan set the
@@ -137,19 +122,23 @@ func (c *targetFlags) resolve(m load.Model, plan func(*spec.Spec)) (cluster.Reso
 	if s.Load, err = m.Normalize(); err != nil {
 		return cluster.Resolved{}, usageError{err}
 	}
-	s.Warmup, s.WarmupMax, s.CallTimeout, s.Method = c.Warmup, c.WarmupMax, c.CallTimeout, spec.MethodSequential
-	s.ArrivalSeed, s.DataSeed, s.DataSize, s.MaxMessageSize = c.ArrivalSeed, c.dataFlags.Seed, c.DataSize, int(c.MaxMessage)
-	if args := strings.Fields(c.JVMArgs); len(args) > 0 {
-		s.JVMArgs = args
+	if err := c.settings.apply(&s, c.pinned()); err != nil {
+		return cluster.Resolved{}, err
 	}
+	s.Method = spec.MethodSequential
 	if s.ClientOptions, err = keyValues("--option", c.Option); err != nil {
 		return cluster.Resolved{}, err
 	}
 	if s.ServerOptions, err = keyValues("--server-option", c.ServerOption); err != nil {
 		return cluster.Resolved{}, err
 	}
-	if s.ServerCPUs, s.ClientCPUs, err = c.pinning(); err != nil {
-		return cluster.Resolved{}, err
+	if !c.pinned() {
+		s.ServerCPUs, s.ClientCPUs = nil, nil
+	}
+	for _, cpu := range append(slices.Clone(s.ServerCPUs), s.ClientCPUs...) {
+		if cpu >= runtime.NumCPU() {
+			return cluster.Resolved{}, usagef("CPU %d does not exist here (CPUs 0-%d)", cpu, runtime.NumCPU()-1)
+		}
 	}
 	plan(&s)
 	res, err := cluster.Resolve(s)
@@ -166,8 +155,10 @@ func flagError(err error) error {
 	if !errors.As(err, &se) {
 		return err
 	}
-	flag := map[string]string{"load": "--concurrency, --connections or --rate", "params": "the workload's parameters",
-		"data_seed": "--seed"}[se.Setting]
+	flag := map[string]string{"load": "--concurrency, --connections or --rate", "params": "the workload's parameters"}[se.Setting]
+	if flag == "" {
+		flag = flagOf(se.Setting)
+	}
 	if flag == "" {
 		flag = "--" + strings.ReplaceAll(se.Setting, "_", "-")
 	}
@@ -189,25 +180,9 @@ func keyValues(flag string, kvs []string) (map[string]string, error) {
 	return m, nil
 }
 
-// pinning returns the CPU sets of the server and client workers, or none when
-// pinning is off or impossible here (Run says which).
-func (c *targetFlags) pinning() (server, client []int, err error) {
-	if c.NoPin || runtime.NumCPU() < 2 {
-		return nil, nil, nil
-	}
-	if server, err = cpuset.ParseCPUList(c.ServerCPUs); err != nil {
-		return nil, nil, usagef("--server-cpus: %v", err)
-	}
-	if client, err = cpuset.ParseCPUList(c.ClientCPUs); err != nil {
-		return nil, nil, usagef("--client-cpus: %v", err)
-	}
-	for _, cpu := range append(append([]int{}, server...), client...) {
-		if cpu >= runtime.NumCPU() {
-			return nil, nil, usagef("CPU %d does not exist here (CPUs 0-%d)", cpu, runtime.NumCPU()-1)
-		}
-	}
-	return server, client, nil
-}
+// pinned reports whether the workers are pinned to the CPUs of the flags: not with
+// --no-pin, nor on a machine of one CPU (start says which).
+func (c *targetFlags) pinned() bool { return !c.NoPin && runtime.NumCPU() >= 2 }
 
 func (c *benchCmd) Run(e *env) error {
 	res, err := c.spec()

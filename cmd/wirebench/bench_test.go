@@ -201,8 +201,8 @@ func workersUnder(dir string) []string {
 // settings builds (both take their defaults from spec.Default; this proves the flags
 // do), apart from the method: a lone benchmark is measured sequentially.
 func TestSameSpecAsBench(t *testing.T) {
-	var c cli
-	parser, err := kong.New(&c, kong.Vars(cliVars()))
+	c := newCLI()
+	parser, err := kong.New(c, kong.Vars(cliVars()))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -78,9 +78,9 @@ func main() {
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	var c cli
+	c := newCLI()
 	exited := -1
-	parser, err := kong.New(&c,
+	parser, err := kong.New(c,
 		kong.Name("wirebench"),
 		kong.Description("Benchmark RPC protocols side by side: one service contract over HTTP/JSON, "+
 			"gRPC with Protobuf, gRPC with Avro and Cap'n Proto, over TCP and Unix sockets."),
@@ -119,6 +119,17 @@ func cliVars() map[string]string {
 	v := specVars()
 	v["operations"] = strings.Join(operationNames(), ", ")
 	return v
+}
+
+// newCLI returns the command line to parse, with the flags of the benchmark settings
+// made (settingFlags): bench takes every setting with a flag, capacity those its
+// search does not set itself.
+func newCLI() *cli {
+	c := &cli{}
+	c.Bench.settings = newSettingFlags()
+	c.Capacity.settings = newSettingFlags("iterations", "duration", "ops", "trials", "mode")
+	c.Bench.Settings, c.Capacity.Settings = c.Bench.settings.plugin(), c.Capacity.settings.plugin()
+	return c
 }
 
 type versionCmd struct{}

@@ -19,8 +19,8 @@ import (
 // dataFlags choose the data set; a server and the clients that verify its answers must
 // use the same values.
 type dataFlags struct {
-	DataSize int    `default:"${data_size}" help:"Persons in the data set (servers and clients must agree)."`
-	Seed     uint64 `default:"${data_seed}" help:"Seed of the data set (servers and clients must agree)."`
+	DataSize int    `default:"${data_size}" help:"${data_size_help}"`
+	Seed     uint64 `default:"${data_seed}" help:"${data_seed_help}"`
 }
 
 func (d dataFlags) dataset() (*contract.Dataset, error) {
