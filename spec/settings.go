@@ -26,6 +26,13 @@ const (
 	Args                     // []string, options separated by spaces
 )
 
+func (k Kind) String() string {
+	if k < Duration || k > Args {
+		return "kind " + strconv.Itoa(int(k))
+	}
+	return [...]string{"duration", "integer", "unsigned integer", "size", "enum", "CPU list", "argument list"}[k-Duration]
+}
+
 // Value is a setting's value, of the Go type its Kind names.
 type Value = any
 

@@ -2,6 +2,7 @@ package spec
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -92,5 +93,57 @@ func TestSamePlan(t *testing.T) {
 	b.ClientCPUs = []int{0}
 	if SamePlan(a, b) {
 		t.Error("other CPUs, same plan")
+	}
+}
+
+// TestSettingsTable checks the table's entries against their fields: each setting's
+// value in Default has the Go type its kind names, reads back what Set stores, and
+// has bounds that admit its default.
+func TestSettingsTable(t *testing.T) {
+	types := map[Kind]reflect.Type{Duration: reflect.TypeFor[time.Duration](), Int: reflect.TypeFor[int64](),
+		Uint: reflect.TypeFor[uint64](), Size: reflect.TypeFor[int64](), Enum: reflect.TypeFor[string](),
+		CPUs: reflect.TypeFor[[]int](), Args: reflect.TypeFor[[]string]()}
+	d := Default()
+	seen := map[string]bool{}
+	for _, st := range Settings {
+		if seen[st.Key] {
+			t.Errorf("setting %s listed twice", st.Key)
+		}
+		seen[st.Key] = true
+		v := st.Get(d)
+		if got := reflect.TypeOf(v); got != types[st.Kind] && v != nil {
+			t.Errorf("%s: a %v setting whose value is a %v", st.Key, st.Kind, got)
+		}
+		if alt := LookupSetting(st.Alternative); st.Alternative != "" && (alt == nil || alt.Alternative != st.Key) {
+			t.Errorf("%s: alternative %q does not name it back", st.Key, st.Alternative)
+		}
+		if st.Alternative == "" || !reflect.ValueOf(v).IsZero() {
+			if msg := st.Check(v); msg != "" {
+				t.Errorf("%s: the default %v fails its own check: %s", st.Key, v, msg)
+			}
+		}
+		var s Spec
+		st.Set(&s, v)
+		if got := st.Get(s); !reflect.DeepEqual(got, v) && !(reflect.ValueOf(v).IsZero() && reflect.ValueOf(got).IsZero()) {
+			t.Errorf("%s: Set %v, Get %v", st.Key, v, got)
+		}
+	}
+}
+
+// TestAlternatives: setting duration clears ops and the other way round; a zero
+// value (the alternative not chosen) clears nothing.
+func TestAlternatives(t *testing.T) {
+	s := Default()
+	LookupSetting("ops").Set(&s, int64(100))
+	if s.IterationOps != 100 || s.IterationTime != 0 {
+		t.Errorf("after ops: %v, %d ops", s.IterationTime, s.IterationOps)
+	}
+	LookupSetting("duration").Set(&s, time.Duration(0))
+	if s.IterationOps != 100 {
+		t.Errorf("a zero duration cleared ops")
+	}
+	LookupSetting("duration").Set(&s, 2*time.Second)
+	if s.IterationOps != 0 || s.IterationTime != 2*time.Second {
+		t.Errorf("after duration: %v, %d ops", s.IterationTime, s.IterationOps)
 	}
 }

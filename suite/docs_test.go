@@ -2,9 +2,11 @@ package suite_test
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/suite"
 )
 
@@ -35,5 +37,27 @@ func TestDocExamples(t *testing.T) {
 	}
 	if parsed < len(want) {
 		t.Errorf("parsed %d examples, want at least %d", parsed, len(want))
+	}
+}
+
+// TestDocSettings: the settings table of docs/suites.md has a row for every setting
+// of spec.Settings, in its order, and none other.
+func TestDocSettings(t *testing.T) {
+	data, err := os.ReadFile("../docs/suites.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, _ := strings.Cut(string(data), "### Settings\n")
+	var keys []string
+	for _, line := range strings.Split(section, "\n") {
+		if strings.HasPrefix(line, "| `") {
+			key, _, _ := strings.Cut(strings.TrimPrefix(line, "| `"), "`")
+			keys = append(keys, key)
+		} else if len(keys) > 0 && !strings.HasPrefix(line, "|") {
+			break // the end of the table
+		}
+	}
+	if want := spec.SettingKeys(); !slices.Equal(keys, want) {
+		t.Errorf("docs/suites.md's settings table lists\n %v\nthe settings are\n %v", keys, want)
 	}
 }
