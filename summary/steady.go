@@ -76,7 +76,6 @@ func steadyMachine(ivs []*results.Interval, machine map[int]float64, open bool) 
 	return stats.ClassifySteady(values(ivs, machine), !open).Class == stats.Flat
 }
 
-
 // warmupOf is what t's warm-up did, for its results; nil without one.
 func warmupOf(t *results.Fork, open bool) *results.Warmup {
 	if t.Warmup == nil {
