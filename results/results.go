@@ -135,9 +135,11 @@ type Benchmark struct {
 	// e.g. "http-json[server=go-tuned-json]". Empty in files written before it
 	// existed (SeriesOf then reads it from Name).
 	Series string `json:"series,omitempty"`
-	// Group is the comparison-group key (spec.Spec.Group): the workload, its
-	// parameters and the load, e.g. "echo[payload=1024]/closed-c50". Benchmarks with
-	// the same Group differ only in their target. Empty in files written before it
+	// Group is the comparison-group key (spec.Spec.RoundsGroup): the workload, its
+	// parameters and the load, e.g. "echo[payload=1024]/closed-c50", and for a suite
+	// that interleaves per server also the server ("person.get/closed-c50 on
+	// grpc-proto/tcp server tonic"). Benchmarks with the same Group differ only in
+	// their target. Empty in files written before it
 	// existed (GroupOf then reads it from Name).
 	Group string `json:"group,omitempty"`
 	// CallsPerOp is the number of service calls one op makes

@@ -83,6 +83,11 @@ type Spec struct {
 	// the driver's defaults (cluster.JVMArgs: heap, collector, the CPU count); Go
 	// workers ignore them. A suite of an original sets the original's (e.g. -Xms2G -Xmx2G).
 	JVMArgs []string
+	// InterleaveBy splits a comparison group into rounds of their own: "" measures
+	// every target of the group in one set of rounds; InterleaveServer gives each
+	// server (protocol, server stack, transport, server options) its own, so its
+	// clients are interleaved against it (RoundsGroup). A suite's interleave_by.
+	InterleaveBy string
 }
 
 // Score modes, as JMH names them.
@@ -90,6 +95,9 @@ const (
 	ModeThroughput  = "thrpt"
 	ModeAverageTime = "avgt"
 )
+
+// InterleaveServer is the InterleaveBy that gives each server its own rounds.
+const InterleaveServer = "server"
 
 // Methods of measuring a comparison group.
 const (
@@ -228,6 +236,8 @@ func (s Spec) Validate() error {
 		return bad("mode", "%q, want thrpt (ops/s) or avgt (time per op)", s.Mode)
 	case s.Method != MethodInterleaved && s.Method != MethodSequential:
 		return bad("method", "%q, want interleaved or sequential", s.Method)
+	case s.InterleaveBy != "" && s.InterleaveBy != InterleaveServer:
+		return bad("interleave_by", "%q, want server (or nothing: every target of a group in one set of rounds)", s.InterleaveBy)
 	case s.DataSize < 1 || s.DataSize > MaxDataSize:
 		return bad("data_size", "%d, want 1 to %d", s.DataSize, MaxDataSize)
 	case s.MaxMessageSize < 1 || s.MaxMessageSize > MaxMessageSize:
