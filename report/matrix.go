@@ -26,6 +26,8 @@ type matrixGrid struct {
 	clients, servers []string
 	tuned            map[string]bool // an axis name whose stack is tuned (row or column)
 	cells            map[[2]string]*results.Benchmark
+	// skipped are the pairs the suite left out, by client and server, with why.
+	skipped map[[2]string]string
 }
 
 // matrixOperation is b's operation without its target: workload, parameters, load.
@@ -41,7 +43,7 @@ func matrixOperation(b *results.Benchmark) string {
 // stack of their own count: an in-process protocol (direct) runs its service in the
 // client, and an outside --target has no known server; capacity searches answer
 // another question.
-func matrixGrids(bs []results.Benchmark) []*matrixGrid {
+func matrixGrids(bs []results.Benchmark, skips []results.SkippedPair) []*matrixGrid {
 	var grids []*matrixGrid
 	index := map[matrixKey]*matrixGrid{}
 	for i := range bs {
@@ -52,7 +54,7 @@ func matrixGrids(bs []results.Benchmark) []*matrixGrid {
 		k := matrixKey{b.Protocol, b.Transport, matrixOperation(b)}
 		g := index[k]
 		if g == nil {
-			g = &matrixGrid{key: k, tuned: map[string]bool{}, cells: map[[2]string]*results.Benchmark{}}
+			g = &matrixGrid{key: k, tuned: map[string]bool{}, cells: map[[2]string]*results.Benchmark{}, skipped: map[[2]string]string{}}
 			index[k] = g
 			grids = append(grids, g)
 		}
@@ -69,6 +71,22 @@ func matrixGrids(bs []results.Benchmark) []*matrixGrid {
 		g.tuned["c:"+c] = g.tuned["c:"+c] || b.ClientStack.Tier == results.TierTuned
 		g.tuned["s:"+s] = g.tuned["s:"+s] || b.ServerStack.Tier == results.TierTuned
 		g.cells[[2]string{c, s}] = b
+	}
+	// A pair the suite skipped has a cell in each grid of its protocol (and transport,
+	// when the skip names one), its stacks a row and a column if no benchmark gave them.
+	for _, g := range grids {
+		for _, sk := range skips {
+			if sk.Protocol != g.key.protocol || sk.Transport != "" && sk.Transport != g.key.transport {
+				continue
+			}
+			if !slices.Contains(g.clients, sk.ClientStack) {
+				g.clients = append(g.clients, sk.ClientStack)
+			}
+			if !slices.Contains(g.servers, sk.ServerStack) {
+				g.servers = append(g.servers, sk.ServerStack)
+			}
+			g.skipped[[2]string{sk.ClientStack, sk.ServerStack}] = sk.Why
+		}
 	}
 	return grids
 }
@@ -141,14 +159,36 @@ func pairFailure(b *results.Benchmark) string {
 	return "nothing measured"
 }
 
-// matrixView is the grids of bs: for each protocol/transport and operation, one
+// maxCellReason is the most of a failure's reason a cell shows, in characters: a
+// driver's error can run to a few hundred, and the whole of it is under Warnings and
+// errors.
+const maxCellReason = 100
+
+// cellReason is reason shortened to maxCellReason characters, without the trial and
+// phase the driver puts before it ("trial 1, start: ").
+func cellReason(reason string) string {
+	if _, rest, ok := strings.Cut(reason, ", start: "); ok && strings.HasPrefix(reason, "trial ") {
+		reason = rest
+	}
+	if r := []rune(reason); len(r) > maxCellReason {
+		reason = string(r[:maxCellReason-1]) + "…"
+	}
+	return reason
+}
+
+// matrixView is the grids of r: for each protocol/transport and operation, one
 // table per figure (throughput, p99, server CPU and client CPU per call), a row per
-// client stack and a column per server stack. A pair that ran nothing says why in
-// its throughput cell; a pair not in the results reads "not run".
-func matrixView(bs []results.Benchmark) view {
+// client stack and a column per server stack. A pair that ran nothing, or that the
+// suite skipped, says why in its throughput cell; another pair not in the results
+// reads "not run".
+func matrixView(r *results.Results) view {
 	v := view{Title: "Client × server matrix",
-		Note: "A row per client stack, a column per server stack († tuned). Throughput is the mean over every slice of every fork in calls/s, with the half-width of its 99.9 % interval (Student t over the slices); p99 is response time from the intended start; CPU per call is each process's CPU time from /proc over the measured slices divided by successful calls. With interleave_by: server, each column's clients were measured in the same rounds (the figures down a column are the close comparison). A pair that could not run gives its reason in its throughput cell (failed in the others); the HTML report shades each grid from worst (red) to best (green), on a log scale."}
-	for _, g := range matrixGrids(bs) {
+		Note: "A row per client stack, a column per server stack († tuned). Throughput is the mean over every slice of every fork in calls/s, with the half-width of its 99.9 % interval (Student t over the slices); p99 is response time from the intended start; CPU per call is each process's CPU time from /proc over the measured slices divided by successful calls. With interleave_by: server, each column's clients were measured in the same rounds (the figures down a column are the close comparison). A pair that failed, or that the suite skipped, gives its reason in its throughput cell (failed or skipped in the others; a failure's whole error is under Warnings and errors); the HTML report shades each grid from worst (red) to best (green), on a log scale."}
+	var skips []results.SkippedPair
+	if r.Suite != nil {
+		skips = r.Suite.Skipped
+	}
+	for _, g := range matrixGrids(r.Benchmarks, skips) {
 		for i, m := range matrixMetrics {
 			v.Tables = append(v.Tables, g.table(m, i == 0))
 		}
@@ -164,9 +204,9 @@ func (g *matrixGrid) axis(side, name string) string {
 	return name
 }
 
-// table is the grid of one metric; a failed pair's reason is written out in the
-// first grid of its operation (why), "failed" in the others.
-func (g *matrixGrid) table(m matrixMetric, why bool) table {
+// table is the grid of one metric; a failed or skipped pair's reason is written out
+// in the first grid of its operation, "failed" or "skipped" in the others.
+func (g *matrixGrid) table(m matrixMetric, first bool) table {
 	t := table{Title: fmt.Sprintf("%s/%s %s: %s", g.key.protocol, g.key.transport, g.key.operation, m.title),
 		Head: []string{"client \\ server"}, Align: "l"}
 	for _, s := range g.servers {
@@ -180,12 +220,19 @@ func (g *matrixGrid) table(m matrixMetric, why bool) table {
 		for k, s := range g.servers {
 			values[r][k] = math.NaN()
 			b, ok := g.cells[[2]string{c, s}]
+			why, skipped := g.skipped[[2]string{c, s}]
 			switch {
+			case !ok && skipped && first:
+				row = append(row, "skipped: "+why)
+				continue
+			case !ok && skipped:
+				row = append(row, "skipped")
+				continue
 			case !ok:
 				row = append(row, notRun)
 				continue
-			case pairFailure(b) != "" && why:
-				row = append(row, "failed: "+pairFailure(b))
+			case pairFailure(b) != "" && first:
+				row = append(row, "failed: "+cellReason(pairFailure(b)))
 				continue
 			case pairFailure(b) != "":
 				row = append(row, "failed")

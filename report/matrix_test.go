@@ -11,7 +11,9 @@ import (
 
 // matrixFixture is a run of the matrix suite's shape, written by hand: grpc-proto over
 // tcp with servers grpc-go and tonic and clients grpc-go, instrument (tuned) and tonic,
-// where instrument × tonic is not in the results and tonic × tonic failed to start;
+// where instrument × tonic is not in the results, tonic × tonic failed to start, and
+// the suite skipped tonic against grpc-java-netty (a column of its own) and, over unix
+// only, grpc-go against akka-grpc;
 // echo+stats (two calls per op) over http-json with one pair whose server CPU is
 // unknown; and direct, which has no server of its own and stays out of the grids.
 func matrixFixture() *results.Results {
@@ -50,7 +52,11 @@ func matrixFixture() *results.Results {
 	h2.Params = echo
 	h2.Summary.ThroughputOpsS.N = 1 // one slice: no interval
 	return &results.Results{SchemaVersion: results.SchemaVersion,
-		Suite: &results.SuiteInfo{Name: "matrix", Views: []string{results.ViewMatrix}},
+		Suite: &results.SuiteInfo{Name: "matrix", Views: []string{results.ViewMatrix}, Skipped: []results.SkippedPair{
+			{Protocol: "grpc-proto", ServerStack: "grpc-java-netty", ClientStack: "tonic", Why: "no h2c in the server"},
+			// Over unix only: no cell of the tcp grid.
+			{Protocol: "grpc-proto", ServerStack: "akka-grpc", ClientStack: "grpc-go", Transport: "unix", Why: "TCP only"},
+		}},
 		Benchmarks: []results.Benchmark{
 			pair("grpc-proto", "person.get", 1, "grpc-go", "grpc-go", 20000, 400, 4200, cpu(30.5), 40.25),
 			pair("grpc-proto", "person.get", 1, "grpc-go", "instrument", 25000, 250, 3100, cpu(29), 12.5),
@@ -65,37 +71,37 @@ func matrixFixture() *results.Results {
 // mean in per cent, CPU per call is CPU per op ÷ calls per op; a failed pair's
 // reason is its first trial error's first line, in the throughput grid.
 func TestMatrixGrid(t *testing.T) {
-	v := matrixView(matrixFixture().Benchmarks)
+	v := matrixView(matrixFixture())
 	type grid struct {
 		title string
 		head  []string
 		rows  [][]string
 	}
-	grpcHead := []string{"client \\ server", "grpc-go", "tonic"}
-	fail := "failed: trial 1, start: client worker (pid 7): exit status 1"
+	grpcHead := []string{"client \\ server", "grpc-go", "tonic", "grpc-java-netty"}
+	fail := "failed: client worker (pid 7): exit status 1"
 	httpHead := []string{"client \\ server", "go-nethttp-json", "axum"}
 	const op = "grpc-proto/tcp person.get/closed-c50: "
 	const echoOp = "http-json/tcp echo+stats[payload=11]/closed-c50: "
 	want := []grid{
 		{op + "throughput, calls/s (± half-width of the 99.9 % interval, in % of the mean)", grpcHead, [][]string{
-			{"grpc-go", "20000 ± 2.0 %", "30000 ± 2.0 %"},
-			{"instrument †", "25000 ± 1.0 %", "not run"},
-			{"tonic", "22000 ± 5.0 %", fail},
+			{"grpc-go", "20000 ± 2.0 %", "30000 ± 2.0 %", "not run"},
+			{"instrument †", "25000 ± 1.0 %", "not run", "not run"},
+			{"tonic", "22000 ± 5.0 %", fail, "skipped: no h2c in the server"},
 		}},
 		{op + "p99 response time, µs", grpcHead, [][]string{
-			{"grpc-go", "4200", "2500"},
-			{"instrument †", "3100", "not run"},
-			{"tonic", "3900", "failed"},
+			{"grpc-go", "4200", "2500", "not run"},
+			{"instrument †", "3100", "not run", "not run"},
+			{"tonic", "3900", "failed", "skipped"},
 		}},
 		{op + "server CPU per call, µs", grpcHead, [][]string{
-			{"grpc-go", "30.50", "18.00"},
-			{"instrument †", "29.00", "not run"},
-			{"tonic", "31.00", "failed"},
+			{"grpc-go", "30.50", "18.00", "not run"},
+			{"instrument †", "29.00", "not run", "not run"},
+			{"tonic", "31.00", "failed", "skipped"},
 		}},
 		{op + "client CPU per call, µs", grpcHead, [][]string{
-			{"grpc-go", "40.25", "41.00"},
-			{"instrument †", "12.50", "not run"},
-			{"tonic", "20.00", "failed"},
+			{"grpc-go", "40.25", "41.00", "not run"},
+			{"instrument †", "12.50", "not run", "not run"},
+			{"tonic", "20.00", "failed", "skipped"},
 		}},
 		{echoOp + "throughput, calls/s (± half-width of the 99.9 % interval, in % of the mean)", httpHead, [][]string{
 			{"go-nethttp-json", "10000 ± 1.0 %", "12000"},
@@ -132,9 +138,9 @@ func TestMatrixGrid(t *testing.T) {
 // (244 + 3.8, 199 + 18.8, 195 + 0.5) = #f8dac3. On the p99 grid,
 // less is better, so the fastest cell is green. Cells without figures are not shaded.
 func TestMatrixHeat(t *testing.T) {
-	v := matrixView(matrixFixture().Benchmarks)
+	v := matrixView(matrixFixture())
 	thr, p99 := v.Tables[0], v.Tables[1]
-	wantThr := [][]string{{"", "#f4c7c3", "#c6e6bd"}, {"", "#f7eec3", ""}, {"", "#f8dac3", ""}}
+	wantThr := [][]string{{"", "#f4c7c3", "#c6e6bd", ""}, {"", "#f7eec3", "", ""}, {"", "#f8dac3", "", ""}}
 	if !slices.EqualFunc(thr.Shade, wantThr, slices.Equal) {
 		t.Errorf("throughput shades %q, want %q", thr.Shade, wantThr)
 	}
@@ -189,11 +195,26 @@ func TestMatrixRenders(t *testing.T) {
 			rows = append(rows, cells)
 		}
 	}
-	if len(rows) < 2 || !slices.Equal(rows[0], []string{"client \\\\ server", "grpc-go", "tonic"}) ||
-		!slices.Equal(rows[1], []string{"instrument †", "25000 ± 1.0 %", "not run"}) {
+	if len(rows) < 2 || !slices.Equal(rows[0], []string{"client \\\\ server", "grpc-go", "tonic", "grpc-java-netty"}) ||
+		!slices.Equal(rows[1], []string{"instrument †", "25000 ± 1.0 %", "not run", "not run"}) {
 		t.Errorf("Markdown grid rows %q", rows)
 	}
 	if t.Failed() {
 		t.Log(md.String())
+	}
+}
+
+// A failure's reason loses the trial and phase the driver puts first and is cut at
+// maxCellReason (100) characters, the 100th an ellipsis.
+func TestCellReason(t *testing.T) {
+	long := strings.Repeat("x", 120)
+	for _, c := range []struct{ in, want string }{
+		{"trial 2, start: client worker: refused", "client worker: refused"},
+		{"the JVM worker is not built", "the JVM worker is not built"},
+		{"trial 1, round 3: " + long, ("trial 1, round 3: " + long)[:99] + "…"},
+	} {
+		if got := cellReason(c.in); got != c.want {
+			t.Errorf("cellReason(%q) = %q, want %q", c.in, got, c.want)
+		}
 	}
 }

@@ -46,7 +46,7 @@ func views(r *results.Results) []view {
 		case results.ViewGRPCParamsTable:
 			v = grpcParamsTable(r.Benchmarks)
 		case results.ViewMatrix:
-			v = matrixView(r.Benchmarks)
+			v = matrixView(r)
 		}
 		v.Name = name
 		out = append(out, v)

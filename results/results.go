@@ -46,6 +46,18 @@ type SuiteInfo struct {
 	Original *OriginalRef `json:"original,omitempty"`
 	// Deviations are the suite's declared departures from the original, in file order.
 	Deviations []Deviation `json:"deviations,omitempty"`
+	// Skipped are the pairs of stacks the suite left out (its skip list), in file order.
+	Skipped []SkippedPair `json:"skipped,omitempty"`
+}
+
+// SkippedPair is a server and client stack of a protocol a suite did not run
+// together, and why; Transport, when set, is the only transport it was left out of.
+type SkippedPair struct {
+	Protocol    string `json:"protocol"`
+	ServerStack string `json:"server_stack"`
+	ClientStack string `json:"client_stack"`
+	Transport   string `json:"transport,omitempty"`
+	Why         string `json:"why"`
 }
 
 // OriginalRef names an original's published figures (suites/originals/NAME.yaml) and,

@@ -60,6 +60,8 @@ type Suite struct {
 	Original *Original
 	// Deviations are the suite's declared departures from its original, in file order.
 	Deviations []Deviation
+	// Skips are the pairs of stacks the suite leaves out, and why (its skip list).
+	Skips []Skip
 }
 
 // Limits of one suite.
@@ -77,7 +79,7 @@ const (
 	PhaseOverhead = spec.PhaseOverhead
 )
 
-var topKeys = []string{"name", "description", "views", "original", "deviations", "baseline", "interleave_by", "defaults", "load", "targets", "workloads", "workers", "link"}
+var topKeys = []string{"name", "description", "views", "original", "deviations", "baseline", "interleave_by", "skip", "defaults", "load", "targets", "workloads", "workers", "link"}
 
 func topHint(key string) string {
 	switch {
@@ -194,6 +196,13 @@ func parse(file string, data []byte, loadOriginal func(string) (*originals.Origi
 			for i := range s.Benchmarks {
 				s.Benchmarks[i].Spec.InterleaveBy = v
 			}
+		}
+	}
+	if f, ok := top["skip"]; ok && !c.failed() {
+		skips, nodes := c.readSkips(f.val)
+		c.applySkips(s, skips, nodes)
+		if len(s.Benchmarks) == 0 && !c.failed() {
+			c.at(f.key, "skip: leaves no benchmark to run")
 		}
 	}
 	if f, ok := top["baseline"]; ok && !c.failed() {
