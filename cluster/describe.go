@@ -21,6 +21,7 @@ func (r Resolved) Benchmark() results.Benchmark {
 		b.ServerStack = b.ClientStack
 	case r.HasServer():
 		b.ServerStack = stackOf(r.Server, s.ServerOptions, s.JVMArgs, len(s.ServerCPUs))
+		b.Group = s.RoundsGroup(r.Server.Name)
 	}
 	return b
 }
@@ -32,7 +33,7 @@ func (r Resolved) Benchmark() results.Benchmark {
 // is reported as.
 func DescribeSpec(s spec.Spec) results.Benchmark {
 	b := results.Benchmark{
-		Name: s.Name(), Series: s.Series(), Group: s.Group(),
+		Name: s.Name(), Series: s.Series(), Group: s.RoundsGroup(s.ServerStack),
 		Protocol: s.Protocol, Transport: s.Transport, Workload: s.Workload,
 		Label: s.Label, Params: s.ParamMap(), Options: s.ClientOptions, ServerOptions: s.ServerOptions, Target: s.Target,
 		Load: results.Load{Model: string(s.Load.Kind), Concurrency: s.Load.Concurrency,

@@ -173,7 +173,30 @@ func LookupStack(proto, name string, side Side) (*Stack, error) {
 		}
 		valid = append(valid, s.Name)
 	}
-	return nil, fmt.Errorf("%w %q for the %s side of %s (known: %s)", ErrUnknownStack, name, side, proto, strings.Join(valid, ", "))
+	// Say why a name that is a stack elsewhere is not one here: a pair of a matrix
+	// names stacks of both sides and of several protocols, and a mix-up is the likely
+	// mistake.
+	why := ""
+	for _, s := range stacks[proto] {
+		if s.Name == name {
+			why = fmt.Sprintf(": %s has no %s side in %s", name, side, proto)
+		}
+	}
+	if why == "" {
+		var others []string
+		for other, sts := range stacks {
+			for _, s := range sts {
+				if s.Name == name && other != proto {
+					others = append(others, other)
+				}
+			}
+		}
+		if len(others) > 0 {
+			slices.Sort(others)
+			why = fmt.Sprintf(": %s is a stack of %s, not of %s", name, strings.Join(others, ", "), proto)
+		}
+	}
+	return nil, fmt.Errorf("%w %q for the %s side of %s%s (known: %s)", ErrUnknownStack, name, side, proto, why, strings.Join(valid, ", "))
 }
 
 // Stacks returns the stacks of a protocol in registration order.

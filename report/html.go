@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"regexp"
 	"strings"
 
 	"github.com/wirebench/wirebench/results"
@@ -59,11 +60,12 @@ func WriteHTML(w io.Writer, r *results.Results) error {
 		Environment        []keyValue
 		Benchmarks, Groups int
 		Views              []view
+		ViewsHeading       string
 		Legend             []string
 		Capacity           []table
 	}{
 		Legend: legend(r.Benchmarks), Capacity: capacityTables(r.Benchmarks),
-		Views:  views(r),
+		Views: views(r), ViewsHeading: viewsHeading(views(r)),
 		Scores: scoreTable(r.Benchmarks), Operations: ops,
 		Latency: latencyTable(r.Benchmarks), Charts: charts, Notes: ns,
 		Warnings: warnings, Errors: errors, Environment: environment(r.Environment),
@@ -98,9 +100,19 @@ func inlineSVG(s, title string) template.HTML {
 	return template.HTML(s)
 }
 
+// cssColour is the one form of colour table.Shade may hold.
+var cssColour = regexp.MustCompile(`^#[0-9a-f]{6}$`)
+
 var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 	"right":  func(align string, i int) bool { return i < len(align) && align[i] == 'r' },
 	"anchor": func(prefix, name string) string { return prefix + "-" + slug(name) },
+	// shade is a cell's background colour from table.Shade, "" for none.
+	"shade": func(shades [][]string, r, c int) template.CSS {
+		if r < len(shades) && c < len(shades[r]) && cssColour.MatchString(shades[r][c]) {
+			return template.CSS(shades[r][c])
+		}
+		return ""
+	},
 }).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -139,13 +151,13 @@ dl.env dd { margin: 0; }
 <main>
 <h1>wirebench results</h1>
 <p class="meta">{{.Benchmarks}} benchmarks in {{.Groups}} operations{{range .Environment}}{{if eq .Key "Started"}} · started {{.Value}}{{end}}{{if eq .Key "wirebench"}} · wirebench {{.Value}}{{end}}{{end}}</p>
-<nav><a href="#scores">Scores</a>{{if .Views}}<a href="#original">In the original's shape</a>{{end}}<a href="#operations">By operation</a><a href="#charts">Charts</a><a href="#latency">Latency</a><a href="#notes">Warnings and errors</a><a href="#environment">Environment</a></nav>
+<nav><a href="#scores">Scores</a>{{if .Views}}<a href="#original">{{.ViewsHeading}}</a>{{end}}<a href="#operations">By operation</a><a href="#charts">Charts</a><a href="#latency">Latency</a><a href="#notes">Warnings and errors</a><a href="#environment">Environment</a></nav>
 {{if .Notes}}<p class="callout">{{.Warnings}} warnings and {{.Errors}} errors: see <a href="#notes">Warnings and errors</a> before trusting a figure.</p>{{else}}<p class="callout ok">No warnings or errors.</p>{{end}}
 
 <h2 id="scores">Scores</h2>
 {{template "table" .Scores}}
 
-{{if .Views}}<h2 id="original">In the original's shape</h2>
+{{if .Views}}<h2 id="original">{{.ViewsHeading}}</h2>
 {{range .Views}}<h3 id="{{anchor "view" .Name}}">{{.Title}}</h3>
 <p>{{.Note}}</p>
 {{if .Lines}}<pre>{{range .Lines}}{{.}}
@@ -188,6 +200,6 @@ dl.env dd { margin: 0; }
 {{end}}{{define "table"}}<div class="scroll"><table>
 <thead><tr>{{range $i, $h := .Head}}<th{{if right $.Align $i}} class="r"{{end}}>{{$h}}</th>{{end}}</tr></thead>
 <tbody>
-{{range .Rows}}<tr>{{range $i, $c := .}}<td{{if right $.Align $i}} class="r"{{else if eq $i 0}} class="name"{{end}}>{{$c}}</td>{{end}}</tr>
+{{range $r, $row := .Rows}}<tr>{{range $i, $c := $row}}<td{{if right $.Align $i}} class="r"{{else if eq $i 0}} class="name"{{end}}{{with shade $.Shade $r $i}} style="background: {{.}}"{{end}}>{{$c}}</td>{{end}}</tr>
 {{end}}</tbody>
 </table></div>{{end}}`))

@@ -21,6 +21,9 @@ type table struct {
 	// Align has one letter per column: l or r.
 	Align string
 	Rows  [][]string
+	// Shade, when set, is a background colour (#rrggbb, "" for none) per cell of
+	// Rows, drawn by the HTML report only (the matrix view's heat map).
+	Shade [][]string
 }
 
 // notAvailable stands for a figure that is unknown or has no value (a NaN,

@@ -45,6 +45,8 @@ func views(r *results.Results) []view {
 			v = akkaLatency(r.Benchmarks)
 		case results.ViewGRPCParamsTable:
 			v = grpcParamsTable(r.Benchmarks)
+		case results.ViewMatrix:
+			v = matrixView(r)
 		}
 		v.Name = name
 		out = append(out, v)
@@ -288,6 +290,17 @@ func optionCell(client, server string) string {
 	return "c=" + client + " s=" + server
 }
 
+// viewsHeading is the heading of the report's views section: the original's shape,
+// unless the matrix is the only view (it is no original's).
+func viewsHeading(vs []view) string {
+	for _, v := range vs {
+		if v.Name != results.ViewMatrix {
+			return "In the original's shape"
+		}
+	}
+	return "Views"
+}
+
 // WriteViewsText writes the views r's suite asks for as terminal text, each under
 // its title; nothing when it asks for none.
 func WriteViewsText(w io.Writer, r *results.Results) error {
@@ -332,7 +345,7 @@ func writeMarkdownViews(w *bufio.Writer, r *results.Results) {
 	if len(vs) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\n## In the original's shape\n")
+	fmt.Fprintf(w, "\n## %s\n", viewsHeading(vs))
 	for _, v := range vs {
 		fmt.Fprintf(w, "\n### %s\n\n%s\n", markdown.Escape(v.Title), markdown.Escape(v.Note))
 		if len(v.Lines) > 0 {

@@ -46,6 +46,18 @@ type SuiteInfo struct {
 	Original *OriginalRef `json:"original,omitempty"`
 	// Deviations are the suite's declared departures from the original, in file order.
 	Deviations []Deviation `json:"deviations,omitempty"`
+	// Skipped are the pairs of stacks the suite left out (its skip list), in file order.
+	Skipped []SkippedPair `json:"skipped,omitempty"`
+}
+
+// SkippedPair is a server and client stack of a protocol a suite did not run
+// together, and why; Transport, when set, is the only transport it was left out of.
+type SkippedPair struct {
+	Protocol    string `json:"protocol"`
+	ServerStack string `json:"server_stack"`
+	ClientStack string `json:"client_stack"`
+	Transport   string `json:"transport,omitempty"`
+	Why         string `json:"why"`
 }
 
 // OriginalRef names an original's published figures (suites/originals/NAME.yaml) and,
@@ -135,9 +147,11 @@ type Benchmark struct {
 	// e.g. "http-json[server=go-tuned-json]". Empty in files written before it
 	// existed (SeriesOf then reads it from Name).
 	Series string `json:"series,omitempty"`
-	// Group is the comparison-group key (spec.Spec.Group): the workload, its
-	// parameters and the load, e.g. "echo[payload=1024]/closed-c50". Benchmarks with
-	// the same Group differ only in their target. Empty in files written before it
+	// Group is the comparison-group key (spec.Spec.RoundsGroup): the workload, its
+	// parameters and the load, e.g. "echo[payload=1024]/closed-c50", and for a suite
+	// that interleaves per server also the server ("person.get/closed-c50 on
+	// grpc-proto/tcp server tonic"). Benchmarks with the same Group differ only in
+	// their target. Empty in files written before it
 	// existed (GroupOf then reads it from Name).
 	Group string `json:"group,omitempty"`
 	// CallsPerOp is the number of service calls one op makes

@@ -36,6 +36,7 @@ const (
 	ViewRPCEchoLines    = spec.ViewRPCEchoLines
 	ViewAkkaLatency     = spec.ViewAkkaLatency
 	ViewGRPCParamsTable = spec.ViewGRPCParamsTable
+	ViewMatrix          = spec.ViewMatrix
 )
 
 // ViewNames are the views a suite may ask for, in the order reports show them.

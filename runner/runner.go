@@ -499,5 +499,9 @@ func suiteInfo(s *suite.Suite) *results.SuiteInfo {
 	for _, d := range s.Deviations {
 		info.Deviations = append(info.Deviations, results.Deviation{What: d.What, Why: d.Why})
 	}
+	for _, sk := range s.Skips {
+		info.Skipped = append(info.Skipped, results.SkippedPair{Protocol: sk.Protocol, ServerStack: sk.Server,
+			ClientStack: sk.Client, Transport: sk.Transport, Why: sk.Why})
+	}
 	return info
 }

@@ -50,6 +50,30 @@ func (s Spec) Group() string {
 	return g + "/" + LoadName(s.Load)
 }
 
+// RoundsGroup is the key of the rounds the benchmark is measured in: Group, and with
+// InterleaveBy server also the server, named server (the server stack's name, as the
+// registry resolved it; "" reads "default"), e.g.
+// "person.get/closed-c50 on grpc-proto/tcp server tonic". Benchmarks of one suite
+// with the same RoundsGroup (and plan, SamePlan) are one comparison group.
+func (s Spec) RoundsGroup(server string) string {
+	if s.InterleaveBy != InterleaveServer {
+		return s.Group()
+	}
+	if server == "" {
+		server = "default"
+	}
+	g := s.Group() + " on " + s.Protocol + "/" + s.Transport + " server " + server
+	if len(s.ServerOptions) > 0 {
+		kv := make([]string, 0, len(s.ServerOptions))
+		for k, v := range s.ServerOptions {
+			kv = append(kv, k+"="+v)
+		}
+		sort.Strings(kv)
+		g += " (" + strings.Join(kv, ",") + ")"
+	}
+	return g
+}
+
 // LoadName names a load model: closed-c50 (and -x4 for 4 connections), or
 // open-r14000-poisson-c100.
 func LoadName(m load.Model) string {

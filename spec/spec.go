@@ -82,6 +82,11 @@ type Spec struct {
 	// the driver's defaults (cluster.JVMArgs: heap, collector, the CPU count); Go
 	// workers ignore them. A suite of an original sets the original's (e.g. -Xms2G -Xmx2G).
 	JVMArgs []string
+	// InterleaveBy splits a comparison group into rounds of their own: "" measures
+	// every target of the group in one set of rounds; InterleaveServer gives each
+	// server (protocol, server stack, transport, server options) its own, so its
+	// clients are interleaved against it (RoundsGroup). A suite's interleave_by.
+	InterleaveBy string
 }
 
 // Score modes, as JMH names them.
@@ -89,6 +94,9 @@ const (
 	ModeThroughput  = "thrpt"
 	ModeAverageTime = "avgt"
 )
+
+// InterleaveServer is the InterleaveBy that gives each server its own rounds.
+const InterleaveServer = "server"
 
 // Methods of measuring a comparison group.
 const (
@@ -218,6 +226,11 @@ func (s Spec) Validate() error {
 	if s.WarmupMax != 0 && s.WarmupMax < max(s.Warmup, WarmupSlice) {
 		return bad("warmup_max", "%v, want 0 (a fixed warm-up) or from the warmup (%v, and at least one %v slice) to %v",
 			s.WarmupMax, s.Warmup, WarmupSlice, MaxTime)
+	}
+	// A suite's grouping, not a setting of one benchmark (the suite reader checks it
+	// where the suite says it).
+	if s.InterleaveBy != "" && s.InterleaveBy != InterleaveServer {
+		return bad("interleave_by", "%q, want server (or nothing: every target of a group in one set of rounds)", s.InterleaveBy)
 	}
 	return nil
 }

@@ -17,7 +17,11 @@ const (
 	// ViewGRPCParamsTable is JMH's table with one column per swept parameter, as the
 	// REST vs gRPC experiment printed its gRPC parameter sweep.
 	ViewGRPCParamsTable = "grpc-params-table"
+	// ViewMatrix is every client stack against every server stack of a protocol: grids
+	// of throughput, p99 and CPU per call on each side, a row per client and a column
+	// per server (a heat map in HTML).
+	ViewMatrix = "matrix"
 )
 
 // ViewNames are the views a suite may ask for, in the order reports show them.
-var ViewNames = []string{ViewJMHPerProtocol, ViewRPCEchoLines, ViewAkkaLatency, ViewGRPCParamsTable}
+var ViewNames = []string{ViewJMHPerProtocol, ViewRPCEchoLines, ViewAkkaLatency, ViewGRPCParamsTable, ViewMatrix}

@@ -44,7 +44,7 @@ func TestLabelAndViewErrors(t *testing.T) {
 		{`
 		|views: [jmh, akka-latency, akka-latency]
 		|targets: [direct]
-		|workloads: [person.get]`, `t.yaml:1:9: views: unknown view "jmh" (known: jmh-per-protocol, rpcecho-lines, akka-latency, grpc-params-table)
+		|workloads: [person.get]`, `t.yaml:1:9: views: unknown view "jmh" (known: jmh-per-protocol, rpcecho-lines, akka-latency, grpc-params-table, matrix)
 t.yaml:1:28: views: "akka-latency" listed twice`},
 		{`
 		|targets:

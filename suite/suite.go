@@ -60,6 +60,8 @@ type Suite struct {
 	Original *Original
 	// Deviations are the suite's declared departures from its original, in file order.
 	Deviations []Deviation
+	// Skips are the pairs of stacks the suite leaves out, and why (its skip list).
+	Skips []Skip
 }
 
 // Limits of one suite.
@@ -77,7 +79,7 @@ const (
 	PhaseOverhead = spec.PhaseOverhead
 )
 
-var topKeys = []string{"name", "description", "views", "original", "deviations", "baseline", "defaults", "load", "targets", "workloads", "workers", "link"}
+var topKeys = []string{"name", "description", "views", "original", "deviations", "baseline", "interleave_by", "skip", "defaults", "load", "targets", "workloads", "workers", "link"}
 
 func topHint(key string) string {
 	switch {
@@ -186,6 +188,23 @@ func parse(file string, data []byte, loadOriginal func(string) (*originals.Origi
 		return nil, c.err()
 	}
 	s.Benchmarks = expand(c, base, baseLoad, targets, workloads, doc)
+	if f, ok := top["interleave_by"]; ok {
+		if v, ok := c.str("interleave_by", f.val); ok {
+			if v != spec.InterleaveServer {
+				c.at(resolve(f.val), "interleave_by: %q, want %s (each server's clients in rounds of their own); leave it out for every target of a group in one set of rounds", v, spec.InterleaveServer)
+			}
+			for i := range s.Benchmarks {
+				s.Benchmarks[i].Spec.InterleaveBy = v
+			}
+		}
+	}
+	if f, ok := top["skip"]; ok && !c.failed() {
+		skips, nodes := c.readSkips(f.val)
+		c.applySkips(s, skips, nodes)
+		if len(s.Benchmarks) == 0 && !c.failed() {
+			c.at(f.key, "skip: leaves no benchmark to run")
+		}
+	}
 	if f, ok := top["baseline"]; ok && !c.failed() {
 		if v, ok := c.str("baseline", f.val); ok {
 			s.Baseline = v
@@ -370,15 +389,16 @@ func (b Benchmark) Estimate() time.Duration {
 }
 
 // Groups splits bs into comparison groups, in first-seen order: benchmarks with the
-// same workload, parameters and load (spec.Spec.Group) and the same plan (spec.SamePlan),
-// which differ only in their target. Each group lists indices into bs.
+// same workload, parameters and load (spec.Spec.Group; with interleave_by: server, the
+// same server too: spec.Spec.RoundsGroup) and the same plan (spec.SamePlan), which
+// differ only in their target. Each group lists indices into bs.
 func Groups(bs []Benchmark) [][]int {
 	var out [][]int
 	for i, b := range bs {
 		placed := false
 		for g, members := range out {
 			first := bs[members[0]].Spec
-			if first.Group() == b.Spec.Group() && spec.SamePlan(first, b.Spec) {
+			if first.RoundsGroup(first.ServerStack) == b.Spec.RoundsGroup(b.Spec.ServerStack) && spec.SamePlan(first, b.Spec) {
 				out[g] = append(out[g], i)
 				placed = true
 				break

@@ -4,6 +4,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -23,6 +25,17 @@ var viewMarkers = map[string]string{
 	results.ViewRPCEchoLines:    "1000 calls using gRPC on unix:///…: ",
 	results.ViewAkkaLatency:     "Total number of requests",
 	results.ViewGRPCParamsTable: "(initial_window_size)",
+	results.ViewMatrix:          "Client × server matrix",
+}
+
+// smokeFilters narrow a bundled suite's smoke run (--filter) where running all of it
+// would take minutes of worker start-ups: the matrix's JVM servers each start with up
+// to 7 JVMs at once. Its smoke keeps the Go and Rust servers, so every client stack of
+// the matrix runs; its JVM servers are smoked by the suites that bring them
+// (akka-successors, metrifier, rest-vs-grpc, grpc-params) and their pairs with every
+// client by `wirebench run matrix --smoke`.
+var smokeFilters = map[string]string{
+	"matrix": `^(grpc-proto|http-json)(\[client=[a-z0-9-]+\])?/|server=(tonic|axum)[,\]]`,
 }
 
 // jvmWorker points the runs at the JVM worker's jar (the binary under test is built
@@ -44,8 +57,29 @@ func jvmWorker(t *testing.T) (ok bool, why string) {
 	return true, ""
 }
 
+// rustWorker points the runs at the Rust worker (built by `make rust`) and says whether
+// the Rust stacks can run; without it, why not.
+func rustWorker(t *testing.T) (ok bool, why string) {
+	t.Helper()
+	bin, err := filepath.Abs(filepath.Join("..", "..", cluster.RustWorkerPath))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(bin); err != nil {
+		return false, bin + " is not built (make rust)"
+	}
+	t.Setenv(cluster.RustWorkerEnv, bin)
+	return true, ""
+}
+
 // jvmRow reports whether a benchmark runs a side in the JVM worker.
-func jvmRow(s spec.Spec) bool {
+func jvmRow(s spec.Spec) bool { return workerRow(s, protocol.WorkerJava) }
+
+// rustRow reports whether a benchmark runs a side in the Rust worker.
+func rustRow(s spec.Spec) bool { return workerRow(s, protocol.WorkerRust) }
+
+// workerRow reports whether a benchmark runs a side in a worker of kind.
+func workerRow(s spec.Spec, kind string) bool {
 	for _, side := range []struct {
 		name string
 		side protocol.Side
@@ -53,7 +87,7 @@ func jvmRow(s spec.Spec) bool {
 		if side.name == "" {
 			continue
 		}
-		if st, err := protocol.LookupStack(s.Protocol, side.name, side.side); err == nil && st.Worker == protocol.WorkerJava {
+		if st, err := protocol.LookupStack(s.Protocol, side.name, side.side); err == nil && st.Worker == kind {
 			return true
 		}
 	}
@@ -64,9 +98,9 @@ func jvmRow(s spec.Spec) bool {
 // a results file the schema accepts, every benchmark of the suite present with ops and
 // no failed call, and the suite's views in the terminal summary, the Markdown and the
 // HTML. So no bundled suite rots. The suites' JVM rows (Java and Scala stacks) run too
-// when java and the JVM worker's jar are there; without them those rows, and only
-// those, may fail (the run then exits 1 and says why), except in CI, which requires
-// them. About 2 minutes for all of them
+// when java and the JVM worker's jar are there, and their Rust rows when the Rust
+// worker is built; without them those rows, and only those, may fail (the run then
+// exits 1 and says why), except in CI, which requires them. About 2 minutes for all of them
 // on a 2-core machine, most of it the JVM rows' worker start-ups.
 func TestBundledSuitesSmoke(t *testing.T) {
 	if testing.Short() {
@@ -75,6 +109,10 @@ func TestBundledSuitesSmoke(t *testing.T) {
 	jvmOK, jvmWhy := jvmWorker(t)
 	if !jvmOK {
 		testtool.Partial(t, "the JVM rows of the suites may fail: %s", jvmWhy)
+	}
+	rustOK, rustWhy := rustWorker(t)
+	if !rustOK {
+		testtool.Partial(t, "the Rust rows of the suites may fail: %s", rustWhy)
 	}
 	for _, name := range suite.Bundled() {
 		t.Run(name, func(t *testing.T) {
@@ -88,15 +126,23 @@ func TestBundledSuitesSmoke(t *testing.T) {
 				}
 			}
 			s.Smoke()
-			out := filepath.Join(t.TempDir(), "out")
-			code, stdout, stderr := runProc(t, name, "--smoke", "--out", out)
-			jvmRows := 0
+			args := []string{name, "--smoke", "--out", filepath.Join(t.TempDir(), "out")}
+			if f, ok := smokeFilters[name]; ok {
+				keep := regexp.MustCompile(f)
+				s.Benchmarks = slices.DeleteFunc(s.Benchmarks, func(b suite.Benchmark) bool { return !keep.MatchString(b.Name) })
+				args = append(args, "--filter", f)
+			}
+			out := args[3]
+			code, stdout, stderr := runProc(t, args...)
+			// A row of a worker that is not there fails, and says why.
+			absent := func(sp spec.Spec) bool { return !jvmOK && jvmRow(sp) || !rustOK && rustRow(sp) }
+			absentRows := 0
 			for _, b := range s.Benchmarks {
-				if jvmRow(b.Spec) {
-					jvmRows++
+				if absent(b.Spec) {
+					absentRows++
 				}
 			}
-			mayFail := !jvmOK && jvmRows > 0
+			mayFail := absentRows > 0
 			if code != 0 && !(mayFail && code == 1) {
 				t.Fatalf("run %s --smoke: exit %d\n%s\n%s", name, code, stdout, stderr)
 			}
@@ -113,8 +159,9 @@ func TestBundledSuitesSmoke(t *testing.T) {
 				switch {
 				case !ok:
 					t.Errorf("%s: missing from the results", b.Name)
-				case mayFail && jvmRow(b.Spec):
-					// Without java or the jar, a JVM row fails and says why.
+				case absent(b.Spec):
+					// Without java or the jar, a JVM row fails and says why; so does a
+					// Rust row without the Rust worker.
 					if r.Summary.Ops <= 0 && !strings.Contains(strings.Join(r.Warnings, " "), "failed") {
 						t.Errorf("%s: no ops and no failure said (%v)", b.Name, r.Warnings)
 					}
