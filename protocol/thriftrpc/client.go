@@ -31,8 +31,9 @@ var ErrClosed = errors.New("client closed")
 type Client struct {
 	proto string
 	dial  transport.DialFunc
-	conf  *thrift.TConfiguration
-	pf    thrift.TProtocolFactory
+	conf    *thrift.TConfiguration
+	pf      thrift.TProtocolFactory
+	compact bool // the encoding: compact, or binary
 
 	mu     sync.Mutex
 	closed bool
@@ -78,7 +79,8 @@ func NewClient(ctx context.Context, proto string, cfg protocol.ClientConfig) (*C
 		dial = transport.TLSDialer(dial, cfg.Target, tc)
 	}
 	conf := configuration(cfg.MessageLimit(), 0)
-	c := &Client{proto: proto, dial: dial, conf: conf, pf: v.factory(conf), conns: map[*clientConn]struct{}{}}
+	c := &Client{proto: proto, dial: dial, conf: conf, pf: v.factory(conf), compact: v.name == Compact,
+		conns: map[*clientConn]struct{}{}}
 	if !cfg.NoProbe {
 		if _, err := c.Stats(ctx); err != nil {
 			c.Close()
@@ -139,7 +141,8 @@ func (c *Client) open(ctx context.Context) (*clientConn, error) {
 		return nil, err
 	}
 	sock := thrift.NewTSocketFromConnConf(nc, c.conf)
-	prot := c.pf.GetProtocol(thrift.NewTFramedTransportConf(sock, c.conf))
+	checked := &checkedSocket{TSocket: sock, frames: frameCheck{compact: c.compact, limit: uint32(c.conf.GetMaxFrameSize())}}
+	prot := c.pf.GetProtocol(thrift.NewTFramedTransportConf(checked, c.conf))
 	cn := &clientConn{sock: sock, wb: thriftwire.NewWirebenchClient(thrift.NewTStandardClient(prot, prot))}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -149,6 +152,22 @@ func (c *Client) open(ctx context.Context) (*clientConn, error) {
 	}
 	c.conns[cn] = struct{}{}
 	return cn, nil
+}
+
+// checkedSocket is a client connection's socket with its answers' frames checked as
+// they arrive (frameCheck): an answer over the client's limit fails with a
+// *frameSizeError, which clientError maps to resource_exhausted.
+type checkedSocket struct {
+	*thrift.TSocket
+	frames frameCheck
+}
+
+func (s *checkedSocket) Read(p []byte) (int, error) {
+	n, err := s.TSocket.Read(p)
+	if ferr := s.frames.check(p[:n]); ferr != nil {
+		return 0, thrift.NewTTransportExceptionFromError(ferr)
+	}
+	return n, err
 }
 
 // put returns a connection to the pool.

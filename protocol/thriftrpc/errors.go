@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"syscall"
 
 	"github.com/apache/thrift/lib/go/thrift"
 
@@ -48,10 +50,11 @@ func serverError(ctx context.Context, err error) error {
 }
 
 // clientError is the error of a call that failed with err: a *contract.Error for a
-// ServiceError of a known code, and for a request or answer over the message limit
-// (Thrift's SIZE_LIMIT protocol exception, raised before anything is sent or when a
-// string or list read is larger than the limit); otherwise err, named by the protocol
-// and the operation.
+// ServiceError of a known code, and resource_exhausted for a request or answer over the
+// client's message limit (Thrift's SIZE_LIMIT protocol exception, raised before a
+// request is sent; a *frameSizeError for an answer); otherwise err, named by the
+// protocol and the operation, and saying so when the server closed the connection:
+// a Thrift server does so, unanswered, on a request over its limit.
 func clientError(proto, op string, err error) error {
 	var se *thriftwire.ServiceError
 	if errors.As(err, &se) {
@@ -62,7 +65,15 @@ func clientError(proto, op string, err error) error {
 	}
 	var pe thrift.TProtocolException
 	if errors.As(err, &pe) && pe.TypeId() == thrift.SIZE_LIMIT {
-		return contract.Errorf(contract.ResourceExhausted, "%s %s: %v", proto, op, err)
+		return contract.Errorf(contract.ResourceExhausted, "%s %s: the request is over the client's limit: %v", proto, op, err)
+	}
+	var fe *frameSizeError
+	if errors.As(err, &fe) {
+		return contract.Errorf(contract.ResourceExhausted, "%s %s: the answer is over the client's limit: %v", proto, op, fe)
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNRESET) {
+		return fmt.Errorf("%s %s: the server closed the connection (a Thrift server closes it unanswered "+
+			"on a request over its message limit, or one it cannot decode): %w", proto, op, err)
 	}
 	return fmt.Errorf("%s %s: %w", proto, op, err)
 }

@@ -5,8 +5,11 @@ import (
 	"fmt"
 )
 
-// frameCheck follows the frames of the byte stream a server connection receives and
-// checks the first four bytes of each frame's message as they arrive. The framed
+// frameCheck follows the frames of the byte stream a connection receives, refuses a
+// frame whose length is over the limit (a *frameSizeError, which the framed transport
+// would refuse too, but as an untyped error that a client cannot tell from a broken
+// connection), and checks the first four bytes of each frame's message as they
+// arrive. The framed
 // transport reads a frame whole before the protocol decodes any of it, so without
 // this check a peer whose garbage starts with a length under the limit (16 MiB by
 // default: "\x00\xff..." claims 16.7 MB) would keep its connection until the idle
@@ -21,6 +24,7 @@ import (
 // Owned by the connection's reading goroutine.
 type frameCheck struct {
 	compact bool
+	limit   uint32 // the largest frame, as TConfiguration.GetMaxFrameSize
 	head    [4]byte // the frame length being read
 	nhead   int
 	frame   uint32 // the length of the current frame
@@ -39,6 +43,9 @@ func (f *frameCheck) check(p []byte) error {
 			if f.nhead == 4 {
 				f.nhead, f.nfirst = 0, 0
 				f.frame = binary.BigEndian.Uint32(f.head[:])
+				if f.frame > f.limit {
+					return &frameSizeError{size: f.frame, limit: f.limit}
+				}
 				f.left = int64(f.frame)
 			}
 			continue
@@ -84,4 +91,12 @@ func (f *frameCheck) valid() error {
 		name = "compact"
 	}
 	return fmt.Errorf("not a Thrift %s message: a frame of %d bytes begins % x", name, f.frame, b)
+}
+
+// frameSizeError is a frame over the limit.
+type frameSizeError struct{ size, limit uint32 }
+
+func (e *frameSizeError) Error() string {
+	return fmt.Sprintf("a frame of %d bytes is over the limit of %d (the message limit and %d bytes for the envelope)",
+		e.size, e.limit, envelopeSlack)
 }

@@ -38,6 +38,8 @@ func TestFrameCheck(t *testing.T) {
 		{"empty frame first", true, append(frame(), frame(pad([]byte{0x82, 0x21}, 6)...)...), true},
 		// A short frame is left to the decoder, the next one is checked.
 		{"short then bad", true, append(frame(1, 2), frame(pad([]byte{0x80, 0x01}, 6)...)...), false},
+		// A frame over the limit of 1000 bytes, refused from its length alone.
+		{"over limit", false, binary.BigEndian.AppendUint32(nil, 1001), false},
 		// Two good frames back to back, then a bad one.
 		{"third bad", false, append(append(frame(pad([]byte{0x80, 1, 0, 1}, 4)...), frame(pad([]byte{0x80, 1, 0, 1}, 9)...)...), frame(pad([]byte{0x81, 1, 0, 1}, 2)...)...), false},
 	} {
@@ -45,7 +47,7 @@ func TestFrameCheck(t *testing.T) {
 			// Whole, and one byte at a time: a check must not depend on how the
 			// bytes are cut.
 			for _, step := range []int{len(c.stream), 1, 3} {
-				f := frameCheck{compact: c.compact}
+				f := frameCheck{compact: c.compact, limit: 1000}
 				var err error
 				for i := 0; i < len(c.stream) && err == nil; i += step {
 					err = f.check(c.stream[i:min(i+step, len(c.stream))])

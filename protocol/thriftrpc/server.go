@@ -171,7 +171,7 @@ func (s *Server) track(nc net.Conn) *serverConn {
 		nc.Close()
 		return nil
 	}
-	c := &serverConn{srv: s, frames: frameCheck{compact: s.compact}}
+	c := &serverConn{srv: s, frames: frameCheck{compact: s.compact, limit: uint32(s.conf.GetMaxFrameSize())}}
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	if s.tls != nil {
 		c.tls = tls.Server(nc, s.tls)
