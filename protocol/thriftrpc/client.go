@@ -29,8 +29,8 @@ var ErrClosed = errors.New("client closed")
 // clientIdleLimit (below the server's idle timeout). Close closes every connection:
 // calls in flight fail, and calls after Close fail at once.
 type Client struct {
-	proto string
-	dial  transport.DialFunc
+	proto   string
+	dial    transport.DialFunc
 	conf    *thrift.TConfiguration
 	pf      thrift.TProtocolFactory
 	compact bool // the encoding: compact, or binary

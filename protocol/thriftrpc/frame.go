@@ -24,7 +24,7 @@ import (
 // Owned by the connection's reading goroutine.
 type frameCheck struct {
 	compact bool
-	limit   uint32 // the largest frame, as TConfiguration.GetMaxFrameSize
+	limit   uint32  // the largest frame, as TConfiguration.GetMaxFrameSize
 	head    [4]byte // the frame length being read
 	nhead   int
 	frame   uint32 // the length of the current frame
