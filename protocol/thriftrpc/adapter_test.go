@@ -262,6 +262,16 @@ func TestOverLimit(t *testing.T) {
 		if _, err := bcl.GetPerson(ctx, 1); err != nil {
 			t.Fatalf("GetPerson after an answer over the limit (a new connection): %v", err)
 		}
+		// An answer over the server's own limit is not sent: the connection closes.
+		small := protocoltest.Start(t, thriftrpc.Compact, "tcp", bigList{tg.Service}, protocol.ServerConfig{MaxMessageSize: 1 << 20})
+		scl := small.Client(t, nil)
+		_, err = scl.ListPersons(ctx)
+		if err == nil || contract.CodeOf(err) != "" || !strings.Contains(err.Error(), "closed the connection") {
+			t.Fatalf("ListPersons with an answer over the server's limit: %v, want the connection's closing", err)
+		}
+		if _, err := scl.GetPerson(ctx, 1); err != nil {
+			t.Fatalf("GetPerson after an answer over the server's limit: %v", err)
+		}
 	})
 }
 

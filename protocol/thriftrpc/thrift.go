@@ -110,8 +110,8 @@ func init() {
 			Name: v.name, Summary: v.summary,
 			DefaultServer: StackName, DefaultClient: StackName,
 		})
-		libs := protocol.GoLibraries("github.com/apache/thrift", "crypto/tls")
-		libs["thrift compiler (generated code)"] = CompilerVersion
+		libs := protocol.GoLibraries("github.com/apache/thrift")
+		libs["thrift-compiler"] = CompilerVersion // of the generated code
 		protocol.RegisterStack(&protocol.Stack{
 			Name: StackName, Protocol: v.name, Language: "go", Tier: protocol.Production, Worker: protocol.WorkerGo,
 			Summary:   "Thrift's TSimpleServer with the generated processor; a pool of generated clients, one connection per call in flight",
