@@ -28,11 +28,12 @@ test: vet check-generate java rust
 vet:
 	$(GO) vet ./...
 
-# Regenerates the wire code from contract/schema (needs protoc, capnp and the Go
+# Regenerates the wire code from contract/schema (needs protoc, capnp, thrift and the Go
 # plugins: `make tools`).
 generate:
 	bash contract/schema/generate-proto.sh
 	bash contract/schema/generate-capnp.sh
+	bash contract/schema/generate-thrift.sh
 	bash cluster/controlpb/generate.sh
 
 # Fails when regenerating would change the committed code; skipped with a message

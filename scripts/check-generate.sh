@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$(go env GOPATH)/bin:$PATH"
-for tool in protoc protoc-gen-go protoc-gen-go-grpc protoc-gen-connect-go capnp capnpc-go; do
+for tool in protoc protoc-gen-go protoc-gen-go-grpc protoc-gen-connect-go capnp capnpc-go thrift; do
   if ! command -v "$tool" >/dev/null; then
     bash scripts/missing.sh "check-generate: skipped: $tool is not installed (run 'make tools')"
     exit
@@ -18,12 +18,13 @@ if ! git rev-parse --git-dir >/dev/null 2>&1; then
 fi
 bash contract/schema/generate-proto.sh
 bash contract/schema/generate-capnp.sh
+bash contract/schema/generate-thrift.sh
 bash cluster/controlpb/generate.sh
-changed=$(git status --porcelain -- contract/pb contract/capnpwire cluster/controlpb)
+changed=$(git status --porcelain -- contract/pb contract/capnpwire contract/thriftwire cluster/controlpb)
 if [ -n "$changed" ]; then
   echo "check-generate: regenerating changed committed code; run 'make generate' and commit:"
   echo "$changed"
-  git --no-pager diff --stat -- contract/pb contract/capnpwire cluster/controlpb
+  git --no-pager diff --stat -- contract/pb contract/capnpwire contract/thriftwire cluster/controlpb
   exit 1
 fi
 echo "check-generate: generated code matches the schemas"

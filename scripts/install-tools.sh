@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Installs, at the versions in ../shared/ENVIRONMENT.md, what wirebench's generate check
-# and its outside-client tests use: protoc and capnp with their Go plugins, curl,
+# and its outside-client tests use: protoc and capnp with their Go plugins, thrift, curl,
 # grpcurl and ghz, chromium (a test renders the HTML report in it), a JDK 17 and Maven
 # (`make java` builds the JVM worker, whose stacks the interop tests run), cargo with
 # Rust 1.95 (`make rust`: the Rust worker; checked, installed only through rustup), and the
-# Python clients pycapnp, grpcio and fastavro (into the Python that python3 runs). Tests that
+# Python clients pycapnp, grpcio, fastavro and thrift (into the Python that python3 runs). Tests that
 # need a missing one skip with a message, so this is optional for `make test`; CI
 # runs it to test everything, and with CI=true those tests fail instead of skipping.
 # Exits 1 when something is still missing.
@@ -15,6 +15,8 @@ status=0
 missing=()
 command -v protoc >/dev/null || missing+=(protobuf-compiler)
 command -v capnp >/dev/null || missing+=(capnproto)
+# The Thrift compiler 0.17 (bookworm's), whose Go code apache/thrift v0.25.0 builds.
+command -v thrift >/dev/null || missing+=(thrift-compiler)
 # pycapnp builds against it where pip has no wheel for this Python.
 [ -e /usr/include/capnp/rpc.h ] || missing+=(libcapnp-dev)
 command -v curl >/dev/null || missing+=(curl)
@@ -49,9 +51,9 @@ goinstall capnpc-go capnproto.org/go/capnp/v3/capnpc-go@v3.1.0-alpha.2
 goinstall grpcurl github.com/fullstorydev/grpcurl/cmd/grpcurl@v1.9.4
 goinstall ghz github.com/bojand/ghz/cmd/ghz@v0.121.0
 
-# The Python clients of the capnp and grpc-avro tests, pinned; pip runs only when one is
+# The Python clients of the capnp, grpc-avro and thrift tests, pinned; pip runs only when one is
 # missing or at another version.
-pypins=(pycapnp==2.2.4 grpcio==1.85.1 fastavro==1.13.1)
+pypins=(pycapnp==2.2.4 grpcio==1.85.1 fastavro==1.13.1 thrift==0.25.0)
 if ! command -v python3 >/dev/null; then
   echo "install-tools: no python3: install Python 3, then ${pypins[*]}"
   status=1

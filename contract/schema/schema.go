@@ -1,6 +1,7 @@
 // Package schema holds the wire schemas of the contract: wirebench.proto (generated
 // into contract/pb by generate-proto.sh), wirebench.capnp (into contract/capnpwire by
-// generate-capnp.sh) and the Avro schemas in avro/, one record per .avsc file, which
+// generate-capnp.sh), wirebench.thrift (into contract/thriftwire by
+// generate-thrift.sh) and the Avro schemas in avro/, one record per .avsc file, which
 // are embedded here and parsed at run time by contract/avrowire (Avro needs no
 // generated code).
 package schema

@@ -1,0 +1,122 @@
+package thriftrpc
+
+import (
+	"fmt"
+
+	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/contract/thriftwire"
+)
+
+// toWirePerson converts a person of the model to the generated struct.
+func toWirePerson(p *contract.Person) *thriftwire.Person {
+	out := &thriftwire.Person{
+		ID: p.ID,
+		Name: &thriftwire.PersonName{
+			Title: p.Name.Title,
+			First: p.Name.First,
+			Last:  p.Name.Last,
+		},
+		Gender: p.Gender,
+		Location: &thriftwire.Location{
+			Street:   p.Location.Street,
+			City:     p.Location.City,
+			State:    p.Location.State,
+			PostCode: p.Location.PostCode,
+		},
+		Email: p.Email,
+	}
+	if p.Picture != nil {
+		out.Picture = &thriftwire.Picture{
+			Large:     p.Picture.Large,
+			Medium:    p.Picture.Medium,
+			Thumbnail: p.Picture.Thumbnail,
+		}
+	}
+	return out
+}
+
+// fromWirePerson converts a received person to the model. A struct field the sender
+// left out (name, location: default requiredness) reads as empty; picture stays
+// absent when it was.
+func fromWirePerson(w *thriftwire.Person) contract.Person {
+	p := contract.Person{ID: w.ID, Gender: w.Gender, Email: w.Email}
+	if n := w.Name; n != nil {
+		p.Name = contract.PersonName{Title: n.Title, First: n.First, Last: n.Last}
+	}
+	if l := w.Location; l != nil {
+		p.Location = contract.Location{Street: l.Street, City: l.City, State: l.State, PostCode: l.PostCode}
+	}
+	if pic := w.Picture; pic != nil {
+		p.Picture = &contract.Picture{Large: pic.Large, Medium: pic.Medium, Thumbnail: pic.Thumbnail}
+	}
+	return p
+}
+
+func toWirePersons(ps []contract.Person) []*thriftwire.Person {
+	out := make([]*thriftwire.Person, len(ps))
+	for i := range ps {
+		out[i] = toWirePerson(&ps[i])
+	}
+	return out
+}
+
+func fromWirePersons(ws []*thriftwire.Person) ([]contract.Person, error) {
+	out := make([]contract.Person, len(ws))
+	for i, w := range ws {
+		if w == nil {
+			return nil, fmt.Errorf("person %d of the list is null", i)
+		}
+		out[i] = fromWirePerson(w)
+	}
+	return out, nil
+}
+
+func toWireLinks(links []contract.PersonLink) []*thriftwire.PersonLink {
+	out := make([]*thriftwire.PersonLink, len(links))
+	for i := range links {
+		out[i] = &thriftwire.PersonLink{P1: toWirePerson(&links[i].P1), P2: toWirePerson(&links[i].P2)}
+	}
+	return out
+}
+
+func fromWireLinks(ws []*thriftwire.PersonLink) ([]contract.PersonLink, error) {
+	out := make([]contract.PersonLink, len(ws))
+	for i, w := range ws {
+		if w == nil || w.P1 == nil || w.P2 == nil {
+			return nil, fmt.Errorf("link %d lacks a person", i)
+		}
+		out[i] = contract.PersonLink{P1: fromWirePerson(w.P1), P2: fromWirePerson(w.P2)}
+	}
+	return out, nil
+}
+
+// toWireTrade fills w from t.
+func toWireTrade(t *contract.Trade, w *thriftwire.Trade) {
+	*w = thriftwire.Trade{
+		ID:             t.ID,
+		Symbol:         t.Symbol,
+		Price:          t.Price,
+		Quantity:       t.Quantity,
+		TimestampNanos: t.TimestampNanos,
+		Side:           thriftwire.Side(t.Side),
+	}
+}
+
+// fromWireTrade fills t from w; a side that is neither BUY nor SELL is an error.
+func fromWireTrade(w *thriftwire.Trade, t *contract.Trade) error {
+	if w == nil {
+		return fmt.Errorf("a trade is null")
+	}
+	if w.Side != thriftwire.Side_BUY && w.Side != thriftwire.Side_SELL {
+		return fmt.Errorf("trade %d has side %d, neither BUY nor SELL", w.ID, w.Side)
+	}
+	*t = contract.Trade{
+		ID:             w.ID,
+		Symbol:         w.Symbol,
+		Price:          w.Price,
+		Quantity:       w.Quantity,
+		TimestampNanos: w.TimestampNanos,
+		Side:           contract.Side(w.Side),
+	}
+	return nil
+}
