@@ -224,8 +224,8 @@ public final class Main implements Callable<Integer> {
   }
 
   @Command(name = "check", mixinStandardHelpOptions = true,
-      description = {"Run the contract checks with one client stack of this jar against a server",
-          "(every workload, refusals, echoes up to 4 MiB, streams); exits 1 when one fails."})
+      description = {"Check a server against the contract with one client stack of this jar.",
+          "Runs every workload, the refusals, echoes up to 4 MiB and streams; exits 1 when a check fails."})
   static final class Check implements Callable<Integer> {
     @Mixin
     StackFlags flags;

@@ -1,6 +1,6 @@
 package io.wirebench.stack.akkastack
 
-// ../pekkostack/PekkoServers.scala is this file on Pekko: a change to one belongs in both.
+// Shared source: its Pekko twin is generated from it at build time (scala-2.13/pom.xml, pekko-sources).
 
 import akka.actor.ActorSystem
 import akka.http.scaladsl.Http
