@@ -9,6 +9,7 @@ import io.grpc.Status
 import io.wirebench.contract.{ContractException, Reference}
 import io.wirebench.stack.Stack
 import io.wirebench.stack.akkastack.AkkaGrpcConvert._
+import io.wirebench.stack.akkastack.AkkaServerSystem
 import wirebench.v1.wirebench._
 
 import scala.collection.JavaConverters._
@@ -37,7 +38,7 @@ final class AkkaGrpc04Stack extends Stack {
 
   override def startServer(svc: Reference, cfg: Stack.ServerConfig): Stack.RunningServer = {
     checkSetup(cfg.listen(), cfg.options(), serverOptions())
-    implicit val system = Akka25Servers.system("akka-grpc-0-4", cfg.maxMessageSize().toLong + 5, http2 = true)
+    implicit val system = AkkaServerSystem("akka-grpc-0-4", cfg.maxMessageSize().toLong + 5, http2 = true)
     implicit val mat = Akka25Servers.materializer(system)
     val handler = ServiceHandler.concatOrNotFound(
       PersonServiceHandler.partial(new AkkaGrpc04Stack.Persons(svc)),

@@ -3,7 +3,7 @@ package io.wirebench.stack.originals
 import akka.http.scaladsl.server.Route
 import io.wirebench.contract.Reference
 import io.wirebench.stack.Stack
-import io.wirebench.stack.akkastack.AkkaHttpRoutes
+import io.wirebench.stack.akkastack.{AkkaHttpRoutes, AkkaServerSystem}
 
 /**
  * http-json served by Akka HTTP 10.1.5 on Akka 2.5.18 with spray-json: the versions of the
@@ -22,7 +22,7 @@ final class AkkaHttp101Stack extends Stack {
 
   override def startServer(svc: Reference, cfg: Stack.ServerConfig): Stack.RunningServer = {
     checkSetup(cfg.listen(), cfg.options(), serverOptions())
-    implicit val system = Akka25Servers.system("akka-http-10-1", cfg.maxMessageSize().toLong, http2 = false)
+    implicit val system = AkkaServerSystem("akka-http-10-1", cfg.maxMessageSize().toLong, http2 = false)
     implicit val mat = Akka25Servers.materializer(system)
     val route = new AkkaHttpRoutes(svc).route
     Akka25Servers.bind(system, mat, cfg.listen(), http2 = false, Route.asyncHandler(route))

@@ -35,7 +35,7 @@ final class AkkaGrpcStack extends Stack {
 
   override def startServer(svc: Reference, cfg: Stack.ServerConfig): Stack.RunningServer = {
     checkSetup(cfg.listen(), cfg.options(), serverOptions())
-    implicit val system: ActorSystem = AkkaServers.system("akka-grpc", cfg.maxMessageSize().toLong + 5, http2 = true)
+    implicit val system: ActorSystem = AkkaServerSystem("akka-grpc", cfg.maxMessageSize().toLong + 5, http2 = true)
     val services = new AkkaGrpcServices(svc)(system.dispatcher)
     val handler = ServiceHandler.concatOrNotFound(
       PersonServiceHandler.partial(services.persons, eHandler = AkkaGrpcStack.errors),

@@ -21,7 +21,7 @@ final class AkkaHttpStack extends Stack {
 
   override def startServer(svc: Reference, cfg: Stack.ServerConfig): Stack.RunningServer = {
     checkSetup(cfg.listen(), cfg.options(), serverOptions())
-    val system = AkkaServers.system("akka-http", cfg.maxMessageSize().toLong, http2 = false)
+    val system = AkkaServerSystem("akka-http", cfg.maxMessageSize().toLong, http2 = false)
     val route = new AkkaHttpRoutes(svc).route
     AkkaServers.bind(system, cfg.listen(), akka.http.scaladsl.server.Route.toFunction(route)(system))
   }
