@@ -10,34 +10,50 @@ import io.wirebench.stack.Options;
 import io.wirebench.stack.Stack;
 import io.wirebench.stack.Stacks;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.io.PrintWriter;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.HelpCommand;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
+import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
- * The JVM worker's command line:
+ * The JVM worker's command line (picocli): worker, serve, check and list.
  *
- * <pre>
- * worker --listen ADDR        serve the control API (exits on Quit, or when stdin ends)
- * serve  --stack NAME --protocol P --listen ADDR [--data-size N] [--data-seed S]
- *        [--max-message-size B] [--option K=V ...]
- * check  --stack NAME --protocol P --target ADDR [--data-size N] [--data-seed S]
- *        [--max-message-size B] [--option K=V ...]
- * list                        the stacks, their sides and transports
- * </pre>
- *
- * worker and serve print exactly one line on stdout, "listening on ADDR", once they
- * accept connections; everything else goes to stderr. Exit status 2 is a usage error.
+ * <p>What the Go driver relies on (cluster/target.go, protocol/jvm): {@code worker --listen
+ * unix:///PATH} prints exactly one line on stdout, "listening on ADDR", once it accepts
+ * connections, and exits 0 on Quit or when its stdin ends; serve prints the same line. Everything
+ * else goes to stderr. Exit status 0 is success, 1 a failure (a failed contract check, a server
+ * that could not start), 2 a usage error (bad flags, an unknown stack, a setup the stack refuses).
  */
-public final class Main {
-  private Main() {}
-
+@Command(name = "wirebench-worker", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+    synopsisSubcommandLabel = "COMMAND",
+    description = "wirebench's JVM worker: the control API the Go driver drives, and each Java and Scala "
+        + "stack of this jar served or checked on its own.",
+    subcommands = {Main.Worker.class, Main.Serve.class, Main.Check.class, Main.ListStacks.class, HelpCommand.class},
+    footer = {"", "ADDR is tcp://HOST:PORT (port 0 picks a free one) or unix:///PATH.",
+        "Exit status: 0 success, 1 failure, 2 usage error. docs/java-worker.md has the details."})
+public final class Main implements Callable<Integer> {
   static final String VERSION = versionOf();
+
+  /** The exit status of a usage error; the other two are picocli's defaults (0 and 1). */
+  static final int USAGE = 2;
+
+  @Spec
+  CommandSpec spec;
 
   private static String versionOf() {
     String v = Main.class.getPackage().getImplementationVersion();
@@ -45,215 +61,254 @@ public final class Main {
   }
 
   public static void main(String[] args) {
-    if (args.length == 0 || args[0].equals("-h") || args[0].equals("--help") || args[0].equals("help")) {
-      usage(System.out);
-      System.exit(args.length == 0 ? 2 : 0);
+    System.exit(commandLine().execute(args));
+  }
+
+  /** The command line with this worker's error handling; execute returns the exit status. */
+  static CommandLine commandLine() {
+    CommandLine cl = new CommandLine(new Main());
+    cl.setParameterExceptionHandler(Main::usageError);
+    cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
+      cmd.getErr().println("wirebench-worker: " + e);
+      cmd.getErr().flush();
+      return cmd.getCommandSpec().exitCodeOnExecutionException();
+    });
+    return cl;
+  }
+
+  /** One line saying what is wrong (and what was meant, for a misspelt name), then where help is. */
+  private static int usageError(ParameterException e, String[] args) {
+    CommandLine cmd = e.getCommandLine();
+    PrintWriter err = cmd.getErr();
+    err.println("wirebench-worker: " + e.getMessage());
+    UnmatchedArgumentException.printSuggestions(e, err);
+    err.println("run '" + cmd.getCommandSpec().qualifiedName() + " --help' for usage");
+    err.flush();
+    return USAGE;
+  }
+
+  @Override
+  public Integer call() {
+    throw new ParameterException(spec.commandLine(), "a command is required: worker, serve, check or list");
+  }
+
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      return new String[] {VERSION};
     }
-    try {
-      Flags f = Flags.parse(args);
-      switch (args[0]) {
-        case "worker" -> worker(f);
-        case "serve" -> serve(f);
-        case "check" -> System.exit(check(f));
-        case "list" -> list();
-        default -> throw new UsageException("unknown command \"" + args[0] + "\"");
+  }
+
+  @Command(name = "worker", mixinStandardHelpOptions = true,
+      description = {"Serve the control API (cluster/controlpb/control.proto) for a driver.",
+          "Prints \"listening on ADDR\" on stdout once it accepts calls; exits on Quit or when stdin ends."})
+  static final class Worker implements Callable<Integer> {
+    @Option(names = "--listen", paramLabel = "ADDR", defaultValue = "tcp://127.0.0.1:0", converter = AddressConverter.class,
+        description = "where to serve the control API (default: ${DEFAULT-VALUE})")
+    Address listen;
+
+    @Override
+    public Integer call() throws Exception {
+      WorkerService svc = new WorkerService(VERSION);
+      Server server = ControlServer.start(listen, svc);
+      CountDownLatch quit = svc.quitLatch();
+      // The driver holds a pipe on stdin: when it dies, even by SIGKILL, the pipe ends and so does the worker.
+      Thread stdin = new Thread(() -> {
+        try {
+          while (System.in.read() >= 0) {
+            // keep reading until EOF
+          }
+        } catch (IOException e) {
+          // a broken stdin is an ended one
+        }
+        quit.countDown();
+      }, "wirebench-stdin");
+      stdin.setDaemon(true);
+      stdin.start();
+      System.out.println("listening on " + ControlServer.bound(server, listen));
+      System.out.flush();
+      quit.await();
+      server.shutdown(); // lets the Quit answer go out
+      if (!server.awaitTermination(1, TimeUnit.SECONDS)) {
+        server.shutdownNow();
       }
-    } catch (UsageException e) {
-      System.err.println("wirebench-worker: " + e.getMessage());
-      System.err.println("run with --help for usage");
-      System.exit(2);
-    } catch (Exception e) {
-      System.err.println("wirebench-worker: " + e);
-      System.exit(1);
+      return 0;
     }
   }
 
-  private static void usage(PrintStream out) {
-    out.println("usage: java -jar wirebench-worker.jar COMMAND [flags]");
-    out.println("  worker --listen ADDR        serve the control API; exits on Quit or when stdin ends");
-    out.println("  serve  --stack NAME --protocol P --listen ADDR [--data-size N] [--data-seed S]");
-    out.println("         [--max-message-size B] [--option K=V ...]      serve one stack");
-    out.println("  check  --stack NAME --protocol P --target ADDR [same data flags] [--option K=V ...]");
-    out.println("                              run the contract checks with a client stack against a server");
-    out.println("  list                        the stacks of this worker");
-    out.println("ADDR is tcp://HOST:PORT (port 0 picks a free one) or unix:///PATH");
-  }
+  /** The flags serve and check share: the stack, its data set, its message limit and its options. */
+  static final class StackFlags {
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec mixee;
 
-  private static void worker(Flags f) throws Exception {
-    Address listen = f.address("listen", "tcp://127.0.0.1:0");
-    f.done();
-    WorkerService svc = new WorkerService(VERSION);
-    Server server = ControlServer.start(listen, svc);
-    CountDownLatch quit = svc.quitLatch();
-    // The driver holds a pipe on stdin: when it dies, even by SIGKILL, the pipe ends and so does the worker.
-    Thread stdin = new Thread(() -> {
+    @Option(names = "--stack", required = true, paramLabel = "NAME", description = "the stack (list shows them)")
+    String stack;
+
+    @Option(names = "--protocol", required = true, paramLabel = "P", description = "its protocol, e.g. http-json, grpc-proto")
+    String protocol;
+
+    @Option(names = "--data-size", paramLabel = "N", description = "persons in the data set (default: ${DEFAULT-VALUE})")
+    int dataSize = Contract.DEFAULT_SIZE;
+
+    @Option(names = "--data-seed", paramLabel = "S", converter = SeedConverter.class,
+        description = "the data set's seed, 0 to 2^64-1 (default: ${DEFAULT-VALUE})")
+    long dataSeed = Contract.DEFAULT_SEED;
+
+    @Option(names = "--max-message-size", paramLabel = "SIZE", converter = LimitConverter.class,
+        description = "the largest message, in bytes or as 4MiB, 100KiB (default: ${DEFAULT-VALUE} bytes)")
+    int maxMessageSize = Contract.DEFAULT_MAX_MESSAGE_SIZE;
+
+    @Option(names = "--option", paramLabel = "KEY=VALUE",
+        description = "a stack option (may repeat); a stack refuses names it does not know")
+    Map<String, String> options = new TreeMap<>();
+
+    Stack lookup(boolean server) {
       try {
-        while (System.in.read() >= 0) {
-          // keep reading until EOF
-        }
-      } catch (IOException e) {
-        // a broken stdin is an ended one
-      }
-      quit.countDown();
-    }, "wirebench-stdin");
-    stdin.setDaemon(true);
-    stdin.start();
-    System.out.println("listening on " + ControlServer.bound(server, listen));
-    System.out.flush();
-    quit.await();
-    server.shutdown(); // lets the Quit answer go out
-    if (!server.awaitTermination(1, TimeUnit.SECONDS)) {
-      server.shutdownNow();
-    }
-    System.exit(0);
-  }
-
-  private static void serve(Flags f) throws Exception {
-    Stack stack = Stacks.lookup(f.required("protocol"), f.required("stack"), true);
-    Address listen = f.address("listen", "tcp://127.0.0.1:8080");
-    Dataset ds = f.dataset();
-    int limit = f.messageLimit();
-    Map<String, String> opts = f.options();
-    f.done();
-    Stack.RunningServer server;
-    try {
-      server = stack.startServer(new Reference(ds), new Stack.ServerConfig(listen, limit, opts));
-    } catch (IllegalArgumentException e) {
-      throw new UsageException(e.getMessage());
-    }
-    Runtime.getRuntime().addShutdownHook(new Thread(server::close));
-    System.out.println("listening on " + server.address());
-    System.out.flush();
-    new CountDownLatch(1).await(); // until SIGINT or SIGTERM
-  }
-
-  private static int check(Flags f) throws Exception {
-    Stack stack = Stacks.lookup(f.required("protocol"), f.required("stack"), false);
-    Address target = Address.parse(f.required("target"));
-    Dataset ds = f.dataset();
-    int limit = f.messageLimit();
-    Map<String, String> opts = f.options();
-    f.done();
-    Stack.Client client;
-    try {
-      client = stack.connect(new Stack.ClientConfig(target, limit, opts, new ByteCounter()));
-    } catch (IllegalArgumentException e) {
-      throw new UsageException(e.getMessage());
-    }
-    try (client) {
-      List<String> failures = Conformance.run(client, ds, System.err::println);
-      System.err.println(failures.isEmpty() ? "check: " + stack.protocol() + "/" + stack.name() + " against " + target + ": conforms"
-          : "check: " + failures.size() + " checks failed");
-      return failures.isEmpty() ? 0 : 1;
-    }
-  }
-
-  private static void list() {
-    for (Stack s : Stacks.all()) {
-      String sides = s.hasServer() && s.hasClient() ? "server, client" : s.hasServer() ? "server" : "client";
-      System.out.println(s.protocol() + "/" + s.name() + "\t" + sides + "\t" + String.join(", ", new java.util.TreeSet<>(s.transports()))
-          + (s.serverOptions().isEmpty() && s.clientOptions().isEmpty() ? "" : "\toptions: " + String.join(", ", s.clientOptions())));
-    }
-  }
-
-  static final class UsageException extends Exception {
-    UsageException(String message) {
-      super(message);
-    }
-  }
-
-  /** --name value and --name=value flags after the command; --option may repeat. */
-  static final class Flags {
-    private final Map<String, String> values = new LinkedHashMap<>();
-    private final List<String> options = new ArrayList<>();
-
-    static Flags parse(String[] args) throws UsageException {
-      Flags f = new Flags();
-      for (int i = 1; i < args.length; i++) {
-        String a = args[i];
-        if (!a.startsWith("--")) {
-          throw new UsageException("unexpected argument \"" + a + "\"");
-        }
-        String name = a.substring(2);
-        String value;
-        int eq = name.indexOf('=');
-        if (eq >= 0) {
-          value = name.substring(eq + 1);
-          name = name.substring(0, eq);
-        } else if (i + 1 < args.length) {
-          value = args[++i];
-        } else {
-          throw new UsageException("flag --" + name + " needs a value");
-        }
-        if (name.equals("option")) {
-          f.options.add(value);
-        } else if (f.values.put(name, value) != null) {
-          throw new UsageException("flag --" + name + " given twice");
-        }
-      }
-      return f;
-    }
-
-    String required(String name) throws UsageException {
-      String v = values.remove(name);
-      if (v == null) {
-        throw new UsageException("flag --" + name + " is required");
-      }
-      return v;
-    }
-
-    Address address(String name, String def) throws UsageException {
-      String v = values.remove(name);
-      try {
-        return Address.parse(v == null ? def : v);
+        return Stacks.lookup(protocol, stack, server);
       } catch (IllegalArgumentException e) {
-        throw new UsageException("--" + name + ": " + e.getMessage());
+        throw new ParameterException(mixee.commandLine(), e.getMessage(), e, null, stack);
       }
     }
 
-    Dataset dataset() throws UsageException {
+    Dataset dataset() {
       try {
-        String size = values.remove("data-size");
-        String seed = values.remove("data-seed");
-        return Dataset.of(seed == null ? Contract.DEFAULT_SEED : Long.parseUnsignedLong(seed),
-            size == null ? Contract.DEFAULT_SIZE : Integer.parseInt(size));
+        return Dataset.of(dataSeed, dataSize);
       } catch (IllegalArgumentException e) {
-        throw new UsageException("--data-size/--data-seed: " + e.getMessage());
+        throw new ParameterException(mixee.commandLine(), "--data-size: " + e.getMessage(), e, null, Integer.toString(dataSize));
       }
     }
 
-    int messageLimit() throws UsageException {
-      String v = values.remove("max-message-size");
-      if (v == null) {
-        return Contract.DEFAULT_MAX_MESSAGE_SIZE;
+    /** The options, each KEY=VALUE with a key. */
+    Map<String, String> options() {
+      for (Map.Entry<String, String> kv : options.entrySet()) {
+        if (kv.getKey().isEmpty()) {
+          throw new ParameterException(mixee.commandLine(), "--option =" + kv.getValue() + ": want KEY=VALUE, with a key");
+        }
       }
+      return options;
+    }
+
+    /** e, a stack refusing this setup, as the usage error it is. */
+    ParameterException refused(IllegalArgumentException e) {
+      return new ParameterException(mixee.commandLine(), e.getMessage(), e, null, stack);
+    }
+  }
+
+  @Command(name = "serve", mixinStandardHelpOptions = true,
+      description = {"Serve one server stack of this jar until SIGINT or SIGTERM.",
+          "Prints \"listening on ADDR\" on stdout once it accepts connections."})
+  static final class Serve implements Callable<Integer> {
+    @Mixin
+    StackFlags flags;
+
+    @Option(names = "--listen", paramLabel = "ADDR", defaultValue = "tcp://127.0.0.1:8080", converter = AddressConverter.class,
+        description = "where to serve (default: ${DEFAULT-VALUE})")
+    Address listen;
+
+    @Override
+    public Integer call() throws Exception {
+      Stack stack = flags.lookup(true);
+      Dataset ds = flags.dataset();
+      Stack.RunningServer server;
       try {
-        long n = Options.parseSize(v);
-        if (n < 1 || n > Integer.MAX_VALUE - 16) {
-          throw new IllegalArgumentException("want 1 byte to 2GiB");
-        }
-        return (int) n;
+        server = stack.startServer(new Reference(ds), new Stack.ServerConfig(listen, flags.maxMessageSize, flags.options()));
       } catch (IllegalArgumentException e) {
-        throw new UsageException("--max-message-size: " + e.getMessage());
+        throw flags.refused(e);
+      }
+      Runtime.getRuntime().addShutdownHook(new Thread(server::close));
+      System.out.println("listening on " + server.address());
+      System.out.flush();
+      new CountDownLatch(1).await(); // until SIGINT or SIGTERM
+      return 0;
+    }
+  }
+
+  @Command(name = "check", mixinStandardHelpOptions = true,
+      description = {"Check a server against the contract with one client stack of this jar.",
+          "Runs every workload, the refusals, echoes up to 4 MiB and streams; exits 1 when a check fails."})
+  static final class Check implements Callable<Integer> {
+    @Mixin
+    StackFlags flags;
+
+    @Option(names = "--target", required = true, paramLabel = "ADDR", converter = AddressConverter.class,
+        description = "the server's address")
+    Address target;
+
+    @Override
+    public Integer call() throws Exception {
+      Stack stack = flags.lookup(false);
+      Dataset ds = flags.dataset();
+      Stack.Client client;
+      try {
+        client = stack.connect(new Stack.ClientConfig(target, flags.maxMessageSize, flags.options(), new ByteCounter()));
+      } catch (IllegalArgumentException e) {
+        throw flags.refused(e);
+      }
+      try (client) {
+        List<String> failures = Conformance.run(client, ds, System.err::println);
+        System.err.println(failures.isEmpty() ? "check: " + stack.protocol() + "/" + stack.name() + " against " + target + ": conforms"
+            : "check: " + failures.size() + " checks failed");
+        return failures.isEmpty() ? 0 : 1;
       }
     }
+  }
 
-    Map<String, String> options() throws UsageException {
-      Map<String, String> m = new TreeMap<>();
-      for (String kv : options) {
-        int eq = kv.indexOf('=');
-        if (eq <= 0) {
-          throw new UsageException("--option " + kv + ": want KEY=VALUE");
-        }
-        m.put(kv.substring(0, eq), kv.substring(eq + 1));
+  @Command(name = "list", mixinStandardHelpOptions = true,
+      description = "The stacks of this jar, a line each: PROTOCOL/NAME, sides, transports, options.")
+  static final class ListStacks implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+      PrintWriter out = spec.commandLine().getOut();
+      for (Stack s : Stacks.all()) {
+        String sides = s.hasServer() && s.hasClient() ? "server, client" : s.hasServer() ? "server" : "client";
+        out.println(s.protocol() + "/" + s.name() + "\t" + sides + "\t" + String.join(", ", new TreeSet<>(s.transports()))
+            + (s.serverOptions().isEmpty() && s.clientOptions().isEmpty() ? "" : "\toptions: " + String.join(", ", s.clientOptions())));
       }
-      return m;
+      out.flush();
+      return 0;
     }
+  }
 
-    void done() throws UsageException {
-      if (!values.isEmpty()) {
-        throw new UsageException("unknown flag --" + values.keySet().iterator().next());
+  static final class AddressConverter implements ITypeConverter<Address> {
+    @Override
+    public Address convert(String s) {
+      try {
+        return Address.parse(s);
+      } catch (IllegalArgumentException e) {
+        throw new TypeConversionException(e.getMessage());
       }
+    }
+  }
+
+  /** A seed is a uint64, as in Go: seeds above 2^63-1 are given unsigned. */
+  static final class SeedConverter implements ITypeConverter<Long> {
+    @Override
+    public Long convert(String s) {
+      try {
+        return Long.parseUnsignedLong(s);
+      } catch (NumberFormatException e) {
+        throw new TypeConversionException("seed \"" + s + "\": want a whole number from 0 to 18446744073709551615");
+      }
+    }
+  }
+
+  /** A message limit: a size (Options.parseSize) from 1 byte to 2 GiB less the room of a frame's header. */
+  static final class LimitConverter implements ITypeConverter<Integer> {
+    @Override
+    public Integer convert(String s) {
+      long n;
+      try {
+        n = Options.parseSize(s);
+      } catch (IllegalArgumentException e) {
+        throw new TypeConversionException(e.getMessage());
+      }
+      if (n < 1 || n > Integer.MAX_VALUE - 16) {
+        throw new TypeConversionException("size \"" + s + "\": want 1 byte to 2GiB");
+      }
+      return (int) n;
     }
   }
 }

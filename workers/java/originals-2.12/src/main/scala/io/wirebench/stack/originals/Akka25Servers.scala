@@ -4,33 +4,20 @@ import akka.actor.ActorSystem
 import akka.http.scaladsl.model.{HttpRequest, HttpResponse}
 import akka.http.scaladsl.{Http, HttpConnectionContext, UseHttp2}
 import akka.stream.{ActorMaterializer, Materializer}
-import com.typesafe.config.ConfigFactory
 import io.wirebench.stack.{Address, Stack}
 
 import scala.concurrent.duration._
 import scala.concurrent.{Await, Future}
 
 /**
- * Starting and stopping an Akka HTTP 10.1 server on Akka 2.5 as its users did then: an
- * ActorSystem configured by the application (the request size limit, HTTP/2 for gRPC,
- * logging through SLF4J), an ActorMaterializer, `Http().bindAndHandleAsync(handler, host,
- * port, connectionContext)` (with `HttpConnectionContext(http2 = Always)` for gRPC, as Akka
- * gRPC 0.4's documentation binds it), and on close the binding unbound and the system
- * terminated. (scala-2.13's AkkaServers is the same on Akka HTTP 10.2's newServerAt.)
+ * Starting and stopping an Akka HTTP 10.1 server on Akka 2.5 as its users did then: on an
+ * ActorSystem configured by the application (AkkaServerSystem, scala-2.13's source), an
+ * ActorMaterializer, `Http().bindAndHandleAsync(handler, host, port, connectionContext)`
+ * (with `HttpConnectionContext(http2 = Always)` for gRPC, as Akka gRPC 0.4's documentation
+ * binds it), and on close the binding unbound and the system terminated. (scala-2.13's
+ * AkkaServers is the same on Akka HTTP 10.2's newServerAt.)
  */
 private[originals] object Akka25Servers {
-  def system(name: String, maxContentLength: Long, http2: Boolean): ActorSystem = {
-    val conf = ConfigFactory
-      .parseString(
-        s"""akka.http.server.parsing.max-content-length = $maxContentLength
-           |akka.http.server.preview.enable-http2 = ${if (http2) "on" else "off"}
-           |akka.loggers = ["akka.event.slf4j.Slf4jLogger"]
-           |akka.logging-filter = "akka.event.slf4j.Slf4jLoggingFilter"
-           |""".stripMargin)
-      .withFallback(ConfigFactory.load())
-    ActorSystem(name, conf)
-  }
-
   /** Binds handler on listen (TCP) and returns the running server, or fails and stops the system. */
   def bind(system: ActorSystem, mat: Materializer, listen: Address, http2: Boolean,
       handler: HttpRequest => Future[HttpResponse]): Stack.RunningServer = {

@@ -6,8 +6,10 @@ import akka.grpc.scaladsl.ServiceHandler
 import akka.stream.scaladsl.{Flow, Source}
 import akka.util.ByteString
 import io.grpc.Status
-import io.wirebench.contract.{Code, ContractException, Model, Reference}
+import io.wirebench.contract.{ContractException, Reference}
 import io.wirebench.stack.Stack
+import io.wirebench.stack.akkastack.AkkaGrpcConvert._
+import io.wirebench.stack.akkastack.AkkaServerSystem
 import wirebench.v1.wirebench._
 
 import scala.collection.JavaConverters._
@@ -36,7 +38,7 @@ final class AkkaGrpc04Stack extends Stack {
 
   override def startServer(svc: Reference, cfg: Stack.ServerConfig): Stack.RunningServer = {
     checkSetup(cfg.listen(), cfg.options(), serverOptions())
-    implicit val system = Akka25Servers.system("akka-grpc-0-4", cfg.maxMessageSize().toLong + 5, http2 = true)
+    implicit val system = AkkaServerSystem("akka-grpc-0-4", cfg.maxMessageSize().toLong + 5, http2 = true)
     implicit val mat = Akka25Servers.materializer(system)
     val handler = ServiceHandler.concatOrNotFound(
       PersonServiceHandler.partial(new AkkaGrpc04Stack.Persons(svc)),
@@ -63,13 +65,6 @@ object AkkaGrpc04Stack {
         bytes :: Nil
       }
     }
-
-  def status(c: Code): Status = c match {
-    case Code.NOT_FOUND          => Status.NOT_FOUND
-    case Code.INVALID_ARGUMENT   => Status.INVALID_ARGUMENT
-    case Code.RESOURCE_EXHAUSTED => Status.RESOURCE_EXHAUSTED
-    case Code.INTERNAL           => Status.INTERNAL
-  }
 
   private def refusal(e: ContractException) = new GrpcServiceException(status(e.code()).withDescription(e.getMessage))
 
@@ -109,28 +104,4 @@ object AkkaGrpc04Stack {
         Source.fromIterator(() => it.map(toProto))
       } catch { case e: ContractException => Source.failed(refusal(e)) }
   }
-
-  def toProto(p: Model.Person): Person = {
-    val n = p.name()
-    val l = p.location()
-    Person(
-      id = p.id(),
-      name = Some(PersonName(n.title(), n.first(), n.last())),
-      gender = p.gender(),
-      location = Some(Location(l.street(), l.city(), l.state(), l.postCode())),
-      email = p.email(),
-      picture = Option(p.picture()).map(x => Picture(x.large(), x.medium(), x.thumbnail())))
-  }
-
-  def fromProto(p: Person): Model.Person = {
-    val n = p.name.getOrElse(PersonName())
-    val l = p.location.getOrElse(Location())
-    new Model.Person(p.id, new Model.PersonName(n.title, n.first, n.last), p.gender,
-      new Model.Location(l.street, l.city, l.state, l.postCode), p.email,
-      p.picture.map(x => new Model.Picture(x.large, x.medium, x.thumbnail)).orNull)
-  }
-
-  def toProto(t: Model.Trade): Trade =
-    Trade(t.id(), t.symbol(), t.price(), t.quantity(), t.timestampNanos(),
-      if (t.side() == Model.Side.SELL) Side.SELL else Side.BUY)
 }

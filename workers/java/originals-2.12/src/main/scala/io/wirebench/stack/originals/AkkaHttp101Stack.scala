@@ -3,11 +3,13 @@ package io.wirebench.stack.originals
 import akka.http.scaladsl.server.Route
 import io.wirebench.contract.Reference
 import io.wirebench.stack.Stack
+import io.wirebench.stack.akkastack.{AkkaHttpRoutes, AkkaServerSystem}
 
 /**
  * http-json served by Akka HTTP 10.1.5 on Akka 2.5.18 with spray-json: the versions of the
- * original Akka HTTP vs Akka gRPC experiment. The same routes and formats as the akka-http
- * stack (Akka HTTP 10.2), on 10.1's API. TCP only. No options.
+ * original Akka HTTP vs Akka gRPC experiment. The akka-http stack's routes and formats
+ * (AkkaHttpRoutes, scala-2.13's source compiled here for Scala 2.12), bound with 10.1's API.
+ * TCP only. No options.
  */
 final class AkkaHttp101Stack extends Stack {
   override def name(): String = "akka-http-10.1"
@@ -20,9 +22,9 @@ final class AkkaHttp101Stack extends Stack {
 
   override def startServer(svc: Reference, cfg: Stack.ServerConfig): Stack.RunningServer = {
     checkSetup(cfg.listen(), cfg.options(), serverOptions())
-    implicit val system = Akka25Servers.system("akka-http-10-1", cfg.maxMessageSize().toLong, http2 = false)
+    implicit val system = AkkaServerSystem("akka-http-10-1", cfg.maxMessageSize().toLong, http2 = false)
     implicit val mat = Akka25Servers.materializer(system)
-    val route = new AkkaHttp101Routes(svc).route
+    val route = new AkkaHttpRoutes(svc).route
     Akka25Servers.bind(system, mat, cfg.listen(), http2 = false, Route.asyncHandler(route))
   }
 }

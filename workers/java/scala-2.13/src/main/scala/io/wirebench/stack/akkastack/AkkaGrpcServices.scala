@@ -1,11 +1,10 @@
 package io.wirebench.stack.akkastack
 
-// ../pekkostack/PekkoGrpcServices.scala is this file on Pekko: a change to one belongs in both.
+// Shared source: its Pekko twin is generated from it at build time (scala-2.13/pom.xml, pekko-sources).
 
 import akka.NotUsed
 import akka.stream.scaladsl.Source
-import io.grpc.Status
-import io.wirebench.contract.{Code, ContractException, Model, Reference}
+import io.wirebench.contract.{ContractException, Reference}
 import wirebench.v1.wirebench._
 
 import scala.concurrent.{ExecutionContext, Future}
@@ -17,6 +16,7 @@ import scala.jdk.CollectionConverters._
  * fails it, and the handlers' exception mapper turns it into the status.
  */
 final class AkkaGrpcServices(svc: Reference)(implicit ec: ExecutionContext) {
+  import AkkaGrpcConvert._
   import AkkaGrpcServices._
 
   val persons: PersonService = new PersonService {
@@ -56,35 +56,4 @@ object AkkaGrpcServices {
   private def answer[T](f: => T): Future[T] =
     try Future.successful(f)
     catch { case e: ContractException => Future.failed(e) }
-
-  def status(c: Code): Status = c match {
-    case Code.NOT_FOUND          => Status.NOT_FOUND
-    case Code.INVALID_ARGUMENT   => Status.INVALID_ARGUMENT
-    case Code.RESOURCE_EXHAUSTED => Status.RESOURCE_EXHAUSTED
-    case Code.INTERNAL           => Status.INTERNAL
-  }
-
-  def toProto(p: Model.Person): Person = {
-    val n = p.name()
-    val l = p.location()
-    Person(
-      id = p.id(),
-      name = Some(PersonName(n.title(), n.first(), n.last())),
-      gender = p.gender(),
-      location = Some(Location(l.street(), l.city(), l.state(), l.postCode())),
-      email = p.email(),
-      picture = Option(p.picture()).map(x => Picture(x.large(), x.medium(), x.thumbnail())))
-  }
-
-  def fromProto(p: Person): Model.Person = {
-    val n = p.name.getOrElse(PersonName())
-    val l = p.location.getOrElse(Location())
-    new Model.Person(p.id, new Model.PersonName(n.title, n.first, n.last), p.gender,
-      new Model.Location(l.street, l.city, l.state, l.postCode), p.email,
-      p.picture.map(x => new Model.Picture(x.large, x.medium, x.thumbnail)).orNull)
-  }
-
-  def toProto(t: Model.Trade): Trade =
-    Trade(t.id(), t.symbol(), t.price(), t.quantity(), t.timestampNanos(),
-      if (t.side() == Model.Side.SELL) Side.SELL else Side.BUY)
 }

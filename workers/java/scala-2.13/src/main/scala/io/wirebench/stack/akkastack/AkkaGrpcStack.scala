@@ -1,9 +1,10 @@
 package io.wirebench.stack.akkastack
 
-// ../pekkostack/PekkoGrpcStack.scala is this file on Pekko: a change to one belongs in both.
+// Shared source: its Pekko twin is generated from it at build time (scala-2.13/pom.xml, pekko-sources).
 
 import akka.actor.ActorSystem
-import akka.grpc.scaladsl.{GrpcExceptionHandler, ServerReflection, ServiceHandler}
+import akka.grpc.scaladsl.{GrpcExceptionHandler, ServiceHandler}
+import akka.grpc.scaladsl.ServerReflection
 import akka.grpc.{GrpcServiceException, Trailers}
 import akka.http.scaladsl.model.EntityStreamSizeException
 import io.grpc.Status
@@ -12,15 +13,16 @@ import io.wirebench.stack.Stack
 import wirebench.v1.wirebench._
 
 /**
- * grpc-proto served by Akka gRPC 2.1.6 on Akka HTTP 10.2's HTTP/2 (h2c), as its users
- * write a server: the Scala service traits Akka gRPC's code generator made from
+ * grpc-proto served by Akka gRPC on Akka HTTP's HTTP/2 (h2c), as its users write a server:
+ * the Scala service traits Akka gRPC's code generator made from
  * contract/schema/wirebench.proto (ScalaPB messages), implemented with Futures and a
- * Source for the stream, their handlers joined with ServiceHandler.concatOrNotFound, and
- * Akka gRPC's server reflection (v1alpha). The service's refusals become gRPC statuses
- * through the handlers' exception mapper. A request over the message limit fails with
- * RESOURCE_EXHAUSTED. Like every Akka gRPC server, it compresses its answers with gzip when
- * the client says it accepts gzip (grpc-java's clients do; grpc-go's, without a gzip
- * codec registered, do not). TCP only. No options.
+ * Source for the stream, their handlers joined with ServiceHandler.concatOrNotFound.
+ * Server reflection (v1alpha) through ServerReflection.partial.
+ * The service's refusals become gRPC statuses through the handlers' exception mapper. A
+ * request over the message limit fails with RESOURCE_EXHAUSTED. Like every Akka gRPC
+ * server, it compresses its answers with gzip when the client says it accepts gzip
+ * (grpc-java's clients do; grpc-go's, without a gzip codec registered, do not). TCP only.
+ * No options.
  */
 final class AkkaGrpcStack extends Stack {
   override def name(): String = "akka-grpc"
@@ -33,13 +35,14 @@ final class AkkaGrpcStack extends Stack {
 
   override def startServer(svc: Reference, cfg: Stack.ServerConfig): Stack.RunningServer = {
     checkSetup(cfg.listen(), cfg.options(), serverOptions())
-    implicit val system: ActorSystem = AkkaServers.system("akka-grpc", cfg.maxMessageSize().toLong + 5, http2 = true)
+    implicit val system: ActorSystem = AkkaServerSystem("akka-grpc", cfg.maxMessageSize().toLong + 5, http2 = true)
     val services = new AkkaGrpcServices(svc)(system.dispatcher)
     val handler = ServiceHandler.concatOrNotFound(
       PersonServiceHandler.partial(services.persons, eHandler = AkkaGrpcStack.errors),
       EchoServiceHandler.partial(services.echo, eHandler = AkkaGrpcStack.errors),
       TradeServiceHandler.partial(services.trades, eHandler = AkkaGrpcStack.errors),
-      ServerReflection.partial(List(PersonService, EchoService, TradeService)))
+      ServerReflection.partial(List(PersonService, EchoService, TradeService)),
+    )
     // Akka HTTP's entity limit (max-content-length) does not reach HTTP/2 request streams,
     // so each request's entity gets the limit itself, as Akka HTTP's withSizeLimit directive
     // sets it: reading past it fails the call with RESOURCE_EXHAUSTED (errors below).
@@ -52,7 +55,7 @@ object AkkaGrpcStack {
   /** The contract's codes as gRPC statuses (protocol/internal/grpcx/status.go); a request over the limit is RESOURCE_EXHAUSTED. */
   val errors: ActorSystem => PartialFunction[Throwable, Trailers] = system => {
     case e: ContractException =>
-      Trailers(AkkaGrpcServices.status(e.code()).withDescription(e.getMessage))
+      Trailers(AkkaGrpcConvert.status(e.code()).withDescription(e.getMessage))
     case e: EntityStreamSizeException =>
       Trailers(Status.RESOURCE_EXHAUSTED.withDescription(s"request is over the limit of ${e.limit - 5} bytes"))
     case e if GrpcExceptionHandler.defaultMapper(system).isDefinedAt(e) =>

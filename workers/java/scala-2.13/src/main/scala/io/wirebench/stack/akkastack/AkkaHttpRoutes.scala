@@ -1,6 +1,6 @@
 package io.wirebench.stack.akkastack
 
-// ../pekkostack/PekkoHttpRoutes.scala is this file on Pekko: a change to one belongs in both.
+// Shared source: its Pekko twin and its Scala 2.12 copy are generated from it (the poms of both modules).
 
 import akka.http.scaladsl.marshallers.sprayjson.SprayJsonSupport
 import akka.http.scaladsl.model._

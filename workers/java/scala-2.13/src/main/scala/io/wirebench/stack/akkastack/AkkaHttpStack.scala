@@ -1,13 +1,12 @@
 package io.wirebench.stack.akkastack
 
-// ../pekkostack/PekkoHttpStack.scala is this file on Pekko: a change to one belongs in both.
+// Shared source: its Pekko twin is generated from it at build time (scala-2.13/pom.xml, pekko-sources).
 
 import io.wirebench.contract.Reference
 import io.wirebench.stack.Stack
 
 /**
- * http-json served by Akka HTTP 10.2 (on Akka 2.6, their last Apache-licensed releases)
- * with spray-json, as the original Akka HTTP vs gRPC experiment served it: the routing
+ * http-json served by Akka HTTP with spray-json, as its users write a service: the routing
  * DSL, spray-json formats derived from case classes, Akka's defaults except the request
  * size limit. TCP only: Akka HTTP cannot bind a Unix socket. No options.
  */
@@ -22,7 +21,7 @@ final class AkkaHttpStack extends Stack {
 
   override def startServer(svc: Reference, cfg: Stack.ServerConfig): Stack.RunningServer = {
     checkSetup(cfg.listen(), cfg.options(), serverOptions())
-    val system = AkkaServers.system("akka-http", cfg.maxMessageSize().toLong, http2 = false)
+    val system = AkkaServerSystem("akka-http", cfg.maxMessageSize().toLong, http2 = false)
     val route = new AkkaHttpRoutes(svc).route
     AkkaServers.bind(system, cfg.listen(), akka.http.scaladsl.server.Route.toFunction(route)(system))
   }

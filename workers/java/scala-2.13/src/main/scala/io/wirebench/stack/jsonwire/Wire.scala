@@ -1,5 +1,7 @@
 package io.wirebench.stack.jsonwire
 
+// Shared source: its Scala 2.12 copy is generated from it at build time (originals-2.12/pom.xml, scala-2.13-sources).
+
 import io.wirebench.contract.{Code, Model}
 
 import scala.jdk.CollectionConverters._
