@@ -68,6 +68,10 @@ type ClientConfig struct {
 	// Dial opens one connection to Target; clients must open every connection through
 	// it, so that bytes are counted. NewClient fills it in from Target when nil.
 	Dial transport.DialFunc
+	// Packet opens the UDP socket a client over QUIC (a stack with Stack.QUIC, a
+	// Target of network udp) dials from; its datagrams are counted as Dial's
+	// connections are. NewClient fills it in for a udp Target when nil.
+	Packet transport.PacketFunc
 	// Local is the service an in-process protocol calls.
 	Local contract.Service
 	// MaxMessageSize bounds one response message in bytes; 0 means the default.
@@ -109,6 +113,14 @@ type Server interface {
 	Serve(ln net.Listener) error
 	Shutdown(ctx context.Context) error
 	Close() error
+}
+
+// PacketServer is a Server over QUIC: it serves on a UDP socket, never on a stream
+// listener (its Serve refuses one). ServePacket serves pc until the server is closed,
+// then closes pc and returns nil. A stack whose server is one has Stack.QUIC set.
+type PacketServer interface {
+	Server
+	ServePacket(pc net.PacketConn) error
 }
 
 // Client is a connection (or pool of connections) to one server, and a contract.Service.
