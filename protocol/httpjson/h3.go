@@ -46,14 +46,15 @@ import (
 // H3Stack is the HTTP/3 stack: both sides over quic-go's http3, encoding/json.
 const H3Stack = "go-quicgo-json-h3"
 
-func init() {
-	protocol.RegisterStack(&protocol.Stack{
+// h3Stack is the stack's registry entry (httpjson.go registers it).
+func h3Stack() *protocol.Stack {
+	return &protocol.Stack{
 		Name: H3Stack, Protocol: Name, Language: "go", Tier: protocol.Production, Worker: protocol.WorkerGo,
-		Summary: "HTTP/3 over QUIC (quic-go http3.Server and http3.Transport), the ServeMux handler, net/http Client, encoding/json; quic transport only",
+		Summary:   "HTTP/3 over QUIC (quic-go http3.Server and http3.Transport), the ServeMux handler, net/http Client, encoding/json; quic transport only",
 		Libraries: protocol.GoLibraries("github.com/quic-go/quic-go", "net/http", "encoding/json"),
 		Sides:     protocol.ServerSide | protocol.ClientSide, QUIC: true,
 		NewServer: serverOptions(NewH3Server), NewClient: protocol.Clients(NewH3Client),
-	})
+	}
 }
 
 // errNoQUICTLS is the refusal of either side without TLS: QUIC cannot run without it.
