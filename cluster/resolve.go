@@ -111,16 +111,14 @@ func Resolve(s spec.Spec) (Resolved, error) {
 // together: HTTP/3 stacks run over quic and nothing else, and quic carries nothing
 // but them.
 func checkQUIC(r Resolved, s spec.Spec) error {
-	quic := s.Transport == spec.QUIC
-	sides := []struct {
+	type side struct {
 		side  string
 		stack *protocol.Stack
-	}{{"client", r.Client}}
+	}
+	quic := s.Transport == spec.QUIC
+	sides := []side{{"client", r.Client}}
 	if s.Target == "" {
-		sides = append(sides, struct {
-			side  string
-			stack *protocol.Stack
-		}{"server", r.Server})
+		sides = append(sides, side{"server", r.Server})
 	}
 	for _, sd := range sides {
 		switch {

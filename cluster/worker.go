@@ -131,10 +131,10 @@ func (w *Worker) RunServer(stream controlpb.Worker_RunServerServer) error {
 	if err != nil {
 		return status.Error(codes.InvalidArgument, err.Error())
 	}
-	served := make(chan error, 1)
-	bound, err := serve(srv, addr, served)
+	bound, served, err := protocol.ServeAt(srv, addr)
 	if err != nil {
-		return err
+		srv.Close()
+		return status.Error(codes.Unavailable, err.Error())
 	}
 	defer func() {
 		srv.Close()
@@ -170,33 +170,6 @@ func (w *Worker) RunServer(stream controlpb.Worker_RunServerServer) error {
 			return err
 		}
 	}
-}
-
-// serve starts srv on a listener of addr (a UDP socket for a udp address, which
-// only a protocol.PacketServer takes), sending what its Serve returns on served, and
-// returns the address it is bound to.
-func serve(srv protocol.Server, addr transport.Addr, served chan<- error) (transport.Addr, error) {
-	if addr.Network == "udp" {
-		ps, ok := srv.(protocol.PacketServer)
-		if !ok {
-			srv.Close()
-			return transport.Addr{}, status.Errorf(codes.InvalidArgument, "the server does not serve QUIC, and %s is a udp address", addr)
-		}
-		pc, err := transport.ListenPacket(addr)
-		if err != nil {
-			srv.Close()
-			return transport.Addr{}, status.Error(codes.Unavailable, err.Error())
-		}
-		go func() { served <- ps.ServePacket(pc) }()
-		return transport.AddrOf(pc.LocalAddr()), nil
-	}
-	ln, err := transport.Listen(addr)
-	if err != nil {
-		srv.Close()
-		return transport.Addr{}, status.Error(codes.Unavailable, err.Error())
-	}
-	go func() { served <- srv.Serve(ln) }()
-	return transport.AddrOf(ln.Addr()), nil
 }
 
 // resolve checks a setup's benchmark once, and that this worker runs the stack of

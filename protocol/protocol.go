@@ -254,3 +254,29 @@ func Clients[C Client](f func(context.Context, ClientConfig) (C, error)) func(co
 		return c, nil
 	}
 }
+
+// ServeAt listens on a (a UDP socket for a udp address, which only a PacketServer
+// takes; a stream listener otherwise) and serves srv there in a goroutine. It returns
+// the address bound (its port, when a's was 0) and a channel that receives what Serve
+// (or ServePacket) returns. On an error nothing is served and srv is left as it was.
+func ServeAt(srv Server, a transport.Addr) (transport.Addr, <-chan error, error) {
+	served := make(chan error, 1)
+	if a.Network == "udp" {
+		ps, ok := srv.(PacketServer)
+		if !ok {
+			return transport.Addr{}, nil, fmt.Errorf("%s is a udp address, and this server does not serve QUIC", a)
+		}
+		pc, err := transport.ListenPacket(a)
+		if err != nil {
+			return transport.Addr{}, nil, err
+		}
+		go func() { served <- ps.ServePacket(pc) }()
+		return transport.AddrOf(pc.LocalAddr()), served, nil
+	}
+	ln, err := transport.Listen(a)
+	if err != nil {
+		return transport.Addr{}, nil, err
+	}
+	go func() { served <- srv.Serve(ln) }()
+	return transport.AddrOf(ln.Addr()), served, nil
+}

@@ -122,7 +122,7 @@ const (
 func init() {
 	protocol.Register(&protocol.Protocol{
 		Name:          Name,
-		Summary:       "JSON REST over HTTP/1.1, HTTP/2 and HTTP/3 (net/http, quic-go, encoding/json), NDJSON trade stream",
+		Summary:       "JSON REST over HTTP/1.1, HTTP/2, HTTP/3 (net/http, quic-go), NDJSON trade stream",
 		DefaultServer: StdStack, DefaultClient: StdStack,
 	})
 	protocol.RegisterStack(goStack(StdStack, protocol.Production,

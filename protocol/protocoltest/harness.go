@@ -157,25 +157,10 @@ func StartStacks(t testing.TB, name, server, client, network string, svc contrac
 		t.Fatalf("%s: %s NewServer: %v", name, tg.ServerStack.Name, err)
 	}
 	tg.Server = srv
-	served := make(chan error, 1)
-	if network == QUICNetwork {
-		ps, ok := srv.(protocol.PacketServer)
-		if !ok {
-			t.Fatalf("%s: the %s server is no protocol.PacketServer, so it cannot serve QUIC", name, tg.ServerStack.Name)
-		}
-		pc, err := transport.ListenPacket(ListenAddr(t, network))
-		if err != nil {
-			t.Fatal(err)
-		}
-		tg.Addr = transport.AddrOf(pc.LocalAddr())
-		go func() { served <- ps.ServePacket(pc) }()
-	} else {
-		ln, err := transport.Listen(ListenAddr(t, network))
-		if err != nil {
-			t.Fatal(err)
-		}
-		tg.Addr = transport.AddrOf(ln.Addr())
-		go func() { served <- srv.Serve(ln) }()
+	var served <-chan error
+	if tg.Addr, served, err = protocol.ServeAt(srv, ListenAddr(t, network)); err != nil {
+		srv.Close()
+		t.Fatalf("%s: %s: %v", name, tg.ServerStack.Name, err)
 	}
 	t.Cleanup(func() {
 		srv.Close()
