@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/cluster/controlpb"
+	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/engine"
 	"github.com/wirebench/wirebench/internal/testbin"
 	"github.com/wirebench/wirebench/load"
@@ -355,5 +356,78 @@ func TestRunTLSGroup(t *testing.T) {
 	}
 	if perOp[1] < perOp[0]+21 {
 		t.Errorf("bytes sent per op: %.1f over tcp, %.1f over tls; want at least 21 more over TLS", perOp[0], perOp[1])
+	}
+}
+
+// HTTP/3 stacks run over the quic transport and nothing else, and quic carries
+// nothing else; a udp target is QUIC's.
+func TestResolveQUIC(t *testing.T) {
+	s := spec.Default()
+	s.Protocol, s.Transport = "http-json", spec.QUIC
+	s.ServerStack, s.ClientStack = "go-quicgo-json-h3", "go-quicgo-json-h3"
+	if _, err := Resolve(s); err != nil {
+		t.Errorf("the HTTP/3 stacks over quic: %v", err)
+	}
+	for _, c := range []struct {
+		name           string
+		server, client string
+		transport      string
+		want           string
+	}{
+		{"HTTP/3 over tcp", "go-quicgo-json-h3", "go-quicgo-json-h3", spec.TCP, "over QUIC only: use the quic transport"},
+		{"HTTP/3 over tls", "go-quicgo-json-h3", "go-quicgo-json-h3", spec.TLS, "over QUIC only"},
+		{"an HTTP/1.1 client over quic", "go-quicgo-json-h3", "go-nethttp-json", spec.QUIC, "go-nethttp-json client stack"},
+		{"an HTTP/1.1 server over quic", "go-nethttp-json", "go-quicgo-json-h3", spec.QUIC, "http-json's HTTP/3 stacks: go-quicgo-json-h3"},
+	} {
+		s := s
+		s.ServerStack, s.ClientStack, s.Transport = c.server, c.client, c.transport
+		if _, err := Resolve(s); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want an error containing %q", c.name, err, c.want)
+		}
+	}
+	g := spec.Default()
+	g.Protocol, g.Transport = "grpc-proto", spec.QUIC
+	if _, err := Resolve(g); err == nil || !strings.Contains(err.Error(), "grpc-proto has no HTTP/3 stack") {
+		t.Errorf("grpc-proto over quic: %v, want refused", err)
+	}
+	s.Target = "udp://127.0.0.1:9"
+	s.Transport = spec.TCP // the address says
+	if r, err := Resolve(s); err != nil || r.Spec.Transport != spec.QUIC {
+		t.Errorf("a udp target: transport %q, %v; want quic", r.Spec.Transport, err)
+	}
+	s.Transport, s.Target = spec.QUIC, "tcp://127.0.0.1:9"
+	if _, err := Resolve(s); err == nil || !strings.Contains(err.Error(), "udp://HOST:PORT") {
+		t.Errorf("a tcp target over quic: %v, want refused", err)
+	}
+}
+
+// A benchmark over HTTP/3 through worker processes: the server worker listens on UDP
+// with a certificate made for the run, the client checks the contract and measures,
+// with the UDP payloads counted (more than the JSON body each way).
+func TestRunQUIC(t *testing.T) {
+	for _, w := range []string{"person.get", "stream"} {
+		s := testSpec("http-json", spec.QUIC)
+		s.ServerStack, s.ClientStack, s.Trials, s.Workload = "go-quicgo-json-h3", "go-quicgo-json-h3", 1, w
+		wl, err := contract.LookupWorkload(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Params = wl.DefaultParams()
+		trials, err := Run(context.Background(), s, Options{Binary: binary})
+		if err != nil {
+			t.Fatalf("%s: %v", w, err)
+		}
+		var ops, sent, recv int64
+		for _, iv := range trials[0].Intervals {
+			ops, sent, recv = ops+iv.Ops, sent+iv.BytesSent, recv+iv.BytesReceived
+			if iv.ErrorCount() != 0 {
+				t.Errorf("%s: errors %v", w, iv.Errors)
+			}
+		}
+		// A person's JSON is over 200 bytes; QUIC adds headers and a 16-byte tag to
+		// every packet, and the request at least its header frame.
+		if ops == 0 || recv/ops < 200 || sent/ops < 20 {
+			t.Errorf("%s: %d ops, %d bytes sent and %d received; want ops, and over 20 and 200 bytes per op", w, ops, sent, recv)
+		}
 	}
 }

@@ -50,6 +50,8 @@ func checkSpec(h spec.Hosts, r Resolved) error {
 		return errors.New("a unix socket does not cross hosts or namespaces: use tcp with remote workers or --netns")
 	case s.Transport == spec.Unix && !h.Link.IsZero():
 		return errors.New("a link is a TCP proxy or a veth: use tcp with --link")
+	case s.Transport == spec.QUIC && linkSetup(h, r) != nil:
+		return errors.New("a link's delay (and its rate without --netns) is a TCP proxy, which QUIC's UDP does not pass through: use --netns with a rate or loss alone (the veth's qdisc shapes UDP too)")
 	case s.Target != "" && (h.Server != "" || h.Netns):
 		return errors.New("an outside target has no server worker: drop --server-worker and --netns")
 	}
@@ -77,7 +79,11 @@ func serverListen(h spec.Hosts, r Resolved, pair *nspair.Pair, unixPath string) 
 	default:
 		host = "127.0.0.1"
 	}
-	return "tcp://" + net.JoinHostPort(host, "0"), nil
+	scheme := "tcp://"
+	if r.Spec.Transport == spec.QUIC {
+		scheme = "udp://"
+	}
+	return scheme + net.JoinHostPort(host, "0"), nil
 }
 
 // linkSetup is what a client worker is told of the link (nil for none): the proxy's

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/wirebench/wirebench/contract"
 
@@ -65,17 +66,23 @@ func Resolve(s spec.Spec) (Resolved, error) {
 	case p.InProcess:
 		s.Transport = spec.InProc
 	case s.Transport == spec.InProc:
-		return Resolved{}, fmt.Errorf("%s needs a transport, tcp or unix", p.Name)
+		return Resolved{}, fmt.Errorf("%s needs a transport: tcp, unix, tls or quic", p.Name)
 	case s.Target != "":
 		a, err := transport.Parse(s.Target)
 		if err != nil {
 			return Resolved{}, err
 		}
-		if s.Transport == spec.TLS && a.Network != spec.TCP {
+		switch {
+		case s.Transport == spec.TLS && a.Network != spec.TCP:
 			return Resolved{}, fmt.Errorf("TLS is for TCP targets, not %s", a)
+		case s.Transport == spec.QUIC && a.Network != "udp":
+			return Resolved{}, fmt.Errorf("the quic transport's targets are udp://HOST:PORT, not %s", a)
 		}
 		s.Target = a.String()
-		if s.Transport != spec.TLS {
+		switch {
+		case a.Network == "udp":
+			s.Transport = spec.QUIC // the one transport over UDP
+		case s.Transport != spec.TLS:
 			s.Transport = a.Network
 		}
 		if len(s.ServerOptions) > 0 {
@@ -84,6 +91,9 @@ func Resolve(s spec.Spec) (Resolved, error) {
 	}
 	if w, err := contract.LookupWorkload(s.Workload); err == nil && w.NewConnection && p.InProcess {
 		return Resolved{}, fmt.Errorf("workload %s measures new connections, and %s has none", w.Name, p.Name)
+	}
+	if err := checkQUIC(r, s); err != nil {
+		return Resolved{}, err
 	}
 	if s.Transport == spec.TLS {
 		if !r.Client.TLS {
@@ -95,4 +105,40 @@ func Resolve(s spec.Spec) (Resolved, error) {
 	}
 	r.Spec = s
 	return r, nil
+}
+
+// checkQUIC says what is wrong when the quic transport and the stacks do not go
+// together: HTTP/3 stacks run over quic and nothing else, and quic carries nothing
+// but them.
+func checkQUIC(r Resolved, s spec.Spec) error {
+	type side struct {
+		side  string
+		stack *protocol.Stack
+	}
+	quic := s.Transport == spec.QUIC
+	sides := []side{{"client", r.Client}}
+	if s.Target == "" {
+		sides = append(sides, side{"server", r.Server})
+	}
+	for _, sd := range sides {
+		switch {
+		case sd.stack.QUIC && !quic:
+			return fmt.Errorf("the %s %s stack of %s speaks HTTP/3, over QUIC only: use the quic transport (--transport quic), not %s",
+				sd.stack.Name, sd.side, r.Protocol.Name, s.Transport)
+		case !sd.stack.QUIC && quic:
+			var h3 []string
+			for _, st := range protocol.Stacks(r.Protocol.Name) {
+				if st.QUIC {
+					h3 = append(h3, st.Name)
+				}
+			}
+			also := fmt.Sprintf("%s has no HTTP/3 stack", r.Protocol.Name)
+			if len(h3) > 0 {
+				also = fmt.Sprintf("%s's HTTP/3 stacks: %s", r.Protocol.Name, strings.Join(h3, ", "))
+			}
+			return fmt.Errorf("the quic transport carries HTTP/3, which the %s %s stack of %s does not speak (%s)",
+				sd.stack.Name, sd.side, r.Protocol.Name, also)
+		}
+	}
+	return nil
 }

@@ -23,7 +23,6 @@ import (
 	"github.com/wirebench/wirebench/internal/nspair"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/results"
-	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/transport"
 )
 
@@ -281,7 +280,8 @@ type target struct {
 	cancel    context.CancelFunc
 	// addr is the address the clients call (the server's, or --target's).
 	addr string
-	// tls is what the server and clients use over the "tls" transport; zero otherwise.
+	// tls is what the server and clients use over the "tls" and "quic" transports;
+	// zero otherwise.
 	tls transport.TLS
 }
 
@@ -307,7 +307,7 @@ func startTarget(ctx context.Context, res Resolved, opt Options, dir string, tri
 	}
 	bm := benchmarkMessage(res)
 	addr := res.Spec.Target
-	if res.Spec.Transport == spec.TLS {
+	if res.Spec.Secure() {
 		t.tls = opt.TLS
 		if !res.HasServer() && len(t.tls.CAPEM) == 0 {
 			return nil, errors.New("a target over TLS needs the CA that signed its certificate (--tls-bench-ca)")
@@ -365,7 +365,7 @@ func (t *target) startServer(ctx context.Context, opt Options, dir, id string, b
 	if err != nil {
 		return "", err
 	}
-	if s.Transport == spec.TLS && len(t.tls.CertPEM) == 0 {
+	if s.Secure() && len(t.tls.CertPEM) == 0 {
 		if t.tls, err = ephemeralTLS(listen); err != nil {
 			return "", err
 		}
@@ -531,8 +531,8 @@ func (t *target) close() {
 	}
 }
 
-// ephemeralTLS makes a certificate for a server listening on listen (a tcp://
-// address), valid for its host too when it is not a loopback one.
+// ephemeralTLS makes a certificate for a server listening on listen (a tcp:// or
+// udp:// address), valid for its host too when it is not a loopback one.
 func ephemeralTLS(listen string) (transport.TLS, error) {
 	var hosts []string
 	if a, err := transport.Parse(listen); err == nil {

@@ -27,7 +27,6 @@ import (
 	"github.com/wirebench/wirebench/internal/host"
 	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/protocol"
-	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/sysstat"
 	"github.com/wirebench/wirebench/transport"
 )
@@ -123,8 +122,8 @@ func (w *Worker) RunServer(stream controlpb.Worker_RunServerServer) error {
 	if err != nil {
 		return status.Error(codes.InvalidArgument, err.Error())
 	}
-	if (len(setup.TlsCertPem) > 0) != (r.Spec.Transport == spec.TLS) {
-		return status.Errorf(codes.InvalidArgument, "RunServer: transport %s with a TLS certificate of %d bytes: the tls transport needs one, the others none", r.Spec.Transport, len(setup.TlsCertPem))
+	if (len(setup.TlsCertPem) > 0) != r.Spec.Secure() {
+		return status.Errorf(codes.InvalidArgument, "RunServer: transport %s with a TLS certificate of %d bytes: the tls and quic transports need one, the others none", r.Spec.Transport, len(setup.TlsCertPem))
 	}
 	srv, err := r.Server.NewServer(contract.NewReference(ds), protocol.ServerConfig{
 		MaxMessageSize: r.Spec.MaxMessageSize, Options: r.Spec.ServerOptions,
@@ -132,12 +131,11 @@ func (w *Worker) RunServer(stream controlpb.Worker_RunServerServer) error {
 	if err != nil {
 		return status.Error(codes.InvalidArgument, err.Error())
 	}
-	ln, err := transport.Listen(addr)
+	bound, served, err := protocol.ServeAt(srv, addr)
 	if err != nil {
+		srv.Close()
 		return status.Error(codes.Unavailable, err.Error())
 	}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
 	defer func() {
 		srv.Close()
 		<-served
@@ -149,7 +147,7 @@ func (w *Worker) RunServer(stream controlpb.Worker_RunServerServer) error {
 		}
 		return stream.Send(&controlpb.ServerStatus{Address: address, Proc: ps})
 	}
-	if err := send(transport.AddrOf(ln.Addr()).String()); err != nil {
+	if err := send(bound.String()); err != nil {
 		return err
 	}
 	for {
@@ -228,8 +226,8 @@ func (w *Worker) RunClient(stream controlpb.Worker_RunClientServer) error {
 		}
 		defer lp.close()
 	}
-	if (len(setup.TlsCaPem) > 0) != (r.Spec.Transport == spec.TLS) {
-		return status.Errorf(codes.InvalidArgument, "RunClient: transport %s with a TLS CA of %d bytes: the tls transport needs one, the others none", r.Spec.Transport, len(setup.TlsCaPem))
+	if (len(setup.TlsCaPem) > 0) != r.Spec.Secure() {
+		return status.Errorf(codes.InvalidArgument, "RunClient: transport %s with a TLS CA of %d bytes: the tls and quic transports need one, the others none", r.Spec.Transport, len(setup.TlsCaPem))
 	}
 	tc := transport.TLS{CAPEM: setup.TlsCaPem, ServerName: setup.TlsServerName}
 	run, err := newClientRun(ctx, r, target, tc, share, count)
@@ -399,7 +397,11 @@ func newClientRun(ctx context.Context, res Resolved, target string, tc transport
 		if cfg.Target, err = transport.Parse(target); err != nil {
 			return nil, bad(fmt.Errorf("target: %w", err))
 		}
-		cfg.Dial = transport.Dialer(cfg.Target, &r.counter)
+		if cfg.Target.Network == "udp" {
+			cfg.Packet = transport.PacketListener(&r.counter)
+		} else {
+			cfg.Dial = transport.Dialer(cfg.Target, &r.counter)
+		}
 	}
 	for range model.Connections {
 		dctx, cancel := context.WithTimeout(ctx, 10*time.Second)

@@ -68,6 +68,10 @@ type ClientConfig struct {
 	// Dial opens one connection to Target; clients must open every connection through
 	// it, so that bytes are counted. NewClient fills it in from Target when nil.
 	Dial transport.DialFunc
+	// Packet opens the UDP socket a client over QUIC (a stack with Stack.QUIC, a
+	// Target of network udp) dials from; its datagrams are counted as Dial's
+	// connections are. NewClient fills it in for a udp Target when nil.
+	Packet transport.PacketFunc
 	// Local is the service an in-process protocol calls.
 	Local contract.Service
 	// MaxMessageSize bounds one response message in bytes; 0 means the default.
@@ -109,6 +113,14 @@ type Server interface {
 	Serve(ln net.Listener) error
 	Shutdown(ctx context.Context) error
 	Close() error
+}
+
+// PacketServer is a Server over QUIC: it serves on a UDP socket, never on a stream
+// listener (its Serve refuses one). ServePacket serves pc until the server is closed,
+// then closes pc and returns nil. A stack whose server is one has Stack.QUIC set.
+type PacketServer interface {
+	Server
+	ServePacket(pc net.PacketConn) error
 }
 
 // Client is a connection (or pool of connections) to one server, and a contract.Service.
@@ -241,4 +253,30 @@ func Clients[C Client](f func(context.Context, ClientConfig) (C, error)) func(co
 		}
 		return c, nil
 	}
+}
+
+// ServeAt listens on a (a UDP socket for a udp address, which only a PacketServer
+// takes; a stream listener otherwise) and serves srv there in a goroutine. It returns
+// the address bound (its port, when a's was 0) and a channel that receives what Serve
+// (or ServePacket) returns. On an error nothing is served and srv is left as it was.
+func ServeAt(srv Server, a transport.Addr) (transport.Addr, <-chan error, error) {
+	served := make(chan error, 1)
+	if a.Network == "udp" {
+		ps, ok := srv.(PacketServer)
+		if !ok {
+			return transport.Addr{}, nil, fmt.Errorf("%s is a udp address, and this server does not serve QUIC", a)
+		}
+		pc, err := transport.ListenPacket(a)
+		if err != nil {
+			return transport.Addr{}, nil, err
+		}
+		go func() { served <- ps.ServePacket(pc) }()
+		return transport.AddrOf(pc.LocalAddr()), served, nil
+	}
+	ln, err := transport.Listen(a)
+	if err != nil {
+		return transport.Addr{}, nil, err
+	}
+	go func() { served <- srv.Serve(ln) }()
+	return transport.AddrOf(ln.Addr()), served, nil
 }

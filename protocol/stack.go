@@ -85,6 +85,11 @@ type Stack struct {
 	// TLS says that the stack's sides honour ServerConfig.TLS and ClientConfig.TLS;
 	// a benchmark over TLS is refused for a stack without it.
 	TLS bool
+	// QUIC says that the stack speaks HTTP/3 over QUIC (UDP, TLS 1.3 always): it runs
+	// over the quic transport and no other, its server is a PacketServer and its
+	// client dials from ClientConfig.Packet, with ServerConfig.TLS and
+	// ClientConfig.TLS required.
+	QUIC bool
 	// NewServer and NewClient make each side of a Go stack (WorkerGo); nil for a side
 	// the stack does not implement, and for stacks of other workers.
 	NewServer func(svc contract.Service, cfg ServerConfig) (Server, error)
@@ -103,13 +108,17 @@ func (s *Stack) TierWith(options map[string]string) Tier {
 	return s.Tier
 }
 
-// Dial returns a client of the stack for cfg, filling in cfg.Dial from cfg.Target
-// (with no byte counting) when it is nil.
+// Dial returns a client of the stack for cfg, filling in cfg.Dial (cfg.Packet for a
+// udp target) from cfg.Target, with no byte counting, when it is nil.
 func (s *Stack) Dial(ctx context.Context, cfg ClientConfig) (Client, error) {
 	if s.NewClient == nil {
 		return nil, fmt.Errorf("%s stack %s has no client in this process (worker %s)", s.Protocol, s.Name, s.Worker)
 	}
-	if cfg.Dial == nil && cfg.Local == nil {
+	switch {
+	case cfg.Local != nil:
+	case cfg.Target.Network == "udp" && cfg.Packet == nil:
+		cfg.Packet = transport.PacketListener(nil)
+	case cfg.Target.Network != "udp" && cfg.Dial == nil:
 		cfg.Dial = transport.Dialer(cfg.Target, nil)
 	}
 	return s.NewClient(ctx, cfg)

@@ -59,7 +59,7 @@ func (h Hosts) Validate() error {
 		if u == "" {
 			continue
 		}
-		if _, err := transport.Parse(u); err != nil {
+		if _, err := transport.ParseStream(u); err != nil {
 			return fmt.Errorf("worker URL: %w", err)
 		}
 	}

@@ -31,7 +31,8 @@ type Spec struct {
 	// only by options (e.g. "win-64KiB"); it is part of the benchmark's name.
 	Label string
 	// Transport is "tcp" or "unix" for networked protocols, "tls" for TCP with TLS 1.3
-	// on both sides, "inproc" for in-process ones.
+	// on both sides, "quic" for QUIC over UDP (HTTP/3's; TLS 1.3 always), "inproc"
+	// for in-process ones.
 	Transport string
 	// Target, when set, is an outside server to load (tcp://HOST:PORT or
 	// unix:///PATH): no server worker is started.
@@ -111,9 +112,17 @@ const (
 	// TLS is TCP with TLS 1.3 on both sides: the server's certificate is made for the
 	// run (or given), the handshake is made when a connection opens, and ALPN names
 	// the protocol (h2 for gRPC, http/1.1 for http-json).
-	TLS    = "tls"
+	TLS = "tls"
+	// QUIC is QUIC over UDP, the transport of HTTP/3 stacks (and only theirs): TLS 1.3
+	// always, with a certificate made or given as for TLS, ALPN h3; the handshake is
+	// made when a connection opens. Its addresses are udp://host:port.
+	QUIC   = "quic"
 	InProc = "inproc"
 )
+
+// Secure reports whether the benchmark's transport carries TLS, and so needs a
+// server certificate and a CA its clients trust: tls and quic.
+func (s Spec) Secure() bool { return s.Transport == TLS || s.Transport == QUIC }
 
 // StartOverhead is the time an estimate adds to each trial for starting and stopping the
 // worker processes and checking the target against the contract (a group's targets
@@ -212,8 +221,8 @@ func (s Spec) Validate() error {
 		return bad("concurrency", "%d is over %d", s.Load.Concurrency, MaxConcurrency)
 	case s.Load.Kind == load.Open && s.Load.Rate > 1e9:
 		return bad("rate", "%v is over 1e9 ops/s", s.Load.Rate)
-	case s.Transport != TCP && s.Transport != Unix && s.Transport != TLS && s.Transport != InProc:
-		return bad("transport", "%q, want tcp, unix or tls", s.Transport)
+	case s.Transport != TCP && s.Transport != Unix && s.Transport != TLS && s.Transport != QUIC && s.Transport != InProc:
+		return bad("transport", "%q, want tcp, unix, tls or quic", s.Transport)
 	case (s.IterationTime != 0) == (s.IterationOps != 0):
 		return bad("duration", "an iteration lasts a duration or a number of ops: set exactly one, and positive")
 	}

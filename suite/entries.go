@@ -184,7 +184,8 @@ func (c *checker) readStacks(t *target, fs map[string]field, key string, side pr
 
 // readWhere reads transports, tls and address: where the target's server runs. tls:
 // true puts TLS on the target's tcp transports (transport "tls"), as listing tls in
-// transports does; a suite compares TLS on and off with transports: [tcp, tls].
+// transports does; a suite compares TLS on and off with transports: [tcp, tls]. quic
+// carries TLS always, and tls: true leaves it as it is.
 func (c *checker) readWhere(t *target, fs map[string]field) {
 	c.readTransports(t, fs)
 	f, ok := fs["tls"]
@@ -225,7 +226,11 @@ func (c *checker) readTransports(t *target, fs map[string]field) {
 		case err != nil:
 			c.at(resolve(f.val), "address: %v", err)
 		default:
-			t.address, t.transports, t.transportNodes = a.String(), []string{a.Network}, []*yaml.Node{resolve(f.val)}
+			tr := a.Network
+			if tr == "udp" {
+				tr = "quic" // the one transport over UDP
+			}
+			t.address, t.transports, t.transportNodes = a.String(), []string{tr}, []*yaml.Node{resolve(f.val)}
 		}
 		if f, ok := fs["transports"]; ok {
 			c.at(f.key, "transports: a target with an address uses the address's transport; drop transports")
@@ -253,8 +258,8 @@ func (c *checker) readTransports(t *target, fs map[string]field) {
 		if !ok {
 			continue
 		}
-		if s != "tcp" && s != "unix" && s != "tls" {
-			c.at(resolve(it), "transports: %q, want tcp, unix or tls (tcp with TLS 1.3)", s)
+		if s != "tcp" && s != "unix" && s != "tls" && s != "quic" {
+			c.at(resolve(it), "transports: %q, want tcp, unix, tls (tcp with TLS 1.3) or quic (HTTP/3's UDP)", s)
 			continue
 		}
 		t.transports, t.transportNodes = append(t.transports, s), append(t.transportNodes, resolve(it))

@@ -147,15 +147,15 @@ var errorCases = []struct {
 	{"unknown transport", `
 		|targets:
 		|  - protocol: http-json
-		|    transports: [tcp, quic]
+		|    transports: [tcp, sctp]
 		|workloads: [person.get]`,
-		`t.yaml:3:23: transports: "quic", want tcp, unix or tls (tcp with TLS 1.3)`},
+		`t.yaml:3:23: transports: "sctp", want tcp, unix, tls (tcp with TLS 1.3) or quic (HTTP/3's UDP)`},
 	{"bad address", `
 		|targets:
 		|  - protocol: http-json
 		|    address: http://localhost:8080
 		|workloads: [person.get]`,
-		`t.yaml:3:14: address: address "http://localhost:8080": unknown scheme "http", want tcp or unix`},
+		`t.yaml:3:14: address: address "http://localhost:8080": unknown scheme "http", want tcp, unix or udp`},
 	{"address of an in-process protocol", `
 		|targets:
 		|  - protocol: direct
@@ -319,7 +319,7 @@ func TestErrorsJoined(t *testing.T) {
 	want := []string{
 		`t.yaml:2:15: iterations: 0 is out of range [1, 1000000]`,
 		`t.yaml:4:15: unknown protocol "soap" (known: [capnp connect-json connect-proto direct grpc-avro grpc-proto grpc-web http-json thrift-binary thrift-compact])`,
-		`t.yaml:6:23: transports: "udp", want tcp, unix or tls (tcp with TLS 1.3)`,
+		`t.yaml:6:23: transports: "udp", want tcp, unix, tls (tcp with TLS 1.3) or quic (HTTP/3's UDP)`,
 		`t.yaml:9:16: payloads: size "-1": want a number of bytes such as 11, 1KiB, 100KiB or 4MiB`,
 		`t.yaml:10:1: unknown key "warmup" in the suite (valid: name, description, views, original, deviations, baseline, interleave_by, skip, defaults, load, targets, workloads, workers, link); warmup is a run setting: put it under defaults (or in a target or workload entry)`,
 	}

@@ -39,7 +39,7 @@ func (c *checker) readWorkers(n *yaml.Node, h *spec.Hosts) {
 		if !ok {
 			return "", false
 		}
-		if _, err := transport.Parse(v); err != nil {
+		if _, err := transport.ParseStream(v); err != nil {
 			c.at(resolve(n), "workers.%s: %v", key, err)
 			return "", false
 		}

@@ -49,7 +49,7 @@ func TestWorkersErrors(t *testing.T) {
 			|  server: http://h:1
 			|targets: [grpc-proto]
 			|workloads: [person.get]`,
-			`t.yaml:2:11: workers.server: address "http://h:1": unknown scheme "http", want tcp or unix`},
+			`t.yaml:2:11: workers.server: address "http://h:1": unknown scheme "http", want tcp, unix or udp`},
 		{"bad URL in the clients", `
 			|workers:
 			|  clients: [tcp://h:1, tcp://h]

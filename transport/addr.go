@@ -1,5 +1,6 @@
-// Package transport resolves wirebench addresses (tcp://host:port, unix:///path) to
-// listeners and dialers, and counts the bytes a client sends and receives.
+// Package transport resolves wirebench addresses (tcp://host:port, unix:///path,
+// udp://host:port) to listeners and dialers, and counts the bytes a client sends and
+// receives.
 package transport
 
 import (
@@ -16,14 +17,15 @@ import (
 
 // Addr is a parsed wirebench address.
 type Addr struct {
-	// Network is "tcp" or "unix".
+	// Network is "tcp", "unix", or "udp" (QUIC's datagrams: ListenPacket and
+	// PacketListener, not Listen and Dialer).
 	Network string
-	// Address is host:port for tcp, a file system path for unix.
+	// Address is host:port for tcp and udp, a file system path for unix.
 	Address string
 }
 
-// Parse reads "tcp://host:port" or "unix:///path/to/socket". For convenience a bare
-// "host:port" is read as tcp and a bare absolute path as unix.
+// Parse reads "tcp://host:port", "unix:///path/to/socket" or "udp://host:port". For
+// convenience a bare "host:port" is read as tcp and a bare absolute path as unix.
 func Parse(s string) (Addr, error) {
 	switch {
 	case s == "":
@@ -41,18 +43,18 @@ func Parse(s string) (Addr, error) {
 		return Addr{}, fmt.Errorf("address %q: %v", s, err)
 	}
 	switch u.Scheme {
-	case "tcp":
+	case "tcp", "udp":
 		if _, _, err := net.SplitHostPort(u.Host); err != nil || u.Path != "" {
-			return Addr{}, fmt.Errorf("address %q: want tcp://host:port (port 0 picks a free one)", s)
+			return Addr{}, fmt.Errorf("address %q: want %s://host:port (port 0 picks a free one)", s, u.Scheme)
 		}
-		return Addr{Network: "tcp", Address: u.Host}, nil
+		return Addr{Network: u.Scheme, Address: u.Host}, nil
 	case "unix":
 		if u.Host != "" || u.Path == "" {
 			return Addr{}, fmt.Errorf("address %q: want unix:///absolute/path (three slashes)", s)
 		}
 		return Addr{Network: "unix", Address: u.Path}, nil
 	default:
-		return Addr{}, fmt.Errorf("address %q: unknown scheme %q, want tcp or unix", s, u.Scheme)
+		return Addr{}, fmt.Errorf("address %q: unknown scheme %q, want tcp, unix or udp", s, u.Scheme)
 	}
 }
 
@@ -67,6 +69,9 @@ func AddrOf(na net.Addr) Addr {
 // Listen listens on a. For unix, a stale socket file left by a dead server is removed
 // first; a socket that still accepts connections is left alone and Listen fails.
 func Listen(a Addr) (net.Listener, error) {
+	if a.Network == "udp" {
+		return nil, fmt.Errorf("listen on %s: udp carries datagrams, not connections: a QUIC server listens with ListenPacket", a)
+	}
 	if a.Network == "unix" {
 		if err := removeStaleSocket(a.Address); err != nil {
 			return nil, err
@@ -126,4 +131,14 @@ func Dialer(a Addr, c *Counter) DialFunc {
 		}
 		return c.Wrap(conn), nil
 	}
+}
+
+// ParseStream is Parse for an address that must carry connections (tcp or unix), such
+// as a worker's control API: a udp address is refused.
+func ParseStream(s string) (Addr, error) {
+	a, err := Parse(s)
+	if err == nil && a.Network == "udp" {
+		return Addr{}, fmt.Errorf("address %q: udp carries QUIC benchmarks only; want tcp://host:port or unix:///path", s)
+	}
+	return a, err
 }

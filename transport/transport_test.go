@@ -20,8 +20,10 @@ func TestParse(t *testing.T) {
 		{in: "tcp://:0", want: Addr{"tcp", ":0"}},           // any interface, any free port
 		{in: "tcp://[::1]:9", want: Addr{"tcp", "[::1]:9"}}, // IPv6 literal in brackets
 		{in: "unix:///tmp/wb.sock", want: Addr{"unix", "/tmp/wb.sock"}},
-		{in: "localhost:80", want: Addr{"tcp", "localhost:80"}},  // bare host:port is tcp
-		{in: "/run/wb.sock", want: Addr{"unix", "/run/wb.sock"}}, // bare absolute path is unix
+		{in: "localhost:80", want: Addr{"tcp", "localhost:80"}},           // bare host:port is tcp
+		{in: "/run/wb.sock", want: Addr{"unix", "/run/wb.sock"}},          // bare absolute path is unix
+		{in: "udp://127.0.0.1:4433", want: Addr{"udp", "127.0.0.1:4433"}}, // QUIC's
+		{in: "udp://localhost", wantErr: "want udp://host:port"},          // no port
 		{in: "", wantErr: "empty"},
 		{in: "tcp://localhost", wantErr: "want tcp://host:port"},   // no port
 		{in: "unix://tmp/x.sock", wantErr: "three slashes"},        // host part, not a path

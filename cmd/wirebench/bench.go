@@ -33,8 +33,8 @@ type targetFlags struct {
 	Protocol    string `short:"p" required:"" help:"Protocol to benchmark (see 'wirebench list')."`
 	ServerStack string `help:"Server stack (default: the protocol's production stack; see 'wirebench list')."`
 	ClientStack string `help:"Client stack (default: the protocol's production stack; see 'wirebench list')."`
-	Transport   string `default:"${transport}" enum:"tcp,unix" help:"Transport between client and server: tcp (loopback) or unix."`
-	Target      string `help:"Load this running server (ours or anyone's that speaks the contract) instead of starting one: tcp://HOST:PORT or unix:///PATH."`
+	Transport   string `default:"${transport}" enum:"tcp,unix,quic" help:"Transport between client and server: tcp (loopback), unix, or quic (UDP with TLS 1.3, for HTTP/3 stacks only)."`
+	Target      string `help:"Load this running server (ours or anyone's that speaks the contract) instead of starting one: tcp://HOST:PORT, unix:///PATH, or udp://HOST:PORT (HTTP/3)."`
 	Workload    string `short:"w" default:"${workload}" help:"Workload to run (see 'wirebench list')."`
 
 	Payload    *units.Size `help:"echo, echo+stats: payload size (e.g. 11B, 1KiB, 100KiB)."`
@@ -104,10 +104,12 @@ func (c *targetFlags) resolve(m load.Model, plan func(*spec.Spec)) (cluster.Reso
 	s := spec.Default()
 	s.Protocol, s.ServerStack, s.ClientStack, s.Transport, s.Target = c.Protocol, c.ServerStack, c.ClientStack, c.Transport, c.Target
 	if c.TLS {
-		if c.Transport == spec.Unix {
+		switch c.Transport {
+		case spec.Unix:
 			return cluster.Resolved{}, usagef("--tls is for tcp, not --transport unix")
-		}
-		s.Transport = spec.TLS
+		case spec.TCP:
+			s.Transport = spec.TLS
+		} // quic carries TLS 1.3 always
 	}
 	s.Workload, s.Params = w.Name, w.DefaultParams()
 	if c.Payload != nil {
@@ -193,7 +195,7 @@ func (c *benchCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	tc, err := c.benchTLSFlags.load()
+	tc, err := c.benchTLSFlags.load(res.Spec.Transport)
 	if err != nil {
 		return err
 	}

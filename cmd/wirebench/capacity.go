@@ -70,7 +70,7 @@ func (c *capacityCmd) Run(e *env) error {
 		return err
 	}
 	defer metrics.stop()
-	tc, err := c.benchTLSFlags.load()
+	tc, err := c.benchTLSFlags.load(res.Spec.Transport)
 	if err != nil {
 		return err
 	}

@@ -35,7 +35,7 @@ type serveCmd struct {
 	Protocol       string        `short:"p" required:"" help:"Protocol to serve (see 'wirebench list')."`
 	Stack          string        `help:"Server stack (default: the protocol's production stack; see 'wirebench list'). A JVM stack runs in the Java worker."`
 	Option         []string      `help:"Server stack option KEY=VALUE (repeatable)."`
-	Listen         string        `short:"l" default:"tcp://127.0.0.1:8080" env:"WIREBENCH_LISTEN" help:"Address to listen on: tcp://HOST:PORT (port 0 picks a free one) or unix:///PATH."`
+	Listen         string        `short:"l" default:"tcp://127.0.0.1:8080" env:"WIREBENCH_LISTEN" help:"Address to listen on: tcp://HOST:PORT (port 0 picks a free one), unix:///PATH, or udp://HOST:PORT for an HTTP/3 stack (QUIC: TLS always, as with --tls)."`
 	MaxMessageSize units.Size    `default:"${max_message_size}" help:"Largest request accepted; a larger one is refused without being read whole."`
 	ShutdownGrace  time.Duration `default:"5s" help:"On SIGINT/SIGTERM, how long calls in flight may take to finish."`
 	TLS            bool          `name:"tls" help:"Serve over TLS 1.3 (tcp only), with --tls-cert and --tls-key or a certificate made now for localhost, 127.0.0.1, ::1 and the listen host, whose CA is written to --tls-ca-out."`
@@ -45,15 +45,17 @@ type serveCmd struct {
 	dataFlags
 }
 
-// serverTLS returns the TLS the flags ask for (zero without --tls), and the file its
-// CA was written to when the certificate was made here.
+// serverTLS returns the TLS the flags ask for (zero without --tls; always on a udp
+// address, QUIC's), and the file its CA was written to when the certificate was made
+// here.
 func (c *serveCmd) serverTLS(addr transport.Addr) (transport.TLS, string, error) {
+	secure := c.TLS || addr.Network == "udp"
 	switch {
-	case !c.TLS && (c.TLSCert != "" || c.TLSKey != "" || c.TLSCAOut != ""):
-		return transport.TLS{}, "", usagef("--tls-cert, --tls-key and --tls-ca-out are for --tls")
-	case !c.TLS:
+	case !secure && (c.TLSCert != "" || c.TLSKey != "" || c.TLSCAOut != ""):
+		return transport.TLS{}, "", usagef("--tls-cert, --tls-key and --tls-ca-out are for --tls (or a udp:// address)")
+	case !secure:
 		return transport.TLS{}, "", nil
-	case addr.Network != "tcp":
+	case addr.Network == "unix":
 		return transport.TLS{}, "", usagef("--tls is for tcp, not %s", addr)
 	case c.TLSCert != "" || c.TLSKey != "":
 		if c.TLSCAOut != "" {
@@ -91,6 +93,17 @@ func (c *serveCmd) Run(e *env) error {
 	}
 	s := spec.Default()
 	s.Protocol, s.ServerStack, s.Transport = c.Protocol, c.Stack, addr.Network
+	if addr.Network == "udp" {
+		s.Transport = spec.QUIC
+		// serve starts no client, but a spec over quic names an HTTP/3 one: any of the
+		// protocol's (with none, Resolve says the protocol has no HTTP/3 stack).
+		for _, st := range protocol.Stacks(c.Protocol) {
+			if st.QUIC && st.Has(protocol.ClientSide) {
+				s.ClientStack = st.Name
+				break
+			}
+		}
+	}
 	s.MaxMessageSize, s.DataSize, s.DataSeed = int(c.MaxMessageSize), c.DataSize, c.Seed
 	s.ServerCPUs, s.ClientCPUs = nil, nil
 	if s.ServerOptions, err = keyValues("--option", c.Option); err != nil {
@@ -124,17 +137,16 @@ func (c *serveCmd) Run(e *env) error {
 	if err != nil {
 		return usageError{err}
 	}
-	ln, err := transport.Listen(addr)
+	bound, served, err := protocol.ServeAt(srv, addr)
 	if err != nil {
+		srv.Close()
 		return err
 	}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
 	// The one line scripts wait for: the bound address, also when port 0 was asked.
 	if caFile != "" {
 		fmt.Fprintf(e.stdout, "TLS certificate made for this server; its CA is in %s\n", caFile)
 	}
-	fmt.Fprintf(e.stdout, "listening on %s\n", transport.AddrOf(ln.Addr()))
+	fmt.Fprintf(e.stdout, "listening on %s\n", bound)
 	select {
 	case err := <-served:
 		srv.Close()

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/transport"
 )
 
@@ -8,19 +9,20 @@ import (
 // transport). The --tls-ca, --tls-cert and --tls-key of the hosts group are another
 // matter: the control channel to remote workers.
 type benchTLSFlags struct {
-	TLS       bool   `name:"tls" help:"TLS 1.3 between client and server (transport tls): a certificate is made for each server started, unless --tls-bench-cert gives one; the handshake is made when a connection opens (see the connect workload for its cost)."`
-	BenchCert string `name:"tls-bench-cert" help:"With --tls: the benchmark server's certificate chain (PEM), with --tls-bench-key and --tls-bench-ca."`
-	BenchKey  string `name:"tls-bench-key" help:"With --tls: the key of --tls-bench-cert (PEM)."`
-	BenchCA   string `name:"tls-bench-ca" help:"With --tls: the CA the benchmark's clients trust (PEM); needed with --target."`
+	TLS       bool   `name:"tls" help:"TLS 1.3 between client and server (transport tls): a certificate is made for each server started, unless --tls-bench-cert gives one; the handshake is made when a connection opens (see the connect workload for its cost). --transport quic has TLS 1.3 always."`
+	BenchCert string `name:"tls-bench-cert" help:"With --tls or --transport quic: the benchmark server's certificate chain (PEM), with --tls-bench-key and --tls-bench-ca."`
+	BenchKey  string `name:"tls-bench-key" help:"With --tls or --transport quic: the key of --tls-bench-cert (PEM)."`
+	BenchCA   string `name:"tls-bench-ca" help:"With --tls or --transport quic: the CA the benchmark's clients trust (PEM); needed with --target."`
 }
 
-// load returns the TLS the flags give: files read and checked, or zero for
-// certificates made per server.
-func (f benchTLSFlags) load() (transport.TLS, error) {
+// load returns the TLS the flags give for a benchmark over tr (its transport): files
+// read and checked, or zero for certificates made per server. The quic transport
+// carries TLS without --tls.
+func (f benchTLSFlags) load(tr string) (transport.TLS, error) {
 	given := f.BenchCert != "" || f.BenchKey != "" || f.BenchCA != ""
 	switch {
-	case given && !f.TLS:
-		return transport.TLS{}, usagef("--tls-bench-cert, --tls-bench-key and --tls-bench-ca are for --tls")
+	case given && !f.TLS && tr != spec.QUIC:
+		return transport.TLS{}, usagef("--tls-bench-cert, --tls-bench-key and --tls-bench-ca are for --tls (or --transport quic)")
 	case !given:
 		return transport.TLS{}, nil
 	case f.BenchCert != "" && f.BenchCA == "":

@@ -25,7 +25,7 @@ type workerCmd struct {
 // Run serves the control API until a driver says Quit or a signal arrives. It prints
 // "listening on ADDR" once it accepts connections, as serve does.
 func (c *workerCmd) Run(e *env) error {
-	addr, err := transport.Parse(c.Listen)
+	addr, err := transport.ParseStream(c.Listen)
 	if err != nil {
 		return usageError{err}
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/grpcproto"
 	"github.com/wirebench/wirebench/protocol/internal/grpcx"
+	"github.com/wirebench/wirebench/protocol/internal/h3x"
 )
 
 // ErrClosed is wrapped by the errors of calls on a closed client.
@@ -26,8 +27,10 @@ var ErrClosed = errors.New("client closed")
 // streams multiplexed on its connection. Close closes its connections; calls after
 // Close fail at once.
 type Client struct {
-	proto  string
-	tr     *http.Transport
+	proto string
+	tr    interface{ CloseIdleConnections() } // the http.Client's Transport
+	// shut closes what Close must beyond the idle connections (nil: nothing).
+	shut   func() error
 	person pbconnect.PersonServiceClient
 	echo   pbconnect.EchoServiceClient
 	trade  pbconnect.TradeServiceClient
@@ -67,8 +70,36 @@ func NewClient(ctx context.Context, proto string, cfg protocol.ClientConfig, opt
 		}
 		scheme = "https://"
 	}
-	hc := &http.Client{Transport: tr}
-	base := scheme + host
+	return newClient(ctx, proto, cfg, &http.Client{Transport: tr}, tr, nil, scheme+host, opts)
+}
+
+// NewH3Client is NewClient over HTTP/3: connect-go's generated clients with net/http's
+// Client over quic-go's http3.Transport (protocol/internal/h3x: one counted UDP socket
+// of cfg.Packet, cfg.TLS's CA required), for a udp target. Calls are streams of one
+// QUIC connection. Close closes it at once: calls in flight fail.
+func NewH3Client(ctx context.Context, proto string, cfg protocol.ClientConfig, opts ...connect.ClientOption) (*Client, error) {
+	if err := protocol.CheckOptions(proto, cfg.Options); err != nil {
+		return nil, err
+	}
+	noProbe := cfg.NoProbe
+	cfg.NoProbe = true // the Stats call below is the probe
+	h3, err := h3x.NewClient(ctx, proto+" "+H3StackName, cfg)
+	if err != nil {
+		return nil, err
+	}
+	cfg.NoProbe = noProbe
+	c, err := newClient(ctx, proto, cfg, &http.Client{Transport: h3.Transport}, h3.Transport, h3.Close, h3.Base, opts)
+	if err != nil {
+		h3.Close()
+	}
+	return c, err
+}
+
+// newClient is a client of the package's protocol proto over hc, whose Transport is
+// tr, with shut closing what Close closes beyond tr's idle connections, calling URLs
+// under base.
+func newClient(ctx context.Context, proto string, cfg protocol.ClientConfig, hc *http.Client,
+	tr interface{ CloseIdleConnections() }, shut func() error, base string, opts []connect.ClientOption) (*Client, error) {
 	opts = append([]connect.ClientOption{
 		connect.WithReadMaxBytes(cfg.MessageLimit()),
 		// No gzip: connect-go's client otherwise accepts it and its server then gzips
@@ -79,6 +110,7 @@ func NewClient(ctx context.Context, proto string, cfg protocol.ClientConfig, opt
 	c := &Client{
 		proto:  proto,
 		tr:     tr,
+		shut:   shut,
 		person: pbconnect.NewPersonServiceClient(hc, base, opts...),
 		echo:   pbconnect.NewEchoServiceClient(hc, base, opts...),
 		trade:  pbconnect.NewTradeServiceClient(hc, base, opts...),
@@ -92,11 +124,14 @@ func NewClient(ctx context.Context, proto string, cfg protocol.ClientConfig, opt
 	return c, nil
 }
 
-// Close closes the client's connections, idle ones at once and busy ones when their
-// calls end. It is safe to call more than once.
+// Close closes the client's connections: over HTTP/2, idle ones at once and busy ones
+// when their calls end; over HTTP/3, all at once. It is safe to call more than once.
 func (c *Client) Close() error {
 	c.closed.Store(true)
 	c.tr.CloseIdleConnections()
+	if c.shut != nil {
+		return c.shut()
+	}
 	return nil
 }
 

@@ -32,6 +32,10 @@
 //     (not_found, invalid_argument, resource_exhausted, internal), with the service's
 //     message, and come back as *contract.Error; calls cut short by their context
 //     satisfy errors.Is(err, ctx.Err()).
+//   - HTTP/3: the stack connect-go-h3 serves the same handlers with quic-go's
+//     http3.Server and calls them with the same clients over quic-go's
+//     http3.Transport (protocol/internal/h3x), over the quic transport only: connect-go
+//     takes any http.Client, and its three protocols need nothing of HTTP/2.
 //   - StreamTrades is a server stream of one Trade message each, over every one of
 //     the three protocols. When yield fails, the client closes the stream (resetting
 //     it) and returns at once.
@@ -54,6 +58,10 @@ const (
 
 // StackName is the stack of this package, the same for each protocol.
 const StackName = "connect-go"
+
+// H3StackName is the same handlers and clients over HTTP/3 (quic-go), on the quic
+// transport only.
+const H3StackName = "connect-go-h3"
 
 // variant is how a client speaks: the protocol and the codec.
 type variant struct {
@@ -82,6 +90,16 @@ func init() {
 			NewServer: protocol.Servers(NewServer),
 			NewClient: func(ctx context.Context, cfg protocol.ClientConfig) (protocol.Client, error) {
 				return NewClient(ctx, v.name, cfg, v.opts...)
+			},
+		})
+		protocol.RegisterStack(&protocol.Stack{
+			Name: H3StackName, Protocol: v.name, Language: "go", Tier: protocol.Production, Worker: protocol.WorkerGo,
+			Summary:   "connect-go handlers and clients over HTTP/3 (quic-go http3.Server and http3.Transport); quic transport only",
+			Libraries: protocol.GoLibraries("connectrpc.com/connect", "google.golang.org/protobuf", "github.com/quic-go/quic-go", "net/http"),
+			Sides:     protocol.ServerSide | protocol.ClientSide, QUIC: true,
+			NewServer: protocol.Servers(NewH3Server),
+			NewClient: func(ctx context.Context, cfg protocol.ClientConfig) (protocol.Client, error) {
+				return NewH3Client(ctx, v.name, cfg, v.opts...)
 			},
 		})
 	}

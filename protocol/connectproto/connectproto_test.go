@@ -12,3 +12,13 @@ func TestConformance(t *testing.T) {
 		t.Run(p, func(t *testing.T) { protocoltest.Run(t, p) })
 	}
 }
+
+// The same handlers and clients over HTTP/3 pass the suite over QUIC, for each of
+// the three protocols.
+func TestConformanceH3(t *testing.T) {
+	for _, p := range []string{connectproto.ConnectProto, connectproto.ConnectJSON, connectproto.GRPCWeb} {
+		t.Run(p, func(t *testing.T) {
+			protocoltest.RunStacks(t, p, connectproto.H3StackName, connectproto.H3StackName)
+		})
+	}
+}

@@ -18,6 +18,7 @@ import (
 	"github.com/wirebench/wirebench/contract/pb/pbconnect"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/grpcproto"
+	"github.com/wirebench/wirebench/protocol/internal/h3x"
 )
 
 // The server's timeouts, those of http-json's servers: the headers of a request must
@@ -53,11 +54,7 @@ func NewServer(svc contract.Service, cfg protocol.ServerConfig) (*Server, error)
 			return nil, fmt.Errorf("%s: %w", StackName, err)
 		}
 	}
-	opts := connect.WithHandlerOptions(connect.WithReadMaxBytes(cfg.MessageLimit()))
-	mux := http.NewServeMux()
-	mux.Handle(pbconnect.NewPersonServiceHandler(personHandler{svc}, opts))
-	mux.Handle(pbconnect.NewEchoServiceHandler(echoHandler{svc}, opts))
-	mux.Handle(pbconnect.NewTradeServiceHandler(tradeHandler{svc}, opts))
+	mux := newMux(svc, cfg)
 	var protocols http.Protocols
 	protocols.SetHTTP1(true)
 	protocols.SetHTTP2(true)
@@ -71,6 +68,28 @@ func NewServer(svc contract.Service, cfg protocol.ServerConfig) (*Server, error)
 		ErrorLog: log.New(io.Discard, "", 0),
 	}
 	return s, nil
+}
+
+// newMux returns the connect-go handlers of the three services of svc on a ServeMux,
+// refusing requests over cfg.MessageLimit() bytes.
+func newMux(svc contract.Service, cfg protocol.ServerConfig) *http.ServeMux {
+	opts := connect.WithHandlerOptions(connect.WithReadMaxBytes(cfg.MessageLimit()))
+	mux := http.NewServeMux()
+	mux.Handle(pbconnect.NewPersonServiceHandler(personHandler{svc}, opts))
+	mux.Handle(pbconnect.NewEchoServiceHandler(echoHandler{svc}, opts))
+	mux.Handle(pbconnect.NewTradeServiceHandler(tradeHandler{svc}, opts))
+	return mux
+}
+
+// NewH3Server returns a server of svc over HTTP/3: the same connect-go handlers served
+// by quic-go's http3.Server (protocol/internal/h3x), with cfg.TLS's certificate
+// (required), on the quic transport; requests over cfg.MessageLimit() bytes fail with
+// resource_exhausted. It has no options.
+func NewH3Server(svc contract.Service, cfg protocol.ServerConfig) (*h3x.Server, error) {
+	if err := protocol.CheckOptions(H3StackName, cfg.Options); err != nil {
+		return nil, err
+	}
+	return h3x.NewServer(H3StackName, newMux(svc, cfg), cfg, idleTimeout)
 }
 
 // Serve accepts connections on ln until the server is closed, then returns nil; it

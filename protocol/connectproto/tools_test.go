@@ -2,7 +2,7 @@ package connectproto_test
 
 // Outside clients of the Connect server: curl speaking the Connect protocol's unary
 // JSON by hand (POST the JSON request to /PACKAGE.SERVICE/METHOD), and buf curl with
-// the .proto schema, each in Connect, gRPC-Web and gRPC. Each test skips, saying so,
+// the .proto schema, each in Connect, gRPC-Web and gRPC, and over HTTP/3. Each test skips, saying so,
 // when its tool is not installed (make tools installs them), and fails in CI.
 
 import (
@@ -66,6 +66,8 @@ func TestBufCurl(t *testing.T) {
 	buf := testtool.Command(t, "buf")
 	tg := protocoltest.Start(t, connectproto.ConnectProto, "tcp", nil, protocol.ServerConfig{})
 	tls := protocoltest.Start(t, connectproto.ConnectProto, protocoltest.TLSNetwork, nil, protocol.ServerConfig{})
+	h3 := protocoltest.StartStacks(t, connectproto.ConnectProto, connectproto.H3StackName, connectproto.H3StackName,
+		protocoltest.QUICNetwork, nil, protocol.ServerConfig{})
 	want, _ := tg.Dataset.Person(5)
 	for _, c := range []struct {
 		name, url string
@@ -75,6 +77,10 @@ func TestBufCurl(t *testing.T) {
 		{"grpcweb", "http://" + tg.Addr.Address, []string{"--protocol", "grpcweb"}},
 		{"grpc", "http://" + tg.Addr.Address, []string{"--protocol", "grpc", "--http2-prior-knowledge"}},
 		{"connect over TLS", "https://" + tls.Addr.Address, []string{"--cacert", protocoltest.CAFile(t, tls.TLS)}},
+		// buf's own HTTP/3 (quic-go too, but a client nobody here wrote) against the
+		// connect-go-h3 server.
+		{"connect over HTTP/3", "https://" + h3.Addr.Address, []string{"--http3", "--cacert", protocoltest.CAFile(t, h3.TLS)}},
+		{"grpcweb over HTTP/3", "https://" + h3.Addr.Address, []string{"--http3", "--protocol", "grpcweb", "--cacert", protocoltest.CAFile(t, h3.TLS)}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

@@ -1,5 +1,6 @@
-// Package httpjson is the HTTP/1.1 + JSON protocol adapter ("http-json"): the contract
-// served as a small REST API, in two stacks that speak the same wire mapping.
+// Package httpjson is the HTTP + JSON protocol adapter ("http-json"): the contract
+// served as a small REST API, in stacks that speak the same wire mapping over HTTP/1.1,
+// HTTP/2 and HTTP/3.
 //
 //   - go-nethttp-json (production, the default of both sides): net/http's ServeMux
 //     with method and wildcard patterns and encoding/json on the server
@@ -10,8 +11,13 @@
 //   - go-tuned-json (tuned): the same net/http server with a switch for a router and
 //     a hand-written JSON codec (server.go, codec.go), and a lean HTTP/1.1 client of
 //     its own (client.go, wire.go, stream.go).
+//   - go-nethttp-json-h2 (production, client only): the production client over
+//     net/http's HTTP/2 (h2c, h2 over TLS); both servers speak HTTP/2 too.
+//   - go-quicgo-json-h3 (production): the production server's handler served by
+//     quic-go's http3.Server, and the production client over quic-go's
+//     http3.Transport, over the quic transport only (h3.go).
 //
-// What is the protocol's is written once and shared by both (serve.go, streamserve.go):
+// What is the protocol's is written once and shared by all (serve.go, streamserve.go):
 // the routes, the refusals and their status codes, the body limit, the server's
 // timeouts and the stream's framing. Each stack writes and reads the bodies with its
 // own codec.
@@ -116,7 +122,7 @@ const (
 func init() {
 	protocol.Register(&protocol.Protocol{
 		Name:          Name,
-		Summary:       "HTTP/1.1 + JSON REST (net/http, encoding/json), NDJSON trade stream",
+		Summary:       "JSON REST over HTTP/1.1, HTTP/2, HTTP/3 (net/http, quic-go), NDJSON trade stream",
 		DefaultServer: StdStack, DefaultClient: StdStack,
 	})
 	protocol.RegisterStack(goStack(StdStack, protocol.Production,
@@ -134,6 +140,7 @@ func init() {
 		"net/http server with a hand-written JSON codec; a lean keep-alive HTTP/1.1 client",
 		[]string{"net/http"},
 		serverOptions(NewServer), protocol.Clients(NewClient)))
+	protocol.RegisterStack(h3Stack())
 }
 
 // goStack is a stack of the protocol with both sides, in Go, on the standard library

@@ -30,12 +30,19 @@ const defaultPoolSize = 100
 // calls in flight use N connections. Close closes the idle connections and those of
 // the calls in flight as they finish; calls after Close fail at once with ErrClosed.
 type StdClient struct {
-	hc     *http.Client
-	tr     *http.Transport
+	hc *http.Client
+	tr idleCloser // hc's Transport
+	// shut closes, once, what the client owns beyond the Transport's idle
+	// connections (nil: nothing).
+	shut   func() error
 	base   string // "http://host", the start of every URL
 	limit  int
 	closed atomic.Bool
 }
+
+// idleCloser is the part of an http.RoundTripper that Close and release use:
+// net/http's Transport and quic-go's http3.Transport both have it.
+type idleCloser interface{ CloseIdleConnections() }
 
 // NewStdClient returns a client of cfg.Target, over TLS (https) when cfg.TLS is
 // enabled. Unless cfg.NoProbe, it opens and closes one connection
@@ -130,6 +137,9 @@ func newStdClient(ctx context.Context, cfg protocol.ClientConfig, h2 bool) (*Std
 func (c *StdClient) Close() error {
 	c.closed.Store(true)
 	c.tr.CloseIdleConnections()
+	if c.shut != nil {
+		return c.shut()
+	}
 	return nil
 }
 

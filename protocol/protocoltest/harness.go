@@ -38,8 +38,8 @@ type Target struct {
 	// ServerStack and ClientStack are the stacks of the server and of the clients
 	// the target makes (for an in-process protocol, the server's is the client's).
 	ServerStack, ClientStack *protocol.Stack
-	// TLS is the server's certificate and the CA its clients trust, on the TLS
-	// network; zero otherwise.
+	// TLS is the server's certificate and the CA its clients trust, on the TLS and
+	// QUIC networks; zero otherwise.
 	TLS transport.TLS
 
 	network string
@@ -53,7 +53,13 @@ var Networks = []string{"tcp", "unix"}
 // (transport.EphemeralTLS). Its Addr is a tcp address; Target.TLS holds the PEM.
 const TLSNetwork = "tls"
 
-// ListenAddr returns a fresh loopback address of the network: 127.0.0.1:0 for tcp, a
+// QUICNetwork is QUIC over UDP (HTTP/3's transport), with a certificate made for the
+// test as on TLSNetwork. Its Addr is a udp address; Target.TLS holds the PEM. The
+// suite runs on it, and only on it, for stacks with protocol.Stack.QUIC.
+const QUICNetwork = "quic"
+
+// ListenAddr returns a fresh loopback address of the network: 127.0.0.1:0 for tcp
+// and udp (QUICNetwork), a
 // socket in a new short temp dir for unix (socket paths must stay under 108 bytes, which
 // t.TempDir's long names can break).
 func ListenAddr(t testing.TB, network string) transport.Addr {
@@ -61,6 +67,8 @@ func ListenAddr(t testing.TB, network string) transport.Addr {
 	switch network {
 	case "tcp", TLSNetwork:
 		return transport.Addr{Network: "tcp", Address: "127.0.0.1:0"}
+	case QUICNetwork:
+		return transport.Addr{Network: "udp", Address: "127.0.0.1:0"}
 	case "unix":
 		dir, err := os.MkdirTemp("", "wb")
 		if err != nil {
@@ -138,7 +146,7 @@ func StartStacks(t testing.TB, name, server, client, network string, svc contrac
 	if p.InProcess {
 		return tg
 	}
-	if network == TLSNetwork {
+	if network == TLSNetwork || network == QUICNetwork {
 		if tg.TLS, err = transport.EphemeralTLS(); err != nil {
 			t.Fatal(err)
 		}
@@ -148,14 +156,12 @@ func StartStacks(t testing.TB, name, server, client, network string, svc contrac
 	if err != nil {
 		t.Fatalf("%s: %s NewServer: %v", name, tg.ServerStack.Name, err)
 	}
-	ln, err := transport.Listen(ListenAddr(t, network))
-	if err != nil {
-		t.Fatal(err)
-	}
 	tg.Server = srv
-	tg.Addr = transport.AddrOf(ln.Addr())
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
+	var served <-chan error
+	if tg.Addr, served, err = protocol.ServeAt(srv, ListenAddr(t, network)); err != nil {
+		srv.Close()
+		t.Fatalf("%s: %s: %v", name, tg.ServerStack.Name, err)
+	}
 	t.Cleanup(func() {
 		srv.Close()
 		select {
@@ -183,7 +189,11 @@ func (tg *Target) ClientConfig(t testing.TB, cfg protocol.ClientConfig, c *trans
 	cfg.Target = tg.Addr
 	cfg.Local = tg.Service
 	cfg.TLS = tg.TLS
-	if !tg.Protocol.InProcess {
+	switch {
+	case tg.Protocol.InProcess:
+	case tg.network == QUICNetwork:
+		cfg.Packet = transport.PacketListener(c)
+	default:
 		cfg.Dial = transport.Dialer(tg.Addr, c)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

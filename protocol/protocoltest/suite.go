@@ -33,9 +33,12 @@ func RunStacks(t *testing.T, name, server, client string) {
 		t.Fatal(err)
 	}
 	networks := Networks
-	if p.InProcess {
+	switch {
+	case p.InProcess:
 		networks = []string{"inproc"}
-	} else if speaksTLS(t, name, server, client) {
+	case speaksQUIC(t, name, server, client):
+		networks = []string{QUICNetwork}
+	case speaksTLS(t, name, server, client):
 		networks = append(slices.Clone(networks), TLSNetwork)
 	}
 	for _, network := range networks {
@@ -56,11 +59,18 @@ func RunStacks(t *testing.T, name, server, client string) {
 				return
 			}
 			t.Run("BytesCounted", func(t *testing.T) { testBytesCounted(t, tg) })
-			t.Run("GarbageBytes", func(t *testing.T) { testGarbage(t, tg, cl) })
+			if network == QUICNetwork {
+				t.Run("GarbageDatagrams", func(t *testing.T) { testGarbageDatagrams(t, tg, cl) })
+			} else {
+				t.Run("GarbageBytes", func(t *testing.T) { testGarbage(t, tg, cl) })
+			}
 			t.Run("OverLimit", func(t *testing.T) { testOverLimit(t, tg) })
 			t.Run("ServerCloseInFlight", func(t *testing.T) { testServerCloseInFlight(t, tg) })
-			if network == TLSNetwork {
+			switch network {
+			case TLSNetwork:
 				t.Run("TLS", func(t *testing.T) { testTLS(t, tg) })
+			case QUICNetwork:
+				t.Run("QUIC", func(t *testing.T) { testQUIC(t, tg) })
 			}
 		})
 	}
@@ -462,10 +472,25 @@ func testServerCloseInFlight(t *testing.T, base *Target) {
 		for range inflight {
 			go func() { _, err := cl.Echo(ctx, blockPayload); errs <- err }()
 		}
+		// The stream is in flight once its first trade arrived: a call that starts
+		// after the server closed is another case (over QUIC it waits for a
+		// handshake timeout, since a UDP port without a server refuses nothing).
+		streaming := make(chan struct{})
+		var once sync.Once
 		go func() {
-			errs <- cl.StreamTrades(ctx, contract.MaxTrades, func(*contract.Trade) error { return nil })
+			errs <- cl.StreamTrades(ctx, contract.MaxTrades, func(*contract.Trade) error {
+				once.Do(func() { close(streaming) })
+				return nil
+			})
 		}()
 		blk.waitEntered(t, inflight)
+		select {
+		case <-streaming:
+		case err := <-errs:
+			t.Fatalf("the stream ended before the server closed: %v", err)
+		case <-time.After(5 * time.Second):
+			t.Fatal("no trade of the stream arrived within 5s")
+		}
 		if err := tg.Server.Close(); err != nil {
 			t.Errorf("server Close: %v", err)
 		}
