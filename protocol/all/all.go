@@ -11,4 +11,5 @@ import (
 	_ "github.com/wirebench/wirebench/protocol/instrument"
 	_ "github.com/wirebench/wirebench/protocol/jvm"
 	_ "github.com/wirebench/wirebench/protocol/rust"
+	_ "github.com/wirebench/wirebench/protocol/websocketproto"
 )
