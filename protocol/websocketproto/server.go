@@ -450,7 +450,8 @@ func (c *serverConn) serve(ctx context.Context, id uint64, op string, body json.
 }
 
 // stream sends the count trades of call id, a message each, then the end message.
-// A write that fails has closed the connection, which ends the service's loop.
+// A cancelled call stops at its next trade; a write that fails has closed the
+// connection. Either ends the service's loop.
 func (c *serverConn) stream(ctx context.Context, id uint64, count int64) {
 	var (
 		t        wireTrade
@@ -458,6 +459,9 @@ func (c *serverConn) stream(ctx context.Context, id uint64, count int64) {
 		writeErr error
 	)
 	err := c.s.svc.StreamTrades(ctx, count, func(tr *contract.Trade) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		t.set(tr)
 		writeErr = c.write(&msg)
 		return writeErr
