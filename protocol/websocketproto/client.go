@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/coder/websocket"
 	"github.com/coder/websocket/wsjson"
@@ -188,17 +189,31 @@ func (s *session) readError(err error) error {
 
 // write writes one request within messageTimeout. Not the call's context: a
 // context that ends while coder/websocket writes a message closes the connection,
-// which would fail every other call on it. A write that fails kills the session.
+// which would fail every other call on it. A write that fails kills the session,
+// and returns why the session ended.
 func (s *session) write(r *outRequest) error {
 	ctx, cancel := context.WithTimeout(s.ctx, messageTimeout)
 	defer cancel()
 	if err := wsjson.Write(ctx, s.ws, r); err != nil {
-		err = fmt.Errorf("%s connection: %w", Name, err)
-		s.kill(err)
-		return err
+		// A server that refused a message over its limit has said so with a close
+		// status before it closed; the reader, which meets the broken connection
+		// too, ends the session with it. Wait a little for that, so the call fails
+		// with resource_exhausted rather than a broken pipe.
+		t := time.NewTimer(closeStatusWait)
+		select {
+		case <-s.ctx.Done():
+		case <-t.C:
+		}
+		t.Stop()
+		s.kill(fmt.Errorf("%s connection: %w", Name, err))
+		return context.Cause(s.ctx)
 	}
 	return nil
 }
+
+// closeStatusWait bounds the wait, after a failed write, for the reader to read why
+// the connection ended.
+const closeStatusWait = time.Second
 
 // start registers call id, whose answers are queued up to buffer, and sends its
 // request.
@@ -217,7 +232,7 @@ func (c *Client) start(ctx context.Context, op string, body any, buffer int) (*s
 	s.mu.Unlock()
 	if err := s.write(&outRequest{ID: id, Op: op, Body: body}); err != nil {
 		s.done(id, p)
-		return nil, 0, nil, fmt.Errorf("%s %s: %w", Name, op, err)
+		return nil, 0, nil, s.failed(op)
 	}
 	return s, id, p, nil
 }
