@@ -4,10 +4,10 @@
 # grpcurl and ghz, chromium (a test renders the HTML report in it), a JDK 17 and Maven
 # (`make java` builds the JVM worker, whose stacks the interop tests run), cargo with
 # Rust 1.95 (`make rust`: the Rust worker; checked, installed only through rustup), and the
-# Python clients pycapnp, grpcio, fastavro, thrift and aioquic (into the Python that python3 runs). Tests that
-# need a missing one skip with a message, so this is optional for `make test`; CI
-# runs it to test everything, and with CI=true those tests fail instead of skipping.
-# Exits 1 when something is still missing.
+# Python clients pycapnp, grpcio, fastavro, thrift, aioquic and websockets (into the Python
+# that python3 runs). Tests that need a missing one skip with a message, so this is
+# optional for `make test`; CI runs it to test everything, and with CI=true those tests
+# fail instead of skipping. Exits 1 when something is still missing.
 set -uo pipefail
 gobin=$(go env GOPATH)/bin
 status=0
@@ -53,7 +53,7 @@ goinstall ghz github.com/bojand/ghz/cmd/ghz@v0.121.0
 
 # The Python clients of the capnp, grpc-avro, thrift and HTTP/3 tests, pinned; pip runs only when one is
 # missing or at another version.
-pypins=(pycapnp==2.2.4 grpcio==1.85.1 fastavro==1.13.1 thrift==0.25.0 aioquic==1.7.2)
+pypins=(pycapnp==2.2.4 grpcio==1.85.1 fastavro==1.13.1 thrift==0.25.0 aioquic==1.7.2 websockets==17.4)
 if ! command -v python3 >/dev/null; then
   echo "install-tools: no python3: install Python 3, then ${pypins[*]}"
   status=1

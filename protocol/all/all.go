@@ -12,4 +12,5 @@ import (
 	_ "github.com/wirebench/wirebench/protocol/jvm"
 	_ "github.com/wirebench/wirebench/protocol/rust"
 	_ "github.com/wirebench/wirebench/protocol/thriftrpc"
+	_ "github.com/wirebench/wirebench/protocol/websocketproto"
 )
