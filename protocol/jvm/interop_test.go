@@ -57,7 +57,8 @@ func stackJar(t *testing.T, s *protocol.Stack) string {
 }
 
 // tcpOnly are the JVM stacks that cannot speak over a Unix socket (docs/java-worker.md):
-// java.net.http and OkHttp open java.net.Sockets; Akka HTTP and Pekko HTTP bind TCP only.
+// java.net.http and OkHttp open java.net.Sockets; Akka HTTP, Pekko HTTP and http4s 0.18's
+// Blaze bind TCP only.
 var tcpOnly = map[string]bool{
 	"grpc-java-okhttp": true,
 	"java-httpclient":  true,
@@ -67,6 +68,7 @@ var tcpOnly = map[string]bool{
 	"pekko-grpc":       true,
 	"akka-http-10.1":   true,
 	"akka-grpc-0.4":    true,
+	"http4s-blaze":     true,
 }
 
 // networksOf lists the transports a JVM stack speaks.

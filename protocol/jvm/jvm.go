@@ -50,6 +50,11 @@ const (
 	akkaGRPC04       = "0.4.2"
 	// scalapb08 is the ScalaPB runtime: 0.8.0, akka-grpc 0.4.2's, is not on the mirror.
 	scalapb08 = "0.8.1"
+	// http4s018 and circe09 are the metrifier original's; http4s-circe (and http4s-jawn)
+	// 0.18.15 are not on the mirror: 0.18.12, whose classes are the same, stands in.
+	http4s018      = "0.18.15"
+	http4s018Circe = "0.18.12"
+	circe09        = "0.9.3"
 )
 
 const scalaLibrary = "org.scala-lang:scala-library"
@@ -184,6 +189,18 @@ var Stacks = []*protocol.Stack{
 			"com.typesafe.akka:akka-stream_2.12":             akka25,
 			"com.thesamet.scalapb:scalapb-runtime_2.12":      scalapb08,
 			scalaLibrary: scala212,
+		},
+	},
+	// The metrifier original's HTTP server, at its versions (workers/java/originals-2.12).
+	{
+		Name: "http4s-blaze", Protocol: "http-json", Sides: protocol.ServerSide, Language: "scala", Family: Originals,
+		Summary: "http4s 0.18.15 on Blaze with circe 0.9.3 (Scala 2.12, cats-effect 0.10): an HttpService in the DSL, BlazeBuilder: the metrifier original's; TCP only",
+		Libraries: map[string]string{
+			"org.http4s:http4s-blaze-server_2.12": http4s018,
+			"org.http4s:http4s-dsl_2.12":          http4s018,
+			"org.http4s:http4s-circe_2.12":        http4s018Circe,
+			"io.circe:circe-generic_2.12":         circe09,
+			scalaLibrary:                          scala212,
 		},
 	},
 }

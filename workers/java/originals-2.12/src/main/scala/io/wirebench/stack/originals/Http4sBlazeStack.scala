@@ -1,0 +1,43 @@
+package io.wirebench.stack.originals
+
+import cats.effect.IO
+import io.wirebench.contract.Reference
+import io.wirebench.stack.{Address, Stack}
+import org.http4s.server.blaze.BlazeBuilder
+
+/**
+ * http-json served by http4s 0.18.15 on its Blaze server with circe 0.9.3 (Scala 2.12):
+ * the versions of the metrifier original's HTTP server, written as it was: an
+ * `HttpService[IO]` in http4s's DSL, circe entity codecs through http4s-circe,
+ * `BlazeBuilder[IO].bindHttp(port, host).mountService(service, "/")`, Blaze's defaults
+ * (its NIO1 selector pool, the global ExecutionContext) except the service error handler
+ * that answers the contract's refusals. TCP only (Blaze 0.18 binds TCP sockets). No
+ * options.
+ */
+final class Http4sBlazeStack extends Stack {
+  override def name(): String = "http4s-blaze"
+
+  override def protocol(): String = "http-json"
+
+  override def transports(): java.util.Set[String] = java.util.Collections.singleton("tcp")
+
+  override def hasServer(): Boolean = true
+
+  override def startServer(svc: Reference, cfg: Stack.ServerConfig): Stack.RunningServer = {
+    checkSetup(cfg.listen(), cfg.options(), serverOptions())
+    val listen = cfg.listen()
+    val routes = new Http4sBlazeRoutes(svc, cfg.maxMessageSize().toLong)
+    val server = BlazeBuilder[IO]
+      .bindHttp(listen.port(), listen.host())
+      .mountService(routes.service, "/")
+      .withServiceErrorHandler(routes.errors)
+      .start
+      .unsafeRunSync()
+    val bound = Address.tcp(listen.host(), server.address.getPort)
+    new Stack.RunningServer {
+      override def address(): Address = bound
+
+      override def close(): Unit = server.shutdownNow()
+    }
+  }
+}
