@@ -2,7 +2,7 @@ package io.wirebench.stack.originals
 
 import io.circe.generic.semiauto.{deriveDecoder, deriveEncoder}
 import io.circe.{Decoder, ObjectEncoder}
-import io.wirebench.stack.originals.Wire._
+import io.wirebench.stack.jsonwire.Wire._
 
 /**
  * ../../../../../../../../scala-2.13/src/main/scala/io/wirebench/stack/jsonwire/CirceJson.scala

@@ -7,6 +7,7 @@ import cats.effect.IO
 import fs2.{Chunk, Stream}
 import io.circe.syntax._
 import io.wirebench.contract.{Code, ContractException, Reference}
+import io.wirebench.stack.jsonwire.Wire
 import io.wirebench.stack.originals.CirceJson._
 import org.http4s._
 import org.http4s.circe._
