@@ -51,7 +51,7 @@ goinstall capnpc-go capnproto.org/go/capnp/v3/capnpc-go@v3.1.0-alpha.2
 goinstall grpcurl github.com/fullstorydev/grpcurl/cmd/grpcurl@v1.9.4
 goinstall ghz github.com/bojand/ghz/cmd/ghz@v0.121.0
 
-# The Python clients of the capnp, grpc-avro, thrift and HTTP/3 tests, pinned; pip runs only when one is
+# The Python clients of the capnp, grpc-avro, thrift, HTTP/3 and websocket tests, pinned; pip runs only when one is
 # missing or at another version.
 pypins=(pycapnp==2.2.4 grpcio==1.85.1 fastavro==1.13.1 thrift==0.25.0 aioquic==1.7.2 websockets==17.4)
 if ! command -v python3 >/dev/null; then
