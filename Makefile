@@ -83,7 +83,7 @@ java:
 
 # The JVM worker's own tests (JUnit), then the Go interop tests against it.
 test-java: java test-java-unit
-	$(GO) test -count=1 ./protocol/jvm/
+	$(GO) test -count=1 ./stack/jvm/
 
 test-java-unit:
 	@if command -v $(MVN) >/dev/null && command -v java >/dev/null; then \
@@ -110,7 +110,7 @@ rust:
 # The Rust worker's own tests (cargo test, in release mode so that they reuse the
 # worker's build), then the Go interop tests against it.
 test-rust: rust test-rust-unit
-	$(GO) test -count=1 ./protocol/rust/
+	$(GO) test -count=1 ./stack/rust/
 
 test-rust-unit:
 	@if [ -n "$(CARGO)" ]; then \

@@ -12,9 +12,9 @@ import (
 	"github.com/wirebench/wirebench/cluster/controlpb"
 	"github.com/wirebench/wirebench/engine"
 	"github.com/wirebench/wirebench/protocol"
-	"github.com/wirebench/wirebench/protocol/instrument"
 	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
+	"github.com/wirebench/wirebench/stack/instrument"
 )
 
 // Thresholds of a step's verdict, beside the generator's (results.MinAchieved, the

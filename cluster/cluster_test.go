@@ -21,9 +21,9 @@ import (
 	"github.com/wirebench/wirebench/engine"
 	"github.com/wirebench/wirebench/internal/testbin"
 	"github.com/wirebench/wirebench/load"
-	_ "github.com/wirebench/wirebench/protocol/all"
 	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
+	_ "github.com/wirebench/wirebench/stack/all"
 )
 
 var binary string

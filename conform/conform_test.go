@@ -9,8 +9,8 @@ import (
 	"github.com/wirebench/wirebench/conform"
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/protocol"
-	_ "github.com/wirebench/wirebench/protocol/all"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
+	_ "github.com/wirebench/wirebench/stack/all"
 )
 
 // faulty is the reference service with one fault: GetPerson answers person 3 with

@@ -8,8 +8,8 @@ import (
 	"github.com/wirebench/wirebench/engine"
 	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/protocol"
-	_ "github.com/wirebench/wirebench/protocol/all"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
+	_ "github.com/wirebench/wirebench/stack/all"
 	"github.com/wirebench/wirebench/transport"
 )
 

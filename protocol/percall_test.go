@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/wirebench/wirebench/protocol"
-	_ "github.com/wirebench/wirebench/protocol/all"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
+	_ "github.com/wirebench/wirebench/stack/all"
 	"github.com/wirebench/wirebench/transport"
 )
 

@@ -3,7 +3,7 @@
 // implementation of one or both sides of a protocol (its language, libraries and
 // tier), such as "go-nethttp-json" or "grpc-go". Each adapter lives in its own package
 // under protocol/ and registers its protocol and stacks from its init function; the
-// blank imports in protocol/all make every built-in one available. Nothing outside an
+// blank imports in stack/all make every built-in one available. Nothing outside an
 // adapter's package switches on protocol or stack names.
 package protocol
 

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	_ "github.com/wirebench/wirebench/protocol/all"
+	_ "github.com/wirebench/wirebench/stack/all"
 	"github.com/wirebench/wirebench/suite"
 )
 

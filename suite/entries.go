@@ -106,7 +106,7 @@ func (c *checker) readTarget(n *yaml.Node, i int) *target {
 	p, err := protocol.Lookup(name)
 	if err != nil {
 		if len(protocol.Names()) == 0 {
-			err = fmt.Errorf("%w; no protocol is registered (a program must import github.com/wirebench/wirebench/protocol/all)", err)
+			err = fmt.Errorf("%w; no protocol is registered (a program must import github.com/wirebench/wirebench/stack/all)", err)
 		}
 		c.at(resolve(fs["protocol"].val), "%v", err)
 		return nil

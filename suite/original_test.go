@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	_ "github.com/wirebench/wirebench/protocol/all"
+	_ "github.com/wirebench/wirebench/stack/all"
 
 	"github.com/wirebench/wirebench/originals"
 )

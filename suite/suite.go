@@ -5,7 +5,7 @@
 // bench command builds one from its flags. The format is described in docs/suites.md.
 //
 // Protocol names are checked against the protocol registry, so a program must register
-// the adapters (import protocol/all) before parsing. Parse and Load are safe for
+// the adapters (import stack/all) before parsing. Parse and Load are safe for
 // concurrent use; a Suite belongs to its caller.
 package suite
 

@@ -9,10 +9,10 @@ import (
 	"github.com/wirebench/wirebench/cluster"
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/load"
-	_ "github.com/wirebench/wirebench/protocol/all"
 	"github.com/wirebench/wirebench/record"
 	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
+	_ "github.com/wirebench/wirebench/stack/all"
 )
 
 var t0 = time.Unix(1000, 0)

@@ -12,7 +12,7 @@ import (
 
 	"github.com/wirebench/wirebench/internal/host"
 	"github.com/wirebench/wirebench/protocol"
-	_ "github.com/wirebench/wirebench/protocol/all" // the stacks' registry
+	_ "github.com/wirebench/wirebench/stack/all" // the stacks' registry
 )
 
 // machine is what the page says about where it was measured.

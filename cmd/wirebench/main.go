@@ -16,7 +16,7 @@ import (
 	"github.com/alecthomas/kong"
 	"google.golang.org/grpc/grpclog"
 
-	_ "github.com/wirebench/wirebench/protocol/all"
+	_ "github.com/wirebench/wirebench/stack/all"
 )
 
 // version is set at build time with -ldflags "-X main.version=..."; otherwise it is

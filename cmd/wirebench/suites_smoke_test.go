@@ -13,9 +13,9 @@ import (
 	"github.com/wirebench/wirebench/internal/nspair"
 	"github.com/wirebench/wirebench/internal/testtool"
 	"github.com/wirebench/wirebench/protocol"
-	_ "github.com/wirebench/wirebench/protocol/all"
 	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
+	_ "github.com/wirebench/wirebench/stack/all"
 	"github.com/wirebench/wirebench/suite"
 )
 

@@ -22,9 +22,9 @@ import (
 
 	"github.com/wirebench/wirebench/cluster"
 	"github.com/wirebench/wirebench/protocol"
-	_ "github.com/wirebench/wirebench/protocol/all"
 	"github.com/wirebench/wirebench/runner"
 	"github.com/wirebench/wirebench/spec"
+	_ "github.com/wirebench/wirebench/stack/all"
 	"github.com/wirebench/wirebench/suite"
 )
 

@@ -34,7 +34,7 @@
 //     satisfy errors.Is(err, ctx.Err()).
 //   - HTTP/3: the stack connect-go-h3 serves the same handlers with quic-go's
 //     http3.Server and calls them with the same clients over quic-go's
-//     http3.Transport (protocol/internal/h3x), over the quic transport only: connect-go
+//     http3.Transport (internal/h3x), over the quic transport only: connect-go
 //     takes any http.Client, and its three protocols need nothing of HTTP/2.
 //   - StreamTrades is a server stream of one Trade message each, over every one of
 //     the three protocols. When yield fails, the client closes the stream (resetting

@@ -27,7 +27,7 @@
 //     grpcio with fastavro can (docs/protocols.md).
 //   - Everything else (status mapping, options, one HTTP/2 connection per client,
 //     message limits, server life cycle, StreamTrades cancellation) is grpc-proto's,
-//     shared through protocol/internal/grpcx: a comparison of the two measures the
+//     shared through internal/grpcx: a comparison of the two measures the
 //     encoding alone.
 package grpcavro
 

@@ -3,8 +3,8 @@ package grpcavro_test
 import (
 	"testing"
 
+	"github.com/wirebench/wirebench/internal/grpcx/grpcxtest"
 	"github.com/wirebench/wirebench/protocol/grpcavro"
-	"github.com/wirebench/wirebench/protocol/internal/grpcx/grpcxtest"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
 )
 

@@ -7,7 +7,7 @@ import (
 
 // WireCodec encodes this protocol's requests and decodes its answers as bare Avro
 // records (no gRPC framing), for a client that frames gRPC itself
-// (protocol/instrument), with contract/avrowire and this package's conversions, as
+// (stack/instrument), with contract/avrowire and this package's conversions, as
 // the grpc-go client's codec does. Its zero value is ready; it keeps the request and
 // scalar answer records it reuses, so a WireCodec is owned by one call at a time. The
 // Decode functions of this package decode into fresh records and may be called

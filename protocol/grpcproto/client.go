@@ -5,8 +5,8 @@ import (
 
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/contract/pb"
+	"github.com/wirebench/wirebench/internal/grpcx"
 	"github.com/wirebench/wirebench/protocol"
-	"github.com/wirebench/wirebench/protocol/internal/grpcx"
 )
 
 // Client is a contract.Service over one gRPC connection (one HTTP/2 connection),

@@ -22,7 +22,7 @@
 //     client cancels the call (an HTTP/2 RST_STREAM) and returns at once.
 //   - Conversions between the contract model and the protobuf types (convert.go) run
 //     on every call, as in an application with its own domain model.
-//   - Options (grpc-go's transport knobs, by name, see protocol/internal/grpcx):
+//   - Options (grpc-go's transport knobs, by name, see internal/grpcx):
 //     client and server initial_window_size, initial_conn_window_size,
 //     read_buffer_size, write_buffer_size; server num_stream_workers.
 package grpcproto

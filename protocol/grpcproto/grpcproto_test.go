@@ -3,8 +3,8 @@ package grpcproto_test
 import (
 	"testing"
 
+	"github.com/wirebench/wirebench/internal/grpcx/grpcxtest"
 	"github.com/wirebench/wirebench/protocol/grpcproto"
-	"github.com/wirebench/wirebench/protocol/internal/grpcx/grpcxtest"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
 )
 

@@ -10,7 +10,7 @@ import (
 )
 
 // WireCodec encodes this protocol's requests and decodes its answers as bare message
-// bytes (no gRPC framing), for a client that frames gRPC itself (protocol/instrument),
+// bytes (no gRPC framing), for a client that frames gRPC itself (stack/instrument),
 // with protobuf-go and this package's conversions, as the grpc-go client does. Its
 // zero value is ready; it keeps the request and scalar answer messages it reuses, so a
 // WireCodec is owned by one call at a time. The Decode functions of this package

@@ -2,7 +2,7 @@ package httpjson
 
 import (
 	"github.com/wirebench/wirebench/contract"
-	"github.com/wirebench/wirebench/protocol/internal/answers"
+	"github.com/wirebench/wirebench/internal/answers"
 )
 
 // Bounds of the answers a client remembers (ClientOptions.RememberAnswers): a slot

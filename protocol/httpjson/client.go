@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/internal/answers"
 	"github.com/wirebench/wirebench/protocol"
-	"github.com/wirebench/wirebench/protocol/internal/answers"
 	"github.com/wirebench/wirebench/transport"
 )
 
@@ -59,7 +59,7 @@ type Client struct {
 type ClientOptions struct {
 	// RememberAnswers makes the client accept an answer whose body has the bytes of
 	// one it decoded earlier for the same request without decoding it again, and
-	// return the value decoded then (protocol/internal/answers): what a load generator
+	// return the value decoded then (internal/answers): what a load generator
 	// needs, not what a service's client would do. Answers of ListPersons, GetPerson,
 	// GetPersonLinks and Echo are remembered; the others must differ from call to call
 	// and are decoded every time. Remembered values are shared between calls: callers

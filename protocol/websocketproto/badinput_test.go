@@ -237,10 +237,10 @@ func TestBrokenFrames(t *testing.T) {
 	cl := tg.Client(t, nil)
 	for name, frames := range map[string][]byte{
 		// RFC 6455: a client's frames must be masked.
-		"unmasked": {0x81, 0x02, '{', '}'},
-		"unknown opcode": append(frameHeader(0x3, 1), 'x'),
+		"unmasked":           {0x81, 0x02, '{', '}'},
+		"unknown opcode":     append(frameHeader(0x3, 1), 'x'),
 		"continuation first": append(frameHeader(0x0, 1), 'x'),
-		"garbage": []byte(strings.Repeat("\x00\xffgarbage\r\n", 1000)),
+		"garbage":            []byte(strings.Repeat("\x00\xffgarbage\r\n", 1000)),
 	} {
 		t.Run(name, func(t *testing.T) {
 			c, br := rawWS(t, tg)

@@ -73,14 +73,30 @@ type (
 // The bodies of requests as the server reads them (a missing field stays nil, so it
 // is told from a zero one) and as the client writes them.
 type (
-	idBody      struct{ ID *int64 `json:"id"` }
-	echoBody    struct{ Payload *string `json:"payload"` }
-	valueBody   struct{ Value *int64 `json:"value"` }
-	countBody   struct{ Count *int64 `json:"count"` }
-	personList  struct{ Persons []contract.Person `json:"persons"` }
-	linkList    struct{ Links []contract.PersonLink `json:"links"` }
-	echoAnswer  struct{ Payload string `json:"payload"` }
-	valueAnswer struct{ Value int64 `json:"value"` }
+	idBody struct {
+		ID *int64 `json:"id"`
+	}
+	echoBody struct {
+		Payload *string `json:"payload"`
+	}
+	valueBody struct {
+		Value *int64 `json:"value"`
+	}
+	countBody struct {
+		Count *int64 `json:"count"`
+	}
+	personList struct {
+		Persons []contract.Person `json:"persons"`
+	}
+	linkList struct {
+		Links []contract.PersonLink `json:"links"`
+	}
+	echoAnswer struct {
+		Payload string `json:"payload"`
+	}
+	valueAnswer struct {
+		Value int64 `json:"value"`
+	}
 )
 
 // wireTrade is a trade as the stream carries it: side "BUY" or "SELL", as http-json

@@ -1,7 +1,7 @@
 //! Each stack's server and client together in one process, over TCP and a Unix socket:
 //! the client's own conformance checks (check.rs) against the server, a closed-model
 //! phase with its ops and histogram, and refusals the Go suite also checks over the
-//! wire (protocol/rust's interop tests run the Go clients against these servers).
+//! wire (stack/rust's interop tests run the Go clients against these servers).
 
 use std::sync::Arc;
 use std::time::Duration;

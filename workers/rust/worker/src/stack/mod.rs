@@ -1,4 +1,4 @@
-//! The Rust worker's stacks: their names and sides (protocol/rust in the Go module
+//! The Rust worker's stacks: their names and sides (stack/rust in the Go module
 //! registers them with their crate versions for `wirebench list`; a Go test keeps the
 //! two equal), and how a server and a client of each are made.
 

@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The histograms the worker sends decode in Go, and Go's decode here: both sides encode
- * the same values into protocol/jvm/testdata (this test writes histogram-java.txt with
- * -Dwirebench.update=true; protocol/jvm's histogram_test.go decodes it and writes
+ * the same values into stack/jvm/testdata (this test writes histogram-java.txt with
+ * -Dwirebench.update=true; stack/jvm's histogram_test.go decodes it and writes
  * histogram-go.txt with -update).
  */
 class HistogramInteropTest {
@@ -27,7 +27,7 @@ class HistogramInteropTest {
 
   @Test
   void decodesGoAndWritesJava() throws Exception {
-    Path dir = TestPaths.root().resolve("protocol/jvm/testdata");
+    Path dir = TestPaths.root().resolve("stack/jvm/testdata");
     Histogram h = Histograms.create();
     for (long v : VALUES) {
       Histograms.record(h, v);

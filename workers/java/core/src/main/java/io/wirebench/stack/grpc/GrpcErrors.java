@@ -7,7 +7,7 @@ import io.wirebench.contract.ContractException;
 import java.util.Map;
 
 /**
- * The contract's codes as gRPC statuses (protocol/internal/grpcx/status.go): not_found is
+ * The contract's codes as gRPC statuses (internal/grpcx/status.go): not_found is
  * NOT_FOUND, invalid_argument INVALID_ARGUMENT, resource_exhausted RESOURCE_EXHAUSTED,
  * internal INTERNAL; any other status is a failure of the call, not a refusal.
  */

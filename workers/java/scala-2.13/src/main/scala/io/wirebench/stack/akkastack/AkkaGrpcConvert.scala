@@ -8,7 +8,7 @@ import wirebench.v1.wirebench._
 
 /**
  * The contract's model as the ScalaPB messages of Akka gRPC's generated services, and the
- * contract's codes as gRPC statuses (protocol/internal/grpcx/status.go).
+ * contract's codes as gRPC statuses (internal/grpcx/status.go).
  */
 object AkkaGrpcConvert {
   def status(c: Code): Status = c match {

@@ -52,7 +52,7 @@ final class AkkaGrpcStack extends Stack {
 }
 
 object AkkaGrpcStack {
-  /** The contract's codes as gRPC statuses (protocol/internal/grpcx/status.go); a request over the limit is RESOURCE_EXHAUSTED. */
+  /** The contract's codes as gRPC statuses (internal/grpcx/status.go); a request over the limit is RESOURCE_EXHAUSTED. */
   val errors: ActorSystem => PartialFunction[Throwable, Trailers] = system => {
     case e: ContractException =>
       Trailers(AkkaGrpcConvert.status(e.code()).withDescription(e.getMessage))

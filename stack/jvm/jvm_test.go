@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/wirebench/wirebench/protocol"
-	_ "github.com/wirebench/wirebench/protocol/all"
-	"github.com/wirebench/wirebench/protocol/jvm"
+	_ "github.com/wirebench/wirebench/stack/all"
+	"github.com/wirebench/wirebench/stack/jvm"
 )
 
 // pom is the part of a Maven POM the version check reads.

@@ -7,7 +7,7 @@
 //
 //   - Every answer is checked, cheaply: the client remembers, per operation and
 //     request (an id, an echo payload), the hash of an answer's bytes and the value
-//     decoded from them (protocol/internal/answers: hash/maphash with a secret seed,
+//     decoded from them (internal/answers: hash/maphash with a secret seed,
 //     bounded tables). An answer with those bytes is accepted on the hash and the
 //     remembered value is returned, so the workload's own check runs on it as on any
 //     answer; an answer not seen before is decoded in full by the protocol's own
@@ -27,7 +27,7 @@
 //     run and writes the requests they made in one system call with its own window
 //     updates. grpc-status and the HTTP status and content type of every answer are
 //     checked, and failures map to *contract.Error as grpc-go's clients map them
-//     (protocol/internal/grpcx). Flow control both ways, GOAWAY, RST_STREAM, PING,
+//     (internal/grpcx). Flow control both ways, GOAWAY, RST_STREAM, PING,
 //     SETTINGS and CONTINUATION are handled; a new connection is dialed when one
 //     fails, is sent GOAWAY, or has used its stream ids.
 //   - Every connection is opened through protocol.ClientConfig.Dial, so its bytes are

@@ -54,7 +54,7 @@ func TestHistogramsInteroperate(t *testing.T) {
 	}
 	b, err := os.ReadFile(goFile)
 	if err != nil {
-		t.Fatalf("%v (go test ./protocol/jvm -run Histograms -update writes it)", err)
+		t.Fatalf("%v (go test ./stack/jvm -run Histograms -update writes it)", err)
 	}
 	g, err := record.DecodeHistogram(strings.TrimSpace(string(b)))
 	if err != nil {

@@ -23,12 +23,12 @@ import (
 
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/protocol"
-	_ "github.com/wirebench/wirebench/protocol/all"
 	"github.com/wirebench/wirebench/protocol/grpcavro"
 	"github.com/wirebench/wirebench/protocol/grpcproto"
 	"github.com/wirebench/wirebench/protocol/httpjson"
-	"github.com/wirebench/wirebench/protocol/instrument"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
+	_ "github.com/wirebench/wirebench/stack/all"
+	"github.com/wirebench/wirebench/stack/instrument"
 	"github.com/wirebench/wirebench/sysstat"
 	"github.com/wirebench/wirebench/transport"
 )

@@ -19,8 +19,8 @@ import (
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/internal/testtool"
 	"github.com/wirebench/wirebench/protocol"
-	"github.com/wirebench/wirebench/protocol/jvm"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
+	"github.com/wirebench/wirebench/stack/jvm"
 	"github.com/wirebench/wirebench/transport"
 )
 

@@ -8,9 +8,9 @@ import (
 	_ "github.com/wirebench/wirebench/protocol/grpcavro"
 	_ "github.com/wirebench/wirebench/protocol/grpcproto"
 	_ "github.com/wirebench/wirebench/protocol/httpjson"
-	_ "github.com/wirebench/wirebench/protocol/instrument"
-	_ "github.com/wirebench/wirebench/protocol/jvm"
-	_ "github.com/wirebench/wirebench/protocol/rust"
 	_ "github.com/wirebench/wirebench/protocol/thriftrpc"
 	_ "github.com/wirebench/wirebench/protocol/websocketproto"
+	_ "github.com/wirebench/wirebench/stack/instrument"
+	_ "github.com/wirebench/wirebench/stack/jvm"
+	_ "github.com/wirebench/wirebench/stack/rust"
 )

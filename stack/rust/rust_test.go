@@ -16,8 +16,8 @@ import (
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/internal/testtool"
 	"github.com/wirebench/wirebench/protocol"
-	_ "github.com/wirebench/wirebench/protocol/all"
-	"github.com/wirebench/wirebench/protocol/rust"
+	_ "github.com/wirebench/wirebench/stack/all"
+	"github.com/wirebench/wirebench/stack/rust"
 	"github.com/wirebench/wirebench/transport"
 )
 

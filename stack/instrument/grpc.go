@@ -11,9 +11,9 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/internal/answers"
+	"github.com/wirebench/wirebench/internal/grpcx"
 	"github.com/wirebench/wirebench/protocol"
-	"github.com/wirebench/wirebench/protocol/internal/answers"
-	"github.com/wirebench/wirebench/protocol/internal/grpcx"
 	"github.com/wirebench/wirebench/transport"
 )
 
@@ -42,7 +42,7 @@ type scratch interface {
 }
 
 // Bounds of the answers a client remembers: a slot per id up to answerSlots, and
-// answerBudget bytes of answers per operation (protocol/internal/answers).
+// answerBudget bytes of answers per operation (internal/answers).
 const (
 	answerSlots  = 4096
 	echoSlots    = 64
