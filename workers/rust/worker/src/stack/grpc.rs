@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use futures_util::Stream;
 use hyper_util::rt::TokioIo;
+use tonic::transport::server::TcpIncoming;
 use tonic::transport::{Channel, Endpoint, Server};
 use tonic::{Request, Response, Status};
 
@@ -194,7 +195,10 @@ pub fn serve(svc: Arc<Reference>, ln: Listener, limit: usize) -> Result<Running,
     let (shutdown, signal) = Shutdown::new();
     let task = match ln {
         Listener::Tcp(l) => {
-            let incoming = tokio_stream::wrappers::TcpListenerStream::new(l);
+            // tonic's own listener with TCP_NODELAY on, as `Server::serve(addr)` sets it
+            // by default: a custom incoming stream would leave Nagle's algorithm on, and
+            // an answer's trailers would wait for the peer's delayed ACK (about 40 ms).
+            let incoming = TcpIncoming::from(l).with_nodelay(Some(true));
             tokio::spawn(async move { router.serve_with_incoming_shutdown(incoming, signal).await.map_err(|e| e.to_string()) })
         }
         Listener::Unix(l, _) => {
