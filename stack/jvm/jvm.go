@@ -191,12 +191,13 @@ var Stacks = []*protocol.Stack{
 			scalaLibrary: scala212,
 		},
 	},
-	// The metrifier original's HTTP server, at its versions (workers/java/originals-2.12).
+	// The metrifier original's HTTP server and client, at its versions (workers/java/originals-2.12).
 	{
-		Name: "http4s-blaze", Protocol: "http-json", Sides: protocol.ServerSide, Language: "scala", Family: Originals,
-		Summary: "http4s 0.18.15 on Blaze with circe 0.9.3 (Scala 2.12, cats-effect 0.10): an HttpService in the DSL, BlazeBuilder: the metrifier original's; TCP only",
+		Name: "http4s-blaze", Protocol: "http-json", Sides: protocol.ServerSide | protocol.ClientSide, Language: "scala", Family: Originals,
+		Summary: "http4s 0.18.15 on Blaze with circe 0.9.3 (Scala 2.12, cats-effect 0.10): an HttpService in the DSL served by BlazeBuilder, called by Blaze's Http1Client with Blaze's defaults: the metrifier original's; TCP only, client bytes not counted",
 		Libraries: map[string]string{
 			"org.http4s:http4s-blaze-server_2.12": http4s018,
+			"org.http4s:http4s-blaze-client_2.12": http4s018,
 			"org.http4s:http4s-dsl_2.12":          http4s018,
 			"org.http4s:http4s-circe_2.12":        http4s018Circe,
 			"io.circe:circe-generic_2.12":         circe09,

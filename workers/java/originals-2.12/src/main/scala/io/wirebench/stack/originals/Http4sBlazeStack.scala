@@ -3,6 +3,8 @@ package io.wirebench.stack.originals
 import cats.effect.IO
 import io.wirebench.contract.Reference
 import io.wirebench.stack.{Address, Stack}
+import org.http4s.Uri
+import org.http4s.client.blaze.Http1Client
 import org.http4s.server.blaze.BlazeBuilder
 
 /**
@@ -11,8 +13,11 @@ import org.http4s.server.blaze.BlazeBuilder
  * `HttpService[IO]` in http4s's DSL, circe entity codecs through http4s-circe,
  * `BlazeBuilder[IO].bindHttp(port, host).mountService(service, "/")`, Blaze's defaults
  * (its NIO1 selector pool, the global ExecutionContext) except the service error handler
- * that answers the contract's refusals. TCP only (Blaze 0.18 binds TCP sockets). No
- * options.
+ * that answers the contract's refusals. Its client is the original's too: http4s 0.18.15's
+ * Blaze client, `Http1Client[IO]()` with Blaze's defaults (a pool of up to 10 connections,
+ * shared by every caller of one client), called as the original's HttpClient calls its
+ * server (Http4sBlazeClient). TCP only (Blaze 0.18 binds and dials TCP sockets); the
+ * client cannot count bytes (Blaze owns its channels). No options.
  */
 final class Http4sBlazeStack extends Stack {
   override def name(): String = "http4s-blaze"
@@ -22,6 +27,16 @@ final class Http4sBlazeStack extends Stack {
   override def transports(): java.util.Set[String] = java.util.Collections.singleton("tcp")
 
   override def hasServer(): Boolean = true
+
+  override def hasClient(): Boolean = true
+
+  override def countsBytes(): Boolean = false
+
+  override def connect(cfg: Stack.ClientConfig): Stack.Client = {
+    checkSetup(cfg.target(), cfg.options(), clientOptions())
+    val base = Uri.fromString("http://" + cfg.target().hostPort()).fold(e => throw new IllegalArgumentException(e.message), identity)
+    new Http4sBlazeClient(Http1Client[IO]().unsafeRunSync(), base, cfg.maxMessageSize())
+  }
 
   override def startServer(svc: Reference, cfg: Stack.ServerConfig): Stack.RunningServer = {
     checkSetup(cfg.listen(), cfg.options(), serverOptions())
