@@ -4,8 +4,10 @@ import cats.effect.IO
 import io.wirebench.contract.Reference
 import io.wirebench.stack.{Address, Stack}
 import org.http4s.Uri
-import org.http4s.client.blaze.Http1Client
+import org.http4s.client.blaze.{BlazeClientConfig, Http1Client}
 import org.http4s.server.blaze.BlazeBuilder
+
+import scala.concurrent.duration.Duration
 
 /**
  * http-json served by http4s 0.18.15 on its Blaze server with circe 0.9.3 (Scala 2.12):
@@ -14,9 +16,13 @@ import org.http4s.server.blaze.BlazeBuilder
  * `BlazeBuilder[IO].bindHttp(port, host).mountService(service, "/")`, Blaze's defaults
  * (its NIO1 selector pool, the global ExecutionContext) except the service error handler
  * that answers the contract's refusals. Its client is the original's too: http4s 0.18.15's
- * Blaze client, `Http1Client[IO]()` with Blaze's defaults (a pool of up to 10 connections,
- * shared by every caller of one client), called as the original's HttpClient calls its
- * server (Http4sBlazeClient). TCP only (Blaze 0.18 binds and dials TCP sockets); the
+ * Blaze client, `Http1Client[IO](config)` with Blaze's defaults (a pool of up to 10
+ * connections, shared by every caller of one client) but for one, called as the
+ * original's HttpClient calls its server (Http4sBlazeClient). That one: Blaze's 10 s
+ * wait for an answer's headers is left out (its request timeout is already infinite),
+ * as every other client stack leaves calls to the engine's call timeout: this server
+ * takes about 23 s to parse the contract check's 4 MiB echo (docs/java-worker.md), and no
+ * measured call comes near 10 s. TCP only (Blaze 0.18 binds and dials TCP sockets); the
  * client cannot count bytes (Blaze owns its channels). No options.
  */
 final class Http4sBlazeStack extends Stack {
@@ -35,7 +41,8 @@ final class Http4sBlazeStack extends Stack {
   override def connect(cfg: Stack.ClientConfig): Stack.Client = {
     checkSetup(cfg.target(), cfg.options(), clientOptions())
     val base = Uri.fromString("http://" + cfg.target().hostPort()).fold(e => throw new IllegalArgumentException(e.message), identity)
-    new Http4sBlazeClient(Http1Client[IO]().unsafeRunSync(), base, cfg.maxMessageSize())
+    val config = BlazeClientConfig.defaultConfig.copy(responseHeaderTimeout = Duration.Inf)
+    new Http4sBlazeClient(Http1Client[IO](config).unsafeRunSync(), base, cfg.maxMessageSize())
   }
 
   override def startServer(svc: Reference, cfg: Stack.ServerConfig): Stack.RunningServer = {
