@@ -16,8 +16,9 @@ import (
 	"github.com/wirebench/wirebench/stats"
 )
 
-// Confidence is the level of the score's confidence interval, JMH's default.
-const Confidence = 0.999
+// Confidence is the level of the score's confidence interval and of the ratios'
+// (results.Confidence), JMH's default.
+const Confidence = results.Confidence
 
 // Benchmark completes head, a benchmark's description (cluster.Resolved.Benchmark),
 // with what the driver measured of it, m. steady is the class of each of m's forks
