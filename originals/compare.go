@@ -28,6 +28,12 @@ type Bench struct {
 	Latency map[string]float64
 	// Relative is the score's ratio to its comparison group's baseline (nil: none).
 	Relative *Relative
+	// Pair gives the benchmark's ratio over another of its comparison group, of a
+	// metric ("score", or a latency as Ours.Metric names it), paired by fork and
+	// round as the group's ratios to its baseline are; nil when the two were not
+	// measured in one group's rounds or their group does not pair that metric. A nil
+	// Pair pairs nothing beyond Relative. Safe for concurrent use.
+	Pair func(over *Bench, metric string) *Relative
 	// Warnings are the benchmark's warnings, as the summary wrote them.
 	Warnings []string
 }
@@ -46,8 +52,8 @@ type Row struct {
 	// Ours is our ratio in the original's terms (times over times, or rates over rates),
 	// with its interval [Low, High]; Low == High == Mean when it has none.
 	Ours Estimate
-	// Paired: Ours comes from the group's ratio paired by round; otherwise it is the
-	// ratio of two scores measured apart.
+	// Paired: Ours is a ratio paired by fork and round within one comparison group;
+	// otherwise it is the ratio of two figures measured apart.
 	Paired bool
 	// RatioOfRatios is Ours.Mean over the original's ratio; 0 when there is no Ours.
 	RatioOfRatios float64
@@ -228,21 +234,25 @@ func Steady(b *Bench) (bool, string) {
 	return true, ""
 }
 
-// ours returns our ratio in the finding's terms. The score's ratio is the group's
-// paired ratio when one benchmark is the other's baseline, and otherwise the ratio of
-// the scores, its interval from their errors (the widest the two intervals allow). A
-// figure's unit and ours must be of one kind (times or rates), except that in two
-// closed loops of the same number of callers a time per op is callers over the rate,
-// so the ratio of times is the inverse of the ratio of rates.
+// ours returns our ratio in the finding's terms: paired (pairedRatio) when the two
+// benchmarks were measured in one comparison group's rounds and the group pairs the
+// finding's metric; otherwise the ratio of the two figures, for a score with its
+// interval from their errors (the widest the two intervals allow). A figure's unit
+// and ours must be of one kind (times or rates), except that in two closed loops of
+// the same number of callers a time per op is callers over the rate, so the ratio of
+// times is the inverse of the ratio of rates.
 func ours(f *Finding, of, over *Bench) (e Estimate, paired, ok bool, why string) {
 	want := units[f.Of.Unit]
-	if f.Ours.Metric != "score" {
-		a, b := of.Latency[f.Ours.Metric], over.Latency[f.Ours.Metric]
+	if m := f.Ours.Metric; m != "score" {
+		a, b := of.Latency[m], over.Latency[m]
 		if want != timeKind {
 			return e, false, false, fmt.Sprintf("unit mismatch: the original's figures are %s, ours a latency", f.Of.Unit)
 		}
+		if p := pairedRatio(of, over, m); p != nil {
+			return *p, true, true, ""
+		}
 		if !(a > 0 && b > 0) {
-			return e, false, false, fmt.Sprintf("no %s latency in %s or %s", f.Ours.Metric, of.Name, over.Name)
+			return e, false, false, fmt.Sprintf("no %s latency in %s or %s", m, of.Name, over.Name)
 		}
 		r := a / b
 		return Estimate{r, r, r}, false, true, ""
@@ -254,20 +264,16 @@ func ours(f *Finding, of, over *Bench) (e Estimate, paired, ok bool, why string)
 	if of.Avgt != over.Avgt {
 		return e, false, false, fmt.Sprintf("unit mismatch: %s and %s score in different modes", of.Name, over.Name)
 	}
-	ro, rv := withInterval(of.Relative), withInterval(over.Relative)
-	switch {
-	case ro != nil && ro.Baseline == over.Name && ro.Mean > 0:
-		e, paired = Estimate{ro.Mean, ro.Low, ro.High}, true
-	case rv != nil && rv.Baseline == of.Name && rv.Mean > 0:
-		e, paired = Estimate{1 / rv.Mean, 1 / rv.High, 1 / rv.Low}, true
-	case of.Score > 0 && over.Score > 0:
+	if p := pairedRatio(of, over, "score"); p != nil {
+		e, paired = *p, true
+	} else if of.Score > 0 && over.Score > 0 {
 		m := of.Score / over.Score
 		e = Estimate{m, m, m}
 		if of.ScoreError > 0 && over.ScoreError > 0 && over.Score > over.ScoreError && of.Score > of.ScoreError {
 			e.Low = (of.Score - of.ScoreError) / (over.Score + over.ScoreError)
 			e.High = (of.Score + of.ScoreError) / (over.Score - over.ScoreError)
 		}
-	default:
+	} else {
 		return e, false, false, fmt.Sprintf("no score for %s or %s", of.Name, over.Name)
 	}
 	if have != want {
@@ -277,6 +283,28 @@ func ours(f *Finding, of, over *Bench) (e Estimate, paired, ok bool, why string)
 		e = Estimate{1 / e.Mean, 1 / e.High, 1 / e.Low}
 	}
 	return e, paired, true, ""
+}
+
+// pairedRatio is of's metric over over's, paired by fork and round, or nil: the
+// score's ratio to the group's baseline as the results hold it (Relative) when one is
+// the other's baseline, else what of.Pair gives.
+func pairedRatio(of, over *Bench, metric string) *Estimate {
+	if metric == "score" {
+		ro, rv := withInterval(of.Relative), withInterval(over.Relative)
+		switch {
+		case ro != nil && ro.Baseline == over.Name && ro.Mean > 0:
+			return &Estimate{ro.Mean, ro.Low, ro.High}
+		case rv != nil && rv.Baseline == of.Name && rv.Mean > 0:
+			return &Estimate{1 / rv.Mean, 1 / rv.High, 1 / rv.Low}
+		}
+	}
+	if of.Pair == nil {
+		return nil
+	}
+	if r := withInterval(of.Pair(over, metric)); r != nil && r.Mean > 0 {
+		return &Estimate{r.Mean, r.Low, r.High}
+	}
+	return nil
 }
 
 // withInterval returns r, its interval the point itself when it has none (fewer than

@@ -90,3 +90,28 @@ func TestPayloadBytes(t *testing.T) {
 		}
 	}
 }
+
+// Two benchmarks neither of which is the other's baseline are paired by Bench.Pair
+// when it pairs them (its ratio and interval used as they are), and are two scores
+// measured apart when it does not.
+func TestComparePair(t *testing.T) {
+	o := testOriginal(t)
+	http := Bench{Name: "http", Protocol: "http-json", Load: "closed", Concurrency: 4, Score: 1000, ScoreError: 10,
+		Relative: &Relative{Baseline: "base", Mean: 0.5, Low: 0.45, High: 0.55}}
+	rpc := Bench{Name: "rpc", Protocol: "grpc-proto", Load: "closed", Concurrency: 4, Score: 1800, ScoreError: 20,
+		Relative: &Relative{Baseline: "base", Mean: 0.9, Low: 0.85, High: 0.95}}
+	var asked []string
+	rpc.Pair = func(over *Bench, metric string) *Relative {
+		asked = append(asked, over.Name+" "+metric)
+		return &Relative{Baseline: over.Name, Mean: 1.7, Low: 1.6, High: 1.85}
+	}
+	r := Compare(o, "", []Bench{http, rpc})[0]
+	// Asked once per finding of rpc over http (rate, then time), for the score.
+	if !r.Paired || r.Ours != (Estimate{1.7, 1.6, 1.85}) || r.Verdict != Holds || strings.Join(asked, ", ") != "http score, http score" {
+		t.Errorf("paired by Pair: %+v (asked %q)", r, asked)
+	}
+	rpc.Pair = func(*Bench, string) *Relative { return nil }
+	if r := Compare(o, "", []Bench{http, rpc})[0]; r.Paired || r.Ours.Mean != 1.8 || r.Ours.Low != 1780.0/1010 {
+		t.Errorf("not paired: %+v", r)
+	}
+}

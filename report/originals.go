@@ -48,8 +48,9 @@ func originalView(ref *results.OriginalRef, bs []results.Benchmark) view {
 		return v
 	}
 	v.Note = fmt.Sprintf("%s. Per finding of the original (a ratio of two of its published figures): the original's ratio; "+
-		"ours, with its 99.9 %% interval when the two benchmarks were paired in one comparison group (else the ratio of two scores measured apart, "+
-		"its interval from their errors, marked ‡); our ratio over the original's; and the verdict. It holds when our interval is on the original's "+
+		"ours, paired by fork and round with its 99.9 %% interval when the two benchmarks were measured in the rounds of one comparison group "+
+		"(for a latency, an open-loop group's p50 or p99), else the ratio of two figures measured apart, marked ‡ (a score's interval from the two errors, "+
+		"a latency's none); our ratio over the original's; and the verdict. It holds when our interval is on the original's "+
 		"side of 1 and our ratio is within %s× of the original's (or, where the original shows no clear gap, our whole interval lies within "+
 		"±%.0f %%); it is inconclusive when our interval is too wide to tell a gap from none; see docs/suites.md, \"The verdict\".", o.Title, fixed(originals.SizeBand, 0), (originals.GapBand-1)*100)
 	rows := originals.Compare(o, ref.Setup, Benches(bs))
@@ -127,9 +128,15 @@ func setupsTable(o *originals.Original, only string) table {
 	return t
 }
 
-// Benches is what package originals reads of bs.
+// Benches is what package originals reads of bs. Two benchmarks measured in one
+// comparison group's rounds (results.Pairable) are paired by Bench.Pair as the group
+// pairs a target with its baseline (results.Paired), from the slices bs hold.
 func Benches(bs []results.Benchmark) []originals.Bench {
 	out := make([]originals.Bench, len(bs))
+	byName := make(map[string]*results.Benchmark, len(bs))
+	for i := range bs {
+		byName[bs[i].Name] = &bs[i]
+	}
 	for i := range bs {
 		b := &bs[i]
 		ob := originals.Bench{Name: b.Name, Protocol: b.Protocol, Transport: b.Transport, Label: b.Label, Workload: b.Workload,
@@ -145,12 +152,37 @@ func Benches(bs []results.Benchmark) []originals.Bench {
 		ob.Score, ob.ScoreError, _ = b.Score()
 		l := b.Summary.LatencyUs
 		ob.Latency = map[string]float64{"mean": l.Mean, "p50": l.P50, "p75": l.P75, "p90": l.P90, "p99": l.P99, "p999": l.P999, "max": l.Max}
-		if rel := b.Summary.Relative; rel != nil {
-			ob.Relative = &originals.Relative{Baseline: rel.Baseline, Mean: rel.Ratio.Mean, Low: rel.Ratio.CILow, High: rel.Ratio.CIHigh}
+		ob.Relative = relativeOf(b.Summary.Relative, "score")
+		ob.Pair = func(over *originals.Bench, metric string) *originals.Relative {
+			o := byName[over.Name]
+			if o == nil || !results.Pairable(b, o) {
+				return nil
+			}
+			rel, _ := results.Paired(b, o)
+			return relativeOf(rel, metric)
 		}
 		out[i] = ob
 	}
 	return out
+}
+
+// relativeOf is r's ratio of metric (as originals.Ours.Metric names it: "score",
+// "p50", "p99"), or nil when r is nil or not of that metric.
+func relativeOf(r *results.Relative, metric string) *originals.Relative {
+	if r == nil {
+		return nil
+	}
+	var q *results.Ratio
+	switch {
+	case r.Of == "" && metric == "score", r.Of == results.RelativeLatencyP50 && metric == "p50":
+		q = &r.Ratio
+	case r.Of == results.RelativeLatencyP50 && metric == "p99":
+		q = r.LatencyP99
+	}
+	if q == nil {
+		return nil
+	}
+	return &originals.Relative{Baseline: r.Baseline, Mean: q.Mean, Low: q.CILow, High: q.CIHigh}
 }
 
 // param is a numeric workload parameter of a results file (JSON numbers read back as
