@@ -26,6 +26,15 @@ public abstract class Stack {
   /** The transports it can speak: "tcp", "unix". */
   public abstract Set<String> transports();
 
+  /**
+   * Whether the stack's server side (server true) or client side speaks TLS 1.3 when its
+   * config carries a {@link Tls} (the "tls" transport); the worker refuses TLS for a
+   * side that does not.
+   */
+  public boolean speaksTls(boolean server) {
+    return false;
+  }
+
   public boolean hasServer() {
     return false;
   }
@@ -73,6 +82,20 @@ public abstract class Stack {
 
   /** Checks the settings common to every stack: options known, transport spoken. */
   protected final void checkSetup(Address addr, Map<String, String> options, List<String> known) {
+    checkSetup(addr, options, known, false, false);
+  }
+
+  /**
+   * checkSetup for a server (server true) or client, and TLS (tls says it is asked for)
+   * spoken by that side, over TCP only.
+   */
+  protected final void checkSetup(Address addr, Map<String, String> options, List<String> known, boolean server, boolean tls) {
+    if (tls && !speaksTls(server)) {
+      throw new IllegalArgumentException("the " + name() + " " + (server ? "server" : "client") + " does not speak TLS");
+    }
+    if (tls && addr.isUnix()) {
+      throw new IllegalArgumentException("TLS is for TCP, not unix sockets");
+    }
     Options.check(name(), options, known);
     if (!transports().contains(addr.network())) {
       throw new IllegalArgumentException(name() + " does not support " + (addr.isUnix() ? "unix sockets" : addr.network())
@@ -96,7 +119,17 @@ public abstract class Stack {
     void close();
   }
 
-  public record ServerConfig(Address listen, int maxMessageSize, Map<String, String> options) {}
+  /** A server's settings; tls is null for plain text. */
+  public record ServerConfig(Address listen, int maxMessageSize, Map<String, String> options, Tls.Server tls) {
+    public ServerConfig(Address listen, int maxMessageSize, Map<String, String> options) {
+      this(listen, maxMessageSize, options, null);
+    }
+  }
 
-  public record ClientConfig(Address target, int maxMessageSize, Map<String, String> options, ByteCounter counter) {}
+  /** A client's settings; tls is null for plain text. */
+  public record ClientConfig(Address target, int maxMessageSize, Map<String, String> options, ByteCounter counter, Tls.Client tls) {
+    public ClientConfig(Address target, int maxMessageSize, Map<String, String> options, ByteCounter counter) {
+      this(target, maxMessageSize, options, counter, null);
+    }
+  }
 }

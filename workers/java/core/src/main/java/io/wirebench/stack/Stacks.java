@@ -23,6 +23,17 @@ public final class Stacks {
     return ALL;
   }
 
+  /** The names of the stacks whose server (server true) or client speaks TLS, comma-separated, or "none". */
+  public static String withTls(boolean server) {
+    List<String> names = new ArrayList<>();
+    for (Stack s : ALL) {
+      if ((server ? s.hasServer() : s.hasClient()) && s.speaksTls(server)) {
+        names.add(s.name());
+      }
+    }
+    return names.isEmpty() ? "none" : String.join(", ", names);
+  }
+
   /**
    * The stack of protocol called name with the side asked for; throws
    * IllegalArgumentException listing the valid names.

@@ -23,6 +23,7 @@ import io.wirebench.stack.Address;
 import io.wirebench.stack.ByteCounter;
 import io.wirebench.stack.Stack;
 import io.wirebench.stack.Stacks;
+import io.wirebench.stack.Tls;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -160,9 +161,11 @@ final class ClientRun implements StreamObserver<ClientArgs> {
     Workload op;
     io.wirebench.engine.LoadModel model;
     int limit;
+    Tls.Client tls;
     try {
       Setups.checkTransport(b);
       st = Stacks.lookup(b.getProtocol(), b.getClientStack(), false);
+      tls = Setups.clientTls(b, setup, st);
       target = Address.parse(setup.getTarget());
       ds = Dataset.of(b.getDataSeed(), b.getDataSize());
       op = Workloads.build(b.getWorkload(), new Workloads.Params((int) Math.min(Math.max(b.getPayload(), -1), Integer.MAX_VALUE),
@@ -179,7 +182,7 @@ final class ClientRun implements StreamObserver<ClientArgs> {
     }
     stack = st;
     counter = new ByteCounter();
-    Stack.ClientConfig cfg = new Stack.ClientConfig(target, limit, b.getClientOptionsMap(), counter);
+    Stack.ClientConfig cfg = new Stack.ClientConfig(target, limit, b.getClientOptionsMap(), counter, tls);
     for (int i = 0; i < model.connections(); i++) {
       try {
         clients.add(st.connect(cfg));
@@ -213,6 +216,16 @@ final class ClientRun implements StreamObserver<ClientArgs> {
    * does less than the contract asks fails before anything is measured: UNAVAILABLE when
    * it could not be reached, FAILED_PRECONDITION for any other failure.
    */
+  /** Whether t, or a cause of it, is a TLS failure (a certificate not trusted, no common protocol, ...). */
+  private static boolean tlsFailure(Throwable t) {
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      if (c instanceof javax.net.ssl.SSLException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private void check(Workload op, long timeoutNanos) throws Session.StoppedException {
     for (int i = 0; i < clients.size(); i++) {
       Thread self = Thread.currentThread();
@@ -233,6 +246,10 @@ final class ClientRun implements StreamObserver<ClientArgs> {
       if (timedOut) {
         throw Status.FAILED_PRECONDITION.withDescription("the target failed the contract check (connection " + (i + 1)
             + "): no answer within " + timeoutNanos / 1_000_000 + " ms").asRuntimeException();
+      }
+      if (err != null && tlsFailure(err)) {
+        throw Status.UNAVAILABLE.withDescription("the TLS handshake with the target failed (connection " + (i + 1) + "): " + err)
+            .asRuntimeException();
       }
       if (err != null) {
         String kind = ErrorKinds.classify(err);

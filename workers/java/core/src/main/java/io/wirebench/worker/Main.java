@@ -9,8 +9,11 @@ import io.wirebench.stack.ByteCounter;
 import io.wirebench.stack.Options;
 import io.wirebench.stack.Stack;
 import io.wirebench.stack.Stacks;
+import io.wirebench.stack.Tls;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -205,13 +208,29 @@ public final class Main implements Callable<Integer> {
         description = "where to serve (default: ${DEFAULT-VALUE})")
     Address listen;
 
+    @Option(names = "--tls-cert", paramLabel = "FILE",
+        description = "serve TLS 1.3 with this PEM certificate chain (leaf first); needs --tls-key")
+    Path tlsCert;
+
+    @Option(names = "--tls-key", paramLabel = "FILE", description = "the PEM PKCS#8 private key of --tls-cert")
+    Path tlsKey;
+
     @Override
     public Integer call() throws Exception {
       Stack stack = flags.lookup(true);
       Dataset ds = flags.dataset();
       Stack.RunningServer server;
       try {
-        server = stack.startServer(new Reference(ds), new Stack.ServerConfig(listen, flags.maxMessageSize, flags.options()));
+        Tls.Server tls = null;
+        if (tlsCert != null || tlsKey != null) {
+          if (tlsCert == null || tlsKey == null) {
+            throw new IllegalArgumentException("--tls-cert and --tls-key go together");
+          }
+          tls = new Tls.Server(readFile(tlsCert, "--tls-cert"), readFile(tlsKey, "--tls-key"));
+          tls.context(); // a bad certificate or key is a usage error, before the stack starts
+          Setups.requireTls(stack, true);
+        }
+        server = stack.startServer(new Reference(ds), new Stack.ServerConfig(listen, flags.maxMessageSize, flags.options(), tls));
       } catch (IllegalArgumentException e) {
         throw flags.refused(e);
       }
@@ -234,13 +253,30 @@ public final class Main implements Callable<Integer> {
         description = "the server's address")
     Address target;
 
+    @Option(names = "--tls-ca", paramLabel = "FILE",
+        description = "speak TLS 1.3 to the target, trusting the PEM CA certificates of this file alone")
+    Path tlsCA;
+
+    @Option(names = "--tls-server-name", paramLabel = "NAME",
+        description = "the name the server's certificate must carry (default: the target's host); needs --tls-ca")
+    String tlsServerName;
+
     @Override
     public Integer call() throws Exception {
       Stack stack = flags.lookup(false);
       Dataset ds = flags.dataset();
       Stack.Client client;
       try {
-        client = stack.connect(new Stack.ClientConfig(target, flags.maxMessageSize, flags.options(), new ByteCounter()));
+        Tls.Client tls = null;
+        if (tlsServerName != null && tlsCA == null) {
+          throw new IllegalArgumentException("--tls-server-name needs --tls-ca");
+        }
+        if (tlsCA != null) {
+          tls = new Tls.Client(readFile(tlsCA, "--tls-ca"), tlsServerName);
+          tls.trustManagers();
+          Setups.requireTls(stack, false);
+        }
+        client = stack.connect(new Stack.ClientConfig(target, flags.maxMessageSize, flags.options(), new ByteCounter(), tls));
       } catch (IllegalArgumentException e) {
         throw flags.refused(e);
       }
@@ -264,12 +300,36 @@ public final class Main implements Callable<Integer> {
       PrintWriter out = spec.commandLine().getOut();
       for (Stack s : Stacks.all()) {
         String sides = s.hasServer() && s.hasClient() ? "server, client" : s.hasServer() ? "server" : "client";
-        out.println(s.protocol() + "/" + s.name() + "\t" + sides + "\t" + String.join(", ", new TreeSet<>(s.transports()))
+        out.println(s.protocol() + "/" + s.name() + "\t" + sides + "\t" + String.join(", ", transports(s))
             + (s.serverOptions().isEmpty() && s.clientOptions().isEmpty() ? "" : "\toptions: " + String.join(", ", s.clientOptions())));
       }
       out.flush();
       return 0;
     }
+  }
+
+  /** The bytes of a file named by flag, or IllegalArgumentException saying why not. */
+  static byte[] readFile(Path p, String flag) {
+    try {
+      return Files.readAllBytes(p);
+    } catch (IOException e) {
+      throw new IllegalArgumentException(flag + " " + p + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The transports a stack speaks as the list shows them: tls beside tcp when its sides
+   * speak TLS, "tls (server)" or "tls (client)" when one of two sides does.
+   */
+  static TreeSet<String> transports(Stack s) {
+    TreeSet<String> t = new TreeSet<>(s.transports());
+    boolean server = s.hasServer() && s.speaksTls(true);
+    boolean client = s.hasClient() && s.speaksTls(false);
+    if (t.contains("tcp") && (server || client)) {
+      boolean both = server == s.hasServer() && client == s.hasClient();
+      t.add(both ? "tls" : server ? "tls (server)" : "tls (client)");
+    }
+    return t;
   }
 
   static final class AddressConverter implements ITypeConverter<Address> {

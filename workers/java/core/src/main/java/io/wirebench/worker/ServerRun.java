@@ -11,6 +11,7 @@ import io.wirebench.control.v1.ServerStatus;
 import io.wirebench.stack.Address;
 import io.wirebench.stack.Stack;
 import io.wirebench.stack.Stacks;
+import io.wirebench.stack.Tls;
 import java.io.IOException;
 
 /**
@@ -33,10 +34,11 @@ final class ServerRun implements StreamObserver<ServerArgs> {
     Benchmark b = setup.getBenchmark();
     Setups.checkTransport(b);
     Stack stack = Stacks.lookup(b.getProtocol(), b.getServerStack(), true);
+    Tls.Server tls = Setups.serverTls(b, setup, stack);
     Address listen = Address.parse(setup.getListen());
     Dataset ds = Dataset.of(b.getDataSeed(), b.getDataSize());
     int limit = Setups.messageLimit(b);
-    return stack.startServer(new Reference(ds), new Stack.ServerConfig(listen, limit, b.getServerOptionsMap()));
+    return stack.startServer(new Reference(ds), new Stack.ServerConfig(listen, limit, b.getServerOptionsMap(), tls));
   }
 
   @Override

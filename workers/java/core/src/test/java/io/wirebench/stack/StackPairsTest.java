@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -56,9 +57,17 @@ class StackPairsTest {
             out.add(Arguments.of(server.protocol(), server.name(), client.name(), net));
           }
         }
+        if (speakTls(server, client)) {
+          out.add(Arguments.of(server.protocol(), server.name(), client.name(), "tls"));
+        }
       }
     }
     return out.stream();
+  }
+
+  /** Whether a pair can speak TLS: both sides do, over TCP. */
+  static boolean speakTls(Stack server, Stack client) {
+    return server.speaksTls(true) && client.speaksTls(false) && server.transports().contains("tcp") && client.transports().contains("tcp");
   }
 
   static Address listenAddress(String net, String name) {
@@ -73,9 +82,12 @@ class StackPairsTest {
     Stack server = Stacks.lookup(protocol, serverName, true);
     Stack client = Stacks.lookup(protocol, clientName, false);
     ByteCounter counter = new ByteCounter();
+    boolean tls = net.equals("tls");
     try (Stack.RunningServer srv = server.startServer(new Reference(ds),
-            new Stack.ServerConfig(listenAddress(net, serverName + "-" + clientName), Contract.DEFAULT_MAX_MESSAGE_SIZE, Map.of()));
-         Stack.Client c = client.connect(new Stack.ClientConfig(srv.address(), Contract.DEFAULT_MAX_MESSAGE_SIZE, Map.of(), counter))) {
+            new Stack.ServerConfig(listenAddress(net, serverName + "-" + clientName), Contract.DEFAULT_MAX_MESSAGE_SIZE, Map.of(),
+                tls ? TestCerts.server() : null));
+         Stack.Client c = client.connect(new Stack.ClientConfig(srv.address(), Contract.DEFAULT_MAX_MESSAGE_SIZE, Map.of(), counter,
+             tls ? TestCerts.trusting() : null))) {
       List<String> failures = Conformance.run(c, ds, s -> {});
       assertEquals(List.of(), failures);
       if (client.countsBytes()) {
@@ -87,6 +99,54 @@ class StackPairsTest {
             "counted " + counter.sent() + " bytes sent, " + counter.received() + " received");
       }
     }
+  }
+
+  static Stream<Arguments> tlsPairs() {
+    return pairs().filter(a -> a.get()[3].equals("tls"));
+  }
+
+  /**
+   * A client that does not trust the server's certificate fails with an error that says
+   * so, at its connection or at its first call, rather than hanging or speaking plain text.
+   */
+  @ParameterizedTest(name = "{0}: {1} server, {2} client")
+  @MethodSource("tlsPairs")
+  @Timeout(120) // a guard against a hang, not a measurement
+  void untrustedCertificateFails(String protocol, String serverName, String clientName, String net) throws Exception {
+    String chain = messages(tlsFailure(protocol, serverName, clientName, TestCerts.notTrusting()));
+    assertTrue(chain.contains("certification path") || chain.contains("PKIX") || chain.contains("certificate"),
+        "want a certificate error, got: " + chain);
+  }
+
+  /** The server's name is checked: a client that wants another name than the certificate's is refused. */
+  @ParameterizedTest(name = "{0}: {1} server, {2} client")
+  @MethodSource("tlsPairs")
+  @Timeout(120)
+  void wrongServerNameFails(String protocol, String serverName, String clientName, String net) throws Exception {
+    tlsFailure(protocol, serverName, clientName, new Tls.Client(TestCerts.read("trusted-ca.pem"), "not-the-server.example"));
+  }
+
+  /** Serves with the tests' certificate and asserts that a client with tls fails to connect or call; returns its error. */
+  private static Exception tlsFailure(String protocol, String serverName, String clientName, Tls.Client tls) throws Exception {
+    assumeRunnable(serverName, clientName);
+    Stack server = Stacks.lookup(protocol, serverName, true);
+    Stack client = Stacks.lookup(protocol, clientName, false);
+    try (Stack.RunningServer srv = server.startServer(new Reference(Dataset.of(1, 20)),
+        new Stack.ServerConfig(Address.tcp("127.0.0.1", 0), 1 << 20, Map.of(), TestCerts.server()))) {
+      return assertThrows(Exception.class, () -> {
+        try (Stack.Client c = client.connect(new Stack.ClientConfig(srv.address(), 1 << 20, Map.of(), null, tls))) {
+          c.getPerson(1);
+        }
+      });
+    }
+  }
+
+  private static String messages(Throwable e) {
+    StringBuilder b = new StringBuilder();
+    for (Throwable c = e; c != null; c = c.getCause()) {
+      b.append(c).append(" / ");
+    }
+    return b.toString();
   }
 
   /** The sweep's settings work on both sides: a 16 KiB window still carries a 10000-trade stream and 4 MiB echoes. */

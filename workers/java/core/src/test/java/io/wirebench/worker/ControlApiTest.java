@@ -27,7 +27,9 @@ import io.wirebench.control.v1.ServerSetup;
 import io.wirebench.control.v1.ServerStatus;
 import io.wirebench.control.v1.WorkerGrpc;
 import io.wirebench.engine.Histograms;
+import com.google.protobuf.ByteString;
 import io.wirebench.stack.Address;
+import io.wirebench.stack.TestCerts;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
@@ -217,6 +219,83 @@ class ControlApiTest {
     s = serverSetupError(bench("http-json", "jetty-jackson", "").putServerOptions("threads", "8"), "tcp://127.0.0.1:0");
     assertEquals(Status.Code.INVALID_ARGUMENT, s.getCode());
     assertTrue(s.getDescription().contains("takes no options"), s.getDescription());
+  }
+
+  /** The tls transport end to end: the server takes the setup's certificate, the client its CA, and calls succeed. */
+  @Test
+  void tlsRunsWithTheSetupsCertificate() throws Exception {
+    Benchmark.Builder b = bench("http-json", "jetty-jackson", "java-httpclient").setTransport("tls")
+        .setLoad(LoadModel.newBuilder().setKind("closed").setConcurrency(2).setConnections(1));
+    Inbox<ServerStatus> sin = new Inbox<>();
+    StreamObserver<ServerArgs> sout = stub.runServer(sin);
+    sout.onNext(ServerArgs.newBuilder().setSetup(ServerSetup.newBuilder().setBenchmark(b).setListen("tcp://127.0.0.1:0")
+        .setTlsCertPem(ByteString.copyFrom(TestCerts.read("server.pem"))).setTlsKeyPem(ByteString.copyFrom(TestCerts.read("server.key")))).build());
+    String addr = sin.next().getAddress();
+
+    Inbox<ClientStatus> cin = new Inbox<>();
+    StreamObserver<ClientArgs> cout = stub.runClient(cin);
+    cout.onNext(ClientArgs.newBuilder().setSetup(ClientSetup.newBuilder().setBenchmark(b).setTarget(addr).setShareCount(1)
+        .setTlsCaPem(ByteString.copyFrom(TestCerts.read("trusted-ca.pem")))).build());
+    assertTrue(cin.next().hasReady());
+    cout.onNext(ClientArgs.newBuilder().setPhase(Phase.newBuilder().setKind("measure").setIndex(0).setOps(50)).build());
+    Interval iv = cin.next().getInterval();
+    assertEquals(50, iv.getOps());
+    assertEquals(0, iv.getErrorsCount(), iv.getFirstErrorsMap().toString());
+    cout.onCompleted();
+    assertEquals(Inbox.DONE, cin.q.poll(30, TimeUnit.SECONDS));
+
+    // A client trusting another CA is refused at its setup, saying why.
+    LoadModel closed = LoadModel.newBuilder().setKind("closed").setConcurrency(1).build();
+    for (String client : new String[] {"java-httpclient"}) { // the gRPC clients: StackPairsTest.untrustedCertificateFails
+      Inbox<ClientStatus> bin = new Inbox<>();
+      StreamObserver<ClientArgs> bout = stub.runClient(bin);
+      bout.onNext(ClientArgs.newBuilder().setSetup(ClientSetup.newBuilder().setBenchmark(b.clone().setClientStack(client).setLoad(closed))
+          .setTarget(addr).setShareCount(1).setTlsCaPem(ByteString.copyFrom(TestCerts.read("other-ca.pem")))).build());
+      Status st = bin.error();
+      assertTrue(st.getDescription() != null && st.getDescription().contains("PKIX"), client + ": " + st);
+      bout.onCompleted();
+    }
+    sout.onCompleted();
+    assertEquals(Inbox.DONE, sin.q.poll(30, TimeUnit.SECONDS));
+  }
+
+  /** The tls transport and its material go together, on both sides. */
+  @Test
+  void tlsSetupsAreChecked() throws Exception {
+    LoadModel closed = LoadModel.newBuilder().setKind("closed").setConcurrency(1).build();
+    Status s = serverSetupError(bench("grpc-proto", "grpc-java-netty", "").setTransport("tls"), "tcp://127.0.0.1:0");
+    assertEquals(Status.Code.INVALID_ARGUMENT, s.getCode());
+    assertTrue(s.getDescription().contains("the tls transport needs one"), s.getDescription());
+
+    Inbox<ServerStatus> sin = new Inbox<>();
+    StreamObserver<ServerArgs> sout = stub.runServer(sin);
+    sout.onNext(ServerArgs.newBuilder().setSetup(ServerSetup.newBuilder().setBenchmark(bench("grpc-proto", "grpc-java-netty", ""))
+        .setListen("tcp://127.0.0.1:0").setTlsCertPem(ByteString.copyFrom(TestCerts.read("server.pem")))
+        .setTlsKeyPem(ByteString.copyFrom(TestCerts.read("server.key")))).build());
+    s = sin.error();
+    sout.onCompleted();
+    assertEquals(Status.Code.INVALID_ARGUMENT, s.getCode());
+    assertTrue(s.getDescription().contains("transport tcp with a TLS certificate"), s.getDescription());
+
+    s = clientSetupError(bench("grpc-proto", "", "grpc-java-netty").setTransport("tls").setLoad(closed), "tcp://127.0.0.1:1");
+    assertEquals(Status.Code.INVALID_ARGUMENT, s.getCode());
+    assertTrue(s.getDescription().contains("the tls transport needs one"), s.getDescription());
+
+    // A side that does not speak TLS is refused by name, before it starts.
+    Inbox<ServerStatus> oin = new Inbox<>();
+    StreamObserver<ServerArgs> oout = stub.runServer(oin);
+    oout.onNext(ServerArgs.newBuilder().setSetup(ServerSetup.newBuilder().setBenchmark(bench("grpc-proto", "grpc-java-okhttp", "")
+        .setTransport("tls")).setListen("tcp://127.0.0.1:0").setTlsCertPem(ByteString.copyFrom(TestCerts.read("server.pem")))
+        .setTlsKeyPem(ByteString.copyFrom(TestCerts.read("server.key")))).build());
+    s = oin.error();
+    oout.onCompleted();
+    assertEquals(Status.Code.INVALID_ARGUMENT, s.getCode());
+    assertTrue(s.getDescription().contains("the grpc-java-okhttp server stack of grpc-proto does not speak TLS")
+        && s.getDescription().contains("grpc-java-netty"), s.getDescription());
+
+    s = serverSetupError(bench("grpc-proto", "grpc-java-netty", "").setTransport("quic"), "tcp://127.0.0.1:0");
+    assertEquals(Status.Code.INVALID_ARGUMENT, s.getCode());
+    assertTrue(s.getDescription().contains("HTTP/3"), s.getDescription());
   }
 
   @Test

@@ -92,7 +92,8 @@ class MainTest {
   void listPrintsEveryStackOnStdout() {
     Run r = run("list");
     assertEquals(0, r.status(), r.err());
-    assertTrue(r.out().contains("http-json/jetty-jackson\tserver\ttcp, unix\n"), r.out());
+    assertTrue(r.out().contains("http-json/jetty-jackson\tserver\ttcp, tls, unix\n"), r.out());
+    assertTrue(r.out().contains("grpc-proto/grpc-java-okhttp\tserver, client\ttcp, tls (client)\t"), r.out());
     assertTrue(r.out().contains("grpc-proto/grpc-java-netty\tserver, client\t"), r.out());
   }
 
@@ -119,6 +120,10 @@ class MainTest {
       "serve --stack jetty-jackson --protocol http-json --listen tcp://127.0.0.1:0 --option threads=4 | unknown option \"threads\"",
       "check --stack java-httpclient --protocol http-json                 | Missing required option: '--target=ADDR'",
       "check --stack java-httpclient --protocol http-json --target unix:///tmp/x.sock | does not support unix sockets",
+      "serve --stack jetty-jackson --protocol http-json --tls-cert /nonexistent/c.pem | --tls-cert and --tls-key go together",
+      "serve --stack jetty-jackson --protocol http-json --tls-cert /nonexistent/c.pem --tls-key /nonexistent/k.pem | --tls-cert /nonexistent/c.pem: ",
+      "check --stack java-httpclient --protocol http-json --target tcp://127.0.0.1:1 --tls-server-name x | --tls-server-name needs --tls-ca",
+      "check --stack java-httpclient --protocol http-json --target tcp://127.0.0.1:1 --tls-ca /nonexistent/ca.pem | --tls-ca /nonexistent/ca.pem: ",
   })
   void usageErrorsExitTwoWithOneClearLine(String line, String want) {
     String[] args = line.isEmpty() ? new String[0] : line.trim().split("\\s+");

@@ -11,7 +11,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The grpc-java stacks: a transport (Netty or OkHttp) and an encoding (protobuf with
  * generated stubs and server reflection, or Avro with hand-written descriptors), both
- * sides, options direct_executor and flow_window (GrpcSettings).
+ * sides, options direct_executor and flow_window (GrpcSettings). Over TLS, grpc-java's
+ * own TLS setup of each transport: ALPN h2, TLS 1.3, the run's certificate and CA.
  */
 public abstract class GrpcJavaStack extends Stack {
   private final String name;
@@ -39,6 +40,16 @@ public abstract class GrpcJavaStack extends Stack {
     return okhttp ? Set.of("tcp") : Set.of("tcp", "unix");
   }
 
+  /**
+   * Both sides on Netty; OkHttp's client only: grpc-okhttp's server on the JVM offers TLS
+   * 1.2 alone (its ConnectionSpec for non-Android platforms), and its API has no way to
+   * name TLS 1.3's cipher suites, so it cannot meet a TLS 1.3 client.
+   */
+  @Override
+  public boolean speaksTls(boolean server) {
+    return !(okhttp && server);
+  }
+
   @Override
   public boolean hasServer() {
     return true;
@@ -61,7 +72,7 @@ public abstract class GrpcJavaStack extends Stack {
 
   @Override
   public RunningServer startServer(Reference svc, ServerConfig cfg) throws Exception {
-    checkSetup(cfg.listen(), cfg.options(), serverOptions());
+    checkSetup(cfg.listen(), cfg.options(), serverOptions(), true, cfg.tls() != null);
     GrpcSettings s = GrpcSettings.parse(name, cfg.options());
     List<io.grpc.BindableService> bindable = avro ? List.of() : ProtoServices.of(svc);
     List<io.grpc.ServerServiceDefinition> defs = avro ? AvroServices.of(svc) : List.of();
@@ -71,7 +82,7 @@ public abstract class GrpcJavaStack extends Stack {
       server = OkHttpTransport.server(cfg.listen(), cfg.maxMessageSize(), s, bindable, defs, !avro);
       bound = OkHttpTransport.boundAddress(server);
     } else {
-      server = NettyTransport.server(cfg.listen(), cfg.maxMessageSize(), s, bindable, defs, !avro);
+      server = NettyTransport.server(cfg.listen(), cfg.maxMessageSize(), s, bindable, defs, !avro, cfg.tls());
       bound = NettyTransport.boundAddress(server, cfg.listen());
     }
     return new RunningServer() {
@@ -94,11 +105,11 @@ public abstract class GrpcJavaStack extends Stack {
 
   @Override
   public Client connect(ClientConfig cfg) throws Exception {
-    checkSetup(cfg.target(), cfg.options(), clientOptions());
+    checkSetup(cfg.target(), cfg.options(), clientOptions(), false, cfg.tls() != null);
     GrpcSettings s = GrpcSettings.parse(name, cfg.options());
     ManagedChannel ch = okhttp
-        ? OkHttpTransport.channel(cfg.target(), cfg.maxMessageSize(), s, cfg.counter())
-        : NettyTransport.channel(cfg.target(), cfg.maxMessageSize(), s, cfg.counter());
+        ? OkHttpTransport.channel(cfg.target(), cfg.maxMessageSize(), s, cfg.counter(), cfg.tls())
+        : NettyTransport.channel(cfg.target(), cfg.maxMessageSize(), s, cfg.counter(), cfg.tls());
     try {
       Channels.awaitReady(ch, cfg.target().toString());
     } catch (Exception e) {

@@ -4,6 +4,8 @@ import io.grpc.BindableService;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.ServerServiceDefinition;
+import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
+import io.grpc.netty.shaded.io.grpc.netty.NegotiationType;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.netty.shaded.io.netty.buffer.ByteBuf;
@@ -22,16 +24,19 @@ import io.grpc.netty.shaded.io.netty.channel.epoll.EpollSocketChannel;
 import io.grpc.netty.shaded.io.netty.channel.nio.NioEventLoopGroup;
 import io.grpc.netty.shaded.io.netty.channel.socket.nio.NioSocketChannel;
 import io.grpc.netty.shaded.io.netty.channel.unix.DomainSocketAddress;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
 import io.grpc.netty.shaded.io.netty.util.concurrent.DefaultThreadFactory;
 import io.grpc.protobuf.services.ProtoReflectionService;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import io.wirebench.stack.Address;
 import io.wirebench.stack.ByteCounter;
+import io.wirebench.stack.Tls;
 import io.wirebench.stack.UnixSockets;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.List;
+import javax.net.ssl.SSLException;
 
 /**
  * grpc-java's Netty transport (grpc-netty-shaded, epoll where available, as its default
@@ -76,7 +81,7 @@ final class NettyTransport {
   }
 
   static Server server(Address listen, int limit, GrpcSettings s, List<BindableService> bindable,
-      List<ServerServiceDefinition> defs, boolean reflection) throws IOException {
+      List<ServerServiceDefinition> defs, boolean reflection, Tls.Server tls) throws IOException {
     NettyServerBuilder b;
     if (listen.isUnix()) {
       UnixSockets.removeStale(listen.path());
@@ -86,6 +91,10 @@ final class NettyTransport {
           .workerEventLoopGroup(domainGroup());
     } else {
       b = NettyServerBuilder.forAddress(listen.inet());
+    }
+    if (tls != null) {
+      // grpc-java's own TLS for Netty: GrpcSslContexts sets ALPN h2 and HTTP/2's ciphers.
+      b.sslContext(GrpcSslContexts.configure(SslContextBuilder.forServer(tls.keyManagers())).protocols(Tls.VERSION).build());
     }
     b.maxInboundMessageSize(limit);
     bindable.forEach(b::addService);
@@ -115,7 +124,7 @@ final class NettyTransport {
     return Address.of((InetSocketAddress) a);
   }
 
-  static ManagedChannel channel(Address target, int limit, GrpcSettings s, ByteCounter counter) {
+  static ManagedChannel channel(Address target, int limit, GrpcSettings s, ByteCounter counter, Tls.Client tls) throws SSLException {
     NettyChannelBuilder b;
     if (target.isUnix()) {
       EventLoopGroup group = domainGroup();
@@ -130,7 +139,18 @@ final class NettyTransport {
           .channelFactory(() -> counted(epoll ? new EpollSocketChannel() : new NioSocketChannel(), counter),
               InetSocketAddress.class);
     }
-    b.usePlaintext().maxInboundMessageSize(limit);
+    if (tls == null) {
+      b.usePlaintext();
+    } else {
+      // The channel checks the server's certificate against its authority (the target's
+      // host, or the server name given) and makes the handshake when it connects.
+      b.sslContext(GrpcSslContexts.configure(SslContextBuilder.forClient().trustManager(tls.trustManagers())).protocols(Tls.VERSION).build())
+          .negotiationType(NegotiationType.TLS);
+      if (!tls.serverName().isEmpty()) {
+        b.overrideAuthority(tls.serverName());
+      }
+    }
+    b.maxInboundMessageSize(limit);
     if (s.directExecutor()) {
       b.directExecutor();
     }

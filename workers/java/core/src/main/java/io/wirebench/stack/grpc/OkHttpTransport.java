@@ -11,6 +11,7 @@ import io.grpc.protobuf.services.ProtoReflectionService;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import io.wirebench.stack.Address;
 import io.wirebench.stack.ByteCounter;
+import io.wirebench.stack.Tls;
 import java.io.FilterInputStream;
 import java.io.FilterOutputStream;
 import java.io.IOException;
@@ -25,7 +26,9 @@ import javax.net.SocketFactory;
 /**
  * grpc-java's OkHttp transport (grpc-okhttp: the client, and the server it has had
  * since 1.49). It speaks TCP only: OkHttp opens java.net.Sockets, which cannot reach a
- * Unix socket. Clients open their socket through a SocketFactory that counts its bytes.
+ * Unix socket. Clients open their socket through a SocketFactory that counts its bytes
+ * (over TLS too: TLS runs over the counted socket). Only the client speaks TLS 1.3
+ * (GrpcJavaStack.speaksTls says why).
  */
 final class OkHttpTransport {
   private OkHttpTransport() {}
@@ -56,10 +59,20 @@ final class OkHttpTransport {
     return Address.of((InetSocketAddress) server.getListenSockets().get(0));
   }
 
-  static ManagedChannel channel(Address target, int limit, GrpcSettings s, ByteCounter counter) {
-    OkHttpChannelBuilder b = OkHttpChannelBuilder.forAddress(target.host(), target.port())
-        .usePlaintext()
-        .maxInboundMessageSize(limit);
+  static ManagedChannel channel(Address target, int limit, GrpcSettings s, ByteCounter counter, Tls.Client tls) {
+    OkHttpChannelBuilder b = OkHttpChannelBuilder.forAddress(target.host(), target.port()).maxInboundMessageSize(limit);
+    if (tls == null) {
+      b.usePlaintext();
+    } else {
+      // OkHttp's TLS with the run's trust and TLS 1.3 named: on the JVM its default
+      // connection spec offers TLS 1.2 alone (TlsChannelCredentials cannot change that).
+      // The certificate is checked against the authority, ALPN offers h2.
+      b.sslSocketFactory(tls.context().getSocketFactory())
+          .tlsConnectionSpec(new String[] {Tls.VERSION}, Tls.CIPHER_SUITES.toArray(new String[0]));
+      if (!tls.serverName().isEmpty()) {
+        b.overrideAuthority(tls.serverName());
+      }
+    }
     if (counter != null) {
       b.socketFactory(new CountingSocketFactory(counter));
     }

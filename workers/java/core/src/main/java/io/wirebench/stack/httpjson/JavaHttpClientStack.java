@@ -1,6 +1,7 @@
 package io.wirebench.stack.httpjson;
 
 import io.wirebench.stack.Stack;
+import io.wirebench.stack.Tls;
 import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.Set;
@@ -10,7 +11,8 @@ import java.util.Set;
  * original REST-vs-gRPC benchmark's client was built. HTTP/1.1 (the protocol's
  * version; the JDK's default, HTTP/2, would offer an h2c upgrade on each new
  * connection), otherwise the client's defaults: a pool of keep-alive connections, one
- * request at a time on each. TCP only: java.net.http cannot dial a Unix socket. It
+ * request at a time on each; over TLS, its https client (TLS 1.3, ALPN http/1.1, the
+ * certificate checked against the target's host). TCP only: java.net.http cannot dial a Unix socket. It
  * cannot count bytes either: the JDK client gives no access to its sockets, so its
  * intervals report -1. No options.
  */
@@ -31,6 +33,11 @@ public final class JavaHttpClientStack extends Stack {
   }
 
   @Override
+  public boolean speaksTls(boolean server) {
+    return true;
+  }
+
+  @Override
   public boolean hasClient() {
     return true;
   }
@@ -42,11 +49,20 @@ public final class JavaHttpClientStack extends Stack {
 
   @Override
   public Client connect(ClientConfig cfg) {
-    checkSetup(cfg.target(), cfg.options(), clientOptions());
-    HttpClient http = HttpClient.newBuilder()
+    checkSetup(cfg.target(), cfg.options(), clientOptions(), false, cfg.tls() != null);
+    HttpClient.Builder b = HttpClient.newBuilder()
         .version(HttpClient.Version.HTTP_1_1)
-        .connectTimeout(Duration.ofSeconds(10))
-        .build();
-    return new JavaHttpClient(http, "http://" + cfg.target().hostPort(), cfg.maxMessageSize());
+        .connectTimeout(Duration.ofSeconds(10));
+    Tls.Client tls = cfg.tls();
+    if (tls != null) {
+      // The client checks the certificate against the URI's host and cannot be told
+      // another name: a server name other than the target's host is refused.
+      if (!tls.serverName().isEmpty() && !tls.serverName().equalsIgnoreCase(cfg.target().host())) {
+        throw new IllegalArgumentException(name() + " checks the server's certificate against the target's host, "
+            + cfg.target().host() + ", and cannot check another name (" + tls.serverName() + "): dial the server by that name");
+      }
+      b.sslContext(tls.context()).sslParameters(tls.parameters("http/1.1"));
+    }
+    return new JavaHttpClient(b.build(), (tls == null ? "http://" : "https://") + cfg.target().hostPort(), cfg.maxMessageSize());
   }
 }

@@ -3,19 +3,27 @@ package io.wirebench.stack.httpjson;
 import io.wirebench.contract.Reference;
 import io.wirebench.stack.Address;
 import io.wirebench.stack.Stack;
+import io.wirebench.stack.Tls;
 import io.wirebench.stack.UnixSockets;
 import java.util.Set;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.http.HttpVersion;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.unixdomain.server.UnixDomainServerConnector;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 /**
  * http-json served by Jetty 12 with servlets (ee10) and Jackson databind, as a service's
  * developers write one: a servlet per resource, Jackson reading and writing the
  * contract's records, Jetty's default thread pool, connector and timeouts. A Unix
- * socket is served by Jetty's UnixDomainServerConnector. No options.
+ * socket is served by Jetty's UnixDomainServerConnector; TLS 1.3 over TCP by an
+ * SslConnectionFactory in front of HTTP/1.1. No options.
  */
 public final class JettyJacksonStack extends Stack {
   @Override
@@ -34,13 +42,18 @@ public final class JettyJacksonStack extends Stack {
   }
 
   @Override
+  public boolean speaksTls(boolean server) {
+    return true;
+  }
+
+  @Override
   public boolean hasServer() {
     return true;
   }
 
   @Override
   public RunningServer startServer(Reference svc, ServerConfig cfg) throws Exception {
-    checkSetup(cfg.listen(), cfg.options(), serverOptions());
+    checkSetup(cfg.listen(), cfg.options(), serverOptions(), true, cfg.tls() != null);
     int limit = cfg.maxMessageSize();
     Server server = new Server();
     Address listen = cfg.listen();
@@ -48,6 +61,21 @@ public final class JettyJacksonStack extends Stack {
       UnixSockets.removeStale(listen.path());
       UnixDomainServerConnector c = new UnixDomainServerConnector(server);
       c.setUnixDomainPath(listen.path());
+      server.addConnector(c);
+    } else if (cfg.tls() != null) {
+      // Jetty's TLS connector as its documentation builds one: an SslContextFactory
+      // (here given the run's context, TLS 1.3 only) in front of HTTP/1.1.
+      SslContextFactory.Server ssl = new SslContextFactory.Server();
+      ssl.setSslContext(cfg.tls().context());
+      ssl.setIncludeProtocols(Tls.VERSION);
+      HttpConfiguration http = new HttpConfiguration();
+      SecureRequestCustomizer secure = new SecureRequestCustomizer();
+      secure.setSniHostCheck(false); // the client checked the name; a Host of another name is not refused
+      http.addCustomizer(secure);
+      ServerConnector c = new ServerConnector(server, new SslConnectionFactory(ssl, HttpVersion.HTTP_1_1.asString()),
+          new HttpConnectionFactory(http));
+      c.setHost(listen.host());
+      c.setPort(listen.port());
       server.addConnector(c);
     } else {
       ServerConnector c = new ServerConnector(server);
