@@ -13,7 +13,7 @@ import io.wirebench.stack.Stack
 import wirebench.v1.wirebench._
 
 /**
- * grpc-proto served by Akka gRPC on Akka HTTP's HTTP/2 (h2c), as its users write a server:
+ * grpc-proto served by Akka gRPC on Akka HTTP's HTTP/2 (h2c, or h2 by ALPN over TLS), as its users write a server:
  * the Scala service traits Akka gRPC's code generator made from
  * contract/schema/wirebench.proto (ScalaPB messages), implemented with Futures and a
  * Source for the stream, their handlers joined with ServiceHandler.concatOrNotFound.
@@ -31,10 +31,12 @@ final class AkkaGrpcStack extends Stack {
 
   override def transports(): java.util.Set[String] = java.util.Set.of("tcp")
 
+  override def speaksTls(server: Boolean): Boolean = true
+
   override def hasServer(): Boolean = true
 
   override def startServer(svc: Reference, cfg: Stack.ServerConfig): Stack.RunningServer = {
-    checkSetup(cfg.listen(), cfg.options(), serverOptions())
+    checkSetup(cfg.listen(), cfg.options(), serverOptions(), true, cfg.tls() != null)
     implicit val system: ActorSystem = AkkaServerSystem("akka-grpc", cfg.maxMessageSize().toLong + 5, http2 = true)
     val services = new AkkaGrpcServices(svc)(system.dispatcher)
     val handler = ServiceHandler.concatOrNotFound(
@@ -47,7 +49,7 @@ final class AkkaGrpcStack extends Stack {
     // so each request's entity gets the limit itself, as Akka HTTP's withSizeLimit directive
     // sets it: reading past it fails the call with RESOURCE_EXHAUSTED (errors below).
     val limit = cfg.maxMessageSize().toLong + 5
-    AkkaServers.bind(system, cfg.listen(), req => handler(req.withEntity(req.entity.withSizeLimit(limit))))
+    AkkaServers.bind(system, cfg.listen(), cfg.tls(), req => handler(req.withEntity(req.entity.withSizeLimit(limit))))
   }
 }
 

@@ -17,12 +17,14 @@ final class AkkaHttpStack extends Stack {
 
   override def transports(): java.util.Set[String] = java.util.Set.of("tcp")
 
+  override def speaksTls(server: Boolean): Boolean = true
+
   override def hasServer(): Boolean = true
 
   override def startServer(svc: Reference, cfg: Stack.ServerConfig): Stack.RunningServer = {
-    checkSetup(cfg.listen(), cfg.options(), serverOptions())
+    checkSetup(cfg.listen(), cfg.options(), serverOptions(), true, cfg.tls() != null)
     val system = AkkaServerSystem("akka-http", cfg.maxMessageSize().toLong, http2 = false)
     val route = new AkkaHttpRoutes(svc).route
-    AkkaServers.bind(system, cfg.listen(), akka.http.scaladsl.server.Route.toFunction(route)(system))
+    AkkaServers.bind(system, cfg.listen(), cfg.tls(), akka.http.scaladsl.server.Route.toFunction(route)(system))
   }
 }

@@ -5,7 +5,8 @@ import cats.effect.unsafe.IORuntime
 import com.comcast.ip4s.{Host, Port}
 import fs2.io.net.unixsocket.{UnixSocketAddress, UnixSockets}
 import io.wirebench.contract.Reference
-import io.wirebench.stack.{Address, Stack, UnixSockets => StaleSockets}
+import fs2.io.net.tls.{TLSContext, TLSParameters}
+import io.wirebench.stack.{Address, Stack, Tls, UnixSockets => StaleSockets}
 import org.http4s.ember.server.EmberServerBuilder
 
 import scala.concurrent.duration._
@@ -15,7 +16,8 @@ import scala.concurrent.duration._
  * service (the metrifier original's REST stack was http4s + circe): cats-effect IO,
  * routes in http4s's DSL, circe codecs derived from case classes, Ember's defaults except
  * the request size limit, on cats-effect's global runtime. Over TCP or a Unix socket
- * (Ember's Unix socket support, through fs2's JDK Unix sockets). No options.
+ * (Ember's Unix socket support, through fs2's JDK Unix sockets), and TLS 1.3 over TCP
+ * (Ember's withTLS, an fs2 TLSContext). No options.
  */
 final class Http4sCirceStack extends Stack {
   override def name(): String = "http4s-circe"
@@ -24,10 +26,12 @@ final class Http4sCirceStack extends Stack {
 
   override def transports(): java.util.Set[String] = java.util.Set.of("tcp", "unix")
 
+  override def speaksTls(server: Boolean): Boolean = true
+
   override def hasServer(): Boolean = true
 
   override def startServer(svc: Reference, cfg: Stack.ServerConfig): Stack.RunningServer = {
-    checkSetup(cfg.listen(), cfg.options(), serverOptions())
+    checkSetup(cfg.listen(), cfg.options(), serverOptions(), true, cfg.tls() != null)
     val listen = cfg.listen()
     val routes = new Http4sRoutes(svc, cfg.maxMessageSize().toLong)
     val base = EmberServerBuilder
@@ -42,7 +46,13 @@ final class Http4sCirceStack extends Stack {
       } else {
         val host = Host.fromString(listen.host()).getOrElse(throw new IllegalArgumentException(s"bad host ${listen.host()}"))
         val port = Port.fromInt(listen.port()).getOrElse(throw new IllegalArgumentException(s"bad port ${listen.port()}"))
-        base.withHost(host).withPort(port)
+        val tcp = base.withHost(host).withPort(port)
+        if (cfg.tls() == null) tcp
+        else
+          // fs2's TLSContext from the run's SSLContext, TLS 1.3 only; Ember speaks HTTP/1.1 over it.
+          tcp.withTLS(
+            TLSContext.Builder.forAsync[IO].fromSSLContext(cfg.tls().context()),
+            TLSParameters(protocols = Some(List(Tls.VERSION))))
       }
     val (server, release) = builder.build.allocated.unsafeRunSync()(IORuntime.global)
     if (listen.isUnix()) awaitUnixSocket(listen, release)
