@@ -313,9 +313,22 @@ func TestResolveTLS(t *testing.T) {
 		t.Errorf("grpc-proto over TLS: %v", err)
 	}
 	s.ServerStack = "grpc-java-netty"
-	if _, err := Resolve(s); err == nil || !strings.Contains(err.Error(), "does not speak TLS") {
-		t.Errorf("a JVM server over TLS: %v, want refused", err)
+	if _, err := Resolve(s); err != nil {
+		t.Errorf("a JVM server that speaks TLS, over TLS: %v", err)
 	}
+	// The originals' Scala 2.12 stacks serve plain text only; grpc-java-okhttp's client
+	// speaks TLS and its server does not.
+	for _, server := range []string{"akka-grpc-0.4", "grpc-java-okhttp"} {
+		s.ServerStack = server
+		if _, err := Resolve(s); err == nil || !strings.Contains(err.Error(), "the "+server+" server stack of grpc-proto does not speak TLS") {
+			t.Errorf("the %s server over TLS: %v, want refused by name", server, err)
+		}
+	}
+	s.ServerStack, s.ClientStack = "", "grpc-java-okhttp"
+	if _, err := Resolve(s); err != nil {
+		t.Errorf("the grpc-java-okhttp client over TLS: %v", err)
+	}
+	s.ClientStack = ""
 	s.ServerStack, s.Target = "", "unix:///tmp/x.sock"
 	if _, err := Resolve(s); err == nil || !strings.Contains(err.Error(), "TLS is for TCP") {
 		t.Errorf("a unix target over TLS: %v, want refused", err)

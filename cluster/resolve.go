@@ -96,10 +96,10 @@ func Resolve(s spec.Spec) (Resolved, error) {
 		return Resolved{}, err
 	}
 	if s.Transport == spec.TLS {
-		if !r.Client.TLS {
+		if !r.Client.SpeaksTLS(protocol.ClientSide) {
 			return Resolved{}, fmt.Errorf("the %s client stack of %s does not speak TLS", r.Client.Name, p.Name)
 		}
-		if s.Target == "" && !r.Server.TLS {
+		if s.Target == "" && !r.Server.SpeaksTLS(protocol.ServerSide) {
 			return Resolved{}, fmt.Errorf("the %s server stack of %s does not speak TLS", r.Server.Name, p.Name)
 		}
 	}

@@ -560,7 +560,8 @@ type Server struct {
 }
 
 // Serve starts the server side of res in a worker process of its stack's kind,
-// listening on listen, and returns once it listens. Close stops it.
+// listening on listen, and returns once it listens; over TLS (res.Spec.Secure) it
+// serves opt.TLS's certificate. Close stops it.
 func Serve(ctx context.Context, res Resolved, listen string, opt Options) (*Server, error) {
 	if err := opt.fill(); err != nil {
 		return nil, err
@@ -583,8 +584,14 @@ func Serve(ctx context.Context, res Resolved, listen string, opt Options) (*Serv
 	if err != nil {
 		return fail(s.w.explain(err))
 	}
-	if err := stream.Send(&controlpb.ServerArgs{Arg: &controlpb.ServerArgs_Setup{Setup: &controlpb.ServerSetup{
-		Benchmark: benchmarkMessage(res), Listen: listen}}}); err != nil {
+	setup := &controlpb.ServerSetup{Benchmark: benchmarkMessage(res), Listen: listen}
+	if res.Spec.Secure() {
+		if len(opt.TLS.CertPEM) == 0 {
+			return fail(errors.New("serving over TLS needs the server's certificate (Options.TLS)"))
+		}
+		setup.TlsCertPem, setup.TlsKeyPem = opt.TLS.CertPEM, opt.TLS.KeyPEM
+	}
+	if err := stream.Send(&controlpb.ServerArgs{Arg: &controlpb.ServerArgs_Setup{Setup: setup}}); err != nil {
 		return fail(s.w.explain(err))
 	}
 	st, err := stream.Recv()

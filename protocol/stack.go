@@ -85,6 +85,9 @@ type Stack struct {
 	// TLS says that the stack's sides honour ServerConfig.TLS and ClientConfig.TLS;
 	// a benchmark over TLS is refused for a stack without it.
 	TLS bool
+	// TLSExcept are the sides, among Sides, that do not speak TLS although TLS is set
+	// (a library whose client speaks TLS 1.3 and whose server cannot); SpeaksTLS says.
+	TLSExcept Side
 	// QUIC says that the stack speaks HTTP/3 over QUIC (UDP, TLS 1.3 always): it runs
 	// over the quic transport and no other, its server is a PacketServer and its
 	// client dials from ClientConfig.Packet, with ServerConfig.TLS and
@@ -98,6 +101,9 @@ type Stack struct {
 
 // Has reports whether the stack implements side.
 func (s *Stack) Has(side Side) bool { return s.Sides&side == side }
+
+// SpeaksTLS reports whether the stack's side speaks TLS.
+func (s *Stack) SpeaksTLS(side Side) bool { return s.TLS && s.Has(side) && s.TLSExcept&side == 0 }
 
 // TierWith is the tier of a run of the stack with options: tuned when the stack is,
 // or when any option changes its library's defaults.

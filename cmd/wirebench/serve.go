@@ -116,18 +116,18 @@ func (c *serveCmd) Run(e *env) error {
 	if res.Protocol.InProcess {
 		return usagef("%s is in-process and has no server: it can only be called (wirebench call --protocol %s ...)", res.Protocol.Name, res.Protocol.Name)
 	}
-	if res.Server.Worker != protocol.WorkerGo {
-		if c.TLS {
-			return usagef("--tls: the %s stack runs in the %s worker, which serves no TLS", res.Server.Name, res.Server.Worker)
-		}
-		return c.serveInWorker(e, res, addr)
-	}
-	if c.TLS && !res.Server.TLS {
+	if c.TLS && !res.Server.SpeaksTLS(protocol.ServerSide) {
 		return usagef("--tls: the %s server stack of %s does not speak TLS", res.Server.Name, res.Protocol.Name)
 	}
 	tc, caFile, err := c.serverTLS(addr)
 	if err != nil {
 		return err
+	}
+	if res.Server.Worker != protocol.WorkerGo {
+		if c.TLS {
+			res.Spec.Transport = spec.TLS // the worker's setup carries the certificate
+		}
+		return c.serveInWorker(e, res, addr, tc, caFile)
 	}
 	ds, err := c.dataset()
 	if err != nil {
@@ -163,12 +163,15 @@ func (c *serveCmd) Run(e *env) error {
 
 // serveInWorker serves a stack of another worker kind (a JVM stack) through a worker
 // process, until a signal.
-func (c *serveCmd) serveInWorker(e *env, res cluster.Resolved, addr transport.Addr) error {
-	srv, err := cluster.Serve(e.ctx, res, addr.String(), cluster.Options{})
+func (c *serveCmd) serveInWorker(e *env, res cluster.Resolved, addr transport.Addr, tc transport.TLS, caFile string) error {
+	srv, err := cluster.Serve(e.ctx, res, addr.String(), cluster.Options{TLS: tc})
 	if err != nil {
 		return err
 	}
 	defer srv.Close()
+	if caFile != "" {
+		fmt.Fprintf(e.stdout, "TLS certificate made for this server; its CA is in %s\n", caFile)
+	}
 	fmt.Fprintf(e.stdout, "listening on %s\n", srv.Addr)
 	select {
 	case <-srv.Done:

@@ -86,10 +86,11 @@ func speaksTLS(t *testing.T, name, server, client string) bool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !s.TLS || !c.TLS {
+	ok := s.SpeaksTLS(protocol.ServerSide) && c.SpeaksTLS(protocol.ClientSide)
+	if !ok {
 		t.Logf("%s: %s server and %s client: no TLS, so no run over TLS", name, s.Name, c.Name)
 	}
-	return s.TLS && c.TLS
+	return ok
 }
 
 func testOperations(t *testing.T, tg *Target, cl protocol.Client) {

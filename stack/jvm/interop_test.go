@@ -22,6 +22,7 @@ import (
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/internal/testtool"
 	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/stack/jvm"
 	"github.com/wirebench/wirebench/transport"
 )
@@ -71,27 +72,67 @@ var tcpOnly = map[string]bool{
 	"http4s-blaze":     true,
 }
 
-// networksOf lists the transports a JVM stack speaks.
-func networksOf(name string) []string {
-	if tcpOnly[name] {
-		return []string{"tcp"}
+// networksOf lists the transports a JVM stack's side speaks: tcp, unix, and tls when
+// the side speaks TLS.
+func networksOf(s *protocol.Stack, side protocol.Side) []string {
+	nets := []string{"tcp", "unix"}
+	if tcpOnly[s.Name] {
+		nets = nets[:1]
 	}
-	return []string{"tcp", "unix"}
+	if s.SpeaksTLS(side) {
+		nets = append(nets, spec.TLS)
+	}
+	return nets
+}
+
+// writeTLS writes the server's certificate and key, and the CA, of tc to files of the
+// test's and returns their paths.
+func writeTLS(t *testing.T, tc transport.TLS) (cert, key, ca string) {
+	t.Helper()
+	dir := t.TempDir()
+	cert, key, ca = filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem"), filepath.Join(dir, "ca.pem")
+	for f, b := range map[string][]byte{cert: tc.CertPEM, key: tc.KeyPEM, ca: tc.CAPEM} {
+		if err := os.WriteFile(f, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return cert, key, ca
+}
+
+// ephemeralTLS makes a certificate as the driver makes one for each server it starts.
+func ephemeralTLS(t *testing.T) transport.TLS {
+	t.Helper()
+	tc, err := transport.EphemeralTLS()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tc
 }
 
 func listenAddr(t *testing.T, network string) string {
+	if network == spec.TLS {
+		return "tcp://127.0.0.1:0"
+	}
 	if network == "unix" {
 		return "unix://" + filepath.Join(t.TempDir(), "s.sock")
 	}
 	return "tcp://127.0.0.1:0"
 }
 
-// serveJava starts `serve` of a Java server stack and returns the address it printed.
-func serveJava(t *testing.T, jar, proto, stack, network string) transport.Addr {
+// serveJava starts `serve` of a Java server stack and returns the address it printed,
+// and over tls the certificate it serves (made here, as the driver makes one) with the
+// CA its clients trust.
+func serveJava(t *testing.T, jar, proto, stack, network string) (transport.Addr, transport.TLS) {
 	t.Helper()
+	args := []string{"-jar", jar, "serve", "--stack", stack, "--protocol", proto, "--listen", listenAddr(t, network)}
+	var tc transport.TLS
+	if network == spec.TLS {
+		tc = ephemeralTLS(t)
+		cert, key, _ := writeTLS(t, tc)
+		args = append(args, "--tls-cert", cert, "--tls-key", key)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	cmd := exec.CommandContext(ctx, "java", "-jar", jar, "serve", "--stack", stack, "--protocol", proto,
-		"--listen", listenAddr(t, network))
+	cmd := exec.CommandContext(ctx, "java", args...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -117,7 +158,7 @@ func serveJava(t *testing.T, jar, proto, stack, network string) transport.Addr {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return addr
+	return addr, tc
 }
 
 func TestGoClientsAgainstJavaServers(t *testing.T) {
@@ -127,9 +168,9 @@ func TestGoClientsAgainstJavaServers(t *testing.T) {
 		if !s.Has(protocol.ServerSide) {
 			continue
 		}
-		for _, network := range networksOf(s.Name) {
+		for _, network := range networksOf(s, protocol.ServerSide) {
 			t.Run(s.Name+"/"+network, func(t *testing.T) {
-				addr := serveJava(t, stackJar(t, s), s.Protocol, s.Name, network)
+				addr, tc := serveJava(t, stackJar(t, s), s.Protocol, s.Name, network)
 				// The protocol's default Go client, and the instrument (the load
 				// generator that measures servers) where it speaks the protocol.
 				for _, client := range []string{"", "instrument"} {
@@ -143,7 +184,10 @@ func TestGoClientsAgainstJavaServers(t *testing.T) {
 					t.Run(cs.Name, func(t *testing.T) {
 						ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 						defer cancel()
-						cl, err := cs.Dial(ctx, protocol.ClientConfig{Target: addr})
+						if network == spec.TLS && !cs.SpeaksTLS(protocol.ClientSide) {
+							t.Skipf("the Go %s client speaks no TLS", cs.Name)
+						}
+						cl, err := cs.Dial(ctx, protocol.ClientConfig{Target: addr, TLS: tc})
 						if err != nil {
 							t.Fatal(err)
 						}
@@ -221,13 +265,20 @@ func TestJavaClientsAgainstGoServers(t *testing.T) {
 		if !s.Has(protocol.ClientSide) {
 			continue
 		}
-		for _, network := range networksOf(s.Name) {
+		for _, network := range networksOf(s, protocol.ClientSide) {
 			t.Run(s.Name+"/"+network, func(t *testing.T) {
 				p, err := protocol.Lookup(s.Protocol)
 				if err != nil {
 					t.Fatal(err)
 				}
-				srv, err := p.NewServer(contract.NewReference(ds), protocol.ServerConfig{})
+				var tc transport.TLS
+				var tlsArgs []string
+				if network == spec.TLS {
+					tc = ephemeralTLS(t)
+					_, _, ca := writeTLS(t, tc)
+					tlsArgs = []string{"--tls-ca", ca}
+				}
+				srv, err := p.NewServer(contract.NewReference(ds), protocol.ServerConfig{TLS: tc})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -244,8 +295,8 @@ func TestJavaClientsAgainstGoServers(t *testing.T) {
 				target := transport.AddrOf(ln.Addr()).String()
 				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 				defer cancel()
-				out, err := exec.CommandContext(ctx, "java", "-jar", stackJar(t, s), "check", "--stack", s.Name,
-					"--protocol", s.Protocol, "--target", target).CombinedOutput()
+				out, err := exec.CommandContext(ctx, "java", append([]string{"-jar", stackJar(t, s), "check", "--stack", s.Name,
+					"--protocol", s.Protocol, "--target", target}, tlsArgs...)...).CombinedOutput()
 				if err != nil {
 					t.Errorf("%s client against the Go %s server on %s: %v\n%s", s.Name, s.Protocol, target, err, failures(out))
 				}

@@ -1,7 +1,11 @@
 // Package jvm registers the stacks of the JVM worker (workers/java) with the protocol
 // registry, so the driver knows which worker runs them and `wirebench list` shows them.
 // The stacks run in a JVM worker process that serves the control API; this package
-// holds only their metadata: names, sides, tier and library versions.
+// holds only their metadata: names, sides, tier, TLS and library versions.
+//
+// TLS is set for the stacks whose worker code speaks it (workers/java: Stack.speaksTls);
+// the originals' Scala 2.12 stacks serve plain text only, and a benchmark over TLS with
+// one of them is refused before anything starts (cluster.Resolve names the stack).
 //
 // The worker is built as one jar per stack family (workers/java's Maven modules, which
 // cannot share a class path: Scala 2.12 and 2.13): a stack's Family names the jar that
@@ -63,7 +67,8 @@ const scalaLibrary = "org.scala-lang:scala-library"
 var Stacks = []*protocol.Stack{
 	{
 		Name: "jetty-jackson", Protocol: "http-json", Sides: protocol.ServerSide,
-		Summary: "Jetty 12 servlets (ee10) with Jackson databind, stock settings",
+		TLS:     true,
+		Summary: "Jetty 12 servlets (ee10) with Jackson databind, stock settings; TLS through an SslConnectionFactory",
 		Libraries: map[string]string{
 			"org.eclipse.jetty:jetty-server":              jetty,
 			"org.eclipse.jetty.ee10:jetty-ee10-servlet":   jetty,
@@ -73,13 +78,15 @@ var Stacks = []*protocol.Stack{
 	},
 	{
 		Name: "java-httpclient", Protocol: "http-json", Sides: protocol.ClientSide,
-		Summary: "the JDK's java.net.http.HttpClient (HTTP/1.1) with Jackson databind; TCP only, bytes not counted",
+		TLS:     true,
+		Summary: "the JDK's java.net.http.HttpClient (HTTP/1.1) with Jackson databind; TCP (and TLS) only, bytes not counted",
 		Libraries: map[string]string{
 			"com.fasterxml.jackson.core:jackson-databind": jackson,
 		},
 	},
 	{
 		Name: "grpc-java-netty", Protocol: "grpc-proto", Sides: protocol.ServerSide | protocol.ClientSide,
+		TLS:     true,
 		Summary: "grpc-java on Netty (epoll), generated stubs, server reflection; options direct_executor, flow_window, compressors",
 		Libraries: map[string]string{
 			"io.grpc:grpc-netty-shaded":         grpcJava,
@@ -91,7 +98,8 @@ var Stacks = []*protocol.Stack{
 	},
 	{
 		Name: "grpc-java-okhttp", Protocol: "grpc-proto", Sides: protocol.ServerSide | protocol.ClientSide,
-		Summary: "grpc-java on OkHttp, generated stubs, server reflection; TCP only; options direct_executor, flow_window, compressors",
+		TLS: true, TLSExcept: protocol.ServerSide,
+		Summary: "grpc-java on OkHttp, generated stubs, server reflection; TCP only; TLS on the client side only (its server offers TLS 1.2 alone on the JVM); options direct_executor, flow_window, compressors",
 		Libraries: map[string]string{
 			"io.grpc:grpc-okhttp":               grpcJava,
 			"io.grpc:grpc-stub":                 grpcJava,
@@ -102,6 +110,7 @@ var Stacks = []*protocol.Stack{
 	},
 	{
 		Name: "grpc-java-avro", Protocol: "grpc-avro", Sides: protocol.ServerSide | protocol.ClientSide,
+		TLS:     true,
 		Summary: "grpc-java on Netty with Avro marshallers (generated Avro classes), as mu-rpc carried Avro; options direct_executor, flow_window, compressors",
 		Libraries: map[string]string{
 			"io.grpc:grpc-netty-shaded": grpcJava,
@@ -113,7 +122,8 @@ var Stacks = []*protocol.Stack{
 	// experiment's servers, their Apache successors, and metrifier's http4s + circe.
 	{
 		Name: "akka-http", Protocol: "http-json", Sides: protocol.ServerSide, Language: "scala",
-		Summary: "Akka HTTP 10.2 routes with spray-json (Akka 2.6, the last Apache-licensed releases); TCP only",
+		TLS:     true,
+		Summary: "Akka HTTP 10.2 routes with spray-json (Akka 2.6, the last Apache-licensed releases); TCP (and TLS) only",
 		Libraries: map[string]string{
 			"com.typesafe.akka:akka-http_2.13":            akkaHTTP,
 			"com.typesafe.akka:akka-http-spray-json_2.13": akkaHTTP,
@@ -124,7 +134,8 @@ var Stacks = []*protocol.Stack{
 	},
 	{
 		Name: "akka-grpc", Protocol: "grpc-proto", Sides: protocol.ServerSide, Language: "scala",
-		Summary: "Akka gRPC 2.1 generated Scala services on Akka HTTP's HTTP/2, ScalaPB messages, server reflection (v1alpha); gzips answers to clients that accept gzip; TCP only",
+		TLS:     true,
+		Summary: "Akka gRPC 2.1 generated Scala services on Akka HTTP's HTTP/2, ScalaPB messages, server reflection (v1alpha); gzips answers to clients that accept gzip; TCP (and TLS) only",
 		Libraries: map[string]string{
 			"com.lightbend.akka.grpc:akka-grpc-runtime_2.13": akkaGRPC,
 			"com.typesafe.akka:akka-http_2.13":               akkaHTTP,
@@ -135,7 +146,8 @@ var Stacks = []*protocol.Stack{
 	},
 	{
 		Name: "pekko-http", Protocol: "http-json", Sides: protocol.ServerSide, Language: "scala",
-		Summary: "Pekko HTTP 1.3 routes with spray-json (Apache's successor of Akka HTTP); TCP only",
+		TLS:     true,
+		Summary: "Pekko HTTP 1.3 routes with spray-json (Apache's successor of Akka HTTP); TCP (and TLS) only",
 		Libraries: map[string]string{
 			"org.apache.pekko:pekko-http_2.13":            pekkoHTTP,
 			"org.apache.pekko:pekko-http-spray-json_2.13": pekkoHTTP,
@@ -146,7 +158,8 @@ var Stacks = []*protocol.Stack{
 	},
 	{
 		Name: "pekko-grpc", Protocol: "grpc-proto", Sides: protocol.ServerSide, Language: "scala",
-		Summary: "Pekko gRPC 1.1 generated Scala services on Pekko HTTP's HTTP/2, ScalaPB messages, no server reflection; gzips answers to clients that accept gzip; TCP only",
+		TLS:     true,
+		Summary: "Pekko gRPC 1.1 generated Scala services on Pekko HTTP's HTTP/2, ScalaPB messages, no server reflection; gzips answers to clients that accept gzip; TCP (and TLS) only",
 		Libraries: map[string]string{
 			"org.apache.pekko:pekko-grpc-runtime_2.13":  pekkoGRPC,
 			"org.apache.pekko:pekko-http_2.13":          pekkoHTTP,
@@ -157,7 +170,8 @@ var Stacks = []*protocol.Stack{
 	},
 	{
 		Name: "http4s-circe", Protocol: "http-json", Sides: protocol.ServerSide, Language: "scala",
-		Summary: "http4s 0.23 Ember server, routes in http4s's DSL on cats-effect IO, circe codecs derived; TCP and Unix sockets",
+		TLS:     true,
+		Summary: "http4s 0.23 Ember server, routes in http4s's DSL on cats-effect IO, circe codecs derived; TCP, TLS and Unix sockets",
 		Libraries: map[string]string{
 			"org.http4s:http4s-ember-server_2.13": http4s,
 			"org.http4s:http4s-dsl_2.13":          http4s,

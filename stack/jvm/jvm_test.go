@@ -117,8 +117,22 @@ func TestJarsRunTheirFamilies(t *testing.T) {
 				t.Fatalf("%s list: %v", jar, err)
 			}
 			var got []string
+			tlsListed := map[string]string{} // PROTOCOL/NAME: the tls entry of its transports
 			for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-				got = append(got, strings.SplitN(line, "\t", 2)[0])
+				cols := strings.Split(line, "\t")
+				got = append(got, cols[0])
+				if len(cols) > 2 {
+					for _, tr := range strings.Split(cols[2], ", ") {
+						if strings.HasPrefix(tr, "tls") {
+							tlsListed[cols[0]] = tr
+						}
+					}
+				}
+			}
+			for _, s := range jvm.Stacks {
+				if want := tlsEntry(s); (s.Family == family || moduleOf(s) == "core") && tlsListed[s.Protocol+"/"+s.Name] != want {
+					t.Errorf("%s lists %s with TLS %q; jvm.go says %q", filepath.Base(jar), s.Name, tlsListed[s.Protocol+"/"+s.Name], want)
+				}
 			}
 			var want []string
 			for _, s := range jvm.Stacks {
@@ -132,6 +146,23 @@ func TestJarsRunTheirFamilies(t *testing.T) {
 				t.Errorf("%s lists %q; jvm.go places %q in it", filepath.Base(jar), got, want)
 			}
 		})
+	}
+}
+
+// tlsEntry is how the worker's list shows a stack's TLS among its transports: "tls"
+// when every side it has speaks TLS, "tls (server)" or "tls (client)" when one does,
+// "" when none does.
+func tlsEntry(s *protocol.Stack) string {
+	server, client := s.SpeaksTLS(protocol.ServerSide), s.SpeaksTLS(protocol.ClientSide)
+	switch {
+	case !server && !client:
+		return ""
+	case server == s.Has(protocol.ServerSide) && client == s.Has(protocol.ClientSide):
+		return "tls"
+	case server:
+		return "tls (server)"
+	default:
+		return "tls (client)"
 	}
 }
 

@@ -20,15 +20,23 @@ import (
 	"github.com/wirebench/wirebench/internal/testtool"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
+	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/stack/jvm"
 	"github.com/wirebench/wirebench/transport"
 )
 
 // curlJVM runs curl against the server at addr (args: curl's options, the path last)
 // and returns the status, the headers (lower-cased) and the body.
-func curlJVM(t *testing.T, addr transport.Addr, args ...string) (int, string, []byte) {
+func curlJVM(t *testing.T, addr transport.Addr, tc transport.TLS, args ...string) (int, string, []byte) {
 	t.Helper()
-	status, out := protocoltest.Curl(t, addr, append([]string{"-D", "-"}, args...)...)
+	args = append([]string{"-D", "-"}, args...)
+	var status int
+	var out []byte
+	if tc.Enabled() {
+		status, out = protocoltest.CurlTLS(t, addr, tc, args...)
+	} else {
+		status, out = protocoltest.Curl(t, addr, args...)
+	}
 	head, body, _ := bytes.Cut(out, []byte("\r\n\r\n"))
 	return status, strings.ToLower(string(head)), body
 }
@@ -41,10 +49,10 @@ func TestCurlOnJVMServers(t *testing.T) {
 		if s.Protocol != "http-json" || !s.Has(protocol.ServerSide) {
 			continue
 		}
-		for _, network := range networksOf(s.Name) {
+		for _, network := range networksOf(s, protocol.ServerSide) {
 			t.Run(s.Name+"/"+network, func(t *testing.T) {
-				addr := serveJava(t, stackJar(t, s), s.Protocol, s.Name, network)
-				curlRoutes(t, addr, ds)
+				addr, tc := serveJava(t, stackJar(t, s), s.Protocol, s.Name, network)
+				curlRoutes(t, addr, tc, ds)
 			})
 		}
 	}
@@ -52,26 +60,26 @@ func TestCurlOnJVMServers(t *testing.T) {
 
 const jsonType = "Content-Type: application/json"
 
-func curlRoutes(t *testing.T, addr transport.Addr, ds *contract.Dataset) {
+func curlRoutes(t *testing.T, addr transport.Addr, tc transport.TLS, ds *contract.Dataset) {
 	decode := func(what string, body []byte, v any) {
 		t.Helper()
 		if err := json.Unmarshal(body, v); err != nil {
 			t.Errorf("%s: %v in %q", what, err, body)
 		}
 	}
-	status, _, body := curlJVM(t, addr, "/persons")
+	status, _, body := curlJVM(t, addr, tc, "/persons")
 	var list struct{ Persons []contract.Person }
 	decode("GET /persons", body, &list)
 	if status != 200 || len(list.Persons) != ds.Size() {
 		t.Errorf("GET /persons: %d, %d persons, want 200, %d", status, len(list.Persons), ds.Size())
 	}
-	status, head, body := curlJVM(t, addr, "/persons/3")
+	status, head, body := curlJVM(t, addr, tc, "/persons/3")
 	var p contract.Person
 	decode("GET /persons/3", body, &p)
 	if want, _ := ds.Person(3); status != 200 || !p.Equal(want) || !strings.Contains(head, "content-type: application/json") {
 		t.Errorf("GET /persons/3: %d %+v (headers %q), want %+v as application/json", status, p, head, want)
 	}
-	status, _, body = curlJVM(t, addr, "/persons/3/links")
+	status, _, body = curlJVM(t, addr, tc, "/persons/3/links")
 	var links struct{ Links []contract.PersonLink }
 	decode("GET /persons/3/links", body, &links)
 	if want, _ := ds.Links(3); status != 200 || len(links.Links) != len(want) {
@@ -79,17 +87,17 @@ func curlRoutes(t *testing.T, addr transport.Addr, ds *contract.Dataset) {
 	}
 	newPerson := `{"id":0,"name":{"title":"mr","first":"Ada","last":"Byron"},"gender":"female",` +
 		`"location":{"street":"1 Way","city":"London","state":"","post_code":"N1"},"email":"ada@example.com"}`
-	status, _, body = curlJVM(t, addr, "-H", jsonType, "-d", newPerson, "/persons")
+	status, _, body = curlJVM(t, addr, tc, "-H", jsonType, "-d", newPerson, "/persons")
 	var created contract.Person
 	decode("POST /persons", body, &created)
 	if status != 200 || created.ID <= int64(ds.Size()) || created.Name.First != "Ada" || created.Picture != nil {
 		t.Errorf("POST /persons: %d %+v, want a new id and no picture", status, created)
 	}
-	status, _, body = curlJVM(t, addr, "-H", jsonType, "-d", `{"payload":"héllo ✓"}`, "/echo")
+	status, _, body = curlJVM(t, addr, tc, "-H", jsonType, "-d", `{"payload":"héllo ✓"}`, "/echo")
 	if status != 200 || !bytes.Contains(body, []byte(`"héllo ✓"`)) {
 		t.Errorf("POST /echo: %d %s", status, body)
 	}
-	status, _, body = curlJVM(t, addr, "/stats")
+	status, _, body = curlJVM(t, addr, tc, "/stats")
 	var st struct {
 		Calls          int64
 		LastPayloadLen int64 `json:"last_payload_len"`
@@ -98,11 +106,11 @@ func curlRoutes(t *testing.T, addr transport.Addr, ds *contract.Dataset) {
 	if status != 200 || st.Calls != 1 || st.LastPayloadLen != int64(len("héllo ✓")) {
 		t.Errorf("GET /stats: %d %+v, want 1 call of %d bytes", status, st, len("héllo ✓"))
 	}
-	status, _, body = curlJVM(t, addr, "-H", jsonType, "-d", `{"value":-9223372036854775808}`, "/increment")
+	status, _, body = curlJVM(t, addr, tc, "-H", jsonType, "-d", `{"value":-9223372036854775808}`, "/increment")
 	if status != 200 || !bytes.Contains(body, []byte(`-9223372036854775807`)) {
 		t.Errorf("POST /increment: %d %s", status, body)
 	}
-	status, head, body = curlJVM(t, addr, "/trades?count=300")
+	status, head, body = curlJVM(t, addr, tc, "/trades?count=300")
 	lines := strings.Split(strings.TrimSpace(string(body)), "\n")
 	if status != 200 || len(lines) != 301 || !strings.Contains(head, "application/x-ndjson") ||
 		!strings.Contains(head, "transfer-encoding: chunked") || lines[300] != `{"end":{"count":300}}` {
@@ -140,7 +148,7 @@ func curlRoutes(t *testing.T, addr transport.Addr, ds *contract.Dataset) {
 		{[]string{"-X", "PUT", "-H", jsonType, "-d", `{}`, "/echo"}, 405, "invalid_argument"},
 	}
 	for _, r := range refusals {
-		status, head, body := curlJVM(t, addr, r.args...)
+		status, head, body := curlJVM(t, addr, tc, r.args...)
 		var e struct{ Code, Message string }
 		decode(strings.Join(r.args, " "), body, &e)
 		if status != r.status || e.Code != r.code || e.Message == "" {
@@ -166,44 +174,59 @@ func TestGrpcurlOnJVMServers(t *testing.T) {
 		if s.Protocol != "grpc-proto" || !s.Has(protocol.ServerSide) {
 			continue
 		}
-		t.Run(s.Name, func(t *testing.T) {
-			addr := serveJava(t, stackJar(t, s), s.Protocol, s.Name, "tcp").Address
-			run := func(args ...string) (string, error) {
-				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-				defer cancel()
-				out, err := exec.CommandContext(ctx, grpcurl, append([]string{"-plaintext"}, args...)...).CombinedOutput()
-				return string(out), err
+		networks := []string{"tcp"}
+		if s.SpeaksTLS(protocol.ServerSide) {
+			networks = append(networks, spec.TLS)
+		}
+		for _, network := range networks {
+			t.Run(s.Name+"/"+network, func(t *testing.T) { grpcurlJVM(t, grpcurl, proto, s, network) })
+		}
+	}
+}
+
+// grpcurlJVM runs grpcurl against a JVM grpc-proto server: plain text, or over TLS
+// trusting the run's CA alone (-cacert).
+func grpcurlJVM(t *testing.T, grpcurl, proto string, s *protocol.Stack, network string) {
+	a, tc := serveJava(t, stackJar(t, s), s.Protocol, s.Name, network)
+	addr := a.Address
+	security := []string{"-plaintext"}
+	if tc.Enabled() {
+		security = []string{"-cacert", protocoltest.CAFile(t, tc)}
+	}
+	run := func(args ...string) (string, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		out, err := exec.CommandContext(ctx, grpcurl, append(security, args...)...).CombinedOutput()
+		return string(out), err
+	}
+	var schema []string // with reflection, grpcurl needs no .proto file
+	if reflecting[s.Name] {
+		out, err := run(addr, "list")
+		for _, svc := range []string{"wirebench.v1.PersonService", "wirebench.v1.EchoService", "wirebench.v1.TradeService"} {
+			if err != nil || !strings.Contains(out, svc) {
+				t.Errorf("grpcurl list: %v, %q lacks %s", err, out, svc)
 			}
-			var schema []string // with reflection, grpcurl needs no .proto file
-			if reflecting[s.Name] {
-				out, err := run(addr, "list")
-				for _, svc := range []string{"wirebench.v1.PersonService", "wirebench.v1.EchoService", "wirebench.v1.TradeService"} {
-					if err != nil || !strings.Contains(out, svc) {
-						t.Errorf("grpcurl list: %v, %q lacks %s", err, out, svc)
-					}
-				}
-				out, err = run(addr, "describe", "wirebench.v1.PersonService")
-				if err != nil || !strings.Contains(out, "rpc GetPersonLinks") {
-					t.Errorf("grpcurl describe: %v\n%s", err, out)
-				}
-			} else {
-				if out, err := run(addr, "list"); err == nil {
-					t.Errorf("grpcurl list succeeded on %s, which has no reflection:\n%s", s.Name, out)
-				}
-				schema = []string{"-import-path", proto, "-proto", "wirebench.proto"}
-			}
-			out, err := run(append(schema, "-d", `{"id":2}`, addr, "wirebench.v1.PersonService/GetPerson")...)
-			if err != nil || !strings.Contains(out, `"id": "2"`) {
-				t.Errorf("grpcurl GetPerson: %v\n%s", err, out)
-			}
-			out, err = run(append(schema, "-d", `{"count":3}`, addr, "wirebench.v1.TradeService/StreamTrades")...)
-			if err != nil || strings.Count(out, `"symbol"`) != 3 {
-				t.Errorf("grpcurl StreamTrades: %v\n%s", err, out)
-			}
-			out, err = run(append(schema, "-d", `{"id":0}`, addr, "wirebench.v1.PersonService/GetPerson")...)
-			if err == nil || !strings.Contains(out, "NotFound") {
-				t.Errorf("grpcurl GetPerson 0: %v, want NotFound\n%s", err, out)
-			}
-		})
+		}
+		out, err = run(addr, "describe", "wirebench.v1.PersonService")
+		if err != nil || !strings.Contains(out, "rpc GetPersonLinks") {
+			t.Errorf("grpcurl describe: %v\n%s", err, out)
+		}
+	} else {
+		if out, err := run(addr, "list"); err == nil {
+			t.Errorf("grpcurl list succeeded on %s, which has no reflection:\n%s", s.Name, out)
+		}
+		schema = []string{"-import-path", proto, "-proto", "wirebench.proto"}
+	}
+	out, err := run(append(schema, "-d", `{"id":2}`, addr, "wirebench.v1.PersonService/GetPerson")...)
+	if err != nil || !strings.Contains(out, `"id": "2"`) {
+		t.Errorf("grpcurl GetPerson: %v\n%s", err, out)
+	}
+	out, err = run(append(schema, "-d", `{"count":3}`, addr, "wirebench.v1.TradeService/StreamTrades")...)
+	if err != nil || strings.Count(out, `"symbol"`) != 3 {
+		t.Errorf("grpcurl StreamTrades: %v\n%s", err, out)
+	}
+	out, err = run(append(schema, "-d", `{"id":0}`, addr, "wirebench.v1.PersonService/GetPerson")...)
+	if err == nil || !strings.Contains(out, "NotFound") {
+		t.Errorf("grpcurl GetPerson 0: %v, want NotFound\n%s", err, out)
 	}
 }
