@@ -23,6 +23,8 @@ const (
 	hyperUtil = "0.1.21"
 	serde     = "1.0.229"
 	serdeJSON = "1.0.154"
+	capnp     = "0.27.3"
+	capnpRPC  = "0.27.3"
 )
 
 // Stacks are the Rust worker's stacks, in registration order.
@@ -58,6 +60,16 @@ var Stacks = []*protocol.Stack{
 			"serde":      serde,
 			"serde_json": serdeJSON,
 			"tokio":      tokio,
+		},
+	},
+	{
+		Name: "capnp-rpc", Protocol: "capnp", Sides: protocol.ServerSide | protocol.ClientSide,
+		Summary: "capnp-rpc two-party RPC with capnpc-generated code, streaming through a sink capability; " +
+			"a LocalSet thread per core (server) or per connection (client); TCP and Unix sockets",
+		Libraries: map[string]string{
+			"capnp":     capnp,
+			"capnp-rpc": capnpRPC,
+			"tokio":     tokio,
 		},
 	},
 }

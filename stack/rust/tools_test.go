@@ -1,7 +1,8 @@
 package rust_test
 
 // The Rust servers answer the tools users reach for: curl on the http-json routes (TCP and
-// a Unix socket), grpcurl through server reflection and ghz on the grpc-proto server.
+// a Unix socket), grpcurl through server reflection and ghz on the grpc-proto server,
+// pycapnp on the capnp server.
 // Each skips, saying why, when the worker or the tool is missing, and fails in CI.
 
 import (
@@ -104,4 +105,12 @@ func TestGrpcurlAndGhzOnTonic(t *testing.T) {
 	if rep.Count != 200 || rep.StatusCodeDistribution["OK"] != 200 || len(rep.ErrorDistribution) != 0 {
 		t.Errorf("ghz: %d calls, status codes %v, errors %v; want 200 OK", rep.Count, rep.StatusCodeDistribution, rep.ErrorDistribution)
 	}
+}
+
+// pycapnp (Python over the C++ Cap'n Proto library) against the capnp-rpc server, as
+// protocol/capnprpc runs it against Go's.
+func TestPycapnpOnCapnpRpc(t *testing.T) {
+	worker(t)
+	addr := serveRust(t, "capnp", "capnp-rpc", "tcp")
+	protocoltest.Pycapnp(t, "../..", addr.Address, contract.MustDataset(contract.DefaultSeed, contract.DefaultSize))
 }

@@ -1,7 +1,10 @@
-//! Regenerates workers/rust/worker/src/gen from the repository's two .proto files: the
-//! control API (cluster/controlpb/control.proto) and the contract's grpc-proto schema
+//! Regenerates workers/rust/worker/src/gen from the repository's schemas: the control
+//! API (cluster/controlpb/control.proto), the contract's grpc-proto schema
 //! (contract/schema/wirebench.proto), with the contract's file descriptor set for
-//! server reflection. The output is committed, so building the worker needs no protoc;
+//! server reflection, and the contract's Cap'n Proto schema
+//! (contract/schema/wirebench.capnp, with capnpc; the generated module lives at
+//! crate::generated::wirebench_capnp). The output is committed, so building the worker
+//! needs neither protoc nor capnp;
 //! `make rust-generate` runs this, and `make rust-check-generated` fails when the
 //! committed code differs from what this writes.
 
@@ -23,6 +26,16 @@ fn main() -> ExitCode {
                 .out_dir(&out)
                 .file_descriptor_set_path(out.join("wirebench_descriptor.bin"))
                 .compile_protos(&[schema.join("wirebench.proto")], &[schema.clone()])
+        })
+        .map_err(|e| e.to_string())
+        .and_then(|_| {
+            capnpc::CompilerCommand::new()
+                .src_prefix(&schema)
+                .file(schema.join("wirebench.capnp"))
+                .output_path(&out)
+                .default_parent_module(vec!["generated".into()])
+                .run()
+                .map_err(|e| format!("capnp compile (needs the capnp tool, Debian's capnproto): {e}"))
         });
     match result {
         Ok(()) => {

@@ -22,6 +22,10 @@ mod generated {
     pub mod pb {
         include!("gen/wirebench.v1.rs");
     }
+    #[allow(unused_parens, clippy::all)]
+    pub mod wirebench_capnp {
+        include!("gen/wirebench_capnp.rs");
+    }
     /// The grpc-proto schema's file descriptor set, for server reflection.
     pub const DESCRIPTOR: &[u8] = include_bytes!("gen/wirebench_descriptor.bin");
 }

@@ -33,7 +33,8 @@ fn temp_dir(name: &str) -> std::path::PathBuf {
     d
 }
 
-const PAIRS: [(&str, &str, &str); 2] = [("grpc-proto", "tonic", "tonic"), ("http-json", "axum", "hyper")];
+const PAIRS: [(&str, &str, &str); 3] =
+    [("grpc-proto", "tonic", "tonic"), ("http-json", "axum", "hyper"), ("capnp", "capnp-rpc", "capnp-rpc")];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_stack_pair_passes_the_checks() {

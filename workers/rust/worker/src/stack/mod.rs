@@ -2,6 +2,7 @@
 //! registers them with their crate versions for `wirebench list`; a Go test keeps the
 //! two equal), and how a server and a client of each are made.
 
+pub mod capnp;
 pub mod grpc;
 pub mod http;
 
@@ -26,10 +27,11 @@ pub struct StackInfo {
 }
 
 /// Every stack this worker runs, in the order `Info` lists them.
-pub const STACKS: [StackInfo; 3] = [
+pub const STACKS: [StackInfo; 4] = [
     StackInfo { protocol: "grpc-proto", name: "tonic", server: true, client: true },
     StackInfo { protocol: "http-json", name: "axum", server: true, client: false },
     StackInfo { protocol: "http-json", name: "hyper", server: false, client: true },
+    StackInfo { protocol: "capnp", name: "capnp-rpc", server: true, client: true },
 ];
 
 /// Finds a stack of protocol with a side (server when `server`, else client).
@@ -99,6 +101,7 @@ pub fn serve(protocol: &str, stack: &str, svc: Arc<Reference>, ln: Listener, lim
     match (protocol, stack) {
         ("grpc-proto", "tonic") => grpc::serve(svc, ln, limit),
         ("http-json", "axum") => http::serve(svc, ln, limit),
+        ("capnp", "capnp-rpc") => capnp::serve(svc, ln, limit),
         _ => Err(format!("no {protocol} server stack {stack:?} in the Rust worker")),
     }
 }
@@ -107,6 +110,7 @@ pub fn serve(protocol: &str, stack: &str, svc: Arc<Reference>, ln: Listener, lim
 pub enum AnyClient {
     Tonic(grpc::Client),
     Hyper(http::Client),
+    CapnpRpc(capnp::Client),
 }
 
 impl AnyClient {
@@ -114,6 +118,7 @@ impl AnyClient {
         match (protocol, stack) {
             ("grpc-proto", "tonic") => Ok(AnyClient::Tonic(grpc::Client::connect(target, limit, counter).await?)),
             ("http-json", "hyper") => Ok(AnyClient::Hyper(http::Client::connect(target, limit, counter).await?)),
+            ("capnp", "capnp-rpc") => Ok(AnyClient::CapnpRpc(capnp::Client::connect(target, limit, counter).await?)),
             _ => Err(contract::Error::Transport("other", format!("no {protocol} client stack {stack:?} in the Rust worker"))),
         }
     }
@@ -124,6 +129,7 @@ macro_rules! each {
         match $self {
             AnyClient::Tonic($c) => $e,
             AnyClient::Hyper($c) => $e,
+            AnyClient::CapnpRpc($c) => $e,
         }
     };
 }
