@@ -16,11 +16,13 @@ import (
 var matrixServers = map[string][]string{
 	"grpc-proto": {"", "tonic", "grpc-java-netty", "grpc-java-okhttp", "akka-grpc", "pekko-grpc"},
 	"http-json":  {"", "axum", "jetty-jackson", "akka-http", "pekko-http", "http4s-circe"},
+	"capnp":      {"", "capnp-rpc"},
 }
 
 var matrixClients = map[string][]string{
 	"grpc-proto": {"", "instrument", "tonic", "grpc-java-netty", "grpc-java-okhttp"},
 	"http-json":  {"", "instrument", "hyper", "java-httpclient", "go-nethttp-json-h2"},
+	"capnp":      {"", "capnp-rpc"},
 }
 
 func TestMatrixSuiteExpandsToEveryPair(t *testing.T) {
@@ -72,21 +74,21 @@ func TestMatrixSuiteExpandsToEveryPair(t *testing.T) {
 			t.Errorf("missing pair %v", k)
 		}
 	}
-	if len(s.Benchmarks) != 56 {
-		t.Errorf("%d benchmarks, want 6 × 5 × 2 − 4 skipped = 56", len(s.Benchmarks))
+	if len(s.Benchmarks) != 60 {
+		t.Errorf("%d benchmarks, want 6 × 5 × 2 − 4 skipped + 2 × 2 = 60", len(s.Benchmarks))
 	}
 }
 
 // TestMatrixSuiteGroupsPerServer checks that each server is one comparison group of
-// its 5 clients: 12 groups, none mixing servers or protocols.
+// its clients: 14 groups, none mixing servers or protocols.
 func TestMatrixSuiteGroupsPerServer(t *testing.T) {
 	s, err := suite.Load("matrix")
 	if err != nil {
 		t.Fatal(err)
 	}
 	groups := suite.Groups(s.Benchmarks)
-	if len(groups) != 12 {
-		t.Fatalf("%d groups, want 12 (6 servers × 2 protocols)", len(groups))
+	if len(groups) != 14 {
+		t.Fatalf("%d groups, want 14 (6 servers × 2 protocols + 2 capnp servers)", len(groups))
 	}
 	seen := map[string]bool{}
 	for _, g := range groups {
@@ -97,6 +99,9 @@ func TestMatrixSuiteGroupsPerServer(t *testing.T) {
 		}
 		seen[key] = true
 		clients := 5
+		if first.Protocol == "capnp" {
+			clients = 2
+		}
 		if first.Protocol == "http-json" && slices.Contains([]string{"jetty-jackson", "akka-http", "pekko-http", "http4s-circe"}, first.ServerStack) {
 			clients = 4 // the h2c client skipped
 		}
@@ -113,16 +118,16 @@ func TestMatrixSuiteGroupsPerServer(t *testing.T) {
 }
 
 // TestMatrixSuiteTime holds the matrix to the 15 minutes its header promises on a
-// 2-core machine: the counted estimate (3 forks × (12 groups × 0.5 s + 56 pairs ×
-// (2 s + 6 × 253 ms)) = 10 min 9 s) leaves about 5 min for JVM start-ups.
+// 2-core machine: the counted estimate (3 forks × (14 groups × 0.5 s + 60 pairs ×
+// (2 s + 6 × 253 ms)) = 10 min 54 s) leaves about 4 min for JVM start-ups.
 func TestMatrixSuiteTime(t *testing.T) {
 	s, err := suite.Load("matrix")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := 3 * (12*500*time.Millisecond + 56*(2*time.Second+6*(250*time.Millisecond+spec.PhaseOverhead)))
-	if got := s.Estimate(); got != want || got > 10*time.Minute+30*time.Second {
-		t.Errorf("estimate %v, want %v (and at most 10.5 min)", got, want)
+	want := 3 * (14*500*time.Millisecond + 60*(2*time.Second+6*(250*time.Millisecond+spec.PhaseOverhead)))
+	if got := s.Estimate(); got != want || got > 11*time.Minute {
+		t.Errorf("estimate %v, want %v (and at most 11 min)", got, want)
 	}
 }
 

@@ -35,7 +35,7 @@ var viewMarkers = map[string]string{
 // (akka-successors, metrifier, rest-vs-grpc, grpc-params) and their pairs with every
 // client by `wirebench run matrix --smoke`.
 var smokeFilters = map[string]string{
-	"matrix": `^(grpc-proto|http-json)(\[client=[a-z0-9-]+\])?/|server=(tonic|axum)[,\]]`,
+	"matrix": `^(grpc-proto|http-json|capnp)(\[client=[a-z0-9-]+\])?/|server=(tonic|axum|capnp-rpc)[,\]]`,
 }
 
 // jvmWorker points the runs at the JVM worker's jar (the binary under test is built
