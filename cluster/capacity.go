@@ -11,7 +11,6 @@ import (
 
 	"github.com/wirebench/wirebench/cluster/controlpb"
 	"github.com/wirebench/wirebench/engine"
-	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/stack/instrument"
@@ -270,13 +269,11 @@ func Capacity(ctx context.Context, res Resolved, opt Options, observe func(resul
 // cheaperClient is the client stack built to load a server cheaply (the instrument),
 // when res's protocol has it and res uses another.
 func cheaperClient(res Resolved) string {
-	if res.Client.Name == instrument.Name {
+	name := instrument.For(res.Protocol.Name, res.Client.Name)
+	if name == res.Client.Name {
 		return ""
 	}
-	if _, err := protocol.LookupStack(res.Protocol.Name, instrument.Name, protocol.ClientSide); err != nil {
-		return ""
-	}
-	return instrument.Name
+	return name
 }
 
 // confirm checks the search's answer with a longer run (step measures one). A

@@ -49,14 +49,16 @@ const (
 	answerBudget = 32 << 20
 )
 
-// grpcClient is a contract.Service over one HTTP/2 connection at a time, framing gRPC
-// itself. It is safe for concurrent use: calls are streams of the connection. When
+// h2Client is a contract.Service over one HTTP/2 connection at a time, framing gRPC
+// (or, with a wire, plain HTTP requests: h2http.go) itself. It is safe for
+// concurrent use: calls are streams of the connection. When
 // the connection fails, is sent GOAWAY or has used its stream ids, the next call
 // dials a new one. Close closes the connections; calls in flight then fail, and
 // later calls fail at once with an error wrapping grpcx.ErrClosed.
-type grpcClient struct {
+type h2Client struct {
 	proto     string
 	codec     *codec
+	wire      *httpWire // nil: gRPC; else the HTTP mapping of the calls (h2http.go)
 	dial      transport.DialFunc
 	target    transport.Addr
 	authority string
@@ -77,9 +79,15 @@ type grpcClient struct {
 	echoes  *answers.Table[string]
 }
 
-var _ protocol.Client = (*grpcClient)(nil)
+var _ protocol.Client = (*h2Client)(nil)
 
-func newGRPCClient(ctx context.Context, cfg protocol.ClientConfig, proto string, cd *codec) (*grpcClient, error) {
+func newGRPCClient(ctx context.Context, cfg protocol.ClientConfig, proto string, cd *codec) (*h2Client, error) {
+	return newH2Client(ctx, cfg, proto, cd, nil)
+}
+
+// newH2Client returns a client of proto that frames gRPC (wire nil) or wire's HTTP
+// mapping, and opens its first connection within ctx.
+func newH2Client(ctx context.Context, cfg protocol.ClientConfig, proto string, cd *codec, wire *httpWire) (*h2Client, error) {
 	if err := protocol.CheckOptions(proto, cfg.Options); err != nil {
 		return nil, err // the instrument has no options: it sets what it needs
 	}
@@ -102,7 +110,7 @@ func newGRPCClient(ctx context.Context, cfg protocol.ClientConfig, proto string,
 		}
 		dial, scheme = transport.TLSDialer(dial, cfg.Target, tc), "https"
 	}
-	c := &grpcClient{proto: proto, codec: cd, dial: dial, target: cfg.Target, authority: authority, scheme: scheme, limit: cfg.MessageLimit(),
+	c := &h2Client{proto: proto, codec: cd, wire: wire, dial: dial, target: cfg.Target, authority: authority, scheme: scheme, limit: cfg.MessageLimit(),
 		persons: answers.New[[]contract.Person](1, answerBudget),
 		byID:    answers.New[contract.Person](answerSlots, answerBudget),
 		links:   answers.New[[]contract.PersonLink](answerSlots, answerBudget),
@@ -115,7 +123,7 @@ func newGRPCClient(ctx context.Context, cfg protocol.ClientConfig, proto string,
 }
 
 // conn returns the current connection, dialing a new one when it takes no new calls.
-func (c *grpcClient) conn(ctx context.Context) (*h2conn, error) {
+func (c *h2Client) conn(ctx context.Context) (*h2conn, error) {
 	if cn := c.cur.Load(); cn != nil && cn.usable.Load() {
 		return cn, nil
 	}
@@ -143,7 +151,7 @@ func (c *grpcClient) conn(ctx context.Context) (*h2conn, error) {
 }
 
 // Close closes every connection. It is safe to call more than once.
-func (c *grpcClient) Close() error {
+func (c *h2Client) Close() error {
 	c.mu.Lock()
 	c.closed.Store(true)
 	conns := c.conns
@@ -156,7 +164,7 @@ func (c *grpcClient) Close() error {
 }
 
 // stream returns a stream from the free list, or a new one.
-func (c *grpcClient) stream() *stream {
+func (c *h2Client) stream() *stream {
 	c.fmu.Lock()
 	if n := len(c.free); n > 0 {
 		st := c.free[n-1]
@@ -170,7 +178,7 @@ func (c *grpcClient) stream() *stream {
 
 // release puts a stream whose call is over back on the free list, and closes its
 // connection if it was retired and this was its last call.
-func (c *grpcClient) release(cn *h2conn, st *stream) {
+func (c *h2Client) release(cn *h2conn, st *stream) {
 	st.reset()
 	c.fmu.Lock()
 	c.free = append(c.free, st)
@@ -222,14 +230,28 @@ func decNumber(w scratch, b []byte) (int64, error)         { return w.DecodeNumb
 func decStats(w scratch, b []byte) (contract.Stats, error) { return w.DecodeStats(b) }
 
 // start opens a stream for a call of m and sends its request.
-func (c *grpcClient) start(ctx context.Context, m *method, enc encoder, a args, streaming bool) (*h2conn, *stream, error) {
+func (c *h2Client) start(ctx context.Context, m *method, enc encoder, a args, streaming bool) (*h2conn, *stream, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, status.FromContextError(err).Err()
 	}
 	st := c.stream()
 	st.streaming = streaming
-	msg, err := enc(st.codec, st.req[:0], a)
-	st.req = msg
+	var (
+		msg []byte
+		err error
+	)
+	if c.wire == nil || c.wire.routes[m.index].body {
+		msg, err = enc(st.codec, st.req[:0], a)
+		st.req = msg
+		if c.wire != nil && err == nil {
+			if len(msg) == 0 && !streaming {
+				msg = append(msg, c.wire.empty...)
+			}
+			if msg == nil {
+				msg = []byte{} // a body of no bytes is still a body
+			}
+		}
+	}
 	if err != nil {
 		c.release(nil, st)
 		return nil, nil, status.Errorf(codes.Internal, "grpc: error while marshaling: %v", err)
@@ -240,7 +262,11 @@ func (c *grpcClient) start(ctx context.Context, m *method, enc encoder, a args, 
 			c.release(nil, st)
 			return nil, nil, err
 		}
-		err = cn.openStream(ctx, st, m, msg)
+		if c.wire != nil {
+			err = cn.openRequest(ctx, st, c.wire, m, a.n, msg, streaming)
+		} else {
+			err = cn.openStream(ctx, st, m, msg)
+		}
 		if errors.Is(err, errRetire) && attempt < 2 {
 			continue // it stopped taking calls meanwhile: the next try dials another
 		}
@@ -253,7 +279,7 @@ func (c *grpcClient) start(ctx context.Context, m *method, enc encoder, a args, 
 }
 
 // unary makes a unary call of m and decodes its answer.
-func unary[T any](c *grpcClient, ctx context.Context, m *method, enc encoder, a args, d decoding[T]) (T, error) {
+func unary[T any](c *h2Client, ctx context.Context, m *method, enc encoder, a args, d decoding[T]) (T, error) {
 	var v T
 	cn, st, err := c.start(ctx, m, enc, a, false)
 	if err != nil {
@@ -261,7 +287,12 @@ func unary[T any](c *grpcClient, ctx context.Context, m *method, enc encoder, a 
 	}
 	if err = cn.await(ctx, st); err == nil {
 		var body []byte
-		if body, err = st.message(c.limit); err == nil {
+		if c.wire != nil {
+			body, err = c.wire.answer(st)
+		} else {
+			body, err = st.message(c.limit)
+		}
+		if err == nil {
 			if v, err = d.decode(st.codec, body); err != nil {
 				err = status.Errorf(codes.Internal, "grpc: failed to unmarshal the received message: %v", err)
 			}
@@ -277,7 +308,7 @@ func unary[T any](c *grpcClient, ctx context.Context, m *method, enc encoder, a 
 
 // fail maps the failure of a call as the grpc-go clients do (grpcx), wrapping
 // grpcx.ErrClosed once the client is closed.
-func (c *grpcClient) fail(ctx context.Context, op string, err error) error {
+func (c *h2Client) fail(ctx context.Context, op string, err error) error {
 	if c.closed.Load() {
 		return fmt.Errorf("%s %s: %w (%v)", c.proto, op, grpcx.ErrClosed, err)
 	}
@@ -285,39 +316,39 @@ func (c *grpcClient) fail(ctx context.Context, op string, err error) error {
 }
 
 // ListPersons calls PersonService/ListPersons.
-func (c *grpcClient) ListPersons(ctx context.Context) ([]contract.Person, error) {
+func (c *h2Client) ListPersons(ctx context.Context) ([]contract.Person, error) {
 	return unary(c, ctx, &mListPersons, encEmpty, args{}, decoding[[]contract.Person]{table: c.persons, fresh: c.codec.decodePersons})
 }
 
 // GetPerson calls PersonService/GetPerson; an unknown id fails with Code NotFound.
-func (c *grpcClient) GetPerson(ctx context.Context, id int64) (contract.Person, error) {
+func (c *h2Client) GetPerson(ctx context.Context, id int64) (contract.Person, error) {
 	return unary(c, ctx, &mGetPerson, encPersonID, args{n: id}, decoding[contract.Person]{table: c.byID, key: uint64(id), fresh: c.codec.decodePerson})
 }
 
 // GetPersonLinks calls PersonService/GetPersonLinks; an unknown id fails with Code
 // NotFound.
-func (c *grpcClient) GetPersonLinks(ctx context.Context, id int64) ([]contract.PersonLink, error) {
+func (c *h2Client) GetPersonLinks(ctx context.Context, id int64) ([]contract.PersonLink, error) {
 	return unary(c, ctx, &mGetPersonLinks, encPersonID, args{n: id}, decoding[[]contract.PersonLink]{table: c.links, key: uint64(id), fresh: c.codec.decodeLinks})
 }
 
 // CreatePerson calls PersonService/CreatePerson, whose answer (a new id each time) is
 // decoded every time.
-func (c *grpcClient) CreatePerson(ctx context.Context, p contract.Person) (contract.Person, error) {
+func (c *h2Client) CreatePerson(ctx context.Context, p contract.Person) (contract.Person, error) {
 	return unary(c, ctx, &mCreatePerson, encPerson, args{p: &p}, decoding[contract.Person]{fresh: c.codec.decodePerson})
 }
 
 // Echo calls EchoService/Echo.
-func (c *grpcClient) Echo(ctx context.Context, payload string) (string, error) {
+func (c *h2Client) Echo(ctx context.Context, payload string) (string, error) {
 	return unary(c, ctx, &mEcho, encEcho, args{s: payload}, decoding[string]{table: c.echoes, key: c.echoes.Key(payload), fresh: c.codec.decodeEcho})
 }
 
 // Stats calls EchoService/Stats (decoded every time).
-func (c *grpcClient) Stats(ctx context.Context) (contract.Stats, error) {
+func (c *h2Client) Stats(ctx context.Context) (contract.Stats, error) {
 	return unary(c, ctx, &mStats, encEmpty, args{}, decoding[contract.Stats]{reused: decStats})
 }
 
 // Increment calls EchoService/Increment (decoded every time).
-func (c *grpcClient) Increment(ctx context.Context, n int64) (int64, error) {
+func (c *h2Client) Increment(ctx context.Context, n int64) (int64, error) {
 	return unary(c, ctx, &mIncrement, encNumber, args{n: n}, decoding[int64]{reused: decNumber})
 }
 
@@ -325,12 +356,17 @@ func (c *grpcClient) Increment(ctx context.Context, n int64) (int64, error) {
 // reused contract.Trade, to yield. When yield fails, the stream is reset (the server
 // stops) and the yield's error is returned as it is. A stream with more or fewer
 // than count trades is an error.
-func (c *grpcClient) StreamTrades(ctx context.Context, count int64, yield func(*contract.Trade) error) error {
+func (c *h2Client) StreamTrades(ctx context.Context, count int64, yield func(*contract.Trade) error) error {
 	cn, st, err := c.start(ctx, &mStreamTrades, encTradesRequest, args{n: count}, true)
 	if err != nil {
 		return c.fail(ctx, mStreamTrades.name, err)
 	}
-	yerr, err := c.trades(ctx, cn, st, count, yield)
+	var yerr error
+	if c.wire != nil {
+		yerr, err = c.httpTrades(ctx, cn, st, count, yield)
+	} else {
+		yerr, err = c.trades(ctx, cn, st, count, yield)
+	}
 	c.release(cn, st)
 	switch {
 	case yerr != nil:
@@ -343,7 +379,7 @@ func (c *grpcClient) StreamTrades(ctx context.Context, count int64, yield func(*
 
 // trades reads the trade messages of stream st as they come. It returns yield's
 // error in yerr, any other failure in err.
-func (c *grpcClient) trades(ctx context.Context, cn *h2conn, st *stream, count int64, yield func(*contract.Trade) error) (yerr, err error) {
+func (c *h2Client) trades(ctx context.Context, cn *h2conn, st *stream, count int64, yield func(*contract.Trade) error) (yerr, err error) {
 	var (
 		t contract.Trade
 		n int64

@@ -59,7 +59,7 @@ var errConnClosed = errors.New("connection closed")
 //
 // Lock order: wmu before smu; the reader never takes wmu while it holds smu.
 type h2conn struct {
-	cl *grpcClient
+	cl *h2Client
 	nc net.Conn
 
 	// usable is false once the connection takes no new calls (it failed, the server
@@ -100,7 +100,7 @@ type h2conn struct {
 // dialConn opens a connection through the client's dialer and makes the HTTP/2
 // handshake within ctx: our preface, SETTINGS and connection window, then the
 // server's SETTINGS, which must be its first frame.
-func dialConn(ctx context.Context, cl *grpcClient) (*h2conn, error) {
+func dialConn(ctx context.Context, cl *h2Client) (*h2conn, error) {
 	nc, err := cl.dial(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("dial %s: %w", cl.target, err)
@@ -168,6 +168,29 @@ var errRetire = errors.New("connection retired")
 func (c *h2conn) openStream(ctx context.Context, st *stream, m *method, msg []byte) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
+	if err := c.registerLocked(ctx, st); err != nil {
+		return err
+	}
+	block := c.headers.block(c, m)
+	c.wbuf = appendFrameHeader(c.wbuf, len(block), http2.FrameHeaders, http2.FlagHeadersEndHeaders, st.id)
+	c.wbuf = append(c.wbuf, block...)
+	n := 5 + len(msg)
+	if n <= c.peerFrame && int64(n) <= c.sendWin && int64(n) <= st.sendWin {
+		c.wbuf = appendFrameHeader(c.wbuf, n, http2.FrameData, http2.FlagDataEndStream, st.id)
+		c.wbuf = appendMessagePrefix(c.wbuf, len(msg))
+		c.wbuf = append(c.wbuf, msg...)
+		c.sendWin -= int64(n)
+		st.sendWin -= int64(n)
+		c.flushLocked()
+		return nil
+	}
+	var prefix [5]byte
+	return c.sendLarge(ctx, st, appendMessagePrefix(prefix[:0], len(msg)), msg)
+}
+
+// registerLocked gives st the connection's next stream id and registers it, once the
+// peer's stream limit allows. It fails as openStream does. wmu is held.
+func (c *h2conn) registerLocked(ctx context.Context, st *stream) error {
 	if c.failed != nil || !c.usable.Load() {
 		return errRetire
 	}
@@ -193,28 +216,13 @@ func (c *h2conn) openStream(ctx context.Context, st *stream, m *method, msg []by
 	c.streams[id] = st
 	c.smu.Unlock()
 	c.open++
-	block := c.headers.block(c, m)
-	c.wbuf = appendFrameHeader(c.wbuf, len(block), http2.FrameHeaders, http2.FlagHeadersEndHeaders, id)
-	c.wbuf = append(c.wbuf, block...)
-	n := 5 + len(msg)
-	if n <= c.peerFrame && int64(n) <= c.sendWin && int64(n) <= st.sendWin {
-		c.wbuf = appendFrameHeader(c.wbuf, n, http2.FrameData, http2.FlagDataEndStream, id)
-		c.wbuf = appendMessagePrefix(c.wbuf, len(msg))
-		c.wbuf = append(c.wbuf, msg...)
-		c.sendWin -= int64(n)
-		st.sendWin -= int64(n)
-		c.flushLocked()
-		return nil
-	}
-	return c.sendLarge(ctx, st, msg)
+	return nil
 }
 
-// sendLarge writes a request message that does not fit one frame or the send
-// windows: frames of at most the peer's frame size, each as the windows allow. The
-// stream is open, so a failure here cancels it. wmu is held.
-func (c *h2conn) sendLarge(ctx context.Context, st *stream, msg []byte) error {
-	var prefix [5]byte
-	appendMessagePrefix(prefix[:0], len(msg))
+// sendLarge writes a request body, prefix then msg, that does not fit one frame or
+// the send windows: frames of at most the peer's frame size, each as the windows
+// allow. The stream is open, so a failure here cancels it. wmu is held.
+func (c *h2conn) sendLarge(ctx context.Context, st *stream, prefix, msg []byte) error {
 	rest := len(prefix) + len(msg)
 	for off := 0; off < rest; {
 		var window int64

@@ -297,7 +297,11 @@ func (r *reader) data(flags http2.Flags, id uint32, p []byte) error {
 		}
 	}
 	if flags.Has(http2.FlagDataEndStream) {
-		r.end1(st, status.Error(codes.Internal, "server closed the stream without sending trailers"))
+		if r.c.cl.wire != nil {
+			r.end1(st, nil) // an HTTP answer may end with its body
+		} else {
+			r.end1(st, status.Error(codes.Internal, "server closed the stream without sending trailers"))
+		}
 	}
 	return nil
 }
@@ -360,7 +364,11 @@ func (r *reader) onField(f hpack.HeaderField) {
 		}
 	case "content-type":
 		if r.hfirst {
-			st.grpcType = isGRPCContentType(f.Value)
+			if r.c.cl.wire != nil {
+				st.ctype = f.Value
+			} else {
+				st.grpcType = isGRPCContentType(f.Value)
+			}
 		}
 	case "grpc-status":
 		if n, err := strconv.Atoi(f.Value); err == nil && n >= 0 {

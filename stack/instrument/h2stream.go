@@ -9,6 +9,8 @@ import (
 	"golang.org/x/net/http2/hpack"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+
+	"github.com/wirebench/wirebench/protocol/httpjson"
 )
 
 // badStatus stands for a grpc-status that is not a number; noStatus for none.
@@ -34,16 +36,19 @@ type stream struct {
 	grpcStatus int    // the trailers' grpc-status, noStatus or badStatus
 	grpcMsg    string // the trailers' grpc-message
 	ended      bool
-	err        error // why the stream failed (a reset, the connection, a limit)
-	unacked    int   // a unary answer's bytes not yet credited back to the stream's window
+	err        error  // why the stream failed (a reset, the connection, a limit)
+	unacked    int    // a unary answer's bytes not yet credited back to the stream's window
+	ctype      string // an HTTP answer's content-type (h2http.go; gRPC's is grpcType)
 
 	sendWin int64 // under wmu
 
 	// The caller's own.
-	req   []byte  // the request message
-	codec scratch // the codec, with its reusable messages
-	msg   []byte  // a server stream's bytes taken from in and not yet decoded
-	taken int     // bytes taken from in and not yet credited back to the window
+	req   []byte               // the request message
+	codec scratch              // the codec, with its reusable messages
+	msg   []byte               // a server stream's bytes taken from in and not yet decoded
+	taken int                  // bytes taken from in and not yet credited back to the window
+	path  []byte               // an HTTP request's :path, when it varies (h2http.go)
+	lines *httpjson.TradeLines // an http-json trade stream's checks, made on its first use
 }
 
 // maxKeptBuffer is the largest buffer a stream keeps for its next call.
@@ -54,7 +59,7 @@ func (st *stream) reset() {
 	st.id, st.streaming = 0, false
 	st.in, st.msg = keep(st.in), keep(st.msg)
 	st.req = keep(st.req)
-	st.headers, st.status, st.grpcType, st.grpcStatus, st.grpcMsg = false, 0, false, noStatus, ""
+	st.headers, st.status, st.grpcType, st.grpcStatus, st.grpcMsg, st.ctype = false, 0, false, noStatus, "", ""
 	st.ended, st.err, st.unacked, st.sendWin, st.taken = false, nil, 0, 0, 0
 	select {
 	case <-st.wake: // a wake-up the call did not need
@@ -270,7 +275,7 @@ type headerCache struct {
 	scheme string
 }
 
-func (h *headerCache) init(cl *grpcClient) {
+func (h *headerCache) init(cl *h2Client) {
 	h.scheme = cl.scheme
 	h.fields = []hpack.HeaderField{
 		{Name: ":authority", Value: cl.authority},

@@ -39,6 +39,7 @@ import (
 	"context"
 
 	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/protocol/connectproto"
 	"github.com/wirebench/wirebench/protocol/grpcavro"
 	"github.com/wirebench/wirebench/protocol/grpcproto"
 	"github.com/wirebench/wirebench/protocol/httpjson"
@@ -46,6 +47,24 @@ import (
 
 // Name is the stack's registry name, the same for each protocol.
 const Name = "instrument"
+
+// H2Name is the instrument's stack of http-json over HTTP/2 (h2c, h2 over TLS), the
+// counterpart of httpjson.StdH2Stack, beside its HTTP/1.1 stack named Name.
+const H2Name = "instrument-h2"
+
+// For is the instrument's client stack that loads a server of proto as client, a
+// client stack of proto, would: the same protocol over the same HTTP version. It is
+// "" when the instrument has no such stack.
+func For(proto, client string) string {
+	name := Name
+	if proto == httpjson.Name && client == httpjson.StdH2Stack {
+		name = H2Name
+	}
+	if _, err := protocol.LookupStack(proto, name, protocol.ClientSide); err != nil {
+		return ""
+	}
+	return name
+}
 
 var (
 	protoCodec = codec{
@@ -55,6 +74,20 @@ var (
 		decodePersons: grpcproto.DecodePersons,
 		decodeLinks:   grpcproto.DecodeLinks,
 		decodeEcho:    grpcproto.DecodeEcho,
+	}
+	jsonCodec = codec{
+		scratch:       func() scratch { return new(jsonScratch) },
+		decodePerson:  httpjson.DecodePerson,
+		decodePersons: httpjson.DecodePersons,
+		decodeLinks:   httpjson.DecodeLinks,
+		decodeEcho:    httpjson.DecodeEcho,
+	}
+	connectJSONCodec = codec{
+		scratch:       func() scratch { return new(connectproto.JSONWireCodec) },
+		decodePerson:  connectproto.DecodeJSONPerson,
+		decodePersons: connectproto.DecodeJSONPersons,
+		decodeLinks:   connectproto.DecodeJSONLinks,
+		decodeEcho:    connectproto.DecodeJSONEcho,
 	}
 	avroCodec = codec{
 		contentType:   "application/grpc+" + grpcavro.CodecName,
@@ -77,6 +110,36 @@ func init() {
 			return httpjson.NewClientWith(ctx, cfg, httpjson.ClientOptions{RememberAnswers: true})
 		},
 	})
+	protocol.RegisterStack(&protocol.Stack{
+		Name: H2Name, Protocol: httpjson.Name, Language: "go", Tier: protocol.Tuned, Worker: protocol.WorkerGo,
+		Summary:   "load generator: HTTP/2 framed by hand (h2c; h2 over TLS), streams multiplexed on one connection, the tuned JSON codec, answers checked by hash once decoded",
+		Libraries: protocol.GoLibraries("golang.org/x/net"),
+		Sides:     protocol.ClientSide,
+		TLS:       true,
+		NewClient: func(ctx context.Context, cfg protocol.ClientConfig) (protocol.Client, error) {
+			return newH2Client(ctx, cfg, httpjson.Name, &jsonCodec, &jsonH2Wire)
+		},
+	})
+	for _, p := range []struct {
+		name  string
+		codec *codec
+		wire  *httpWire
+		lib   string
+	}{
+		{connectproto.ConnectProto, &protoCodec, &connectProtoWire, "google.golang.org/protobuf"},
+		{connectproto.ConnectJSON, &connectJSONCodec, &connectJSONWire, "google.golang.org/protobuf"},
+	} {
+		protocol.RegisterStack(&protocol.Stack{
+			Name: Name, Protocol: p.name, Language: "go", Tier: protocol.Tuned, Worker: protocol.WorkerGo,
+			Summary:   "load generator: the Connect protocol framed by hand over HTTP/2 (h2c; h2 over TLS), unary and server streams, answers checked by hash once decoded",
+			Libraries: protocol.GoLibraries("golang.org/x/net", "connectrpc.com/connect", p.lib),
+			Sides:     protocol.ClientSide,
+			TLS:       true,
+			NewClient: func(ctx context.Context, cfg protocol.ClientConfig) (protocol.Client, error) {
+				return newH2Client(ctx, cfg, p.name, p.codec, p.wire)
+			},
+		})
+	}
 	for _, p := range []struct {
 		name  string
 		codec *codec

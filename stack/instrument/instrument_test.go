@@ -23,6 +23,7 @@ import (
 
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/protocol/connectproto"
 	"github.com/wirebench/wirebench/protocol/grpcavro"
 	"github.com/wirebench/wirebench/protocol/grpcproto"
 	"github.com/wirebench/wirebench/protocol/httpjson"
@@ -37,11 +38,18 @@ import (
 // against every server stack of each protocol it speaks that runs in this process
 // (the JVM stacks are tested with their worker).
 func TestConformance(t *testing.T) {
-	for _, p := range []string{httpjson.Name, grpcproto.Name, grpcavro.Name} {
-		for _, s := range protocol.Stacks(p) {
+	for _, c := range []struct{ proto, client string }{
+		{httpjson.Name, instrument.Name},
+		{httpjson.Name, instrument.H2Name},
+		{grpcproto.Name, instrument.Name},
+		{grpcavro.Name, instrument.Name},
+		{connectproto.ConnectProto, instrument.Name},
+		{connectproto.ConnectJSON, instrument.Name},
+	} {
+		for _, s := range protocol.Stacks(c.proto) {
 			// The instrument speaks HTTP/1.1 and HTTP/2 over TCP, not HTTP/3.
 			if s.Has(protocol.ServerSide) && s.NewServer != nil && !s.QUIC {
-				t.Run(p+"/"+s.Name, func(t *testing.T) { protocoltest.RunStacks(t, p, s.Name, instrument.Name) })
+				t.Run(c.proto+"/"+c.client+"/"+s.Name, func(t *testing.T) { protocoltest.RunStacks(t, c.proto, s.Name, c.client) })
 			}
 		}
 	}
