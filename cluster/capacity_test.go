@@ -288,13 +288,17 @@ func TestConfirmStepsDown(t *testing.T) {
 
 // A generator-bound search advises the instrument client when the protocol has one
 // and the search used another client; not when it used the instrument, nor for a
-// protocol without it (direct calls the service in-process).
+// protocol without it (direct calls the service in-process). The instrument advised
+// speaks the HTTP version of the client it replaces.
 func TestCheaperClient(t *testing.T) {
 	for _, c := range []struct {
 		protocol, client, want string
 	}{
 		{"http-json", "", "instrument"},
 		{"http-json", "instrument", ""},
+		{"http-json", "go-nethttp-json-h2", "instrument-h2"},
+		{"http-json", "instrument-h2", ""},
+		{"connect-json", "", "instrument"},
 		{"direct", "", ""},
 	} {
 		s := spec.Default()

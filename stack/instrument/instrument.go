@@ -57,7 +57,7 @@ const H2Name = "instrument-h2"
 // "" when the instrument has no such stack.
 func For(proto, client string) string {
 	name := Name
-	if proto == httpjson.Name && client == httpjson.StdH2Stack {
+	if proto == httpjson.Name && (client == httpjson.StdH2Stack || client == H2Name) {
 		name = H2Name
 	}
 	if _, err := protocol.LookupStack(proto, name, protocol.ClientSide); err != nil {

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -20,6 +21,7 @@ import (
 	"time"
 
 	"golang.org/x/net/http2"
+	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/protocol"
@@ -79,7 +81,8 @@ type answer struct {
 	cut        int
 	grpcStatus string // "" is "0"
 	noTrailers bool   // gRPC: end the stream after the body, without grpc-status
-	reset      bool   // gRPC: reset the stream after the body
+	reset      bool   // HTTP/2: reset the stream after the body
+	ctype      string // HTTP/2 without gRPC: the content-type, when not the fake's own
 }
 
 // script gives the answer of the n-th call (from 0).
@@ -164,8 +167,40 @@ func grpcFake(t *testing.T, contentType string, s script) transport.Addr {
 	return protocoltest.Peer(t, func(c net.Conn) { srv.ServeConn(c, &http2.ServeConnOpts{Handler: h}) })
 }
 
-func instrumentClient(t *testing.T, proto string, addr transport.Addr) protocol.Client {
-	s, err := protocol.LookupStack(proto, instrument.Name, protocol.ClientSide)
+// h2Fake serves HTTP/2 in plain text (x/net's HTTP/2 server, h2c with prior
+// knowledge) without gRPC: every call gets the scripted answer, with contentType
+// unless the answer names another. A cut answer ends after the first cut bytes of
+// its body, as a complete answer.
+func h2Fake(t *testing.T, contentType string, s script) transport.Addr {
+	var calls atomic.Int64
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		a := s(int(calls.Add(1) - 1))
+		ct := contentType
+		if a.ctype != "" {
+			ct = a.ctype
+		}
+		w.Header().Set("Content-Type", ct)
+		if a.status == 0 {
+			a.status = 200
+		}
+		w.WriteHeader(a.status)
+		body := a.body
+		if a.cut > 0 {
+			body = body[:a.cut]
+		}
+		w.Write(body)
+		if a.reset {
+			w.(http.Flusher).Flush()
+			panic(http.ErrAbortHandler) // the server resets the stream
+		}
+	})
+	srv := &http2.Server{}
+	return protocoltest.Peer(t, func(c net.Conn) { srv.ServeConn(c, &http2.ServeConnOpts{Handler: h}) })
+}
+
+func instrumentClient(t *testing.T, proto, stack string, addr transport.Addr) protocol.Client {
+	s, err := protocol.LookupStack(proto, stack, protocol.ClientSide)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,9 +220,17 @@ func getPerson1(ctx context.Context, cl protocol.Client) error {
 	return op(ctx, cl, 0)
 }
 
+// How a fake protocol frames its calls.
+const (
+	http1 = iota // HTTP/1.1
+	h2           // HTTP/2, no gRPC (http-json over HTTP/2, Connect)
+	grpc         // gRPC over HTTP/2
+)
+
 // wrongAnswers are the answers to GetPerson(1) that must fail, for a protocol whose
-// right answer (a person's body) is encoded by body.
-func wrongAnswers(body func(id int64) []byte, grpc bool) map[string]answer {
+// right answer (a person's body) is encoded by body and whose calls are framed as
+// framing says.
+func wrongAnswers(body func(id int64) []byte, framing int) map[string]answer {
 	right := body(1)
 	m := map[string]answer{
 		"wrong body":                {body: body(2)},
@@ -195,23 +238,29 @@ func wrongAnswers(body func(id int64) []byte, grpc bool) map[string]answer {
 		"truncated":                 {body: right, cut: len(right) / 2},
 		"answer to another request": {body: body(3)},
 	}
-	if grpc {
+	switch framing {
+	case h2:
+		m["not found, right body"] = answer{status: 404, body: right}
+		m["reset"] = answer{body: right, reset: true}
+		m["wrong content-type"] = answer{body: right, ctype: "text/plain"}
+	case grpc:
 		m["wrong status, right body"] = answer{body: right, grpcStatus: "13"}
 		m["HTTP 503"] = answer{status: 503, body: right}
 		m["no trailers"] = answer{body: right, noTrailers: true}
 		m["reset"] = answer{body: right, reset: true}
 		m["unknown grpc-status"] = answer{body: right, grpcStatus: "two"}
-	} else {
+	default:
 		m["not found, right body"] = answer{status: 404, body: right}
 	}
 	return m
 }
 
 type fakeProtocol struct {
-	name string
-	body func(id int64) []byte
-	grpc bool
-	fake func(t *testing.T, s script) transport.Addr
+	name    string
+	stack   string // the instrument's stack of the protocol
+	body    func(id int64) []byte
+	framing int
+	fake    func(t *testing.T, s script) transport.Addr
 }
 
 func fakes() []fakeProtocol {
@@ -225,10 +274,21 @@ func fakes() []fakeProtocol {
 		b, _ := new(grpcavro.WireCodec).AppendPerson(nil, &p)
 		return b
 	}
+	protoJSON := func(id int64) []byte {
+		p, _ := testData.Person(id)
+		b, _ := protojson.Marshal(grpcproto.ToPBPerson(&p))
+		return b
+	}
+	h2With := func(contentType string) func(t *testing.T, s script) transport.Addr {
+		return func(t *testing.T, s script) transport.Addr { return h2Fake(t, contentType, s) }
+	}
 	return []fakeProtocol{
-		{httpjson.Name, personJSON, false, httpFake},
-		{grpcproto.Name, proto, true, func(t *testing.T, s script) transport.Addr { return grpcFake(t, "application/grpc", s) }},
-		{grpcavro.Name, avro, true, func(t *testing.T, s script) transport.Addr { return grpcFake(t, "application/grpc+avro", s) }},
+		{httpjson.Name, instrument.Name, personJSON, http1, httpFake},
+		{httpjson.Name, instrument.H2Name, personJSON, h2, h2With("application/json")},
+		{connectproto.ConnectProto, instrument.Name, proto, h2, h2With("application/proto")},
+		{connectproto.ConnectJSON, instrument.Name, protoJSON, h2, h2With("application/json")},
+		{grpcproto.Name, instrument.Name, proto, grpc, func(t *testing.T, s script) transport.Addr { return grpcFake(t, "application/grpc", s) }},
+		{grpcavro.Name, instrument.Name, avro, grpc, func(t *testing.T, s script) transport.Addr { return grpcFake(t, "application/grpc+avro", s) }},
 	}
 }
 
@@ -237,10 +297,10 @@ func fakes() []fakeProtocol {
 // hash path); right answers pass before and after.
 func TestWrongAnswersFail(t *testing.T) {
 	for _, fp := range fakes() {
-		for name, bad := range wrongAnswers(fp.body, fp.grpc) {
+		for name, bad := range wrongAnswers(fp.body, fp.framing) {
 			right := answer{body: fp.body(1)}
-			t.Run(fp.name+"/"+name+"/first", func(t *testing.T) {
-				cl := instrumentClient(t, fp.name, fp.fake(t, func(n int) answer {
+			t.Run(fp.name+"/"+fp.stack+"/"+name+"/first", func(t *testing.T) {
+				cl := instrumentClient(t, fp.name, fp.stack, fp.fake(t, func(n int) answer {
 					if n == 0 {
 						return bad
 					}
@@ -255,8 +315,8 @@ func TestWrongAnswersFail(t *testing.T) {
 					t.Errorf("a right answer after the wrong one: %v", err)
 				}
 			})
-			t.Run(fp.name+"/"+name+"/remembered", func(t *testing.T) {
-				cl := instrumentClient(t, fp.name, fp.fake(t, func(n int) answer {
+			t.Run(fp.name+"/"+fp.stack+"/"+name+"/remembered", func(t *testing.T) {
+				cl := instrumentClient(t, fp.name, fp.stack, fp.fake(t, func(n int) answer {
 					if n == 2 {
 						return bad
 					}
@@ -313,8 +373,8 @@ func TestMain(m *testing.M) {
 }
 
 // countedClient is an instrument client whose bytes are counted, as the engine's are.
-func countedClient(t testing.TB, name string, addr transport.Addr) protocol.Client {
-	s, err := protocol.LookupStack(name, "instrument", protocol.ClientSide)
+func countedClient(t testing.TB, name, stack string, addr transport.Addr) protocol.Client {
+	s, err := protocol.LookupStack(name, stack, protocol.ClientSide)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -330,14 +390,22 @@ func countedClient(t testing.TB, name string, addr transport.Addr) protocol.Clie
 
 // TestRememberedCallsAllocateNothing: the workloads whose answers repeat make no
 // allocation per call once each answer was decoded, with a cancellable context as
-// the engine's callers have, on each protocol.
+// the engine's callers have, on each protocol but connect-json.
 func TestRememberedCallsAllocateNothing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts server processes")
 	}
-	for _, name := range []string{httpjson.Name, grpcproto.Name, grpcavro.Name} {
-		t.Run(name, func(t *testing.T) {
-			cl := countedClient(t, name, protocoltest.ChildServer(t, name, ""))
+	for _, c := range []struct{ name, stack string }{
+		{httpjson.Name, instrument.Name}, {httpjson.Name, instrument.H2Name},
+		{grpcproto.Name, instrument.Name}, {grpcavro.Name, instrument.Name},
+		// connect-json is not here: its requests are encoded with protojson, as
+		// connect-go's client encodes them, which allocates (6 times per call of
+		// person.get here).
+		{connectproto.ConnectProto, instrument.Name},
+	} {
+		name := c.name
+		t.Run(name+"/"+c.stack, func(t *testing.T) {
+			cl := countedClient(t, name, c.stack, protocoltest.ChildServer(t, name, ""))
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			for _, wl := range []string{"person.get", "person.links", "person.list", "echo"} {
@@ -367,7 +435,7 @@ func BenchmarkGetPerson(b *testing.B) {
 	for _, name := range []string{httpjson.Name, grpcproto.Name, grpcavro.Name} {
 		b.Run(name, func(b *testing.B) {
 			const inflight = 16
-			cl := countedClient(b, name, protocoltest.ChildServer(b, name, ""))
+			cl := countedClient(b, name, instrument.Name, protocoltest.ChildServer(b, name, ""))
 			w, _ := contract.LookupWorkload("person.get")
 			op, _ := w.New(w.Defaults, testData)
 			ctx, cancel := context.WithCancel(context.Background())
