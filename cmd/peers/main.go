@@ -71,7 +71,7 @@ func main() {
 	var inflight, protocols, tools string
 	flag.DurationVar(&o.duration, "duration", 5*time.Second, "length of every run")
 	flag.IntVar(&o.repeat, "repeat", 3, "runs of every client at every in-flight count, interleaved with the other clients'; the table shows medians and ranges")
-	flag.StringVar(&inflight, "inflight", "1,16,64", "calls in flight (connections for HTTP/1.1, streams on one connection for gRPC)")
+	flag.StringVar(&inflight, "inflight", "1,16,64", "calls in flight (connections for HTTP/1.1, streams on one connection for gRPC and HTTP/2)")
 	flag.StringVar(&o.out, "out", "docs/peers.md", "page to write the table into (\"\": print only)")
 	flag.StringVar(&o.bin, "bin", "bin/wirebench", "the wirebench binary (built by make build)")
 	flag.StringVar(&o.lock, "lock", "/tmp/wirebench-cpu.lock", "file to flock around each measurement (\"\": none)")
@@ -80,7 +80,7 @@ func main() {
 	flag.IntVar(&o.clientCPU, "client-cpu", 1, "CPU of every client")
 	flag.IntVar(&o.httpPort, "http-port", 18080, "port of the http-json server")
 	flag.IntVar(&o.grpcPort, "grpc-port", 19090, "port of the grpc-proto server")
-	flag.StringVar(&protocols, "protocols", "http-json,grpc-proto", "protocols to measure")
+	flag.StringVar(&protocols, "protocols", "http-json,grpc-proto,"+jsonH2c, "protocols to measure ("+jsonH2c+": http-json over HTTP/2 without TLS, the calls in flight streams of one connection)")
 	flag.StringVar(&tools, "tools", "wrk,h2load,fortio,ghz,floor,wirebench,wirebench-instrument", "clients to measure (floor: cmd/peers/floor, a Go epoll loop doing what wrk does; wirebench: the protocol's default client stack; wirebench-instrument: the instrument client stack)")
 	flag.IntVar(&o.personID, "id", 3, "person id the peers ask for (wirebench cycles over the data set)")
 	flag.Parse()
@@ -233,7 +233,7 @@ func run(o *options) error {
 	}
 	o.machine = readMachine()
 	var results []*result
-	for _, proto := range []string{"http-json", "grpc-proto"} {
+	for _, proto := range []string{"http-json", "grpc-proto", jsonH2c} {
 		if !o.protocols[proto] {
 			continue
 		}
@@ -322,7 +322,7 @@ func runProtocol(o *options, proto string) ([]*result, error) {
 		port = o.grpcPort
 	}
 	addr := fmt.Sprintf("127.0.0.1:%d", port)
-	srv, err := startServer(o, proto, addr)
+	srv, err := startServer(o, wireProtocol(proto), addr)
 	if err != nil {
 		return nil, err
 	}
@@ -412,9 +412,19 @@ func clientsFor(o *options, proto, addr string, n int) []client {
 	iter := (o.duration / 4).String()
 	wirebench := func(tool string, extra ...string) client {
 		out := filepath.Join(o.workDir, fmt.Sprintf("%s-%s-%d.json", tool, proto, n))
-		args := append([]string{o.bin, "bench", "-p", proto, "--target", "tcp://" + addr}, extra...)
+		args := append([]string{o.bin, "bench", "-p", wireProtocol(proto), "--target", "tcp://" + addr}, extra...)
 		return client{tool: tool, json: out, args: append(args, "-w", "person.get", "-c", strconv.Itoa(n),
 			"--warmup", "0", "-d", iter, "-i", "4", "--client-cpus", strconv.Itoa(o.clientCPU), "-q", "--json", out)}
+	}
+	if proto == jsonH2c {
+		// h2load speaks h2c with prior knowledge to an http:// URL; the calls in flight
+		// are streams of one connection for every client.
+		return []client{
+			{tool: "h2load", parse: parseH2load, args: []string{"h2load", "-t1", "-c1", "-m" + strconv.Itoa(n), "-D", secs,
+				"http://" + addr + "/persons/" + id}},
+			wirebench("wirebench", "--client-stack", "go-nethttp-json-h2"),
+			wirebench("wirebench-instrument", "--client-stack", "instrument-h2"),
+		}
 	}
 	wb := wirebench("wirebench")
 	inst := wirebench("wirebench-instrument", "--client-stack", "instrument")
@@ -446,6 +456,18 @@ func clientsFor(o *options, proto, addr string, n int) []client {
 				"http://" + addr + "/wirebench.v1.PersonService/GetPerson"}},
 		wb, inst,
 	}
+}
+
+// jsonH2c names the rows of http-json over HTTP/2 (h2c): the http-json server, every
+// client speaking HTTP/2.
+const jsonH2c = "http-json-h2c"
+
+// wireProtocol is the wirebench protocol of a row's protocol name.
+func wireProtocol(proto string) string {
+	if proto == jsonH2c {
+		return "http-json"
+	}
+	return proto
 }
 
 func uvarint(v uint64) []byte {

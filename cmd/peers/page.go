@@ -141,7 +141,7 @@ func serverStacks(rs []*result) string {
 		}
 		seen[r.protocol] = true
 		name := "?"
-		if s, err := protocol.LookupStack(r.protocol, "", protocol.ServerSide); err == nil {
+		if s, err := protocol.LookupStack(wireProtocol(r.protocol), "", protocol.ServerSide); err == nil {
 			name = s.Name
 		}
 		out = append(out, r.protocol+" "+name)
@@ -152,8 +152,8 @@ func serverStacks(rs []*result) string {
 // targets states the issues' targets per in-flight count, for each wirebench row:
 // client CPU per request against wrk's (http-json, both clients), against 0.2 × ghz's
 // (grpc-proto, the default client) or against 1.3 × h2load's and 0.1 × ghz's
-// (grpc-proto, the instrument), and the rate against the best peer's where the server
-// was the bottleneck.
+// (grpc-proto, the instrument), against h2load's with no target (http-json over h2c),
+// and the rate against the best peer's where the server was the bottleneck.
 func targets(rs []*result) string {
 	var b strings.Builder
 	find := func(proto, tool string, n int) *result {
@@ -184,6 +184,10 @@ func targets(rs []*result) string {
 				if f := find(r.protocol, "floor", r.inflight); f != nil {
 					parts = append(parts, fmt.Sprintf("the floor client costs %.2f × wrk's", f.cpuPerReq()/p.cpuPerReq()))
 				}
+			}
+		case jsonH2c:
+			if p := find(r.protocol, "h2load", r.inflight); p != nil {
+				parts = append(parts, fmt.Sprintf("CPU/req %.2f × h2load's (no target set)", r.cpuPerReq()/p.cpuPerReq()))
 			}
 		case "grpc-proto":
 			if p := find(r.protocol, "h2load", r.inflight); p != nil && r.tool == instrumentTool {

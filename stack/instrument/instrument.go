@@ -1,6 +1,7 @@
 // Package instrument is wirebench's instrument: a client stack ("instrument") of
-// http-json, grpc-proto and grpc-avro built to load a server for as little CPU as the
-// load tools users know (wrk, h2load), while still checking every answer. It is a load
+// http-json, grpc-proto, grpc-avro, connect-proto and connect-json, and one
+// ("instrument-h2") of http-json over HTTP/2, built to load a server for as little
+// CPU as the load tools users know (wrk, h2load), while still checking every answer. It is a load
 // generator, not a client a service would use, so it is of the tuned tier.
 //
 // Design:
@@ -30,6 +31,11 @@
 //     (internal/grpcx). Flow control both ways, GOAWAY, RST_STREAM, PING,
 //     SETTINGS and CONTINUATION are handled; a new connection is dialed when one
 //     fails, is sent GOAWAY, or has used its stream ids.
+//   - http-json over HTTP/2 (instrument-h2) and the Connect protocol (connect-proto,
+//     connect-json: unary calls and server streams) are plain HTTP requests on the
+//     same HTTP/2 connections, streams and reader as gRPC's (h2http.go): the tuned
+//     JSON codec, protobuf-go or protojson for the bodies, and the answers' status,
+//     content type and error bodies checked as the protocols' own clients check them.
 //   - Every connection is opened through protocol.ClientConfig.Dial, so its bytes are
 //     counted; with ClientConfig.TLS it is wrapped in TLS 1.3 (ALPN http/1.1 or h2)
 //     and handshaken when opened (transport.TLSDialer).
