@@ -53,7 +53,7 @@ demo: build
 
 # Codec micro-benchmarks of every protocol (docs/codecs.md).
 bench-codecs:
-	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./protocol/...
+	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./protocol/... ./stack/gotunedjson
 
 # Installs the generators and the outside clients the tests use when present
 # (Debian packages need root).

@@ -8,7 +8,7 @@ import (
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/protocol"
-	"github.com/wirebench/wirebench/protocol/httpjson"
+	"github.com/wirebench/wirebench/stack/gotunedjson"
 	"github.com/wirebench/wirebench/transport"
 )
 
@@ -83,7 +83,7 @@ func TestOpenLoopMatchesStallPattern(t *testing.T) {
 	// (0.2–2.2 s, after the warmup), clear of its ends, where the calls in flight
 	// at a phase's end would shift the next phase's start.
 	svc := &stallingService{Service: contract.NewReference(ds), epoch: time.Now().Add(400 * time.Millisecond), stall: stall, period: period}
-	srv, err := httpjson.NewServer(svc, protocol.ServerConfig{})
+	srv, err := gotunedjson.NewServer(svc, protocol.ServerConfig{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestOpenLoopMatchesStallPattern(t *testing.T) {
 	go func() { served <- srv.Serve(ln) }()
 	defer func() { srv.Close(); <-served }()
 	target := transport.AddrOf(ln.Addr())
-	cl, err := httpjson.NewClient(context.Background(), protocol.ClientConfig{Target: target, Dial: transport.Dialer(target, nil)})
+	cl, err := gotunedjson.NewClient(context.Background(), protocol.ClientConfig{Target: target, Dial: transport.Dialer(target, nil)})
 	if err != nil {
 		t.Fatal(err)
 	}

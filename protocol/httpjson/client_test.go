@@ -22,6 +22,7 @@ import (
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/httpjson"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
+	"github.com/wirebench/wirebench/stack/gotunedjson"
 	"github.com/wirebench/wirebench/transport"
 )
 
@@ -275,7 +276,7 @@ func TestClientRefusesMalformedAnswers(t *testing.T) {
 			"short body":             "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n{}",
 			"not JSON":               "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi",
 		}
-		if stack == httpjson.TunedStack {
+		if stack == gotunedjson.Name {
 			// net/http accepts an obsolete folded header, as RFC 9112 lets a user
 			// agent do; the tuned client's parser does not.
 			answers["folded header"] = "HTTP/1.1 200 OK\r\nX: a\r\n b\r\nContent-Length: 2\r\n\r\n{}"

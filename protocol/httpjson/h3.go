@@ -17,7 +17,7 @@ package httpjson
 //   - The server's timeouts are quic-go's and http3.Server's: a connection silent for
 //     quic-go's MaxIdleTimeout (30 s) closes; IdleTimeout (the same 2 minutes as the
 //     net/http servers) closes one that carries no request; the body read deadline is
-//     the same as over TCP (readRequest, through the stream's SetReadDeadline).
+//     the same as over TCP (ReadRequest, through the stream's SetReadDeadline).
 //     http3.Server has no ReadHeaderTimeout: a stream whose headers never come holds
 //     one goroutine until its connection goes idle, and at most 100 per connection.
 
@@ -41,7 +41,7 @@ func h3Stack() *protocol.Stack {
 		Summary:   "HTTP/3 over QUIC (quic-go http3.Server and http3.Transport), the ServeMux handler, net/http Client, encoding/json; quic transport only",
 		Libraries: protocol.GoLibraries("github.com/quic-go/quic-go", "net/http", "encoding/json"),
 		Sides:     protocol.ServerSide | protocol.ClientSide, QUIC: true,
-		NewServer: serverOptions(NewH3Server), NewClient: protocol.Clients(NewH3Client),
+		NewServer: ServerOptions(NewH3Server), NewClient: protocol.Clients(NewH3Client),
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/httpjson"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
+	"github.com/wirebench/wirebench/stack/gotunedjson"
 	"github.com/wirebench/wirebench/transport"
 )
 
@@ -31,8 +32,8 @@ func newStackServer(stack string, svc contract.Service, cfg protocol.ServerConfi
 		s   handlerServer
 		err error
 	)
-	if stack == httpjson.TunedStack {
-		s, err = httpjson.NewServer(svc, cfg)
+	if stack == gotunedjson.Name {
+		s, err = gotunedjson.NewServer(svc, cfg)
 	} else {
 		s, err = httpjson.NewStdServer(svc, cfg)
 	}

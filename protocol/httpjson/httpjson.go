@@ -1,6 +1,6 @@
 // Package httpjson is the HTTP + JSON protocol adapter ("http-json"): the contract
-// served as a small REST API, in stacks that speak the same wire mapping over HTTP/1.1,
-// HTTP/2 and HTTP/3.
+// served as a small REST API, the wire mapping every stack of it speaks over HTTP/1.1,
+// HTTP/2 and HTTP/3, and the production stacks on the standard library and quic-go.
 //
 //   - go-nethttp-json (production, the default of both sides): net/http's ServeMux
 //     with method and wildcard patterns and encoding/json on the server
@@ -8,19 +8,19 @@
 //     (stdclient.go), its Transport's idle pool sized for the calls the client
 //     carries at once. Standard library only, stock settings but for the timeouts
 //     every deployed server sets and that pool size.
-//   - go-tuned-json (tuned): the same net/http server with a switch for a router and
-//     a hand-written JSON codec (server.go, codec.go), and a lean HTTP/1.1 client of
-//     its own (client.go, wire.go, stream.go).
+//   - go-tuned-json (tuned) lives in stack/gotunedjson: the same net/http server
+//     with a switch for a router and a hand-written JSON codec, and a lean HTTP/1.1
+//     client of its own.
 //   - go-nethttp-json-h2 (production, client only): the production client over
 //     net/http's HTTP/2 (h2c, h2 over TLS); both servers speak HTTP/2 too.
 //   - go-quicgo-json-h3 (production): the production server's handler served by
 //     quic-go's http3.Server, and the production client over quic-go's
 //     http3.Transport, over the quic transport only (h3.go).
 //
-// What is the protocol's is written once and shared by all (serve.go, streamserve.go):
-// the routes, the refusals and their status codes, the body limit, the server's
-// timeouts and the stream's framing. Each stack writes and reads the bodies with its
-// own codec.
+// What is the protocol's is written once, exported for the stacks that live in other
+// packages (serve.go, streamserve.go, the types below): the routes, the refusals and
+// their status codes, the body limit, the server's timeouts, the error and end bodies
+// and the stream's framing. Each stack writes and reads the bodies with its own codec.
 //
 // Design:
 //
@@ -56,24 +56,6 @@
 //     through ClientConfig.Dial, its idle pool sized to ClientConfig.Concurrency (see
 //     NewStdClient for why). Answers over ClientConfig.MessageLimit() fail with
 //     ResourceExhausted; a call's context bounds it whole.
-//   - Tuned client: a pool of keep-alive HTTP/1.1 connections, every one opened through
-//     ClientConfig.Dial. A call takes an idle connection (the most recently used) or
-//     dials a new one when none is idle, so N calls in flight use N connections; one
-//     request at a time per connection, no pipelining. Requests are written by hand
-//     into a reused buffered writer, responses read by a minimal parser (status line,
-//     headers, Content-Length, chunked and close-delimited bodies, Connection: close),
-//     bodies bounded by ClientConfig.MessageLimit() (over it: ResourceExhausted). A
-//     connection that failed, whose call's context ended, whose stream was stopped, or
-//     whose response said Connection: close is closed, never reused. A context that
-//     ends sets a past deadline on the connection, which ends the call's I/O at once.
-//     A call that fails on a reused connection before any byte of the response arrived
-//     (the server had closed it while idle) is retried once on a fresh connection.
-//   - Tuned JSON: a hand-written codec for exactly these bodies (codec.go, over
-//     jsonread.go and jsonwrite.go), no reflection, tested against encoding/json: it
-//     writes the bytes encoding/json wrote (no HTML escaping) and accepts and stores
-//     what json.Unmarshal does, case-insensitive keys, null and repeated keys included.
-//     Decoding a person allocates its strings once for all its fields, so a field
-//     kept keeps the person's other strings alive too.
 package httpjson
 
 import (
@@ -101,9 +83,9 @@ const (
 	// streamFlushBytes flushes a batch early when its lines are unusually long.
 	streamFlushBytes = 64 << 10
 
-	// ndjsonType is the media type of the trade stream: newline-delimited JSON.
-	ndjsonType = "application/x-ndjson"
-	jsonType   = "application/json"
+	// NDJSONType is the media type of the trade stream: newline-delimited JSON.
+	NDJSONType = "application/x-ndjson"
+	JSONType   = "application/json"
 )
 
 // The stacks of the protocol.
@@ -114,9 +96,6 @@ const (
 	// StdH2Stack is the production client over HTTP/2 (h2c, or h2 over TLS):
 	// net/http's own HTTP/2, encoding/json. Both servers speak HTTP/2 too.
 	StdH2Stack = "go-nethttp-json-h2"
-	// TunedStack is the hand-optimised stack: the server's handlers and the client use
-	// a hand-written JSON codec, and the client is a lean HTTP/1.1 client of its own.
-	TunedStack = "go-tuned-json"
 )
 
 func init() {
@@ -125,10 +104,10 @@ func init() {
 		Summary:       "JSON REST over HTTP/1.1, HTTP/2, HTTP/3 (net/http, quic-go), NDJSON trade stream",
 		DefaultServer: StdStack, DefaultClient: StdStack,
 	})
-	protocol.RegisterStack(goStack(StdStack, protocol.Production,
+	protocol.RegisterStack(GoStack(StdStack, protocol.Production,
 		"net/http ServeMux server and net/http Client, encoding/json on both sides",
 		[]string{"net/http", "encoding/json"},
-		serverOptions(NewStdServer), protocol.Clients(NewStdClient)))
+		ServerOptions(NewStdServer), protocol.Clients(NewStdClient)))
 	protocol.RegisterStack(&protocol.Stack{
 		Name: StdH2Stack, Protocol: Name, Language: "go", Tier: protocol.Production, Worker: protocol.WorkerGo,
 		Summary:   "net/http Client over HTTP/2 (h2c prior knowledge; h2 over TLS), encoding/json",
@@ -136,21 +115,17 @@ func init() {
 		Sides:     protocol.ClientSide, TLS: true,
 		NewClient: protocol.Clients(NewStdClientH2),
 	})
-	protocol.RegisterStack(goStack(TunedStack, protocol.Tuned,
-		"net/http server with a hand-written JSON codec; a lean keep-alive HTTP/1.1 client",
-		[]string{"net/http"},
-		serverOptions(NewServer), protocol.Clients(NewClient)))
 	protocol.RegisterStack(h3Stack())
 }
 
-// goStack is a stack of the protocol with both sides, in Go, on the standard library
-// alone: std are the packages of it that the stack's results name.
-func goStack(name string, tier protocol.Tier, summary string, std []string,
+// GoStack is a stack of the protocol with both sides, in Go: libs are the
+// standard-library packages and modules its results name (protocol.GoLibraries).
+func GoStack(name string, tier protocol.Tier, summary string, libs []string,
 	newServer func(contract.Service, protocol.ServerConfig) (protocol.Server, error),
 	newClient func(context.Context, protocol.ClientConfig) (protocol.Client, error)) *protocol.Stack {
 	return &protocol.Stack{
 		Name: name, Protocol: Name, Language: "go", Tier: tier, Worker: protocol.WorkerGo,
-		Summary: summary, Libraries: protocol.GoLibraries(std...),
+		Summary: summary, Libraries: protocol.GoLibraries(libs...),
 		Sides:     protocol.ServerSide | protocol.ClientSide,
 		TLS:       true,
 		NewServer: newServer, NewClient: newClient,
@@ -162,9 +137,9 @@ func goStack(name string, tier protocol.Tier, summary string, std []string,
 // Like any option it makes the server's tier tuned.
 const OptionDelay = "delay"
 
-// serverOptions adapts the constructor of a server of this package to
+// ServerOptions adapts the constructor of a server of this package to
 // protocol.Stack.NewServer, applying its options.
-func serverOptions[S protocol.Server](f func(contract.Service, protocol.ServerConfig) (S, error)) func(contract.Service, protocol.ServerConfig) (protocol.Server, error) {
+func ServerOptions[S protocol.Server](f func(contract.Service, protocol.ServerConfig) (S, error)) func(contract.Service, protocol.ServerConfig) (protocol.Server, error) {
 	newServer := protocol.Servers(f)
 	return func(svc contract.Service, cfg protocol.ServerConfig) (protocol.Server, error) {
 		if err := protocol.CheckOptions(Name, cfg.Options, OptionDelay); err != nil {
@@ -183,16 +158,13 @@ func serverOptions[S protocol.Server](f func(contract.Service, protocol.ServerCo
 
 // Compile-time checks of the interfaces this package implements.
 var (
-	_ protocol.Client = (*Client)(nil)
-	_ protocol.Server = (*Server)(nil)
-	_ http.Handler    = (*Server)(nil)
 	_ protocol.Client = (*StdClient)(nil)
 	_ protocol.Server = (*StdServer)(nil)
 	_ http.Handler    = (*StdServer)(nil)
 )
 
-// statusOf returns the HTTP status that carries a contract code.
-func statusOf(code contract.Code) int {
+// StatusOf returns the HTTP status that carries a contract code.
+func StatusOf(code contract.Code) int {
 	switch code {
 	case contract.NotFound:
 		return http.StatusNotFound
@@ -205,10 +177,10 @@ func statusOf(code contract.Code) int {
 	}
 }
 
-// codeOfStatus returns the contract code a status stands for when the error body
+// CodeOfStatus returns the contract code a status stands for when the error body
 // carries none (a server other than ours), or "" for a status that is no contract
 // refusal.
-func codeOfStatus(status int) contract.Code {
+func CodeOfStatus(status int) contract.Code {
 	switch status {
 	case http.StatusNotFound:
 		return contract.NotFound
@@ -222,10 +194,10 @@ func codeOfStatus(status int) contract.Code {
 	return ""
 }
 
-// serviceError returns the contract error a service error is answered with: a
+// ServiceError returns the contract error a service error is answered with: a
 // contract error as it is, anything else (a failure of the service's own, a context
 // error) as internal.
-func serviceError(err error) *contract.Error {
+func ServiceError(err error) *contract.Error {
 	var ce *contract.Error
 	if errors.As(err, &ce) && ce.Code.Valid() {
 		return ce

@@ -8,10 +8,12 @@ import (
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/httpjson"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
+	"github.com/wirebench/wirebench/stack/gotunedjson"
 )
 
-// stacks are the stacks of the protocol; every server is tested with every client.
-var stacks = []string{httpjson.StdStack, httpjson.TunedStack}
+// stacks are the Go stacks of the protocol over HTTP/1.1, wherever their packages
+// live; every server is tested with every client.
+var stacks = []string{httpjson.StdStack, gotunedjson.Name}
 
 func TestConformance(t *testing.T) {
 	for _, server := range stacks {

@@ -41,28 +41,28 @@ const (
 // The routes of the wire mapping, and the methods each allows in the Allow header of
 // a 405 (HEAD goes with GET, as net/http's ServeMux has it).
 const (
-	pathPersons   = "/persons"
-	pathPerson    = "/persons/{id}"
-	pathLinks     = "/persons/{id}/links"
-	pathEcho      = "/echo"
-	pathStats     = "/stats"
-	pathIncrement = "/increment"
-	pathTrades    = "/trades"
+	PathPersons   = "/persons"
+	PathPerson    = "/persons/{id}"
+	PathLinks     = "/persons/{id}/links"
+	PathEcho      = "/echo"
+	PathStats     = "/stats"
+	PathIncrement = "/increment"
+	PathTrades    = "/trades"
 
-	allowGet     = "GET, HEAD"
-	allowPost    = "POST"
-	allowPersons = "GET, HEAD, POST"
+	AllowGet     = "GET, HEAD"
+	AllowPost    = "POST"
+	AllowPersons = "GET, HEAD, POST"
 )
 
 // routes lists every path with the methods it allows.
 var routes = []struct{ path, allow string }{
-	{pathPersons, allowPersons},
-	{pathPerson, allowGet},
-	{pathLinks, allowGet},
-	{pathEcho, allowPost},
-	{pathStats, allowGet},
-	{pathIncrement, allowPost},
-	{pathTrades, allowGet},
+	{PathPersons, AllowPersons},
+	{PathPerson, AllowGet},
+	{PathLinks, AllowGet},
+	{PathEcho, AllowPost},
+	{PathStats, AllowGet},
+	{PathIncrement, AllowPost},
+	{PathTrades, AllowGet},
 }
 
 // newHTTPServer returns a net/http server of h with the protocol's timeouts. It
@@ -84,35 +84,49 @@ func newHTTPServer(h http.Handler) *http.Server {
 	}
 }
 
-// httpServer is what both servers are made of: the service, the request limit, and the
+// HTTPServer is what every server stack of the mapping is made of: the service, the request limit, and the
 // life cycle of a net/http server as a protocol.Server. It is safe for concurrent use:
 // Serve may run on several listeners at once, and Close and Shutdown may be called
 // from any goroutine, more than once.
-type httpServer struct {
+type HTTPServer struct {
 	hs    *http.Server
 	svc   contract.Service
 	limit int
 	tls   *tls.Config // nil: plain text
 }
 
-// newHTTPServerOf returns the parts of a server of svc configured by cfg, with h as
-// its handler: the request limit, and TLS when cfg asks for it.
-func newHTTPServerOf(svc contract.Service, cfg protocol.ServerConfig) (httpServer, error) {
-	s := httpServer{svc: svc, limit: cfg.MessageLimit()}
+// NewHTTPServer returns the parts of a server of svc configured by cfg: the service,
+// the request limit, and TLS when cfg asks for it. The stack then sets its handler
+// (Handle).
+func NewHTTPServer(svc contract.Service, cfg protocol.ServerConfig) (HTTPServer, error) {
+	s := HTTPServer{svc: svc, limit: cfg.MessageLimit()}
 	if cfg.TLS.Enabled() {
 		var err error
 		if s.tls, err = cfg.TLS.ServerConfig("h2", "http/1.1"); err != nil {
-			return httpServer{}, fmt.Errorf("%s: %w", Name, err)
+			return HTTPServer{}, fmt.Errorf("%s: %w", Name, err)
 		}
 	}
 	return s, nil
 }
 
+// Handle makes h the server's handler and returns its net/http server, for the
+// settings a stack changes (each stack calls it once, before serving).
+func (s *HTTPServer) Handle(h http.Handler) *http.Server {
+	s.hs = newHTTPServer(h)
+	return s.hs
+}
+
+// Service is the service the server serves.
+func (s HTTPServer) Service() contract.Service { return s.svc }
+
+// Limit is the largest request body the server reads, in bytes.
+func (s HTTPServer) Limit() int { return s.limit }
+
 // Serve accepts connections on ln until the server is closed, then returns nil; it
 // returns the accept error if ln fails otherwise. Serve closes ln when it returns.
 // With TLS, net/http makes each connection's handshake itself, within
 // ReadHeaderTimeout, and ALPN settles on h2 or http/1.1, as the client offers.
-func (s httpServer) Serve(ln net.Listener) error {
+func (s HTTPServer) Serve(ln net.Listener) error {
 	if s.tls != nil {
 		ln = tls.NewListener(ln, s.tls)
 	}
@@ -126,7 +140,7 @@ func (s httpServer) Serve(ln net.Listener) error {
 // Shutdown stops accepting, waits for the requests in flight to finish (a stream
 // included) until ctx is done, then closes every connection. It returns ctx's error
 // when ctx ended first.
-func (s httpServer) Shutdown(ctx context.Context) error {
+func (s HTTPServer) Shutdown(ctx context.Context) error {
 	err := s.hs.Shutdown(ctx)
 	s.Close()
 	return err
@@ -134,7 +148,7 @@ func (s httpServer) Shutdown(ctx context.Context) error {
 
 // Close closes the listeners and every connection at once: the contexts of the
 // requests in flight end and their clients see the connection fail.
-func (s httpServer) Close() error {
+func (s HTTPServer) Close() error {
 	if err := s.hs.Close(); err != nil && !errors.Is(err, net.ErrClosed) {
 		return err
 	}
@@ -143,31 +157,31 @@ func (s httpServer) Close() error {
 
 // The refusals the routing and the request bodies give, the same from every server.
 
-func noRoute(path string) *contract.Error {
+func NoRoute(path string) *contract.Error {
 	return &contract.Error{Code: contract.NotFound, Message: "no route " + path}
 }
 
-// noPerson refuses an id that is not a number: it names no person, so it gets the
+// NoPerson refuses an id that is not a number: it names no person, so it gets the
 // answer of an unknown id.
-func noPerson(idText string) *contract.Error {
+func NoPerson(idText string) *contract.Error {
 	return &contract.Error{Code: contract.NotFound, Message: "no person with id " + strconv.Quote(idText)}
 }
 
-func methodNotAllowed(r *http.Request, allow string) *contract.Error {
+func MethodNotAllowed(r *http.Request, allow string) *contract.Error {
 	return &contract.Error{Code: contract.InvalidArgument,
 		Message: "method " + r.Method + " is not allowed on " + r.URL.Path + "; allowed: " + allow}
 }
 
-func badBody(err error) *contract.Error {
+func BadBody(err error) *contract.Error {
 	return &contract.Error{Code: contract.InvalidArgument, Message: err.Error()}
 }
 
-// readRequest reads the request body into buf (reset first) and returns it. A body over
+// ReadRequest reads the request body into buf (reset first) and returns it. A body over
 // limit is refused (ResourceExhausted) from its Content-Length, before any of it is
 // read, or while reading a chunked body through http.MaxBytesReader; net/http then
 // closes the connection rather than drain what is left. Other failures are
 // InvalidArgument.
-func readRequest(w http.ResponseWriter, r *http.Request, limit int, buf *bytes.Buffer) ([]byte, *contract.Error) {
+func ReadRequest(w http.ResponseWriter, r *http.Request, limit int, buf *bytes.Buffer) ([]byte, *contract.Error) {
 	if r.ContentLength > int64(limit) {
 		return nil, &contract.Error{Code: contract.ResourceExhausted,
 			Message: "request body of " + strconv.FormatInt(r.ContentLength, 10) + " bytes is over the limit of " + strconv.Itoa(limit)}

@@ -162,7 +162,7 @@ func (c *StdClient) send(ctx context.Context, op, method, path string, in any) (
 		return nil, fmt.Errorf("http-json %s: %w", op, err)
 	}
 	if in != nil {
-		req.Header.Set("Content-Type", jsonType)
+		req.Header.Set("Content-Type", JSONType)
 	}
 	resp, err := c.hc.Do(req)
 	if err != nil {
@@ -185,20 +185,20 @@ func (c *StdClient) release(resp *http.Response) {
 // its Content-Length when it has one, before reading any of it.
 func (c *StdClient) readAll(resp *http.Response) ([]byte, error) {
 	if resp.ContentLength > int64(c.limit) {
-		return nil, tooLarge(c.limit)
+		return nil, TooLarge(c.limit)
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, int64(c.limit)+1))
 	if err != nil {
 		return nil, err
 	}
 	if len(body) > c.limit {
-		return nil, tooLarge(c.limit)
+		return nil, TooLarge(c.limit)
 	}
 	return body, nil
 }
 
 // call makes one call and unmarshals its 2xx answer into out. Any other answer is
-// returned as an error (statusError).
+// returned as an error (StatusError).
 func (c *StdClient) call(ctx context.Context, op, method, path string, in, out any) error {
 	resp, err := c.send(ctx, op, method, path, in)
 	if err != nil {
@@ -210,22 +210,22 @@ func (c *StdClient) call(ctx context.Context, op, method, path string, in, out a
 		return c.fail(ctx, op, err)
 	}
 	if resp.StatusCode/100 != 2 {
-		return statusError(resp.StatusCode, body, jsonDecodeError(body))
+		return StatusError(resp.StatusCode, body, jsonDecodeError(body))
 	}
 	if err := json.Unmarshal(body, out); err != nil {
-		return decodeFailed(op, err)
+		return DecodeFailed(op, err)
 	}
 	return nil
 }
 
 func (c *StdClient) fail(ctx context.Context, op string, err error) error {
-	return callError(ctx, op, err, c.closed.Load())
+	return CallError(ctx, op, err, c.closed.Load())
 }
 
 // ListPersons calls GET /persons.
 func (c *StdClient) ListPersons(ctx context.Context) ([]contract.Person, error) {
-	var out personList
-	if err := c.call(ctx, opList, http.MethodGet, pathPersons, nil, &out); err != nil {
+	var out PersonList
+	if err := c.call(ctx, OpList, http.MethodGet, PathPersons, nil, &out); err != nil {
 		return nil, err
 	}
 	return out.Persons, nil
@@ -234,7 +234,7 @@ func (c *StdClient) ListPersons(ctx context.Context) ([]contract.Person, error) 
 // GetPerson calls GET /persons/{id}; an unknown id fails with Code NotFound.
 func (c *StdClient) GetPerson(ctx context.Context, id int64) (contract.Person, error) {
 	var p contract.Person
-	if err := c.call(ctx, opGet, http.MethodGet, personPath(id), nil, &p); err != nil {
+	if err := c.call(ctx, OpGet, http.MethodGet, personPath(id), nil, &p); err != nil {
 		return contract.Person{}, err
 	}
 	return p, nil
@@ -242,19 +242,19 @@ func (c *StdClient) GetPerson(ctx context.Context, id int64) (contract.Person, e
 
 // GetPersonLinks calls GET /persons/{id}/links; an unknown id fails with Code NotFound.
 func (c *StdClient) GetPersonLinks(ctx context.Context, id int64) ([]contract.PersonLink, error) {
-	var out linkList
-	if err := c.call(ctx, opLinks, http.MethodGet, personPath(id)+"/links", nil, &out); err != nil {
+	var out LinkList
+	if err := c.call(ctx, OpLinks, http.MethodGet, personPath(id)+"/links", nil, &out); err != nil {
 		return nil, err
 	}
 	return out.Links, nil
 }
 
-func personPath(id int64) string { return pathPersons + "/" + strconv.FormatInt(id, 10) }
+func personPath(id int64) string { return PathPersons + "/" + strconv.FormatInt(id, 10) }
 
 // CreatePerson calls POST /persons; a bad person fails with Code InvalidArgument.
 func (c *StdClient) CreatePerson(ctx context.Context, p contract.Person) (contract.Person, error) {
 	var out contract.Person
-	if err := c.call(ctx, opCreate, http.MethodPost, pathPersons, &p, &out); err != nil {
+	if err := c.call(ctx, OpCreate, http.MethodPost, PathPersons, &p, &out); err != nil {
 		return contract.Person{}, err
 	}
 	return out, nil
@@ -262,12 +262,12 @@ func (c *StdClient) CreatePerson(ctx context.Context, p contract.Person) (contra
 
 // Echo calls POST /echo with {"payload": payload}.
 func (c *StdClient) Echo(ctx context.Context, payload string) (string, error) {
-	var out echoRead
-	if err := c.call(ctx, opEcho, http.MethodPost, pathEcho, echoBody{Payload: payload}, &out); err != nil {
+	var out EchoRead
+	if err := c.call(ctx, OpEcho, http.MethodPost, PathEcho, EchoBody{Payload: payload}, &out); err != nil {
 		return "", err
 	}
 	if err := out.validate(); err != nil {
-		return "", decodeFailed(opEcho, err)
+		return "", DecodeFailed(OpEcho, err)
 	}
 	return *out.Payload, nil
 }
@@ -275,7 +275,7 @@ func (c *StdClient) Echo(ctx context.Context, payload string) (string, error) {
 // Stats calls GET /stats.
 func (c *StdClient) Stats(ctx context.Context) (contract.Stats, error) {
 	var st contract.Stats
-	if err := c.call(ctx, opStats, http.MethodGet, pathStats, nil, &st); err != nil {
+	if err := c.call(ctx, OpStats, http.MethodGet, PathStats, nil, &st); err != nil {
 		return contract.Stats{}, err
 	}
 	return st, nil
@@ -283,12 +283,12 @@ func (c *StdClient) Stats(ctx context.Context) (contract.Stats, error) {
 
 // Increment calls POST /increment with {"value": n}.
 func (c *StdClient) Increment(ctx context.Context, n int64) (int64, error) {
-	var out valueRead
-	if err := c.call(ctx, opIncrement, http.MethodPost, pathIncrement, valueBody{Value: n}, &out); err != nil {
+	var out ValueRead
+	if err := c.call(ctx, OpIncrement, http.MethodPost, PathIncrement, ValueBody{Value: n}, &out); err != nil {
 		return 0, err
 	}
 	if err := out.validate(); err != nil {
-		return 0, decodeFailed(opIncrement, err)
+		return 0, DecodeFailed(OpIncrement, err)
 	}
 	return *out.Value, nil
 }
@@ -300,7 +300,7 @@ func (c *StdClient) Increment(ctx context.Context, n int64) (int64, error) {
 // the Transport close the connection (stopping the server at once, rather than
 // draining the rest), and the yield's error is returned as it is.
 func (c *StdClient) StreamTrades(ctx context.Context, count int64, yield func(*contract.Trade) error) error {
-	resp, err := c.send(ctx, opTrades, http.MethodGet, pathTrades+"?count="+strconv.FormatInt(count, 10), nil)
+	resp, err := c.send(ctx, OpTrades, http.MethodGet, PathTrades+"?count="+strconv.FormatInt(count, 10), nil)
 	if err != nil {
 		return err
 	}
@@ -308,16 +308,16 @@ func (c *StdClient) StreamTrades(ctx context.Context, count int64, yield func(*c
 	if resp.StatusCode/100 != 2 {
 		body, err := c.readAll(resp)
 		if err != nil {
-			return c.fail(ctx, opTrades, err)
+			return c.fail(ctx, OpTrades, err)
 		}
-		return statusError(resp.StatusCode, body, jsonDecodeError(body))
+		return StatusError(resp.StatusCode, body, jsonDecodeError(body))
 	}
 	yerr, err := c.readStream(resp.Body, count, yield)
 	switch {
 	case yerr != nil:
 		return yerr
 	case err != nil:
-		return c.fail(ctx, opTrades, err)
+		return c.fail(ctx, OpTrades, err)
 	}
 	return nil
 }
@@ -333,11 +333,11 @@ func (c *StdClient) readStream(body io.Reader, count int64, yield func(*contract
 		if len(sc.Bytes()) == 0 {
 			continue // a blank line carries nothing
 		}
-		var line anyLine
+		var line AnyLine
 		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
 			return nil, fmt.Errorf("stream after %d of %d trades: %w", n, count, jsonError("stream line", err))
 		}
-		done, err := streamStep(line.End, line.Error, n, count)
+		done, err := StreamStep(line.End, line.Error, n, count)
 		switch {
 		case done && err == nil:
 			if sc.Scan() {
@@ -351,14 +351,14 @@ func (c *StdClient) readStream(body io.Reader, count int64, yield func(*contract
 			return nil, err
 		}
 		n++
-		t := line.trade()
+		t := line.Trade()
 		if err := yield(&t); err != nil {
 			return err, nil
 		}
 	}
 	switch err := sc.Err(); {
 	case errors.Is(err, bufio.ErrTooLong):
-		return nil, tooLarge(c.limit)
+		return nil, TooLarge(c.limit)
 	case err != nil:
 		return nil, fmt.Errorf("stream after %d of %d trades: %w", n, count, err)
 	}

@@ -1,9 +1,9 @@
 package httpjson
 
-// The bodies as Go types for encoding/json, which the production stack marshals and
-// unmarshals with the standard library's defaults: the contract's model types as they
-// are (contract/model.go carries their json tags), and small wire types for the
-// envelopes around them. errorBody and streamEnd (codec.go) serve both codecs.
+// The bodies as Go types: the contract's model types as they are (contract/model.go
+// carries their json tags), and small wire types for the envelopes around them. The
+// production stack marshals and unmarshals them with encoding/json's defaults; other
+// stacks' tests use them as the reference.
 
 import (
 	"encoding/json"
@@ -14,52 +14,62 @@ import (
 )
 
 type (
-	// personList is the answer of GET /persons.
-	personList struct {
+	// ErrorBody is an error body, and the error line of a trade stream:
+	// {"code":"<contract code>","message":"..."}.
+	ErrorBody struct {
+		Code    contract.Code `json:"code"`
+		Message string        `json:"message"`
+	}
+	// StreamEnd is the final line of a stream that completed: {"end":{"count":N}}.
+	StreamEnd struct {
+		Count int64 `json:"count"`
+	}
+	// PersonList is the answer of GET /persons.
+	PersonList struct {
 		Persons []contract.Person `json:"persons"`
 	}
-	// linkList is the answer of GET /persons/{id}/links.
-	linkList struct {
+	// LinkList is the answer of GET /persons/{id}/links.
+	LinkList struct {
 		Links []contract.PersonLink `json:"links"`
 	}
-	// echoBody is the echo request and answer as written.
-	echoBody struct {
+	// EchoBody is the echo request and answer as written.
+	EchoBody struct {
 		Payload string `json:"payload"`
 	}
-	// echoRead is an echo body as read: a missing or null payload stays nil, so it is
+	// EchoRead is an echo body as read: a missing or null payload stays nil, so it is
 	// told from an empty one.
-	echoRead struct {
+	EchoRead struct {
 		Payload *string `json:"payload"`
 	}
-	// valueBody is the increment request and answer as written.
-	valueBody struct {
+	// ValueBody is the increment request and answer as written.
+	ValueBody struct {
 		Value int64 `json:"value"`
 	}
-	// valueRead is an increment body as read; a missing or null value stays nil.
-	valueRead struct {
+	// ValueRead is an increment body as read; a missing or null value stays nil.
+	ValueRead struct {
 		Value *int64 `json:"value"`
 	}
-	// endLine is the final line of a stream that completed.
-	endLine struct {
-		End streamEnd `json:"end"`
+	// EndLine is the final line of a stream that completed.
+	EndLine struct {
+		End StreamEnd `json:"end"`
 	}
-	// errorLine is the final line of a stream the server failed.
-	errorLine struct {
-		Error errorBody `json:"error"`
+	// ErrorLine is the final line of a stream the server failed.
+	ErrorLine struct {
+		Error ErrorBody `json:"error"`
 	}
-	// anyLine is a stream line as read: a trade, or one of the final lines.
-	anyLine struct {
-		wireTrade
-		End   *streamEnd `json:"end"`
-		Error *errorBody `json:"error"`
+	// AnyLine is a stream line as read: a trade, or one of the final lines.
+	AnyLine struct {
+		WireTrade
+		End   *StreamEnd `json:"end"`
+		Error *ErrorBody `json:"error"`
 	}
 )
 
-// wireSide is a trade's side on the wire: "BUY" or "SELL", where contract.Side is a
+// WireSide is a trade's side on the wire: "BUY" or "SELL", where contract.Side is a
 // number.
-type wireSide contract.Side
+type WireSide contract.Side
 
-func (s wireSide) MarshalText() ([]byte, error) {
+func (s WireSide) MarshalText() ([]byte, error) {
 	switch contract.Side(s) {
 	case contract.Buy:
 		return []byte("BUY"), nil
@@ -69,34 +79,34 @@ func (s wireSide) MarshalText() ([]byte, error) {
 	return nil, fmt.Errorf("trade side %d is neither BUY nor SELL", s)
 }
 
-func (s *wireSide) UnmarshalText(b []byte) error {
+func (s *WireSide) UnmarshalText(b []byte) error {
 	switch string(b) {
 	case "BUY":
-		*s = wireSide(contract.Buy)
+		*s = WireSide(contract.Buy)
 	case "SELL":
-		*s = wireSide(contract.Sell)
+		*s = WireSide(contract.Sell)
 	default:
 		return fmt.Errorf("trade side %q is neither BUY nor SELL", b)
 	}
 	return nil
 }
 
-// wireTrade is a trade line of the stream.
-type wireTrade struct {
+// WireTrade is a trade line of the stream.
+type WireTrade struct {
 	ID             int64    `json:"id"`
 	Symbol         string   `json:"symbol"`
 	Price          float64  `json:"price"`
 	Quantity       int64    `json:"quantity"`
 	TimestampNanos int64    `json:"timestamp_nanos"`
-	Side           wireSide `json:"side"`
+	Side           WireSide `json:"side"`
 }
 
-func toWireTrade(t *contract.Trade) wireTrade {
-	return wireTrade{ID: t.ID, Symbol: t.Symbol, Price: t.Price, Quantity: t.Quantity,
-		TimestampNanos: t.TimestampNanos, Side: wireSide(t.Side)}
+func ToWireTrade(t *contract.Trade) WireTrade {
+	return WireTrade{ID: t.ID, Symbol: t.Symbol, Price: t.Price, Quantity: t.Quantity,
+		TimestampNanos: t.TimestampNanos, Side: WireSide(t.Side)}
 }
 
-func (w *wireTrade) trade() contract.Trade {
+func (w *WireTrade) Trade() contract.Trade {
 	return contract.Trade{ID: w.ID, Symbol: w.Symbol, Price: w.Price, Quantity: w.Quantity,
 		TimestampNanos: w.TimestampNanos, Side: contract.Side(w.Side)}
 }
@@ -114,14 +124,14 @@ func jsonError(what string, err error) error {
 // validator is a body as read that can tell whether it holds what it must.
 type validator interface{ validate() error }
 
-func (b *echoRead) validate() error {
+func (b *EchoRead) validate() error {
 	if b.Payload == nil {
 		return errors.New(`echo body: missing "payload"`)
 	}
 	return nil
 }
 
-func (b *valueRead) validate() error {
+func (b *ValueRead) validate() error {
 	if b.Value == nil {
 		return errors.New(`increment body: missing "value"`)
 	}
@@ -131,7 +141,7 @@ func (b *valueRead) validate() error {
 // jsonDecodeError returns the contract error an error body carries, or nil when the
 // body is not an error body of ours (another server's page, a code we do not know).
 func jsonDecodeError(body []byte) *contract.Error {
-	var b errorBody
+	var b ErrorBody
 	if json.Unmarshal(body, &b) != nil || !b.Code.Valid() {
 		return nil
 	}

@@ -19,25 +19,25 @@ import (
 // StdServer serves a contract.Service over HTTP/1.1 with net/http and encoding/json.
 // It is safe for concurrent use: Serve may run on several listeners at once, and Close
 // and Shutdown may be called from any goroutine, more than once.
-type StdServer struct{ httpServer }
+type StdServer struct{ HTTPServer }
 
 // NewStdServer returns a server of svc whose request bodies are bounded by
 // cfg.MessageLimit() bytes, speaking TLS when cfg.TLS is enabled.
 func NewStdServer(svc contract.Service, cfg protocol.ServerConfig) (*StdServer, error) {
-	hs, err := newHTTPServerOf(svc, cfg)
+	hs, err := NewHTTPServer(svc, cfg)
 	if err != nil {
 		return nil, err
 	}
 	s := &StdServer{hs}
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET "+pathPersons, s.listPersons)
-	mux.HandleFunc("POST "+pathPersons, s.createPerson)
-	mux.HandleFunc("GET "+pathPerson, s.getPerson)
-	mux.HandleFunc("GET "+pathLinks, s.getPersonLinks)
-	mux.HandleFunc("POST "+pathEcho, s.echo)
-	mux.HandleFunc("GET "+pathStats, s.stats)
-	mux.HandleFunc("POST "+pathIncrement, s.increment)
-	mux.HandleFunc("GET "+pathTrades, s.streamTrades)
+	mux.HandleFunc("GET "+PathPersons, s.listPersons)
+	mux.HandleFunc("POST "+PathPersons, s.createPerson)
+	mux.HandleFunc("GET "+PathPerson, s.getPerson)
+	mux.HandleFunc("GET "+PathLinks, s.getPersonLinks)
+	mux.HandleFunc("POST "+PathEcho, s.echo)
+	mux.HandleFunc("GET "+PathStats, s.stats)
+	mux.HandleFunc("POST "+PathIncrement, s.increment)
+	mux.HandleFunc("GET "+PathTrades, s.streamTrades)
 	// ServeMux answers a wrong method and an unknown route itself, in plain text; the
 	// protocol's refusals are JSON. So each path also gets a pattern without a method,
 	// which the ones above win over, answering 405 with the path's Allow header, and
@@ -45,11 +45,11 @@ func NewStdServer(svc contract.Service, cfg protocol.ServerConfig) (*StdServer, 
 	for _, rt := range routes {
 		mux.HandleFunc(rt.path, func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Allow", rt.allow)
-			writeStdError(w, http.StatusMethodNotAllowed, methodNotAllowed(r, rt.allow))
+			writeStdError(w, http.StatusMethodNotAllowed, MethodNotAllowed(r, rt.allow))
 		})
 	}
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeStdError(w, http.StatusNotFound, noRoute(r.URL.Path))
+		writeStdError(w, http.StatusNotFound, NoRoute(r.URL.Path))
 	})
 	s.hs = newHTTPServer(mux)
 	return s, nil
@@ -57,7 +57,7 @@ func NewStdServer(svc contract.Service, cfg protocol.ServerConfig) (*StdServer, 
 
 func (s *StdServer) listPersons(w http.ResponseWriter, r *http.Request) {
 	ps, err := s.svc.ListPersons(r.Context())
-	reply(w, personList{Persons: ps}, err)
+	reply(w, PersonList{Persons: ps}, err)
 }
 
 func (s *StdServer) getPerson(w http.ResponseWriter, r *http.Request) {
@@ -75,7 +75,7 @@ func (s *StdServer) getPersonLinks(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	links, err := s.svc.GetPersonLinks(r.Context(), id)
-	reply(w, linkList{Links: links}, err)
+	reply(w, LinkList{Links: links}, err)
 }
 
 func (s *StdServer) createPerson(w http.ResponseWriter, r *http.Request) {
@@ -88,21 +88,21 @@ func (s *StdServer) createPerson(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *StdServer) echo(w http.ResponseWriter, r *http.Request) {
-	var in echoRead
+	var in EchoRead
 	if !s.decode(w, r, "echo body", &in) {
 		return
 	}
 	out, err := s.svc.Echo(r.Context(), *in.Payload)
-	reply(w, echoBody{Payload: out}, err)
+	reply(w, EchoBody{Payload: out}, err)
 }
 
 func (s *StdServer) increment(w http.ResponseWriter, r *http.Request) {
-	var in valueRead
+	var in ValueRead
 	if !s.decode(w, r, "increment body", &in) {
 		return
 	}
 	n, err := s.svc.Increment(r.Context(), *in.Value)
-	reply(w, valueBody{Value: n}, err)
+	reply(w, ValueBody{Value: n}, err)
 }
 
 func (s *StdServer) stats(w http.ResponseWriter, r *http.Request) {
@@ -111,20 +111,20 @@ func (s *StdServer) stats(w http.ResponseWriter, r *http.Request) {
 }
 
 // streamTrades streams the trades with encoding/json in the protocol's framing
-// (serveTrades): a json.Encoder writes each line into the batch's buffer.
+// (ServeTrades): a json.Encoder writes each line into the batch's buffer.
 func (s *StdServer) streamTrades(w http.ResponseWriter, r *http.Request) {
 	var buf bytes.Buffer
-	serveTrades(w, r, s.svc, &buf, stdLines{json.NewEncoder(&buf)}, writeStdError)
+	ServeTrades(w, r, s.svc, &buf, stdLines{json.NewEncoder(&buf)}, writeStdError)
 }
 
 // stdLines encodes the lines of a stream with a json.Encoder, which ends each with a
 // newline.
 type stdLines struct{ enc *json.Encoder }
 
-func (l stdLines) trade(t *contract.Trade) error { return l.enc.Encode(toWireTrade(t)) }
-func (l stdLines) end(count int64) error         { return l.enc.Encode(endLine{End: streamEnd{Count: count}}) }
-func (l stdLines) streamError(ce *contract.Error) error {
-	return l.enc.Encode(errorLine{Error: errorBody{Code: ce.Code, Message: ce.Message}})
+func (l stdLines) Trade(t *contract.Trade) error { return l.enc.Encode(ToWireTrade(t)) }
+func (l stdLines) End(count int64) error         { return l.enc.Encode(EndLine{End: StreamEnd{Count: count}}) }
+func (l stdLines) StreamError(ce *contract.Error) error {
+	return l.enc.Encode(ErrorLine{Error: ErrorBody{Code: ce.Code, Message: ce.Message}})
 }
 
 // personID reads the {id} of the path. An id that is not a number names no person,
@@ -133,27 +133,27 @@ func personID(w http.ResponseWriter, r *http.Request) (int64, bool) {
 	text := r.PathValue("id")
 	id, err := strconv.ParseInt(text, 10, 64)
 	if err != nil {
-		writeStdError(w, http.StatusNotFound, noPerson(text))
+		writeStdError(w, http.StatusNotFound, NoPerson(text))
 		return 0, false
 	}
 	return id, true
 }
 
-// decode reads the request body within the limit (readRequest) and unmarshals it into
+// decode reads the request body within the limit (ReadRequest) and unmarshals it into
 // v, a body of the kind what names, which must then be valid if it is a validator. On
 // false the refusal is written.
 func (s *StdServer) decode(w http.ResponseWriter, r *http.Request, what string, v any) bool {
 	var buf bytes.Buffer
-	body, ce := readRequest(w, r, s.limit, &buf)
+	body, ce := ReadRequest(w, r, s.limit, &buf)
 	if ce == nil {
 		if err := json.Unmarshal(body, v); err != nil {
-			ce = badBody(jsonError(what, err))
+			ce = BadBody(jsonError(what, err))
 		} else if vd, ok := v.(validator); ok && vd.validate() != nil {
-			ce = badBody(vd.validate())
+			ce = BadBody(vd.validate())
 		}
 	}
 	if ce != nil {
-		writeStdError(w, statusOf(ce.Code), ce)
+		writeStdError(w, StatusOf(ce.Code), ce)
 		return false
 	}
 	return true
@@ -162,8 +162,8 @@ func (s *StdServer) decode(w http.ResponseWriter, r *http.Request, what string, 
 // reply answers a call: v when err is nil, else the refusal err stands for.
 func reply(w http.ResponseWriter, v any, err error) {
 	if err != nil {
-		ce := serviceError(err)
-		writeStdError(w, statusOf(ce.Code), ce)
+		ce := ServiceError(err)
+		writeStdError(w, StatusOf(ce.Code), ce)
 		return
 	}
 	writeStdJSON(w, http.StatusOK, v)
@@ -179,7 +179,7 @@ func writeStdJSON(w http.ResponseWriter, status int, v any) {
 			&contract.Error{Code: contract.Internal, Message: "encoding the answer: " + err.Error()})
 		return
 	}
-	w.Header().Set("Content-Type", jsonType)
+	w.Header().Set("Content-Type", JSONType)
 	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(status)
 	w.Write(body) // a failed write means the client is gone; nothing more to do
@@ -193,9 +193,9 @@ func encodeJSON(v any) ([]byte, error) {
 	return buf.Bytes(), err
 }
 
-// writeStdError is the production server's errorWriter.
+// writeStdError is the production server's ErrorWriter.
 func writeStdError(w http.ResponseWriter, status int, ce *contract.Error) {
-	writeStdJSON(w, status, errorBody{Code: ce.Code, Message: ce.Message})
+	writeStdJSON(w, status, ErrorBody{Code: ce.Code, Message: ce.Message})
 }
 
 // ServeHTTP serves one request with the server's ServeMux, for tests and for mounting

@@ -3,7 +3,7 @@ package httpjson
 // The trade stream's framing, shared by the servers of both stacks: the count
 // parameter, HEAD, the headers, batches of StreamBatch lines with one flush each, and
 // the final {"end"} or {"error"} line. Each stack encodes the lines with its own codec
-// (a lineEncoder) into the stream's buffer.
+// (a LineEncoder) into the stream's buffer.
 
 import (
 	"bytes"
@@ -14,27 +14,27 @@ import (
 	"github.com/wirebench/wirebench/contract"
 )
 
-// lineEncoder appends the lines of one trade stream, each a JSON value and a newline,
+// LineEncoder appends the lines of one trade stream, each a JSON value and a newline,
 // to the buffer the stream gave it. A line that fails to encode appends nothing.
-type lineEncoder interface {
-	trade(t *contract.Trade) error
-	end(count int64) error
-	streamError(ce *contract.Error) error
+type LineEncoder interface {
+	Trade(t *contract.Trade) error
+	End(count int64) error
+	StreamError(ce *contract.Error) error
 }
 
-// errorWriter answers a refusal with status; each stack writes the body with its own
+// ErrorWriter answers a refusal with status; each stack writes the body with its own
 // codec.
-type errorWriter func(w http.ResponseWriter, status int, ce *contract.Error)
+type ErrorWriter func(w http.ResponseWriter, status int, ce *contract.Error)
 
-// serveTrades streams the trades GET /trades?count=N asks for: lines encodes them into
+// ServeTrades streams the trades GET /trades?count=N asks for: lines encodes them into
 // buf, which is written to the client every StreamBatch trades (or streamFlushBytes)
 // with one flush. The stream ends with {"end":{"count":N}}, or with {"error":...} if
 // the service fails after the first trade. Until the first trade nothing is written,
 // so a refusal (a bad count) is an ordinary error answer, written by fail.
-func serveTrades(w http.ResponseWriter, r *http.Request, svc contract.Service, buf *bytes.Buffer, lines lineEncoder, fail errorWriter) {
+func ServeTrades(w http.ResponseWriter, r *http.Request, svc contract.Service, buf *bytes.Buffer, lines LineEncoder, fail ErrorWriter) {
 	count, ce := tradeCount(r)
 	if ce != nil {
-		fail(w, statusOf(ce.Code), ce)
+		fail(w, StatusOf(ce.Code), ce)
 		return
 	}
 	if r.Method == http.MethodHead {
@@ -53,17 +53,17 @@ func serveTrades(w http.ResponseWriter, r *http.Request, svc contract.Service, b
 	err := svc.StreamTrades(r.Context(), count, st.yield)
 	switch {
 	case err != nil && !st.started:
-		ce := serviceError(err)
-		fail(w, statusOf(ce.Code), ce)
+		ce := ServiceError(err)
+		fail(w, StatusOf(ce.Code), ce)
 	case err != nil:
 		if st.werr != nil || r.Context().Err() != nil {
 			return // the client is gone: nobody to tell
 		}
-		lines.streamError(serviceError(err))
+		lines.StreamError(ServiceError(err))
 		st.flush()
 	default:
 		st.start()
-		lines.end(st.n)
+		lines.End(st.n)
 		st.flush()
 	}
 }
@@ -83,7 +83,7 @@ func tradeCount(r *http.Request) (int64, *contract.Error) {
 
 func setStreamHeaders(w http.ResponseWriter) {
 	h := w.Header()
-	h["Content-Type"] = []string{ndjsonType}
+	h["Content-Type"] = []string{NDJSONType}
 	// Tell browsers and proxies not to guess the type or buffer the stream.
 	h["X-Content-Type-Options"] = []string{"nosniff"}
 	h["Cache-Control"] = []string{"no-store"}
@@ -94,7 +94,7 @@ type tradeStream struct {
 	w       http.ResponseWriter
 	rc      *http.ResponseController
 	buf     *bytes.Buffer
-	lines   lineEncoder
+	lines   LineEncoder
 	started bool
 	n       int64 // trades encoded
 	werr    error // the first write error: the client went away
@@ -110,7 +110,7 @@ func (st *tradeStream) start() {
 
 func (st *tradeStream) yield(t *contract.Trade) error {
 	st.start()
-	if err := st.lines.trade(t); err != nil {
+	if err := st.lines.Trade(t); err != nil {
 		return err
 	}
 	st.n++
@@ -138,12 +138,12 @@ func (st *tradeStream) flush() error {
 	return st.werr
 }
 
-// streamStep applies the stream's rules to one line the client decoded: end and fail
+// StreamStep applies the stream's rules to one line the client decoded: end and fail
 // are its {"end"} and {"error"} parts (nil when absent), n the trades received before
 // it, count the trades asked. It returns done for a final line: with nil, a complete
 // stream (whose body must end right after); with an error, the server's failure or a
 // count that does not add up. Otherwise a nil error means the line is the next trade.
-func streamStep(end *streamEnd, fail *errorBody, n, count int64) (done bool, err error) {
+func StreamStep(end *StreamEnd, fail *ErrorBody, n, count int64) (done bool, err error) {
 	switch {
 	case fail != nil:
 		ce := &contract.Error{Code: fail.Code, Message: fail.Message}

@@ -1,4 +1,4 @@
-package httpjson
+package gotunedjson
 
 import (
 	"github.com/wirebench/wirebench/contract"

@@ -1,4 +1,4 @@
-package httpjson_test
+package gotunedjson_test
 
 // BenchmarkGetPersonTCP measures whole GetPerson calls over loopback TCP with 50 calls
 // in flight. The server runs in a child process (this test binary, re-executed), so
@@ -16,6 +16,8 @@ import (
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/httpjson"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
+	"github.com/wirebench/wirebench/stack/gotunedjson"
+	"github.com/wirebench/wirebench/transport"
 )
 
 func TestMain(m *testing.M) {
@@ -31,11 +33,14 @@ func cpuTime() time.Duration {
 
 func BenchmarkGetPersonTCP(b *testing.B) {
 	const inflight = 50
-	addr := protocoltest.ChildServer(b, httpjson.Name, httpjson.TunedStack)
-	cl := newClient(b, httpjson.TunedStack, addr, protocol.ClientConfig{})
+	addr := protocoltest.ChildServer(b, httpjson.Name, gotunedjson.Name)
 	ctx, cancel := context.WithCancel(context.Background()) // cancellable, as the engine's are
 	defer cancel()
-	want, _ := testData.Person(7)
+	cl, err := gotunedjson.NewClient(ctx, protocol.ClientConfig{Target: addr, Dial: transport.Dialer(addr, nil)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer cl.Close()
 	b.SetParallelism((inflight + runtime.GOMAXPROCS(0) - 1) / runtime.GOMAXPROCS(0))
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -43,7 +48,7 @@ func BenchmarkGetPersonTCP(b *testing.B) {
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
 			p, err := cl.GetPerson(ctx, 7)
-			if err != nil || p.ID != want.ID {
+			if err != nil || p.ID != 7 {
 				b.Errorf("GetPerson(7) = %+v, %v", p, err)
 				return
 			}

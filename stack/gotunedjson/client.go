@@ -1,4 +1,4 @@
-package httpjson
+package gotunedjson
 
 import (
 	"bufio"
@@ -13,6 +13,7 @@ import (
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/internal/answers"
 	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/protocol/httpjson"
 	"github.com/wirebench/wirebench/transport"
 )
 
@@ -28,9 +29,6 @@ const (
 	// calls; a larger one (a big echo) is left to the garbage collector.
 	maxConnBody = 256 << 10
 )
-
-// ErrClosed is returned by calls on a closed Client.
-var ErrClosed = errors.New("http-json: client closed")
 
 // aLongTimeAgo is the deadline that ends a connection's pending I/O at once.
 var aLongTimeAgo = time.Unix(1, 0)
@@ -76,7 +74,7 @@ func NewClient(ctx context.Context, cfg protocol.ClientConfig) (*Client, error) 
 
 // NewClientWith is NewClient with opts.
 func NewClientWith(ctx context.Context, cfg protocol.ClientConfig, opts ClientOptions) (*Client, error) {
-	if err := protocol.CheckOptions(Name, cfg.Options); err != nil {
+	if err := protocol.CheckOptions(httpjson.Name, cfg.Options); err != nil {
 		return nil, err
 	}
 	if cfg.Dial == nil {
@@ -90,7 +88,7 @@ func NewClientWith(ctx context.Context, cfg protocol.ClientConfig, opts ClientOp
 	if cfg.TLS.Enabled() {
 		tc, err := cfg.TLS.ClientConfig("http/1.1")
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", Name, err)
+			return nil, fmt.Errorf("%s: %w", httpjson.Name, err)
 		}
 		dial = transport.TLSDialer(dial, cfg.Target, tc)
 	}
@@ -113,7 +111,7 @@ func NewClientWith(ctx context.Context, cfg protocol.ClientConfig, opts ClientOp
 }
 
 // Close closes every connection, idle or busy. It is safe to call more than once and
-// concurrently with calls, which then fail with ErrClosed.
+// concurrently with calls, which then fail with httpjson.ErrClosed.
 func (c *Client) Close() error {
 	c.mu.Lock()
 	c.closed = true
@@ -168,7 +166,7 @@ func (c *Client) newConn(ctx context.Context) (*conn, error) {
 	defer c.mu.Unlock()
 	if c.closed {
 		nc.Close()
-		return nil, ErrClosed
+		return nil, httpjson.ErrClosed
 	}
 	c.conns[cn] = struct{}{}
 	return cn, nil
@@ -184,7 +182,7 @@ func (c *Client) get(ctx context.Context) (*conn, error) {
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()
-		return nil, ErrClosed
+		return nil, httpjson.ErrClosed
 	}
 	if n := len(c.idle); n > 0 {
 		i := n - 1
@@ -433,78 +431,24 @@ func (c *Client) call(ctx context.Context, r *request) (*conn, []byte, error) {
 		return nil, nil, c.fail(ctx, r.op, err)
 	}
 	if resp.status/100 != 2 {
-		err := statusError(resp.status, cn.body, decodeError(cn.body))
+		err := httpjson.StatusError(resp.status, cn.body, decodeError(cn.body))
 		c.put(cn)
 		return nil, nil, err
 	}
 	return cn, cn.body, nil
 }
 
-// fail maps the failure of a call (callError).
+// fail maps the failure of a call (httpjson.CallError).
 func (c *Client) fail(ctx context.Context, op string, err error) error {
 	c.mu.Lock()
 	closed := c.closed
 	c.mu.Unlock()
-	return callError(ctx, op, err, closed)
+	return httpjson.CallError(ctx, op, err, closed)
 }
-
-// callError maps the failure of a call, for both clients: a contract error (the
-// server's refusal, a body over the limit) as it is, else an error matching ctx's when
-// ctx ended, ErrClosed when the client was closed, and otherwise the error named by
-// the call.
-func callError(ctx context.Context, op string, err error, closed bool) error {
-	var ce *contract.Error
-	if errors.As(err, &ce) {
-		return err
-	}
-	if cerr := ctx.Err(); cerr != nil {
-		if errors.Is(err, cerr) {
-			return fmt.Errorf("http-json %s: %w", op, err)
-		}
-		return fmt.Errorf("http-json %s: %w (%v)", op, cerr, err)
-	}
-	if closed && !errors.Is(err, ErrClosed) {
-		return fmt.Errorf("%w (%s: %v)", ErrClosed, op, err)
-	}
-	return fmt.Errorf("http-json %s: %w", op, err)
-}
-
-// statusError is the error of a non-2xx answer: ce, the contract error its body
-// carried (nil: none, as from a server other than ours), else the one its status
-// stands for, else a plain error.
-func statusError(status int, body []byte, ce *contract.Error) error {
-	if ce != nil {
-		return ce
-	}
-	msg := "HTTP status " + strconv.Itoa(status)
-	if len(body) > 0 {
-		msg += ": " + string(clip(body))
-	}
-	if code := codeOfStatus(status); code != "" {
-		return &contract.Error{Code: code, Message: msg}
-	}
-	return errors.New("http-json: " + msg)
-}
-
-// decodeFailed is the error of an answer whose body does not decode.
-func decodeFailed(op string, err error) error {
-	return fmt.Errorf("http-json %s: bad answer: %w", op, err)
-}
-
-const (
-	opList      = "GET /persons"
-	opGet       = "GET /persons/{id}"
-	opLinks     = "GET /persons/{id}/links"
-	opCreate    = "POST /persons"
-	opEcho      = "POST /echo"
-	opStats     = "GET /stats"
-	opIncrement = "POST /increment"
-	opTrades    = "GET /trades"
-)
 
 // ListPersons calls GET /persons.
 func (c *Client) ListPersons(ctx context.Context) ([]contract.Person, error) {
-	r := request{op: opList, method: "GET", path: "/persons"}
+	r := request{op: httpjson.OpList, method: "GET", path: "/persons"}
 	cn, body, err := c.call(ctx, &r)
 	if err != nil {
 		return nil, err
@@ -512,14 +456,14 @@ func (c *Client) ListPersons(ctx context.Context) ([]contract.Person, error) {
 	ps, err := answers.Get(c.answers.list(), 0, body, decodePersonList)
 	c.put(cn)
 	if err != nil {
-		return nil, decodeFailed(r.op, err)
+		return nil, httpjson.DecodeFailed(r.op, err)
 	}
 	return ps, nil
 }
 
 // GetPerson calls GET /persons/{id}; an unknown id fails with Code NotFound.
 func (c *Client) GetPerson(ctx context.Context, id int64) (contract.Person, error) {
-	r := request{op: opGet, method: "GET", path: "/persons/", id: id, withID: true}
+	r := request{op: httpjson.OpGet, method: "GET", path: "/persons/", id: id, withID: true}
 	cn, body, err := c.call(ctx, &r)
 	if err != nil {
 		return contract.Person{}, err
@@ -527,14 +471,14 @@ func (c *Client) GetPerson(ctx context.Context, id int64) (contract.Person, erro
 	p, err := answers.Get(c.answers.person(), uint64(id), body, decodePersonValue)
 	c.put(cn)
 	if err != nil {
-		return contract.Person{}, decodeFailed(r.op, err)
+		return contract.Person{}, httpjson.DecodeFailed(r.op, err)
 	}
 	return p, nil
 }
 
 // GetPersonLinks calls GET /persons/{id}/links; an unknown id fails with Code NotFound.
 func (c *Client) GetPersonLinks(ctx context.Context, id int64) ([]contract.PersonLink, error) {
-	r := request{op: opLinks, method: "GET", path: "/persons/", id: id, withID: true, suffix: "/links"}
+	r := request{op: httpjson.OpLinks, method: "GET", path: "/persons/", id: id, withID: true, suffix: "/links"}
 	cn, body, err := c.call(ctx, &r)
 	if err != nil {
 		return nil, err
@@ -542,7 +486,7 @@ func (c *Client) GetPersonLinks(ctx context.Context, id int64) ([]contract.Perso
 	links, err := answers.Get(c.answers.links(), uint64(id), body, decodeLinks)
 	c.put(cn)
 	if err != nil {
-		return nil, decodeFailed(r.op, err)
+		return nil, httpjson.DecodeFailed(r.op, err)
 	}
 	return links, nil
 }
@@ -552,9 +496,9 @@ func (c *Client) CreatePerson(ctx context.Context, p contract.Person) (contract.
 	e := getEncoder()
 	defer putEncoder(e)
 	if err := encodePerson(e, &p); err != nil {
-		return contract.Person{}, fmt.Errorf("http-json %s: %w", opCreate, err)
+		return contract.Person{}, fmt.Errorf("http-json %s: %w", httpjson.OpCreate, err)
 	}
-	r := request{op: opCreate, method: "POST", path: "/persons", body: e.Bytes()}
+	r := request{op: httpjson.OpCreate, method: "POST", path: "/persons", body: e.Bytes()}
 	cn, body, err := c.call(ctx, &r)
 	if err != nil {
 		return contract.Person{}, err
@@ -563,7 +507,7 @@ func (c *Client) CreatePerson(ctx context.Context, p contract.Person) (contract.
 	err = decodePerson(body, &out)
 	c.put(cn)
 	if err != nil {
-		return contract.Person{}, decodeFailed(r.op, err)
+		return contract.Person{}, httpjson.DecodeFailed(r.op, err)
 	}
 	return out, nil
 }
@@ -573,9 +517,9 @@ func (c *Client) Echo(ctx context.Context, payload string) (string, error) {
 	e := getEncoder()
 	defer putEncoder(e)
 	if err := encodeEcho(e, payload); err != nil {
-		return "", fmt.Errorf("http-json %s: %w", opEcho, err)
+		return "", fmt.Errorf("http-json %s: %w", httpjson.OpEcho, err)
 	}
-	r := request{op: opEcho, method: "POST", path: "/echo", body: e.Bytes()}
+	r := request{op: httpjson.OpEcho, method: "POST", path: "/echo", body: e.Bytes()}
 	cn, body, err := c.call(ctx, &r)
 	if err != nil {
 		return "", err
@@ -584,14 +528,14 @@ func (c *Client) Echo(ctx context.Context, payload string) (string, error) {
 	out, err := answers.Get(t, t.Key(payload), body, decodeEcho)
 	c.put(cn)
 	if err != nil {
-		return "", decodeFailed(r.op, err)
+		return "", httpjson.DecodeFailed(r.op, err)
 	}
 	return out, nil
 }
 
 // Stats calls GET /stats.
 func (c *Client) Stats(ctx context.Context) (contract.Stats, error) {
-	r := request{op: opStats, method: "GET", path: "/stats"}
+	r := request{op: httpjson.OpStats, method: "GET", path: "/stats"}
 	cn, body, err := c.call(ctx, &r)
 	if err != nil {
 		return contract.Stats{}, err
@@ -599,7 +543,7 @@ func (c *Client) Stats(ctx context.Context) (contract.Stats, error) {
 	st, err := decodeStats(body)
 	c.put(cn)
 	if err != nil {
-		return contract.Stats{}, decodeFailed(r.op, err)
+		return contract.Stats{}, httpjson.DecodeFailed(r.op, err)
 	}
 	return st, nil
 }
@@ -609,9 +553,9 @@ func (c *Client) Increment(ctx context.Context, n int64) (int64, error) {
 	e := getEncoder()
 	defer putEncoder(e)
 	if err := encodeValue(e, n); err != nil {
-		return 0, fmt.Errorf("http-json %s: %w", opIncrement, err)
+		return 0, fmt.Errorf("http-json %s: %w", httpjson.OpIncrement, err)
 	}
-	r := request{op: opIncrement, method: "POST", path: "/increment", body: e.Bytes()}
+	r := request{op: httpjson.OpIncrement, method: "POST", path: "/increment", body: e.Bytes()}
 	cn, body, err := c.call(ctx, &r)
 	if err != nil {
 		return 0, err
@@ -619,7 +563,7 @@ func (c *Client) Increment(ctx context.Context, n int64) (int64, error) {
 	v, err := decodeValue(body)
 	c.put(cn)
 	if err != nil {
-		return 0, decodeFailed(r.op, err)
+		return 0, httpjson.DecodeFailed(r.op, err)
 	}
 	return v, nil
 }

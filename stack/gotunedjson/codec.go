@@ -1,4 +1,4 @@
-package httpjson
+package gotunedjson
 
 // Every JSON encoding and decoding of the adapter is here: a hand-written codec for
 // exactly the bodies below, with no reflection, in the manner of easyjson's generated
@@ -38,6 +38,7 @@ import (
 	"sync"
 
 	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/protocol/httpjson"
 )
 
 // maxPooledBuffer is the largest buffer put back in a pool: bigger ones (a huge echo
@@ -255,12 +256,6 @@ func decodeStats(data []byte) (contract.Stats, error) {
 	return s, wrapSyntax(r.release(), "stats")
 }
 
-// errorBody is an error body, and the error line of a trade stream.
-type errorBody struct {
-	Code    contract.Code `json:"code"`
-	Message string        `json:"message"`
-}
-
 func encodeError(e *encoder, ce *contract.Error) error {
 	return e.commit(appendErrorBody(e.avail(64+len(ce.Message)), ce.Code, ce.Message))
 }
@@ -268,7 +263,7 @@ func encodeError(e *encoder, ce *contract.Error) error {
 // decodeError returns the contract error an error body carries, or nil when the body
 // is not an error body of ours (another server's page, a code we do not know).
 func decodeError(data []byte) *contract.Error {
-	var b errorBody
+	var b httpjson.ErrorBody
 	r := getReader(data)
 	r.errorBody(&b, "")
 	r.end()
@@ -287,7 +282,7 @@ type tradeEncoder struct {
 // tradeLineSize is about the largest trade line, to size buffers.
 const tradeLineSize = 160
 
-func (e *tradeEncoder) trade(t *contract.Trade) error {
+func (e *tradeEncoder) Trade(t *contract.Trade) error {
 	b := append(e.avail(tradeLineSize+len(t.Symbol)), `{"id":`...)
 	b = strconv.AppendInt(b, t.ID, 10)
 	b = append(b, `,"symbol":`...)
@@ -312,13 +307,13 @@ func (e *tradeEncoder) trade(t *contract.Trade) error {
 	return e.commit(b)
 }
 
-func (e *tradeEncoder) end(count int64) error {
+func (e *tradeEncoder) End(count int64) error {
 	b := append(e.avail(32), `{"end":{"count":`...)
 	b = strconv.AppendInt(b, count, 10)
 	return e.commit(append(b, '}', '}'))
 }
 
-func (e *tradeEncoder) streamError(ce *contract.Error) error {
+func (e *tradeEncoder) StreamError(ce *contract.Error) error {
 	b := append(e.avail(80+len(ce.Message)), `{"error":`...)
 	b = appendErrorBody(b, ce.Code, ce.Message)
 	return e.commit(append(b, '}'))
@@ -329,16 +324,11 @@ func (e *tradeEncoder) streamError(ce *contract.Error) error {
 // reused from line to line, which lets it keep the storage of End and Error and the
 // symbols seen lately.
 type streamLine struct {
-	End   *streamEnd
-	Error *errorBody
+	End   *httpjson.StreamEnd
+	Error *httpjson.ErrorBody
 
-	end     streamEnd
+	end     httpjson.StreamEnd
 	symbols symbolCache
-}
-
-// streamEnd is the final line of a stream that completed: {"end":{"count":N}}.
-type streamEnd struct {
-	Count int64 `json:"count"`
 }
 
 // decodeStreamLine decodes one line of a stream into *l, which it resets first.

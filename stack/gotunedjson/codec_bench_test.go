@@ -1,4 +1,4 @@
-package httpjson
+package gotunedjson
 
 // Codec micro-benchmarks: the contract model to a JSON body and back, as the adapter
 // does per call. Encoding takes a pooled encoder and writes into its buffer (as the
@@ -6,7 +6,6 @@ package httpjson
 // the model, copying every string, as the client does with an answer.
 
 import (
-	"encoding/json"
 	"testing"
 
 	"github.com/wirebench/wirebench/contract"
@@ -122,66 +121,4 @@ func BenchmarkDecodeEcho1K(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(len(wire)), "wire-bytes")
-}
-
-// The production stack's codec, encoding/json, on the same values: encoding as the
-// production server writes an answer (encodeJSON: json.Encoder into a new buffer),
-// decoding as its client reads one (json.Unmarshal into the body's type).
-
-// benchEncodeJSON measures encodeJSON(v()); v builds the value as a handler does, so
-// that its boxing into an interface is counted.
-func benchEncodeJSON(b *testing.B, v func() any) {
-	var wireLen int
-	b.ReportAllocs()
-	for b.Loop() {
-		body, err := encodeJSON(v())
-		if err != nil {
-			b.Fatal(err)
-		}
-		wireLen = len(body)
-	}
-	b.ReportMetric(float64(wireLen), "wire-bytes")
-}
-
-// benchDecodeJSON measures json.Unmarshal of the body v encodes into a new value of
-// T's type.
-func benchDecodeJSON[T any](b *testing.B, v any) {
-	wire, err := encodeJSON(v)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	for b.Loop() {
-		var out T
-		if err := json.Unmarshal(wire, &out); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(len(wire)), "wire-bytes")
-}
-
-func BenchmarkEncodingJSONEncodePerson(b *testing.B) {
-	p := benchPerson(b)
-	benchEncodeJSON(b, func() any { return p })
-}
-
-func BenchmarkEncodingJSONDecodePerson(b *testing.B) {
-	benchDecodeJSON[contract.Person](b, benchPerson(b))
-}
-
-func BenchmarkEncodingJSONEncodePersonList(b *testing.B) {
-	benchEncodeJSON(b, func() any { return personList{Persons: benchData.Persons()} })
-}
-
-func BenchmarkEncodingJSONDecodePersonList(b *testing.B) {
-	benchDecodeJSON[personList](b, personList{Persons: benchData.Persons()})
-}
-
-func BenchmarkEncodingJSONEncodeEcho1K(b *testing.B) {
-	payload := contract.Payload(1 << 10)
-	benchEncodeJSON(b, func() any { return echoBody{Payload: payload} })
-}
-
-func BenchmarkEncodingJSONDecodeEcho1K(b *testing.B) {
-	benchDecodeJSON[echoRead](b, echoBody{Payload: contract.Payload(1 << 10)})
 }

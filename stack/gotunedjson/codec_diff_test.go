@@ -1,4 +1,4 @@
-package httpjson
+package gotunedjson
 
 // Differential tests of the hand-written codec against encoding/json (the reference
 // in codec_ref_test.go): encoders must write the same bytes, decoders must accept
@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/protocol/httpjson"
 )
 
 // edgeStrings are strings that exercise escaping both ways.
@@ -95,7 +96,7 @@ func TestEncodeMatchesEncodingJSON(t *testing.T) {
 	}
 	for _, ps := range [][]contract.Person{nil, {}, benchData.Persons(), persons} {
 		got, err := encodedBy(t, func(e *encoder) error { return encodePersonList(e, ps) })
-		want, werr := refEncode(personList{Persons: ps})
+		want, werr := refEncode(httpjson.PersonList{Persons: ps})
 		sameEncoding(t, "person list", got, err, want, werr)
 	}
 	allLinks := [][]contract.PersonLink{nil, {}, {{P1: persons[len(persons)-1], P2: persons[len(persons)-2]}}}
@@ -105,34 +106,34 @@ func TestEncodeMatchesEncodingJSON(t *testing.T) {
 	}
 	for _, links := range allLinks {
 		got, err := encodedBy(t, func(e *encoder) error { return encodeLinks(e, links) })
-		want, werr := refEncode(linkList{Links: links})
+		want, werr := refEncode(httpjson.LinkList{Links: links})
 		sameEncoding(t, "links", got, err, want, werr)
 	}
 	for _, s := range append(edgeStrings, contract.Payload(1<<10)) {
 		got, err := encodedBy(t, func(e *encoder) error { return encodeEcho(e, s) })
-		want, werr := refEncode(echoBody{Payload: s})
+		want, werr := refEncode(httpjson.EchoBody{Payload: s})
 		sameEncoding(t, "echo", got, err, want, werr)
 
 		for _, code := range append(contract.Codes, contract.Code(s)) {
 			ce := &contract.Error{Code: code, Message: s}
 			got, err := encodedBy(t, func(e *encoder) error { return encodeError(e, ce) })
-			want, werr := refEncode(errorBody{Code: ce.Code, Message: ce.Message})
+			want, werr := refEncode(httpjson.ErrorBody{Code: ce.Code, Message: ce.Message})
 			sameEncoding(t, "error body", got, err, want, werr)
-			got, err = encodedBy(t, func(e *encoder) error { return (&tradeEncoder{e}).streamError(ce) })
-			want, werr = refEncode(&errorLine{Error: errorBody{Code: ce.Code, Message: ce.Message}})
+			got, err = encodedBy(t, func(e *encoder) error { return (&tradeEncoder{e}).StreamError(ce) })
+			want, werr = refEncode(&httpjson.ErrorLine{Error: httpjson.ErrorBody{Code: ce.Code, Message: ce.Message}})
 			sameEncoding(t, "stream error line", got, err, want, werr)
 		}
 	}
 	for _, n := range edgeInts {
 		got, err := encodedBy(t, func(e *encoder) error { return encodeValue(e, n) })
-		want, werr := refEncode(valueBody{Value: n})
+		want, werr := refEncode(httpjson.ValueBody{Value: n})
 		sameEncoding(t, "value", got, err, want, werr)
 		st := contract.Stats{Calls: n, LastPayloadLen: -n}
 		got, err = encodedBy(t, func(e *encoder) error { return encodeStats(e, st) })
 		want, werr = refEncode(st)
 		sameEncoding(t, "stats", got, err, want, werr)
-		got, err = encodedBy(t, func(e *encoder) error { return (&tradeEncoder{e}).end(n) })
-		want, werr = refEncode(endLine{End: streamEnd{Count: n}})
+		got, err = encodedBy(t, func(e *encoder) error { return (&tradeEncoder{e}).End(n) })
+		want, werr = refEncode(httpjson.EndLine{End: httpjson.StreamEnd{Count: n}})
 		sameEncoding(t, "end line", got, err, want, werr)
 	}
 	var trades []contract.Trade
@@ -144,7 +145,7 @@ func TestEncodeMatchesEncodingJSON(t *testing.T) {
 			Quantity: edgeInts[i%len(edgeInts)], TimestampNanos: -1, Side: contract.Side(i % 3)})
 	}
 	for _, tr := range trades {
-		got, err := encodedBy(t, func(e *encoder) error { return (&tradeEncoder{e}).trade(&tr) })
+		got, err := encodedBy(t, func(e *encoder) error { return (&tradeEncoder{e}).Trade(&tr) })
 		want, werr := refEncodeTrade(&tr)
 		sameEncoding(t, "trade", got, err, want, werr)
 	}
@@ -163,24 +164,24 @@ func decodeCorpus(t testing.TB) [][]byte {
 	for _, p := range benchData.Persons() {
 		add(refEncode(&p))
 	}
-	add(refEncode(personList{Persons: benchData.Persons()}))
+	add(refEncode(httpjson.PersonList{Persons: benchData.Persons()}))
 	for id := range int64(3) {
 		links, _ := benchData.Links(id)
-		add(refEncode(linkList{Links: links}))
+		add(refEncode(httpjson.LinkList{Links: links}))
 	}
 	for _, s := range edgeStrings {
 		add(refEncode(edgePersons(s)[1]))
-		add(refEncode(echoBody{Payload: s}))
-		add(refEncode(errorBody{Code: contract.Internal, Message: s}))
+		add(refEncode(httpjson.EchoBody{Payload: s}))
+		add(refEncode(httpjson.ErrorBody{Code: contract.Internal, Message: s}))
 	}
 	for i := range int64(10) {
 		tr := contract.TradeAt(i)
 		add(refEncodeTrade(&tr))
 	}
 	add(refEncodeEnd(12))
-	add(refEncode(&errorLine{Error: errorBody{Code: contract.NotFound, Message: "gone"}}))
+	add(refEncode(&httpjson.ErrorLine{Error: httpjson.ErrorBody{Code: contract.NotFound, Message: "gone"}}))
 	add(refEncode(contract.Stats{Calls: 3, LastPayloadLen: 11}))
-	add(refEncode(valueBody{Value: 41}))
+	add(refEncode(httpjson.ValueBody{Value: 41}))
 	// Members in another order: encoding/json writes a map's keys sorted.
 	for _, b := range bodies[:len(bodies):len(bodies)] {
 		var v any
@@ -298,12 +299,12 @@ func diffDecode(t testing.TB, data []byte) {
 	}
 	{
 		got, err := decodePersonList(data)
-		var want personList
+		var want httpjson.PersonList
 		sameDecoding(t, "person list", data, got, err, want.Persons, json.Unmarshal(data, &want))
 	}
 	{
 		got, err := decodeLinks(data)
-		var want linkList
+		var want httpjson.LinkList
 		sameDecoding(t, "links", data, got, err, want.Links, json.Unmarshal(data, &want))
 	}
 	{
@@ -321,7 +322,7 @@ func diffDecode(t testing.TB, data []byte) {
 		var want contract.Stats
 		sameDecoding(t, "stats", data, got, err, want, json.Unmarshal(data, &want))
 	}
-	if got, want := decodeError(data), jsonDecodeError(data); !reflect.DeepEqual(got, want) {
+	if got, want := decodeError(data), refDecodeError(data); !reflect.DeepEqual(got, want) {
 		t.Errorf("error body %q: got %#v, encoding/json %#v", data, got, want)
 	}
 	{
@@ -335,14 +336,14 @@ func diffDecode(t testing.TB, data []byte) {
 		}
 		err := decodeStreamLine(data, &l, &tr)
 		wl, wt, werr := refDecodeStreamLine(data)
-		got := anyLine{End: l.End}
+		got := httpjson.AnyLine{End: l.End}
 		if l.Error != nil {
-			got.Error = &errorBody{Code: l.Error.Code, Message: l.Error.Message}
+			got.Error = &httpjson.ErrorBody{Code: l.Error.Code, Message: l.Error.Message}
 		}
-		want := anyLine{End: wl.End, Error: wl.Error}
+		want := httpjson.AnyLine{End: wl.End, Error: wl.Error}
 		if l.End == nil && l.Error == nil {
-			got.wireTrade = toWireTrade(&tr)
-			want.wireTrade = toWireTrade(&wt)
+			got.WireTrade = httpjson.ToWireTrade(&tr)
+			want.WireTrade = httpjson.ToWireTrade(&wt)
 		}
 		sameDecoding(t, "stream line", data, got, err, want, werr)
 	}
@@ -416,17 +417,17 @@ func FuzzRoundTrip(f *testing.F) {
 		}
 		if ps, err := decodePersonList(data); err == nil {
 			roundTrip(t, "person list", ps, encodePersonList, decodePersonList,
-				func(ps []contract.Person) any { return personList{Persons: ps} })
+				func(ps []contract.Person) any { return httpjson.PersonList{Persons: ps} })
 		}
 		if links, err := decodeLinks(data); err == nil {
 			roundTrip(t, "links", links, encodeLinks, decodeLinks,
-				func(links []contract.PersonLink) any { return linkList{Links: links} })
+				func(links []contract.PersonLink) any { return httpjson.LinkList{Links: links} })
 		}
 		if s, err := decodeEcho(data); err == nil {
-			roundTrip(t, "echo", s, encodeEcho, decodeEcho, func(s string) any { return echoBody{Payload: s} })
+			roundTrip(t, "echo", s, encodeEcho, decodeEcho, func(s string) any { return httpjson.EchoBody{Payload: s} })
 		}
 		if n, err := decodeValue(data); err == nil {
-			roundTrip(t, "value", n, encodeValue, decodeValue, func(n int64) any { return valueBody{Value: n} })
+			roundTrip(t, "value", n, encodeValue, decodeValue, func(n int64) any { return httpjson.ValueBody{Value: n} })
 		}
 		if st, err := decodeStats(data); err == nil {
 			roundTrip(t, "stats", st, encodeStats, decodeStats, func(st contract.Stats) any { return st })
@@ -434,20 +435,20 @@ func FuzzRoundTrip(f *testing.F) {
 		if ce := decodeError(data); ce != nil {
 			roundTrip(t, "error body", *ce, func(e *encoder, ce contract.Error) error { return encodeError(e, &ce) },
 				func(b []byte) (contract.Error, error) { return *decodeError(b), nil },
-				func(ce contract.Error) any { return errorBody{Code: ce.Code, Message: ce.Message} })
+				func(ce contract.Error) any { return httpjson.ErrorBody{Code: ce.Code, Message: ce.Message} })
 		}
 		var (
 			l  streamLine
 			tr contract.Trade
 		)
 		if decodeStreamLine(data, &l, &tr) == nil && l.End == nil && l.Error == nil {
-			roundTrip(t, "trade", tr, func(e *encoder, tr contract.Trade) error { return (&tradeEncoder{e}).trade(&tr) },
+			roundTrip(t, "trade", tr, func(e *encoder, tr contract.Trade) error { return (&tradeEncoder{e}).Trade(&tr) },
 				func(b []byte) (contract.Trade, error) {
 					var l streamLine
 					var tr contract.Trade
 					return tr, decodeStreamLine(b, &l, &tr)
 				},
-				func(tr contract.Trade) any { w := toWireTrade(&tr); return &w })
+				func(tr contract.Trade) any { w := httpjson.ToWireTrade(&tr); return &w })
 		}
 	})
 }
@@ -490,14 +491,14 @@ func FuzzEncodeDiff(f *testing.F) {
 			sameEncoding(t, "person", got, err, want, werr)
 		}
 		got, err := encodedBy(t, func(e *encoder) error { return encodeEcho(e, s) })
-		want, werr := refEncode(echoBody{Payload: s})
+		want, werr := refEncode(httpjson.EchoBody{Payload: s})
 		sameEncoding(t, "echo", got, err, want, werr)
 		ce := &contract.Error{Code: contract.Code(s[half:]), Message: s}
 		got, err = encodedBy(t, func(e *encoder) error { return encodeError(e, ce) })
-		want, werr = refEncode(errorBody{Code: ce.Code, Message: ce.Message})
+		want, werr = refEncode(httpjson.ErrorBody{Code: ce.Code, Message: ce.Message})
 		sameEncoding(t, "error body", got, err, want, werr)
 		tr := contract.Trade{ID: n, Symbol: s, Price: price, Quantity: -n, TimestampNanos: n ^ 0x5555, Side: contract.Side(side)}
-		got, err = encodedBy(t, func(e *encoder) error { return (&tradeEncoder{e}).trade(&tr) })
+		got, err = encodedBy(t, func(e *encoder) error { return (&tradeEncoder{e}).Trade(&tr) })
 		want, werr = refEncodeTrade(&tr)
 		sameEncoding(t, "trade", got, err, want, werr)
 	})

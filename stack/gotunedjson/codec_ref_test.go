@@ -1,4 +1,4 @@
-package httpjson
+package gotunedjson
 
 // The encoding/json codec, the reference the differential tests hold the
 // hand-written one to: the wire types of the production stack (stdjson.go), the Go
@@ -11,6 +11,7 @@ import (
 	"fmt"
 
 	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/protocol/httpjson"
 )
 
 // refEncode is what the encoders wrote: json.Encoder without HTML escaping.
@@ -23,16 +24,16 @@ func refEncode(v any) ([]byte, error) {
 }
 
 func refEncodeTrade(t *contract.Trade) ([]byte, error) {
-	w := toWireTrade(t)
+	w := httpjson.ToWireTrade(t)
 	return refEncode(&w)
 }
 
 func refEncodeEnd(count int64) ([]byte, error) {
-	return refEncode(&endLine{End: streamEnd{Count: count}})
+	return refEncode(&httpjson.EndLine{End: httpjson.StreamEnd{Count: count}})
 }
 
 func refDecodeEcho(data []byte) (string, error) {
-	var b echoRead
+	var b httpjson.EchoRead
 	if err := json.Unmarshal(data, &b); err != nil {
 		return "", err
 	}
@@ -43,7 +44,7 @@ func refDecodeEcho(data []byte) (string, error) {
 }
 
 func refDecodeValue(data []byte) (int64, error) {
-	var b valueRead
+	var b httpjson.ValueRead
 	if err := json.Unmarshal(data, &b); err != nil {
 		return 0, err
 	}
@@ -54,14 +55,24 @@ func refDecodeValue(data []byte) (int64, error) {
 }
 
 // refDecodeStreamLine returns the line's trade when it is a trade line.
-func refDecodeStreamLine(data []byte) (anyLine, contract.Trade, error) {
-	var l anyLine
+func refDecodeStreamLine(data []byte) (httpjson.AnyLine, contract.Trade, error) {
+	var l httpjson.AnyLine
 	if err := json.Unmarshal(data, &l); err != nil {
 		return l, contract.Trade{}, err
 	}
 	var t contract.Trade
 	if l.End == nil && l.Error == nil {
-		t = l.trade()
+		t = l.Trade()
 	}
 	return l, t, nil
+}
+
+// refDecodeError is what the production client makes of an error body: the contract
+// error it carries, or nil when it is not one of ours.
+func refDecodeError(data []byte) *contract.Error {
+	var b httpjson.ErrorBody
+	if json.Unmarshal(data, &b) != nil || !b.Code.Valid() {
+		return nil
+	}
+	return &contract.Error{Code: b.Code, Message: b.Message}
 }

@@ -1,9 +1,10 @@
-package httpjson
+package gotunedjson
 
 import (
 	"testing"
 
 	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/protocol/httpjson"
 )
 
 // TestTradeLinesRoundTrip checks the three kinds of stream line both ways.
@@ -17,7 +18,7 @@ func TestTradeLinesRoundTrip(t *testing.T) {
 	for i := range int64(20) {
 		want := contract.TradeAt(i)
 		e.buf.Reset()
-		if err := e.trade(&want); err != nil {
+		if err := e.Trade(&want); err != nil {
 			t.Fatal(err)
 		}
 		if err := decodeStreamLine(e.Bytes(), &l, &tr); err != nil || l.End != nil || l.Error != nil || tr != want {
@@ -25,12 +26,12 @@ func TestTradeLinesRoundTrip(t *testing.T) {
 		}
 	}
 	e.buf.Reset()
-	e.end(42)
+	e.End(42)
 	if err := decodeStreamLine(e.Bytes(), &l, &tr); err != nil || l.End == nil || l.End.Count != 42 {
 		t.Fatalf("end line %s decoded to %+v, %v", e.Bytes(), l, err)
 	}
 	e.buf.Reset()
-	e.streamError(&contract.Error{Code: contract.Internal, Message: "boom"})
+	e.StreamError(&contract.Error{Code: contract.Internal, Message: "boom"})
 	if err := decodeStreamLine(e.Bytes(), &l, &tr); err != nil || l.Error == nil || l.Error.Code != contract.Internal {
 		t.Fatalf("error line %s decoded to %+v, %v", e.Bytes(), l, err)
 	}
@@ -43,13 +44,13 @@ func TestErrorBodies(t *testing.T) {
 	for _, code := range contract.Codes {
 		e := getEncoder()
 		encodeError(e, &contract.Error{Code: code, Message: "it: failed"})
-		got := statusError(statusOf(code), e.Bytes(), decodeError(e.Bytes()))
+		got := httpjson.StatusError(httpjson.StatusOf(code), e.Bytes(), decodeError(e.Bytes()))
 		putEncoder(e)
 		if ce, ok := got.(*contract.Error); !ok || ce.Code != code || ce.Message != "it: failed" {
 			t.Errorf("%s: round trip gave %#v", code, got)
 		}
-		if codeOfStatus(statusOf(code)) != code {
-			t.Errorf("%s: status %d maps back to %q", code, statusOf(code), codeOfStatus(statusOf(code)))
+		if httpjson.CodeOfStatus(httpjson.StatusOf(code)) != code {
+			t.Errorf("%s: status %d maps back to %q", code, httpjson.StatusOf(code), httpjson.CodeOfStatus(httpjson.StatusOf(code)))
 		}
 	}
 	if got := decodeError([]byte(`{"code":"bogus","message":"x"}`)); got != nil {

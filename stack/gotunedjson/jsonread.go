@@ -1,4 +1,4 @@
-package httpjson
+package gotunedjson
 
 // The JSON reader under the hand-written decoders of codec.go: a cursor over one
 // body, in the manner of easyjson's jlexer, that validates as it goes. What it accepts

@@ -1,4 +1,4 @@
-package httpjson
+package gotunedjson
 
 // The writer and the reader of each JSON object the bodies of codec.go are made of,
 // field by field, as easyjson would generate them. The field names are the
@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/protocol/httpjson"
 )
 
 var (
@@ -258,14 +259,14 @@ func (r *reader) link(l *contract.PersonLink) {
 	}
 }
 
-func (r *reader) errorBody(b *errorBody, field string) {
+func (r *reader) errorBody(b *httpjson.ErrorBody, field string) {
 	if r.object(field, "an error body") {
 		r.errorMembers(b)
 	}
 }
 
 // errorMembers reads the members of an error body, after its '{'.
-func (r *reader) errorMembers(b *errorBody) {
+func (r *reader) errorMembers(b *httpjson.ErrorBody) {
 	for first := true; r.more('}', &first); {
 		switch r.key(errorFields) {
 		case 0:
@@ -330,7 +331,7 @@ func (r *reader) endLine(l *streamLine) {
 		return
 	}
 	if l.End == nil {
-		l.end = streamEnd{}
+		l.end = httpjson.StreamEnd{}
 		l.End = &l.end
 	}
 	for first := true; r.more('}', &first); {
@@ -354,7 +355,7 @@ func (r *reader) errorLine(l *streamLine) {
 	if l.Error == nil {
 		// A new one, not storage in l: strings queued for an earlier error member
 		// may still point into the old one.
-		l.Error = new(errorBody)
+		l.Error = new(httpjson.ErrorBody)
 	}
 	r.errorMembers(l.Error)
 }

@@ -1,4 +1,4 @@
-package httpjson
+package gotunedjson
 
 // Strings for the JSON reader (jsonread.go): finding their end, unescaping them as
 // encoding/json does, and storing them with one allocation per flush.

@@ -1,4 +1,4 @@
-package httpjson
+package gotunedjson
 
 // The JSON writing under the hand-written encoders of codec.go. Its output must stay
 // byte for byte what encoding/json wrote before (an Encoder with SetEscapeHTML(false)),

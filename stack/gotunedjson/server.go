@@ -1,4 +1,4 @@
-package httpjson
+package gotunedjson
 
 // The tuned stack's server: net/http with a switch for a router and the hand-written
 // JSON codec (codec.go) writing into pooled buffers.
@@ -10,6 +10,7 @@ import (
 
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/protocol/httpjson"
 )
 
 // maxHeaderBytes bounds a request's headers; ours are about 100 bytes (net/http's
@@ -19,18 +20,17 @@ const maxHeaderBytes = 64 << 10
 // Server serves a contract.Service over HTTP/1.1 with net/http and the hand-written
 // codec. It is safe for concurrent use: Serve may run on several listeners at once,
 // and Close and Shutdown may be called from any goroutine, more than once.
-type Server struct{ httpServer }
+type Server struct{ httpjson.HTTPServer }
 
 // NewServer returns a server of svc whose request bodies are bounded by
 // cfg.MessageLimit() bytes, speaking TLS when cfg.TLS is enabled.
 func NewServer(svc contract.Service, cfg protocol.ServerConfig) (*Server, error) {
-	hs, err := newHTTPServerOf(svc, cfg)
+	hs, err := httpjson.NewHTTPServer(svc, cfg)
 	if err != nil {
 		return nil, err
 	}
 	s := &Server{hs}
-	s.hs = newHTTPServer(s)
-	s.hs.MaxHeaderBytes = maxHeaderBytes
+	s.Handle(s).MaxHeaderBytes = maxHeaderBytes
 	return s, nil
 }
 
@@ -41,53 +41,53 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	get := r.Method == http.MethodGet || r.Method == http.MethodHead
 	post := r.Method == http.MethodPost
 	switch path := r.URL.Path; path {
-	case pathPersons:
+	case httpjson.PathPersons:
 		switch {
 		case get:
 			s.listPersons(w, r)
 		case post:
 			s.createPerson(w, r)
 		default:
-			notAllowed(w, r, allowPersons)
+			notAllowed(w, r, httpjson.AllowPersons)
 		}
-	case pathEcho:
+	case httpjson.PathEcho:
 		if !post {
-			notAllowed(w, r, allowPost)
+			notAllowed(w, r, httpjson.AllowPost)
 			return
 		}
 		s.echo(w, r)
-	case pathIncrement:
+	case httpjson.PathIncrement:
 		if !post {
-			notAllowed(w, r, allowPost)
+			notAllowed(w, r, httpjson.AllowPost)
 			return
 		}
 		s.increment(w, r)
-	case pathStats:
+	case httpjson.PathStats:
 		if !get {
-			notAllowed(w, r, allowGet)
+			notAllowed(w, r, httpjson.AllowGet)
 			return
 		}
 		s.stats(w, r)
-	case pathTrades:
+	case httpjson.PathTrades:
 		if !get {
-			notAllowed(w, r, allowGet)
+			notAllowed(w, r, httpjson.AllowGet)
 			return
 		}
 		s.streamTrades(w, r)
 	default:
-		rest, ok := strings.CutPrefix(path, pathPersons+"/")
+		rest, ok := strings.CutPrefix(path, httpjson.PathPersons+"/")
 		if !ok {
-			writeError(w, http.StatusNotFound, noRoute(path))
+			writeError(w, http.StatusNotFound, httpjson.NoRoute(path))
 			return
 		}
 		if !get {
-			notAllowed(w, r, allowGet)
+			notAllowed(w, r, httpjson.AllowGet)
 			return
 		}
 		idText, links := strings.CutSuffix(rest, "/links")
 		id, err := strconv.ParseInt(idText, 10, 64)
 		if err != nil {
-			writeError(w, http.StatusNotFound, noPerson(idText))
+			writeError(w, http.StatusNotFound, httpjson.NoPerson(idText))
 			return
 		}
 		if links {
@@ -99,7 +99,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) listPersons(w http.ResponseWriter, r *http.Request) {
-	ps, err := s.svc.ListPersons(r.Context())
+	ps, err := s.Service().ListPersons(r.Context())
 	if err != nil {
 		writeServiceError(w, err)
 		return
@@ -110,7 +110,7 @@ func (s *Server) listPersons(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) getPerson(w http.ResponseWriter, r *http.Request, id int64) {
-	p, err := s.svc.GetPerson(r.Context(), id)
+	p, err := s.Service().GetPerson(r.Context(), id)
 	if err != nil {
 		writeServiceError(w, err)
 		return
@@ -121,7 +121,7 @@ func (s *Server) getPerson(w http.ResponseWriter, r *http.Request, id int64) {
 }
 
 func (s *Server) getPersonLinks(w http.ResponseWriter, r *http.Request, id int64) {
-	links, err := s.svc.GetPersonLinks(r.Context(), id)
+	links, err := s.Service().GetPersonLinks(r.Context(), id)
 	if err != nil {
 		writeServiceError(w, err)
 		return
@@ -140,10 +140,10 @@ func (s *Server) createPerson(w http.ResponseWriter, r *http.Request) {
 	}
 	var p contract.Person
 	if err := decodePerson(body, &p); err != nil {
-		writeError(w, http.StatusBadRequest, badBody(err))
+		writeError(w, http.StatusBadRequest, httpjson.BadBody(err))
 		return
 	}
-	p, err := s.svc.CreatePerson(r.Context(), p)
+	p, err := s.Service().CreatePerson(r.Context(), p)
 	if err != nil {
 		writeServiceError(w, err)
 		return
@@ -161,10 +161,10 @@ func (s *Server) echo(w http.ResponseWriter, r *http.Request) {
 	}
 	payload, err := decodeEcho(body)
 	if err != nil {
-		writeError(w, http.StatusBadRequest, badBody(err))
+		writeError(w, http.StatusBadRequest, httpjson.BadBody(err))
 		return
 	}
-	out, err := s.svc.Echo(r.Context(), payload)
+	out, err := s.Service().Echo(r.Context(), payload)
 	if err != nil {
 		writeServiceError(w, err)
 		return
@@ -182,10 +182,10 @@ func (s *Server) increment(w http.ResponseWriter, r *http.Request) {
 	}
 	n, err := decodeValue(body)
 	if err != nil {
-		writeError(w, http.StatusBadRequest, badBody(err))
+		writeError(w, http.StatusBadRequest, httpjson.BadBody(err))
 		return
 	}
-	n, err = s.svc.Increment(r.Context(), n)
+	n, err = s.Service().Increment(r.Context(), n)
 	if err != nil {
 		writeServiceError(w, err)
 		return
@@ -195,7 +195,7 @@ func (s *Server) increment(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) stats(w http.ResponseWriter, r *http.Request) {
-	st, err := s.svc.Stats(r.Context())
+	st, err := s.Service().Stats(r.Context())
 	if err != nil {
 		writeServiceError(w, err)
 		return
@@ -205,23 +205,23 @@ func (s *Server) stats(w http.ResponseWriter, r *http.Request) {
 	writeEncoded(w, e, encodeStats(e, st))
 }
 
-// readBody reads the request body into e's buffer (readRequest). On false the refusal
+// readBody reads the request body into e's buffer (ReadRequest). On false the refusal
 // is written.
 func (s *Server) readBody(w http.ResponseWriter, r *http.Request, e *encoder) ([]byte, bool) {
-	body, ce := readRequest(w, r, s.limit, &e.buf)
+	body, ce := httpjson.ReadRequest(w, r, s.Limit(), &e.buf)
 	if ce != nil {
-		writeError(w, statusOf(ce.Code), ce)
+		writeError(w, httpjson.StatusOf(ce.Code), ce)
 		return nil, false
 	}
 	return body, true
 }
 
 // streamTrades streams the trades with the hand-written codec, in the protocol's
-// framing (serveTrades).
+// framing (ServeTrades).
 func (s *Server) streamTrades(w http.ResponseWriter, r *http.Request) {
 	e := getEncoder()
 	defer putEncoder(e)
-	serveTrades(w, r, s.svc, &e.buf, &tradeEncoder{encoder: e}, writeError)
+	httpjson.ServeTrades(w, r, s.Service(), &e.buf, &tradeEncoder{encoder: e}, writeError)
 }
 
 // writeEncoded writes the encoded body of a 200 answer, or a 500 if encoding failed.
@@ -234,7 +234,7 @@ func writeEncoded(w http.ResponseWriter, e *encoder, err error) {
 }
 
 // jsonHeader is shared by every answer: net/http only reads header values.
-var jsonHeader = []string{jsonType}
+var jsonHeader = []string{httpjson.JSONType}
 
 func writeJSON(w http.ResponseWriter, status int, body []byte) {
 	h := w.Header()
@@ -245,11 +245,11 @@ func writeJSON(w http.ResponseWriter, status int, body []byte) {
 }
 
 func writeServiceError(w http.ResponseWriter, err error) {
-	ce := serviceError(err)
-	writeError(w, statusOf(ce.Code), ce)
+	ce := httpjson.ServiceError(err)
+	writeError(w, httpjson.StatusOf(ce.Code), ce)
 }
 
-// writeError is the tuned server's errorWriter.
+// writeError is the tuned server's ErrorWriter.
 func writeError(w http.ResponseWriter, status int, ce *contract.Error) {
 	e := getEncoder()
 	defer putEncoder(e)
@@ -259,5 +259,5 @@ func writeError(w http.ResponseWriter, status int, ce *contract.Error) {
 
 func notAllowed(w http.ResponseWriter, r *http.Request, allow string) {
 	w.Header()["Allow"] = []string{allow}
-	writeError(w, http.StatusMethodNotAllowed, methodNotAllowed(r, allow))
+	writeError(w, http.StatusMethodNotAllowed, httpjson.MethodNotAllowed(r, allow))
 }

@@ -1,4 +1,4 @@
-package httpjson
+package gotunedjson
 
 // The client's side of the trade stream: GET /trades?count=N read line by line.
 
@@ -10,6 +10,7 @@ import (
 	"io"
 
 	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/protocol/httpjson"
 )
 
 // StreamTrades calls GET /trades?count=N and hands each trade line, decoded into one
@@ -19,7 +20,7 @@ import (
 // connection is closed (which stops the server at once, rather than draining the
 // rest) and the yield's error is returned as it is.
 func (c *Client) StreamTrades(ctx context.Context, count int64, yield func(*contract.Trade) error) error {
-	r := request{op: opTrades, method: "GET", path: "/trades?count=", id: count, withID: true}
+	r := request{op: httpjson.OpTrades, method: "GET", path: "/trades?count=", id: count, withID: true}
 	cn, resp, err := c.start(ctx, &r)
 	if err != nil {
 		return err
@@ -31,7 +32,7 @@ func (c *Client) StreamTrades(ctx context.Context, count int64, yield func(*cont
 			c.discard(cn)
 			return c.fail(ctx, r.op, err)
 		}
-		err = statusError(resp.status, cn.body, decodeError(cn.body))
+		err = httpjson.StatusError(resp.status, cn.body, decodeError(cn.body))
 		c.put(cn)
 		return err
 	}
@@ -76,7 +77,7 @@ func (c *Client) readStream(cn *conn, count int64, yield func(*contract.Trade) e
 		if err := decodeStreamLine(data, &line, &t); err != nil {
 			return nil, fmt.Errorf("stream after %d of %d trades: %w", n, count, err)
 		}
-		done, err := streamStep(line.End, line.Error, n, count)
+		done, err := httpjson.StreamStep(line.End, line.Error, n, count)
 		switch {
 		case done && err == nil:
 			// The body must end here; reading its end also consumes the chunked
@@ -115,7 +116,7 @@ func (c *Client) readStreamLine(cn *conn) ([]byte, error) {
 	cn.long = append(cn.long[:0], data...)
 	for err == bufio.ErrBufferFull {
 		if len(cn.long) > c.limit {
-			return nil, tooLarge(c.limit)
+			return nil, httpjson.TooLarge(c.limit)
 		}
 		data, err = cn.lines.ReadSlice('\n')
 		cn.long = append(cn.long, data...)
@@ -124,7 +125,7 @@ func (c *Client) readStreamLine(cn *conn) ([]byte, error) {
 		return nil, noEOF(err)
 	}
 	if len(cn.long) > c.limit {
-		return nil, tooLarge(c.limit)
+		return nil, httpjson.TooLarge(c.limit)
 	}
 	return cn.long, nil
 }

@@ -1,4 +1,4 @@
-package httpjson
+package gotunedjson
 
 // The client's HTTP/1.1 wire layer: a minimal response parser that reads what any
 // standard server sends (status line, headers, Content-Length, chunked or
@@ -12,9 +12,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 
-	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/protocol/httpjson"
 )
 
 const (
@@ -72,15 +71,15 @@ func readHead(br *bufio.Reader) (response, error) {
 		http11 = true
 	case bytes.HasPrefix(line, []byte("HTTP/1.0 ")):
 	default:
-		return resp, protocolError("status line %q", clip(line))
+		return resp, protocolError("status line %q", httpjson.Clip(line))
 	}
 	code := line[len("HTTP/1.1 "):]
 	if len(code) < 3 || (len(code) > 3 && code[3] != ' ') {
-		return resp, protocolError("status line %q", clip(line))
+		return resp, protocolError("status line %q", httpjson.Clip(line))
 	}
 	for _, c := range code[:3] {
 		if c < '0' || c > '9' {
-			return resp, protocolError("status line %q", clip(line))
+			return resp, protocolError("status line %q", httpjson.Clip(line))
 		}
 		resp.status = resp.status*10 + int(c-'0')
 	}
@@ -104,7 +103,7 @@ func readHead(br *bufio.Reader) (response, error) {
 		if !ok || len(name) == 0 || name[0] == ' ' || name[0] == '\t' || name[len(name)-1] == ' ' {
 			// No colon, a folded continuation line (obsolete, refused by RFC 9112), or
 			// space before the colon (a request smuggling vector).
-			return resp, protocolError("header line %q", clip(line))
+			return resp, protocolError("header line %q", httpjson.Clip(line))
 		}
 		// Only three headers matter here; the others (Date, Content-Type, ...) are
 		// passed over without trimming their values.
@@ -113,14 +112,14 @@ func readHead(br *bufio.Reader) (response, error) {
 			value = bytes.TrimSpace(value)
 			n, ok := parseLength(value)
 			if !ok || (clSeen && n != resp.length) {
-				return resp, protocolError("Content-Length %q", clip(value))
+				return resp, protocolError("Content-Length %q", httpjson.Clip(value))
 			}
 			resp.length, clSeen = n, true
 		case asciiEqualFold(name, "transfer-encoding"):
 			value = bytes.TrimSpace(value)
 			// We send no TE header, so chunked is the only coding a server may use.
 			if teSeen || !asciiEqualFold(value, "chunked") {
-				return resp, protocolError("unsupported Transfer-Encoding %q", clip(value))
+				return resp, protocolError("unsupported Transfer-Encoding %q", httpjson.Clip(value))
 			}
 			teSeen, resp.chunked = true, true
 		case asciiEqualFold(name, "connection"):
@@ -199,20 +198,6 @@ func asciiEqualFold(b []byte, lower string) bool {
 		}
 	}
 	return true
-}
-
-// clip shortens a line quoted in an error.
-func clip(b []byte) []byte {
-	if len(b) > 64 {
-		return b[:64]
-	}
-	return b
-}
-
-// tooLarge is the error of a response body over the client's limit.
-func tooLarge(limit int) error {
-	return &contract.Error{Code: contract.ResourceExhausted,
-		Message: "response body over the client's limit of " + strconv.Itoa(limit) + " bytes"}
 }
 
 // bodyReader reads one response body from the connection's reader: exactly length
@@ -295,7 +280,7 @@ func (b *bodyReader) nextChunk() error {
 	line = bytes.TrimRight(line, " \t")
 	size, ok := parseHex(line)
 	if !ok {
-		return protocolError("chunk size %q", clip(line))
+		return protocolError("chunk size %q", httpjson.Clip(line))
 	}
 	if size > 0 {
 		b.left = size
@@ -363,7 +348,7 @@ func readBody(b *bodyReader, buf []byte, limit int) ([]byte, error) {
 	buf = buf[:0]
 	if !b.chunked && b.left >= 0 {
 		if b.left > int64(limit) {
-			return buf, tooLarge(limit)
+			return buf, httpjson.TooLarge(limit)
 		}
 		n := int(b.left)
 		if cap(buf) < n {
@@ -382,7 +367,7 @@ func readBody(b *bodyReader, buf []byte, limit int) ([]byte, error) {
 		n, err := b.Read(buf[len(buf):min(cap(buf), limit+1)])
 		buf = buf[:len(buf)+n]
 		if len(buf) > limit {
-			return buf[:0], tooLarge(limit)
+			return buf[:0], httpjson.TooLarge(limit)
 		}
 		if err == io.EOF {
 			return buf, nil

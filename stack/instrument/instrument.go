@@ -16,8 +16,8 @@
 //     that must differ between calls (CreatePerson, Increment, Stats, StreamTrades)
 //     are decoded every time. Remembered values are shared between calls: callers
 //     must not modify them (the workloads do not).
-//   - http-json is protocol/httpjson's lean keep-alive HTTP/1.1 client with the
-//     answers remembered (httpjson.ClientOptions.RememberAnswers): one connection per
+//   - http-json is the go-tuned-json stack's lean keep-alive HTTP/1.1 client with the
+//     answers remembered (gotunedjson.ClientOptions.RememberAnswers): one connection per
 //     call in flight, used by the calling goroutine itself, the request written by
 //     the read of its answer (transport.WriteRead), nothing allocated per call.
 //   - grpc-proto and grpc-avro frame gRPC over HTTP/2 themselves (h2conn.go, with
@@ -49,6 +49,7 @@ import (
 	"github.com/wirebench/wirebench/protocol/grpcavro"
 	"github.com/wirebench/wirebench/protocol/grpcproto"
 	"github.com/wirebench/wirebench/protocol/httpjson"
+	"github.com/wirebench/wirebench/stack/gotunedjson"
 )
 
 // Name is the stack's registry name, the same for each protocol.
@@ -113,7 +114,7 @@ func init() {
 		Sides:     protocol.ClientSide,
 		TLS:       true,
 		NewClient: func(ctx context.Context, cfg protocol.ClientConfig) (protocol.Client, error) {
-			return httpjson.NewClientWith(ctx, cfg, httpjson.ClientOptions{RememberAnswers: true})
+			return gotunedjson.NewClientWith(ctx, cfg, gotunedjson.ClientOptions{RememberAnswers: true})
 		},
 	})
 	protocol.RegisterStack(&protocol.Stack{
