@@ -29,12 +29,13 @@ vet:
 	$(GO) vet ./...
 
 # Regenerates the wire code from contract/schema (needs protoc, capnp, thrift and the Go
-# plugins: `make tools`).
+# plugins: `make tools`) and the http-json bodies' easyjson code (go.mod's easyjson tool).
 generate:
 	bash contract/schema/generate-proto.sh
 	bash contract/schema/generate-capnp.sh
 	bash contract/schema/generate-thrift.sh
 	bash cluster/controlpb/generate.sh
+	bash protocol/httpjson/generate.sh
 
 # Fails when regenerating would change the committed code; skipped with a message
 # where the generators are not installed (failed in CI).

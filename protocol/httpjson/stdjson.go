@@ -2,8 +2,11 @@ package httpjson
 
 // The bodies as Go types: the contract's model types as they are (contract/model.go
 // carries their json tags), and small wire types for the envelopes around them. The
-// production stack marshals and unmarshals them with encoding/json's defaults; other
-// stacks' tests use them as the reference.
+// production stack marshals and unmarshals them with encoding/json's defaults; the
+// codec benchmarks run them through the JSON libraries too. Each type marked
+// easyjson:json also has the easyjson-generated methods of stdjson_easyjson.go
+// (MarshalEasyJSON, UnmarshalEasyJSON; `make generate`), generated with
+// -no_std_marshalers so that encoding/json never calls them.
 
 import (
 	"encoding/json"
@@ -14,8 +17,19 @@ import (
 )
 
 type (
+	// PersonBody is a person as a body of its own (GET /persons/{id}, POST /persons):
+	// the contract's type, named here to carry the generated methods.
+	//
+	//easyjson:json
+	PersonBody contract.Person
+	// StatsBody is the answer of GET /stats.
+	//
+	//easyjson:json
+	StatsBody contract.Stats
 	// ErrorBody is an error body, and the error line of a trade stream:
 	// {"code":"<contract code>","message":"..."}.
+	//
+	//easyjson:json
 	ErrorBody struct {
 		Code    contract.Code `json:"code"`
 		Message string        `json:"message"`
@@ -25,39 +39,57 @@ type (
 		Count int64 `json:"count"`
 	}
 	// PersonList is the answer of GET /persons.
+	//
+	//easyjson:json
 	PersonList struct {
 		Persons []contract.Person `json:"persons"`
 	}
 	// LinkList is the answer of GET /persons/{id}/links.
+	//
+	//easyjson:json
 	LinkList struct {
 		Links []contract.PersonLink `json:"links"`
 	}
 	// EchoBody is the echo request and answer as written.
+	//
+	//easyjson:json
 	EchoBody struct {
 		Payload string `json:"payload"`
 	}
 	// EchoRead is an echo body as read: a missing or null payload stays nil, so it is
 	// told from an empty one.
+	//
+	//easyjson:json
 	EchoRead struct {
 		Payload *string `json:"payload"`
 	}
 	// ValueBody is the increment request and answer as written.
+	//
+	//easyjson:json
 	ValueBody struct {
 		Value int64 `json:"value"`
 	}
 	// ValueRead is an increment body as read; a missing or null value stays nil.
+	//
+	//easyjson:json
 	ValueRead struct {
 		Value *int64 `json:"value"`
 	}
 	// EndLine is the final line of a stream that completed.
+	//
+	//easyjson:json
 	EndLine struct {
 		End StreamEnd `json:"end"`
 	}
 	// ErrorLine is the final line of a stream the server failed.
+	//
+	//easyjson:json
 	ErrorLine struct {
 		Error ErrorBody `json:"error"`
 	}
 	// AnyLine is a stream line as read: a trade, or one of the final lines.
+	//
+	//easyjson:json
 	AnyLine struct {
 		WireTrade
 		End   *StreamEnd `json:"end"`
@@ -92,6 +124,8 @@ func (s *WireSide) UnmarshalText(b []byte) error {
 }
 
 // WireTrade is a trade line of the stream.
+//
+//easyjson:json
 type WireTrade struct {
 	ID             int64    `json:"id"`
 	Symbol         string   `json:"symbol"`

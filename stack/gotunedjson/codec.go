@@ -6,6 +6,10 @@ package gotunedjson
 // to a pooled buffer; decoders read one value from a byte slice and copy what they
 // keep, so the slice may be reused as soon as they return.
 //
+// easyjson's generated code, goccy/go-json and sonic do the same job: BenchmarkCodecs
+// (libs_bench_test.go) measures this codec against each on the same messages, and
+// this codec is kept only while those figures show every library costing more.
+//
 // What goes through which code, body by body (every body goes through the fast codec;
 // encoding/json is only the reference the tests compare it with):
 //
