@@ -12,10 +12,10 @@ package instrument
 //     ends the stream (no trailers needed). A 2xx answer of the expected media type is
 //     decoded (or met on the hash path, as gRPC's are); any other fails as the
 //     protocol's own clients fail: http-json's by its error body or status
-//     (httpjson.StatusError), Connect's by its JSON error body {"code","message"} or,
+//     (gotunedjson.StatusError), Connect's by its JSON error body {"code","message"} or,
 //     without one, by its HTTP status as connect-go maps it.
 //   - Trade streams: http-json's NDJSON body (GET /trades?count=N), checked line by
-//     line as its clients check it (httpjson.TradeLines); Connect's server stream, a
+//     line as its clients check it (gotunedjson.TradeLines); Connect's server stream, a
 //     POST of one enveloped request answered by enveloped Trades and an end-stream
 //     message (flag 2) holding the error, if any, as JSON.
 //   - Header blocks are HPACK-encoded per call: the fields that repeat are indexed, a
@@ -40,7 +40,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/wirebench/wirebench/contract"
-	"github.com/wirebench/wirebench/protocol/httpjson"
+	"github.com/wirebench/wirebench/stack/gotunedjson"
 )
 
 // route is how an operation is requested: the method, and a path made of path, the
@@ -96,7 +96,7 @@ var (
 		streamType: "application/x-ndjson",
 		framing:    ndjsonLines,
 		refusal: func(status int, _ string, body []byte) error {
-			return httpjson.StatusError(status, body)
+			return gotunedjson.StatusError(status, body)
 		},
 	}
 	connectProtoWire = connectWire("proto", nil)
@@ -236,7 +236,7 @@ func (c *h2Client) httpTrades(ctx context.Context, cn *h2conn, st *stream, count
 	w := c.wire
 	if w.framing == ndjsonLines {
 		if st.lines == nil {
-			st.lines = new(httpjson.TradeLines)
+			st.lines = new(gotunedjson.TradeLines)
 		}
 		st.lines.Reset(count)
 	}
@@ -397,13 +397,13 @@ func (jsonScratch) DecodeTrade([]byte, *contract.Trade) error {
 	return errors.New("http-json's trades are lines of a stream, read by TradeLines")
 }
 func (jsonScratch) AppendNumber(b []byte, n int64) ([]byte, error) {
-	return httpjson.AppendNumber(b, n), nil
+	return gotunedjson.AppendNumber(b, n), nil
 }
 func (jsonScratch) AppendPerson(b []byte, p *contract.Person) ([]byte, error) {
-	return httpjson.AppendPerson(b, p), nil
+	return gotunedjson.AppendPerson(b, p), nil
 }
 func (jsonScratch) AppendEcho(b []byte, payload string) ([]byte, error) {
-	return httpjson.AppendEcho(b, payload), nil
+	return gotunedjson.AppendEcho(b, payload), nil
 }
-func (jsonScratch) DecodeNumber(b []byte) (int64, error)         { return httpjson.DecodeNumber(b) }
-func (jsonScratch) DecodeStats(b []byte) (contract.Stats, error) { return httpjson.DecodeStats(b) }
+func (jsonScratch) DecodeNumber(b []byte) (int64, error)         { return gotunedjson.DecodeNumber(b) }
+func (jsonScratch) DecodeStats(b []byte) (contract.Stats, error) { return gotunedjson.DecodeStats(b) }

@@ -10,7 +10,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	"github.com/wirebench/wirebench/protocol/httpjson"
+	"github.com/wirebench/wirebench/stack/gotunedjson"
 )
 
 // badStatus stands for a grpc-status that is not a number; noStatus for none.
@@ -43,12 +43,12 @@ type stream struct {
 	sendWin int64 // under wmu
 
 	// The caller's own.
-	req   []byte               // the request message
-	codec scratch              // the codec, with its reusable messages
-	msg   []byte               // a server stream's bytes taken from in and not yet decoded
-	taken int                  // bytes taken from in and not yet credited back to the window
-	path  []byte               // an HTTP request's :path, when it varies (h2http.go)
-	lines *httpjson.TradeLines // an http-json trade stream's checks, made on its first use
+	req   []byte                  // the request message
+	codec scratch                 // the codec, with its reusable messages
+	msg   []byte                  // a server stream's bytes taken from in and not yet decoded
+	taken int                     // bytes taken from in and not yet credited back to the window
+	path  []byte                  // an HTTP request's :path, when it varies (h2http.go)
+	lines *gotunedjson.TradeLines // an http-json trade stream's checks, made on its first use
 }
 
 // maxKeptBuffer is the largest buffer a stream keeps for its next call.

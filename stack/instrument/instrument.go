@@ -84,10 +84,10 @@ var (
 	}
 	jsonCodec = codec{
 		scratch:       func() scratch { return new(jsonScratch) },
-		decodePerson:  httpjson.DecodePerson,
-		decodePersons: httpjson.DecodePersons,
-		decodeLinks:   httpjson.DecodeLinks,
-		decodeEcho:    httpjson.DecodeEcho,
+		decodePerson:  gotunedjson.DecodePerson,
+		decodePersons: gotunedjson.DecodePersons,
+		decodeLinks:   gotunedjson.DecodeLinks,
+		decodeEcho:    gotunedjson.DecodeEcho,
 	}
 	connectJSONCodec = codec{
 		scratch:       func() scratch { return new(connectproto.JSONWireCodec) },

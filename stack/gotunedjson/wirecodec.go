@@ -1,13 +1,14 @@
-package httpjson
+package gotunedjson
 
 import (
 	"strconv"
 
 	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/protocol/httpjson"
 )
 
 // The protocol's bodies for a client that frames HTTP itself (stack/instrument's
-// HTTP/2 client): the tuned codec of this package, the bytes the tuned client sends
+// HTTP/2 client): the tuned codec of this package (go-tuned-json's), the bytes the tuned client sends
 // and the checks it makes, without its HTTP/1.1 connection. The functions may be
 // called concurrently; a TradeLines is owned by one stream.
 
@@ -48,7 +49,7 @@ func DecodeStats(b []byte) (contract.Stats, error) { return decodeStats(b) }
 // clients of this package return it: the contract error its body carries, else the
 // one its status stands for, else a plain error.
 func StatusError(status int, body []byte) error {
-	return statusError(status, body, decodeError(body))
+	return httpjson.StatusError(status, body, decodeError(body))
 }
 
 // TradeLines checks the lines of one trade stream (GET /trades?count=N) as the
@@ -75,7 +76,7 @@ func (l *TradeLines) Line(data []byte, t *contract.Trade) (trade, done bool, err
 	if err := decodeStreamLine(data, &l.line, t); err != nil {
 		return false, false, err
 	}
-	if done, err := streamStep(l.line.End, l.line.Error, l.n, l.count); done || err != nil {
+	if done, err := httpjson.StreamStep(l.line.End, l.line.Error, l.n, l.count); done || err != nil {
 		return false, done && err == nil, err
 	}
 	l.n++
