@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"os"
 
 	"github.com/wirebench/wirebench/link"
 	"github.com/wirebench/wirebench/link/proxy"
@@ -14,6 +16,9 @@ type linkCmd struct {
 	Listen   string `default:"tcp://127.0.0.1:0" help:"Address to listen on: tcp://HOST:PORT."`
 	Upstream string `required:"" help:"Address to forward to: tcp://HOST:PORT."`
 	Link     string `required:"" help:"Conditions in each direction: delay=DURATION,jitter=DURATION,rate=RATE (e.g. delay=1ms,rate=100mbit; the rate paces each connection)."`
+	// The JVM worker cannot have the kernel kill its child when it dies; it holds
+	// the proxy's stdin instead, which closes with it however it ends.
+	ExitWithStdin bool `help:"Also exit when stdin ends (for a parent that holds it as a pipe)."`
 }
 
 // Run proxies until a signal arrives. It prints "listening on ADDR" once it
@@ -37,6 +42,16 @@ func (c *linkCmd) Run(e *env) error {
 	}
 	defer px.Close()
 	fmt.Fprintf(e.stdout, "listening on %s\n", px.Addr())
-	<-e.ctx.Done()
+	stdinEnded := make(chan struct{})
+	if c.ExitWithStdin {
+		go func() {
+			io.Copy(io.Discard, os.Stdin)
+			close(stdinEnded)
+		}()
+	}
+	select {
+	case <-e.ctx.Done():
+	case <-stdinEnded:
+	}
 	return nil
 }

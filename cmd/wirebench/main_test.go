@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"regexp"
@@ -142,6 +144,13 @@ func startServe(t *testing.T, env []string, args ...string) (*exec.Cmd, string) 
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	return cmd, awaitLine(t, fmt.Sprint("serve ", args), stdout, &stderr, listening)[1]
+}
+
+// awaitLine waits up to 10 s for the first line on stdout, which must match want,
+// and returns want's submatches; it fails the test, with stderr, otherwise.
+func awaitLine(t *testing.T, what string, stdout io.Reader, stderr *bytes.Buffer, want *regexp.Regexp) []string {
+	t.Helper()
 	line := make(chan string, 1)
 	go func() {
 		l, _ := bufio.NewReader(stdout).ReadString('\n')
@@ -149,15 +158,15 @@ func startServe(t *testing.T, env []string, args ...string) (*exec.Cmd, string) 
 	}()
 	select {
 	case l := <-line:
-		m := listening.FindStringSubmatch(l)
+		m := want.FindStringSubmatch(l)
 		if m == nil {
-			t.Fatalf("serve %v printed %q (stderr %q), want 'listening on URL'", args, l, stderr.String())
+			t.Fatalf("%s printed %q (stderr %q), want a line matching %s", what, l, stderr.String(), want)
 		}
-		return cmd, m[1]
+		return m
 	case <-time.After(10 * time.Second):
-		t.Fatalf("serve %v printed nothing in 10s; stderr: %s", args, stderr.String())
+		t.Fatalf("%s printed nothing in 10s; stderr: %s", what, stderr.String())
 	}
-	return nil, ""
+	return nil
 }
 
 func waitExit(t *testing.T, cmd *exec.Cmd, what string) {
