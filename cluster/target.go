@@ -77,7 +77,12 @@ func workerCommand(st *protocol.Stack, opt Options, sock, profile string, cpus [
 		if profile != "" {
 			argv = append(argv, JVMProfileArgs(profile)...)
 		}
-		return append(argv, "-jar", jar, "worker", "--listen", "unix://"+sock), nil
+		argv = append(argv, "-jar", jar, "worker", "--listen", "unix://"+sock)
+		if opt.Binary != "" {
+			// The wirebench executable runs the link proxy of a JVM client behind a link.
+			argv = append(argv, "--wirebench", opt.Binary)
+		}
+		return argv, nil
 	case protocol.WorkerRust:
 		bin, err := rustWorkerBinary(opt)
 		if err != nil {

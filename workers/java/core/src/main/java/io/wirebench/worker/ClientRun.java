@@ -24,6 +24,8 @@ import io.wirebench.stack.ByteCounter;
 import io.wirebench.stack.Stack;
 import io.wirebench.stack.Stacks;
 import io.wirebench.stack.Tls;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -37,7 +39,9 @@ import java.util.concurrent.TimeUnit;
  * stream's cancellation): the setup connects the clients, checks the target against
  * the contract and answers Ready; each Phase runs one phase of the session and answers
  * its Interval. The stream's end, or its cancellation, stops the session (calls in
- * flight are cancelled) and closes the clients.
+ * flight are cancelled) and closes the clients. A setup with a link connects the clients
+ * through a {@code wirebench link} proxy (LinkProc) and reports the proxy's CPU per
+ * phase, as the Go worker does.
  */
 final class ClientRun implements StreamObserver<ClientArgs> {
   /** Each op of the contract check may take this long (a cold server is slow), or the call timeout if longer. */
@@ -47,6 +51,8 @@ final class ClientRun implements StreamObserver<ClientArgs> {
 
   private final StreamObserver<ClientStatus> out;
   private final ScheduledExecutorService timer;
+  /** The wirebench executable that runs link proxies; null: this worker cannot. */
+  private final Path linkBinary;
   private final LinkedBlockingQueue<Object> inbox = new LinkedBlockingQueue<>();
   private final Thread thread;
   private volatile boolean cancelled;
@@ -56,14 +62,16 @@ final class ClientRun implements StreamObserver<ClientArgs> {
   private final List<Stack.Client> clients = new ArrayList<>();
   private Stack stack;
   private ByteCounter counter;
+  private LinkProc link;
   private long lastCpu;
   private long lastSent;
   private long lastReceived;
   private boolean failed;
 
-  ClientRun(StreamObserver<ClientStatus> out, ScheduledExecutorService timer) {
+  ClientRun(StreamObserver<ClientStatus> out, ScheduledExecutorService timer, Path linkBinary) {
     this.out = out;
     this.timer = timer;
+    this.linkBinary = linkBinary;
     this.thread = new Thread(this::loop, "wirebench-client-run");
     this.thread.setDaemon(true);
     this.thread.start();
@@ -146,6 +154,9 @@ final class ClientRun implements StreamObserver<ClientArgs> {
       for (Stack.Client c : clients) {
         c.close();
       }
+      if (link != null) {
+        link.close();
+      }
     }
   }
 
@@ -179,6 +190,19 @@ final class ClientRun implements StreamObserver<ClientArgs> {
       }
     } catch (IllegalArgumentException e) {
       throw invalid(e.getMessage());
+    }
+    if (setup.hasLink()) {
+      if (linkBinary == null) {
+        throw invalid("this worker cannot put a client behind a link: it was started without --wirebench");
+      }
+      try {
+        link = LinkProc.start(linkBinary, target, setup.getLink());
+      } catch (IllegalArgumentException | IOException e) {
+        throw invalid(e.getMessage());
+      } catch (InterruptedException e) {
+        throw new Session.StoppedException();
+      }
+      target = link.address();
     }
     stack = st;
     counter = new ByteCounter();
@@ -266,12 +290,15 @@ final class ClientRun implements StreamObserver<ClientArgs> {
       throw invalid("phase kind \"" + p.getKind() + "\": want warmup or measure");
     }
     io.wirebench.engine.Interval iv;
+    // The proxy's CPU is read around the phase alone, as the Go worker reads it.
+    linkCpu();
     try {
       iv = session.phase(new PhaseSpec(p.getDurationNanos(), p.getOps(), p.getRestartSchedule(), p.getRate()));
     } catch (IllegalArgumentException e) {
       throw invalid(e.getMessage());
     }
     ProcStats proc = ProcInfo.read();
+    long linkCpu = linkCpu();
     Interval.Builder m = Interval.newBuilder()
         .setPhase(p.getKind())
         .setIndex(p.getIndex())
@@ -285,6 +312,7 @@ final class ClientRun implements StreamObserver<ClientArgs> {
         .setClamped(iv.clamped)
         .setOverflow(iv.overflow)
         .setCpuNanos(proc.getCpuNanos() - lastCpu)
+        .setLinkCpuNanos(linkCpu)
         .setProc(proc);
     if (iv.lag != null) {
       m.setLagHistogram(Histograms.encode(iv.lag));
@@ -300,5 +328,17 @@ final class ClientRun implements StreamObserver<ClientArgs> {
     }
     lastCpu = proc.getCpuNanos();
     out.onNext(ClientStatus.newBuilder().setInterval(m).build());
+  }
+
+  /** The link proxy's CPU since the last reading (0 without a link); INTERNAL when it has died. */
+  private long linkCpu() {
+    if (link == null) {
+      return 0;
+    }
+    try {
+      return link.phaseCpuNanos();
+    } catch (IOException e) {
+      throw Status.INTERNAL.withDescription(e.getMessage()).asRuntimeException();
+    }
   }
 }

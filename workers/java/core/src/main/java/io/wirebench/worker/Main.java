@@ -106,13 +106,24 @@ public final class Main implements Callable<Integer> {
       description = {"Serve the control API (cluster/controlpb/control.proto) for a driver.",
           "Prints \"listening on ADDR\" on stdout once it accepts calls; exits on Quit or when stdin ends."})
   static final class Worker implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
     @Option(names = "--listen", paramLabel = "ADDR", defaultValue = "tcp://127.0.0.1:0", converter = AddressConverter.class,
         description = "where to serve the control API (default: ${DEFAULT-VALUE})")
     Address listen;
 
+    @Option(names = "--wirebench", paramLabel = "PATH",
+        description = {"the wirebench executable: a client behind a link (ClientSetup.link) connects through its "
+            + "`link` command, started as a child process. Without it the worker does not implement links."})
+    Path wirebench;
+
     @Override
     public Integer call() throws Exception {
-      WorkerService svc = new WorkerService(VERSION);
+      if (wirebench != null && !Files.isExecutable(wirebench)) {
+        throw new ParameterException(spec.commandLine(), "--wirebench " + wirebench + ": not an executable file");
+      }
+      WorkerService svc = new WorkerService(VERSION, wirebench);
       Server server = ControlServer.start(listen, svc);
       CountDownLatch quit = svc.quitLatch();
       // The driver holds a pipe on stdin: when it dies, even by SIGKILL, the pipe ends and so does the worker.

@@ -12,6 +12,7 @@ import io.wirebench.control.v1.ServerStatus;
 import io.wirebench.control.v1.WorkerGrpc;
 import io.wirebench.stack.Stack;
 import io.wirebench.stack.Stacks;
+import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -22,6 +23,7 @@ import java.util.concurrent.ScheduledExecutorService;
  */
 public final class WorkerService extends WorkerGrpc.WorkerImplBase {
   private final String version;
+  private final Path linkBinary;
   private final CountDownLatch quit = new CountDownLatch(1);
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "wirebench-timer");
@@ -29,8 +31,18 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
     return t;
   });
 
+  /** A worker without links. */
   public WorkerService(String version) {
+    this(version, null);
+  }
+
+  /**
+   * A worker whose clients can run behind a link (ClientSetup.link) through linkBinary's
+   * {@code link} command (the wirebench executable); null: none, and no "link" feature.
+   */
+  public WorkerService(String version, Path linkBinary) {
     this.version = version;
+    this.linkBinary = linkBinary;
   }
 
   /** Counted down when a driver asked the worker to quit. */
@@ -46,6 +58,9 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
         .setRuntime(runtime())
         .setPid((int) ProcessHandle.current().pid())
         .setHost(ProcInfo.host());
+    if (linkBinary != null) {
+      r.addFeatures("link");
+    }
     for (Stack s : Stacks.all()) {
       r.addStacks(s.protocol() + "/" + s.name());
     }
@@ -74,6 +89,6 @@ public final class WorkerService extends WorkerGrpc.WorkerImplBase {
 
   @Override
   public StreamObserver<ClientArgs> runClient(StreamObserver<ClientStatus> out) {
-    return new ClientRun(out, timer);
+    return new ClientRun(out, timer, linkBinary);
   }
 }
