@@ -15,7 +15,7 @@ import (
 var expectedCounts = map[string]int{
 	"quick":             5,  // direct + 4 protocols over tcp, person.get
 	"metrifier":         40, // (the original's 3 JVM + today's http4s + 3 Go production + 1 Go tuned stacks) × 5 operations
-	"metrifier-cloud":   35, // (the original's 3 JVM + today's http4s + 3 Go production stacks) × 5 operations, across a link
+	"metrifier-cloud":   35, // (the original's 3 JVM pairs + today's http4s + 3 Go production stacks) × 5 operations, across a link
 	"akka-http-vs-grpc": 8,  // (the original's Akka HTTP 10.1 and Akka gRPC 0.4; 2 Go servers) × (open, closed)
 	"akka-successors":   12, // (Akka 2.6, Pekko × HTTP, gRPC; 2 Go servers) × (open, closed)
 	"rest-vs-grpc":      20, // (5 JVM rows: REST, the original's 2 gRPC, today's 2 + 4 Go protocols + the tuned HTTP row) × (stream, pingpong)
