@@ -63,7 +63,6 @@ final class ClientRun implements StreamObserver<ClientArgs> {
   private Stack stack;
   private ByteCounter counter;
   private LinkProc link;
-  private long lastCpu;
   private long lastSent;
   private long lastReceived;
   private boolean failed;
@@ -229,7 +228,6 @@ final class ClientRun implements StreamObserver<ClientArgs> {
       throw new Session.StoppedException();
     }
     ProcStats p = ProcInfo.read();
-    lastCpu = p.getCpuNanos();
     lastSent = counter.sent();
     lastReceived = counter.received();
     out.onNext(ClientStatus.newBuilder().setReady(Ready.newBuilder().setProc(p)).build());
@@ -289,6 +287,11 @@ final class ClientRun implements StreamObserver<ClientArgs> {
     if (!p.getKind().equals("warmup") && !p.getKind().equals("measure")) {
       throw invalid("phase kind \"" + p.getKind() + "\": want warmup or measure");
     }
+    // The phase's CPU is read around the phase alone, as the Go worker reads it:
+    // encoding its histograms and waiting for the next phase (while the other targets'
+    // slices run, when interleaved, this JVM's compiler and GC threads catch up) are not
+    // the load's cost per op.
+    long cpuBefore = ProcInfo.cpuNanos();
     io.wirebench.engine.Interval iv;
     // The proxy's CPU is read around the phase alone, as the Go worker reads it.
     linkCpu();
@@ -311,7 +314,7 @@ final class ClientRun implements StreamObserver<ClientArgs> {
         .setServiceHistogram(Histograms.encode(iv.service))
         .setClamped(iv.clamped)
         .setOverflow(iv.overflow)
-        .setCpuNanos(proc.getCpuNanos() - lastCpu)
+        .setCpuNanos(proc.getCpuNanos() - cpuBefore)
         .setLinkCpuNanos(linkCpu)
         .setProc(proc);
     if (iv.lag != null) {
@@ -326,7 +329,6 @@ final class ClientRun implements StreamObserver<ClientArgs> {
     } else {
       m.setBytesSent(-1).setBytesReceived(-1);
     }
-    lastCpu = proc.getCpuNanos();
     out.onNext(ClientStatus.newBuilder().setInterval(m).build());
   }
 

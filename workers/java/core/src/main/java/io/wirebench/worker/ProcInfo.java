@@ -13,9 +13,10 @@ import java.util.Locale;
 /**
  * Readings of this process and descriptions of its machine, as the Go worker's sysstat
  * package takes them: CPU time of the whole process (user + system, all threads, from
- * the JVM's OperatingSystemMXBean, which reads the process CPU clock), RSS and peak RSS
- * from /proc/self/status (VmRSS, VmHWM), the CPUs the process may run on from its
- * affinity (Cpus_allowed_list), which the driver sets before the JVM starts.
+ * the JVM's OperatingSystemMXBean, which JDK 17 on Linux reads in clock ticks: it moves
+ * in steps of 10 ms, where the Go worker reads the process CPU clock in nanoseconds),
+ * RSS and peak RSS from /proc/self/status (VmRSS, VmHWM), the CPUs the process may run
+ * on from its affinity (Cpus_allowed_list), which the driver sets before the JVM starts.
  */
 final class ProcInfo {
   private ProcInfo() {}
@@ -25,7 +26,7 @@ final class ProcInfo {
 
   static ProcStats read() {
     long now = Clock.nowUnixNanos();
-    long cpu = OS.getProcessCpuTime();
+    long cpu = cpuNanos();
     long rss = 0;
     long peak = 0;
     for (String line : lines(Path.of("/proc/self/status"))) {
@@ -37,6 +38,11 @@ final class ProcInfo {
     }
     return ProcStats.newBuilder().setTimeUnixNanos(now).setCpuNanos(cpu).setRssBytes(rss).setPeakRssBytes(peak)
         .setCpus(cpus()).build();
+  }
+
+  /** The CPU time of the whole process so far, in nanoseconds. */
+  static long cpuNanos() {
+    return OS.getProcessCpuTime();
   }
 
   /** The number of CPUs in the process's affinity mask (the JVM's count as fallback). */

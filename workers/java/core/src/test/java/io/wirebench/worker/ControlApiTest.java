@@ -30,6 +30,8 @@ import io.wirebench.engine.Histograms;
 import com.google.protobuf.ByteString;
 import io.wirebench.stack.Address;
 import io.wirebench.stack.TestCerts;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
@@ -43,6 +45,9 @@ class ControlApiTest {
   private static Server control;
   private static ManagedChannel channel;
   private static WorkerGrpc.WorkerStub stub;
+  /** This process's CPU, read by the tests themselves, not through the worker's ProcInfo. */
+  private static final com.sun.management.OperatingSystemMXBean PROCESS =
+      (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
   @BeforeAll
   static void start() throws Exception {
@@ -172,6 +177,61 @@ class ControlApiTest {
       sout.onCompleted();
       assertEquals(Inbox.DONE, sin.q.poll(30, TimeUnit.SECONDS));
     }
+  }
+
+  /**
+   * A phase's CPU is the process's CPU while that phase ran, as the Go worker reports
+   * it, and nothing from before it. Between two phases this test's thread burns 300 ms
+   * of CPU in the same process, as a JVM's compiler threads do between the slices of an
+   * interleaved round while other targets run. Process CPU read here just before the
+   * phase is asked for and just after its interval arrives bounds what the worker may
+   * report (the worker's own readings lie between those two, and the process CPU clock
+   * never goes back); a phase's CPU that counts from the previous phase's end holds the
+   * burn and exceeds that bound.
+   */
+  @Test
+  void phaseCpuCountsThePhaseAlone() throws Exception {
+    Benchmark.Builder b = bench("grpc-proto", "grpc-java-netty", "grpc-java-netty").setWorkload("echo").setPayload(16)
+        .setLoad(LoadModel.newBuilder().setKind("closed").setConcurrency(1).setConnections(1));
+    Inbox<ServerStatus> sin = new Inbox<>();
+    StreamObserver<ServerArgs> sout = stub.runServer(sin);
+    sout.onNext(ServerArgs.newBuilder().setSetup(ServerSetup.newBuilder().setBenchmark(b).setListen("tcp://127.0.0.1:0")).build());
+    String address = sin.next().getAddress();
+    Inbox<ClientStatus> cin = new Inbox<>();
+    StreamObserver<ClientArgs> cout = stub.runClient(cin);
+    cout.onNext(ClientArgs.newBuilder().setSetup(ClientSetup.newBuilder().setBenchmark(b).setTarget(address).setShareCount(1)).build());
+    assertTrue(cin.next().hasReady());
+    cout.onNext(ClientArgs.newBuilder().setPhase(Phase.newBuilder().setKind("warmup").setIndex(0).setOps(50)).build());
+    assertEquals(50, cin.next().getInterval().getOps());
+
+    long burnt = burnCpu(300_000_000L);
+    long before = PROCESS.getProcessCpuTime();
+    cout.onNext(ClientArgs.newBuilder().setPhase(Phase.newBuilder().setKind("measure").setIndex(0).setOps(10)).build());
+    Interval iv = cin.next().getInterval();
+    long after = PROCESS.getProcessCpuTime();
+    assertEquals(10, iv.getOps());
+    assertTrue(iv.getCpuNanos() >= 0 && iv.getCpuNanos() <= after - before, "the phase's CPU " + iv.getCpuNanos() / 1000
+        + " µs is over the " + (after - before) / 1000 + " µs the process used from asking for it to its answer ("
+        + burnt / 1000 + " µs burnt just before it)");
+    cout.onCompleted();
+    assertEquals(Inbox.DONE, cin.q.poll(30, TimeUnit.SECONDS));
+    sout.onCompleted();
+    assertEquals(Inbox.DONE, sin.q.poll(30, TimeUnit.SECONDS));
+  }
+
+  /** Spins on this thread until it has used at least nanos of CPU; returns what it used. */
+  private static long burnCpu(long nanos) {
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    long start = threads.getCurrentThreadCpuTime();
+    long x = 1;
+    long used;
+    while ((used = threads.getCurrentThreadCpuTime() - start) < nanos) {
+      for (int i = 0; i < 100_000; i++) {
+        x = x * 6364136223846793005L + 1442695040888963407L;
+      }
+    }
+    assertTrue(x != 0 || used > 0); // keeps the loop's work observable
+    return used;
   }
 
   private static Status clientSetupError(Benchmark.Builder b, String target) throws Exception {
