@@ -121,6 +121,13 @@ pub struct ServerSetup {
     /// listen is a wirebench address, tcp://HOST:PORT or unix:///PATH.
     #[prost(string, tag = "2")]
     pub listen: ::prost::alloc::string::String,
+    /// tls_cert_pem and tls_key_pem, when set, make the server speak TLS 1.3 with this
+    /// certificate chain (leaf first) and private key, both PEM (benchmarks whose
+    /// transport is "tls"). A worker whose stack cannot must refuse the setup.
+    #[prost(bytes = "vec", tag = "3")]
+    pub tls_cert_pem: ::prost::alloc::vec::Vec<u8>,
+    #[prost(bytes = "vec", tag = "4")]
+    pub tls_key_pem: ::prost::alloc::vec::Vec<u8>,
 }
 #[allow(clippy::all)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash, ::prost::Message)]
@@ -192,6 +199,13 @@ pub struct ClientSetup {
     /// to such workers. Ignored for in-process protocols.
     #[prost(message, optional, tag = "5")]
     pub link: ::core::option::Option<LinkProfile>,
+    /// tls_ca_pem, when set, makes the client speak TLS 1.3 to the target, trusting
+    /// these PEM certificates only; tls_server_name, when set, is the name checked in
+    /// the server's certificate (else the target's host).
+    #[prost(bytes = "vec", tag = "6")]
+    pub tls_ca_pem: ::prost::alloc::vec::Vec<u8>,
+    #[prost(string, tag = "7")]
+    pub tls_server_name: ::prost::alloc::string::String,
 }
 /// LinkProfile is what a client's proxy adds. Loss is not here: a proxy over TCP sees
 /// a byte stream, not packets; the driver drops packets in the kernel where it owns
