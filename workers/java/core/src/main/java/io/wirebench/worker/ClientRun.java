@@ -287,14 +287,13 @@ final class ClientRun implements StreamObserver<ClientArgs> {
     if (!p.getKind().equals("warmup") && !p.getKind().equals("measure")) {
       throw invalid("phase kind \"" + p.getKind() + "\": want warmup or measure");
     }
-    // The phase's CPU is read around the phase alone, as the Go worker reads it:
-    // encoding its histograms and waiting for the next phase (while the other targets'
-    // slices run, when interleaved, this JVM's compiler and GC threads catch up) are not
-    // the load's cost per op.
+    // This process's CPU and the link proxy's are read around the phase alone, as the
+    // Go worker reads them: encoding its histograms and waiting for the next phase
+    // (while the other targets' slices run, when interleaved, this JVM's compiler and GC
+    // threads catch up) are not the load's cost per op.
     long cpuBefore = ProcInfo.cpuNanos();
-    io.wirebench.engine.Interval iv;
-    // The proxy's CPU is read around the phase alone, as the Go worker reads it.
     linkCpu();
+    io.wirebench.engine.Interval iv;
     try {
       iv = session.phase(new PhaseSpec(p.getDurationNanos(), p.getOps(), p.getRestartSchedule(), p.getRate()));
     } catch (IllegalArgumentException e) {
