@@ -22,6 +22,7 @@ import (
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/internal/testtool"
 	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/protocol/protocoltest"
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/stack/jvm"
 	"github.com/wirebench/wirebench/transport"
@@ -109,22 +110,13 @@ func ephemeralTLS(t *testing.T) transport.TLS {
 	return tc
 }
 
-func listenAddr(t *testing.T, network string) string {
-	if network == spec.TLS {
-		return "tcp://127.0.0.1:0"
-	}
-	if network == "unix" {
-		return "unix://" + filepath.Join(t.TempDir(), "s.sock")
-	}
-	return "tcp://127.0.0.1:0"
-}
 
 // serveJava starts `serve` of a Java server stack and returns the address it printed,
 // and over tls the certificate it serves (made here, as the driver makes one) with the
 // CA its clients trust.
 func serveJava(t *testing.T, jar, proto, stack, network string) (transport.Addr, transport.TLS) {
 	t.Helper()
-	args := []string{"-jar", jar, "serve", "--stack", stack, "--protocol", proto, "--listen", listenAddr(t, network)}
+	args := []string{"-jar", jar, "serve", "--stack", stack, "--protocol", proto, "--listen", protocoltest.ListenAddr(t, network).String()}
 	var tc transport.TLS
 	if network == spec.TLS {
 		tc = ephemeralTLS(t)
@@ -267,32 +259,13 @@ func TestJavaClientsAgainstGoServers(t *testing.T) {
 		}
 		for _, network := range networksOf(s, protocol.ClientSide) {
 			t.Run(s.Name+"/"+network, func(t *testing.T) {
-				p, err := protocol.Lookup(s.Protocol)
-				if err != nil {
-					t.Fatal(err)
-				}
-				var tc transport.TLS
+				tg := protocoltest.Start(t, s.Protocol, network, contract.NewReference(ds), protocol.ServerConfig{})
 				var tlsArgs []string
 				if network == spec.TLS {
-					tc = ephemeralTLS(t)
-					_, _, ca := writeTLS(t, tc)
+					_, _, ca := writeTLS(t, tg.TLS)
 					tlsArgs = []string{"--tls-ca", ca}
 				}
-				srv, err := p.NewServer(contract.NewReference(ds), protocol.ServerConfig{TLS: tc})
-				if err != nil {
-					t.Fatal(err)
-				}
-				a, err := transport.Parse(listenAddr(t, network))
-				if err != nil {
-					t.Fatal(err)
-				}
-				ln, err := transport.Listen(a)
-				if err != nil {
-					t.Fatal(err)
-				}
-				go srv.Serve(ln)
-				defer srv.Close()
-				target := transport.AddrOf(ln.Addr()).String()
+				target := tg.Addr.String()
 				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 				defer cancel()
 				out, err := exec.CommandContext(ctx, "java", append([]string{"-jar", stackJar(t, s), "check", "--stack", s.Name,

@@ -16,6 +16,7 @@ import (
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/internal/testtool"
 	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/protocol/protocoltest"
 	_ "github.com/wirebench/wirebench/stack/all"
 	"github.com/wirebench/wirebench/stack/rust"
 	"github.com/wirebench/wirebench/transport"
@@ -122,18 +123,11 @@ func TestWorkerListsTheRegisteredStacks(t *testing.T) {
 	}
 }
 
-func listenAddr(t *testing.T, network string) string {
-	if network == "unix" {
-		return "unix://" + filepath.Join(t.TempDir(), "s.sock")
-	}
-	return "tcp://127.0.0.1:0"
-}
-
 // serveRust starts `serve` of a Rust server stack and returns the address it printed.
 func serveRust(t *testing.T, proto, stack, network string) transport.Addr {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	cmd := exec.CommandContext(ctx, worker(t), "serve", "--protocol", proto, "--stack", stack, "--listen", listenAddr(t, network))
+	cmd := exec.CommandContext(ctx, worker(t), "serve", "--protocol", proto, "--stack", stack, "--listen", protocoltest.ListenAddr(t, network).String())
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -242,25 +236,7 @@ func TestRustClientsAgainstGoServers(t *testing.T) {
 		}
 		for _, network := range []string{"tcp", "unix"} {
 			t.Run(s.Name+"/"+network, func(t *testing.T) {
-				p, err := protocol.Lookup(s.Protocol)
-				if err != nil {
-					t.Fatal(err)
-				}
-				srv, err := p.NewServer(contract.NewReference(ds), protocol.ServerConfig{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				a, err := transport.Parse(listenAddr(t, network))
-				if err != nil {
-					t.Fatal(err)
-				}
-				ln, err := transport.Listen(a)
-				if err != nil {
-					t.Fatal(err)
-				}
-				go srv.Serve(ln)
-				defer srv.Close()
-				target := transport.AddrOf(ln.Addr()).String()
+				target := protocoltest.Start(t, s.Protocol, network, contract.NewReference(ds), protocol.ServerConfig{}).Addr.String()
 				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 				defer cancel()
 				out, err := exec.CommandContext(ctx, bin, "check", "--stack", s.Name, "--protocol", s.Protocol, "--target", target).CombinedOutput()
