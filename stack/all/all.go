@@ -11,6 +11,7 @@ import (
 	_ "github.com/wirebench/wirebench/protocol/thriftrpc"
 	_ "github.com/wirebench/wirebench/protocol/websocketproto"
 	_ "github.com/wirebench/wirebench/stack/gotunedjson"
+	_ "github.com/wirebench/wirebench/stack/grpcgo"
 	_ "github.com/wirebench/wirebench/stack/instrument"
 	_ "github.com/wirebench/wirebench/stack/jvm"
 	_ "github.com/wirebench/wirebench/stack/rust"

@@ -1,4 +1,4 @@
-package grpcavro
+package grpcgo
 
 import (
 	"context"
@@ -6,23 +6,7 @@ import (
 	"google.golang.org/grpc"
 
 	"github.com/wirebench/wirebench/contract/avrowire"
-)
-
-// The gRPC method paths, the same as grpc-proto's (wirebench.proto's services), so
-// that the two differ only in the body encoding.
-const (
-	personService = "wirebench.v1.PersonService"
-	echoService   = "wirebench.v1.EchoService"
-	tradeService  = "wirebench.v1.TradeService"
-
-	methodListPersons    = "/" + personService + "/ListPersons"
-	methodGetPerson      = "/" + personService + "/GetPerson"
-	methodGetPersonLinks = "/" + personService + "/GetPersonLinks"
-	methodCreatePerson   = "/" + personService + "/CreatePerson"
-	methodEcho           = "/" + echoService + "/Echo"
-	methodStats          = "/" + echoService + "/Stats"
-	methodIncrement      = "/" + echoService + "/Increment"
-	methodStreamTrades   = "/" + tradeService + "/StreamTrades"
+	"github.com/wirebench/wirebench/protocol/grpcavro"
 )
 
 // metadata names the schemas in the service descriptors (grpc-go reports it in
@@ -30,31 +14,31 @@ const (
 const metadata = "contract/schema/avro"
 
 // The hand-written service descriptors: what protoc-gen-go-grpc generates from the
-// .proto, with avrowire messages. The server implementation is *server.
+// .proto, with avrowire messages. The server implementation is *avroServer.
 var (
 	personServiceDesc = grpc.ServiceDesc{
-		ServiceName: personService,
+		ServiceName: grpcavro.PersonService,
 		HandlerType: (*any)(nil),
 		Methods: []grpc.MethodDesc{
-			unary(personService, "ListPersons", (*server).listPersons),
-			unary(personService, "GetPerson", (*server).getPerson),
-			unary(personService, "GetPersonLinks", (*server).getPersonLinks),
-			unary(personService, "CreatePerson", (*server).createPerson),
+			unary(grpcavro.PersonService, "ListPersons", (*avroServer).listPersons),
+			unary(grpcavro.PersonService, "GetPerson", (*avroServer).getPerson),
+			unary(grpcavro.PersonService, "GetPersonLinks", (*avroServer).getPersonLinks),
+			unary(grpcavro.PersonService, "CreatePerson", (*avroServer).createPerson),
 		},
 		Metadata: metadata,
 	}
 	echoServiceDesc = grpc.ServiceDesc{
-		ServiceName: echoService,
+		ServiceName: grpcavro.EchoService,
 		HandlerType: (*any)(nil),
 		Methods: []grpc.MethodDesc{
-			unary(echoService, "Echo", (*server).echo),
-			unary(echoService, "Stats", (*server).stats),
-			unary(echoService, "Increment", (*server).increment),
+			unary(grpcavro.EchoService, "Echo", (*avroServer).echo),
+			unary(grpcavro.EchoService, "Stats", (*avroServer).stats),
+			unary(grpcavro.EchoService, "Increment", (*avroServer).increment),
 		},
 		Metadata: metadata,
 	}
 	tradeServiceDesc = grpc.ServiceDesc{
-		ServiceName: tradeService,
+		ServiceName: grpcavro.TradeService,
 		HandlerType: (*any)(nil),
 		Streams: []grpc.StreamDesc{{
 			StreamName:    "StreamTrades",
@@ -64,7 +48,7 @@ var (
 				if err := stream.RecvMsg(in); err != nil {
 					return err
 				}
-				return srv.(*server).streamTrades(in, stream)
+				return srv.(*avroServer).streamTrades(in, stream)
 			},
 		}},
 		Metadata: metadata,
@@ -79,7 +63,7 @@ var (
 func unary[Req any, Resp any, PReq interface {
 	*Req
 	avrowire.Message
-}](service, name string, h func(*server, context.Context, PReq) (*Resp, error)) grpc.MethodDesc {
+}](service, name string, h func(*avroServer, context.Context, PReq) (*Resp, error)) grpc.MethodDesc {
 	path := "/" + service + "/" + name
 	return grpc.MethodDesc{
 		MethodName: name,
@@ -88,7 +72,7 @@ func unary[Req any, Resp any, PReq interface {
 			if err := dec(in); err != nil {
 				return nil, err
 			}
-			s := srv.(*server)
+			s := srv.(*avroServer)
 			if ic == nil {
 				return h(s, ctx, in)
 			}

@@ -1,4 +1,4 @@
-package grpcavro_test
+package grpcgo_test
 
 // An outside client against the grpc-avro server: Python's grpcio, which always sends
 // "content-type: application/grpc", with fastavro encoding and decoding raw bytes by

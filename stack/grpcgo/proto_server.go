@@ -1,4 +1,4 @@
-package grpcproto
+package grpcgo
 
 import (
 	"context"
@@ -10,12 +10,13 @@ import (
 	"github.com/wirebench/wirebench/contract/pb"
 	"github.com/wirebench/wirebench/internal/grpcx"
 	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/protocol/grpcproto"
 )
 
-// NewServer returns a gRPC server of svc with the three wirebench.v1 services and
+// NewProtoServer returns a gRPC server of svc with the three wirebench.v1 services and
 // server reflection. cfg.Options takes the options of grpcx.ServerOptionNames.
-func NewServer(svc contract.Service, cfg protocol.ServerConfig) (*grpcx.Server, error) {
-	return grpcx.NewServer(Name, cfg, func(s *grpc.Server) {
+func NewProtoServer(svc contract.Service, cfg protocol.ServerConfig) (*grpcx.Server, error) {
+	return grpcx.NewServer(grpcproto.Name, cfg, func(s *grpc.Server) {
 		pb.RegisterPersonServiceServer(s, personServer{svc: svc})
 		pb.RegisterEchoServiceServer(s, echoServer{svc: svc})
 		pb.RegisterTradeServiceServer(s, tradeServer{svc: svc})
@@ -34,7 +35,7 @@ func (s personServer) ListPersons(ctx context.Context, _ *pb.ListPersonsRequest)
 	if err != nil {
 		return nil, grpcx.ServerError(err)
 	}
-	return ToPBPersons(ps), nil
+	return grpcproto.ToPBPersons(ps), nil
 }
 
 func (s personServer) GetPerson(ctx context.Context, req *pb.PersonId) (*pb.Person, error) {
@@ -42,7 +43,7 @@ func (s personServer) GetPerson(ctx context.Context, req *pb.PersonId) (*pb.Pers
 	if err != nil {
 		return nil, grpcx.ServerError(err)
 	}
-	return ToPBPerson(&p), nil
+	return grpcproto.ToPBPerson(&p), nil
 }
 
 func (s personServer) GetPersonLinks(ctx context.Context, req *pb.PersonId) (*pb.PersonLinkList, error) {
@@ -50,15 +51,15 @@ func (s personServer) GetPersonLinks(ctx context.Context, req *pb.PersonId) (*pb
 	if err != nil {
 		return nil, grpcx.ServerError(err)
 	}
-	return ToPBLinks(links), nil
+	return grpcproto.ToPBLinks(links), nil
 }
 
 func (s personServer) CreatePerson(ctx context.Context, req *pb.Person) (*pb.Person, error) {
-	p, err := s.svc.CreatePerson(ctx, FromPBPerson(req))
+	p, err := s.svc.CreatePerson(ctx, grpcproto.FromPBPerson(req))
 	if err != nil {
 		return nil, grpcx.ServerError(err)
 	}
-	return ToPBPerson(&p), nil
+	return grpcproto.ToPBPerson(&p), nil
 }
 
 // echoServer serves EchoService from the service.
@@ -105,7 +106,7 @@ func (s tradeServer) StreamTrades(req *pb.TradesRequest, stream grpc.ServerStrea
 		// A fresh message per Send: grpc-go documents that a sent message must not be
 		// modified, as stats handlers may read it later.
 		w := new(pb.Trade)
-		ToPBTrade(t, w)
+		grpcproto.ToPBTrade(t, w)
 		return stream.Send(w)
 	})
 	return grpcx.ServerError(err)

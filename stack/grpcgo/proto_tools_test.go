@@ -1,4 +1,4 @@
-package grpcproto_test
+package grpcgo_test
 
 // Outside clients against the grpc-proto server, using server reflection only (no
 // .proto file): grpcurl and ghz, the tools users reach for. Each test skips, saying

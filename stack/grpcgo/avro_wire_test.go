@@ -1,4 +1,4 @@
-package grpcavro_test
+package grpcgo_test
 
 import (
 	"context"

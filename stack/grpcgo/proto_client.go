@@ -1,4 +1,4 @@
-package grpcproto
+package grpcgo
 
 import (
 	"context"
@@ -7,29 +7,30 @@ import (
 	"github.com/wirebench/wirebench/contract/pb"
 	"github.com/wirebench/wirebench/internal/grpcx"
 	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/protocol/grpcproto"
 )
 
-// Client is a contract.Service over one gRPC connection (one HTTP/2 connection),
+// ProtoClient is a contract.Service over one gRPC connection (one HTTP/2 connection),
 // calling the generated stubs. It is safe for concurrent use by many goroutines: their
 // calls are streams multiplexed on the connection. Close releases the connection;
 // calls after Close fail at once.
-type Client struct {
+type ProtoClient struct {
 	conn   *grpcx.Conn
 	person pb.PersonServiceClient
 	echo   pb.EchoServiceClient
 	trade  pb.TradeServiceClient
 }
 
-var _ protocol.Client = (*Client)(nil)
+var _ protocol.Client = (*ProtoClient)(nil)
 
-// NewClient connects to cfg.Target through cfg.Dial and waits until the connection is
+// NewProtoClient connects to cfg.Target through cfg.Dial and waits until the connection is
 // ready, within ctx. cfg.Options takes the options of grpcx.ClientOptionNames.
-func NewClient(ctx context.Context, cfg protocol.ClientConfig) (*Client, error) {
-	conn, err := grpcx.Dial(ctx, Name, cfg)
+func NewProtoClient(ctx context.Context, cfg protocol.ClientConfig) (*ProtoClient, error) {
+	conn, err := grpcx.Dial(ctx, grpcproto.Name, cfg)
 	if err != nil {
 		return nil, err
 	}
-	return &Client{
+	return &ProtoClient{
 		conn:   conn,
 		person: pb.NewPersonServiceClient(conn),
 		echo:   pb.NewEchoServiceClient(conn),
@@ -38,49 +39,49 @@ func NewClient(ctx context.Context, cfg protocol.ClientConfig) (*Client, error) 
 }
 
 // Close closes the connection. It is safe to call more than once.
-func (c *Client) Close() error { return c.conn.Close() }
+func (c *ProtoClient) Close() error { return c.conn.Close() }
 
 // ListPersons calls PersonService/ListPersons.
-func (c *Client) ListPersons(ctx context.Context) ([]contract.Person, error) {
+func (c *ProtoClient) ListPersons(ctx context.Context) ([]contract.Person, error) {
 	out, err := c.person.ListPersons(ctx, &pb.ListPersonsRequest{})
 	if err != nil {
 		return nil, c.conn.Err(ctx, "ListPersons", err)
 	}
-	return FromPBPersons(out), nil
+	return grpcproto.FromPBPersons(out), nil
 }
 
 // GetPerson calls PersonService/GetPerson; an unknown id fails with Code NotFound.
-func (c *Client) GetPerson(ctx context.Context, id int64) (contract.Person, error) {
+func (c *ProtoClient) GetPerson(ctx context.Context, id int64) (contract.Person, error) {
 	out, err := c.person.GetPerson(ctx, &pb.PersonId{Id: id})
 	if err != nil {
 		return contract.Person{}, c.conn.Err(ctx, "GetPerson", err)
 	}
-	return FromPBPerson(out), nil
+	return grpcproto.FromPBPerson(out), nil
 }
 
 // GetPersonLinks calls PersonService/GetPersonLinks; an unknown id fails with Code
 // NotFound.
-func (c *Client) GetPersonLinks(ctx context.Context, id int64) ([]contract.PersonLink, error) {
+func (c *ProtoClient) GetPersonLinks(ctx context.Context, id int64) ([]contract.PersonLink, error) {
 	out, err := c.person.GetPersonLinks(ctx, &pb.PersonId{Id: id})
 	if err != nil {
 		return nil, c.conn.Err(ctx, "GetPersonLinks", err)
 	}
-	return FromPBLinks(out), nil
+	return grpcproto.FromPBLinks(out), nil
 }
 
 // CreatePerson calls PersonService/CreatePerson; a bad person fails with Code
 // InvalidArgument.
-func (c *Client) CreatePerson(ctx context.Context, p contract.Person) (contract.Person, error) {
-	out, err := c.person.CreatePerson(ctx, ToPBPerson(&p))
+func (c *ProtoClient) CreatePerson(ctx context.Context, p contract.Person) (contract.Person, error) {
+	out, err := c.person.CreatePerson(ctx, grpcproto.ToPBPerson(&p))
 	if err != nil {
 		return contract.Person{}, c.conn.Err(ctx, "CreatePerson", err)
 	}
-	return FromPBPerson(out), nil
+	return grpcproto.FromPBPerson(out), nil
 }
 
 // Echo calls EchoService/Echo. The payload travels as a proto3 string, which must be
 // valid UTF-8: another payload fails to marshal (Code Internal).
-func (c *Client) Echo(ctx context.Context, payload string) (string, error) {
+func (c *ProtoClient) Echo(ctx context.Context, payload string) (string, error) {
 	out, err := c.echo.Echo(ctx, &pb.EchoMessage{Payload: payload})
 	if err != nil {
 		return "", c.conn.Err(ctx, "Echo", err)
@@ -89,7 +90,7 @@ func (c *Client) Echo(ctx context.Context, payload string) (string, error) {
 }
 
 // Stats calls EchoService/Stats.
-func (c *Client) Stats(ctx context.Context) (contract.Stats, error) {
+func (c *ProtoClient) Stats(ctx context.Context) (contract.Stats, error) {
 	out, err := c.echo.Stats(ctx, &pb.StatsRequest{})
 	if err != nil {
 		return contract.Stats{}, c.conn.Err(ctx, "Stats", err)
@@ -98,7 +99,7 @@ func (c *Client) Stats(ctx context.Context) (contract.Stats, error) {
 }
 
 // Increment calls EchoService/Increment (one round trip: the ping-pong).
-func (c *Client) Increment(ctx context.Context, n int64) (int64, error) {
+func (c *ProtoClient) Increment(ctx context.Context, n int64) (int64, error) {
 	out, err := c.echo.Increment(ctx, &pb.Number{Value: n})
 	if err != nil {
 		return 0, c.conn.Err(ctx, "Increment", err)
@@ -112,12 +113,12 @@ func (c *Client) Increment(ctx context.Context, n int64) (int64, error) {
 // fails and it stops), and the yield's error is returned at once, without reading
 // what is still in flight. A stream that ends with more or fewer than count trades
 // is an error.
-func (c *Client) StreamTrades(ctx context.Context, count int64, yield func(*contract.Trade) error) error {
+func (c *ProtoClient) StreamTrades(ctx context.Context, count int64, yield func(*contract.Trade) error) error {
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	stream, err := c.trade.StreamTrades(sctx, &pb.TradesRequest{Count: count})
 	if err != nil {
 		return c.conn.Err(ctx, "StreamTrades", err)
 	}
-	return grpcx.RecvTrades(ctx, c.conn, stream, count, new(pb.Trade), FromPBTrade, yield)
+	return grpcx.RecvTrades(ctx, c.conn, stream, count, new(pb.Trade), grpcproto.FromPBTrade, yield)
 }
