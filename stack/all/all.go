@@ -10,6 +10,7 @@ import (
 	_ "github.com/wirebench/wirebench/protocol/httpjson"
 	_ "github.com/wirebench/wirebench/protocol/thriftrpc"
 	_ "github.com/wirebench/wirebench/protocol/websocketproto"
+	_ "github.com/wirebench/wirebench/stack/capnpgo"
 	_ "github.com/wirebench/wirebench/stack/gotunedjson"
 	_ "github.com/wirebench/wirebench/stack/grpcgo"
 	_ "github.com/wirebench/wirebench/stack/instrument"

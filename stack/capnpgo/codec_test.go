@@ -1,4 +1,4 @@
-package capnprpc
+package capnpgo
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/protocol/capnprpc"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
 )
 
@@ -20,7 +21,7 @@ func TestStalledFrameClosed(t *testing.T) {
 	messageReadTimeout = 300 * time.Millisecond
 	defer func() { messageReadTimeout = old }()
 
-	tg := protocoltest.Start(t, Name, "tcp", nil, protocol.ServerConfig{})
+	tg := protocoltest.Start(t, capnprpc.Name, "tcp", nil, protocol.ServerConfig{})
 	dial := func() net.Conn {
 		c, err := net.DialTimeout("tcp", tg.Addr.Address, time.Second)
 		if err != nil {

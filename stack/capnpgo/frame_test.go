@@ -1,4 +1,4 @@
-package capnprpc
+package capnpgo
 
 import (
 	"bytes"
@@ -16,6 +16,7 @@ import (
 
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/protocol/capnprpc"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
 	"github.com/wirebench/wirebench/transport"
 )
@@ -69,7 +70,7 @@ func heapInUse() int64 {
 // message from a well-behaved client still goes through meanwhile.
 func TestStalledFramesReserveLittle(t *testing.T) {
 	const n = 32
-	tg := protocoltest.Start(t, Name, "tcp", nil, protocol.ServerConfig{}) // 16 MiB limit
+	tg := protocoltest.Start(t, capnprpc.Name, "tcp", nil, protocol.ServerConfig{}) // 16 MiB limit
 	cl := tg.Client(t, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -157,7 +158,7 @@ func TestStalledLargeFrameClosed(t *testing.T) {
 	messageReadTimeout = 300 * time.Millisecond
 	defer func() { messageReadTimeout = old }()
 
-	tg := protocoltest.Start(t, Name, "tcp", nil, protocol.ServerConfig{})
+	tg := protocoltest.Start(t, capnprpc.Name, "tcp", nil, protocol.ServerConfig{})
 	// The first takes the budget, the second is read as it arrives.
 	conns := stall(t, tg, 2, protocol.DefaultMaxMessageSize)
 	trickle := stall(t, tg, 1, protocol.DefaultMaxMessageSize)[0]

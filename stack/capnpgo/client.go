@@ -1,4 +1,4 @@
-package capnprpc
+package capnpgo
 
 import (
 	"context"
@@ -16,6 +16,7 @@ import (
 	"github.com/wirebench/wirebench/contract/capnpwire"
 	"github.com/wirebench/wirebench/internal/units"
 	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/protocol/capnprpc"
 	"github.com/wirebench/wirebench/transport"
 )
 
@@ -50,14 +51,14 @@ var errConnDied = errors.New("capnp: connection closed")
 // capability and waits for it (so a wrong or dead target fails here), within ctx.
 // cfg.Options may set OptionFlowWindow.
 func NewClient(ctx context.Context, cfg protocol.ClientConfig) (*Client, error) {
-	if err := protocol.CheckOptions(Name, cfg.Options, OptionFlowWindow); err != nil {
+	if err := protocol.CheckOptions(capnprpc.Name, cfg.Options, OptionFlowWindow); err != nil {
 		return nil, err
 	}
 	window := 4 * int64(cfg.MessageLimit())
 	if v, ok := cfg.Options[OptionFlowWindow]; ok {
 		sz, err := units.ParseSize(v)
 		if err != nil || sz < 1 {
-			return nil, fmt.Errorf("%s: option %s: want a positive size such as 8MiB, got %q", Name, OptionFlowWindow, v)
+			return nil, fmt.Errorf("%s: option %s: want a positive size such as 8MiB, got %q", capnprpc.Name, OptionFlowWindow, v)
 		}
 		window = int64(sz)
 	}
@@ -68,7 +69,7 @@ func NewClient(ctx context.Context, cfg protocol.ClientConfig) (*Client, error) 
 	if cfg.TLS.Enabled() {
 		tc, err := cfg.TLS.ClientConfig()
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", Name, err)
+			return nil, fmt.Errorf("%s: %w", capnprpc.Name, err)
 		}
 		dial = transport.TLSDialer(dial, cfg.Target, tc)
 	}
@@ -149,7 +150,7 @@ func (c *Client) begin(ctx context.Context) error {
 // when the connection was aborted for a message over a limit, and otherwise the error
 // itself, annotated.
 func (c *Client) callError(ctx context.Context, op string, err error) error {
-	if ce := decodeError(err); ce != nil {
+	if ce := capnprpc.DecodeError(err); ce != nil {
 		return ce
 	}
 	if cerr := ctx.Err(); cerr != nil {
@@ -194,7 +195,7 @@ func (c *Client) ListPersons(ctx context.Context) ([]contract.Person, error) {
 	if err != nil {
 		return nil, opError("listPersons", err)
 	}
-	ps, err := readPersons(l)
+	ps, err := capnprpc.ReadPersons(l)
 	if err != nil {
 		return nil, opError("listPersons", err)
 	}
@@ -218,7 +219,7 @@ func (c *Client) GetPerson(ctx context.Context, id int64) (contract.Person, erro
 	}
 	w, err := res.Person()
 	if err == nil {
-		err = readPerson(w, &p)
+		err = capnprpc.ReadPerson(w, &p)
 	}
 	if err != nil {
 		return contract.Person{}, opError("getPerson", err)
@@ -244,7 +245,7 @@ func (c *Client) GetPersonLinks(ctx context.Context, id int64) ([]contract.Perso
 	if err != nil {
 		return nil, opError("getPersonLinks", err)
 	}
-	links, err := readLinks(l)
+	links, err := capnprpc.ReadLinks(l)
 	if err != nil {
 		return nil, opError("getPersonLinks", err)
 	}
@@ -262,7 +263,7 @@ func (c *Client) CreatePerson(ctx context.Context, p contract.Person) (contract.
 		if err != nil {
 			return err
 		}
-		return writePerson(w, &p)
+		return capnprpc.WritePerson(w, &p)
 	})
 	defer release()
 	res, err := f.Struct()
@@ -271,7 +272,7 @@ func (c *Client) CreatePerson(ctx context.Context, p contract.Person) (contract.
 	}
 	w, err := res.Person()
 	if err == nil {
-		err = readPerson(w, &out)
+		err = capnprpc.ReadPerson(w, &out)
 	}
 	if err != nil {
 		return contract.Person{}, opError("createPerson", err)
@@ -398,7 +399,7 @@ func (s *sink) Push(_ context.Context, call capnpwire.TradeSink_push) error {
 		return err
 	}
 	for i := range l.Len() {
-		if err := readTrade(l.At(i), &s.t); err != nil {
+		if err := capnprpc.ReadTrade(l.At(i), &s.t); err != nil {
 			s.err = opError("streamTrades: decode trade", err)
 			s.cancel()
 			return errStreamStopped

@@ -1,4 +1,4 @@
-package capnprpc_test
+package capnpgo_test
 
 import (
 	"testing"

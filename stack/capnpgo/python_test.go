@@ -1,4 +1,4 @@
-package capnprpc_test
+package capnpgo_test
 
 // An outside client against the capnp server: Python's pycapnp (protocoltest.Pycapnp).
 // Skips, saying so, when python3 or pycapnp is missing (make tools installs pycapnp).

@@ -1,4 +1,4 @@
-package capnprpc
+package capnpgo
 
 import (
 	"context"
@@ -16,6 +16,7 @@ import (
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/contract/capnpwire"
 	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/protocol/capnprpc"
 	"github.com/wirebench/wirebench/transport"
 )
 
@@ -46,7 +47,7 @@ var _ protocol.Server = (*Server)(nil)
 // by closing the connection that sent them. The server has no options: it refuses any
 // name in cfg.Options.
 func NewServer(svc contract.Service, cfg protocol.ServerConfig) (*Server, error) {
-	if err := protocol.CheckOptions(Name, cfg.Options); err != nil {
+	if err := protocol.CheckOptions(capnprpc.Name, cfg.Options); err != nil {
 		return nil, err
 	}
 	s := &Server{
@@ -62,7 +63,7 @@ func NewServer(svc contract.Service, cfg protocol.ServerConfig) (*Server, error)
 		// No ALPN: Cap'n Proto has no registered protocol identifier.
 		var err error
 		if s.tls, err = cfg.TLS.ServerConfig(); err != nil {
-			return nil, fmt.Errorf("%s: %w", Name, err)
+			return nil, fmt.Errorf("%s: %w", capnprpc.Name, err)
 		}
 	}
 	return s, nil
@@ -244,7 +245,7 @@ func (h *handler) ListPersons(ctx context.Context, call capnpwire.Wirebench_list
 	defer h.begin(call)()
 	ps, err := h.svc.ListPersons(ctx)
 	if err != nil {
-		return encodeError(err)
+		return capnprpc.EncodeError(err)
 	}
 	res, err := call.AllocResults()
 	if err != nil {
@@ -254,7 +255,7 @@ func (h *handler) ListPersons(ctx context.Context, call capnpwire.Wirebench_list
 	if err != nil {
 		return err
 	}
-	return writePersons(l, ps)
+	return capnprpc.WritePersons(l, ps)
 }
 
 // GetPerson serves getPerson from the service.
@@ -262,7 +263,7 @@ func (h *handler) GetPerson(ctx context.Context, call capnpwire.Wirebench_getPer
 	defer h.begin(call)()
 	p, err := h.svc.GetPerson(ctx, call.Args().Id())
 	if err != nil {
-		return encodeError(err)
+		return capnprpc.EncodeError(err)
 	}
 	res, err := call.AllocResults()
 	if err != nil {
@@ -272,7 +273,7 @@ func (h *handler) GetPerson(ctx context.Context, call capnpwire.Wirebench_getPer
 	if err != nil {
 		return err
 	}
-	return writePerson(w, &p)
+	return capnprpc.WritePerson(w, &p)
 }
 
 // GetPersonLinks serves getPersonLinks from the service.
@@ -280,7 +281,7 @@ func (h *handler) GetPersonLinks(ctx context.Context, call capnpwire.Wirebench_g
 	defer h.begin(call)()
 	links, err := h.svc.GetPersonLinks(ctx, call.Args().Id())
 	if err != nil {
-		return encodeError(err)
+		return capnprpc.EncodeError(err)
 	}
 	res, err := call.AllocResults()
 	if err != nil {
@@ -290,7 +291,7 @@ func (h *handler) GetPersonLinks(ctx context.Context, call capnpwire.Wirebench_g
 	if err != nil {
 		return err
 	}
-	return writeLinks(l, links)
+	return capnprpc.WriteLinks(l, links)
 }
 
 // CreatePerson serves createPerson from the service.
@@ -298,15 +299,15 @@ func (h *handler) CreatePerson(ctx context.Context, call capnpwire.Wirebench_cre
 	defer h.begin(call)()
 	w, err := call.Args().Person()
 	if err != nil {
-		return encodeError(contract.Errorf(contract.InvalidArgument, "person: %v", err))
+		return capnprpc.EncodeError(contract.Errorf(contract.InvalidArgument, "person: %v", err))
 	}
 	var p contract.Person
-	if err := readPerson(w, &p); err != nil {
-		return encodeError(contract.Errorf(contract.InvalidArgument, "person: %v", err))
+	if err := capnprpc.ReadPerson(w, &p); err != nil {
+		return capnprpc.EncodeError(contract.Errorf(contract.InvalidArgument, "person: %v", err))
 	}
 	p, err = h.svc.CreatePerson(ctx, p)
 	if err != nil {
-		return encodeError(err)
+		return capnprpc.EncodeError(err)
 	}
 	res, err := call.AllocResults()
 	if err != nil {
@@ -316,7 +317,7 @@ func (h *handler) CreatePerson(ctx context.Context, call capnpwire.Wirebench_cre
 	if err != nil {
 		return err
 	}
-	return writePerson(out, &p)
+	return capnprpc.WritePerson(out, &p)
 }
 
 // Echo serves echo from the service.
@@ -324,11 +325,11 @@ func (h *handler) Echo(ctx context.Context, call capnpwire.Wirebench_echo) error
 	defer h.begin(call)()
 	in, err := call.Args().Payload()
 	if err != nil {
-		return encodeError(contract.Errorf(contract.InvalidArgument, "payload: %v", err))
+		return capnprpc.EncodeError(contract.Errorf(contract.InvalidArgument, "payload: %v", err))
 	}
 	out, err := h.svc.Echo(ctx, in)
 	if err != nil {
-		return encodeError(err)
+		return capnprpc.EncodeError(err)
 	}
 	res, err := call.AllocResults()
 	if err != nil {
@@ -342,7 +343,7 @@ func (h *handler) Stats(ctx context.Context, call capnpwire.Wirebench_stats) err
 	defer h.begin(call)()
 	st, err := h.svc.Stats(ctx)
 	if err != nil {
-		return encodeError(err)
+		return capnprpc.EncodeError(err)
 	}
 	res, err := call.AllocResults()
 	if err != nil {
@@ -358,7 +359,7 @@ func (h *handler) Increment(ctx context.Context, call capnpwire.Wirebench_increm
 	defer h.begin(call)()
 	n, err := h.svc.Increment(ctx, call.Args().Value())
 	if err != nil {
-		return encodeError(err)
+		return capnprpc.EncodeError(err)
 	}
 	res, err := call.AllocResults()
 	if err != nil {
@@ -379,7 +380,7 @@ func (h *handler) StreamTrades(ctx context.Context, call capnpwire.Wirebench_str
 	sink := args.Sink().AddRef()
 	defer sink.Release()
 	if !sink.IsValid() {
-		return encodeError(contract.Errorf(contract.InvalidArgument, "streamTrades needs a sink"))
+		return capnprpc.EncodeError(contract.Errorf(contract.InvalidArgument, "streamTrades needs a sink"))
 	}
 	sink.SetFlowLimiter(newLimiter(StreamWindow))
 
@@ -399,7 +400,7 @@ func (h *handler) StreamTrades(ctx context.Context, call capnpwire.Wirebench_str
 				return err
 			}
 			for i := range batch {
-				if err := writeTrade(l.At(i), &batch[i]); err != nil {
+				if err := capnprpc.WriteTrade(l.At(i), &batch[i]); err != nil {
 					return err
 				}
 			}
@@ -426,7 +427,7 @@ func (h *handler) StreamTrades(ctx context.Context, call capnpwire.Wirebench_str
 		return streamErr
 	}
 	if err != nil {
-		return encodeError(err)
+		return capnprpc.EncodeError(err)
 	}
 	// done follows the pushes on the same capability, so its return means every push
 	// was processed; WaitStreaming then reports a push that failed.

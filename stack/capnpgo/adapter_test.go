@@ -1,4 +1,4 @@
-package capnprpc_test
+package capnpgo_test
 
 import (
 	"context"
@@ -17,6 +17,7 @@ import (
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/capnprpc"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
+	"github.com/wirebench/wirebench/stack/capnpgo"
 	"github.com/wirebench/wirebench/transport"
 )
 
@@ -302,7 +303,7 @@ func TestPictureAbsentVersusEmpty(t *testing.T) {
 func TestClientOptions(t *testing.T) {
 	tg := protocoltest.Start(t, capnprpc.Name, "tcp", nil, protocol.ServerConfig{})
 	p, _ := protocol.Lookup(capnprpc.Name)
-	for _, opts := range []map[string]string{{"nope": "1"}, {capnprpc.OptionFlowWindow: "lots"}, {capnprpc.OptionFlowWindow: "0"}} {
+	for _, opts := range []map[string]string{{"nope": "1"}, {capnpgo.OptionFlowWindow: "lots"}, {capnpgo.OptionFlowWindow: "0"}} {
 		cl, err := p.Dial(protocoltest.Context(t), protocol.ClientConfig{Target: tg.Addr, Options: opts})
 		if err == nil {
 			cl.Close()
@@ -310,7 +311,7 @@ func TestClientOptions(t *testing.T) {
 		}
 	}
 	// A window smaller than one request: calls pass one at a time, never panic.
-	cl := tg.ClientConfig(t, protocol.ClientConfig{Options: map[string]string{capnprpc.OptionFlowWindow: "16KiB"}}, nil)
+	cl := tg.ClientConfig(t, protocol.ClientConfig{Options: map[string]string{capnpgo.OptionFlowWindow: "16KiB"}}, nil)
 	payload := contract.Payload(100 << 10)
 	var wg sync.WaitGroup
 	for range 8 {

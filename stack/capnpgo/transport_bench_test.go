@@ -1,4 +1,4 @@
-package capnprpc
+package capnpgo
 
 import (
 	"bytes"
