@@ -16,4 +16,5 @@ import (
 	_ "github.com/wirebench/wirebench/stack/instrument"
 	_ "github.com/wirebench/wirebench/stack/jvm"
 	_ "github.com/wirebench/wirebench/stack/rust"
+	_ "github.com/wirebench/wirebench/stack/thriftgo"
 )

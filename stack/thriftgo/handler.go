@@ -1,10 +1,11 @@
-package thriftrpc
+package thriftgo
 
 import (
 	"context"
 
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/contract/thriftwire"
+	"github.com/wirebench/wirebench/protocol/thriftrpc"
 )
 
 // handler implements the generated Wirebench interface over the service for one
@@ -29,27 +30,27 @@ func (h *handler) ListPersons(ctx context.Context) ([]*thriftwire.Person, error)
 	defer h.begin()()
 	ps, err := h.svc.ListPersons(ctx)
 	if err != nil {
-		return nil, serverError(ctx, err)
+		return nil, thriftrpc.ServerError(ctx, err)
 	}
-	return toWirePersons(ps), nil
+	return thriftrpc.ToWirePersons(ps), nil
 }
 
 func (h *handler) GetPerson(ctx context.Context, id int64) (*thriftwire.Person, error) {
 	defer h.begin()()
 	p, err := h.svc.GetPerson(ctx, id)
 	if err != nil {
-		return nil, serverError(ctx, err)
+		return nil, thriftrpc.ServerError(ctx, err)
 	}
-	return toWirePerson(&p), nil
+	return thriftrpc.ToWirePerson(&p), nil
 }
 
 func (h *handler) GetPersonLinks(ctx context.Context, id int64) ([]*thriftwire.PersonLink, error) {
 	defer h.begin()()
 	links, err := h.svc.GetPersonLinks(ctx, id)
 	if err != nil {
-		return nil, serverError(ctx, err)
+		return nil, thriftrpc.ServerError(ctx, err)
 	}
-	return toWireLinks(links), nil
+	return thriftrpc.ToWireLinks(links), nil
 }
 
 // CreatePerson hands the service an empty person when the request has none (the
@@ -58,20 +59,20 @@ func (h *handler) CreatePerson(ctx context.Context, w *thriftwire.Person) (*thri
 	defer h.begin()()
 	var in contract.Person
 	if w != nil {
-		in = fromWirePerson(w)
+		in = thriftrpc.FromWirePerson(w)
 	}
 	p, err := h.svc.CreatePerson(ctx, in)
 	if err != nil {
-		return nil, serverError(ctx, err)
+		return nil, thriftrpc.ServerError(ctx, err)
 	}
-	return toWirePerson(&p), nil
+	return thriftrpc.ToWirePerson(&p), nil
 }
 
 func (h *handler) Echo(ctx context.Context, payload string) (string, error) {
 	defer h.begin()()
 	out, err := h.svc.Echo(ctx, payload)
 	if err != nil {
-		return "", serverError(ctx, err)
+		return "", thriftrpc.ServerError(ctx, err)
 	}
 	return out, nil
 }
@@ -80,7 +81,7 @@ func (h *handler) Stats(ctx context.Context) (*thriftwire.Stats, error) {
 	defer h.begin()()
 	st, err := h.svc.Stats(ctx)
 	if err != nil {
-		return nil, serverError(ctx, err)
+		return nil, thriftrpc.ServerError(ctx, err)
 	}
 	return &thriftwire.Stats{Calls: st.Calls, LastPayloadLen: st.LastPayloadLen}, nil
 }
@@ -89,7 +90,7 @@ func (h *handler) Increment(ctx context.Context, value int64) (int64, error) {
 	defer h.begin()()
 	n, err := h.svc.Increment(ctx, value)
 	if err != nil {
-		return 0, serverError(ctx, err)
+		return 0, thriftrpc.ServerError(ctx, err)
 	}
 	return n, nil
 }
@@ -129,12 +130,12 @@ func (h *handler) nextPage(ctx context.Context) (*thriftwire.TradePage, error) {
 			h.endStream()
 		}
 		if p.err != nil {
-			return nil, serverError(ctx, p.err)
+			return nil, thriftrpc.ServerError(ctx, p.err)
 		}
 		return p.page, nil
 	case <-ctx.Done():
 		h.endStream()
-		return nil, serverError(ctx, ctx.Err())
+		return nil, thriftrpc.ServerError(ctx, ctx.Err())
 	}
 }
 

@@ -1,4 +1,4 @@
-package thriftrpc
+package thriftgo
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/contract/thriftwire"
+	"github.com/wirebench/wirebench/protocol/thriftrpc"
 )
 
 // Pages of a trade stream (the IDL's streamTrades): the client asks for a page size,
@@ -86,7 +87,7 @@ func (st *tradeStream) produce(ctx context.Context, svc contract.Service, count 
 			block = make([]thriftwire.Trade, size)
 		}
 		w := &block[len(page.Trades)]
-		toWireTrade(t, w)
+		thriftrpc.ToWireTrade(t, w)
 		page.Trades = append(page.Trades, w)
 		return nil
 	})

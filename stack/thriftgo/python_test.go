@@ -1,4 +1,4 @@
-package thriftrpc_test
+package thriftgo_test
 
 // An outside client against the thrift servers: Python's thrift library (0.25.0,
 // which make tools installs) with the code the Thrift compiler generates for Python

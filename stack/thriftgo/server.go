@@ -1,4 +1,4 @@
-package thriftrpc
+package thriftgo
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/contract/thriftwire"
 	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/protocol/thriftrpc"
 	"github.com/wirebench/wirebench/transport"
 )
 
@@ -25,7 +26,7 @@ import (
 //
 // Bad input: a frame whose length is over the limit ends its connection alone before
 // any of it is read (the framed transport checks the 4-byte length first), and so do
-// bytes that begin no message of the encoding (frameCheck, as they arrive) or do not
+// bytes that begin no message of the encoding (thriftrpc.FrameCheck, as they arrive) or do not
 // decode (once the frame is in); memory follows the bytes received, not the length
 // claimed. A connection on which nothing arrives for idleTimeout is closed, and a TLS
 // handshake must end within transport.HandshakeTimeout. The server does not log.
@@ -48,31 +49,31 @@ type Server struct {
 
 var _ protocol.Server = (*Server)(nil)
 
-// NewServer returns a server of svc speaking the named protocol (Binary or Compact),
-// whose requests are bounded by cfg.MessageLimit() (plus envelopeSlack), over TLS when
-// cfg.TLS is enabled. It has no options.
+// NewServer returns a server of svc speaking the named protocol (thriftrpc.Binary or
+// thriftrpc.Compact), whose requests are bounded by cfg.MessageLimit() (plus
+// thriftrpc.EnvelopeSlack), over TLS when cfg.TLS is enabled. It has no options.
 func NewServer(svc contract.Service, proto string, cfg protocol.ServerConfig) (*Server, error) {
-	v, ok := lookup(proto)
+	factory, ok := thriftrpc.Encoding(proto)
 	if !ok {
-		return nil, fmt.Errorf("%s: not a protocol of %s", proto, StackName)
+		return nil, fmt.Errorf("%s: not a protocol of %s", proto, Name)
 	}
-	if err := protocol.CheckOptions(StackName, cfg.Options); err != nil {
+	if err := protocol.CheckOptions(Name, cfg.Options); err != nil {
 		return nil, err
 	}
-	conf := configuration(cfg.MessageLimit(), idleTimeout)
+	conf := thriftrpc.Configuration(cfg.MessageLimit(), idleTimeout)
 	s := &Server{
 		svc:       svc,
 		conf:      conf,
 		framed:    thrift.NewTFramedTransportFactoryConf(thrift.NewTTransportFactory(), conf),
-		protocols: v.factory(conf),
-		compact:   v.name == Compact,
+		protocols: factory(conf),
+		compact:   proto == thriftrpc.Compact,
 		servers:   map[*thrift.TSimpleServer]*serverTransport{},
 		conns:     map[*serverConn]struct{}{},
 	}
 	if cfg.TLS.Enabled() {
 		var err error
 		if s.tls, err = cfg.TLS.ServerConfig(); err != nil {
-			return nil, fmt.Errorf("%s: %w", StackName, err)
+			return nil, fmt.Errorf("%s: %w", Name, err)
 		}
 	}
 	return s, nil
@@ -171,7 +172,7 @@ func (s *Server) track(nc net.Conn) *serverConn {
 		nc.Close()
 		return nil
 	}
-	c := &serverConn{srv: s, frames: frameCheck{compact: s.compact, limit: uint32(s.conf.GetMaxFrameSize())}}
+	c := &serverConn{srv: s, frames: thriftrpc.NewFrameCheck(s.compact, uint32(s.conf.GetMaxFrameSize()))}
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	if s.tls != nil {
 		c.tls = tls.Server(nc, s.tls)
@@ -230,7 +231,7 @@ func (t *serverTransport) Interrupt() error { return t.ln.Close() }
 // ends when the connection closes (the contexts of its calls and of its trade stream
 // derive from it), over TLS the handshake made at the first read, within
 // transport.HandshakeTimeout, and the first bytes of every message checked as they
-// arrive (frameCheck). It is read by its connection's goroutine alone.
+// arrive (thriftrpc.FrameCheck). It is read by its connection's goroutine alone.
 type serverConn struct {
 	*thrift.TSocket
 	srv        *Server
@@ -238,7 +239,7 @@ type serverConn struct {
 	cancel     context.CancelFunc
 	tls        *tls.Conn // nil: plain text
 	handshaken bool
-	frames     frameCheck
+	frames     thriftrpc.FrameCheck
 }
 
 func (c *serverConn) Read(p []byte) (int, error) {
@@ -252,7 +253,7 @@ func (c *serverConn) Read(p []byte) (int, error) {
 		}
 	}
 	n, err := c.TSocket.Read(p)
-	if ferr := c.frames.check(p[:n]); ferr != nil {
+	if ferr := c.frames.Check(p[:n]); ferr != nil {
 		return 0, thrift.NewTTransportExceptionFromError(ferr)
 	}
 	return n, err

@@ -1,4 +1,4 @@
-package thriftrpc_test
+package thriftgo_test
 
 import (
 	"testing"

@@ -1,4 +1,4 @@
-package thriftrpc
+package thriftgo
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/contract/thriftwire"
 	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/protocol/thriftrpc"
 	"github.com/wirebench/wirebench/transport"
 )
 
@@ -53,18 +54,18 @@ type clientConn struct {
 // PageSize is the page size the client asks for in streamTrades.
 const PageSize = DefaultPageSize
 
-// NewClient returns a client of the named protocol (Binary or Compact) to cfg.Target,
-// whose connections all come from cfg.Dial, over TLS when cfg.TLS is enabled (the
-// handshake made when a connection is opened), refusing answers over
-// cfg.MessageLimit() (plus envelopeSlack). Unless cfg.NoProbe, it opens a connection
-// and makes one stats call within ctx, so that a wrong or dead target fails here; the
-// connection then stays in the pool. It has no options.
+// NewClient returns a client of the named protocol (thriftrpc.Binary or
+// thriftrpc.Compact) to cfg.Target, whose connections all come from cfg.Dial, over TLS
+// when cfg.TLS is enabled (the handshake made when a connection is opened), refusing
+// answers over cfg.MessageLimit() (plus thriftrpc.EnvelopeSlack). Unless cfg.NoProbe,
+// it opens a connection and makes one stats call within ctx, so that a wrong or dead
+// target fails here; the connection then stays in the pool. It has no options.
 func NewClient(ctx context.Context, proto string, cfg protocol.ClientConfig) (*Client, error) {
-	v, ok := lookup(proto)
+	factory, ok := thriftrpc.Encoding(proto)
 	if !ok {
-		return nil, fmt.Errorf("%s: not a protocol of %s", proto, StackName)
+		return nil, fmt.Errorf("%s: not a protocol of %s", proto, Name)
 	}
-	if err := protocol.CheckOptions(StackName, cfg.Options); err != nil {
+	if err := protocol.CheckOptions(Name, cfg.Options); err != nil {
 		return nil, err
 	}
 	if cfg.Dial == nil {
@@ -78,8 +79,8 @@ func NewClient(ctx context.Context, proto string, cfg protocol.ClientConfig) (*C
 		}
 		dial = transport.TLSDialer(dial, cfg.Target, tc)
 	}
-	conf := configuration(cfg.MessageLimit(), 0)
-	c := &Client{proto: proto, dial: dial, conf: conf, pf: v.factory(conf), compact: v.name == Compact,
+	conf := thriftrpc.Configuration(cfg.MessageLimit(), 0)
+	c := &Client{proto: proto, dial: dial, conf: conf, pf: factory(conf), compact: proto == thriftrpc.Compact,
 		conns: map[*clientConn]struct{}{}}
 	if !cfg.NoProbe {
 		if _, err := c.Stats(ctx); err != nil {
@@ -141,7 +142,7 @@ func (c *Client) open(ctx context.Context) (*clientConn, error) {
 		return nil, err
 	}
 	sock := thrift.NewTSocketFromConnConf(nc, c.conf)
-	checked := &checkedSocket{TSocket: sock, frames: frameCheck{compact: c.compact, limit: uint32(c.conf.GetMaxFrameSize())}}
+	checked := &checkedSocket{TSocket: sock, frames: thriftrpc.NewFrameCheck(c.compact, uint32(c.conf.GetMaxFrameSize()))}
 	prot := c.pf.GetProtocol(thrift.NewTFramedTransportConf(checked, c.conf))
 	cn := &clientConn{sock: sock, wb: thriftwire.NewWirebenchClient(thrift.NewTStandardClient(prot, prot))}
 	c.mu.Lock()
@@ -155,16 +156,16 @@ func (c *Client) open(ctx context.Context) (*clientConn, error) {
 }
 
 // checkedSocket is a client connection's socket with its answers' frames checked as
-// they arrive (frameCheck): an answer over the client's limit fails with a
-// *frameSizeError, which clientError maps to resource_exhausted.
+// they arrive (thriftrpc.FrameCheck): an answer over the client's limit fails with a
+// frame-size error, which thriftrpc.ClientError maps to resource_exhausted.
 type checkedSocket struct {
 	*thrift.TSocket
-	frames frameCheck
+	frames thriftrpc.FrameCheck
 }
 
 func (s *checkedSocket) Read(p []byte) (int, error) {
 	n, err := s.TSocket.Read(p)
-	if ferr := s.frames.check(p[:n]); ferr != nil {
+	if ferr := s.frames.Check(p[:n]); ferr != nil {
 		return 0, thrift.NewTTransportExceptionFromError(ferr)
 	}
 	return n, err
@@ -216,7 +217,7 @@ func (c *Client) begin(ctx context.Context, op string) (*call, error) {
 }
 
 // end gives the connection back (after success or a ServiceError) or drops it, and
-// returns the call's error as the contract's (clientError), or the context's when
+// returns the call's error as the contract's (thriftrpc.ClientError), or the context's when
 // it ended the call.
 func (k *call) end(err error) error {
 	var se *thriftwire.ServiceError
@@ -232,7 +233,7 @@ func (k *call) end(err error) error {
 		k.c.drop(k.cn)
 	}
 	if err != nil {
-		return clientError(k.c.proto, k.op, err)
+		return thriftrpc.ClientError(k.c.proto, k.op, err)
 	}
 	return nil
 }
@@ -251,7 +252,7 @@ func (c *Client) ListPersons(ctx context.Context) ([]contract.Person, error) {
 	if err = k.end(err); err != nil {
 		return nil, err
 	}
-	ps, err := fromWirePersons(ws)
+	ps, err := thriftrpc.FromWirePersons(ws)
 	if err != nil {
 		return nil, c.answerError("listPersons", err)
 	}
@@ -267,7 +268,7 @@ func (c *Client) GetPerson(ctx context.Context, id int64) (contract.Person, erro
 	if err = k.end(err); err != nil {
 		return contract.Person{}, err
 	}
-	return fromWirePerson(w), nil
+	return thriftrpc.FromWirePerson(w), nil
 }
 
 func (c *Client) GetPersonLinks(ctx context.Context, id int64) ([]contract.PersonLink, error) {
@@ -279,7 +280,7 @@ func (c *Client) GetPersonLinks(ctx context.Context, id int64) ([]contract.Perso
 	if err = k.end(err); err != nil {
 		return nil, err
 	}
-	links, err := fromWireLinks(ws)
+	links, err := thriftrpc.FromWireLinks(ws)
 	if err != nil {
 		return nil, c.answerError("getPersonLinks", err)
 	}
@@ -291,11 +292,11 @@ func (c *Client) CreatePerson(ctx context.Context, p contract.Person) (contract.
 	if err != nil {
 		return contract.Person{}, err
 	}
-	w, err := k.cn.wb.CreatePerson(ctx, toWirePerson(&p))
+	w, err := k.cn.wb.CreatePerson(ctx, thriftrpc.ToWirePerson(&p))
 	if err = k.end(err); err != nil {
 		return contract.Person{}, err
 	}
-	return fromWirePerson(w), nil
+	return thriftrpc.FromWirePerson(w), nil
 }
 
 func (c *Client) Echo(ctx context.Context, payload string) (string, error) {
@@ -353,7 +354,7 @@ func (c *Client) StreamTrades(ctx context.Context, count int64, yield func(*cont
 				k.end(errors.New("stream overran"))
 				return c.answerError("streamTrades", fmt.Errorf("more than the %d trades asked for", count))
 			}
-			if err := fromWireTrade(w, &t); err != nil {
+			if err := thriftrpc.FromWireTrade(w, &t); err != nil {
 				k.end(err)
 				return c.answerError("streamTrades", err)
 			}
