@@ -11,6 +11,7 @@ import (
 	_ "github.com/wirebench/wirebench/protocol/thriftrpc"
 	_ "github.com/wirebench/wirebench/protocol/websocketproto"
 	_ "github.com/wirebench/wirebench/stack/capnpgo"
+	_ "github.com/wirebench/wirebench/stack/coderwebsocket"
 	_ "github.com/wirebench/wirebench/stack/gotunedjson"
 	_ "github.com/wirebench/wirebench/stack/grpcgo"
 	_ "github.com/wirebench/wirebench/stack/instrument"

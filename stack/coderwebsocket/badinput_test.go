@@ -1,4 +1,4 @@
-package websocketproto_test
+package coderwebsocket_test
 
 // Bad input on the server's port beyond the conformance suite's: bad messages on an
 // open WebSocket, frames by hand (a header claiming far more than the limit, frames

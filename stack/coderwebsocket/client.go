@@ -1,4 +1,4 @@
-package websocketproto
+package coderwebsocket
 
 import (
 	"context"
@@ -16,6 +16,7 @@ import (
 
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/protocol/websocketproto"
 )
 
 // ErrClosed is wrapped by the errors of calls on a closed client.
@@ -49,11 +50,11 @@ var _ protocol.Client = (*Client)(nil)
 // is enabled. Answers over cfg.MessageLimit() bytes fail with resource_exhausted. It
 // has no options.
 func NewClient(ctx context.Context, cfg protocol.ClientConfig) (*Client, error) {
-	if err := protocol.CheckOptions(Name, cfg.Options); err != nil {
+	if err := protocol.CheckOptions(websocketproto.Name, cfg.Options); err != nil {
 		return nil, err
 	}
 	if cfg.Dial == nil {
-		return nil, fmt.Errorf("%s: ClientConfig.Dial is nil", Name)
+		return nil, fmt.Errorf("%s: ClientConfig.Dial is nil", websocketproto.Name)
 	}
 	dial := cfg.Dial
 	var protocols http.Protocols
@@ -69,18 +70,18 @@ func NewClient(ctx context.Context, cfg protocol.ClientConfig) (*Client, error) 
 	if cfg.TLS.Enabled() {
 		var err error
 		if tr.TLSClientConfig, err = cfg.TLS.ClientConfig("http/1.1"); err != nil {
-			return nil, fmt.Errorf("%s: %w", Name, err)
+			return nil, fmt.Errorf("%s: %w", websocketproto.Name, err)
 		}
 		scheme = "wss://"
 	}
 	c := &Client{
-		url:   scheme + host + Path,
+		url:   scheme + host + websocketproto.Path,
 		opts:  &websocket.DialOptions{HTTPClient: &http.Client{Transport: tr}},
 		tr:    tr,
 		limit: int64(cfg.MessageLimit()),
 	}
 	if _, err := c.session(ctx); err != nil {
-		return nil, fmt.Errorf("%s: connect to %s: %w", Name, cfg.Target, err)
+		return nil, fmt.Errorf("%s: connect to %s: %w", websocketproto.Name, cfg.Target, err)
 	}
 	return c, nil
 }
@@ -94,7 +95,7 @@ func (c *Client) Close() error {
 	c.mu.Unlock()
 	if s != nil {
 		s.ws.Close(websocket.StatusNormalClosure, "")
-		s.kill(fmt.Errorf("%s: %w", Name, ErrClosed))
+		s.kill(fmt.Errorf("%s: %w", websocketproto.Name, ErrClosed))
 	}
 	c.tr.CloseIdleConnections()
 	return nil
@@ -135,7 +136,7 @@ type session struct {
 
 // pending is a call waiting for its answers.
 type pending struct {
-	answers chan inAnswer
+	answers chan websocketproto.InAnswer
 	gone    chan struct{} // closed when the caller stops waiting
 }
 
@@ -150,7 +151,7 @@ func (s *session) kill(err error) {
 // longer waiting (cancelled, stopped streams) are dropped.
 func (s *session) read() {
 	for {
-		var a inAnswer
+		var a websocketproto.InAnswer
 		if err := wsjson.Read(s.ctx, s.ws, &a); err != nil {
 			s.kill(s.readError(err))
 			return
@@ -184,14 +185,14 @@ func (s *session) readError(err error) error {
 		errors.As(err, &ce)
 		return &contract.Error{Code: contract.ResourceExhausted, Message: "the server closed the connection: " + ce.Reason}
 	}
-	return fmt.Errorf("%s connection: %w", Name, err)
+	return fmt.Errorf("%s connection: %w", websocketproto.Name, err)
 }
 
 // write writes one request within messageTimeout. Not the call's context: a
 // context that ends while coder/websocket writes a message closes the connection,
 // which would fail every other call on it. A write that fails kills the session,
 // and returns why the session ended.
-func (s *session) write(r *outRequest) error {
+func (s *session) write(r *websocketproto.OutRequest) error {
 	ctx, cancel := context.WithTimeout(s.ctx, messageTimeout)
 	defer cancel()
 	if err := wsjson.Write(ctx, s.ws, r); err != nil {
@@ -205,7 +206,7 @@ func (s *session) write(r *outRequest) error {
 		case <-t.C:
 		}
 		t.Stop()
-		s.kill(fmt.Errorf("%s connection: %w", Name, err))
+		s.kill(fmt.Errorf("%s connection: %w", websocketproto.Name, err))
 		return context.Cause(s.ctx)
 	}
 	return nil
@@ -219,18 +220,18 @@ const closeStatusWait = time.Second
 // request.
 func (c *Client) start(ctx context.Context, op string, body any, buffer int) (*session, uint64, *pending, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, 0, nil, fmt.Errorf("%s %s: %w", Name, op, err)
+		return nil, 0, nil, fmt.Errorf("%s %s: %w", websocketproto.Name, op, err)
 	}
 	s, err := c.session(ctx)
 	if err != nil {
-		return nil, 0, nil, fmt.Errorf("%s %s: %w", Name, op, err)
+		return nil, 0, nil, fmt.Errorf("%s %s: %w", websocketproto.Name, op, err)
 	}
 	id := c.nextID.Add(1)
-	p := &pending{answers: make(chan inAnswer, buffer), gone: make(chan struct{})}
+	p := &pending{answers: make(chan websocketproto.InAnswer, buffer), gone: make(chan struct{})}
 	s.mu.Lock()
 	s.calls[id] = p
 	s.mu.Unlock()
-	if err := s.write(&outRequest{ID: id, Op: op, Body: body}); err != nil {
+	if err := s.write(&websocketproto.OutRequest{ID: id, Op: op, Body: body}); err != nil {
 		s.done(id, p)
 		return nil, 0, nil, s.failed(op)
 	}
@@ -249,13 +250,13 @@ func (s *session) done(id uint64, p *pending) {
 // for that write.
 func (s *session) abandon(id uint64, p *pending) {
 	s.done(id, p)
-	go s.write(&outRequest{ID: id, Op: opCancel})
+	go s.write(&websocketproto.OutRequest{ID: id, Op: websocketproto.OpCancel})
 }
 
 // next waits for the next answer of call id. On an error (a refusal, which ends
 // the call; the call's context ending, which abandons it; the session failing) the
 // call is unregistered.
-func (s *session) next(ctx context.Context, op string, id uint64, p *pending) (inAnswer, error) {
+func (s *session) next(ctx context.Context, op string, id uint64, p *pending) (websocketproto.InAnswer, error) {
 	select {
 	case a := <-p.answers:
 		if a.Error != nil {
@@ -265,10 +266,10 @@ func (s *session) next(ctx context.Context, op string, id uint64, p *pending) (i
 		return a, nil
 	case <-ctx.Done():
 		s.abandon(id, p)
-		return inAnswer{}, fmt.Errorf("%s %s: %w", Name, op, ctx.Err())
+		return websocketproto.InAnswer{}, fmt.Errorf("%s %s: %w", websocketproto.Name, op, ctx.Err())
 	case <-s.ctx.Done():
 		s.done(id, p)
-		return inAnswer{}, s.failed(op)
+		return websocketproto.InAnswer{}, s.failed(op)
 	}
 }
 
@@ -280,15 +281,15 @@ func (s *session) failed(op string) error {
 	if errors.As(err, &ce) {
 		return err
 	}
-	return fmt.Errorf("%s %s: %w", Name, op, err)
+	return fmt.Errorf("%s %s: %w", websocketproto.Name, op, err)
 }
 
 // fromWire is the error of a refusal: a *contract.Error for the contract's codes.
-func fromWire(e *wireError) error {
+func fromWire(e *websocketproto.WireError) error {
 	if e.Code.Valid() {
 		return &contract.Error{Code: e.Code, Message: e.Message}
 	}
-	return fmt.Errorf("%s: the server refused the call with code %q: %s", Name, e.Code, e.Message)
+	return fmt.Errorf("%s: the server refused the call with code %q: %s", websocketproto.Name, e.Code, e.Message)
 }
 
 // call makes a unary call of op with body and decodes its answer into out.
@@ -303,18 +304,18 @@ func (c *Client) call(ctx context.Context, op string, body, out any) error {
 	}
 	s.done(id, p)
 	if a.End != nil || a.Body == nil {
-		return fmt.Errorf("%s %s: an answer without a body", Name, op)
+		return fmt.Errorf("%s %s: an answer without a body", websocketproto.Name, op)
 	}
 	if err := json.Unmarshal(a.Body, out); err != nil {
-		return fmt.Errorf("%s %s: answer: %w", Name, op, err)
+		return fmt.Errorf("%s %s: answer: %w", websocketproto.Name, op, err)
 	}
 	return nil
 }
 
 // ListPersons calls listPersons.
 func (c *Client) ListPersons(ctx context.Context) ([]contract.Person, error) {
-	var out personList
-	if err := c.call(ctx, opListPersons, nil, &out); err != nil {
+	var out websocketproto.PersonList
+	if err := c.call(ctx, websocketproto.OpListPersons, nil, &out); err != nil {
 		return nil, err
 	}
 	return out.Persons, nil
@@ -323,14 +324,14 @@ func (c *Client) ListPersons(ctx context.Context) ([]contract.Person, error) {
 // GetPerson calls getPerson; an unknown id fails with Code NotFound.
 func (c *Client) GetPerson(ctx context.Context, id int64) (contract.Person, error) {
 	var out contract.Person
-	err := c.call(ctx, opGetPerson, idBody{&id}, &out)
+	err := c.call(ctx, websocketproto.OpGetPerson, websocketproto.IDBody{ID: &id}, &out)
 	return out, err
 }
 
 // GetPersonLinks calls getPersonLinks.
 func (c *Client) GetPersonLinks(ctx context.Context, id int64) ([]contract.PersonLink, error) {
-	var out linkList
-	if err := c.call(ctx, opGetPersonLinks, idBody{&id}, &out); err != nil {
+	var out websocketproto.LinkList
+	if err := c.call(ctx, websocketproto.OpGetPersonLinks, websocketproto.IDBody{ID: &id}, &out); err != nil {
 		return nil, err
 	}
 	return out.Links, nil
@@ -339,29 +340,29 @@ func (c *Client) GetPersonLinks(ctx context.Context, id int64) ([]contract.Perso
 // CreatePerson calls createPerson.
 func (c *Client) CreatePerson(ctx context.Context, p contract.Person) (contract.Person, error) {
 	var out contract.Person
-	err := c.call(ctx, opCreatePerson, &p, &out)
+	err := c.call(ctx, websocketproto.OpCreatePerson, &p, &out)
 	return out, err
 }
 
 // Echo calls echo. The payload travels as a JSON string: invalid UTF-8 in it
 // becomes U+FFFD, as encoding/json writes it.
 func (c *Client) Echo(ctx context.Context, payload string) (string, error) {
-	var out echoAnswer
-	err := c.call(ctx, opEcho, echoBody{&payload}, &out)
+	var out websocketproto.EchoAnswer
+	err := c.call(ctx, websocketproto.OpEcho, websocketproto.EchoBody{Payload: &payload}, &out)
 	return out.Payload, err
 }
 
 // Stats calls stats.
 func (c *Client) Stats(ctx context.Context) (contract.Stats, error) {
 	var out contract.Stats
-	err := c.call(ctx, opStats, nil, &out)
+	err := c.call(ctx, websocketproto.OpStats, nil, &out)
 	return out, err
 }
 
 // Increment calls increment.
 func (c *Client) Increment(ctx context.Context, n int64) (int64, error) {
-	var out valueAnswer
-	err := c.call(ctx, opIncrement, valueBody{&n}, &out)
+	var out websocketproto.ValueAnswer
+	err := c.call(ctx, websocketproto.OpIncrement, websocketproto.ValueBody{Value: &n}, &out)
 	return out.Value, err
 }
 
@@ -370,39 +371,39 @@ func (c *Client) Increment(ctx context.Context, n int64) (int64, error) {
 // already on their way are dropped. A stream that ends with more or fewer than count
 // trades is an error.
 func (c *Client) StreamTrades(ctx context.Context, count int64, yield func(*contract.Trade) error) error {
-	s, id, p, err := c.start(ctx, opStreamTrades, countBody{&count}, streamBuffer)
+	s, id, p, err := c.start(ctx, websocketproto.OpStreamTrades, websocketproto.CountBody{Count: &count}, streamBuffer)
 	if err != nil {
 		return err
 	}
 	var (
 		n  int64
-		wt wireTrade
+		wt websocketproto.WireTrade
 		t  contract.Trade
 	)
 	for {
-		a, err := s.next(ctx, opStreamTrades, id, p)
+		a, err := s.next(ctx, websocketproto.OpStreamTrades, id, p)
 		if err != nil {
 			return err
 		}
 		if a.End != nil {
 			s.done(id, p)
 			if n != count || a.End.Count != count {
-				return fmt.Errorf("%s streamTrades: the stream ended after %d of %d trades (the server counted %d)", Name, n, count, a.End.Count)
+				return fmt.Errorf("%s streamTrades: the stream ended after %d of %d trades (the server counted %d)", websocketproto.Name, n, count, a.End.Count)
 			}
 			return nil
 		}
 		if n == count {
 			s.abandon(id, p)
-			return fmt.Errorf("%s streamTrades: more than the %d trades asked for", Name, count)
+			return fmt.Errorf("%s streamTrades: more than the %d trades asked for", websocketproto.Name, count)
 		}
-		wt = wireTrade{}
+		wt = websocketproto.WireTrade{}
 		if err := json.Unmarshal(a.Body, &wt); err != nil {
 			s.abandon(id, p)
-			return fmt.Errorf("%s streamTrades: trade %d: %w", Name, n, err)
+			return fmt.Errorf("%s streamTrades: trade %d: %w", websocketproto.Name, n, err)
 		}
-		if err := wt.trade(&t); err != nil {
+		if err := wt.Trade(&t); err != nil {
 			s.abandon(id, p)
-			return fmt.Errorf("%s streamTrades: trade %d: %w", Name, n, err)
+			return fmt.Errorf("%s streamTrades: trade %d: %w", websocketproto.Name, n, err)
 		}
 		if err := yield(&t); err != nil {
 			s.abandon(id, p)

@@ -1,4 +1,4 @@
-package websocketproto
+package coderwebsocket
 
 import (
 	"bytes"
@@ -19,6 +19,7 @@ import (
 
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/protocol/websocketproto"
 )
 
 // The server's timeouts for the HTTP request that opens a WebSocket, those of
@@ -60,18 +61,18 @@ var _ protocol.Server = (*Server)(nil)
 // the calls in flight on it fail with resource_exhausted), over TLS when cfg.TLS is
 // enabled. It has no options.
 func NewServer(svc contract.Service, cfg protocol.ServerConfig) (*Server, error) {
-	if err := protocol.CheckOptions(StackName, cfg.Options); err != nil {
+	if err := protocol.CheckOptions(Name, cfg.Options); err != nil {
 		return nil, err
 	}
 	s := &Server{svc: svc, limit: cfg.MessageLimit(), conns: map[*serverConn]struct{}{}}
 	if cfg.TLS.Enabled() {
 		var err error
 		if s.tls, err = cfg.TLS.ServerConfig("http/1.1"); err != nil {
-			return nil, fmt.Errorf("%s: %w", StackName, err)
+			return nil, fmt.Errorf("%s: %w", Name, err)
 		}
 	}
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET "+Path, s.accept)
+	mux.HandleFunc("GET "+websocketproto.Path, s.accept)
 	s.hs = &http.Server{
 		Handler:           mux,
 		ReadHeaderTimeout: readHeaderTimeout,
@@ -232,7 +233,7 @@ func (c *serverConn) end() {
 // closes it.
 func (c *serverConn) read() {
 	for {
-		var req request
+		var req websocketproto.Request
 		if err := readMessage(c.ctx, c.ws, &req); err != nil {
 			c.refuse(err)
 			return
@@ -242,7 +243,7 @@ func (c *serverConn) read() {
 			return
 		}
 		id := *req.ID
-		if req.Op == opCancel {
+		if req.Op == websocketproto.OpCancel {
 			c.mu.Lock()
 			if cancel := c.calls[id]; cancel != nil {
 				cancel()
@@ -351,16 +352,16 @@ func (c *serverConn) write(v any) error {
 // no answer.
 func (c *serverConn) reply(ctx context.Context, id uint64, body any, err error) {
 	if err == nil {
-		c.write(&answer{ID: id, Body: body})
+		c.write(&websocketproto.Answer{ID: id, Body: body})
 		return
 	}
 	var ce *contract.Error
 	switch {
 	case errors.As(err, &ce):
-		c.write(&answer{ID: id, Error: &wireError{Code: ce.Code, Message: ce.Message}})
+		c.write(&websocketproto.Answer{ID: id, Error: &websocketproto.WireError{Code: ce.Code, Message: ce.Message}})
 	case ctx.Err() != nil:
 	default:
-		c.write(&answer{ID: id, Error: &wireError{Code: contract.Internal, Message: err.Error()}})
+		c.write(&websocketproto.Answer{ID: id, Error: &websocketproto.WireError{Code: contract.Internal, Message: err.Error()}})
 	}
 }
 
@@ -387,28 +388,28 @@ func (c *serverConn) serve(ctx context.Context, id uint64, op string, body json.
 		err error
 	)
 	switch op {
-	case opListPersons:
+	case websocketproto.OpListPersons:
 		var ps []contract.Person
 		if ps, err = svc.ListPersons(ctx); err == nil {
-			out = personList{ps}
+			out = websocketproto.PersonList{Persons: ps}
 		}
-	case opGetPerson:
-		var in idBody
+	case websocketproto.OpGetPerson:
+		var in websocketproto.IDBody
 		if err = decode(op, body, &in, func() bool { return in.ID != nil }); err == nil {
 			var p contract.Person
 			if p, err = svc.GetPerson(ctx, *in.ID); err == nil {
 				out = &p
 			}
 		}
-	case opGetPersonLinks:
-		var in idBody
+	case websocketproto.OpGetPersonLinks:
+		var in websocketproto.IDBody
 		if err = decode(op, body, &in, func() bool { return in.ID != nil }); err == nil {
 			var links []contract.PersonLink
 			if links, err = svc.GetPersonLinks(ctx, *in.ID); err == nil {
-				out = linkList{links}
+				out = websocketproto.LinkList{Links: links}
 			}
 		}
-	case opCreatePerson:
+	case websocketproto.OpCreatePerson:
 		var in contract.Person
 		if err = decode(op, body, &in, func() bool { return true }); err == nil {
 			var p contract.Person
@@ -416,29 +417,29 @@ func (c *serverConn) serve(ctx context.Context, id uint64, op string, body json.
 				out = &p
 			}
 		}
-	case opEcho:
-		var in echoBody
+	case websocketproto.OpEcho:
+		var in websocketproto.EchoBody
 		if err = decode(op, body, &in, func() bool { return in.Payload != nil }); err == nil {
 			var p string
 			if p, err = svc.Echo(ctx, *in.Payload); err == nil {
-				out = echoAnswer{p}
+				out = websocketproto.EchoAnswer{Payload: p}
 			}
 		}
-	case opStats:
+	case websocketproto.OpStats:
 		var st contract.Stats
 		if st, err = svc.Stats(ctx); err == nil {
 			out = st
 		}
-	case opIncrement:
-		var in valueBody
+	case websocketproto.OpIncrement:
+		var in websocketproto.ValueBody
 		if err = decode(op, body, &in, func() bool { return in.Value != nil }); err == nil {
 			var n int64
 			if n, err = svc.Increment(ctx, *in.Value); err == nil {
-				out = valueAnswer{n}
+				out = websocketproto.ValueAnswer{Value: n}
 			}
 		}
-	case opStreamTrades:
-		var in countBody
+	case websocketproto.OpStreamTrades:
+		var in websocketproto.CountBody
 		if err = decode(op, body, &in, func() bool { return in.Count != nil }); err == nil {
 			c.stream(ctx, id, *in.Count)
 			return
@@ -454,15 +455,15 @@ func (c *serverConn) serve(ctx context.Context, id uint64, op string, body json.
 // connection. Either ends the service's loop.
 func (c *serverConn) stream(ctx context.Context, id uint64, count int64) {
 	var (
-		t        wireTrade
-		msg      = answer{ID: id, Body: &t}
+		t        websocketproto.WireTrade
+		msg      = websocketproto.Answer{ID: id, Body: &t}
 		writeErr error
 	)
 	err := c.s.svc.StreamTrades(ctx, count, func(tr *contract.Trade) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		t.set(tr)
+		t.Set(tr)
 		writeErr = c.write(&msg)
 		return writeErr
 	})
@@ -473,5 +474,5 @@ func (c *serverConn) stream(ctx context.Context, id uint64, count int64) {
 		c.reply(ctx, id, nil, err)
 		return
 	}
-	c.write(&answer{ID: id, End: &streamEnd{Count: count}})
+	c.write(&websocketproto.Answer{ID: id, End: &websocketproto.StreamEnd{Count: count}})
 }

@@ -1,4 +1,4 @@
-package websocketproto_test
+package coderwebsocket_test
 
 // An outside client against the websocket server: Python's websockets library, which
 // speaks the wire mapping by hand (testdata/websockets_client.py) over tcp, a Unix

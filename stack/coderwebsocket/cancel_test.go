@@ -1,4 +1,4 @@
-package websocketproto_test
+package coderwebsocket_test
 
 import (
 	"context"
