@@ -1,4 +1,4 @@
-package connectproto_test
+package connectgo_test
 
 // Outside clients of the Connect server: curl speaking the Connect protocol's unary
 // JSON by hand (POST the JSON request to /PACKAGE.SERVICE/METHOD), and buf curl with
@@ -19,6 +19,7 @@ import (
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/connectproto"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
+	"github.com/wirebench/wirebench/stack/connectgo"
 )
 
 // A Person as protojson writes it: int64 as a string, lowerCamelCase names.
@@ -66,7 +67,7 @@ func TestBufCurl(t *testing.T) {
 	buf := testtool.Command(t, "buf")
 	tg := protocoltest.Start(t, connectproto.ConnectProto, "tcp", nil, protocol.ServerConfig{})
 	tls := protocoltest.Start(t, connectproto.ConnectProto, protocoltest.TLSNetwork, nil, protocol.ServerConfig{})
-	h3 := protocoltest.StartStacks(t, connectproto.ConnectProto, connectproto.H3StackName, connectproto.H3StackName,
+	h3 := protocoltest.StartStacks(t, connectproto.ConnectProto, connectgo.H3Name, connectgo.H3Name,
 		protocoltest.QUICNetwork, nil, protocol.ServerConfig{})
 	want, _ := tg.Dataset.Person(5)
 	for _, c := range []struct {

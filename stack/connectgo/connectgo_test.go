@@ -1,10 +1,11 @@
-package connectproto_test
+package connectgo_test
 
 import (
 	"testing"
 
 	"github.com/wirebench/wirebench/protocol/connectproto"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
+	"github.com/wirebench/wirebench/stack/connectgo"
 )
 
 func TestConformance(t *testing.T) {
@@ -18,7 +19,7 @@ func TestConformance(t *testing.T) {
 func TestConformanceH3(t *testing.T) {
 	for _, p := range []string{connectproto.ConnectProto, connectproto.ConnectJSON, connectproto.GRPCWeb} {
 		t.Run(p, func(t *testing.T) {
-			protocoltest.RunStacks(t, p, connectproto.H3StackName, connectproto.H3StackName)
+			protocoltest.RunStacks(t, p, connectgo.H3Name, connectgo.H3Name)
 		})
 	}
 }

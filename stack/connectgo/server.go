@@ -1,4 +1,4 @@
-package connectproto
+package connectgo
 
 import (
 	"context"
@@ -44,14 +44,14 @@ var _ protocol.Server = (*Server)(nil)
 // bytes (a larger one fails with resource_exhausted), over TLS when cfg.TLS is
 // enabled. It has no options.
 func NewServer(svc contract.Service, cfg protocol.ServerConfig) (*Server, error) {
-	if err := protocol.CheckOptions(StackName, cfg.Options); err != nil {
+	if err := protocol.CheckOptions(Name, cfg.Options); err != nil {
 		return nil, err
 	}
 	s := &Server{}
 	if cfg.TLS.Enabled() {
 		var err error
 		if s.tls, err = cfg.TLS.ServerConfig("h2", "http/1.1"); err != nil {
-			return nil, fmt.Errorf("%s: %w", StackName, err)
+			return nil, fmt.Errorf("%s: %w", Name, err)
 		}
 	}
 	mux := newMux(svc, cfg)
@@ -86,10 +86,10 @@ func newMux(svc contract.Service, cfg protocol.ServerConfig) *http.ServeMux {
 // (required), on the quic transport; requests over cfg.MessageLimit() bytes fail with
 // resource_exhausted. It has no options.
 func NewH3Server(svc contract.Service, cfg protocol.ServerConfig) (*h3x.Server, error) {
-	if err := protocol.CheckOptions(H3StackName, cfg.Options); err != nil {
+	if err := protocol.CheckOptions(H3Name, cfg.Options); err != nil {
 		return nil, err
 	}
-	return h3x.NewServer(H3StackName, newMux(svc, cfg), cfg, idleTimeout)
+	return h3x.NewServer(H3Name, newMux(svc, cfg), cfg, idleTimeout)
 }
 
 // Serve accepts connections on ln until the server is closed, then returns nil; it

@@ -1,4 +1,4 @@
-package connectproto
+package connectgo
 
 import (
 	"context"
@@ -83,7 +83,7 @@ func NewH3Client(ctx context.Context, proto string, cfg protocol.ClientConfig, o
 	}
 	noProbe := cfg.NoProbe
 	cfg.NoProbe = true // the Stats call below is the probe
-	h3, err := h3x.NewClient(ctx, proto+" "+H3StackName, cfg)
+	h3, err := h3x.NewClient(ctx, proto+" "+H3Name, cfg)
 	if err != nil {
 		return nil, err
 	}
