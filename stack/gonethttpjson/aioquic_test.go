@@ -1,4 +1,4 @@
-package httpjson_test
+package gonethttpjson_test
 
 // An outside HTTP/3 client against the HTTP/3 server: Python's aioquic (its own QUIC,
 // TLS 1.3 and HTTP/3 with QPACK, written apart from quic-go) calls the server over
@@ -18,11 +18,12 @@ import (
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/httpjson"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
+	"github.com/wirebench/wirebench/stack/gonethttpjson"
 )
 
 func TestAioquicClient(t *testing.T) {
 	py := protocoltest.Python(t, "aioquic", "aioquic==1.7.2")
-	tg := protocoltest.StartStacks(t, httpjson.Name, httpjson.H3Stack, httpjson.H3Stack, protocoltest.QUICNetwork, nil, protocol.ServerConfig{})
+	tg := protocoltest.StartStacks(t, httpjson.Name, gonethttpjson.H3Name, gonethttpjson.H3Name, protocoltest.QUICNetwork, nil, protocol.ServerConfig{})
 	host, port, _ := strings.Cut(tg.Addr.Address, ":")
 
 	const trades = 600 // more than two batches of StreamBatch

@@ -1,4 +1,4 @@
-package httpjson_test
+package gonethttpjson_test
 
 import (
 	"bufio"

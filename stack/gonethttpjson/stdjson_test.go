@@ -1,4 +1,4 @@
-package httpjson_test
+package gonethttpjson_test
 
 // The production stack is encoding/json on the wire: its server's answers are, byte
 // for byte, what encoding/json writes for the values the contract says they carry,
@@ -17,8 +17,8 @@ import (
 
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/protocol"
-	"github.com/wirebench/wirebench/protocol/httpjson"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
+	"github.com/wirebench/wirebench/stack/gonethttpjson"
 )
 
 // The bodies' shapes as docs/protocols.md gives them.
@@ -74,7 +74,7 @@ func marshalLine(t *testing.T, v any) string {
 const htmlPayload = `<a href="x">&amp;</a> héllo ✓ 🚀`
 
 func TestStdServerWritesEncodingJSON(t *testing.T) {
-	s := startServer(t, httpjson.StdStack, "tcp", protocol.ServerConfig{})
+	s := startServer(t, gonethttpjson.Name, "tcp", protocol.ServerConfig{})
 	hc := &http.Client{}
 	t.Cleanup(hc.CloseIdleConnections)
 	do := func(method, path, body string) (*http.Response, string) {
@@ -283,7 +283,7 @@ func TestStdClientWritesEncodingJSON(t *testing.T) {
 		io.Copy(w, bytes.NewReader(b)) // every answer has the shape of its request
 	})
 	addr := serveHTTP(t, mux)
-	cl := newClient(t, httpjson.StdStack, addr, protocol.ClientConfig{})
+	cl := newClient(t, gonethttpjson.Name, addr, protocol.ClientConfig{})
 	ctx := protocoltest.Context(t)
 	p, _ := testData.Person(3)
 	p.Name.First = htmlPayload

@@ -1,4 +1,4 @@
-package httpjson_test
+package gonethttpjson_test
 
 // The client against servers other than ours: a plain net/http handler (chunked
 // answers, Connection: close, errors that are not JSON) and scripted raw servers

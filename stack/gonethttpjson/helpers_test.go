@@ -1,4 +1,4 @@
-package httpjson_test
+package gonethttpjson_test
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/httpjson"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
+	"github.com/wirebench/wirebench/stack/gonethttpjson"
 	"github.com/wirebench/wirebench/stack/gotunedjson"
 	"github.com/wirebench/wirebench/transport"
 )
@@ -35,7 +36,7 @@ func newStackServer(stack string, svc contract.Service, cfg protocol.ServerConfi
 	if stack == gotunedjson.Name {
 		s, err = gotunedjson.NewServer(svc, cfg)
 	} else {
-		s, err = httpjson.NewStdServer(svc, cfg)
+		s, err = gonethttpjson.NewStdServer(svc, cfg)
 	}
 	if err != nil {
 		panic(err) // the tests' configs are valid

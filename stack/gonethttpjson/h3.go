@@ -1,4 +1,4 @@
-package httpjson
+package gonethttpjson
 
 // The HTTP/3 stack, go-quicgo-json-h3: the production server's handler (net/http's
 // ServeMux and encoding/json, stdserver.go) served by quic-go's http3.Server, and the
@@ -28,20 +28,21 @@ import (
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/internal/h3x"
 	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/protocol/httpjson"
 	"github.com/wirebench/wirebench/transport"
 )
 
-// H3Stack is the HTTP/3 stack: both sides over quic-go's http3, encoding/json.
-const H3Stack = "go-quicgo-json-h3"
+// H3Name is the HTTP/3 stack: both sides over quic-go's http3, encoding/json.
+const H3Name = "go-quicgo-json-h3"
 
-// h3Stack is the stack's registry entry (httpjson.go registers it).
+// h3Stack is the stack's registry entry (gonethttpjson.go registers it).
 func h3Stack() *protocol.Stack {
 	return &protocol.Stack{
-		Name: H3Stack, Protocol: Name, Language: "go", Tier: protocol.Production, Worker: protocol.WorkerGo,
+		Name: H3Name, Protocol: httpjson.Name, Language: "go", Tier: protocol.Production, Worker: protocol.WorkerGo,
 		Summary:   "HTTP/3 over QUIC (quic-go http3.Server and http3.Transport), the ServeMux handler, net/http Client, encoding/json; quic transport only",
 		Libraries: protocol.GoLibraries("github.com/quic-go/quic-go", "net/http", "encoding/json"),
 		Sides:     protocol.ServerSide | protocol.ClientSide, QUIC: true,
-		NewServer: ServerOptions(NewH3Server), NewClient: protocol.Clients(NewH3Client),
+		NewServer: httpjson.ServerOptions(NewH3Server), NewClient: protocol.Clients(NewH3Client),
 	}
 }
 
@@ -63,7 +64,7 @@ func NewH3Server(svc contract.Service, cfg protocol.ServerConfig) (*H3Server, er
 	if err != nil {
 		return nil, err
 	}
-	s, err := h3x.NewServer(Name+" "+H3Stack, h, cfg, idleTimeout)
+	s, err := h3x.NewServer(httpjson.Name+" "+H3Name, h, cfg, httpjson.IdleTimeout)
 	if err != nil {
 		return nil, err
 	}
@@ -80,10 +81,10 @@ func (s *H3Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler
 // connection, opened at the first call and again after it fails. No client option is
 // known. Close closes the connection at once: calls in flight fail.
 func NewH3Client(ctx context.Context, cfg protocol.ClientConfig) (*StdClient, error) {
-	if err := protocol.CheckOptions(Name, cfg.Options); err != nil {
+	if err := protocol.CheckOptions(httpjson.Name, cfg.Options); err != nil {
 		return nil, err
 	}
-	hc, err := h3x.NewClient(ctx, Name+" "+H3Stack, cfg)
+	hc, err := h3x.NewClient(ctx, httpjson.Name+" "+H3Name, cfg)
 	if err != nil {
 		return nil, err
 	}

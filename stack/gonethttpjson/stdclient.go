@@ -1,4 +1,4 @@
-package httpjson
+package gonethttpjson
 
 // The production stack's client: net/http's Client and encoding/json, as a Go service
 // calling another writes one.
@@ -18,6 +18,7 @@ import (
 
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/protocol/httpjson"
 )
 
 // defaultPoolSize is the idle pool of a client whose expected concurrency is unknown:
@@ -73,7 +74,7 @@ func NewStdClientH2(ctx context.Context, cfg protocol.ClientConfig) (*StdClient,
 }
 
 func newStdClient(ctx context.Context, cfg protocol.ClientConfig, h2 bool) (*StdClient, error) {
-	if err := protocol.CheckOptions(Name, cfg.Options); err != nil {
+	if err := protocol.CheckOptions(httpjson.Name, cfg.Options); err != nil {
 		return nil, err
 	}
 	dial := cfg.Dial
@@ -119,7 +120,7 @@ func newStdClient(ctx context.Context, cfg protocol.ClientConfig, h2 bool) (*Std
 		// URL's host.
 		var err error
 		if tr.TLSClientConfig, err = cfg.TLS.ClientConfig(alpn); err != nil {
-			return nil, fmt.Errorf("%s: %w", Name, err)
+			return nil, fmt.Errorf("%s: %w", httpjson.Name, err)
 		}
 		scheme = "https://"
 	}
@@ -147,7 +148,7 @@ func (c *StdClient) Close() error {
 // whose body the caller must release.
 func (c *StdClient) send(ctx context.Context, op, method, path string, in any) (*http.Response, error) {
 	if c.closed.Load() {
-		return nil, fmt.Errorf("%w (%s)", ErrClosed, op)
+		return nil, fmt.Errorf("%w (%s)", httpjson.ErrClosed, op)
 	}
 	var body io.Reader
 	if in != nil {
@@ -162,7 +163,7 @@ func (c *StdClient) send(ctx context.Context, op, method, path string, in any) (
 		return nil, fmt.Errorf("http-json %s: %w", op, err)
 	}
 	if in != nil {
-		req.Header.Set("Content-Type", JSONType)
+		req.Header.Set("Content-Type", httpjson.JSONType)
 	}
 	resp, err := c.hc.Do(req)
 	if err != nil {
@@ -185,14 +186,14 @@ func (c *StdClient) release(resp *http.Response) {
 // its Content-Length when it has one, before reading any of it.
 func (c *StdClient) readAll(resp *http.Response) ([]byte, error) {
 	if resp.ContentLength > int64(c.limit) {
-		return nil, TooLarge(c.limit)
+		return nil, httpjson.TooLarge(c.limit)
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, int64(c.limit)+1))
 	if err != nil {
 		return nil, err
 	}
 	if len(body) > c.limit {
-		return nil, TooLarge(c.limit)
+		return nil, httpjson.TooLarge(c.limit)
 	}
 	return body, nil
 }
@@ -210,22 +211,22 @@ func (c *StdClient) call(ctx context.Context, op, method, path string, in, out a
 		return c.fail(ctx, op, err)
 	}
 	if resp.StatusCode/100 != 2 {
-		return StatusError(resp.StatusCode, body, jsonDecodeError(body))
+		return httpjson.StatusError(resp.StatusCode, body, httpjson.JSONDecodeError(body))
 	}
 	if err := json.Unmarshal(body, out); err != nil {
-		return DecodeFailed(op, err)
+		return httpjson.DecodeFailed(op, err)
 	}
 	return nil
 }
 
 func (c *StdClient) fail(ctx context.Context, op string, err error) error {
-	return CallError(ctx, op, err, c.closed.Load())
+	return httpjson.CallError(ctx, op, err, c.closed.Load())
 }
 
 // ListPersons calls GET /persons.
 func (c *StdClient) ListPersons(ctx context.Context) ([]contract.Person, error) {
-	var out PersonList
-	if err := c.call(ctx, OpList, http.MethodGet, PathPersons, nil, &out); err != nil {
+	var out httpjson.PersonList
+	if err := c.call(ctx, httpjson.OpList, http.MethodGet, httpjson.PathPersons, nil, &out); err != nil {
 		return nil, err
 	}
 	return out.Persons, nil
@@ -234,7 +235,7 @@ func (c *StdClient) ListPersons(ctx context.Context) ([]contract.Person, error) 
 // GetPerson calls GET /persons/{id}; an unknown id fails with Code NotFound.
 func (c *StdClient) GetPerson(ctx context.Context, id int64) (contract.Person, error) {
 	var p contract.Person
-	if err := c.call(ctx, OpGet, http.MethodGet, personPath(id), nil, &p); err != nil {
+	if err := c.call(ctx, httpjson.OpGet, http.MethodGet, personPath(id), nil, &p); err != nil {
 		return contract.Person{}, err
 	}
 	return p, nil
@@ -242,19 +243,19 @@ func (c *StdClient) GetPerson(ctx context.Context, id int64) (contract.Person, e
 
 // GetPersonLinks calls GET /persons/{id}/links; an unknown id fails with Code NotFound.
 func (c *StdClient) GetPersonLinks(ctx context.Context, id int64) ([]contract.PersonLink, error) {
-	var out LinkList
-	if err := c.call(ctx, OpLinks, http.MethodGet, personPath(id)+"/links", nil, &out); err != nil {
+	var out httpjson.LinkList
+	if err := c.call(ctx, httpjson.OpLinks, http.MethodGet, personPath(id)+"/links", nil, &out); err != nil {
 		return nil, err
 	}
 	return out.Links, nil
 }
 
-func personPath(id int64) string { return PathPersons + "/" + strconv.FormatInt(id, 10) }
+func personPath(id int64) string { return httpjson.PathPersons + "/" + strconv.FormatInt(id, 10) }
 
 // CreatePerson calls POST /persons; a bad person fails with Code InvalidArgument.
 func (c *StdClient) CreatePerson(ctx context.Context, p contract.Person) (contract.Person, error) {
 	var out contract.Person
-	if err := c.call(ctx, OpCreate, http.MethodPost, PathPersons, &p, &out); err != nil {
+	if err := c.call(ctx, httpjson.OpCreate, http.MethodPost, httpjson.PathPersons, &p, &out); err != nil {
 		return contract.Person{}, err
 	}
 	return out, nil
@@ -262,12 +263,12 @@ func (c *StdClient) CreatePerson(ctx context.Context, p contract.Person) (contra
 
 // Echo calls POST /echo with {"payload": payload}.
 func (c *StdClient) Echo(ctx context.Context, payload string) (string, error) {
-	var out EchoRead
-	if err := c.call(ctx, OpEcho, http.MethodPost, PathEcho, EchoBody{Payload: payload}, &out); err != nil {
+	var out httpjson.EchoRead
+	if err := c.call(ctx, httpjson.OpEcho, http.MethodPost, httpjson.PathEcho, httpjson.EchoBody{Payload: payload}, &out); err != nil {
 		return "", err
 	}
-	if err := out.validate(); err != nil {
-		return "", DecodeFailed(OpEcho, err)
+	if err := out.Validate(); err != nil {
+		return "", httpjson.DecodeFailed(httpjson.OpEcho, err)
 	}
 	return *out.Payload, nil
 }
@@ -275,7 +276,7 @@ func (c *StdClient) Echo(ctx context.Context, payload string) (string, error) {
 // Stats calls GET /stats.
 func (c *StdClient) Stats(ctx context.Context) (contract.Stats, error) {
 	var st contract.Stats
-	if err := c.call(ctx, OpStats, http.MethodGet, PathStats, nil, &st); err != nil {
+	if err := c.call(ctx, httpjson.OpStats, http.MethodGet, httpjson.PathStats, nil, &st); err != nil {
 		return contract.Stats{}, err
 	}
 	return st, nil
@@ -283,12 +284,12 @@ func (c *StdClient) Stats(ctx context.Context) (contract.Stats, error) {
 
 // Increment calls POST /increment with {"value": n}.
 func (c *StdClient) Increment(ctx context.Context, n int64) (int64, error) {
-	var out ValueRead
-	if err := c.call(ctx, OpIncrement, http.MethodPost, PathIncrement, ValueBody{Value: n}, &out); err != nil {
+	var out httpjson.ValueRead
+	if err := c.call(ctx, httpjson.OpIncrement, http.MethodPost, httpjson.PathIncrement, httpjson.ValueBody{Value: n}, &out); err != nil {
 		return 0, err
 	}
-	if err := out.validate(); err != nil {
-		return 0, DecodeFailed(OpIncrement, err)
+	if err := out.Validate(); err != nil {
+		return 0, httpjson.DecodeFailed(httpjson.OpIncrement, err)
 	}
 	return *out.Value, nil
 }
@@ -300,7 +301,7 @@ func (c *StdClient) Increment(ctx context.Context, n int64) (int64, error) {
 // the Transport close the connection (stopping the server at once, rather than
 // draining the rest), and the yield's error is returned as it is.
 func (c *StdClient) StreamTrades(ctx context.Context, count int64, yield func(*contract.Trade) error) error {
-	resp, err := c.send(ctx, OpTrades, http.MethodGet, PathTrades+"?count="+strconv.FormatInt(count, 10), nil)
+	resp, err := c.send(ctx, httpjson.OpTrades, http.MethodGet, httpjson.PathTrades+"?count="+strconv.FormatInt(count, 10), nil)
 	if err != nil {
 		return err
 	}
@@ -308,16 +309,16 @@ func (c *StdClient) StreamTrades(ctx context.Context, count int64, yield func(*c
 	if resp.StatusCode/100 != 2 {
 		body, err := c.readAll(resp)
 		if err != nil {
-			return c.fail(ctx, OpTrades, err)
+			return c.fail(ctx, httpjson.OpTrades, err)
 		}
-		return StatusError(resp.StatusCode, body, jsonDecodeError(body))
+		return httpjson.StatusError(resp.StatusCode, body, httpjson.JSONDecodeError(body))
 	}
 	yerr, err := c.readStream(resp.Body, count, yield)
 	switch {
 	case yerr != nil:
 		return yerr
 	case err != nil:
-		return c.fail(ctx, OpTrades, err)
+		return c.fail(ctx, httpjson.OpTrades, err)
 	}
 	return nil
 }
@@ -333,11 +334,11 @@ func (c *StdClient) readStream(body io.Reader, count int64, yield func(*contract
 		if len(sc.Bytes()) == 0 {
 			continue // a blank line carries nothing
 		}
-		var line AnyLine
+		var line httpjson.AnyLine
 		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
-			return nil, fmt.Errorf("stream after %d of %d trades: %w", n, count, jsonError("stream line", err))
+			return nil, fmt.Errorf("stream after %d of %d trades: %w", n, count, httpjson.JSONError("stream line", err))
 		}
-		done, err := StreamStep(line.End, line.Error, n, count)
+		done, err := httpjson.StreamStep(line.End, line.Error, n, count)
 		switch {
 		case done && err == nil:
 			if sc.Scan() {
@@ -358,7 +359,7 @@ func (c *StdClient) readStream(body io.Reader, count int64, yield func(*contract
 	}
 	switch err := sc.Err(); {
 	case errors.Is(err, bufio.ErrTooLong):
-		return nil, TooLarge(c.limit)
+		return nil, httpjson.TooLarge(c.limit)
 	case err != nil:
 		return nil, fmt.Errorf("stream after %d of %d trades: %w", n, count, err)
 	}

@@ -1,4 +1,4 @@
-package httpjson_test
+package gonethttpjson_test
 
 import (
 	"net"
@@ -11,13 +11,14 @@ import (
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/httpjson"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
+	"github.com/wirebench/wirebench/stack/gonethttpjson"
 	"github.com/wirebench/wirebench/transport"
 )
 
 // protoServer serves the production server's handler from a net/http server of the
 // test's, speaking the given protocols, and records the HTTP version of each request.
 func protoServer(t *testing.T, protocols *http.Protocols) (transport.Addr, *atomic.Int64, *atomic.Int64) {
-	h, err := httpjson.NewStdServer(contract.NewReference(testData), protocol.ServerConfig{})
+	h, err := gonethttpjson.NewStdServer(contract.NewReference(testData), protocol.ServerConfig{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +48,7 @@ func TestStdClientH2SpeaksHTTP2(t *testing.T) {
 	both.SetHTTP1(true)
 	both.SetUnencryptedHTTP2(true)
 	addr, h1, h2 := protoServer(t, &both)
-	cl, err := httpjson.NewStdClientH2(ctx, protocol.ClientConfig{Target: addr, Dial: transport.Dialer(addr, nil)})
+	cl, err := gonethttpjson.NewStdClientH2(ctx, protocol.ClientConfig{Target: addr, Dial: transport.Dialer(addr, nil)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +65,7 @@ func TestStdClientH2SpeaksHTTP2(t *testing.T) {
 	var only1 http.Protocols
 	only1.SetHTTP1(true)
 	addr, h1, _ = protoServer(t, &only1)
-	cl1, err := httpjson.NewStdClientH2(ctx, protocol.ClientConfig{Target: addr, Dial: transport.Dialer(addr, nil)})
+	cl1, err := gonethttpjson.NewStdClientH2(ctx, protocol.ClientConfig{Target: addr, Dial: transport.Dialer(addr, nil)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package httpjson_test
+package gonethttpjson_test
 
 import (
 	"maps"
@@ -8,12 +8,13 @@ import (
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/httpjson"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
+	"github.com/wirebench/wirebench/stack/gonethttpjson"
 	"github.com/wirebench/wirebench/stack/gotunedjson"
 )
 
 // stacks are the Go stacks of the protocol over HTTP/1.1, wherever their packages
 // live; every server is tested with every client.
-var stacks = []string{httpjson.StdStack, gotunedjson.Name}
+var stacks = []string{gonethttpjson.Name, gotunedjson.Name}
 
 func TestConformance(t *testing.T) {
 	for _, server := range stacks {
@@ -23,8 +24,8 @@ func TestConformance(t *testing.T) {
 			})
 		}
 		// Both servers speak HTTP/2 to the HTTP/2 client (h2c, and h2 on TLS).
-		t.Run("server="+server+",client="+httpjson.StdH2Stack, func(t *testing.T) {
-			protocoltest.RunStacks(t, httpjson.Name, server, httpjson.StdH2Stack)
+		t.Run("server="+server+",client="+gonethttpjson.H2Name, func(t *testing.T) {
+			protocoltest.RunStacks(t, httpjson.Name, server, gonethttpjson.H2Name)
 		})
 	}
 }

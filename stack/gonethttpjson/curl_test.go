@@ -1,4 +1,4 @@
-package httpjson_test
+package gonethttpjson_test
 
 // Plain curl must work on every route: these tests run the real curl binary against
 // the server, over TCP and over a Unix socket.
