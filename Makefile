@@ -52,9 +52,11 @@ deploy-check:
 demo: build
 	bash scripts/demo.sh
 
-# Codec micro-benchmarks of every protocol (docs/codecs.md).
+# Codec micro-benchmarks of every protocol (docs/codecs.md), with the benchmarks that
+# sit beside the stacks: capnp-go's frame reading, coder-websocket's stream, and
+# go-tuned-json's codec and GetPerson call.
 bench-codecs:
-	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./protocol/... ./stack/gotunedjson
+	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./protocol/... ./stack/capnpgo ./stack/coderwebsocket ./stack/gotunedjson
 
 # Installs the generators and the outside clients the tests use when present
 # (Debian packages need root).

@@ -51,7 +51,7 @@ func encodePerson(out *framer, p *contract.Person) error {
 		if err != nil {
 			return err
 		}
-		return writePerson(w, p)
+		return WritePerson(w, p)
 	})
 }
 
@@ -64,7 +64,7 @@ func decodePerson(wire []byte, p *contract.Person) error {
 	if err != nil {
 		return err
 	}
-	return readPerson(w, p)
+	return ReadPerson(w, p)
 }
 
 func encodePersonList(out *framer, ps []contract.Person) error {
@@ -77,7 +77,7 @@ func encodePersonList(out *framer, ps []contract.Person) error {
 		if err != nil {
 			return err
 		}
-		return writePersons(l, ps)
+		return WritePersons(l, ps)
 	})
 }
 
@@ -94,7 +94,7 @@ func decodePersonList(wire []byte) ([]contract.Person, error) {
 	if err != nil {
 		return nil, err
 	}
-	return readPersons(l)
+	return ReadPersons(l)
 }
 
 func encodeEcho(out *framer, payload string) error {
@@ -149,10 +149,10 @@ func TestCodecRoundTrip(t *testing.T) {
 		want := contract.TradeAt(i)
 		_, seg := capnp.NewMultiSegmentMessage(nil)
 		w, _ := capnpwire.NewRootTrade(seg)
-		if err := writeTrade(w, &want); err != nil {
+		if err := WriteTrade(w, &want); err != nil {
 			t.Fatal(err)
 		}
-		if err := readTrade(w, &tr); err != nil || tr != want {
+		if err := ReadTrade(w, &tr); err != nil || tr != want {
 			t.Fatalf("trade %d: got %+v, %v", i, tr, err)
 		}
 	}

@@ -13,7 +13,7 @@ import (
 // allocation failure); readers return the first error of the message reader (a
 // malformed message or the traversal limit).
 
-func writePerson(w capnpwire.Person, p *contract.Person) error {
+func WritePerson(w capnpwire.Person, p *contract.Person) error {
 	w.SetId(p.ID)
 	n, err := w.NewName()
 	if err != nil {
@@ -77,7 +77,7 @@ func (r *reader) text(s string, err error) string {
 	return s
 }
 
-func readPerson(w capnpwire.Person, p *contract.Person) error {
+func ReadPerson(w capnpwire.Person, p *contract.Person) error {
 	var r reader
 	p.ID = w.Id()
 	n, err := w.Name()
@@ -116,47 +116,47 @@ func readPerson(w capnpwire.Person, p *contract.Person) error {
 	return r.err
 }
 
-func writePersons(l capnpwire.Person_List, ps []contract.Person) error {
+func WritePersons(l capnpwire.Person_List, ps []contract.Person) error {
 	for i := range ps {
-		if err := writePerson(l.At(i), &ps[i]); err != nil {
+		if err := WritePerson(l.At(i), &ps[i]); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func readPersons(l capnpwire.Person_List) ([]contract.Person, error) {
+func ReadPersons(l capnpwire.Person_List) ([]contract.Person, error) {
 	ps := make([]contract.Person, l.Len())
 	for i := range ps {
-		if err := readPerson(l.At(i), &ps[i]); err != nil {
+		if err := ReadPerson(l.At(i), &ps[i]); err != nil {
 			return nil, err
 		}
 	}
 	return ps, nil
 }
 
-func writeLinks(l capnpwire.PersonLink_List, links []contract.PersonLink) error {
+func WriteLinks(l capnpwire.PersonLink_List, links []contract.PersonLink) error {
 	for i := range links {
 		w := l.At(i)
 		p1, err := w.NewP1()
 		if err != nil {
 			return err
 		}
-		if err := writePerson(p1, &links[i].P1); err != nil {
+		if err := WritePerson(p1, &links[i].P1); err != nil {
 			return err
 		}
 		p2, err := w.NewP2()
 		if err != nil {
 			return err
 		}
-		if err := writePerson(p2, &links[i].P2); err != nil {
+		if err := WritePerson(p2, &links[i].P2); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func readLinks(l capnpwire.PersonLink_List) ([]contract.PersonLink, error) {
+func ReadLinks(l capnpwire.PersonLink_List) ([]contract.PersonLink, error) {
 	links := make([]contract.PersonLink, l.Len())
 	for i := range links {
 		w := l.At(i)
@@ -164,21 +164,21 @@ func readLinks(l capnpwire.PersonLink_List) ([]contract.PersonLink, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := readPerson(p1, &links[i].P1); err != nil {
+		if err := ReadPerson(p1, &links[i].P1); err != nil {
 			return nil, err
 		}
 		p2, err := w.P2()
 		if err != nil {
 			return nil, err
 		}
-		if err := readPerson(p2, &links[i].P2); err != nil {
+		if err := ReadPerson(p2, &links[i].P2); err != nil {
 			return nil, err
 		}
 	}
 	return links, nil
 }
 
-func writeTrade(w capnpwire.Trade, t *contract.Trade) error {
+func WriteTrade(w capnpwire.Trade, t *contract.Trade) error {
 	w.SetId(t.ID)
 	w.SetPrice(t.Price)
 	w.SetQuantity(t.Quantity)
@@ -191,10 +191,10 @@ func writeTrade(w capnpwire.Trade, t *contract.Trade) error {
 	return w.SetSymbol(t.Symbol)
 }
 
-// readTrade decodes w into t. The symbol is interned against the previous trade's:
+// ReadTrade decodes w into t. The symbol is interned against the previous trade's:
 // streams repeat a handful of symbols, and keeping the previous string when the bytes
 // are equal saves an allocation per trade without changing what the caller sees.
-func readTrade(w capnpwire.Trade, t *contract.Trade) error {
+func ReadTrade(w capnpwire.Trade, t *contract.Trade) error {
 	sym, err := w.SymbolBytes()
 	if err != nil {
 		return err

@@ -1,8 +1,6 @@
-// Package connectproto is the Connect adapter: the contract's services of
-// contract/schema/wirebench.proto (package wirebench.v1) served and called with
-// connect-go (connectrpc.com/connect) and the code protoc-gen-connect-go generates
-// into contract/pb/pbconnect. One handler speaks every protocol connect-go has, so
-// the same server answers three wire mappings, each registered as a protocol of its
+// Package connectproto holds the Connect wire mappings: the contract's services of
+// contract/schema/wirebench.proto (package wirebench.v1) in the three protocols
+// connect-go (connectrpc.com/connect) speaks, each registered as a protocol of its
 // own so that they compare in one group:
 //
 //   - "connect-proto": the Connect protocol with Protobuf bodies (application/proto;
@@ -11,41 +9,18 @@
 //     string, lowerCamelCase names), which plain curl can call;
 //   - "grpc-web": gRPC-Web with Protobuf bodies (application/grpc-web+proto).
 //
-// (The handler also speaks gRPC itself, so grpcurl and grpc-go call it too; the
-// grpc-proto protocol with its grpc-go stacks is that comparison.)
+// The messages are grpcproto's, with its conversions; JSONWireCodec is connect-json's
+// bodies for a client that frames the protocol itself (the instrument). Errors: the
+// contract codes travel as the Connect codes of the same names (not_found,
+// invalid_argument, resource_exhausted, internal), with the service's message.
+// StreamTrades is a server stream of one Trade message each, over every one of the
+// three protocols.
 //
-// Design:
-//
-//   - Server: net/http with connect-go's handlers on a ServeMux, speaking HTTP/1.1,
-//     h2c (prior knowledge) and, over TLS, h2 or http/1.1 by ALPN; the server timeouts
-//     of http-json. Requests over the message limit are refused with
-//     resource_exhausted (connect.WithReadMaxBytes).
-//   - Client: connect-go's generated clients over net/http's HTTP/2 (h2c with prior
-//     knowledge, h2 over TLS), every connection from the counting dialer: one client
-//     is one HTTP/2 connection carrying every call in flight, as a grpc-go client is.
-//   - No compression: connect-go's client accepts gzip by default, and its server then
-//     gzips every answer (no minimum size). The client here removes gzip, the one
-//     setting it changes, so that the three protocols compare with grpc-proto (which
-//     compresses nothing by default) on their wire mapping rather than on gzip. The
-//     server keeps connect-go's defaults and compresses for clients that ask.
-//   - Errors: the contract codes travel as the Connect codes of the same names
-//     (not_found, invalid_argument, resource_exhausted, internal), with the service's
-//     message, and come back as *contract.Error; calls cut short by their context
-//     satisfy errors.Is(err, ctx.Err()).
-//   - HTTP/3: the stack connect-go-h3 serves the same handlers with quic-go's
-//     http3.Server and calls them with the same clients over quic-go's
-//     http3.Transport (internal/h3x), over the quic transport only: connect-go
-//     takes any http.Client, and its three protocols need nothing of HTTP/2.
-//   - StreamTrades is a server stream of one Trade message each, over every one of
-//     the three protocols. When yield fails, the client closes the stream (resetting
-//     it) and returns at once.
+// The Go stacks, connect-go and connect-go-h3 (the same handlers and clients over
+// HTTP/3), live in stack/connectgo.
 package connectproto
 
 import (
-	"context"
-
-	"connectrpc.com/connect"
-
 	"github.com/wirebench/wirebench/protocol"
 )
 
@@ -56,51 +31,22 @@ const (
 	GRPCWeb      = "grpc-web"
 )
 
-// StackName is the stack of this package, the same for each protocol.
-const StackName = "connect-go"
+// DefaultStack is the stack of both sides when a benchmark names none: connect-go,
+// registered by stack/connectgo.
+const DefaultStack = "connect-go"
 
-// H3StackName is the same handlers and clients over HTTP/3 (quic-go), on the quic
-// transport only.
-const H3StackName = "connect-go-h3"
-
-// variant is how a client speaks: the protocol and the codec.
-type variant struct {
-	name    string
-	summary string
-	opts    []connect.ClientOption
-}
-
-var variants = []variant{
-	{ConnectProto, "Connect protocol, Protobuf bodies (connect-go)", nil},
-	{ConnectJSON, "Connect protocol, JSON bodies (connect-go, protojson)", []connect.ClientOption{connect.WithProtoJSON()}},
-	{GRPCWeb, "gRPC-Web, Protobuf bodies (connect-go)", []connect.ClientOption{connect.WithGRPCWeb()}},
+// The protocols' summaries, for `wirebench list`.
+var summaries = []struct{ name, summary string }{
+	{ConnectProto, "Connect protocol, Protobuf bodies (connect-go)"},
+	{ConnectJSON, "Connect protocol, JSON bodies (connect-go, protojson)"},
+	{GRPCWeb, "gRPC-Web, Protobuf bodies (connect-go)"},
 }
 
 func init() {
-	for _, v := range variants {
+	for _, v := range summaries {
 		protocol.Register(&protocol.Protocol{
 			Name: v.name, Summary: v.summary,
-			DefaultServer: StackName, DefaultClient: StackName,
-		})
-		protocol.RegisterStack(&protocol.Stack{
-			Name: StackName, Protocol: v.name, Language: "go", Tier: protocol.Production, Worker: protocol.WorkerGo,
-			Summary:   "connect-go handlers on net/http (HTTP/1.1, h2c, h2), its clients over HTTP/2",
-			Libraries: protocol.GoLibraries("connectrpc.com/connect", "google.golang.org/protobuf", "net/http"),
-			Sides:     protocol.ServerSide | protocol.ClientSide, TLS: true,
-			NewServer: protocol.Servers(NewServer),
-			NewClient: func(ctx context.Context, cfg protocol.ClientConfig) (protocol.Client, error) {
-				return NewClient(ctx, v.name, cfg, v.opts...)
-			},
-		})
-		protocol.RegisterStack(&protocol.Stack{
-			Name: H3StackName, Protocol: v.name, Language: "go", Tier: protocol.Production, Worker: protocol.WorkerGo,
-			Summary:   "connect-go handlers and clients over HTTP/3 (quic-go http3.Server and http3.Transport); quic transport only",
-			Libraries: protocol.GoLibraries("connectrpc.com/connect", "google.golang.org/protobuf", "github.com/quic-go/quic-go", "net/http"),
-			Sides:     protocol.ServerSide | protocol.ClientSide, QUIC: true,
-			NewServer: protocol.Servers(NewH3Server),
-			NewClient: func(ctx context.Context, cfg protocol.ClientConfig) (protocol.Client, error) {
-				return NewH3Client(ctx, v.name, cfg, v.opts...)
-			},
+			DefaultServer: DefaultStack, DefaultClient: DefaultStack,
 		})
 	}
 }

@@ -1,6 +1,10 @@
 // Package direct is the in-process protocol: the client calls the server's
 // contract.Service as a Go method call, with no encoding and no wire. It is the floor
 // that every other protocol's figures are read against.
+//
+// Unlike the other protocols, its one stack, go-call, lives here too: with no wire
+// there is no mapping for stacks to share, and the method call is the whole protocol,
+// so a stack package of its own would leave this one a name and nothing else.
 package direct
 
 import (

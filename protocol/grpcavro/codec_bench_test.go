@@ -50,33 +50,33 @@ func unmarshal(tb testing.TB, b []byte, m avrowire.Message) {
 func TestCodecRoundTrip(t *testing.T) {
 	for _, p := range benchData.Persons() {
 		var w avrowire.Person
-		toWirePerson(&p, &w)
+		ToWirePerson(&p, &w)
 		var back avrowire.Person
 		unmarshal(t, wire(t, &w), &back)
 		var got contract.Person
-		fromWirePerson(&back, &got)
+		FromWirePerson(&back, &got)
 		if !got.Equal(p) {
 			t.Fatalf("person %d: got %+v", p.ID, got)
 		}
 	}
 	var l avrowire.PersonList
-	unmarshal(t, wire(t, toWirePersons(benchData.Persons())), &l)
-	if ps := fromWirePersons(&l); len(ps) != benchData.Size() || !ps[3].Equal(benchData.Persons()[3]) {
+	unmarshal(t, wire(t, ToWirePersons(benchData.Persons())), &l)
+	if ps := FromWirePersons(&l); len(ps) != benchData.Size() || !ps[3].Equal(benchData.Persons()[3]) {
 		t.Fatalf("person list: %d persons", len(ps))
 	}
 	links, _ := benchData.Links(1)
 	var ll avrowire.PersonLinkList
-	unmarshal(t, wire(t, toWireLinks(links)), &ll)
-	if got := fromWireLinks(&ll); len(got) != len(links) || !got[0].P1.Equal(links[0].P1) || !got[0].P2.Equal(links[0].P2) {
+	unmarshal(t, wire(t, ToWireLinks(links)), &ll)
+	if got := FromWireLinks(&ll); len(got) != len(links) || !got[0].P1.Equal(links[0].P1) || !got[0].P2.Equal(links[0].P2) {
 		t.Fatalf("links: got %+v", got)
 	}
 	var tr contract.Trade
 	for i := range int64(20) {
 		want := contract.TradeAt(i)
 		var w, back avrowire.Trade
-		toWireTrade(&want, &w)
+		ToWireTrade(&want, &w)
 		unmarshal(t, wire(t, &w), &back)
-		if err := fromWireTrade(&back, &tr); err != nil || tr != want {
+		if err := FromWireTrade(&back, &tr); err != nil || tr != want {
 			t.Fatalf("trade %d: got %+v, %v", i, tr, err)
 		}
 	}
@@ -104,7 +104,7 @@ func BenchmarkEncodePerson(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		w := new(avrowire.Person) // as the server's handler makes one per call
-		toWirePerson(&p, w)
+		ToWirePerson(&p, w)
 		n = marshal(b, w)
 	}
 	b.ReportMetric(float64(n), "wire-bytes")
@@ -113,14 +113,14 @@ func BenchmarkEncodePerson(b *testing.B) {
 func BenchmarkDecodePerson(b *testing.B) {
 	p := benchPerson(b)
 	var w avrowire.Person
-	toWirePerson(&p, &w)
+	ToWirePerson(&p, &w)
 	data := wire(b, &w)
 	b.ReportAllocs()
 	for b.Loop() {
 		var back avrowire.Person
 		unmarshal(b, data, &back)
 		var got contract.Person
-		fromWirePerson(&back, &got)
+		FromWirePerson(&back, &got)
 	}
 	b.ReportMetric(float64(len(data)), "wire-bytes")
 }
@@ -130,18 +130,18 @@ func BenchmarkEncodePersonList(b *testing.B) {
 	var n int
 	b.ReportAllocs()
 	for b.Loop() {
-		n = marshal(b, toWirePersons(ps))
+		n = marshal(b, ToWirePersons(ps))
 	}
 	b.ReportMetric(float64(n), "wire-bytes")
 }
 
 func BenchmarkDecodePersonList(b *testing.B) {
-	data := wire(b, toWirePersons(benchData.Persons()))
+	data := wire(b, ToWirePersons(benchData.Persons()))
 	b.ReportAllocs()
 	for b.Loop() {
 		var back avrowire.PersonList
 		unmarshal(b, data, &back)
-		_ = fromWirePersons(&back)
+		_ = FromWirePersons(&back)
 	}
 	b.ReportMetric(float64(len(data)), "wire-bytes")
 }

@@ -78,7 +78,7 @@ func seedPersons() []*avrowire.Person {
 	var out []*avrowire.Person
 	for _, p := range benchData.Persons()[:4] {
 		w := new(avrowire.Person)
-		toWirePerson(&p, w)
+		ToWirePerson(&p, w)
 		out = append(out, w)
 	}
 	return out
@@ -87,12 +87,12 @@ func seedPersons() []*avrowire.Person {
 func FuzzUnmarshalPerson(f *testing.F) { fuzzUnmarshal(f, seedPersons()...) }
 
 func FuzzUnmarshalPersonList(f *testing.F) {
-	fuzzUnmarshal(f, toWirePersons(benchData.Persons()[:3]), &avrowire.PersonList{})
+	fuzzUnmarshal(f, ToWirePersons(benchData.Persons()[:3]), &avrowire.PersonList{})
 }
 
 func FuzzUnmarshalPersonLinkList(f *testing.F) {
 	links, _ := benchData.Links(1)
-	fuzzUnmarshal(f, toWireLinks(links), &avrowire.PersonLinkList{})
+	fuzzUnmarshal(f, ToWireLinks(links), &avrowire.PersonLinkList{})
 }
 
 func FuzzUnmarshalPersonName(f *testing.F) {
@@ -137,7 +137,7 @@ func FuzzUnmarshalTrade(f *testing.F) {
 	for i := range int64(3) {
 		t := contract.TradeAt(i)
 		w := new(avrowire.Trade)
-		toWireTrade(&t, w)
+		ToWireTrade(&t, w)
 		seeds = append(seeds, w)
 	}
 	fuzzUnmarshal(f, seeds...)

@@ -13,7 +13,7 @@ import (
 // Picture is optional on both sides: a nil *contract.Picture is the union's null
 // branch and back.
 
-func toWirePerson(p *contract.Person, w *avrowire.Person) {
+func ToWirePerson(p *contract.Person, w *avrowire.Person) {
 	w.ID = p.ID
 	w.Name = avrowire.PersonName{Title: p.Name.Title, First: p.Name.First, Last: p.Name.Last}
 	w.Gender = p.Gender
@@ -34,7 +34,7 @@ func toWirePerson(p *contract.Person, w *avrowire.Person) {
 	}
 }
 
-func fromWirePerson(w *avrowire.Person, p *contract.Person) {
+func FromWirePerson(w *avrowire.Person, p *contract.Person) {
 	p.ID = w.ID
 	p.Name = contract.PersonName{Title: w.Name.Title, First: w.Name.First, Last: w.Name.Last}
 	p.Gender = w.Gender
@@ -55,41 +55,41 @@ func fromWirePerson(w *avrowire.Person, p *contract.Person) {
 	}
 }
 
-func toWirePersons(ps []contract.Person) *avrowire.PersonList {
+func ToWirePersons(ps []contract.Person) *avrowire.PersonList {
 	out := &avrowire.PersonList{Persons: make([]avrowire.Person, len(ps))}
 	for i := range ps {
-		toWirePerson(&ps[i], &out.Persons[i])
+		ToWirePerson(&ps[i], &out.Persons[i])
 	}
 	return out
 }
 
-func fromWirePersons(w *avrowire.PersonList) []contract.Person {
+func FromWirePersons(w *avrowire.PersonList) []contract.Person {
 	ps := make([]contract.Person, len(w.Persons))
 	for i := range w.Persons {
-		fromWirePerson(&w.Persons[i], &ps[i])
+		FromWirePerson(&w.Persons[i], &ps[i])
 	}
 	return ps
 }
 
-func toWireLinks(links []contract.PersonLink) *avrowire.PersonLinkList {
+func ToWireLinks(links []contract.PersonLink) *avrowire.PersonLinkList {
 	out := &avrowire.PersonLinkList{Links: make([]avrowire.PersonLink, len(links))}
 	for i := range links {
-		toWirePerson(&links[i].P1, &out.Links[i].P1)
-		toWirePerson(&links[i].P2, &out.Links[i].P2)
+		ToWirePerson(&links[i].P1, &out.Links[i].P1)
+		ToWirePerson(&links[i].P2, &out.Links[i].P2)
 	}
 	return out
 }
 
-func fromWireLinks(w *avrowire.PersonLinkList) []contract.PersonLink {
+func FromWireLinks(w *avrowire.PersonLinkList) []contract.PersonLink {
 	links := make([]contract.PersonLink, len(w.Links))
 	for i := range w.Links {
-		fromWirePerson(&w.Links[i].P1, &links[i].P1)
-		fromWirePerson(&w.Links[i].P2, &links[i].P2)
+		FromWirePerson(&w.Links[i].P1, &links[i].P1)
+		FromWirePerson(&w.Links[i].P2, &links[i].P2)
 	}
 	return links
 }
 
-func toWireTrade(t *contract.Trade, w *avrowire.Trade) {
+func ToWireTrade(t *contract.Trade, w *avrowire.Trade) {
 	w.ID = t.ID
 	w.Symbol = t.Symbol
 	w.Price = t.Price
@@ -101,9 +101,9 @@ func toWireTrade(t *contract.Trade, w *avrowire.Trade) {
 	}
 }
 
-// fromWireTrade decodes w into t. The codec already refuses an enum index outside
+// FromWireTrade decodes w into t. The codec already refuses an enum index outside
 // the schema's symbols; the check here keeps the mapping total.
-func fromWireTrade(w *avrowire.Trade, t *contract.Trade) error {
+func FromWireTrade(w *avrowire.Trade, t *contract.Trade) error {
 	switch w.Side {
 	case avrowire.SideBuy:
 		t.Side = contract.Buy

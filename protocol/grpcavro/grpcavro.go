@@ -1,30 +1,26 @@
-// Package grpcavro is the gRPC/Avro protocol adapter ("grpc-avro"): the same gRPC
-// services and method paths as grpc-proto (/wirebench.v1.PersonService/GetPerson,
-// ...), served and called with grpc-go, with Avro bodies instead of protobuf ones, as
-// the Scala RPC frameworks carried Avro over gRPC.
+// Package grpcavro is the gRPC/Avro wire mapping ("grpc-avro"): the same gRPC services
+// and method paths as grpc-proto (/wirebench.v1.PersonService/GetPerson, ...), with
+// Avro bodies instead of protobuf ones, as the Scala RPC frameworks carried Avro over
+// gRPC. Its Go stack, grpc-go with this codec, lives in stack/grpcgo; the instrument's
+// gRPC client reads and writes the bodies with WireCodec.
 //
-// Design:
+// The mapping:
 //
 //   - The codec (codec.go) is a grpc-go encoding.CodecV2 registered under the name
-//     "avro", so the client's requests carry "content-type: application/grpc+avro".
-//     The server speaks only Avro and forces the codec (grpc.ForceServerCodecV2): it
-//     reads every request as Avro whatever its content-subtype, so clients that always
-//     send "application/grpc" (Python's grpcio with raw-bytes serializers) work too.
-//     Each message is one Avro record encoded alone (no container header, no
-//     fingerprint) with github.com/twmb/avro.
+//     "avro", so requests carry "content-type: application/grpc+avro". Each message
+//     is one Avro record encoded alone (no container header, no fingerprint) with
+//     github.com/twmb/avro.
 //   - The schemas are contract/schema/avro/*.avsc, one record per message mirroring
 //     wirebench.proto field for field (the optional Picture is a ["null", Picture]
 //     union), embedded and parsed by contract/avrowire, which also holds the Go wire
-//     structs. The service descriptors are written by hand (service.go): there is no
-//     Avro generator for grpc-go.
+//     structs. The method paths are below; there is no Avro generator for grpc-go, so
+//     the grpc-go stack writes its service descriptors by hand.
 //   - Decoding is bounded: every length and count in a message is checked against the
 //     bytes left before anything is allocated, so a malformed or hostile message is an
 //     error; bytes after the record are an error too. A request that does not decode
 //     fails with INTERNAL (grpc-go's status for a codec failure).
-//   - No server reflection and no health service: reflection serves protobuf
-//     descriptors, which Avro services do not have, and both speak protobuf, which the
-//     forced Avro codec cannot carry; grpcurl and ghz cannot call this server, Python's
-//     grpcio with fastavro can (docs/protocols.md).
+//   - Conversions between the contract model and the Avro wire structs (convert.go)
+//     run on every call, as in an application with its own domain model.
 //   - Everything else (status mapping, options, one HTTP/2 connection per client,
 //     message limits, server life cycle, StreamTrades cancellation) is grpc-proto's,
 //     shared through internal/grpcx: a comparison of the two measures the
@@ -38,22 +34,31 @@ import (
 // Name is the registry name of this protocol.
 const Name = "grpc-avro"
 
-// StackName is the stack of this package: grpc-go, with Avro bodies.
-const StackName = "grpc-go"
+// DefaultStack is the stack of both sides when a benchmark names none: grpc-go with
+// this package's codec, registered by stack/grpcgo.
+const DefaultStack = "grpc-go"
+
+// The gRPC service names and method paths, the same as grpc-proto's
+// (wirebench.proto's services), so that the two differ only in the body encoding.
+const (
+	PersonService = "wirebench.v1.PersonService"
+	EchoService   = "wirebench.v1.EchoService"
+	TradeService  = "wirebench.v1.TradeService"
+
+	MethodListPersons    = "/" + PersonService + "/ListPersons"
+	MethodGetPerson      = "/" + PersonService + "/GetPerson"
+	MethodGetPersonLinks = "/" + PersonService + "/GetPersonLinks"
+	MethodCreatePerson   = "/" + PersonService + "/CreatePerson"
+	MethodEcho           = "/" + EchoService + "/Echo"
+	MethodStats          = "/" + EchoService + "/Stats"
+	MethodIncrement      = "/" + EchoService + "/Increment"
+	MethodStreamTrades   = "/" + TradeService + "/StreamTrades"
+)
 
 func init() {
 	protocol.Register(&protocol.Protocol{
 		Name:          Name,
 		Summary:       "gRPC with Avro bodies, grpc-proto's method paths",
-		DefaultServer: StackName, DefaultClient: StackName,
-	})
-	protocol.RegisterStack(&protocol.Stack{
-		Name: StackName, Protocol: Name, Language: "go", Tier: protocol.Production, Worker: protocol.WorkerGo,
-		Summary:   "grpc-go with an Avro codec (twmb/avro)",
-		Libraries: protocol.GoLibraries("google.golang.org/grpc", "github.com/twmb/avro"),
-		Sides:     protocol.ServerSide | protocol.ClientSide,
-		TLS:       true,
-		NewServer: protocol.Servers(NewServer),
-		NewClient: protocol.Clients(NewClient),
+		DefaultServer: DefaultStack, DefaultClient: DefaultStack,
 	})
 }

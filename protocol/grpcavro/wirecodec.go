@@ -42,7 +42,7 @@ func (w *WireCodec) AppendTradesRequest(b []byte, count int64) ([]byte, error) {
 
 // AppendPerson appends the Person p.
 func (w *WireCodec) AppendPerson(b []byte, p *contract.Person) ([]byte, error) {
-	toWirePerson(p, &w.person)
+	ToWirePerson(p, &w.person)
 	return avrowire.Append(b, &w.person)
 }
 
@@ -73,7 +73,7 @@ func (w *WireCodec) DecodeTrade(b []byte, t *contract.Trade) error {
 	if err := avrowire.Unmarshal(b, &w.trade); err != nil {
 		return err
 	}
-	return fromWireTrade(&w.trade, t)
+	return FromWireTrade(&w.trade, t)
 }
 
 // DecodePerson decodes a Person.
@@ -83,7 +83,7 @@ func DecodePerson(b []byte) (contract.Person, error) {
 	if err := avrowire.Unmarshal(b, &w); err != nil {
 		return p, err
 	}
-	fromWirePerson(&w, &p)
+	FromWirePerson(&w, &p)
 	return p, nil
 }
 
@@ -93,7 +93,7 @@ func DecodePersons(b []byte) ([]contract.Person, error) {
 	if err := avrowire.Unmarshal(b, &w); err != nil {
 		return nil, err
 	}
-	return fromWirePersons(&w), nil
+	return FromWirePersons(&w), nil
 }
 
 // DecodeLinks decodes a PersonLinkList.
@@ -102,7 +102,7 @@ func DecodeLinks(b []byte) ([]contract.PersonLink, error) {
 	if err := avrowire.Unmarshal(b, &w); err != nil {
 		return nil, err
 	}
-	return fromWireLinks(&w), nil
+	return FromWireLinks(&w), nil
 }
 
 // DecodeEcho decodes an EchoMessage.

@@ -1,28 +1,16 @@
-// Package httpjson is the HTTP + JSON protocol adapter ("http-json"): the contract
-// served as a small REST API, the wire mapping every stack of it speaks over HTTP/1.1,
-// HTTP/2 and HTTP/3, and the production stacks on the standard library and quic-go.
+// Package httpjson is the HTTP + JSON wire mapping ("http-json"): the contract served
+// as a small REST API, which every stack of it speaks over HTTP/1.1, HTTP/2 and
+// HTTP/3. Its Go stacks live in stack/: go-nethttp-json (the production stack and the
+// default of both sides), go-nethttp-json-h2 and go-quicgo-json-h3 in
+// stack/gonethttpjson, go-tuned-json in stack/gotunedjson.
 //
-//   - go-nethttp-json (production, the default of both sides): net/http's ServeMux
-//     with method and wildcard patterns and encoding/json on the server
-//     (stdserver.go); net/http's Client and encoding/json on the client
-//     (stdclient.go), its Transport's idle pool sized for the calls the client
-//     carries at once. Standard library only, stock settings but for the timeouts
-//     every deployed server sets and that pool size.
-//   - go-tuned-json (tuned) lives in stack/gotunedjson: the same net/http server
-//     with a switch for a router and a hand-written JSON codec, and a lean HTTP/1.1
-//     client of its own.
-//   - go-nethttp-json-h2 (production, client only): the production client over
-//     net/http's HTTP/2 (h2c, h2 over TLS); both servers speak HTTP/2 too.
-//   - go-quicgo-json-h3 (production): the production server's handler served by
-//     quic-go's http3.Server, and the production client over quic-go's
-//     http3.Transport, over the quic transport only (h3.go).
+// What is the protocol's is written once, exported for the stacks (serve.go,
+// streamserve.go, calls.go, the bodies as Go types in stdjson.go, the types below):
+// the routes, the refusals and their status codes, the body limit, the server's
+// timeouts, the error and end bodies and the stream's framing. Each stack writes and
+// reads the bodies with its own codec.
 //
-// What is the protocol's is written once, exported for the stacks that live in other
-// packages (serve.go, streamserve.go, the types below): the routes, the refusals and
-// their status codes, the body limit, the server's timeouts, the error and end bodies
-// and the stream's framing. Each stack writes and reads the bodies with its own codec.
-//
-// Design:
+// The mapping:
 //
 //   - Routes: GET /persons, GET /persons/{id}, GET /persons/{id}/links, POST /persons,
 //     POST /echo, GET /stats, POST /increment, GET /trades?count=N. Bodies are JSON with
@@ -52,10 +40,6 @@
 //     found before the first trade (a bad count) are ordinary error responses. The
 //     clients read the stream line by line, each line bounded by
 //     ClientConfig.MessageLimit().
-//   - Production client: net/http's Transport (DefaultTransport's settings) dialing
-//     through ClientConfig.Dial, its idle pool sized to ClientConfig.Concurrency (see
-//     NewStdClient for why). Answers over ClientConfig.MessageLimit() fail with
-//     ResourceExhausted; a call's context bounds it whole.
 package httpjson
 
 import (
@@ -88,34 +72,16 @@ const (
 	JSONType   = "application/json"
 )
 
-// The stacks of the protocol.
-const (
-	// StdStack is the production stack and the default of both sides: net/http and
-	// encoding/json, standard library only, written as a Go service would be.
-	StdStack = "go-nethttp-json"
-	// StdH2Stack is the production client over HTTP/2 (h2c, or h2 over TLS):
-	// net/http's own HTTP/2, encoding/json. Both servers speak HTTP/2 too.
-	StdH2Stack = "go-nethttp-json-h2"
-)
+// DefaultStack is the stack of both sides when a benchmark names none: the production
+// stack go-nethttp-json, registered by stack/gonethttpjson.
+const DefaultStack = "go-nethttp-json"
 
 func init() {
 	protocol.Register(&protocol.Protocol{
 		Name:          Name,
 		Summary:       "JSON REST over HTTP/1.1, HTTP/2, HTTP/3 (net/http, quic-go), NDJSON trade stream",
-		DefaultServer: StdStack, DefaultClient: StdStack,
+		DefaultServer: DefaultStack, DefaultClient: DefaultStack,
 	})
-	protocol.RegisterStack(GoStack(StdStack, protocol.Production,
-		"net/http ServeMux server and net/http Client, encoding/json on both sides",
-		[]string{"net/http", "encoding/json"},
-		ServerOptions(NewStdServer), protocol.Clients(NewStdClient)))
-	protocol.RegisterStack(&protocol.Stack{
-		Name: StdH2Stack, Protocol: Name, Language: "go", Tier: protocol.Production, Worker: protocol.WorkerGo,
-		Summary:   "net/http Client over HTTP/2 (h2c prior knowledge; h2 over TLS), encoding/json",
-		Libraries: protocol.GoLibraries("net/http", "encoding/json"),
-		Sides:     protocol.ClientSide, TLS: true,
-		NewClient: protocol.Clients(NewStdClientH2),
-	})
-	protocol.RegisterStack(h3Stack())
 }
 
 // GoStack is a stack of the protocol with both sides, in Go: libs are the
@@ -155,13 +121,6 @@ func ServerOptions[S protocol.Server](f func(contract.Service, protocol.ServerCo
 		return newServer(svc, cfg)
 	}
 }
-
-// Compile-time checks of the interfaces this package implements.
-var (
-	_ protocol.Client = (*StdClient)(nil)
-	_ protocol.Server = (*StdServer)(nil)
-	_ http.Handler    = (*StdServer)(nil)
-)
 
 // StatusOf returns the HTTP status that carries a contract code.
 func StatusOf(code contract.Code) int {

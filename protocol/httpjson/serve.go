@@ -33,9 +33,9 @@ const (
 	// bodyReadTimeout bounds the time to send a request body once the handler reads
 	// it; it is cleared afterwards, so it cannot touch the answer.
 	bodyReadTimeout = 60 * time.Second
-	// idleTimeout closes keep-alive connections that carry no request for this long;
+	// IdleTimeout closes keep-alive connections that carry no request for this long;
 	// without it net/http keeps them until the client goes.
-	idleTimeout = 2 * time.Minute
+	IdleTimeout = 2 * time.Minute
 )
 
 // The routes of the wire mapping, and the methods each allows in the Allow header of
@@ -54,8 +54,11 @@ const (
 	AllowPersons = "GET, HEAD, POST"
 )
 
-// routes lists every path with the methods it allows.
-var routes = []struct{ path, allow string }{
+// Route is a path of the mapping with the methods it allows.
+type Route struct{ Path, Allow string }
+
+// Routes lists every path with the methods it allows.
+var Routes = []Route{
 	{PathPersons, AllowPersons},
 	{PathPerson, AllowGet},
 	{PathLinks, AllowGet},
@@ -77,7 +80,7 @@ func newHTTPServer(h http.Handler) *http.Server {
 	return &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: readHeaderTimeout,
-		IdleTimeout:       idleTimeout,
+		IdleTimeout:       IdleTimeout,
 		Protocols:         &protocols,
 		// A library never prints: net/http logs bad requests and handler panics.
 		ErrorLog: log.New(io.Discard, "", 0),

@@ -17,16 +17,16 @@ var benchData = protocoltest.CodecData
 
 func benchPerson(tb testing.TB) contract.Person { return protocoltest.CodecPerson(tb) }
 
-// Encoding is encodeJSON (json.Encoder into a new buffer), decoding json.Unmarshal
+// Encoding is EncodeJSON (json.Encoder into a new buffer), decoding json.Unmarshal
 // into the body's type.
 
-// benchEncodeJSON measures encodeJSON(v()); v builds the value as a handler does, so
+// benchEncodeJSON measures EncodeJSON(v()); v builds the value as a handler does, so
 // that its boxing into an interface is counted.
 func benchEncodeJSON(b *testing.B, v func() any) {
 	var wireLen int
 	b.ReportAllocs()
 	for b.Loop() {
-		body, err := encodeJSON(v())
+		body, err := EncodeJSON(v())
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -38,7 +38,7 @@ func benchEncodeJSON(b *testing.B, v func() any) {
 // benchDecodeJSON measures json.Unmarshal of the body v encodes into a new value of
 // T's type.
 func benchDecodeJSON[T any](b *testing.B, v any) {
-	wire, err := encodeJSON(v)
+	wire, err := EncodeJSON(v)
 	if err != nil {
 		b.Fatal(err)
 	}

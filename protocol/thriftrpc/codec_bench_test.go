@@ -59,15 +59,15 @@ func TestCodecRoundTrip(t *testing.T) {
 		c := newCodec(v)
 		for _, p := range benchData.Persons() {
 			var w thriftwire.Person
-			c.decode(t, c.wire(t, toWirePerson(&p)), &w)
-			if got := fromWirePerson(&w); !got.Equal(p) {
+			c.decode(t, c.wire(t, ToWirePerson(&p)), &w)
+			if got := FromWirePerson(&w); !got.Equal(p) {
 				t.Fatalf("%s: person %d: got %+v", v.name, p.ID, got)
 			}
 		}
 		links, _ := benchData.Links(1)
 		var lr thriftwire.WirebenchGetPersonLinksResult
-		c.decode(t, c.wire(t, &thriftwire.WirebenchGetPersonLinksResult{Success: toWireLinks(links)}), &lr)
-		got, err := fromWireLinks(lr.Success)
+		c.decode(t, c.wire(t, &thriftwire.WirebenchGetPersonLinksResult{Success: ToWireLinks(links)}), &lr)
+		got, err := FromWireLinks(lr.Success)
 		if err != nil || len(got) != len(links) || !got[0].P1.Equal(links[0].P1) || !got[0].P2.Equal(links[0].P2) {
 			t.Fatalf("%s: links: got %+v, %v", v.name, got, err)
 		}
@@ -75,18 +75,18 @@ func TestCodecRoundTrip(t *testing.T) {
 		for i := range int64(20) {
 			want := contract.TradeAt(i)
 			var w, back thriftwire.Trade
-			toWireTrade(&want, &w)
+			ToWireTrade(&want, &w)
 			c.decode(t, c.wire(t, &w), &back)
-			if err := fromWireTrade(&back, &tr); err != nil || tr != want {
+			if err := FromWireTrade(&back, &tr); err != nil || tr != want {
 				t.Fatalf("%s: trade %d: got %+v, %v", v.name, i, tr, err)
 			}
 		}
 	}
 	var tr contract.Trade
-	if err := fromWireTrade(&thriftwire.Trade{Side: 7}, &tr); err == nil {
+	if err := FromWireTrade(&thriftwire.Trade{Side: 7}, &tr); err == nil {
 		t.Error("a trade with side 7 decoded")
 	}
-	if _, err := fromWireLinks([]*thriftwire.PersonLink{{P1: &thriftwire.Person{}}}); err == nil {
+	if _, err := FromWireLinks([]*thriftwire.PersonLink{{P1: &thriftwire.Person{}}}); err == nil {
 		t.Error("a link without its second person decoded")
 	}
 }
@@ -122,28 +122,28 @@ func benchDecode(b *testing.B, s thrift.TStruct, read func(*codec, []byte)) {
 
 func BenchmarkEncodePerson(b *testing.B) {
 	p := protocoltest.CodecPerson(b)
-	benchEncode(b, func() thrift.TStruct { return toWirePerson(&p) })
+	benchEncode(b, func() thrift.TStruct { return ToWirePerson(&p) })
 }
 
 func BenchmarkDecodePerson(b *testing.B) {
 	p := protocoltest.CodecPerson(b)
-	benchDecode(b, toWirePerson(&p), func(c *codec, data []byte) {
+	benchDecode(b, ToWirePerson(&p), func(c *codec, data []byte) {
 		var w thriftwire.Person // a fresh struct per call, as the generated client makes
 		c.decode(b, data, &w)
-		_ = fromWirePerson(&w)
+		_ = FromWirePerson(&w)
 	})
 }
 
 func BenchmarkEncodePersonList(b *testing.B) {
 	ps := benchData.Persons()
-	benchEncode(b, func() thrift.TStruct { return &thriftwire.WirebenchListPersonsResult{Success: toWirePersons(ps)} })
+	benchEncode(b, func() thrift.TStruct { return &thriftwire.WirebenchListPersonsResult{Success: ToWirePersons(ps)} })
 }
 
 func BenchmarkDecodePersonList(b *testing.B) {
-	benchDecode(b, &thriftwire.WirebenchListPersonsResult{Success: toWirePersons(benchData.Persons())}, func(c *codec, data []byte) {
+	benchDecode(b, &thriftwire.WirebenchListPersonsResult{Success: ToWirePersons(benchData.Persons())}, func(c *codec, data []byte) {
 		var w thriftwire.WirebenchListPersonsResult
 		c.decode(b, data, &w)
-		if _, err := fromWirePersons(w.Success); err != nil {
+		if _, err := FromWirePersons(w.Success); err != nil {
 			b.Fatal(err)
 		}
 	})

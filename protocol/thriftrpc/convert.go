@@ -7,8 +7,8 @@ import (
 	"github.com/wirebench/wirebench/contract/thriftwire"
 )
 
-// toWirePerson converts a person of the model to the generated struct.
-func toWirePerson(p *contract.Person) *thriftwire.Person {
+// ToWirePerson converts a person of the model to the generated struct.
+func ToWirePerson(p *contract.Person) *thriftwire.Person {
 	out := &thriftwire.Person{
 		ID: p.ID,
 		Name: &thriftwire.PersonName{
@@ -35,10 +35,10 @@ func toWirePerson(p *contract.Person) *thriftwire.Person {
 	return out
 }
 
-// fromWirePerson converts a received person to the model. A struct field the sender
+// FromWirePerson converts a received person to the model. A struct field the sender
 // left out (name, location: default requiredness) reads as empty; picture stays
 // absent when it was.
-func fromWirePerson(w *thriftwire.Person) contract.Person {
+func FromWirePerson(w *thriftwire.Person) contract.Person {
 	p := contract.Person{ID: w.ID, Gender: w.Gender, Email: w.Email}
 	if n := w.Name; n != nil {
 		p.Name = contract.PersonName{Title: n.Title, First: n.First, Last: n.Last}
@@ -52,46 +52,46 @@ func fromWirePerson(w *thriftwire.Person) contract.Person {
 	return p
 }
 
-func toWirePersons(ps []contract.Person) []*thriftwire.Person {
+func ToWirePersons(ps []contract.Person) []*thriftwire.Person {
 	out := make([]*thriftwire.Person, len(ps))
 	for i := range ps {
-		out[i] = toWirePerson(&ps[i])
+		out[i] = ToWirePerson(&ps[i])
 	}
 	return out
 }
 
-func fromWirePersons(ws []*thriftwire.Person) ([]contract.Person, error) {
+func FromWirePersons(ws []*thriftwire.Person) ([]contract.Person, error) {
 	out := make([]contract.Person, len(ws))
 	for i, w := range ws {
 		if w == nil {
 			return nil, fmt.Errorf("person %d of the list is null", i)
 		}
-		out[i] = fromWirePerson(w)
+		out[i] = FromWirePerson(w)
 	}
 	return out, nil
 }
 
-func toWireLinks(links []contract.PersonLink) []*thriftwire.PersonLink {
+func ToWireLinks(links []contract.PersonLink) []*thriftwire.PersonLink {
 	out := make([]*thriftwire.PersonLink, len(links))
 	for i := range links {
-		out[i] = &thriftwire.PersonLink{P1: toWirePerson(&links[i].P1), P2: toWirePerson(&links[i].P2)}
+		out[i] = &thriftwire.PersonLink{P1: ToWirePerson(&links[i].P1), P2: ToWirePerson(&links[i].P2)}
 	}
 	return out
 }
 
-func fromWireLinks(ws []*thriftwire.PersonLink) ([]contract.PersonLink, error) {
+func FromWireLinks(ws []*thriftwire.PersonLink) ([]contract.PersonLink, error) {
 	out := make([]contract.PersonLink, len(ws))
 	for i, w := range ws {
 		if w == nil || w.P1 == nil || w.P2 == nil {
 			return nil, fmt.Errorf("link %d lacks a person", i)
 		}
-		out[i] = contract.PersonLink{P1: fromWirePerson(w.P1), P2: fromWirePerson(w.P2)}
+		out[i] = contract.PersonLink{P1: FromWirePerson(w.P1), P2: FromWirePerson(w.P2)}
 	}
 	return out, nil
 }
 
-// toWireTrade fills w from t.
-func toWireTrade(t *contract.Trade, w *thriftwire.Trade) {
+// ToWireTrade fills w from t.
+func ToWireTrade(t *contract.Trade, w *thriftwire.Trade) {
 	*w = thriftwire.Trade{
 		ID:             t.ID,
 		Symbol:         t.Symbol,
@@ -102,8 +102,8 @@ func toWireTrade(t *contract.Trade, w *thriftwire.Trade) {
 	}
 }
 
-// fromWireTrade fills t from w; a side that is neither BUY nor SELL is an error.
-func fromWireTrade(w *thriftwire.Trade, t *contract.Trade) error {
+// FromWireTrade fills t from w; a side that is neither BUY nor SELL is an error.
+func FromWireTrade(w *thriftwire.Trade, t *contract.Trade) error {
 	if w == nil {
 		return fmt.Errorf("a trade is null")
 	}

@@ -30,11 +30,11 @@ func init() {
 	}
 }
 
-// serverError is what a handler returns for a service's failure: a ServiceError for
+// ServerError is what a handler returns for a service's failure: a ServiceError for
 // a contract error, ErrAbandonRequest when the call's context ended (the client or
 // the server is gone: the generated processor then closes the connection without an
 // answer), and an INTERNAL ServiceError otherwise.
-func serverError(ctx context.Context, err error) error {
+func ServerError(ctx context.Context, err error) error {
 	var ce *contract.Error
 	switch {
 	case errors.As(err, &ce):
@@ -49,13 +49,13 @@ func serverError(ctx context.Context, err error) error {
 	return &thriftwire.ServiceError{Code: thriftwire.ErrorCode_INTERNAL, Message: err.Error()}
 }
 
-// clientError is the error of a call that failed with err: a *contract.Error for a
+// ClientError is the error of a call that failed with err: a *contract.Error for a
 // ServiceError of a known code, and resource_exhausted for a request or answer over the
 // client's message limit (Thrift's SIZE_LIMIT protocol exception, raised before a
 // request is sent; a *frameSizeError for an answer); otherwise err, named by the
 // protocol and the operation, and saying so when the server closed the connection:
 // a Thrift server does so, unanswered, on a request over its limit.
-func clientError(proto, op string, err error) error {
+func ClientError(proto, op string, err error) error {
 	var se *thriftwire.ServiceError
 	if errors.As(err, &se) {
 		if code, ok := fromWireCode[se.Code]; ok {

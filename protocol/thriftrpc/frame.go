@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// frameCheck follows the frames of the byte stream a connection receives, refuses a
+// FrameCheck follows the frames of the byte stream a connection receives, refuses a
 // frame whose length is over the limit (a *frameSizeError, which the framed transport
 // would refuse too, but as an untyped error that a client cannot tell from a broken
 // connection), and checks the first four bytes of each frame's message as they
@@ -22,7 +22,7 @@ import (
 //
 // A frame shorter than four bytes is left to the decoder (it is all there already).
 // Owned by the connection's reading goroutine.
-type frameCheck struct {
+type FrameCheck struct {
 	compact bool
 	limit   uint32  // the largest frame, as TConfiguration.GetMaxFrameSize
 	head    [4]byte // the frame length being read
@@ -33,8 +33,14 @@ type frameCheck struct {
 	nfirst  int
 }
 
-// check takes the next bytes received.
-func (f *frameCheck) check(p []byte) error {
+// NewFrameCheck returns the check of a connection of the compact encoding (else the
+// binary one) whose frames are at most limit bytes (TConfiguration.GetMaxFrameSize).
+func NewFrameCheck(compact bool, limit uint32) FrameCheck {
+	return FrameCheck{compact: compact, limit: limit}
+}
+
+// Check takes the next bytes received.
+func (f *FrameCheck) Check(p []byte) error {
 	for len(p) > 0 {
 		if f.left == 0 {
 			k := copy(f.head[f.nhead:], p)
@@ -70,7 +76,7 @@ func (f *frameCheck) check(p []byte) error {
 }
 
 // valid checks the first four bytes of a message.
-func (f *frameCheck) valid() error {
+func (f *FrameCheck) valid() error {
 	b := f.first
 	switch {
 	case f.compact:
@@ -98,5 +104,5 @@ type frameSizeError struct{ size, limit uint32 }
 
 func (e *frameSizeError) Error() string {
 	return fmt.Sprintf("a frame of %d bytes is over the limit of %d (the message limit and %d bytes for the envelope)",
-		e.size, e.limit, envelopeSlack)
+		e.size, e.limit, EnvelopeSlack)
 }

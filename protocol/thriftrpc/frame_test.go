@@ -47,10 +47,10 @@ func TestFrameCheck(t *testing.T) {
 			// Whole, and one byte at a time: a check must not depend on how the
 			// bytes are cut.
 			for _, step := range []int{len(c.stream), 1, 3} {
-				f := frameCheck{compact: c.compact, limit: 1000}
+				f := FrameCheck{compact: c.compact, limit: 1000}
 				var err error
 				for i := 0; i < len(c.stream) && err == nil; i += step {
-					err = f.check(c.stream[i:min(i+step, len(c.stream))])
+					err = f.Check(c.stream[i:min(i+step, len(c.stream))])
 				}
 				if (err == nil) != c.ok {
 					t.Errorf("step %d: check = %v, want ok %v", step, err, c.ok)

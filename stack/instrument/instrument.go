@@ -49,6 +49,7 @@ import (
 	"github.com/wirebench/wirebench/protocol/grpcavro"
 	"github.com/wirebench/wirebench/protocol/grpcproto"
 	"github.com/wirebench/wirebench/protocol/httpjson"
+	"github.com/wirebench/wirebench/stack/gonethttpjson"
 	"github.com/wirebench/wirebench/stack/gotunedjson"
 )
 
@@ -56,7 +57,7 @@ import (
 const Name = "instrument"
 
 // H2Name is the instrument's stack of http-json over HTTP/2 (h2c, h2 over TLS), the
-// counterpart of httpjson.StdH2Stack, beside its HTTP/1.1 stack named Name.
+// counterpart of gonethttpjson.H2Name, beside its HTTP/1.1 stack named Name.
 const H2Name = "instrument-h2"
 
 // For is the instrument's client stack that loads a server of proto as client, a
@@ -64,7 +65,7 @@ const H2Name = "instrument-h2"
 // "" when the instrument has no such stack.
 func For(proto, client string) string {
 	name := Name
-	if proto == httpjson.Name && (client == httpjson.StdH2Stack || client == H2Name) {
+	if proto == httpjson.Name && (client == gonethttpjson.H2Name || client == H2Name) {
 		name = H2Name
 	}
 	if _, err := protocol.LookupStack(proto, name, protocol.ClientSide); err != nil {
