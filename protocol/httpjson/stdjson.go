@@ -172,6 +172,14 @@ func (b *ValueRead) validate() error {
 	return nil
 }
 
+// Validate reports an echo body as read that lacks its payload, for the stacks of
+// other packages (nil: the body is complete).
+func (b *EchoRead) Validate() error { return b.validate() }
+
+// Validate reports an increment body as read that lacks its value, for the stacks of
+// other packages (nil: the body is complete).
+func (b *ValueRead) Validate() error { return b.validate() }
+
 // jsonDecodeError returns the contract error an error body carries, or nil when the
 // body is not an error body of ours (another server's page, a code we do not know).
 func jsonDecodeError(body []byte) *contract.Error {
