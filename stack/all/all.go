@@ -10,6 +10,7 @@ import (
 	_ "github.com/wirebench/wirebench/protocol/httpjson"
 	_ "github.com/wirebench/wirebench/protocol/thriftrpc"
 	_ "github.com/wirebench/wirebench/protocol/websocketproto"
+	_ "github.com/wirebench/wirebench/stack/gofasthttp"
 	_ "github.com/wirebench/wirebench/stack/gotunedjson"
 	_ "github.com/wirebench/wirebench/stack/instrument"
 	_ "github.com/wirebench/wirebench/stack/jvm"
