@@ -134,6 +134,9 @@ func (s *Server) Serve(ln net.Listener) error {
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.stopServing()
 	err := s.fs.ShutdownWithContext(ctx)
+	if errors.Is(err, net.ErrClosed) {
+		err = nil // fasthttp closing the listeners stopServing closed
+	}
 	s.Close()
 	return err
 }
