@@ -171,8 +171,25 @@ func NoPerson(idText string) *contract.Error {
 }
 
 func MethodNotAllowed(r *http.Request, allow string) *contract.Error {
+	return MethodNotAllowedOn(r.Method, r.URL.Path, allow)
+}
+
+// MethodNotAllowedOn is MethodNotAllowed for a server that is not net/http's.
+func MethodNotAllowedOn(method, path, allow string) *contract.Error {
 	return &contract.Error{Code: contract.InvalidArgument,
-		Message: "method " + r.Method + " is not allowed on " + r.URL.Path + "; allowed: " + allow}
+		Message: "method " + method + " is not allowed on " + path + "; allowed: " + allow}
+}
+
+// BodyTooLarge refuses a request body over limit: of length bytes as its
+// Content-Length says, or, when length is negative (a chunked body), found over the
+// limit while reading it.
+func BodyTooLarge(length int64, limit int) *contract.Error {
+	if length < 0 {
+		return &contract.Error{Code: contract.ResourceExhausted,
+			Message: "request body is over the limit of " + strconv.Itoa(limit) + " bytes"}
+	}
+	return &contract.Error{Code: contract.ResourceExhausted,
+		Message: "request body of " + strconv.FormatInt(length, 10) + " bytes is over the limit of " + strconv.Itoa(limit)}
 }
 
 func BadBody(err error) *contract.Error {
@@ -186,8 +203,7 @@ func BadBody(err error) *contract.Error {
 // InvalidArgument.
 func ReadRequest(w http.ResponseWriter, r *http.Request, limit int, buf *bytes.Buffer) ([]byte, *contract.Error) {
 	if r.ContentLength > int64(limit) {
-		return nil, &contract.Error{Code: contract.ResourceExhausted,
-			Message: "request body of " + strconv.FormatInt(r.ContentLength, 10) + " bytes is over the limit of " + strconv.Itoa(limit)}
+		return nil, BodyTooLarge(r.ContentLength, limit)
 	}
 	var src io.Reader = r.Body
 	if r.ContentLength < 0 {
@@ -213,8 +229,7 @@ func ReadRequest(w http.ResponseWriter, r *http.Request, limit int, buf *bytes.B
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return nil, &contract.Error{Code: contract.ResourceExhausted,
-				Message: "request body is over the limit of " + strconv.Itoa(limit) + " bytes"}
+			return nil, BodyTooLarge(-1, limit)
 		}
 		return nil, &contract.Error{Code: contract.InvalidArgument, Message: "reading request body: " + err.Error()}
 	}

@@ -6,8 +6,11 @@ package httpjson
 // (a LineEncoder) into the stream's buffer.
 
 import (
+	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 
@@ -32,16 +35,16 @@ type ErrorWriter func(w http.ResponseWriter, status int, ce *contract.Error)
 // the service fails after the first trade. Until the first trade nothing is written,
 // so a refusal (a bad count) is an ordinary error answer, written by fail.
 func ServeTrades(w http.ResponseWriter, r *http.Request, svc contract.Service, buf *bytes.Buffer, lines LineEncoder, fail ErrorWriter) {
-	count, ce := tradeCount(r)
+	q := r.URL.Query()
+	count, ce := TradeCount(q.Has("count"), q.Get("count"))
 	if ce != nil {
 		fail(w, StatusOf(ce.Code), ce)
 		return
 	}
 	if r.Method == http.MethodHead {
 		// The headers only: a HEAD must not cost the work of the stream it asks about.
-		if count < 0 || count > contract.MaxTrades {
-			fail(w, http.StatusBadRequest, &contract.Error{Code: contract.InvalidArgument,
-				Message: fmt.Sprintf("trade count %d out of range [0, %d]", count, contract.MaxTrades)})
+		if ce := HeadTradeCount(count); ce != nil {
+			fail(w, http.StatusBadRequest, ce)
 			return
 		}
 		setStreamHeaders(w)
@@ -68,17 +71,27 @@ func ServeTrades(w http.ResponseWriter, r *http.Request, svc contract.Service, b
 	}
 }
 
-// tradeCount reads the count query parameter; its range is the service's to check.
-func tradeCount(r *http.Request) (int64, *contract.Error) {
-	q := r.URL.Query()
-	if !q.Has("count") {
+// TradeCount reads the count query parameter (present says whether the query has it,
+// text is its value); its range is the service's to check.
+func TradeCount(present bool, text string) (int64, *contract.Error) {
+	if !present {
 		return 0, &contract.Error{Code: contract.InvalidArgument, Message: "missing query parameter count, e.g. /trades?count=100"}
 	}
-	count, err := strconv.ParseInt(q.Get("count"), 10, 64)
+	count, err := strconv.ParseInt(text, 10, 64)
 	if err != nil {
-		return 0, &contract.Error{Code: contract.InvalidArgument, Message: "count " + strconv.Quote(q.Get("count")) + " is not an integer"}
+		return 0, &contract.Error{Code: contract.InvalidArgument, Message: "count " + strconv.Quote(text) + " is not an integer"}
 	}
 	return count, nil
+}
+
+// HeadTradeCount refuses the count of a HEAD /trades that is out of the contract's
+// range, as the service would refuse the stream; a HEAD runs no stream.
+func HeadTradeCount(count int64) *contract.Error {
+	if count < 0 || count > contract.MaxTrades {
+		return &contract.Error{Code: contract.InvalidArgument,
+			Message: fmt.Sprintf("trade count %d out of range [0, %d]", count, contract.MaxTrades)}
+	}
+	return nil
 }
 
 func setStreamHeaders(w http.ResponseWriter) {
@@ -160,4 +173,48 @@ func StreamStep(end *StreamEnd, fail *ErrorBody, n, count int64) (done bool, err
 		return false, fmt.Errorf("stream sent more than the %d trades asked", count)
 	}
 	return false, nil
+}
+
+// ReadStream reads the lines of a stream body with a bufio.Scanner, each line bounded
+// by limit, decodes each with decode, and applies the stream's rules (StreamStep),
+// for every client. It returns the yield's error in yerr, and any other failure
+// in err.
+func ReadStream(body io.Reader, limit int, count int64, decode func([]byte, *AnyLine) error, yield func(*contract.Trade) error) (yerr, err error) {
+	sc := bufio.NewScanner(body)
+	sc.Buffer(nil, limit)
+	var n int64
+	for sc.Scan() {
+		if len(sc.Bytes()) == 0 {
+			continue // a blank line carries nothing
+		}
+		var line AnyLine
+		if err := decode(sc.Bytes(), &line); err != nil {
+			return nil, fmt.Errorf("stream after %d of %d trades: %w", n, count, err)
+		}
+		done, err := StreamStep(line.End, line.Error, n, count)
+		switch {
+		case done && err == nil:
+			if sc.Scan() {
+				return nil, errors.New("stream: data after the end line")
+			}
+			if err := sc.Err(); err != nil {
+				return nil, fmt.Errorf("stream: %w", err)
+			}
+			return nil, nil
+		case err != nil:
+			return nil, err
+		}
+		n++
+		t := line.Trade()
+		if err := yield(&t); err != nil {
+			return err, nil
+		}
+	}
+	switch err := sc.Err(); {
+	case errors.Is(err, bufio.ErrTooLong):
+		return nil, TooLarge(limit)
+	case err != nil:
+		return nil, fmt.Errorf("stream after %d of %d trades: %w", n, count, err)
+	}
+	return nil, fmt.Errorf("stream cut short after %d of %d trades: no end line", n, count)
 }

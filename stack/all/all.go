@@ -13,6 +13,7 @@ import (
 	_ "github.com/wirebench/wirebench/stack/capnpgo"
 	_ "github.com/wirebench/wirebench/stack/coderwebsocket"
 	_ "github.com/wirebench/wirebench/stack/connectgo"
+	_ "github.com/wirebench/wirebench/stack/gofasthttp"
 	_ "github.com/wirebench/wirebench/stack/gonethttpjson"
 	_ "github.com/wirebench/wirebench/stack/gotunedjson"
 	_ "github.com/wirebench/wirebench/stack/grpcgo"

@@ -4,7 +4,6 @@ package gonethttpjson
 // calling another writes one.
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -323,45 +322,13 @@ func (c *StdClient) StreamTrades(ctx context.Context, count int64, yield func(*c
 	return nil
 }
 
-// readStream reads the lines of a stream body with a bufio.Scanner, each line bounded
-// by the client's limit. It returns the yield's error in yerr, and any other failure
-// in err.
+// readStream reads the lines of a stream body (ReadStream), each decoded by
+// encoding/json.
 func (c *StdClient) readStream(body io.Reader, count int64, yield func(*contract.Trade) error) (yerr, err error) {
-	sc := bufio.NewScanner(body)
-	sc.Buffer(nil, c.limit)
-	var n int64
-	for sc.Scan() {
-		if len(sc.Bytes()) == 0 {
-			continue // a blank line carries nothing
+	return httpjson.ReadStream(body, c.limit, count, func(b []byte, line *httpjson.AnyLine) error {
+		if err := json.Unmarshal(b, line); err != nil {
+			return httpjson.JSONError("stream line", err)
 		}
-		var line httpjson.AnyLine
-		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
-			return nil, fmt.Errorf("stream after %d of %d trades: %w", n, count, httpjson.JSONError("stream line", err))
-		}
-		done, err := httpjson.StreamStep(line.End, line.Error, n, count)
-		switch {
-		case done && err == nil:
-			if sc.Scan() {
-				return nil, errors.New("stream: data after the end line")
-			}
-			if err := sc.Err(); err != nil {
-				return nil, fmt.Errorf("stream: %w", err)
-			}
-			return nil, nil
-		case err != nil:
-			return nil, err
-		}
-		n++
-		t := line.Trade()
-		if err := yield(&t); err != nil {
-			return err, nil
-		}
-	}
-	switch err := sc.Err(); {
-	case errors.Is(err, bufio.ErrTooLong):
-		return nil, httpjson.TooLarge(c.limit)
-	case err != nil:
-		return nil, fmt.Errorf("stream after %d of %d trades: %w", n, count, err)
-	}
-	return nil, fmt.Errorf("stream cut short after %d of %d trades: no end line", n, count)
+		return nil
+	}, yield)
 }
