@@ -17,8 +17,8 @@ import (
 func TestConformance(t *testing.T) {
 	for _, pair := range []struct{ server, client string }{
 		{gofasthttp.Name, gofasthttp.Name},
-		{gofasthttp.Name, httpjson.StdStack},
-		{httpjson.StdStack, gofasthttp.Name},
+		{gofasthttp.Name, httpjson.DefaultStack},
+		{httpjson.DefaultStack, gofasthttp.Name},
 	} {
 		t.Run(pair.server+"/"+pair.client, func(t *testing.T) {
 			protocoltest.RunStacks(t, httpjson.Name, pair.server, pair.client)

@@ -303,7 +303,7 @@ func TestSameAnswersAsNetHTTP(t *testing.T) {
 	const limit = 64 << 10
 	cfg := protocol.ServerConfig{MaxMessageSize: limit}
 	ours := startServer(t, gofasthttp.Name, "tcp", cfg)
-	std := startServer(t, httpjson.StdStack, "tcp", cfg)
+	std := startServer(t, httpjson.DefaultStack, "tcp", cfg)
 	hc := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
 	big := `{"payload":"` + strings.Repeat("z", limit) + `"}`
 	for _, c := range []struct {
