@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/wirebench
 
-.PHONY: build run test vet check-generate deploy-check generate demo bench-codecs tools peers clean java test-java test-java-unit rust test-rust test-rust-unit rust-generate
+.PHONY: build run test vet check-generate deploy-check generate demo bench-codecs tools peers clean java jvm-stacks test-java test-java-unit rust test-rust test-rust-unit rust-generate
 
 build:
 	$(GO) build -o $(BIN) ./cmd/wirebench
@@ -83,6 +83,14 @@ java:
 	else \
 		bash scripts/missing.sh "java: mvn or java not found: the JVM stacks are unavailable (install a JDK 17 and Maven 3.8)"; \
 	fi
+
+# stack/jvm/stacks.json: the JVM stacks as the built jars announce them (each jar's
+# `list --json`: names, sides, TLS, summaries, libraries with the versions the jar
+# carries), merged. wirebench embeds the file, so it lists and validates JVM stacks
+# without Java; commit it after changing a JVM stack. The stack/jvm tests fail when the
+# file and the built jars disagree.
+jvm-stacks: java
+	$(GO) test -count=1 -run '^TestStacksFileIsAnnounced$$' ./stack/jvm/ -args -update
 
 # The JVM worker's own tests (JUnit), then the Go interop tests against it.
 test-java: java test-java-unit

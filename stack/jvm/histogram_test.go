@@ -18,7 +18,7 @@ import (
 	"github.com/wirebench/wirebench/record"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/histogram-go.txt")
+var update = flag.Bool("update", false, "rewrite testdata/histogram-go.txt, and stacks.json from the built jars (make jvm-stacks)")
 
 // interopValues are recorded by both sides: the range's ends, a repeated value and
 // values at each magnitude (ns).

@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -58,27 +59,19 @@ func stackJar(t *testing.T, s *protocol.Stack) string {
 	return familyJar(t, s.Family)
 }
 
-// tcpOnly are the JVM stacks that cannot speak over a Unix socket (docs/java-worker.md):
-// java.net.http and OkHttp open java.net.Sockets; Akka HTTP, Pekko HTTP and http4s 0.18's
-// Blaze bind TCP only.
-var tcpOnly = map[string]bool{
-	"grpc-java-okhttp": true,
-	"java-httpclient":  true,
-	"akka-http":        true,
-	"akka-grpc":        true,
-	"pekko-http":       true,
-	"pekko-grpc":       true,
-	"akka-http-10.1":   true,
-	"akka-grpc-0.4":    true,
-	"http4s-blaze":     true,
-}
-
-// networksOf lists the transports a JVM stack's side speaks: tcp, unix, and tls when
-// the side speaks TLS.
-func networksOf(s *protocol.Stack, side protocol.Side) []string {
-	nets := []string{"tcp", "unix"}
-	if tcpOnly[s.Name] {
-		nets = nets[:1]
+// networksOf lists the transports a JVM stack's side speaks, as its jar announces them
+// (stacks.json: tcp, and unix where the library can; docs/java-worker.md says which
+// cannot), and tls when the side speaks TLS.
+func networksOf(t *testing.T, s *protocol.Stack, side protocol.Side) []string {
+	t.Helper()
+	var nets []string
+	for _, a := range readStacksFile(t).Stacks {
+		if a.Protocol == s.Protocol && a.Name == s.Name {
+			nets = slices.Clone(a.Transports)
+		}
+	}
+	if len(nets) == 0 {
+		t.Fatalf("stacks.json has no transports for %s/%s", s.Protocol, s.Name)
 	}
 	if s.SpeaksTLS(side) {
 		nets = append(nets, spec.TLS)
@@ -109,7 +102,6 @@ func ephemeralTLS(t *testing.T) transport.TLS {
 	}
 	return tc
 }
-
 
 // serveJava starts `serve` of a Java server stack and returns the address it printed,
 // and over tls the certificate it serves (made here, as the driver makes one) with the
@@ -160,7 +152,7 @@ func TestGoClientsAgainstJavaServers(t *testing.T) {
 		if !s.Has(protocol.ServerSide) {
 			continue
 		}
-		for _, network := range networksOf(s, protocol.ServerSide) {
+		for _, network := range networksOf(t, s, protocol.ServerSide) {
 			t.Run(s.Name+"/"+network, func(t *testing.T) {
 				addr, tc := serveJava(t, stackJar(t, s), s.Protocol, s.Name, network)
 				// The protocol's default Go client, and the instrument (the load
@@ -257,7 +249,7 @@ func TestJavaClientsAgainstGoServers(t *testing.T) {
 		if !s.Has(protocol.ClientSide) {
 			continue
 		}
-		for _, network := range networksOf(s, protocol.ClientSide) {
+		for _, network := range networksOf(t, s, protocol.ClientSide) {
 			t.Run(s.Name+"/"+network, func(t *testing.T) {
 				tg := protocoltest.Start(t, s.Protocol, network, contract.NewReference(ds), protocol.ServerConfig{})
 				var tlsArgs []string

@@ -1,10 +1,9 @@
 package jvm_test
 
 import (
-	"encoding/xml"
-	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -14,53 +13,8 @@ import (
 	"github.com/wirebench/wirebench/stack/jvm"
 )
 
-// pom is the part of a Maven POM the version check reads.
-type pom struct {
-	Properties struct {
-		Entries []struct {
-			XMLName xml.Name
-			Value   string `xml:",chardata"`
-		} `xml:",any"`
-	} `xml:"properties"`
-	Dependencies []struct {
-		GroupID    string `xml:"groupId"`
-		ArtifactID string `xml:"artifactId"`
-		Version    string `xml:"version"`
-	} `xml:"dependencies>dependency"`
-}
-
-// readPom returns the dependency versions of workers/java/MODULE/pom.xml by
-// "group:artifact" (properties substituted, the module's over the parent's) and its
-// properties with the parent's.
-func readPom(t *testing.T, module string) (deps, props map[string]string) {
-	t.Helper()
-	props = map[string]string{}
-	deps = map[string]string{}
-	for _, f := range []string{"pom.xml", filepath.Join(module, "pom.xml")} {
-		b, err := os.ReadFile(filepath.Join("..", "..", "workers", "java", f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var p pom
-		if err := xml.Unmarshal(b, &p); err != nil {
-			t.Fatalf("workers/java/%s: %v", f, err)
-		}
-		for _, e := range p.Properties.Entries {
-			props[e.XMLName.Local] = strings.TrimSpace(e.Value)
-		}
-		for _, d := range p.Dependencies {
-			v := strings.TrimSpace(d.Version)
-			if strings.HasPrefix(v, "${") && strings.HasSuffix(v, "}") {
-				v = props[v[2:len(v)-1]]
-			}
-			deps[d.GroupID+":"+d.ArtifactID] = v
-		}
-	}
-	return deps, props
-}
-
-// moduleOf is the Maven module (workers/java/MODULE) that holds a family's stacks: the
-// main jar's Scala stacks are in scala-2.13, its Java ones in core.
+// moduleOf is the Maven module (workers/java/MODULE) that holds a stack: the main jar's
+// Scala stacks are in scala-2.13, its Java ones in core, whose stacks every jar runs.
 func moduleOf(s *protocol.Stack) string {
 	switch {
 	case s.Family != "":
@@ -71,39 +25,11 @@ func moduleOf(s *protocol.Stack) string {
 	return "core"
 }
 
-// TestVersionsMatchPom: every library version a stack declares is the one its module's
-// pom pins, so results never name a version the worker was not built with.
-func TestVersionsMatchPom(t *testing.T) {
-	_, props := readPom(t, "core")
-	if got := props["maven.compiler.release"]; got != jvm.Java {
-		t.Errorf("pom compiles for Java %q, jvm.go says %q", got, jvm.Java)
-	}
-	for _, s := range jvm.Stacks {
-		module := moduleOf(s)
-		deps, _ := readPom(t, module)
-		for lib, v := range s.Libraries {
-			if lib == "java" {
-				continue
-			}
-			pinned, ok := deps[lib]
-			if !ok && module != "core" {
-				pinned, ok = must(readPom(t, "core"))[lib]
-			}
-			switch {
-			case !ok:
-				t.Errorf("stack %s names %s, which workers/java/%s/pom.xml does not depend on", s.Name, lib, module)
-			case pinned != v:
-				t.Errorf("stack %s: %s is %s in jvm.go, %s in workers/java/%s/pom.xml", s.Name, lib, v, pinned, module)
-			}
-		}
-	}
-}
-
-func must(deps, _ map[string]string) map[string]string { return deps }
-
-// TestJarsRunTheirFamilies: each built jar lists exactly the Java stacks (core's, in
-// every jar) and its family's, so the driver starts the right jar for each stack.
-// Skipped for a jar that is not built (make java).
+// TestJarsRunTheirFamilies: each built jar's list (the lines people read, not the JSON
+// that stacks.json is made from) shows exactly the Java stacks (core's, in every jar)
+// and its family's, each with the TLS sides the registered stack has, so the driver
+// starts the right jar for each stack and refuses TLS where the worker would. Skipped
+// for a jar that is not built (make java).
 func TestJarsRunTheirFamilies(t *testing.T) {
 	families := map[string]bool{"": true}
 	for _, s := range jvm.Stacks {
@@ -131,7 +57,7 @@ func TestJarsRunTheirFamilies(t *testing.T) {
 			}
 			for _, s := range jvm.Stacks {
 				if want := tlsEntry(s); (s.Family == family || moduleOf(s) == "core") && tlsListed[s.Protocol+"/"+s.Name] != want {
-					t.Errorf("%s lists %s with TLS %q; jvm.go says %q", filepath.Base(jar), s.Name, tlsListed[s.Protocol+"/"+s.Name], want)
+					t.Errorf("%s lists %s with TLS %q; stacks.json says %q", filepath.Base(jar), s.Name, tlsListed[s.Protocol+"/"+s.Name], want)
 				}
 			}
 			var want []string
@@ -143,7 +69,7 @@ func TestJarsRunTheirFamilies(t *testing.T) {
 			slices.Sort(got)
 			slices.Sort(want)
 			if !slices.Equal(got, want) {
-				t.Errorf("%s lists %q; jvm.go places %q in it", filepath.Base(jar), got, want)
+				t.Errorf("%s lists %q; stacks.json places %q in it", filepath.Base(jar), got, want)
 			}
 		})
 	}
@@ -179,12 +105,67 @@ func TestStacksRegistered(t *testing.T) {
 				continue
 			}
 			if got.Worker != protocol.WorkerJava || (got.Language != "java" && got.Language != "scala") || got.Tier != protocol.Production ||
-				got.Libraries["java"] != jvm.Java || got.NewServer != nil || got.NewClient != nil {
+				got.Libraries["java"] != "17" || got.NewServer != nil || got.NewClient != nil {
 				t.Errorf("%s: registered as %+v", s.Name, got)
 			}
 		}
 	}
 	if _, err := protocol.LookupStack("http-json", "java-httpclient", protocol.ServerSide); err == nil {
 		t.Error("java-httpclient has no server side, yet LookupStack found one")
+	}
+}
+
+// TestParse: an announcement becomes the registry's entry, its TLS sides TLS and
+// TLSExcept; an entry the registry could not use is refused with the reason.
+func TestParse(t *testing.T) {
+	const okhttp = `{"stacks": [{"name": "grpc-java-okhttp", "protocol": "grpc-proto", "family": "f", "language": "java",
+		"tier": "production", "sides": ["server", "client"], "tls": ["client"], "transports": ["tcp"],
+		"summary": "s", "libraries": {"io.grpc:grpc-okhttp": "1.82.2", "java": "17"}}]}`
+	f, err := jvm.Parse([]byte(okhttp))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := f.Stacks[0].Stack()
+	want := &protocol.Stack{Name: "grpc-java-okhttp", Protocol: "grpc-proto", Language: "java", Tier: protocol.Production,
+		Summary: "s", Libraries: map[string]string{"io.grpc:grpc-okhttp": "1.82.2", "java": "17"},
+		Worker: protocol.WorkerJava, Family: "f", Sides: protocol.ServerSide | protocol.ClientSide,
+		// The client speaks TLS, the server does not.
+		TLS: true, TLSExcept: protocol.ServerSide}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Stack() = %+v\nwant %+v", got, want)
+	}
+	if got.SpeaksTLS(protocol.ServerSide) || !got.SpeaksTLS(protocol.ClientSide) {
+		t.Errorf("SpeaksTLS: server %v, client %v; want false, true", got.SpeaksTLS(protocol.ServerSide), got.SpeaksTLS(protocol.ClientSide))
+	}
+
+	// A plain-text stack: no TLS, nothing excepted.
+	plain := strings.Replace(okhttp, `"tls": ["client"]`, `"tls": []`, 1)
+	if f, err := jvm.Parse([]byte(plain)); err != nil || f.Stacks[0].Stack().TLS || f.Stacks[0].Stack().TLSExcept != 0 {
+		t.Errorf("no tls sides: %v, %+v", err, f)
+	}
+
+	for _, c := range []struct{ old, new, want string }{
+		{`"tier": "production"`, `"tier": "fast"`, `tier "fast"`},
+		{`"sides": ["server", "client"]`, `"sides": []`, "no sides"},
+		{`"sides": ["server", "client"]`, `"sides": ["server", "server"]`, "once each"},
+		{`"sides": ["server", "client"]`, `"sides": ["proxy"]`, "want server and/or client"},
+		{`"tls": ["client"]`, `"tls": ["client", "proxy"]`, "want sides among"},
+		{`"sides": ["server", "client"]`, `"sides": ["server"]`, "want sides among"},
+		{`"transports": ["tcp"]`, `"transports": []`, "no transports"},
+		{`"java": "17"`, `"jdk": "17"`, `no "java" release`},
+		{`"1.82.2"`, `""`, `library "io.grpc:grpc-okhttp" at version ""`},
+		{`"summary": "s"`, `"summary": ""`, "are required"},
+		{`"summary": "s"`, `"summary": "s", "colour": "red"`, `unknown field "colour"`},
+		{`}]}`, `}, {}]}`, "are required"},
+		{`}]}`, `}]} {}`, "data after the JSON object"},
+	} {
+		_, err := jvm.Parse([]byte(strings.Replace(okhttp, c.old, c.new, 1)))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s instead of %s: %v, want an error with %q", c.new, c.old, err, c.want)
+		}
+	}
+	twice := strings.Replace(okhttp, `}]}`, `}, `+okhttp[len(`{"stacks": [`):], 1)
+	if _, err := jvm.Parse([]byte(twice)); err == nil || !strings.Contains(err.Error(), "grpc-proto/grpc-java-okhttp listed twice") {
+		t.Errorf("a stack twice: %v", err)
 	}
 }

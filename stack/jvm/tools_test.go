@@ -49,7 +49,7 @@ func TestCurlOnJVMServers(t *testing.T) {
 		if s.Protocol != "http-json" || !s.Has(protocol.ServerSide) {
 			continue
 		}
-		for _, network := range networksOf(s, protocol.ServerSide) {
+		for _, network := range networksOf(t, s, protocol.ServerSide) {
 			t.Run(s.Name+"/"+network, func(t *testing.T) {
 				addr, tc := serveJava(t, stackJar(t, s), s.Protocol, s.Name, network)
 				curlRoutes(t, addr, tc, ds)

@@ -301,14 +301,24 @@ public final class Main implements Callable<Integer> {
   }
 
   @Command(name = "list", mixinStandardHelpOptions = true,
-      description = "The stacks of this jar, a line each: PROTOCOL/NAME, sides, transports, options.")
+      description = {"The stacks of this jar, a line each: PROTOCOL/NAME, sides, transports, options.",
+          "With --json, this jar's family and every stack's metadata with its libraries' versions, as JSON "
+              + "(what `make jvm-stacks` writes into stack/jvm/stacks.json)."})
   static final class ListStacks implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    @Option(names = "--json", description = "print the stacks' metadata as JSON")
+    boolean json;
+
     @Override
     public Integer call() {
       PrintWriter out = spec.commandLine().getOut();
+      if (json) {
+        out.println(Announcement.json(Stacks.all(), Announcement.build()));
+        out.flush();
+        return 0;
+      }
       for (Stack s : Stacks.all()) {
         String sides = s.hasServer() && s.hasClient() ? "server, client" : s.hasServer() ? "server" : "client";
         out.println(s.protocol() + "/" + s.name() + "\t" + sides + "\t" + String.join(", ", transports(s))

@@ -97,6 +97,14 @@ class MainTest {
     assertTrue(r.out().contains("grpc-proto/grpc-java-netty\tserver, client\t"), r.out());
   }
 
+  @Test
+  void listJsonNeedsTheJarsBuildResources() {
+    // core's classes alone carry no class path or family (a family's module writes them).
+    Run r = run("list", "--json");
+    assertEquals(1, r.status(), r.out());
+    assertTrue(r.err().contains("this worker carries no META-INF/wirebench/"), r.err());
+  }
+
   @ParameterizedTest
   @CsvSource(delimiter = '|', value = {
       "''                                                                 | a command is required",

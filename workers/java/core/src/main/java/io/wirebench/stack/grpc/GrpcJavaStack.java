@@ -40,6 +40,30 @@ public abstract class GrpcJavaStack extends Stack {
     return okhttp ? Set.of("tcp") : Set.of("tcp", "unix");
   }
 
+  @Override
+  public String summary() {
+    if (avro) {
+      return "grpc-java on Netty with Avro marshallers (generated Avro classes), as mu-rpc carried Avro; options " + OPTIONS;
+    }
+    if (okhttp) {
+      return "grpc-java on OkHttp, generated stubs, server reflection; TCP only; TLS on the client side only "
+          + "(its server offers TLS 1.2 alone on the JVM); options " + OPTIONS;
+    }
+    return "grpc-java on Netty (epoll), generated stubs, server reflection; options " + OPTIONS;
+  }
+
+  /** The options as the summaries name them (GrpcSettings.NAMES). */
+  private static final String OPTIONS = String.join(", ", GrpcSettings.NAMES);
+
+  @Override
+  public List<String> libraries() {
+    if (avro) {
+      return List.of("io.grpc:grpc-netty-shaded", "io.grpc:grpc-stub", "org.apache.avro:avro");
+    }
+    return List.of(okhttp ? "io.grpc:grpc-okhttp" : "io.grpc:grpc-netty-shaded", "io.grpc:grpc-stub", "io.grpc:grpc-protobuf",
+        "io.grpc:grpc-services", "com.google.protobuf:protobuf-java");
+  }
+
   /**
    * Both sides on Netty; OkHttp's client only: grpc-okhttp's server on the JVM offers TLS
    * 1.2 alone (its ConnectionSpec for non-Android platforms), and its API has no way to

@@ -4,6 +4,7 @@ import io.wirebench.stack.Stack;
 import io.wirebench.stack.Tls;
 import java.net.http.HttpClient;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -30,6 +31,16 @@ public final class JavaHttpClientStack extends Stack {
   @Override
   public Set<String> transports() {
     return Set.of("tcp");
+  }
+
+  @Override
+  public String summary() {
+    return "the JDK's java.net.http.HttpClient (HTTP/1.1) with Jackson databind; TCP (and TLS) only, bytes not counted";
+  }
+
+  @Override
+  public List<String> libraries() {
+    return List.of("com.fasterxml.jackson.core:jackson-databind");
   }
 
   @Override

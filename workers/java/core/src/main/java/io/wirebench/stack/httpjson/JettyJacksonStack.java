@@ -5,6 +5,7 @@ import io.wirebench.stack.Address;
 import io.wirebench.stack.Stack;
 import io.wirebench.stack.Tls;
 import io.wirebench.stack.UnixSockets;
+import java.util.List;
 import java.util.Set;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
@@ -39,6 +40,17 @@ public final class JettyJacksonStack extends Stack {
   @Override
   public Set<String> transports() {
     return Set.of("tcp", "unix");
+  }
+
+  @Override
+  public String summary() {
+    return "Jetty 12 servlets (ee10) with Jackson databind, stock settings; TLS through an SslConnectionFactory";
+  }
+
+  @Override
+  public List<String> libraries() {
+    return List.of("org.eclipse.jetty:jetty-server", "org.eclipse.jetty.ee10:jetty-ee10-servlet",
+        "org.eclipse.jetty:jetty-unixdomain-server", "com.fasterxml.jackson.core:jackson-databind");
   }
 
   @Override

@@ -36,6 +36,20 @@ final class AkkaGrpc04Stack extends Stack {
 
   override def hasServer(): Boolean = true
 
+  override def language(): String = "scala"
+
+  override def summary(): String =
+    "Akka gRPC 0.4.2 generated Scala services on Akka HTTP 10.1 (HTTP/2 module 10.1.7), Akka 2.5.18, ScalaPB 0.8: " +
+      "the Akka HTTP vs gRPC original's; no reflection; gzips answers to clients that accept gzip; TCP only"
+
+  override def libraries(): java.util.List[String] = java.util.Arrays.asList(
+    "com.lightbend.akka.grpc:akka-grpc-runtime_2.12",
+    "com.typesafe.akka:akka-http_2.12",
+    "com.typesafe.akka:akka-http2-support_2.12",
+    "com.typesafe.akka:akka-stream_2.12",
+    "com.thesamet.scalapb:scalapb-runtime_2.12",
+    "org.scala-lang:scala-library")
+
   override def startServer(svc: Reference, cfg: Stack.ServerConfig): Stack.RunningServer = {
     checkSetup(cfg.listen(), cfg.options(), serverOptions())
     implicit val system = AkkaServerSystem("akka-grpc-0-4", cfg.maxMessageSize().toLong + 5, http2 = true)

@@ -20,6 +20,18 @@ final class AkkaHttp101Stack extends Stack {
 
   override def hasServer(): Boolean = true
 
+  override def language(): String = "scala"
+
+  override def summary(): String =
+    "Akka HTTP 10.1.5 on Akka 2.5.18 (Scala 2.12), routes with spray-json: the Akka HTTP vs gRPC original's; TCP only"
+
+  override def libraries(): java.util.List[String] = java.util.Arrays.asList(
+    "com.typesafe.akka:akka-http_2.12",
+    "com.typesafe.akka:akka-http-spray-json_2.12",
+    "com.typesafe.akka:akka-stream_2.12",
+    "com.typesafe.akka:akka-actor_2.12",
+    "org.scala-lang:scala-library")
+
   override def startServer(svc: Reference, cfg: Stack.ServerConfig): Stack.RunningServer = {
     checkSetup(cfg.listen(), cfg.options(), serverOptions())
     implicit val system = AkkaServerSystem("akka-http-10-1", cfg.maxMessageSize().toLong, http2 = false)

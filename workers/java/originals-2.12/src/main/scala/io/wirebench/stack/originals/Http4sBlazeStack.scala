@@ -38,6 +38,21 @@ final class Http4sBlazeStack extends Stack {
 
   override def countsBytes(): Boolean = false
 
+  override def language(): String = "scala"
+
+  override def summary(): String =
+    "http4s 0.18.15 on Blaze with circe 0.9.3 (Scala 2.12, cats-effect 0.10): an HttpService in the DSL served by " +
+      "BlazeBuilder, called by Blaze's Http1Client with Blaze's defaults: the metrifier original's; TCP only, " +
+      "client bytes not counted"
+
+  override def libraries(): java.util.List[String] = java.util.Arrays.asList(
+    "org.http4s:http4s-blaze-server_2.12",
+    "org.http4s:http4s-blaze-client_2.12",
+    "org.http4s:http4s-dsl_2.12",
+    "org.http4s:http4s-circe_2.12",
+    "io.circe:circe-generic_2.12",
+    "org.scala-lang:scala-library")
+
   override def connect(cfg: Stack.ClientConfig): Stack.Client = {
     checkSetup(cfg.target(), cfg.options(), clientOptions())
     val base = Uri.fromString("http://" + cfg.target().hostPort()).fold(e => throw new IllegalArgumentException(e.message), identity)

@@ -33,6 +33,17 @@ final class AkkaGrpcStack extends Stack {
 
   override def speaksTls(server: Boolean): Boolean = true
 
+  override def language(): String = "scala"
+
+  override def summary(): String = io.wirebench.stack.twins.Summaries.AkkaGrpc
+
+  override def libraries(): java.util.List[String] = java.util.List.of(
+    "com.lightbend.akka.grpc:akka-grpc-runtime_2.13",
+    "com.typesafe.akka:akka-http_2.13",
+    "com.typesafe.akka:akka-stream_2.13",
+    "com.thesamet.scalapb:scalapb-runtime_2.13",
+    "org.scala-lang:scala-library")
+
   override def hasServer(): Boolean = true
 
   override def startServer(svc: Reference, cfg: Stack.ServerConfig): Stack.RunningServer = {

@@ -19,6 +19,17 @@ final class AkkaHttpStack extends Stack {
 
   override def speaksTls(server: Boolean): Boolean = true
 
+  override def language(): String = "scala"
+
+  override def summary(): String = io.wirebench.stack.twins.Summaries.AkkaHttp
+
+  override def libraries(): java.util.List[String] = java.util.List.of(
+    "com.typesafe.akka:akka-http_2.13",
+    "com.typesafe.akka:akka-http-spray-json_2.13",
+    "com.typesafe.akka:akka-stream_2.13",
+    "com.typesafe.akka:akka-actor_2.13",
+    "org.scala-lang:scala-library")
+
   override def hasServer(): Boolean = true
 
   override def startServer(svc: Reference, cfg: Stack.ServerConfig): Stack.RunningServer = {

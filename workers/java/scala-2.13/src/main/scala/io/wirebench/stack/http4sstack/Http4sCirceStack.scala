@@ -28,6 +28,18 @@ final class Http4sCirceStack extends Stack {
 
   override def speaksTls(server: Boolean): Boolean = true
 
+  override def language(): String = "scala"
+
+  override def summary(): String =
+    "http4s 0.23 Ember server, routes in http4s's DSL on cats-effect IO, circe codecs derived; TCP, TLS and Unix sockets"
+
+  override def libraries(): java.util.List[String] = java.util.List.of(
+    "org.http4s:http4s-ember-server_2.13",
+    "org.http4s:http4s-dsl_2.13",
+    "org.http4s:http4s-circe_2.13",
+    "io.circe:circe-generic_2.13",
+    "org.scala-lang:scala-library")
+
   override def hasServer(): Boolean = true
 
   override def startServer(svc: Reference, cfg: Stack.ServerConfig): Stack.RunningServer = {
