@@ -9,6 +9,9 @@ import (
 	"github.com/wirebench/wirebench/protocol/httpjson"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
 	"github.com/wirebench/wirebench/stack/gofasthttp"
+	// net/http's stacks, registered: the other side of the pairs below, and the
+	// server TestSameAnswersAsNetHTTP compares with.
+	_ "github.com/wirebench/wirebench/stack/gonethttpjson"
 )
 
 // TestConformance runs the conformance suite on the stack's server with its own
