@@ -23,7 +23,7 @@
 //     run on every call, as in an application with its own domain model.
 //   - Everything else (status mapping, options, one HTTP/2 connection per client,
 //     message limits, server life cycle, StreamTrades cancellation) is grpc-proto's,
-//     shared through internal/grpcx: a comparison of the two measures the
+//     shared through stack/internal/grpcx: a comparison of the two measures the
 //     encoding alone.
 package grpcavro
 

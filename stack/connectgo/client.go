@@ -13,10 +13,10 @@ import (
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/contract/pb"
 	"github.com/wirebench/wirebench/contract/pb/pbconnect"
-	"github.com/wirebench/wirebench/internal/grpcx"
-	"github.com/wirebench/wirebench/internal/h3x"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/grpcproto"
+	"github.com/wirebench/wirebench/stack/internal/grpcx"
+	"github.com/wirebench/wirebench/stack/internal/h3x"
 )
 
 // ErrClosed is wrapped by the errors of calls on a closed client.
@@ -74,7 +74,7 @@ func NewClient(ctx context.Context, proto string, cfg protocol.ClientConfig, opt
 }
 
 // NewH3Client is NewClient over HTTP/3: connect-go's generated clients with net/http's
-// Client over quic-go's http3.Transport (internal/h3x: one counted UDP socket
+// Client over quic-go's http3.Transport (stack/internal/h3x: one counted UDP socket
 // of cfg.Packet, cfg.TLS's CA required), for a udp target. Calls are streams of one
 // QUIC connection. Close closes it at once: calls in flight fail.
 func NewH3Client(ctx context.Context, proto string, cfg protocol.ClientConfig, opts ...connect.ClientOption) (*Client, error) {

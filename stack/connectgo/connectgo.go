@@ -24,7 +24,7 @@
 //     errors.Is(err, ctx.Err()).
 //   - HTTP/3: the stack connect-go-h3 serves the same handlers with quic-go's
 //     http3.Server and calls them with the same clients over quic-go's
-//     http3.Transport (internal/h3x), over the quic transport only: connect-go
+//     http3.Transport (stack/internal/h3x), over the quic transport only: connect-go
 //     takes any http.Client, and its three protocols need nothing of HTTP/2.
 //   - StreamTrades: when yield fails, the client closes the stream (resetting it) and
 //     returns at once.

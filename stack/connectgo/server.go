@@ -16,9 +16,9 @@ import (
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/contract/pb"
 	"github.com/wirebench/wirebench/contract/pb/pbconnect"
-	"github.com/wirebench/wirebench/internal/h3x"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/grpcproto"
+	"github.com/wirebench/wirebench/stack/internal/h3x"
 )
 
 // The server's timeouts, those of http-json's servers: the headers of a request must
@@ -82,7 +82,7 @@ func newMux(svc contract.Service, cfg protocol.ServerConfig) *http.ServeMux {
 }
 
 // NewH3Server returns a server of svc over HTTP/3: the same connect-go handlers served
-// by quic-go's http3.Server (internal/h3x), with cfg.TLS's certificate
+// by quic-go's http3.Server (stack/internal/h3x), with cfg.TLS's certificate
 // (required), on the quic transport; requests over cfg.MessageLimit() bytes fail with
 // resource_exhausted. It has no options.
 func NewH3Server(svc contract.Service, cfg protocol.ServerConfig) (*h3x.Server, error) {

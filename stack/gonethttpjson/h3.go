@@ -3,7 +3,7 @@ package gonethttpjson
 // The HTTP/3 stack, go-quicgo-json-h3: the production server's handler (net/http's
 // ServeMux and encoding/json, stdserver.go) served by quic-go's http3.Server, and the
 // production client (stdclient.go) over quic-go's http3.Transport, as quic-go's users
-// write them (the QUIC plumbing is internal/h3x's). The stack runs over the
+// write them (the QUIC plumbing is stack/internal/h3x's). The stack runs over the
 // "quic" transport (udp:// addresses, TLS 1.3 always) and no other.
 //
 // What changes with the version and what does not:
@@ -26,9 +26,9 @@ import (
 	"net/http"
 
 	"github.com/wirebench/wirebench/contract"
-	"github.com/wirebench/wirebench/internal/h3x"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/httpjson"
+	"github.com/wirebench/wirebench/stack/internal/h3x"
 	"github.com/wirebench/wirebench/transport"
 )
 

@@ -9,9 +9,9 @@ import (
 
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/contract/avrowire"
-	"github.com/wirebench/wirebench/internal/grpcx"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/grpcavro"
+	"github.com/wirebench/wirebench/stack/internal/grpcx"
 )
 
 // AvroClient is a contract.Service over one gRPC connection (one HTTP/2 connection) with

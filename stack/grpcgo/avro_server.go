@@ -7,9 +7,9 @@ import (
 
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/contract/avrowire"
-	"github.com/wirebench/wirebench/internal/grpcx"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/grpcavro"
+	"github.com/wirebench/wirebench/stack/internal/grpcx"
 )
 
 // NewAvroServer returns a gRPC server of svc with the three wirebench.v1 services in

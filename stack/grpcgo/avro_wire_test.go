@@ -20,10 +20,10 @@ import (
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/contract/avrowire"
 	"github.com/wirebench/wirebench/contract/pb"
-	"github.com/wirebench/wirebench/internal/grpcx"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/grpcavro"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
+	"github.com/wirebench/wirebench/stack/internal/grpcx"
 	"github.com/wirebench/wirebench/transport"
 )
 

@@ -2,7 +2,7 @@
 // mappings, grpc-proto (protocol/grpcproto, with the code protoc-gen-go and
 // protoc-gen-go-grpc generated into contract/pb) and grpc-avro (protocol/grpcavro,
 // its codec and service descriptors written by hand), both over grpc-go through
-// internal/grpcx.
+// stack/internal/grpcx.
 //
 // Design:
 //
@@ -21,7 +21,7 @@
 //     config's dialer so its bytes are counted; the engine makes several clients for
 //     several connections. When a StreamTrades yield fails, the client cancels the
 //     call (an HTTP/2 RST_STREAM) and returns at once.
-//   - Options (grpc-go's transport knobs, by name, see internal/grpcx):
+//   - Options (grpc-go's transport knobs, by name, see stack/internal/grpcx):
 //     client and server initial_window_size, initial_conn_window_size,
 //     read_buffer_size, write_buffer_size; server num_stream_workers.
 package grpcgo

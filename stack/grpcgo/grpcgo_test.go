@@ -3,11 +3,11 @@ package grpcgo_test
 import (
 	"testing"
 
-	"github.com/wirebench/wirebench/internal/grpcx/grpcxtest"
 	"github.com/wirebench/wirebench/protocol/grpcavro"
 	"github.com/wirebench/wirebench/protocol/grpcproto"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
 	"github.com/wirebench/wirebench/stack/grpcgo"
+	"github.com/wirebench/wirebench/stack/internal/grpcx/grpcxtest"
 )
 
 func TestConformance(t *testing.T) {

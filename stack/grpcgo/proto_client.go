@@ -5,9 +5,9 @@ import (
 
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/contract/pb"
-	"github.com/wirebench/wirebench/internal/grpcx"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/grpcproto"
+	"github.com/wirebench/wirebench/stack/internal/grpcx"
 )
 
 // ProtoClient is a contract.Service over one gRPC connection (one HTTP/2 connection),

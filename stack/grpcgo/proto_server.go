@@ -8,9 +8,9 @@ import (
 
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/contract/pb"
-	"github.com/wirebench/wirebench/internal/grpcx"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/grpcproto"
+	"github.com/wirebench/wirebench/stack/internal/grpcx"
 )
 
 // NewProtoServer returns a gRPC server of svc with the three wirebench.v1 services and

@@ -12,8 +12,8 @@ import (
 
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/internal/answers"
-	"github.com/wirebench/wirebench/internal/grpcx"
 	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/stack/internal/grpcx"
 	"github.com/wirebench/wirebench/transport"
 )
 

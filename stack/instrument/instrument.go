@@ -28,7 +28,7 @@
 //     run and writes the requests they made in one system call with its own window
 //     updates. grpc-status and the HTTP status and content type of every answer are
 //     checked, and failures map to *contract.Error as grpc-go's clients map them
-//     (internal/grpcx). Flow control both ways, GOAWAY, RST_STREAM, PING,
+//     (stack/internal/grpcx). Flow control both ways, GOAWAY, RST_STREAM, PING,
 //     SETTINGS and CONTINUATION are handled; a new connection is dialed when one
 //     fails, is sent GOAWAY, or has used its stream ids.
 //   - http-json over HTTP/2 (instrument-h2) and the Connect protocol (connect-proto,
