@@ -17,6 +17,7 @@ import (
 	"github.com/wirebench/wirebench/contract/capnpwire"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/capnprpc"
+	"github.com/wirebench/wirebench/stack/internal/drain"
 	"github.com/wirebench/wirebench/transport"
 )
 
@@ -211,16 +212,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	}
 	s.mu.Unlock()
 
-	tick := time.NewTicker(5 * time.Millisecond)
-	defer tick.Stop()
-	var err error
-	for s.active.Load() > 0 && err == nil {
-		select {
-		case <-ctx.Done():
-			err = ctx.Err()
-		case <-tick.C:
-		}
-	}
+	err := drain.Wait(ctx, &s.active)
 	s.Close()
 	return err
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/wirebench/wirebench/contract/thriftwire"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/thriftrpc"
+	"github.com/wirebench/wirebench/stack/internal/drain"
 	"github.com/wirebench/wirebench/transport"
 )
 
@@ -149,16 +150,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	}
 	s.mu.Unlock()
 
-	tick := time.NewTicker(5 * time.Millisecond)
-	defer tick.Stop()
-	var err error
-	for s.active.Load() > 0 && err == nil {
-		select {
-		case <-ctx.Done():
-			err = ctx.Err()
-		case <-tick.C:
-		}
-	}
+	err := drain.Wait(ctx, &s.active)
 	s.Close()
 	return err
 }
