@@ -40,6 +40,15 @@ func TestJudge(t *testing.T) {
 		{"no gap, ours straddles the band's edge", Claim{1.0, false}, est(1.05, 1.15, 1.3), Inconclusive},
 		// No gap in the original, but ours is 1.5× [1.4, 1.6]: a gap it did not have.
 		{"no gap, ours a clear gap", Claim{1.0, false}, est(1.4, 1.5, 1.6), DoesNotHold},
+		// grpc-params' OkHttp ping-pong, 2026-11-24: the original 0.746× with overlapping
+		// errors (no clear gap), ours 0.735× [0.685, 0.788]: the original's own gap.
+		{"no gap, ours the original's figure", Claim{0.746, false}, est(0.685, 0.735, 0.788), Holds},
+		// The same, 1.10 times the original's ratio: at the band's edge, inclusive.
+		{"no gap, ours at the edge of the original's figure", Claim{0.7, false}, est(0.72, 0.77, 0.82), Holds},
+		// Past it: 0.775× against the original's 0.941× (rpcecho, Unix over TCP): a larger gap.
+		{"no gap, ours a larger gap on its side", Claim{0.941, false}, est(0.668, 0.775, 0.899), DoesNotHold},
+		// Within 10 % of the original's ratio but on the other side of 1.
+		{"no gap, ours near its figure but across 1", Claim{1.04, false}, est(0.85, 0.88, 0.89), DoesNotHold},
 		// A point with no interval (latencies) is judged by the point: Akka gRPC 2.3× HTTP's p50, ours 1.8×.
 		{"point estimate", Claim{2.32, true}, est(1.8, 1.8, 1.8), Holds},
 		// A point exactly at 1 where the original had a gap does not hold.

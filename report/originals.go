@@ -52,7 +52,7 @@ func originalView(ref *results.OriginalRef, bs []results.Benchmark) view {
 		"(for a latency, an open-loop group's p50 or p99), else the ratio of two figures measured apart, marked ‡ (a score's interval from the two errors, "+
 		"a latency's none); our ratio over the original's; and the verdict. It holds when our interval is on the original's "+
 		"side of 1 and our ratio is within %s× of the original's (or, where the original shows no clear gap, our whole interval lies within "+
-		"±%.0f %%); it is inconclusive when our interval is too wide to tell a gap from none; see docs/suites.md, \"The verdict\".", o.Title, fixed(originals.SizeBand, 0), (originals.GapBand-1)*100)
+		"±%.0f %%, or lies past it on the side of the original's ratio with ours within ±%.0f %% of that ratio); it is inconclusive when our interval is too wide to tell a gap from none; see docs/suites.md, \"The verdict\".", o.Title, fixed(originals.SizeBand, 0), (originals.GapBand-1)*100, (originals.GapBand-1)*100)
 	rows := originals.Compare(o, ref.Setup, Benches(bs))
 	t := table{Head: []string{"Finding", "Original", "Ratio", "Ours", "Ours / original", "Verdict", "Why"}, Align: "lrrrrll"}
 	for _, row := range rows {
