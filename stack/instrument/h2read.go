@@ -87,7 +87,7 @@ func (r *reader) readSettings() error {
 	}
 	if t := http2.FrameType(r.buf[r.pos+3]); t != http2.FrameSettings || r.frameLen() > defaultMaxFrame {
 		if strings.HasPrefix(string(r.buf[r.pos:r.end]), "HTTP/") {
-			return fmt.Errorf("the server answered %q: it speaks HTTP/1, not gRPC's HTTP/2", firstLine(r.buf[r.pos:r.end]))
+			return fmt.Errorf("the server answered %q: it speaks HTTP/1, not HTTP/2", firstLine(r.buf[r.pos:r.end]))
 		}
 		return fmt.Errorf("the server's first frame is not SETTINGS (first bytes %q): not an HTTP/2 server", r.buf[r.pos:min(r.end, r.pos+16)])
 	}

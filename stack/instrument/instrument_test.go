@@ -355,6 +355,36 @@ func TestWrongAnswersFail(t *testing.T) {
 	}
 }
 
+// TestHTTP1ServerNamed: each HTTP/2 client of the instrument, pointed at a server
+// that answers in HTTP/1, fails saying so, and names no protocol it is not speaking.
+func TestHTTP1ServerNamed(t *testing.T) {
+	for _, fp := range fakes() {
+		if fp.framing == http1 {
+			continue
+		}
+		t.Run(fp.name+"/"+fp.stack, func(t *testing.T) {
+			addr := protocoltest.HTTPPeer(t)
+			s, err := protocol.LookupStack(fp.name, fp.stack, protocol.ClientSide)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cl, err := s.Dial(ctxT(t), protocol.ClientConfig{Target: addr})
+			if err == nil {
+				err = getPerson1(ctxT(t), cl)
+				cl.Close()
+			}
+			if err == nil {
+				t.Fatal("a call to an HTTP/1 server passed")
+			}
+			if msg := err.Error(); !strings.Contains(msg, "speaks HTTP/1, not HTTP/2") {
+				t.Errorf("error %q does not say the server speaks HTTP/1", msg)
+			} else if fp.framing != grpc && strings.Contains(msg, "gRPC") {
+				t.Errorf("error %q names gRPC for %s", msg, fp.name)
+			}
+		})
+	}
+}
+
 // checkKind checks that a wrong body is caught by the workload's check, and anything
 // else by the client.
 func checkKind(t *testing.T, name string, err error) {
