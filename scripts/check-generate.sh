@@ -35,4 +35,18 @@ if [ -n "$changed" ]; then
   git --no-pager diff --stat -- contract/pb contract/capnpwire contract/thriftwire cluster/controlpb
   exit 1
 fi
+# The Rust worker's generated code (workers/rust/codegen writes it with protoc and capnp,
+# both checked above; the first run builds the generator, a minute or two).
+cargo=$(command -v cargo || ls "$HOME/.cargo/bin/cargo" 2>/dev/null || true)
+if [ -z "$cargo" ]; then
+  bash scripts/missing.sh "check-generate: the Rust worker's generated code not checked: cargo is not installed (install Rust 1.95 with rustup)"
+else
+  "$cargo" run -q --release --locked --manifest-path workers/rust/Cargo.toml -p wirebench-codegen >/dev/null
+  changed=$(git status --porcelain -- workers/rust/worker/src/gen)
+  if [ -n "$changed" ]; then
+    echo "check-generate: regenerating the Rust worker's code changed it; run 'make rust-generate' and commit:"
+    echo "$changed"
+    exit 1
+  fi
+fi
 echo "check-generate: generated code matches the schemas"

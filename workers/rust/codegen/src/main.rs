@@ -5,8 +5,8 @@
 //! (contract/schema/wirebench.capnp, with capnpc; the generated module lives at
 //! crate::generated::wirebench_capnp). The output is committed, so building the worker
 //! needs neither protoc nor capnp;
-//! `make rust-generate` runs this, and `make rust-check-generated` fails when the
-//! committed code differs from what this writes.
+//! `make rust-generate` runs this, and `make check-generate` (scripts/check-generate.sh)
+//! fails when the committed code differs from what this writes.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
