@@ -36,7 +36,7 @@ if [ -n "$changed" ]; then
   exit 1
 fi
 # The Rust worker's generated code (workers/rust/codegen writes it with protoc and capnp,
-# both checked above; the first run builds the generator, a minute or two).
+# both checked above; the first run builds the generator).
 cargo=$(command -v cargo || ls "$HOME/.cargo/bin/cargo" 2>/dev/null || true)
 if [ -z "$cargo" ]; then
   bash scripts/missing.sh "check-generate: the Rust worker's generated code not checked: cargo is not installed (install Rust 1.95 with rustup)"
