@@ -69,7 +69,7 @@ func TestOriginalsTextAndHTML(t *testing.T) {
 	if err := WriteHTML(&html, r); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Original vs wirebench", "does not hold", "holds", "not run", "not run at the original&#39;s setup",
+	for _, want := range []string{"Original vs wirebench", "Of 3 findings: holds 1, does not hold 1, inconclusive 0, not comparable 1", "does not hold", "holds", "not run", "not run at the original&#39;s setup",
 		"Deviations from the original", "wirebench measures each side&#39;s CPU apart", `id="view-original-vs-wirebench"`} {
 		if !strings.Contains(html.String(), want) {
 			t.Errorf("HTML lacks %q", want)
