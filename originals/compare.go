@@ -57,7 +57,13 @@ type Row struct {
 	Paired bool
 	// RatioOfRatios is Ours.Mean over the original's ratio; 0 when there is no Ours.
 	RatioOfRatios float64
-	Verdict       Verdict
+	// Claim is the original's ratio with its interval (ClaimOf); zero when the finding
+	// was not judged.
+	Claim Claim
+	// Load is the load model the finding was judged under when the original's two
+	// figures came from two (Ours.SameLoad); "" otherwise.
+	Load    string
+	Verdict Verdict
 	// Why says why the verdict, in a sentence.
 	Why string
 }
@@ -83,16 +89,33 @@ func compare(f *Finding, bs []Bench) Row {
 		r.Verdict, r.Why = NotComparable, fmt.Sprintf(format, args...)
 		return r
 	}
-	var ofWhy, overWhy string
-	r.Of, ofWhy = pick(f.Ours.Of, bs)
-	r.Over, overWhy = pick(f.Ours.Over, bs)
-	switch {
-	case ofWhy != "" && overWhy != "":
-		return notComparable("%s; %s", ofWhy, overWhy)
-	case ofWhy != "":
-		return notComparable("%s", ofWhy)
-	case overWhy != "":
-		return notComparable("%s", overWhy)
+	if of, over := f.Ours.Of.Load, f.Ours.Over.Load; of != "" && over != "" && of != over {
+		// The original set a figure of one load model over a figure of another: its
+		// ratio is judged only against ours with both under one (SameLoad), never
+		// against our pair of the two models.
+		mixed := fmt.Sprintf("the original's figures were measured under two load models (%s loop over %s loop), so their ratio mixes the two", of, over)
+		var whys []string
+		for _, m := range f.Ours.SameLoad {
+			sof, sover := f.Ours.under(m)
+			var why string
+			if r.Of, r.Over, why = pickTwo(sof, sover, bs); why == "" {
+				r.Load = m
+				break
+			}
+			whys = append(whys, fmt.Sprintf("both %s: %s", m, why))
+		}
+		if r.Load == "" {
+			r.Of, r.Over = nil, nil
+			if len(whys) == 0 {
+				return notComparable("%s; the finding names no load model to judge it under", mixed)
+			}
+			return notComparable("%s, and this run has not measured both under one (%s)", mixed, strings.Join(whys, "; "))
+		}
+	} else {
+		var why string
+		if r.Of, r.Over, why = pickTwo(f.Ours.Of, f.Ours.Over, bs); why != "" {
+			return notComparable("%s", why)
+		}
 	}
 	for _, b := range []*Bench{r.Of, r.Over} {
 		if ok, why := Steady(b); !ok {
@@ -105,10 +128,43 @@ func compare(f *Finding, bs []Bench) Row {
 	if !ok {
 		return notComparable("%s", why)
 	}
-	orig := Claim{Ratio: f.Ratio(), ClearGap: clearGap(f)}
-	r.RatioOfRatios = r.Ours.Mean / orig.Ratio
-	r.Verdict, r.Why = Judge(orig, r.Ours)
+	r.Claim = ClaimOf(f)
+	r.RatioOfRatios = r.Ours.Mean / r.Claim.Ratio
+	r.Verdict, r.Why = Judge(r.Claim, r.Ours)
+	if r.Load != "" {
+		r.Why = fmt.Sprintf("judged on ours with both under the %s loop (the original's figures: %s loop over %s loop): %s",
+			r.Load, f.Ours.Of.Load, f.Ours.Over.Load, r.Why)
+	}
 	return r
+}
+
+// pickTwo picks the benchmarks of and over select, or says why not (both reasons when
+// neither is there).
+func pickTwo(of, over Selector, bs []Bench) (a, b *Bench, why string) {
+	a, ofWhy := pick(of, bs)
+	b, overWhy := pick(over, bs)
+	switch {
+	case ofWhy != "" && overWhy != "":
+		return nil, nil, ofWhy + "; " + overWhy
+	case ofWhy != "":
+		return nil, nil, ofWhy
+	case overWhy != "":
+		return nil, nil, overWhy
+	}
+	return a, b, ""
+}
+
+// under returns the finding's two selectors with both under load model m: the open
+// loop's rate is that of the selector that was under m (none for a closed loop).
+func (o Ours) under(m string) (of, over Selector) {
+	src := o.Of
+	if o.Over.Load == m {
+		src = o.Over
+	}
+	of, over = o.Of, o.Over
+	of.Load, over.Load = m, m
+	of.Rate, over.Rate = src.Rate, src.Rate
+	return of, over
 }
 
 // pick returns the one benchmark s selects, or why there is none: "not run" when none
@@ -270,8 +326,7 @@ func ours(f *Finding, of, over *Bench) (e Estimate, paired, ok bool, why string)
 		m := of.Score / over.Score
 		e = Estimate{m, m, m}
 		if of.ScoreError > 0 && over.ScoreError > 0 && over.Score > over.ScoreError && of.Score > of.ScoreError {
-			e.Low = (of.Score - of.ScoreError) / (over.Score + over.ScoreError)
-			e.High = (of.Score + of.ScoreError) / (over.Score - over.ScoreError)
+			e = ratioOf(of.Score, of.ScoreError, over.Score, over.ScoreError)
 		}
 	} else {
 		return e, false, false, fmt.Sprintf("no score for %s or %s", of.Name, over.Name)
@@ -324,18 +379,6 @@ func unitOf(k kind) string {
 		return "ms/op"
 	}
 	return "ops/s"
-}
-
-// clearGap reports whether the original's two figures differ clearly: their published
-// intervals (value ± error) do not overlap, or, with no errors published, they are
-// more than GapBand apart.
-func clearGap(f *Finding) bool {
-	a, b := f.Of, f.Over
-	if a.Error > 0 && b.Error > 0 {
-		return a.Value-a.Error > b.Value+b.Error || b.Value-b.Error > a.Value+a.Error
-	}
-	r := a.Value / b.Value
-	return r > GapBand || r < 1/GapBand
 }
 
 // finite reports whether f is a usable number.

@@ -1,6 +1,7 @@
 package originals
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -113,5 +114,92 @@ func TestComparePair(t *testing.T) {
 	rpc.Pair = func(*Bench, string) *Relative { return nil }
 	if r := Compare(o, "", []Bench{http, rpc})[0]; r.Paired || r.Ours.Mean != 1.8 || r.Ours.Low != 1780.0/1010 {
 		t.Errorf("not paired: %+v", r)
+	}
+}
+
+// mixedOriginal is the Akka original's shape: a closed loop's latency (ghz) over an open
+// loop's (wrk2 at 14000/s), to be judged with both under the open loop, else both
+// under the closed one.
+const mixedOriginal = `name: t
+title: T
+sources: [{id: s, repo: r, file: README.md}]
+setups:
+  - {name: wrk2, source: s, tool: wrk2, how: h, machine: m, stacks: s}
+  - {name: ghz, source: s, tool: ghz, how: h, machine: m, stacks: s}
+figures:
+  - {id: grpc, setup: ghz, row: r, value: 3.48, unit: ms}
+  - {id: http, setup: wrk2, row: h, value: 1.589, unit: ms}
+findings:
+  - id: mean
+    setup: ghz
+    says: s
+    of: grpc
+    over: http
+    ours:
+      metric: mean
+      of: {protocol: grpc-proto, load: closed}
+      over: {protocol: http-json, load: open, rate: 14000}
+      setup: {concurrency: 100}
+      %s
+`
+
+// The original's two figures came from two load models: its ratio is never judged
+// against our pair of the two models, only against ours with both under one.
+func TestCompareLoadModels(t *testing.T) {
+	parse := func(sameLoad string) *Original {
+		o, err := Parse("t.yaml", []byte(fmt.Sprintf(mixedOriginal, sameLoad)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return o
+	}
+	o := parse("same_load: [open, closed]")
+	bench := func(proto, load string, rate, mean float64) Bench {
+		return Bench{Name: proto + "/" + load + "/" + fmt.Sprint(rate), Protocol: proto, Load: load, Concurrency: 100, Rate: rate,
+			Score: 1, Latency: map[string]float64{"mean": mean}}
+	}
+	grpcClosed, httpOpen := bench("grpc-proto", "closed", 0, 8), bench("http-json", "open", 14000, 0.4)
+	grpcOpen, httpClosed := bench("grpc-proto", "open", 14000, 2), bench("http-json", "closed", 0, 3)
+	// Scaled by --rate-scale 0.5: the open loops at 7000/s.
+	grpcOpen7, httpOpen7 := bench("grpc-proto", "open", 7000, 1.2), bench("http-json", "open", 7000, 0.4)
+
+	// The original 3.48/1.589 = 2.19×, ±10 % per figure: [3.132/1.7479, 3.828/1.4301]
+	// = [1.79, 2.68], band [0.896, 5.35].
+	for _, tc := range []struct {
+		name    string
+		bs      []Bench
+		load    string
+		verdict Verdict
+		why     string
+	}{
+		// Only the original's pairing, closed over open: not comparable (it would have
+		// been 8/0.4 = 20×, "does not hold").
+		{"only the mixed pair", []Bench{grpcClosed, httpOpen}, "", NotComparable,
+			"the original's figures were measured under two load models (closed loop over open loop), so their ratio mixes the two, and this run has not measured both under one (both open: not run: no benchmark {protocol=grpc-proto load=open}; both closed: not run: no benchmark {protocol=http-json load=closed})"},
+		// Both open at 14000/s, and both closed: the open pair is judged, 2/0.4 = 5×,
+		// above 1 and in the band [0.896, 5.35]: holds.
+		{"both models", []Bench{grpcClosed, httpOpen, grpcOpen, httpClosed}, "open", Holds,
+			"judged on ours with both under the open loop (the original's figures: closed loop over open loop): "},
+		// A run scaled to 7000/s: its open pair is not at the original's 14000/s, so
+		// the closed pair is judged, 8/3 = 2.67×: holds.
+		{"scaled, closed measured", []Bench{grpcClosed, grpcOpen7, httpOpen7, httpClosed}, "closed", Holds,
+			"judged on ours with both under the closed loop"},
+		// Scaled, and no closed HTTP: nothing to judge, and never the 7000/s pair
+		// against the original's 14000/s (1.2/0.4 = 3× would have held).
+		{"scaled, open only", []Bench{grpcClosed, grpcOpen7, httpOpen7}, "", NotComparable,
+			"both open: not run at the original's setup (grpc-proto/open/7000: rate 7000/s, the original's 14000/s); not run at the original's setup (http-json/open/7000: rate 7000/s, the original's 14000/s)"},
+	} {
+		r := Compare(o, "", tc.bs)[0]
+		if r.Load != tc.load || r.Verdict != tc.verdict || !strings.Contains(r.Why, tc.why) {
+			t.Errorf("%s: load %q, %s: %s; want load %q, %s, why containing %q", tc.name, r.Load, r.Verdict, r.Why, tc.load, tc.verdict, tc.why)
+		}
+		if tc.load != "" && (r.Of.Load != tc.load || r.Over.Load != tc.load) {
+			t.Errorf("%s: judged %s over %s", tc.name, r.Of.Name, r.Over.Name)
+		}
+	}
+	// A finding that names no load model to judge under is not comparable.
+	if r := Compare(parse(""), "", []Bench{grpcClosed, httpOpen, grpcOpen, httpClosed})[0]; r.Verdict != NotComparable ||
+		!strings.HasSuffix(r.Why, "the finding names no load model to judge it under") {
+		t.Errorf("no same_load: %+v", r)
 	}
 }

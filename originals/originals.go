@@ -77,6 +77,12 @@ type Ours struct {
 	// or a latency: "mean", "p50", "p75", "p90", "p99", "p999", "max".
 	Metric   string
 	Of, Over Selector
+	// SameLoad, for a finding whose two figures the original measured under two load
+	// models (Of and Over name different loads), lists the load models to judge it
+	// under instead, in order of preference: the first under which the run measured
+	// both benchmarks at the original's setup is judged. Empty: such a finding is not
+	// comparable.
+	SameLoad []string
 }
 
 // Selector picks one benchmark of a results file. The identity fields say which

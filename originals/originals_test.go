@@ -75,6 +75,17 @@ findings:
       metric: p42
       of: {protocol: grpc-proto, colour: red}
       over: {}
+      same_load: [open]
+  - id: h
+    setup: a
+    says: s
+    of: f1
+    over: f1
+    ours:
+      metric: score
+      of: {protocol: grpc-proto, load: closed}
+      over: {protocol: http-json, load: open}
+      same_load: [open, sideways, open]
 `
 	_, err := originals.Parse("x.yaml", []byte(file))
 	if err == nil {
@@ -89,6 +100,9 @@ findings:
 		`x.yaml:18:15: metric "p42", want one of`,
 		`x.yaml:19:34: unknown key "colour" in findings[0].ours.of`,
 		`x.yaml:20:13: findings[0].ours.over: empty`,
+		`x.yaml:21:18: same_load is for a finding whose of and over name two load models (one load: open, the other load: closed)`,
+		`x.yaml:31:25: same_load: "sideways", want open or closed`,
+		`x.yaml:31:35: same_load: open listed twice`,
 	} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("errors lack %q; got:\n%v", want, err)

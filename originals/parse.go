@@ -219,7 +219,7 @@ func (p *parser) finding(o *Original, figures map[string]*Figure, n *yaml.Node, 
 		p.at(fs["over"], "over: figure %q is in %s, of %q in %s: a ratio needs one unit", f.Over.ID, f.Over.Unit, f.Of.ID, f.Of.Unit)
 	}
 	if on := fs["ours"]; on != nil {
-		ofs := p.fields(on, where+".ours", "metric!", "of!", "over!", "setup")
+		ofs := p.fields(on, where+".ours", "metric!", "of!", "over!", "setup", "same_load")
 		f.Ours.Metric = p.str(ofs, "metric")
 		if f.Ours.Metric != "" && !slices.Contains(metrics, f.Ours.Metric) {
 			p.at(ofs["metric"], "metric %q, want one of %s", f.Ours.Metric, strings.Join(metrics, ", "))
@@ -230,8 +230,29 @@ func (p *parser) finding(o *Original, figures map[string]*Figure, n *yaml.Node, 
 		}
 		f.Ours.Of = merge(p.selector(ofs["of"], where+".ours.of", append(identityKeys, setupKeys...)), setup)
 		f.Ours.Over = merge(p.selector(ofs["over"], where+".ours.over", append(identityKeys, setupKeys...)), setup)
+		f.Ours.SameLoad = p.sameLoad(ofs, f.Ours)
 	}
 	return f
+}
+
+// sameLoad reads ours.same_load: load models (open, closed), each once, and only in a
+// finding whose two selectors are under different ones.
+func (p *parser) sameLoad(fs map[string]*yaml.Node, o Ours) []string {
+	var out []string
+	for _, n := range p.list(fs, "same_load") {
+		switch {
+		case n.Kind != yaml.ScalarNode || (n.Value != "open" && n.Value != "closed"):
+			p.at(n, "same_load: %q, want open or closed", n.Value)
+		case slices.Contains(out, n.Value):
+			p.at(n, "same_load: %s listed twice", n.Value)
+		default:
+			out = append(out, n.Value)
+		}
+	}
+	if len(out) > 0 && (o.Of.Load == "" || o.Over.Load == "" || o.Of.Load == o.Over.Load) {
+		p.at(fs["same_load"], "same_load is for a finding whose of and over name two load models (one load: open, the other load: closed)")
+	}
+	return out
 }
 
 var (

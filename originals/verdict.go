@@ -8,101 +8,167 @@ import (
 // Verdict is whether an original's finding holds in our results.
 type Verdict string
 
-// Verdicts.
+// Verdicts, in the order a summary counts them (Verdicts).
 const (
 	Holds       Verdict = "holds"
 	DoesNotHold Verdict = "does not hold"
-	// Inconclusive: our interval is too wide to tell; it holds both 1 and the
-	// original's ratio.
+	// Inconclusive: our interval is too wide to tell; it reaches both the original's
+	// side of 1 and the other, or both into the size band and out of it.
 	Inconclusive  Verdict = "inconclusive"
 	NotComparable Verdict = "not comparable"
 )
 
+// Verdicts are the four verdicts in the order a summary line counts them.
+var Verdicts = []Verdict{Holds, DoesNotHold, Inconclusive, NotComparable}
+
 // The rule's bounds, in one place (docs/suites.md, "The verdict", states them).
 const (
-	// GapBand: two figures of an original published without errors differ clearly when
-	// their ratio is outside [1/GapBand, GapBand]. 10 % is the run-to-run variation
-	// rpcecho's README states for its own figures, the only original that states one.
-	GapBand = 1.1
-	// SizeBand: a finding holds in size when our ratio is within [1/SizeBand, SizeBand]
-	// times the original's: a factor of two, since a different machine, runtime and
-	// library versions move ratios by tens of per cent, and a finding whose size
-	// changed by more than two is a different finding ("10×" is not "4×").
+	// UnpublishedError is the error, as a share of its value, given to a figure published
+	// without one (rpcecho's lines, the Akka latencies: single unrepeated runs). It is an
+	// assumption, not a figure any original states: their published JMH errors run from
+	// 2 % to over 100 % of the figure.
+	UnpublishedError = 0.10
+	// SizeBand widens the original's ratio interval into the size band,
+	// [Low/SizeBand, High×SizeBand]: a factor of two, since a different machine, runtime
+	// and library versions move ratios by tens of per cent, and a finding whose size
+	// changed by more than two beyond what the original's own figures allow is a
+	// different finding ("10×" is not "4×").
 	SizeBand = 2.0
 )
 
-// Claim is what an original's finding says: the ratio of its two figures, and whether
-// they differ clearly (ClearGap) or are about the same.
+// Claim is what an original's two figures show: their ratio and the interval their
+// errors give it (ClaimOf). Low may be 0 and High +Inf when an error is as large as its
+// figure.
 type Claim struct {
-	Ratio    float64
-	ClearGap bool
+	Ratio, Low, High float64
+	// Assumed: at least one figure had no published error, so UnpublishedError stood
+	// in for it.
+	Assumed bool
 }
+
+// ClaimOf is the original's ratio of f, Of over Over, with its interval propagated from
+// the two figures' errors as the ratio of their intervals, the widest they allow:
+// [(a−ea)/(b+eb), (a+ea)/(b−eb)]. A figure without a published error is given
+// UnpublishedError of its value, so two such figures move their ratio by about −18 %
+// and +22 %.
+func ClaimOf(f *Finding) Claim {
+	errOf := func(g *Figure) float64 {
+		if g.Error > 0 {
+			return g.Error
+		}
+		return UnpublishedError * g.Value
+	}
+	e := ratioOf(f.Of.Value, errOf(f.Of), f.Over.Value, errOf(f.Over))
+	return Claim{Ratio: f.Ratio(), Low: e.Low, High: e.High, Assumed: f.Of.Error == 0 || f.Over.Error == 0}
+}
+
+// ratioOf is a/b with the widest interval a ± ea over b ± eb allows: Low is 0 when
+// a − ea ≤ 0, High +Inf when b − eb ≤ 0.
+func ratioOf(a, ea, b, eb float64) Estimate {
+	e := Estimate{Mean: a / b, Low: max(a-ea, 0) / (b + eb), High: math.Inf(1)}
+	if b > eb {
+		e.High = (a + ea) / (b - eb)
+	}
+	return e
+}
+
+// Side is the side of 1 the claim's whole interval lies on: 1 above, −1 below, 0 when
+// it includes 1 (the original's figures cannot tell which of the two is larger).
+func (c Claim) Side() int {
+	switch {
+	case c.Low > 1:
+		return 1
+	case c.High < 1:
+		return -1
+	}
+	return 0
+}
+
+// Band is the size band, the claim's interval widened by SizeBand each way.
+func (c Claim) Band() (lo, hi float64) { return c.Low / SizeBand, c.High * SizeBand }
 
 // Judge returns the verdict on an original's claim given our ratio and its interval,
 // and why in a sentence. The rule:
 //
-//   - the original shows a clear gap (its ratio on one side of 1):
-//     holds when our whole interval is on the same side of 1 and our ratio is within
-//     SizeBand of the original's; inconclusive when our interval includes both 1 and
-//     the original's ratio (too wide to tell a gap from none); does not hold when our
-//     interval is on the other side, when it includes 1 but not the original's ratio
-//     (no clear gap where the original had one), or when it is on the same side but the
-//     size differs by more than SizeBand;
-//   - the original shows no clear gap (about the same):
-//     holds when our whole interval lies within [1/GapBand, GapBand]; inconclusive when
-//     it reaches into that band and beyond it (it holds "about the same" and a gap the
-//     original did not have, as [0.8, 1.2] does); does not hold when it is wholly
-//     outside the band (a gap where the original had none), unless it is on the side
-//     of 1 of the original's ratio and within [1/GapBand, GapBand] times it: then it
-//     holds, as the gap the original's figures show, which their errors could not tell
-//     from none (the sweep's ping-pong rows: the original 0.746× with overlapping
-//     errors, ours 0.735× [0.685, 0.788]).
+//   - the original's interval lies on one side of 1:
+//     does not hold when our whole interval lies on the other side of 1, or wholly
+//     outside the size band; holds when it lies wholly on the original's side of 1 and
+//     overlaps the size band; inconclusive otherwise (it includes 1 and reaches the
+//     band: too wide to tell a gap from none);
+//   - the original's interval includes 1 (its figures, whatever their ratio, do not
+//     tell which is larger; it is not read as a claim of "no gap"): it claims only a
+//     ratio within the size band, so ours holds when it lies wholly within the band,
+//     does not hold when it lies wholly outside it, and is inconclusive otherwise.
 //
 // An interval with Low == High (a ratio with no interval: two scores measured apart with
 // no errors, or latencies) is judged by its point. Not comparable (no benchmark, another
-// setup, no steady state, a unit mismatch) is decided before Judge, by Compare.
+// setup, no steady state, a unit mismatch, two load models) is decided before Judge, by
+// Compare.
 func Judge(c Claim, ours Estimate) (Verdict, string) {
-	if !(c.Ratio > 0) || !finite(c.Ratio) || !(ours.Low > 0) || !finite(ours.High) {
+	if !(c.Ratio > 0) || !finite(c.Ratio) || !(c.Low >= 0) || !(c.High >= c.Low) ||
+		!(ours.Low > 0) || !finite(ours.High) || ours.High < ours.Low {
 		return NotComparable, "a ratio is not a positive number"
 	}
-	rr := ours.Mean / c.Ratio
-	if !c.ClearGap {
-		switch {
-		case ours.Low >= 1/GapBand && ours.High <= GapBand:
-			return Holds, fmt.Sprintf("no clear gap in the original, and our interval is within %s", band(GapBand))
-		case ours.High >= 1/GapBand && ours.Low <= GapBand:
-			return Inconclusive, fmt.Sprintf("no clear gap in the original; our interval reaches into %s and beyond it: too wide to tell", band(GapBand))
-		}
-		if (ours.Mean-1)*(c.Ratio-1) > 0 && rr >= 1/GapBand && rr <= GapBand {
-			return Holds, fmt.Sprintf("no clear gap in the original, but ours, %s, is %s its figures' %s (within %s): the gap they show, measured more tightly", times(ours.Mean), times(rr), times(c.Ratio), band(GapBand))
-		}
-		return DoesNotHold, fmt.Sprintf("no clear gap in the original, but ours is %s, wholly outside %s", times(ours.Mean), band(GapBand))
+	lo, hi := c.Band()
+	orig := "the original's " + interval(c.Ratio, c.Low, c.High)
+	if c.Assumed {
+		orig += fmt.Sprintf(" (±%.0f %% given to a figure published without an error)", UnpublishedError*100)
 	}
-	side := 1.0
-	if c.Ratio < 1 {
-		side = -1
+	us := "ours, " + interval(ours.Mean, ours.Low, ours.High) + ","
+	band := "the size band " + span(lo, hi)
+	outside := ours.High < lo || ours.Low > hi
+	side := c.Side()
+	if side == 0 {
+		switch {
+		case outside:
+			return DoesNotHold, fmt.Sprintf("%s includes 1, so its figures claim only a ratio within %s; %s lies wholly outside it", orig, band, us)
+		case ours.Low >= lo && ours.High <= hi:
+			return Holds, fmt.Sprintf("%s includes 1, so its figures claim only a ratio within %s; %s lies within it", orig, band, us)
+		}
+		return Inconclusive, fmt.Sprintf("%s includes 1, so its figures claim only a ratio within %s; %s reaches into it and beyond it: too wide to tell", orig, band, us)
+	}
+	where, other := "above", "below"
+	if side < 0 {
+		where, other = other, where
 	}
 	switch {
-	case ours.Low <= 1 && ours.High >= 1 && ours.Low <= c.Ratio && ours.High >= c.Ratio:
-		return Inconclusive, fmt.Sprintf("our interval holds both 1 and the original's %s: too wide to tell", times(c.Ratio))
-	case ours.Low <= 1 && ours.High >= 1:
-		return DoesNotHold, fmt.Sprintf("the original shows a clear gap (%s); our interval includes 1 but not the original's ratio", times(c.Ratio))
 	case side > 0 && ours.High < 1, side < 0 && ours.Low > 1:
-		return DoesNotHold, fmt.Sprintf("reversed: the original %s, ours %s", times(c.Ratio), times(ours.Mean))
-	case rr > SizeBand || rr < 1/SizeBand:
-		return DoesNotHold, fmt.Sprintf("same direction, but %s the original's size (outside %s)", times(rr), band(SizeBand))
+		return DoesNotHold, fmt.Sprintf("reversed: %s lies %s 1; %s lies %s it", orig, where, us, other)
+	case outside:
+		return DoesNotHold, fmt.Sprintf("%s lies %s 1; %s lies wholly outside %s", orig, where, us, band)
+	case side > 0 && ours.Low > 1, side < 0 && ours.High < 1:
+		return Holds, fmt.Sprintf("%s lies %s 1; %s lies %s it too and reaches %s", orig, where, us, where, band)
 	}
-	return Holds, fmt.Sprintf("same side of 1, and %s the original's size (within %s)", times(rr), band(SizeBand))
+	return Inconclusive, fmt.Sprintf("%s lies %s 1; %s includes 1: too wide to tell a gap from none", orig, where, us)
 }
 
-func times(f float64) string {
+// interval is a ratio with its interval, "4.07× [3.43, 4.81]", or the ratio alone when
+// the interval is a point.
+func interval(mean, lo, hi float64) string {
+	if lo == hi {
+		return times(mean)
+	}
+	return times(mean) + " " + span(lo, hi)
+}
+
+func span(lo, hi float64) string { return "[" + num(lo) + ", " + num(hi) + "]" }
+
+func times(f float64) string { return num(f) + "×" }
+
+// num is a ratio to three significant figures (whole numbers from 100 up), ∞ for an
+// unbounded one.
+func num(f float64) string {
 	switch a := math.Abs(f); {
+	case math.IsInf(f, 1):
+		return "∞"
+	case a >= 100:
+		return fmt.Sprintf("%.0f", f)
 	case a >= 10:
-		return fmt.Sprintf("%.0f×", f)
+		return fmt.Sprintf("%.1f", f)
 	case a >= 1:
-		return fmt.Sprintf("%.2f×", f)
+		return fmt.Sprintf("%.2f", f)
+	case a >= 0.1 || a == 0:
+		return fmt.Sprintf("%.3f", f)
 	}
-	return fmt.Sprintf("%.3f×", f)
+	return fmt.Sprintf("%.4f", f)
 }
-
-func band(b float64) string { return fmt.Sprintf("[%s, %s]", times(1/b), times(b)) }

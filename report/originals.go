@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -47,20 +48,24 @@ func originalView(ref *results.OriginalRef, bs []results.Benchmark) view {
 		v.Note = "The original's published figures could not be read: " + err.Error()
 		return v
 	}
-	v.Note = fmt.Sprintf("%s. Per finding of the original (a ratio of two of its published figures): the original's ratio; "+
+	v.Note = fmt.Sprintf("%s. Per finding of the original (a ratio of two of its published figures): the original's ratio with its interval, "+
+		"the ratio of the two figures' intervals (±%.0f %% for a figure published without an error); "+
 		"ours, paired by fork and round with its 99.9 %% interval when the two benchmarks were measured in the rounds of one comparison group "+
 		"(for a latency, an open-loop group's p50 or p99), else the ratio of two figures measured apart, marked ‡ (a score's interval from the two errors, "+
-		"a latency's none); our ratio over the original's; and the verdict. It holds when our interval is on the original's "+
-		"side of 1 and our ratio is within %s× of the original's (or, where the original shows no clear gap, our whole interval lies within "+
-		"±%.0f %%, or lies past it on the side of the original's ratio with ours within ±%.0f %% of that ratio); it is inconclusive when our interval is too wide to tell a gap from none; see docs/suites.md, \"The verdict\".", o.Title, fixed(originals.SizeBand, 0), (originals.GapBand-1)*100, (originals.GapBand-1)*100)
+		"a latency's none); our ratio over the original's; and the verdict. The size band is the original's interval widened %s× each way. "+
+		"Where the original's interval lies on one side of 1, the finding holds when ours lies wholly on that side and reaches the band, "+
+		"and does not hold when ours lies wholly on the other side or wholly outside the band; where it includes 1, it holds when ours lies within the band "+
+		"and does not hold when ours lies wholly outside it; otherwise it is inconclusive. It is not comparable when a benchmark is missing or not at the original's setup, "+
+		"has no steady state, or the original's two figures came from two load models and this run has not measured both under one; see docs/suites.md, \"The verdict\".",
+		o.Title, originals.UnpublishedError*100, fixed(originals.SizeBand, 0))
 	rows := originals.Compare(o, ref.Setup, Benches(bs))
-	t := table{Head: []string{"Finding", "Original", "Ratio", "Ours", "Ours / original", "Verdict", "Why"}, Align: "lrrrrll"}
+	t := table{Title: VerdictCounts(rows), Head: []string{"Finding", "Original", "Ratio", "Ours", "Ours / original", "Verdict", "Why"}, Align: "lrrrrll"}
 	for _, row := range rows {
 		f := row.Finding
 		t.Rows = append(t.Rows, []string{
 			f.Says,
 			figure(f.Of) + " / " + figure(f.Over),
-			plainRatio(f.Ratio()),
+			claimCell(originals.ClaimOf(f)),
 			oursCell(row),
 			ratioOfRatios(row),
 			string(row.Verdict),
@@ -87,6 +92,33 @@ func plainRatio(r float64) string {
 		return fixed(r, 2) + "×"
 	}
 	return fixed(r, 3) + "×"
+}
+
+// VerdictCounts is the summary line of an Original vs wirebench table: how many of
+// rows got each of the four verdicts, all four always, in one order.
+func VerdictCounts(rows []originals.Row) string {
+	n := map[originals.Verdict]int{}
+	for _, r := range rows {
+		n[r.Verdict]++
+	}
+	parts := make([]string, len(originals.Verdicts))
+	for i, v := range originals.Verdicts {
+		parts[i] = fmt.Sprintf("%s %d", v, n[v])
+	}
+	findings := "findings"
+	if len(rows) == 1 {
+		findings = "finding"
+	}
+	return fmt.Sprintf("Of %d %s: %s", len(rows), findings, strings.Join(parts, ", "))
+}
+
+// claimCell is the original's ratio and its interval.
+func claimCell(c originals.Claim) string {
+	hi := "∞"
+	if !math.IsInf(c.High, 1) {
+		hi = strings.TrimSuffix(plainRatio(c.High), "×")
+	}
+	return plainRatio(c.Ratio) + " [" + strings.TrimSuffix(plainRatio(c.Low), "×") + ", " + hi + "]"
 }
 
 func oursCell(row originals.Row) string {

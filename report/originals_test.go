@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/wirebench/wirebench/internal/golden"
+	"github.com/wirebench/wirebench/originals"
 	"github.com/wirebench/wirebench/results"
 )
 
@@ -69,7 +70,7 @@ func TestOriginalsTextAndHTML(t *testing.T) {
 	if err := WriteHTML(&html, r); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Original vs wirebench", "does not hold", "holds", "not run", "not run at the original&#39;s setup",
+	for _, want := range []string{"Original vs wirebench", "Of 3 findings: holds 1, does not hold 1, inconclusive 0, not comparable 1", "does not hold", "holds", "not run", "not run at the original&#39;s setup",
 		"Deviations from the original", "wirebench measures each side&#39;s CPU apart", `id="view-original-vs-wirebench"`} {
 		if !strings.Contains(html.String(), want) {
 			t.Errorf("HTML lacks %q", want)
@@ -109,5 +110,16 @@ func TestOriginalUnknown(t *testing.T) {
 	}
 	if !strings.Contains(txt.String(), `could not be read: no published figures for an original named "unheard-of"`) {
 		t.Errorf("text:\n%s", txt.String())
+	}
+}
+
+// The summary line names all four verdicts, in one order, whatever the rows hold.
+func TestVerdictCounts(t *testing.T) {
+	rows := []originals.Row{{Verdict: originals.Inconclusive}, {Verdict: originals.Holds}, {Verdict: originals.Inconclusive}}
+	if got, want := VerdictCounts(rows), "Of 3 findings: holds 1, does not hold 0, inconclusive 2, not comparable 0"; got != want {
+		t.Errorf("VerdictCounts = %q, want %q", got, want)
+	}
+	if got, want := VerdictCounts(rows[:1]), "Of 1 finding: holds 0, does not hold 0, inconclusive 1, not comparable 0"; got != want {
+		t.Errorf("VerdictCounts = %q, want %q", got, want)
 	}
 }

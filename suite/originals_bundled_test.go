@@ -44,6 +44,41 @@ func TestBundledOriginalsFindingsRun(t *testing.T) {
 	}
 }
 
+// The Akka original set a closed loop's latency over an open loop's: the suite measures
+// both protocols under both, so each finding is judged with both under the open loop at
+// the original's 14000/s; run with --rate-scale, never at another rate against the
+// original's 14000/s, but with both under the closed loop.
+func TestAkkaFindingsFollowRateScale(t *testing.T) {
+	for _, tc := range []struct {
+		scale float64
+		load  string
+		rate  float64
+	}{{1, "open", 14000}, {0.5, "closed", 0}} {
+		s, err := suite.Load("akka-http-vs-grpc")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.ScaleRates(tc.scale); err != nil {
+			t.Fatal(err)
+		}
+		o, err := originals.Load(s.Original.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, row := range originals.Compare(o, s.Original.Setup, benches(t, s)) {
+			if row.Of == nil || row.Over == nil || row.Load != tc.load {
+				t.Errorf("scale %v, finding %s: judged under %q, want %q (%s)", tc.scale, row.Finding.ID, row.Load, tc.load, row.Why)
+				continue
+			}
+			for _, b := range []*originals.Bench{row.Of, row.Over} {
+				if b.Load != tc.load || b.Rate != tc.rate {
+					t.Errorf("scale %v, finding %s: judged on %s", tc.scale, row.Finding.ID, b.Name)
+				}
+			}
+		}
+	}
+}
+
 // benches is what originals.Compare reads of a suite's benchmarks before they run,
 // with a score of 1 so each finding gets as far as a ratio.
 func benches(t *testing.T, s *suite.Suite) []originals.Bench {
