@@ -83,11 +83,12 @@ func (c *capacityCmd) Run(e *env) error {
 	b := summary.Capacity(res.Benchmark(), found, runErr)
 	out := &results.Results{SchemaVersion: results.SchemaVersion, Benchmarks: []results.Benchmark{b}, Environment: env}
 	if found != nil && len(found.Steps) > 0 {
-		fmt.Fprintln(e.stdout)
-		if err := report.WriteCapacityText(e.stdout, out.Benchmarks); err != nil {
+		table := textOut(e, c.JSON)
+		fmt.Fprintln(table)
+		if err := report.WriteCapacityText(table, out.Benchmarks); err != nil {
 			return err
 		}
-		if err := c.writeJSON(progress, out); err != nil {
+		if err := c.writeJSON(e, progress, out); err != nil {
 			return errors.Join(runErr, err)
 		}
 		if runErr == nil {
