@@ -14,14 +14,17 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/wirebench/wirebench/cluster"
+	"github.com/wirebench/wirebench/conform"
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/internal/units"
 	"github.com/wirebench/wirebench/load"
+	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/report"
 	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/runner"
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/summary"
+	"github.com/wirebench/wirebench/transport"
 )
 
 // targetFlags say what is measured and where: the protocol and its stacks, the
@@ -199,6 +202,9 @@ func (c *benchCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	if err := checkTarget(e.ctx, res.Spec); err != nil {
+		return err
+	}
 	hosts, err := c.hostFlags.over(spec.Hosts{})
 	if err != nil {
 		return err
@@ -253,6 +259,34 @@ func (c *benchCmd) Run(e *env) error {
 		return fmt.Errorf("no call succeeded (%d errors)", b.Summary.Errors)
 	}
 	return nil
+}
+
+// checkTarget calls Stats at the spec's outside server (--target), if any, with the
+// protocol's Go client before any worker starts: when the call fails and the server
+// there speaks another protocol, that is a usage error said in one line (mismatch),
+// rather than a run whose every call fails or a client that waits for an answer in
+// its own framing. A TLS or QUIC target, or a protocol without a Go client, is not
+// checked.
+func checkTarget(ctx context.Context, sp spec.Spec) error {
+	if sp.Target == "" || (sp.Transport != spec.TCP && sp.Transport != spec.Unix) {
+		return nil
+	}
+	target, err := transport.Parse(sp.Target)
+	if err != nil {
+		return nil // Resolve has checked it
+	}
+	st, err := protocol.LookupStack(sp.Protocol, "", protocol.ClientSide)
+	if err != nil || st.Worker != protocol.WorkerGo || st.QUIC {
+		return nil
+	}
+	callCtx, cancel := context.WithTimeout(ctx, conform.IdentifyTimeout)
+	defer cancel()
+	cl, err := st.Dial(callCtx, protocol.ClientConfig{Target: target})
+	if err == nil {
+		defer cl.Close()
+		_, err = cl.Stats(callCtx)
+	}
+	return mismatch(ctx, sp.Protocol, target, err)
 }
 
 // start says what is about to run (and how it is pinned) on the progress writer it

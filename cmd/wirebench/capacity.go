@@ -52,6 +52,9 @@ func (c *capacityCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	if err := checkTarget(e.ctx, res.Spec); err != nil {
+		return err
+	}
 	sp := res.Spec
 	progress, err := c.start(e, fmt.Sprintf("%s: capacity search from %.0f ops/s, steps of %v, budget %v", sp.Name(), sp.Load.Rate, c.Step, c.Budget))
 	if err != nil {

@@ -370,3 +370,27 @@ func TestBenchJSONToStdout(t *testing.T) {
 		t.Error("bench --json - made a file named -")
 	}
 }
+
+// A client of one protocol at a server of another says, in one line, what the server
+// speaks (exit 2: --protocol is wrong), rather than an Unimplemented or 404, a
+// bootstrap timeout, or a FAIL per operation.
+func TestProtocolMismatchSaysWhatAnswers(t *testing.T) {
+	_, httpJSON := startServe(t, nil, "--protocol", "http-json", "--listen", "tcp://127.0.0.1:0")
+	_, grpcProto := startServe(t, nil, "--protocol", "grpc-proto", "--listen", "tcp://127.0.0.1:0")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"call", "-p", "grpc-proto", "-t", httpJSON, "stats"}, "this looks like a server of http-json"},
+		{[]string{"call", "-p", "capnp", "-t", httpJSON, "--timeout", "3s", "get-person"}, "this looks like a server of http-json"},
+		{[]string{"conform", "-p", "grpc-proto", "-t", httpJSON}, "this looks like a server of http-json"},
+		{[]string{"conform", "-p", "http-json", "-t", grpcProto}, "this looks like a server of grpc-proto"},
+		{[]string{"bench", "-p", "grpc-proto", "-t", httpJSON, "--no-store"}, "this looks like a server of http-json"},
+		{[]string{"bench", "-p", "capnp", "--target", httpJSON, "--no-store"}, "use --protocol http-json"},
+	} {
+		code, stdout, stderr := runCLI(t, c.args...)
+		if code != exitUsage || !strings.Contains(stderr, c.want) || strings.Count(stderr, "\n") != 1 || strings.Contains(stdout, "FAIL") {
+			t.Errorf("wirebench %v: exit %d\nstdout %s\nstderr %s\nwant exit 2 and one line with %q", c.args, code, stdout, stderr, c.want)
+		}
+	}
+}
