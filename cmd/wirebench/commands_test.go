@@ -394,3 +394,15 @@ func TestProtocolMismatchSaysWhatAnswers(t *testing.T) {
 		}
 	}
 }
+
+// history --html - writes the page to standard output and the table to standard error.
+func TestHistoryHTMLToStdout(t *testing.T) {
+	dir := t.TempDir()
+	code, stdout, stderr := runCLI(t, "history", "--store", filepath.Join(dir, "h.db"), "--html", "-")
+	if code != 0 || !strings.Contains(stdout, "<html") || strings.Contains(stdout, "No runs") || !strings.Contains(stderr, "No runs") {
+		t.Errorf("history --html -: exit %d\nstdout %.200s\nstderr %s", code, stdout, stderr)
+	}
+	if _, err := os.Stat("-"); err == nil { // runCLI runs in this directory
+		t.Error("history --html - made a file named -")
+	}
+}
