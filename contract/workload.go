@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -62,6 +63,20 @@ const (
 	MaxPayload    = 64 << 20
 	MaxIncrements = 1_000_000
 )
+
+// Takes returns an error when w does not read the parameter use ("payload",
+// "increments", "trades"), naming the ones it reads: a suite's workload entry and
+// bench's flags give the same message.
+func (w *Workload) Takes(use string) error {
+	if slices.Contains(w.Uses, use) {
+		return nil
+	}
+	takes := "it has no parameters"
+	if len(w.Uses) > 0 {
+		takes = "its parameters: " + strings.Join(w.Uses, ", ")
+	}
+	return fmt.Errorf("%s takes no %s (%s)", w.Name, use, takes)
+}
 
 // Check returns an error when p is out of range for the parameters w uses.
 func (w *Workload) Check(p Params) error {

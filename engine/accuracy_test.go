@@ -120,11 +120,14 @@ func TestOpenLoopMatchesStallPattern(t *testing.T) {
 		t.Fatalf("%d calls failed: %v", n, iv.FirstErrors)
 	}
 	// The schedule runs on across phases: the iteration takes the arrivals from the
-	// warmup's scheduled end to its own end, so a late start (the warmup's last calls
-	// finishing) adds the arrivals that fell due meanwhile.
-	late := iv.Start.Sub(res.warmup.Start.Add(warmup))
-	if want := int64(rate * float64(periods*period+late) / float64(time.Second)); iv.Ops < want*99/100 || iv.Ops > want*101/100 {
-		t.Errorf("%d ops, want the %d arrivals of the iteration (started %v after the warmup's scheduled end)", iv.Ops, want, late)
+	// warmup's scheduled end to its own deadline, so a late start (the warmup's last
+	// calls finishing) adds the arrivals that fell due meanwhile, and its span starts
+	// at the warmup's scheduled end.
+	if d := iv.Start.Sub(res.warmup.Start.Add(warmup)); d < 0 || d > time.Millisecond {
+		t.Errorf("the iteration starts %v after the warmup's scheduled end, want 0 (and the warmup's own start, under 1 ms)", d)
+	}
+	if want := int64(rate * iv.Seconds()); iv.Ops < want*99/100 || iv.Ops > want*101/100 {
+		t.Errorf("%d ops, want the %d arrivals of the iteration's %v", iv.Ops, want, iv.End.Sub(iv.Start))
 	}
 	for _, q := range []float64{0.90, 0.95, 0.99} {
 		got := time.Duration(iv.Resp.ValueAtQuantile(q * 100))

@@ -240,6 +240,57 @@ func TestOpenLoopCountsStalls(t *testing.T) {
 	})
 }
 
+// An open phase spans its part of the schedule, so its throughput cannot exceed the
+// rate. At 1000/s, a first 100 ms phase makes the arrivals due at 0, 1, ..., 99 ms:
+// 100 over [0, 100 ms], 1000/s; it returns at 99 ms, with its last (instant) call.
+// The driver then takes 21 ms before asking for the next 100 ms phase, which starts
+// at 120 ms with a deadline of 220 ms: it makes the 20 arrivals that fell due
+// meanwhile (100 to 119 ms, late) and the 100 of 120 to 219 ms.
+// Its interval is [100 ms, 220 ms]: 120 ops over 120 ms, 1000/s; over its own start to
+// end ([120 ms, 219 ms]) it would be 120 over 99 ms, 1212/s, above the rate.
+func TestOpenPhaseSpansItsSchedule(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		s, err := Start(context.Background(), Config{
+			Op:      func(context.Context, contract.Service, uint64) error { return nil },
+			Clients: clients(1),
+			Model:   model(t, load.Model{Kind: load.Open, Rate: 1000, Concurrency: 1}),
+			Clock:   goClock{},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		t0 := time.Now()
+		first, err := s.Phase(PhaseSpec{Duration: 100 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(21 * time.Millisecond) // the driver's round trip (virtual time)
+		second, err := s.Phase(PhaseSpec{Duration: 100 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct {
+			name       string
+			iv         *record.Interval
+			ops        int64
+			start, end time.Duration
+		}{
+			{"first", first, 100, 0, 100 * time.Millisecond},
+			{"second", second, 120, 100 * time.Millisecond, 220 * time.Millisecond},
+		} {
+			if c.iv.Ops != c.ops || c.iv.Start.Sub(t0) != c.start || c.iv.End.Sub(t0) != c.end {
+				t.Errorf("%s phase: %d ops over [%v, %v]; want %d over [%v, %v]", c.name, c.iv.Ops,
+					c.iv.Start.Sub(t0), c.iv.End.Sub(t0), c.ops, c.start, c.end)
+			}
+			if tp := c.iv.Throughput(); math.Abs(tp-1000) > 1e-9 {
+				t.Errorf("%s phase: %v ops/s, want the rate, 1000", c.name, tp)
+			}
+		}
+	})
+}
+
 // An open run in op-count mode makes exactly that many arrivals, on the schedule: it
 // ends with the last arrival's instant call, at that arrival's offset (rounded up to
 // the dispatcher's quantum).

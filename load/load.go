@@ -67,7 +67,9 @@ func (m Model) Normalize() (Model, error) {
 		if m.Rate != 0 {
 			return m, errors.New("closed model: a rate needs the open model")
 		}
-		m.Arrival = ""
+		if m.Arrival != "" {
+			return m, fmt.Errorf("closed model: arrival %s needs a rate (it spaces the arrivals of the open loop)", m.Arrival)
+		}
 	case Open:
 		if !(m.Rate > 0) || math.IsInf(m.Rate, 0) {
 			return m, fmt.Errorf("open model: rate %v, want a positive number of ops per second", m.Rate)

@@ -15,8 +15,9 @@ func TestNormalize(t *testing.T) {
 	}{
 		// One connection unless asked: a multiplexing client carries every call on it.
 		{in: Model{Kind: Closed, Concurrency: 50}, want: Model{Kind: Closed, Concurrency: 50, Connections: 1}},
-		// A closed model ignores arrival settings it has no use for.
-		{in: Model{Kind: Closed, Concurrency: 4, Connections: 4, Arrival: Poisson}, want: Model{Kind: Closed, Concurrency: 4, Connections: 4}},
+		// A closed model has no arrivals to space: an arrival is refused, as suites
+		// and bench refuse one without a rate.
+		{in: Model{Kind: Closed, Concurrency: 4, Connections: 4, Arrival: Poisson}, wantErr: "closed model: arrival poisson needs a rate"},
 		// Open models default to evenly spaced arrivals and a cap of 1000 in flight.
 		{in: Model{Kind: Open, Rate: 100}, want: Model{Kind: Open, Rate: 100, Arrival: Constant, Concurrency: DefaultMaxInFlight, Connections: 1}},
 		{in: Model{Kind: Open, Rate: 100, Arrival: Poisson, Concurrency: 8, Connections: 2}, want: Model{Kind: Open, Rate: 100, Arrival: Poisson, Concurrency: 8, Connections: 2}},

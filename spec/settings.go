@@ -94,7 +94,7 @@ var Settings = []*Setting{
 		Alternative: "duration",
 		Help:        "Make each iteration this many ops instead of a duration long.",
 		field:       func(s *Spec) any { return &s.IterationOps }},
-	{Key: "trials", Flag: "trials", Short: 't', Kind: Int, Min: 1, Max: MaxTrials, Wire: "trials",
+	{Key: "trials", Flag: "trials", Kind: Int, Min: 1, Max: MaxTrials, Wire: "trials",
 		Help:  "Trials, each with fresh server and client processes.",
 		field: func(s *Spec) any { return &s.Trials }},
 	{Key: "mode", Flag: "mode", Kind: Enum, Wire: "mode",

@@ -259,8 +259,19 @@ func Key(doc []byte) string {
 
 // LastRecorded returns the run added to the store last, with all its entries.
 func (s *Store) LastRecorded(ctx context.Context) (run Run, ok bool, err error) {
+	return s.runWhere(ctx, `SELECT id FROM runs ORDER BY recorded DESC, id DESC LIMIT 1`)
+}
+
+// RunOf returns the run of the document whose Key is key, with all its entries; ok
+// is false when the store does not hold that document.
+func (s *Store) RunOf(ctx context.Context, key string) (run Run, ok bool, err error) {
+	return s.runWhere(ctx, `SELECT id FROM runs WHERE run_key = ?`, key)
+}
+
+// runWhere returns the run whose id query selects (one row, one column), if any.
+func (s *Store) runWhere(ctx context.Context, query string, args ...any) (run Run, ok bool, err error) {
 	var id int64
-	switch err := s.db.QueryRowContext(ctx, `SELECT id FROM runs ORDER BY recorded DESC, id DESC LIMIT 1`).Scan(&id); {
+	switch err := s.db.QueryRowContext(ctx, query, args...).Scan(&id); {
 	case errors.Is(err, sql.ErrNoRows):
 		return Run{}, false, nil
 	case err != nil:

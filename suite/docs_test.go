@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/suite"
 )
@@ -59,5 +60,28 @@ func TestDocSettings(t *testing.T) {
 	}
 	if want := spec.SettingKeys(); !slices.Equal(keys, want) {
 		t.Errorf("docs/suites.md's settings table lists\n %v\nthe settings are\n %v", keys, want)
+	}
+}
+
+// TestDocProtocols: the protocol row of docs/suites.md's targets table names every
+// registered protocol.
+func TestDocProtocols(t *testing.T) {
+	data, err := os.ReadFile("../docs/suites.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var row string
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(line, "| `protocol` |") {
+			row = line
+		}
+	}
+	if row == "" {
+		t.Fatal("docs/suites.md has no protocol row")
+	}
+	for _, name := range protocol.Names() {
+		if !strings.Contains(row, "`"+name+"`") {
+			t.Errorf("docs/suites.md's protocol row does not name %s: %s", name, row)
+		}
 	}
 }

@@ -3,7 +3,6 @@ package suite
 import (
 	"fmt"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -298,12 +297,8 @@ func (c *checker) readWorkload(n *yaml.Node, i int) *workload {
 		if !ok {
 			continue
 		}
-		if !slices.Contains(cw.Uses, paramUse[key]) {
-			takes := "it has no parameters"
-			if len(cw.Uses) > 0 {
-				takes = "its parameters: " + strings.Join(cw.Uses, ", ")
-			}
-			c.at(f.key, "%s: %s takes no %s (%s)", key, cw.Name, key, takes)
+		if err := cw.Takes(paramUse[key]); err != nil {
+			c.at(f.key, "%s: %v", key, err)
 			continue
 		}
 		w.params, w.paramNodes = c.crossParam(cw, key, f.val, w.params, w.paramNodes)

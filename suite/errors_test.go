@@ -214,7 +214,7 @@ var errorCases = []struct {
 		|targets: [direct]
 		|workloads: [person.get]
 		|load: {concurrency: 10, arrival: poisson}`,
-		`t.yaml:3:25: arrival: needs rates (it spaces the arrivals of the open loop)`},
+		`t.yaml:3:34: closed model: arrival poisson needs a rate (it spaces the arrivals of the open loop)`},
 	{"bad load in a workload entry", `
 		|targets: [direct]
 		|workloads:

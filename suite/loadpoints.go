@@ -207,10 +207,7 @@ func (c *checker) readAxes(fs map[string]field) (loadAxes, bool) {
 	}
 	if f, set := fs["arrival"]; set && ok {
 		var s string
-		if s, ok = c.str("arrival", f.val); ok && ax.kind == load.Closed {
-			c.at(f.key, "arrival: needs rates (it spaces the arrivals of the open loop)")
-			ok = false
-		}
+		s, ok = c.str("arrival", f.val)
 		ax.arrival, ax.arrivalNode = load.Arrival(s), resolve(f.val)
 	}
 	return ax, ok
@@ -236,6 +233,8 @@ func culprit(m load.Model, rate, conc, conn, arrival, block *yaml.Node) *yaml.No
 		}
 	} else if m.Concurrency < 1 {
 		return pick(conc)
+	} else if m.Arrival != "" {
+		return pick(arrival)
 	}
 	return pick(conn)
 }

@@ -55,7 +55,7 @@ func TestWorkersErrors(t *testing.T) {
 			|  clients: [tcp://h:1, tcp://h]
 			|targets: [grpc-proto]
 			|workloads: [person.get]`,
-			`t.yaml:2:24: workers.clients: address "tcp://h": want tcp://host:port (port 0 picks a free one)`},
+			`t.yaml:2:24: workers.clients: address "tcp://h": want tcp://host:port (port 0 picks a free one, the highest is 65535)`},
 		{"clients and a count", `
 			|workers:
 			|  clients: [tcp://h:1]

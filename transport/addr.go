@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -33,8 +34,8 @@ func Parse(s string) (Addr, error) {
 	case strings.HasPrefix(s, "/"):
 		return Addr{Network: "unix", Address: s}, nil
 	case !strings.Contains(s, "://"):
-		if _, _, err := net.SplitHostPort(s); err != nil {
-			return Addr{}, fmt.Errorf("address %q: want tcp://host:port or unix:///path", s)
+		if !hostPort(s) {
+			return Addr{}, fmt.Errorf("address %q: want tcp://host:port or unix:///path (a port from 0 to 65535)", s)
 		}
 		return Addr{Network: "tcp", Address: s}, nil
 	}
@@ -44,8 +45,8 @@ func Parse(s string) (Addr, error) {
 	}
 	switch u.Scheme {
 	case "tcp", "udp":
-		if _, _, err := net.SplitHostPort(u.Host); err != nil || u.Path != "" {
-			return Addr{}, fmt.Errorf("address %q: want %s://host:port (port 0 picks a free one)", s, u.Scheme)
+		if !hostPort(u.Host) || u.Path != "" {
+			return Addr{}, fmt.Errorf("address %q: want %s://host:port (port 0 picks a free one, the highest is 65535)", s, u.Scheme)
 		}
 		return Addr{Network: u.Scheme, Address: u.Host}, nil
 	case "unix":
@@ -56,6 +57,16 @@ func Parse(s string) (Addr, error) {
 	default:
 		return Addr{}, fmt.Errorf("address %q: unknown scheme %q, want tcp, unix or udp", s, u.Scheme)
 	}
+}
+
+// hostPort reports whether s is host:port with a port number a socket can have.
+func hostPort(s string) bool {
+	_, port, err := net.SplitHostPort(s)
+	if err != nil {
+		return false
+	}
+	_, err = strconv.ParseUint(port, 10, 16)
+	return err == nil
 }
 
 // String returns the address in URL form, the form Parse reads.

@@ -29,6 +29,9 @@ func TestParse(t *testing.T) {
 		{in: "unix://tmp/x.sock", wantErr: "three slashes"},        // host part, not a path
 		{in: "http://localhost:80", wantErr: "unknown scheme"},     // not a transport
 		{in: "localhost", wantErr: "want tcp://host:port or unix"}, // neither form
+		{in: "tcp://127.0.0.1:99999", wantErr: "the highest is 65535"},
+		{in: "127.0.0.1:65536", wantErr: "a port from 0 to 65535"},
+		{in: "udp://127.0.0.1:70000", wantErr: "want udp://host:port"},
 	} {
 		got, err := Parse(c.in)
 		if c.wantErr != "" {

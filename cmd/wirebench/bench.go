@@ -14,14 +14,17 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/wirebench/wirebench/cluster"
+	"github.com/wirebench/wirebench/conform"
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/internal/units"
 	"github.com/wirebench/wirebench/load"
+	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/report"
 	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/runner"
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/summary"
+	"github.com/wirebench/wirebench/transport"
 )
 
 // targetFlags say what is measured and where: the protocol and its stacks, the
@@ -33,8 +36,8 @@ type targetFlags struct {
 	Protocol    string `short:"p" required:"" help:"Protocol to benchmark (see 'wirebench list')."`
 	ServerStack string `help:"Server stack (default: the protocol's production stack; see 'wirebench list')."`
 	ClientStack string `help:"Client stack (default: the protocol's production stack; see 'wirebench list')."`
-	Transport   string `default:"${transport}" enum:"tcp,unix,quic" help:"Transport between client and server: tcp (loopback), unix, or quic (UDP with TLS 1.3, for HTTP/3 stacks only)."`
-	Target      string `help:"Load this running server (ours or anyone's that speaks the contract) instead of starting one: tcp://HOST:PORT, unix:///PATH, or udp://HOST:PORT (HTTP/3)."`
+	Transport   string `default:"${transport}" enum:"tcp,unix,tls,quic" help:"Transport between client and server: tcp (loopback), unix, tls (tcp with TLS 1.3, as --tls), or quic (UDP with TLS 1.3, for HTTP/3 stacks only)."`
+	Target      string `short:"t" help:"Load this running server (ours or anyone's that speaks the contract) instead of starting one: tcp://HOST:PORT, unix:///PATH, or udp://HOST:PORT (HTTP/3)."`
 	Workload    string `short:"w" default:"${workload}" help:"Workload to run (see 'wirebench list')."`
 
 	Payload    *units.Size `help:"echo, echo+stats: payload size (e.g. 11B, 1KiB, 100KiB)."`
@@ -42,7 +45,7 @@ type targetFlags struct {
 	Trades     *int64      `help:"stream: trades streamed per op."`
 
 	Connections int    `default:"${connections}" help:"Clients the calls are spread over (a gRPC or Cap'n Proto client is one connection; HTTP/1.1 opens one per call in flight)."`
-	Arrival     string `default:"constant" enum:"constant,poisson" help:"Open model: arrival spacing, constant or poisson."`
+	Arrival     string `help:"Open model (with a rate): arrival spacing, constant (the default) or poisson."`
 
 	// Settings are the flags of the benchmark settings (settingFlags), which the
 	// command's constructor (newCLI) makes before kong reads the flags.
@@ -52,7 +55,7 @@ type targetFlags struct {
 
 	Option       []string `help:"Client stack option KEY=VALUE (repeatable); any option makes the client's tier tuned."`
 	ServerOption []string `help:"Server stack option KEY=VALUE (repeatable); any option makes the server's tier tuned."`
-	JSON         string   `help:"Also write the results as JSON to this file."`
+	JSON         string   `placeholder:"FILE" help:"Also write the results as JSON to this file; - writes them to standard output (and the table to standard error)."`
 	Quiet        bool     `short:"q" help:"No progress lines on stderr."`
 	Profile      string   `help:"Profile the server and client worker processes into this directory: a CPU profile (pprof) of a Go worker, a JFR recording and GC log of a JVM worker."`
 	MetricsAddr  string   `name:"metrics-addr" placeholder:"HOST:PORT" help:"Serve the running benchmark's throughput, latency histogram and errors for Prometheus at http://HOST:PORT/metrics (docs/history.md)."`
@@ -63,8 +66,8 @@ type targetFlags struct {
 
 type benchCmd struct {
 	targetFlags
-	Concurrency int     `short:"c" default:"${concurrency}" help:"Closed model: calls in flight. Open model: the cap on calls in flight."`
-	Rate        float64 `short:"r" help:"Open model: arrivals per second (switches from the closed model)."`
+	Concurrency int      `short:"c" default:"${concurrency}" help:"Closed model: calls in flight. Open model: the cap on calls in flight."`
+	Rate        *float64 `short:"r" help:"Open model: arrivals per second (switches from the closed model)."`
 }
 
 // specVars are the kong variables of flags outside settingFlags that read a
@@ -85,9 +88,9 @@ func specVars() map[string]string {
 // spec builds the benchmark from the flags and checks it as a worker will
 // (cluster.Resolve): a wrong value is a usage error naming the flag's setting.
 func (c *benchCmd) spec() (cluster.Resolved, error) {
-	m := load.Model{Kind: load.Closed, Concurrency: c.Concurrency, Connections: c.Connections}
-	if c.Rate != 0 {
-		m = load.Model{Kind: load.Open, Rate: c.Rate, Arrival: load.Arrival(c.Arrival), Concurrency: c.Concurrency, Connections: c.Connections}
+	m := load.Model{Kind: load.Closed, Concurrency: c.Concurrency, Connections: c.Connections, Arrival: load.Arrival(c.Arrival)}
+	if c.Rate != nil { // --rate=0 is an open model's rate, which Normalize refuses as a suite's
+		m.Kind, m.Rate = load.Open, *c.Rate
 	}
 	return c.targetFlags.resolve(m, func(*spec.Spec) {})
 }
@@ -103,15 +106,23 @@ func (c *targetFlags) resolve(m load.Model, plan func(*spec.Spec)) (cluster.Reso
 	}
 	s := spec.Default()
 	s.Protocol, s.ServerStack, s.ClientStack, s.Transport, s.Target = c.Protocol, c.ServerStack, c.ClientStack, c.Transport, c.Target
-	if c.TLS {
+	if c.TLS || c.Transport == spec.TLS {
 		switch c.Transport {
 		case spec.Unix:
 			return cluster.Resolved{}, usagef("--tls is for tcp, not --transport unix")
-		case spec.TCP:
+		case spec.TCP, spec.TLS:
 			s.Transport = spec.TLS
 		} // quic carries TLS 1.3 always
 	}
 	s.Workload, s.Params = w.Name, w.DefaultParams()
+	for _, p := range []struct {
+		flag, use string
+		set       bool
+	}{{"--payload", "payload", c.Payload != nil}, {"--increments", "increments", c.Increments != nil}, {"--trades", "trades", c.Trades != nil}} {
+		if err := w.Takes(p.use); p.set && err != nil {
+			return cluster.Resolved{}, usagef("%s: %v", p.flag, err)
+		}
+	}
 	if c.Payload != nil {
 		s.Params.Payload = int(*c.Payload)
 	}
@@ -191,6 +202,9 @@ func (c *benchCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	if err := checkTarget(e.ctx, res.Spec); err != nil {
+		return err
+	}
 	hosts, err := c.hostFlags.over(spec.Hosts{})
 	if err != nil {
 		return err
@@ -223,13 +237,12 @@ func (c *benchCmd) Run(e *env) error {
 	out := &results.Results{SchemaVersion: results.SchemaVersion, Benchmarks: []results.Benchmark{b}, Environment: env}
 	measured := b.Summary.Ops > 0 || b.Summary.Errors > 0
 	if measured {
-		fmt.Fprintln(e.stdout)
-		if err := report.WriteText(e.stdout, out.Benchmarks); err != nil {
+		table := textOut(e, c.JSON)
+		fmt.Fprintln(table)
+		if err := report.WriteText(table, out.Benchmarks); err != nil {
 			return err
 		}
-	}
-	if measured {
-		if err := c.writeJSON(progress, out); err != nil {
+		if err := c.writeJSON(e, progress, out); err != nil {
 			return errors.Join(runErr, err)
 		}
 	}
@@ -247,6 +260,34 @@ func (c *benchCmd) Run(e *env) error {
 		return fmt.Errorf("no call succeeded (%d errors)", b.Summary.Errors)
 	}
 	return nil
+}
+
+// checkTarget calls Stats at the spec's outside server (--target), if any, with the
+// protocol's Go client before any worker starts: when the call fails and the server
+// there speaks another protocol, that is a usage error said in one line (mismatch),
+// rather than a run whose every call fails or a client that waits for an answer in
+// its own framing. A TLS or QUIC target, or a protocol without a Go client, is not
+// checked.
+func checkTarget(ctx context.Context, sp spec.Spec) error {
+	if sp.Target == "" || (sp.Transport != spec.TCP && sp.Transport != spec.Unix) {
+		return nil
+	}
+	target, err := transport.Parse(sp.Target)
+	if err != nil {
+		return nil // Resolve has checked it
+	}
+	st, err := protocol.LookupStack(sp.Protocol, "", protocol.ClientSide)
+	if err != nil || st.Worker != protocol.WorkerGo || st.QUIC {
+		return nil
+	}
+	callCtx, cancel := context.WithTimeout(ctx, conform.IdentifyTimeout)
+	defer cancel()
+	cl, err := st.Dial(callCtx, protocol.ClientConfig{Target: target})
+	if err == nil {
+		defer cl.Close()
+		_, err = cl.Stats(callCtx)
+	}
+	return mismatch(ctx, sp.Protocol, target, err)
 }
 
 // start says what is about to run (and how it is pinned) on the progress writer it
@@ -272,25 +313,46 @@ func (c *targetFlags) start(e *env, what string) (io.Writer, error) {
 }
 
 // writeJSON writes the results to --json, when given, and says so.
-func (c *targetFlags) writeJSON(progress io.Writer, res *results.Results) error {
+func (c *targetFlags) writeJSON(e *env, progress io.Writer, res *results.Results) error {
 	if c.JSON == "" {
 		return nil
 	}
-	if err := writeResults(c.JSON, res); err != nil {
+	if err := writeOutput(e, c.JSON, res.Write); err != nil {
 		return err
 	}
-	fmt.Fprintf(progress, "wirebench: results written to %s\n", c.JSON)
+	if c.JSON != stdoutPath {
+		fmt.Fprintf(progress, "wirebench: results written to %s\n", c.JSON)
+	}
 	return nil
 }
 
-func writeResults(path string, res *results.Results) error {
+// stdoutPath is the path an output flag takes for standard output, as in ghz, k6
+// and hyperfine.
+const stdoutPath = "-"
+
+// writeOutput writes what write writes into the file path names, or to standard
+// output when path is "-".
+func writeOutput(e *env, path string, write func(io.Writer) error) error {
+	if path == stdoutPath {
+		return write(e.stdout)
+	}
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	if err := res.Write(f); err != nil {
+	if err := write(f); err != nil {
 		f.Close()
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return f.Close()
+}
+
+// textOut is where a command prints its text for people: standard output, or
+// standard error when one of its output flags (paths) sends a file to standard
+// output, so that what a pipe reads is that file alone.
+func textOut(e *env, paths ...string) io.Writer {
+	if slices.Contains(paths, stdoutPath) {
+		return e.stderr
+	}
+	return e.stdout
 }

@@ -135,17 +135,17 @@ func (c *callCmd) Run(e *env) error {
 	cl, err := p.Dial(ctx, cfg)
 	cancel()
 	if err != nil {
-		return c.explain(err)
+		return c.explain(e.ctx, cfg.Target, err)
 	}
 	defer cl.Close()
 	if !demo {
 		answer, err := c.callOne(e.ctx, op, cl, ds)
 		if err != nil {
-			return c.explain(fmt.Errorf("%s: %w", op.name, err))
+			return c.explain(e.ctx, cfg.Target, fmt.Errorf("%s: %w", op.name, err))
 		}
 		return printJSON(e.stdout, answer, "")
 	}
-	return c.demo(e, cl, ds)
+	return c.demo(e, cfg.Target, cl, ds)
 }
 
 func (c *callCmd) callOne(parent context.Context, op operation, s contract.Service, ds *contract.Dataset) (any, error) {
@@ -156,13 +156,13 @@ func (c *callCmd) callOne(parent context.Context, op operation, s contract.Servi
 
 // demo calls every operation once, as the original projects' demo clients did, then
 // shows a contract error: a person id that does not exist.
-func (c *callCmd) demo(e *env, s contract.Service, ds *contract.Dataset) error {
+func (c *callCmd) demo(e *env, target transport.Addr, s contract.Service, ds *contract.Dataset) error {
 	fmt.Fprintf(e.stdout, "# %s demo against %s\n", c.Protocol, c.targetName())
 	for _, op := range operations {
 		fmt.Fprintf(e.stdout, "\n## %s\n", op.name)
 		answer, err := c.callOne(e.ctx, op, s, ds)
 		if err != nil {
-			return c.explain(fmt.Errorf("%s: %w", op.name, err))
+			return c.explain(e.ctx, target, fmt.Errorf("%s: %w", op.name, err))
 		}
 		if err := printJSON(e.stdout, answer, ""); err != nil {
 			return err
@@ -188,7 +188,7 @@ func (c *callCmd) demo(e *env, s contract.Service, ds *contract.Dataset) error {
 			cancel()
 		}
 		if err != nil {
-			return c.explain(fmt.Errorf("workload %s: %w", w.Name, err))
+			return c.explain(e.ctx, target, fmt.Errorf("workload %s: %w", w.Name, err))
 		}
 		n := w.Calls(w.DefaultParams())
 		fmt.Fprintf(e.stdout, "%-15s ok, %d call%s\n", w.Name, n, map[bool]string{true: "", false: "s"}[n == 1])
@@ -203,8 +203,14 @@ func (c *callCmd) targetName() string {
 	return c.Target
 }
 
-// explain adds what to do to the errors users meet most.
-func (c *callCmd) explain(err error) error {
+// explain adds what to do to the errors users meet most: nobody there, no answer in
+// time, and the server of another protocol (conform.Mismatch, a usage error).
+func (c *callCmd) explain(ctx context.Context, target transport.Addr, err error) error {
+	if target.Network != "" { // not in-process
+		if m := mismatch(ctx, c.Protocol, target, err); m != nil {
+			return m
+		}
+	}
 	switch {
 	case errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.ENOENT):
 		return fmt.Errorf("%w\nis a server running there? start one with: wirebench serve --protocol %s --listen %s",

@@ -52,6 +52,9 @@ func (c *capacityCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	if err := checkTarget(e.ctx, res.Spec); err != nil {
+		return err
+	}
 	sp := res.Spec
 	progress, err := c.start(e, fmt.Sprintf("%s: capacity search from %.0f ops/s, steps of %v, budget %v", sp.Name(), sp.Load.Rate, c.Step, c.Budget))
 	if err != nil {
@@ -84,11 +87,12 @@ func (c *capacityCmd) Run(e *env) error {
 	b := summary.Capacity(res.Benchmark(), found, runErr)
 	out := &results.Results{SchemaVersion: results.SchemaVersion, Benchmarks: []results.Benchmark{b}, Environment: env}
 	if found != nil && len(found.Steps) > 0 {
-		fmt.Fprintln(e.stdout)
-		if err := report.WriteCapacityText(e.stdout, out.Benchmarks); err != nil {
+		table := textOut(e, c.JSON)
+		fmt.Fprintln(table)
+		if err := report.WriteCapacityText(table, out.Benchmarks); err != nil {
 			return err
 		}
-		if err := c.writeJSON(progress, out); err != nil {
+		if err := c.writeJSON(e, progress, out); err != nil {
 			return errors.Join(runErr, err)
 		}
 		if runErr == nil {

@@ -8,8 +8,8 @@ import (
 )
 
 type compareCmd struct {
-	Old       string  `arg:"" name:"OLD.json" help:"Results file of the baseline."`
-	New       string  `arg:"" name:"NEW.json" help:"Results file to compare with it."`
+	Old       string  `arg:"" name:"OLD" help:"Results file of the baseline, or a run directory (its results.json)."`
+	New       string  `arg:"" name:"NEW" help:"Results file to compare with it, or a run directory."`
 	Threshold string  `default:"5%" help:"A regression is worse than this for certain: the ratio's whole interval beyond it (percent of the old score); an interval straddling it is inconclusive."`
 	Alpha     float64 `default:"0.05" help:"Significance level of the Mann-Whitney U test."`
 	Format    string  `default:"table" enum:"table,benchstat,md" help:"Output: table (terminal), benchstat (benchstat's text format) or md (Markdown)."`
@@ -23,17 +23,19 @@ func (c *compareCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	old, err := results.ReadFile(c.Old)
-	if err != nil {
-		return usageError{err}
+	var files [2]string
+	var docs [2]*results.Results
+	for i, arg := range []string{c.Old, c.New} {
+		if files[i], err = resultsFile(arg); err != nil {
+			return err
+		}
+		if docs[i], err = results.ReadFile(files[i]); err != nil {
+			return usageError{err}
+		}
 	}
-	new, err := results.ReadFile(c.New)
+	res, err := compareResults(docs[0], docs[1], opts, files[0], files[1])
 	if err != nil {
-		return usageError{err}
-	}
-	res, err := compare.Compare(old, new, opts)
-	if err != nil {
-		return usageError{err}
+		return err
 	}
 	switch c.Format {
 	case "benchstat":
@@ -50,6 +52,21 @@ func (c *compareCmd) Run(e *env) error {
 		return fmt.Errorf("%d benchmark(s) regressed beyond %v%%: %s", len(regs), opts.Threshold, compare.RegressionList(regs))
 	}
 	return nil
+}
+
+// compareResults compares old with new; two files with no benchmark in common are
+// a usage error (exit 2): nothing was compared, so no verdict can be given.
+func compareResults(old, new *results.Results, opts compare.Options, oldLabel, newLabel string) (*compare.Result, error) {
+	res, err := compare.Compare(old, new, opts)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	for _, row := range res.Rows {
+		if row.Presence == compare.Both {
+			return res, nil
+		}
+	}
+	return nil, usagef("%s (%d benchmarks) and %s (%d) have no benchmark in common: nothing to compare", oldLabel, len(old.Benchmarks), newLabel, len(new.Benchmarks))
 }
 
 // compareOptions are the options of compare and gate from their flags.

@@ -55,9 +55,21 @@ func (c *conformCmd) Run(e *env) error {
 	cl, err := st.Dial(ctx, protocol.ClientConfig{Target: target, MaxMessageSize: int(c.MaxMessageSize)})
 	cancel()
 	if err != nil {
-		return fmt.Errorf("connecting to %s with %s: %w", target, st.Name, err)
+		err = fmt.Errorf("connecting to %s with %s: %w", target, st.Name, err)
+		if m := mismatch(e.ctx, p.Name, target, err); m != nil {
+			return m
+		}
+		return err
 	}
 	defer cl.Close()
+	// A first call that the server does not understand is a server of another
+	// protocol, most often: one line says which, rather than a difference per call.
+	ctx, cancel = context.WithTimeout(e.ctx, c.Timeout)
+	_, err = cl.Stats(ctx)
+	cancel()
+	if m := mismatch(e.ctx, p.Name, target, err); m != nil {
+		return m
+	}
 	fmt.Fprintf(e.stdout, "# %s server at %s, called with %s (data set seed %d, %d persons)\n", p.Name, target, st.Name, c.Seed, c.DataSize)
 	ops := 0
 	diffs, err := conform.Check(e.ctx, cl, ds, conform.Options{CallTimeout: c.Timeout,
@@ -80,6 +92,16 @@ func (c *conformCmd) Run(e *env) error {
 		return fmt.Errorf("the server does not conform: %d difference%s in %d operations checked", len(diffs), plural(len(diffs)), ops)
 	}
 	fmt.Fprintf(e.stdout, "conforms: %d operations checked, every answer as the contract says\n", ops)
+	return nil
+}
+
+// mismatch returns conform.Mismatch's error, as a usage error (the command line
+// names the wrong protocol), when a call of proto to target failed with err and the
+// server there speaks another protocol; else nil.
+func mismatch(ctx context.Context, proto string, target transport.Addr, err error) error {
+	if m := conform.Mismatch(ctx, proto, target, err); m != nil {
+		return usageError{m}
+	}
 	return nil
 }
 

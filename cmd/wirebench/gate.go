@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 
 	"github.com/wirebench/wirebench/compare"
@@ -24,11 +26,38 @@ type gateCmd struct {
 }
 
 // Run compares the current run with its branch's stored baseline, prints the delta
-// table and fails (exit 1) on a significant regression beyond the threshold.
+// table and fails (exit 1) on a significant regression beyond the threshold. The
+// baseline is older than the current run: for a file the store holds, older than its
+// stored run; for one it does not, older than the run's start. A store that does not
+// exist is empty, and is not made.
 func (c *gateCmd) Run(e *env) error {
 	opts, err := compareOptions(c.Threshold, c.Alpha)
 	if err != nil {
 		return err
+	}
+	var cur store.Run
+	var curDoc []byte
+	if c.Current != "" {
+		file, err := resultsFile(c.Current)
+		if err != nil {
+			return err
+		}
+		if curDoc, err = os.ReadFile(file); err != nil {
+			return usageError{err}
+		}
+		// A file is tagged as a run here would be: the CI's or git's commit and branch.
+		cur.Tags = store.DetectTags(e.ctx, ".", store.Tags{Machine: c.Machine})
+		cur.Key = store.Key(curDoc)
+	}
+	path, err := c.path()
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		if c.Current == "" {
+			return usagef("the store %s has no run (it does not exist): record one (wirebench run) or name a results file", path)
+		}
+		return c.noBaseline(e, fmt.Sprintf("no baseline: the store %s does not exist", path))
 	}
 	s, err := c.open(e.ctx)
 	if err != nil {
@@ -36,23 +65,16 @@ func (c *gateCmd) Run(e *env) error {
 	}
 	defer s.Close()
 
-	// The current run: a file (tagged as a run here would be), or the store's last.
-	var cur store.Run
-	var curDoc []byte
 	if c.Current != "" {
-		files, err := store.FindResults(c.Current)
+		stored, ok, err := s.RunOf(e.ctx, cur.Key)
 		if err != nil {
-			return usageError{err}
+			return err
 		}
-		if len(files) != 1 {
-			return usagef("%s holds %d runs: name one run directory or results.json", c.Current, len(files))
+		if ok {
+			cur = stored // its tags, time and id: as recorded
+		} else if r, err := results.Read(bytes.NewReader(curDoc)); err == nil {
+			cur.Time = r.Environment.Started
 		}
-		if curDoc, err = os.ReadFile(files[0]); err != nil {
-			return usageError{err}
-		}
-		// A file is tagged as a run here would be: the CI's or git's commit and branch.
-		cur.Tags = store.DetectTags(e.ctx, ".", store.Tags{Machine: c.Machine})
-		cur.Key = store.Key(curDoc)
 	} else {
 		last, ok, err := s.LastRecorded(e.ctx)
 		if err != nil {
@@ -66,27 +88,19 @@ func (c *gateCmd) Run(e *env) error {
 			return err
 		}
 	}
-	f := store.Filter{Branch: c.BaselineBranch, Machine: c.Machine}
+	f := store.Filter{Branch: c.BaselineBranch, Machine: c.Machine, Until: cur.Time} // a baseline is older than the run it judges
 	if f.Branch == "" {
 		f.Branch = cur.Branch
 	}
 	if f.Machine == "" && !c.AnyMachine {
 		f.Machine = cur.Machine
 	}
-	if c.Current == "" {
-		f.Until = cur.Time // a baseline is older than the run it judges
-	}
 	base, ok, err := s.Latest(e.ctx, f, cur.Key)
 	if err != nil {
 		return err
 	}
 	if !ok {
-		msg := fmt.Sprintf("no baseline: the store %s has no other run of branch %q on machine %q", s.Path(), f.Branch, f.Machine)
-		if c.NoBaselineOK {
-			fmt.Fprintf(e.stdout, "%s; nothing to compare.\n", msg)
-			return nil
-		}
-		return usagef("%s (record one, or see --baseline-branch, --machine, --any-machine, --no-baseline-ok)", msg)
+		return c.noBaseline(e, fmt.Sprintf("no baseline: the store %s has no earlier run of branch %q on machine %q", s.Path(), f.Branch, f.Machine))
 	}
 	baseDoc, err := s.Document(e.ctx, base.ID)
 	if err != nil {
@@ -100,11 +114,11 @@ func (c *gateCmd) Run(e *env) error {
 	if err != nil {
 		return usageError{fmt.Errorf("current run: %w", err)}
 	}
-	res, err := compare.Compare(oldRes, newRes, opts)
-	if err != nil {
-		return usageError{err}
-	}
 	oldLabel, newLabel := runLabel(base), runLabel(cur)
+	res, err := compareResults(oldRes, newRes, opts, oldLabel, newLabel)
+	if err != nil {
+		return err
+	}
 	if c.Format == "table" {
 		err = res.WriteTable(e.stdout, oldLabel, newLabel)
 	} else {
@@ -117,6 +131,29 @@ func (c *gateCmd) Run(e *env) error {
 		return fmt.Errorf("%d benchmark(s) regressed beyond %v%% against %s: %s", len(regs), opts.Threshold, oldLabel, compare.RegressionList(regs))
 	}
 	return nil
+}
+
+// noBaseline ends a gate that found no baseline: exit 0 with --no-baseline-ok,
+// else a usage error.
+func (c *gateCmd) noBaseline(e *env, msg string) error {
+	if c.NoBaselineOK {
+		fmt.Fprintf(e.stdout, "%s; nothing to compare.\n", msg)
+		return nil
+	}
+	return usagef("%s (record one, or see --baseline-branch, --machine, --any-machine, --no-baseline-ok)", msg)
+}
+
+// resultsFile returns the results file an argument names: a file, or a run
+// directory's results.json (store.FindResults, which history import reads too).
+func resultsFile(arg string) (string, error) {
+	files, err := store.FindResults(arg)
+	if err != nil {
+		return "", usageError{err}
+	}
+	if len(files) != 1 {
+		return "", usagef("%s holds %d runs: name one run directory or results.json", arg, len(files))
+	}
+	return files[0], nil
 }
 
 // runLabel names a run in the table: branch@commit and its start, or what is known.

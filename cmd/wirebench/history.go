@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"time"
 
@@ -21,7 +22,7 @@ type historyShowCmd struct {
 	Branch    string  `help:"Only runs of this branch."`
 	Since     string  `help:"Only runs started at or after this date (2006-01-02, or RFC 3339)."`
 	Until     string  `help:"Only runs started before this date (2006-01-02, or RFC 3339)."`
-	HTML      string  `name:"html" placeholder:"FILE" help:"Also write the series as an HTML page, one chart per benchmark (intervals drawn, change points marked)."`
+	HTML      string  `name:"html" placeholder:"FILE" help:"Also write the series as an HTML page, one chart per benchmark (intervals drawn, change points marked); - writes it to standard output (and the table to standard error)."`
 	Alpha     float64 `default:"0.001" help:"Level of the change points' test (Bonferroni-corrected over the places a split could go)."`
 	MinRuns   int     `name:"min-runs" default:"3" help:"Fewest runs a level between two change points may have."`
 }
@@ -52,22 +53,16 @@ func (c *historyShowCmd) Run(e *env) error {
 	}
 	series := history.Build(runs, history.Options{Alpha: c.Alpha, MinSegment: c.MinRuns})
 	fmt.Fprintf(e.stderr, "wirebench: %s: %d runs, %d series\n", s.Path(), len(runs), len(series))
-	if err := history.WriteTable(e.stdout, series); err != nil {
+	if err := history.WriteTable(textOut(e, c.HTML), series); err != nil {
 		return err
 	}
 	if c.HTML != "" {
-		out, err := os.Create(c.HTML)
-		if err != nil {
+		if err := writeOutput(e, c.HTML, func(w io.Writer) error { return history.WriteHTML(w, "wirebench history", series) }); err != nil {
 			return err
 		}
-		if err := history.WriteHTML(out, "wirebench history", series); err != nil {
-			out.Close()
-			return err
+		if c.HTML != stdoutPath {
+			fmt.Fprintf(e.stderr, "wirebench: wrote %s\n", c.HTML)
 		}
-		if err := out.Close(); err != nil {
-			return err
-		}
-		fmt.Fprintf(e.stderr, "wirebench: wrote %s\n", c.HTML)
 	}
 	return nil
 }

@@ -9,13 +9,18 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"reflect"
+	"regexp"
 	"runtime/debug"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/alecthomas/kong"
 	"google.golang.org/grpc/grpclog"
 
+	"github.com/wirebench/wirebench/internal/units"
+	"github.com/wirebench/wirebench/protocol"
 	_ "github.com/wirebench/wirebench/stack/all"
 )
 
@@ -31,10 +36,12 @@ const (
 )
 
 type cli struct {
+	VersionFlag kong.VersionFlag `name:"version" short:"v" help:"Print the version and exit."`
+
 	Serve    serveCmd    `cmd:"" help:"Serve the benchmark service over one protocol."`
 	Call     callCmd     `cmd:"" help:"Call one operation (or 'demo': every operation) of a server and print the answer as JSON."`
 	Conform  conformCmd  `cmd:"" help:"Check a server of the contract: call every operation, compare every answer, print each difference; exit 1 if any."`
-	Run      runCmd      `cmd:"" help:"Run a suite of benchmarks (default: quick: every protocol over tcp, in forks of interleaved rounds) and write the reports."`
+	Run      runCmd      `cmd:"" help:"Run a suite of benchmarks (default: quick; 'run --list' says what each bundled suite runs) in forks of interleaved rounds and write the reports."`
 	Bench    benchCmd    `cmd:"" help:"Run one benchmark: start a server and a load generator in pinned worker processes, measure, and print the result."`
 	Capacity capacityCmd `cmd:"" help:"Find the highest rate a target sustains within latency objectives (open loop: grow, bisect, confirm)."`
 	Worker   workerCmd   `cmd:"" help:"Serve the worker control API: started by the driver of 'bench' and 'run', or by hand on another host (docs/distributed.md)."`
@@ -46,6 +53,7 @@ type cli struct {
 	Gate     gateCmd     `cmd:"" help:"Compare a run with the stored baseline of its branch: a Markdown delta table, exit 1 on a significant regression beyond a threshold."`
 	Plan     planCmd     `cmd:"" help:"From a run's variance components (forks and rounds), the forks × rounds that give the narrowest interval within a budget, or a precision at the least cost (Kalibera and Jones)."`
 	Version  versionCmd  `cmd:"" help:"Print the version."`
+	Help     helpCmd     `cmd:"" help:"Show the help of wirebench or of a command: wirebench help [COMMAND...]."`
 }
 
 // env is what every subcommand runs with: a context cancelled on SIGINT or SIGTERM,
@@ -82,20 +90,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	exited := -1
 	parser, err := kong.New(c,
 		kong.Name("wirebench"),
-		kong.Description("Benchmark RPC protocols side by side: one service contract over HTTP/JSON, "+
-			"gRPC with Protobuf, gRPC with Avro and Cap'n Proto, over TCP and Unix sockets."),
+		kong.Description(description()),
 		kong.UsageOnError(),
 		kong.Writers(stdout, stderr),
 		kong.Exit(func(code int) { exited = code }),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
 		kong.Vars(cliVars()),
+		negativeNumbers(),
 	)
 	if err != nil {
 		fmt.Fprintf(stderr, "wirebench: %v\n", err)
 		return exitFailure
 	}
 	kctx, err := parser.Parse(args)
-	if exited >= 0 { // --help
+	if exited >= 0 { // --help, --version
 		return exited
 	}
 	if err != nil {
@@ -118,6 +126,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 func cliVars() map[string]string {
 	v := specVars()
 	v["operations"] = strings.Join(operationNames(), ", ")
+	v["version"] = "wirebench " + buildVersion()
 	return v
 }
 
@@ -130,6 +139,66 @@ func newCLI() *cli {
 	c.Capacity.settings = newSettingFlags("iterations", "duration", "ops", "trials", "mode")
 	c.Bench.Settings, c.Capacity.Settings = c.Bench.settings.plugin(), c.Capacity.settings.plugin()
 	return c
+}
+
+// description is the help's first paragraph: the protocols and transports of the
+// registry, so it names what this build has.
+func description() string {
+	var names []string
+	for _, p := range protocol.All() {
+		if !p.InProcess {
+			names = append(names, p.Name)
+		}
+	}
+	return "Benchmark RPC protocols side by side: one service contract over " + strings.Join(names, ", ") +
+		" (and direct, the in-process floor), over TCP, TLS 1.3, Unix sockets and QUIC. 'wirebench list' describes each protocol and its stacks."
+}
+
+// negativeNumbers lets a numeric flag take a negative value after a space, as it takes
+// one after "=": kong reads "--rate -5" as the flag --rate followed by the short flag
+// -5, and says "expected float value but got "-5" (short flag)" instead of what is
+// wrong with -5. No flag is a digit, so a value that starts with "-" and a digit or a
+// point is a number (or a duration, "-300ms") here.
+func negativeNumbers() kong.Option {
+	defaults := kong.NewRegistry().RegisterDefaults()
+	m := kong.MapperFunc(func(ctx *kong.DecodeContext, target reflect.Value) error {
+		if t := ctx.Scan.Peek(); t.Type == kong.UntypedToken && negativeNumber.MatchString(t.String()) {
+			ctx.Scan.Pop()
+			ctx.Scan.PushTyped(t.Value, kong.FlagValueToken)
+		}
+		return defaults.ForType(target.Type()).Decode(ctx, target)
+	})
+	return kong.OptionFunc(func(k *kong.Kong) error {
+		opts := []kong.Option{kong.TypeMapper(reflect.TypeFor[time.Duration](), m), kong.TypeMapper(reflect.TypeFor[units.Size](), m)}
+		for _, kind := range []reflect.Kind{reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64} {
+			opts = append(opts, kong.KindMapper(kind, m))
+		}
+		for _, o := range opts {
+			if err := o.Apply(k); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+var negativeNumber = regexp.MustCompile(`^-[0-9.]`)
+
+type helpCmd struct {
+	Command []string `arg:"" optional:"" help:"The command (and subcommand) to show the help of."`
+}
+
+// Run prints the help kong prints for "wirebench COMMAND --help".
+func (c *helpCmd) Run(kctx *kong.Context) error {
+	t, err := kong.Trace(kctx.Kong, c.Command)
+	if err == nil {
+		err = t.Error
+	}
+	if err != nil {
+		return usageError{err}
+	}
+	return t.PrintUsage(false)
 }
 
 type versionCmd struct{}

@@ -16,15 +16,23 @@ type storeFlag struct {
 
 // open opens the store named, or the default one.
 func (f storeFlag) open(ctx context.Context) (*store.Store, error) {
-	path := f.Store
-	if path == "" {
-		p, err := store.DefaultPath()
-		if err != nil {
-			return nil, usagef("--store: %v", err)
-		}
-		path = p
+	path, err := f.path()
+	if err != nil {
+		return nil, err
 	}
 	return store.Open(ctx, path)
+}
+
+// path is the store's path: the one named, or the default one.
+func (f storeFlag) path() (string, error) {
+	if f.Store != "" {
+		return f.Store, nil
+	}
+	p, err := store.DefaultPath()
+	if err != nil {
+		return "", usagef("--store: %v", err)
+	}
+	return p, nil
 }
 
 // tagFlags override the tags a recorded run gets from git, the CI and the host.

@@ -3,24 +3,28 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"os"
+	"io"
 
 	"github.com/wirebench/wirebench/report"
 	"github.com/wirebench/wirebench/results"
 )
 
 type reportCmd struct {
-	Results string `arg:"" name:"RESULTS.json" help:"Results file, as 'wirebench run' or 'bench --json' wrote it."`
+	Results string `arg:"" name:"RESULTS" help:"Results file, as 'wirebench run' or 'bench --json' wrote it, or a run directory (its results.json)."`
 	Format  string `short:"f" default:"table" enum:"table,md,csv,json,html" help:"Output: table (terminal), md (Markdown), csv, json (the results file, checked), or html (one self-contained file with charts)."`
 	PNG     string `name:"png" placeholder:"DIR" help:"Also write each chart as a PNG into DIR (created if missing)."`
-	Out     string `short:"o" placeholder:"FILE" help:"Write the report to FILE instead of standard output."`
+	Out     string `short:"o" placeholder:"FILE" help:"Write the report to FILE instead of standard output (- is standard output)."`
 }
 
 // Run renders a results file. A file that is missing or not a results file is
 // a usage error (exit 2); a failure to write is exit 1. The report is rendered
 // in full before anything is written, so a failed render leaves no half file.
 func (c *reportCmd) Run(e *env) error {
-	r, err := results.ReadFile(c.Results)
+	file, err := resultsFile(c.Results)
+	if err != nil {
+		return err
+	}
+	r, err := results.ReadFile(file)
 	if err != nil {
 		return usageError{err}
 	}
@@ -46,11 +50,11 @@ func (c *reportCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	if c.Out != "" {
-		if err := os.WriteFile(c.Out, buf.Bytes(), 0o644); err != nil {
-			return err
-		}
-	} else if _, err := e.stdout.Write(buf.Bytes()); err != nil {
+	out := c.Out
+	if out == "" {
+		out = stdoutPath
+	}
+	if err := writeOutput(e, out, func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err }); err != nil {
 		return err
 	}
 	if c.PNG != "" {

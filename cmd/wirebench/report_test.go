@@ -74,7 +74,7 @@ func TestReportUsageErrors(t *testing.T) {
 		{[]string{"report", "no-such-results.json"}, "no-such-results.json: no such file"},
 		{[]string{"report", reportFixture, "--format", "pdf"}, "--format"},
 		{[]string{"report", notResults}, "not a wirebench results file"},
-		{[]string{"report"}, "RESULTS.json"},
+		{[]string{"report"}, "<RESULTS>"},
 	} {
 		code, _, stderr := runCLI(t, c.args...)
 		if code != exitUsage || !strings.Contains(stderr, c.want) {

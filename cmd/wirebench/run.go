@@ -23,13 +23,14 @@ import (
 type runCmd struct {
 	Suite       string        `arg:"" optional:"" help:"A bundled suite's name or a suite file (YAML); default quick. See --list."`
 	Out         string        `short:"o" help:"Output directory (default results/<timestamp>)."`
-	Filter      string        `short:"f" help:"Run only the benchmarks whose name matches this regular expression."`
+	Filter      string        `help:"Run only the benchmarks whose name matches this regular expression."`
 	List        bool          `help:"List the bundled suites, or with a suite, its benchmarks, and exit."`
 	Resume      string        `help:"Resume the run in this directory: skip the benchmarks its journal holds, run the rest (same flags and suite: a resume that would measure differently is refused)."`
 	Smoke       bool          `help:"Smoke mode: tiny durations, the same code path (checks that a suite runs)."`
 	RateScale   float64       `name:"rate-scale" default:"1" help:"Multiply every open-loop rate of the suite by this factor (> 0), e.g. 0.5 for a slower machine."`
 	Sequential  bool          `help:"Measure every benchmark on its own, one after the other, instead of comparison groups in interleaved rounds (to compare the two methods)."`
-	Seed        uint64        `default:"1" help:"Seed of the interleaved rounds' random order."`
+	OrderSeed   uint64        `name:"order-seed" default:"1" help:"Seed of the interleaved rounds' random order (--seed is the data set's elsewhere)."`
+	Seed        *uint64       `hidden:"" help:"Deprecated: --order-seed."`
 	Profile     string        `help:"Profile every worker process under this directory (a Go worker: CPU profile, pprof; a JVM worker: JFR recording and GC log), one subdirectory per comparison group (group-NNN, NNN the index of its first benchmark)."`
 	Plain       bool          `help:"Plain progress lines even on a terminal."`
 	Precision   string        `help:"Add forks to each interleaved group until every ratio's 99.9 % interval is within this of it (e.g. 5%), or until --budget is spent; the results say which ratios reached it."`
@@ -40,6 +41,10 @@ type runCmd struct {
 }
 
 func (c *runCmd) Run(e *env) error {
+	if c.Seed != nil {
+		fmt.Fprintf(e.stderr, "wirebench run: --seed is deprecated here: it is --order-seed (the round order's seed; --seed is the data set's in bench, serve and call)\n")
+		c.OrderSeed = *c.Seed
+	}
 	if c.Suite == "" {
 		if c.List {
 			return listSuites(e.stdout)
@@ -124,7 +129,7 @@ func (c *runCmd) Run(e *env) error {
 		}
 	}
 	out, runErr := runner.Run(e.ctx, s, runner.Options{Dir: dir, Resume: c.Resume != "", Filter: filter,
-		Version: buildVersion(), Seed: c.Seed, Hosts: hosts, ProfileDir: c.Profile, Observe: observe,
+		Version: buildVersion(), Seed: c.OrderSeed, Hosts: hosts, ProfileDir: c.Profile, Observe: observe,
 		Precision: precision, Budget: c.Budget})
 	prog.finish()
 	if out != nil && out.Results != nil && len(out.Results.Benchmarks) > 0 {
