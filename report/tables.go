@@ -258,11 +258,7 @@ func ratioCell(r *results.Relative, q results.Ratio) string {
 	if r.Unsteady {
 		mark = "~"
 	}
-	df := r.DF
-	if r.Forks == 0 {
-		df = float64(r.Rounds - 1) // a file from before forks: one fork's rounds
-	}
-	if df < results.MinIntervalDF || r.Rounds < 2 {
+	if !r.HasInterval() {
 		return mark + times(q.Mean) + " (too few)"
 	}
 	return mark + times(q.Mean) + " [" + bound(q.CILow) + ", " + bound(q.CIHigh) + "]"
