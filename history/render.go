@@ -6,7 +6,6 @@ import (
 	"html/template"
 	"io"
 	"math"
-	"strconv"
 
 	"github.com/wirebench/wirebench/internal/textgrid"
 	"github.com/wirebench/wirebench/report"
@@ -95,28 +94,13 @@ func orDash(s string) string {
 	return s
 }
 
-func formatScore(v float64) string { return plain(v, 4) }
+func formatScore(v float64) string { return report.Significant(v, 4) }
 
 func formatError(e float64) string {
 	if !(e > 0) {
 		return "-"
 	}
-	return plain(e, 2)
-}
-
-// plain is v to digits significant digits, written without an exponent: 17620,
-// not 1.762e+04; 0.01235.
-func plain(v float64, digits int) string {
-	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
-		return fmt.Sprint(v)
-	}
-	// decimals: how many places after the point hold the significant digits.
-	decimals := digits - 1 - int(math.Floor(math.Log10(math.Abs(v))))
-	if decimals >= 0 {
-		return strconv.FormatFloat(v, 'f', decimals, 64)
-	}
-	scale := math.Pow(10, float64(-decimals))
-	return strconv.FormatFloat(math.Round(v/scale)*scale, 'f', 0, 64)
+	return report.Significant(e, 2)
 }
 
 // formatRatio is a point's ratio with its interval. A ratio without one, or whose

@@ -108,6 +108,9 @@ func (c contender) claim(base string) string {
 
 func groupVerdict(g results.Group) string {
 	base, ok := paired(g)
+	if !ok && g.Benchmarks[0].Load.Model == results.ModelOpen {
+		return "no paired ratios (its targets were not measured in one comparison group), so no winner with an interval; in the open model the throughput is the offered rate: compare the response times in the table."
+	}
 	if !ok {
 		best, label := 0.0, ""
 		for i, v := range ToBest(g) {
@@ -174,7 +177,7 @@ func groupVerdict(g results.Group) string {
 			s = append(s, fmt.Sprintf("no winner: %s ties with %s, the baseline, at %s.", b.label, baseLabel, b.claim(baseLabel)))
 		}
 	}
-	var withWinner, withBase []string
+	var withWinner, withBase, behind []string
 	for _, c := range decided {
 		switch {
 		case c.b.Name == named:
@@ -182,10 +185,15 @@ func groupVerdict(g results.Group) string {
 			withWinner = append(withWinner, c.label)
 		case c.side() == 0:
 			withBase = append(withBase, c.label)
+		case c.side() == 1:
+			behind = append(behind, fmt.Sprintf("%s (%s [%s, %s])", c.label, times(c.r.Ratio.Mean), bound(c.r.Ratio.CILow), bound(c.r.Ratio.CIHigh)))
 		}
 	}
 	if len(withWinner) > 0 {
 		s = append(s, fmt.Sprintf("%s %s with it (the intervals overlap).", andList(withWinner), tieVerb(withWinner)))
+	}
+	if len(behind) > 0 {
+		s = append(s, fmt.Sprintf("Behind it, also ahead of the baseline: %s.", andList(behind)))
 	}
 	if len(withBase) > 0 {
 		too := ""
