@@ -463,6 +463,9 @@ func (r *Relative) Samples() string {
 	if r.Forks >= 2 {
 		return fmt.Sprintf("%d forks", r.Forks)
 	}
+	if r.Rounds == 1 {
+		return "1 round of one fork"
+	}
 	return fmt.Sprintf("%d rounds of one fork", r.Rounds)
 }
 
