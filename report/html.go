@@ -51,7 +51,7 @@ func WriteHTML(w io.Writer, r *results.Results) error {
 	}
 	data := struct {
 		Title, SmokeNote   string
-		VerdictHead        string
+		VerdictNote        string
 		Verdicts           []verdict
 		Started            string
 		Scores             table
@@ -67,7 +67,7 @@ func WriteHTML(w io.Writer, r *results.Results) error {
 		Legend             []string
 		Capacity           []table
 	}{
-		Title: title(r), Verdicts: verdicts(r.Benchmarks), VerdictHead: verdictHead,
+		Title: title(r), Verdicts: verdicts(r.Benchmarks), VerdictNote: verdictNote,
 		Legend: legend(r.Benchmarks), Capacity: capacityTables(r.Benchmarks),
 		Views: views(r), ViewsHeading: viewsHeading(views(r)),
 		Scores: scoreTable(r.Benchmarks), Operations: ops,
@@ -163,7 +163,7 @@ dl.env dd { margin: 0; }
 <nav>{{if .Verdicts}}<a href="#verdict">Verdict</a>{{end}}<a href="#scores">Scores</a>{{if .Views}}<a href="#original">{{.ViewsHeading}}</a>{{end}}<a href="#operations">By operation</a><a href="#charts">Charts</a><a href="#latency">Latency</a><a href="#notes">Warnings and errors</a><a href="#environment">Environment</a></nav>
 {{if .SmokeNote}}<p class="callout smoke"><strong>SMOKE</strong> {{.SmokeNote}}</p>
 {{end}}{{if .Verdicts}}<h2 id="verdict">Verdict</h2>
-<p>{{.VerdictHead}}.</p>
+<p>{{.VerdictNote}}.</p>
 <ul class="verdict">
 {{range .Verdicts}}<li><a href="#{{anchor "op" .Operation}}"><code>{{.Operation}}</code></a>: {{.Text}}</li>
 {{end}}</ul>

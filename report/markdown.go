@@ -22,7 +22,7 @@ func WriteMarkdown(w io.Writer, r *results.Results) error {
 		fmt.Fprintf(bw, "> **SMOKE** %s\n\n", markdown.Escape(smokeNote))
 	}
 	if vs := verdicts(r.Benchmarks); len(vs) > 0 {
-		fmt.Fprintf(bw, "## Verdict\n\n%s.\n\n", markdown.Escape(verdictHead))
+		fmt.Fprintf(bw, "## Verdict\n\n%s.\n\n", markdown.Escape(verdictNote))
 		for _, v := range vs {
 			fmt.Fprintf(bw, "- **%s**: %s\n", markdown.Escape(v.Operation), markdown.Escape(v.Text))
 		}

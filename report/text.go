@@ -107,7 +107,7 @@ func WriteSummaryText(w io.Writer, r *results.Results) error {
 // errors, which WriteText gives per benchmark instead.
 func writeSummary(w io.Writer, bs []results.Benchmark, withNotes bool) error {
 	if vs := verdicts(bs); len(vs) > 0 {
-		if _, err := fmt.Fprintf(w, "%s:\n", verdictHead); err != nil {
+		if _, err := fmt.Fprintf(w, "Verdict. %s:\n", verdictNote); err != nil {
 			return err
 		}
 		for _, v := range vs {

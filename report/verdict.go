@@ -293,5 +293,5 @@ func title(r *results.Results) string {
 // smokeNote is what a smoke run's reports say under their title.
 const smokeNote = "A smoke run: tiny durations and one fork, to check that the suite runs. Its figures are not measurements; run without --smoke for those."
 
-// verdictHead opens the verdicts in every format.
-const verdictHead = "Verdict (each operation's paired ratios to its baseline, with their 99.9 % intervals)"
+// verdictNote says under the heading of the verdicts how they are read.
+const verdictNote = "From each operation's paired ratios to its baseline and their 99.9 % intervals: a target ties with the baseline when its interval includes 1, and with the winner when their intervals overlap"
