@@ -94,21 +94,24 @@ func orDash(s string) string {
 	return s
 }
 
-func formatScore(v float64) string { return fmt.Sprintf("%.4g", v) }
+func formatScore(v float64) string { return report.Significant(v, 4) }
 
 func formatError(e float64) string {
 	if !(e > 0) {
 		return "-"
 	}
-	return fmt.Sprintf("%.2g", e)
+	return report.Significant(e, 2)
 }
 
+// formatRatio is a point's ratio with its interval. A ratio without one, or whose
+// interval is a point (stored before the store left out intervals of too few
+// forks), rests on too few forks or rounds, as the run's report says.
 func formatRatio(p Point) string {
 	if math.IsNaN(p.Ratio) {
 		return "-"
 	}
-	if math.IsNaN(p.RatioLow) || math.IsNaN(p.RatioHigh) {
-		return fmt.Sprintf("%.3f", p.Ratio)
+	if math.IsNaN(p.RatioLow) || math.IsNaN(p.RatioHigh) || p.RatioLow == p.RatioHigh {
+		return fmt.Sprintf("%.3f (too few forks)", p.Ratio)
 	}
 	return fmt.Sprintf("%.3f [%.3f, %.3f]", p.Ratio, p.RatioLow, p.RatioHigh)
 }
@@ -130,16 +133,10 @@ func WriteHTML(w io.Writer, title string, series []Series) error {
 	for _, s := range series {
 		t := report.Trend{Name: s.Name + " on " + orDash(s.Machine), Unit: s.Unit()}
 		sec := section{Name: s.Name, Machine: orDash(s.Machine), Unit: s.Unit(), Changes: len(s.Changes)}
+		labels := pointLabels(s.Points)
 		for i, p := range s.Points {
 			lo, hi := interval(p.Entry)
-			label := ShortCommit(p.Run.Commit)
-			if len(label) > 7 {
-				label = label[:7]
-			}
-			if label == "-" {
-				label = p.Run.Time.UTC().Format("01-02")
-			}
-			t.Points = append(t.Points, report.TrendPoint{Value: p.Score, Low: lo, High: hi, Label: label})
+			t.Points = append(t.Points, report.TrendPoint{Value: p.Score, Low: lo, High: hi, Label: labels[i]})
 			sec.Rows = append(sec.Rows, row{Cells: []string{p.Run.Time.UTC().Format("2006-01-02 15:04"), ShortCommit(p.Run.Commit),
 				orDash(p.Run.Branch), formatScore(p.Score), formatError(p.Error), formatRatio(p), changeText(s, i)},
 				Change: changeText(s, i) != ""})
@@ -164,6 +161,39 @@ func WriteHTML(w io.Writer, title string, series []Series) error {
 		return fmt.Errorf("html: %w", err)
 	}
 	return bw.Flush()
+}
+
+// pointLabels are the x axis labels of a series' runs, one per run and all
+// different: each run's commit (seven characters), or its day without one; when
+// two runs would share a label (one commit measured twice, two runs on one day),
+// every run is labelled with its start's day and time, and failing that with its
+// run number in the store.
+func pointLabels(ps []Point) []string {
+	try := func(label func(Point) string) ([]string, bool) {
+		out := make([]string, len(ps))
+		seen := map[string]bool{}
+		for i, p := range ps {
+			out[i] = label(p)
+			if seen[out[i]] {
+				return out, false
+			}
+			seen[out[i]] = true
+		}
+		return out, true
+	}
+	if out, ok := try(func(p Point) string {
+		if p.Run.Commit == "" {
+			return p.Run.Time.UTC().Format("01-02")
+		}
+		return ShortCommit(p.Run.Commit)[:min(7, len(p.Run.Commit))]
+	}); ok {
+		return out
+	}
+	if out, ok := try(func(p Point) string { return p.Run.Time.UTC().Format("01-02 15:04") }); ok {
+		return out
+	}
+	out, _ := try(func(p Point) string { return fmt.Sprintf("run %d", p.Run.ID) })
+	return out
 }
 
 var pageTemplate = template.Must(template.New("history").Parse(`<!DOCTYPE html>

@@ -92,8 +92,8 @@ func textStyle(size vg.Length, c color.Color) text.Style {
 		XAlign: draw.XLeft, YAlign: draw.YBottom}
 }
 
-// Charts returns the charts of r, in the order a report shows them: mean
-// throughput per operation, the radar of relative throughput, the latency
+// Charts returns the charts of r, in the order a report shows them: the paired
+// ratios to each operation's baseline, mean throughput per operation, the radar of relative throughput, the latency
 // spectrum of each operation, throughput against p99 for each rate sweep, CPU
 // per op and bytes per op. A chart with nothing to show is left out. The error
 // is the plotting library's refusal of some chart's data.
@@ -110,6 +110,7 @@ func Charts(r *results.Results) ([]Chart, error) {
 			out = append(out, *c)
 		}
 	}
+	add(ratioChart(groups, cs))
 	add(throughputChart(groups, cs))
 	add(radarChart(groups, cs), nil)
 	for _, g := range groups {

@@ -54,7 +54,7 @@ func summarySpectrum(l results.Latency) plotter.XYs {
 }
 
 // spectrumChart is the response-time percentile spectrum of one operation:
-// one line per benchmark, from its merged iteration histograms (dashed, with
+// one line per benchmark (an in-process one left out where others cross a wire), from its merged iteration histograms (dashed, with
 // points, from the summary percentiles when the file has no histograms).
 func spectrumChart(g results.Group, cs colors) (*Chart, error) {
 	name := "latency-" + slug(g.Name)
@@ -66,8 +66,15 @@ func spectrumChart(g results.Group, cs colors) (*Chart, error) {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	var series []string
 	seen := map[string]bool{}
-	fromSummary := false
+	fromSummary, leftOut := false, false
+	wired := acrossWire(g)
 	for _, b := range g.Benchmarks {
+		if wired && b.Transport == results.InProcess {
+			// Hundreds of ns against the network's tens of µs: on one log axis the
+			// wired lines would squash together, as in the throughput chart.
+			leftOut = true
+			continue
+		}
 		s := results.SeriesLabel(&b)
 		var pts plotter.XYs
 		dashed := false
@@ -113,6 +120,9 @@ func spectrumChart(g results.Group, cs colors) (*Chart, error) {
 	note := "merged HdrHistograms of every iteration, from the intended start; log scales"
 	if fromSummary {
 		note += "; dashed: summary percentiles only"
+	}
+	if leftOut {
+		note += "; direct (in process) left out: see the tables"
 	}
 	c := plotChart(name, title, seriesLegend(series, cs, true), note, p)
 	c.Operation = g.Name

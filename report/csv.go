@@ -19,7 +19,7 @@ var csvColumns = slices.Concat(benchmarkColumns,
 	latencyColumns("latency_us", func(b *results.Benchmark) *results.Latency { return &b.Summary.LatencyUs }),
 	latencyColumns("service_us", func(b *results.Benchmark) *results.Latency { return b.Summary.ServiceUs }),
 	latencyColumns("lag_us", func(b *results.Benchmark) *results.Latency { return b.Summary.LagUs }),
-	summaryColumns)
+	summaryColumns, comparisonColumns)
 
 // csvColumn is one CSV column: its header and its cell of a benchmark.
 type csvColumn struct {
@@ -135,6 +135,55 @@ var summaryColumns = []csvColumn{
 		}
 		return strings.Join(es, "; ")
 	}},
+}
+
+// comparisonColumns are, at the end so that older columns keep their places, the
+// benchmark's paired ratio to its group's baseline (empty for the baseline itself
+// and without one; the interval empty when it rests on too few forks or rounds, as
+// the reports print "too few"), its steady-state class and the stacks of both sides.
+var comparisonColumns = []csvColumn{
+	{"ratio_baseline", relative(func(r *results.Relative) string { return r.Baseline })},
+	{"ratio_of", relative(func(r *results.Relative) string {
+		if r.Of == "" {
+			return "score"
+		}
+		return r.Of
+	})},
+	{"ratio", relative(func(r *results.Relative) string { return csvFloat(r.Ratio.Mean) })},
+	{"ratio_ci_low", relative(func(r *results.Relative) string { return optFloat(r.Ratio.CILow, r.HasInterval()) })},
+	{"ratio_ci_high", relative(func(r *results.Relative) string { return optFloat(r.Ratio.CIHigh, r.HasInterval()) })},
+	{"ratio_forks", relative(func(r *results.Relative) string { return strconv.Itoa(r.Forks) })},
+	{"ratio_rounds", relative(func(r *results.Relative) string { return strconv.Itoa(r.Rounds) })},
+	{"steady", func(b *results.Benchmark) string { return b.Steady }},
+	{"server_stack", stack(func(b *results.Benchmark) *results.Stack { return b.ServerStack }, false)},
+	{"server_stack_tier", stack(func(b *results.Benchmark) *results.Stack { return b.ServerStack }, true)},
+	{"client_stack", stack(func(b *results.Benchmark) *results.Stack { return b.ClientStack }, false)},
+	{"client_stack_tier", stack(func(b *results.Benchmark) *results.Stack { return b.ClientStack }, true)},
+}
+
+// relative is a cell of the benchmark's ratio, empty without one.
+func relative(f func(*results.Relative) string) func(*results.Benchmark) string {
+	return func(b *results.Benchmark) string {
+		if r := b.Summary.Relative; r != nil {
+			return f(r)
+		}
+		return ""
+	}
+}
+
+// stack is a cell of a side's stack: its name, or with tier its tier; empty when
+// unknown (an outside server).
+func stack(side func(*results.Benchmark) *results.Stack, tier bool) func(*results.Benchmark) string {
+	return func(b *results.Benchmark) string {
+		s := side(b)
+		switch {
+		case s == nil:
+			return ""
+		case tier:
+			return s.Tier
+		}
+		return s.Name
+	}
 }
 
 // WriteCSV writes r as CSV: a header, then one row per benchmark with every

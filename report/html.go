@@ -50,6 +50,9 @@ func WriteHTML(w io.Writer, r *results.Results) error {
 		}
 	}
 	data := struct {
+		Title, SmokeNote   string
+		VerdictNote        string
+		Verdicts           []verdict
 		Started            string
 		Scores             table
 		Operations         []htmlOperation
@@ -64,12 +67,16 @@ func WriteHTML(w io.Writer, r *results.Results) error {
 		Legend             []string
 		Capacity           []table
 	}{
+		Title: title(r), Verdicts: verdicts(r.Benchmarks), VerdictNote: verdictNote,
 		Legend: legend(r.Benchmarks), Capacity: capacityTables(r.Benchmarks),
 		Views: views(r), ViewsHeading: viewsHeading(views(r)),
 		Scores: scoreTable(r.Benchmarks), Operations: ops,
 		Latency: latencyTable(r.Benchmarks), Charts: charts, Notes: ns,
 		Warnings: warnings, Errors: errors, Environment: environment(r.Environment),
 		Benchmarks: len(r.Benchmarks), Groups: len(results.Groups(r.Benchmarks)),
+	}
+	if r.Smoke {
+		data.SmokeNote = smokeNote
 	}
 	bw := bufio.NewWriter(w)
 	if err := htmlTemplate.Execute(bw, data); err != nil {
@@ -118,7 +125,7 @@ var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>wirebench results</title>
+<title>{{.Title}}</title>
 <style>
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Liberation Sans", Arial, sans-serif; color: #222; margin: 0; background: #fafafa; }
 main { max-width: 1320px; margin: 0 auto; padding: 24px 28px 48px; background: #fff; }
@@ -130,6 +137,8 @@ nav a { margin-right: 14px; text-decoration: none; }
 .meta { color: #666; margin: 0 0 12px; }
 .callout { border-left: 4px solid #e1a33b; background: #fff8ec; padding: 8px 12px; margin: 12px 0; }
 .callout.ok { border-color: #59a14f; background: #f1f8ef; }
+.callout.smoke { border-color: #b3261e; background: #fdecea; }
+ul.verdict li { margin: 4px 0; }
 table { border-collapse: collapse; margin: 6px 0 10px; font-size: 13px; }
 th, td { padding: 4px 8px; border-bottom: 1px solid #eee; text-align: left; white-space: nowrap; }
 th { background: #f4f5f7; font-weight: 600; border-bottom: 1px solid #d8d8d8; }
@@ -149,10 +158,16 @@ dl.env dd { margin: 0; }
 </head>
 <body>
 <main>
-<h1>wirebench results</h1>
+<h1>{{.Title}}</h1>
 <p class="meta">{{.Benchmarks}} benchmarks in {{.Groups}} operations{{range .Environment}}{{if eq .Key "Started"}} · started {{.Value}}{{end}}{{if eq .Key "wirebench"}} · wirebench {{.Value}}{{end}}{{end}}</p>
-<nav><a href="#scores">Scores</a>{{if .Views}}<a href="#original">{{.ViewsHeading}}</a>{{end}}<a href="#operations">By operation</a><a href="#charts">Charts</a><a href="#latency">Latency</a><a href="#notes">Warnings and errors</a><a href="#environment">Environment</a></nav>
-{{if .Notes}}<p class="callout">{{.Warnings}} warnings and {{.Errors}} errors: see <a href="#notes">Warnings and errors</a> before trusting a figure.</p>{{else}}<p class="callout ok">No warnings or errors.</p>{{end}}
+<nav>{{if .Verdicts}}<a href="#verdict">Verdict</a>{{end}}<a href="#scores">Scores</a>{{if .Views}}<a href="#original">{{.ViewsHeading}}</a>{{end}}<a href="#operations">By operation</a><a href="#charts">Charts</a><a href="#latency">Latency</a><a href="#notes">Warnings and errors</a><a href="#environment">Environment</a></nav>
+{{if .SmokeNote}}<p class="callout smoke"><strong>SMOKE</strong> {{.SmokeNote}}</p>
+{{end}}{{if .Verdicts}}<h2 id="verdict">Verdict</h2>
+<p>{{.VerdictNote}}.</p>
+<ul class="verdict">
+{{range .Verdicts}}<li><a href="#{{anchor "op" .Operation}}"><code>{{.Operation}}</code></a>: {{.Text}}</li>
+{{end}}</ul>
+{{end}}{{if .Notes}}<p class="callout">{{.Warnings}} warnings and {{.Errors}} errors: see <a href="#notes">Warnings and errors</a> before trusting a figure.</p>{{else}}<p class="callout ok">No warnings or errors.</p>{{end}}
 
 <h2 id="scores">Scores</h2>
 {{template "table" .Scores}}

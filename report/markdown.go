@@ -12,11 +12,23 @@ import (
 )
 
 // WriteMarkdown writes r as a Markdown report to paste into a README or a
-// design review: JMH's score table, one comparison table per operation, the
+// design review: its title (suite, command, smoke mark), one verdict per
+// operation, JMH's score table, one comparison table per operation, the
 // latency table in wrk2's shape, warnings and errors, and the environment.
 func WriteMarkdown(w io.Writer, r *results.Results) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "# wirebench results\n\n## Scores\n\n")
+	fmt.Fprintf(bw, "# %s\n\n", markdown.Escape(title(r)))
+	if r.Smoke {
+		fmt.Fprintf(bw, "> **SMOKE** %s\n\n", markdown.Escape(smokeNote))
+	}
+	if vs := verdicts(r.Benchmarks); len(vs) > 0 {
+		fmt.Fprintf(bw, "## Verdict\n\n%s.\n\n", markdown.Escape(verdictNote))
+		for _, v := range vs {
+			fmt.Fprintf(bw, "- **%s**: %s\n", markdown.Escape(v.Operation), markdown.Escape(v.Text))
+		}
+		fmt.Fprintln(bw)
+	}
+	fmt.Fprintf(bw, "## Scores\n\n")
 	writeMarkdownTable(bw, scoreTable(r.Benchmarks))
 	writeMarkdownViews(bw, r)
 

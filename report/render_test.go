@@ -54,7 +54,7 @@ func TestChartsGolden(t *testing.T) {
 		}
 		golden.Check(t, "chart-"+kind+".svg.golden", buf.Bytes())
 	}
-	for _, k := range []string{"throughput", "radar", "latency", "sweep", "cpu", "bytes"} {
+	for _, k := range []string{"ratio", "throughput", "radar", "latency", "sweep", "cpu", "bytes"} {
 		if !kinds[k] {
 			t.Errorf("no %s chart", k)
 		}

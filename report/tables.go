@@ -300,11 +300,7 @@ func ratioCell(r *results.Relative, q results.Ratio) string {
 	if r.Unsteady {
 		mark = "~"
 	}
-	df := r.DF
-	if r.Forks == 0 {
-		df = float64(r.Rounds - 1) // a file from before forks: one fork's rounds
-	}
-	if df < results.MinIntervalDF || r.Rounds < 2 {
+	if !r.HasInterval() {
 		return mark + times(q.Mean) + " (too few)"
 	}
 	return mark + times(q.Mean) + " [" + bound(q.CILow) + ", " + bound(q.CIHigh) + "]"
@@ -340,14 +336,20 @@ func scoreN(b *results.Benchmark) int {
 }
 
 // latencyTable is the table of the Akka HTTP vs gRPC experiment (wrk2's
-// figures), one row per benchmark, times in ms.
+// figures), one row per benchmark, times in ms: three decimals from 1 ms up, three
+// significant digits below (an in-process call's 0.000912).
 func latencyTable(bs []results.Benchmark) table {
 	t := table{
 		Head: []string{"Benchmark", "Total number of requests", "Req/s", "Max, ms", "Avg, ms",
 			"50th pct", "75th pct", "90th pct", "99th pct", "99.9th pct"},
 		Align: "lrrrrrrrrr",
 	}
-	ms := func(us float64) string { return fixed(us/1e3, 3) }
+	ms := func(us float64) string {
+		if v := us / 1e3; math.Abs(v) < 1 && v != 0 {
+			return Significant(v, 3) // an in-process call: 0.000912, not 0.001 or 0.000
+		}
+		return fixed(us/1e3, 3)
+	}
 	for _, b := range bs {
 		l := b.Summary.LatencyUs
 		t.Rows = append(t.Rows, []string{b.Name, strconv.FormatInt(b.Summary.Ops, 10),
@@ -455,6 +457,21 @@ func scoreNum(f float64) string {
 		return fmt.Sprintf("%.4f", f)
 	}
 	return fmt.Sprintf("%.3f", f)
+}
+
+// Significant is v to digits significant digits, written without an exponent:
+// 17620, not 1.762e+04; 0.000912, not 9.12e-04.
+func Significant(v float64, digits int) string {
+	if v == 0 || !isFinite(v) {
+		return fixed(v, 0)
+	}
+	// decimals: how many places after the point hold the significant digits.
+	decimals := digits - 1 - int(math.Floor(math.Log10(math.Abs(v))))
+	if decimals >= 0 {
+		return fixed(v, decimals)
+	}
+	scale := math.Pow(10, float64(-decimals))
+	return fixed(math.Round(v/scale)*scale, 0)
 }
 
 // fixed is f with prec decimals.

@@ -10,13 +10,18 @@ import (
 	"github.com/wirebench/wirebench/results"
 )
 
-// WriteText writes benchmarks as a terminal report: the JMH-shaped score table, then
-// per benchmark its latency percentiles, CPU and bytes per op, and warnings. It
-// returns the first write error.
+// WriteText writes benchmarks as a terminal report: with two benchmarks or more,
+// the summary run prints (WriteSummaryText: verdicts, scores, the comparison per
+// operation), else the JMH-shaped score table; then per benchmark its latency
+// percentiles, CPU and bytes per op, and warnings. It returns the first write error.
 func WriteText(out io.Writer, bs []results.Benchmark) error {
 	// bufio keeps the first write error and writes nothing after it; Flush returns it.
 	w := bufio.NewWriter(out)
-	if err := writeTable(w, scoreTable(bs)); err != nil {
+	if len(bs) >= 2 {
+		if err := writeSummary(w, bs, false); err != nil {
+			return err
+		}
+	} else if err := writeTable(w, scoreTable(bs)); err != nil {
 		return err
 	}
 	for _, b := range bs {
@@ -62,10 +67,58 @@ func firstLine(s string) string {
 	return l
 }
 
-// WriteSummaryText writes a run's terminal summary: the JMH-shaped score table, one
-// comparison table per operation, and the notes a reader must see before trusting a
-// figure. The full detail is in the Markdown and HTML reports.
-func WriteSummaryText(w io.Writer, bs []results.Benchmark) error {
+// WriteReportText is `report -f table`: the title (the suite, the command, a smoke
+// mark), WriteText, and the views in the original experiment's shape.
+func WriteReportText(w io.Writer, r *results.Results) error {
+	if err := writeTitleText(w, r); err != nil {
+		return err
+	}
+	if err := WriteText(w, r.Benchmarks); err != nil {
+		return err
+	}
+	return WriteViewsText(w, r)
+}
+
+func writeTitleText(w io.Writer, r *results.Results) error {
+	if _, err := fmt.Fprintf(w, "%s\n", title(r)); err != nil {
+		return err
+	}
+	if r.Smoke {
+		if _, err := fmt.Fprintf(w, "%s\n", smokeNote); err != nil {
+			return err
+		}
+	}
+	_, err := fmt.Fprintln(w)
+	return err
+}
+
+// WriteSummaryText writes a run's terminal summary: its title, one verdict per
+// operation, the JMH-shaped score table, one comparison table per operation, and
+// the notes a reader must see before trusting a figure. The full detail is in the
+// Markdown and HTML reports.
+func WriteSummaryText(w io.Writer, r *results.Results) error {
+	if err := writeTitleText(w, r); err != nil {
+		return err
+	}
+	return writeSummary(w, r.Benchmarks, true)
+}
+
+// writeSummary is WriteSummaryText after the title; withNotes adds the warnings and
+// errors, which WriteText gives per benchmark instead.
+func writeSummary(w io.Writer, bs []results.Benchmark, withNotes bool) error {
+	if vs := verdicts(bs); len(vs) > 0 {
+		if _, err := fmt.Fprintf(w, "Verdict. %s:\n", verdictNote); err != nil {
+			return err
+		}
+		for _, v := range vs {
+			if _, err := fmt.Fprintf(w, "  %s: %s\n", v.Operation, v.Text); err != nil {
+				return err
+			}
+		}
+		if _, err := fmt.Fprintln(w); err != nil {
+			return err
+		}
+	}
 	if err := writeTable(w, scoreTable(bs)); err != nil {
 		return err
 	}
@@ -90,7 +143,7 @@ func WriteSummaryText(w io.Writer, bs []results.Benchmark) error {
 			return err
 		}
 	}
-	if ns := notes(bs); len(ns) > 0 {
+	if ns := notes(bs); withNotes && len(ns) > 0 {
 		if _, err := fmt.Fprintln(w); err != nil {
 			return err
 		}

@@ -36,7 +36,7 @@ func TestWriteErrorsReturned(t *testing.T) {
 	views := viewsFixture(t)
 	for name, write := range map[string]func(io.Writer) error{
 		"text":          func(w io.Writer) error { return WriteText(w, r.Benchmarks) },
-		"summary text":  func(w io.Writer) error { return WriteSummaryText(w, r.Benchmarks) },
+		"summary text":  func(w io.Writer) error { return WriteSummaryText(w, r) },
 		"capacity text": func(w io.Writer) error { return WriteCapacityText(w, []results.Benchmark{capacity}) },
 		"views text":    func(w io.Writer) error { return WriteViewsText(w, views) },
 		"markdown":      func(w io.Writer) error { return WriteMarkdown(w, views) },

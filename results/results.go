@@ -30,6 +30,14 @@ const SchemaVersion = 1
 type Results struct {
 	SchemaVersion int         `json:"schema_version"`
 	Environment   Environment `json:"environment"`
+	// Command is the wirebench command line that made the results ("wirebench run
+	// quick --smoke"); empty in files written before it existed.
+	Command string `json:"command,omitempty"`
+	// Smoke marks a smoke run: tiny durations and one fork, to check that a suite
+	// runs. Its figures are not measurements: reports say so in their title, and it
+	// is kept out of the store and refused by gate. False in files written before it
+	// existed.
+	Smoke bool `json:"smoke,omitempty"`
 	// Suite is the suite the results were run from; nil for a single benchmark.
 	Suite      *SuiteInfo  `json:"suite,omitempty"`
 	Benchmarks []Benchmark `json:"benchmarks"`
@@ -453,6 +461,28 @@ type Relative struct {
 	// Unsteady is set when the benchmark or its baseline reached no steady state
 	// in some fork.
 	Unsteady bool `json:"unsteady,omitempty"`
+}
+
+// HasInterval reports whether r's interval rests on enough degrees of freedom
+// (MinIntervalDF) and rounds to be read: without, reports print "too few" in its
+// place. A file from before forks has no DF: its rounds, of one fork, give it.
+func (r *Relative) HasInterval() bool {
+	df := r.DF
+	if r.Forks == 0 {
+		df = float64(r.Rounds - 1)
+	}
+	return df >= MinIntervalDF && r.Rounds >= 2
+}
+
+// Samples says what r's interval rests on: "15 forks" or "40 rounds of one fork".
+func (r *Relative) Samples() string {
+	if r.Forks >= 2 {
+		return fmt.Sprintf("%d forks", r.Forks)
+	}
+	if r.Rounds == 1 {
+		return "1 round of one fork"
+	}
+	return fmt.Sprintf("%d rounds of one fork", r.Rounds)
 }
 
 // RelativeLatencyP50 is Relative.Of for a ratio of response-time p50s.

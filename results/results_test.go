@@ -409,3 +409,56 @@ func TestSchemaIsTheFile(t *testing.T) {
 		t.Errorf("Schema is not a draft 2020-12 schema: %v", err)
 	}
 }
+
+// A smoke run says so in its file, with the command; a file from before the field
+// reads as not smoke; the schema takes only a boolean.
+func TestSmokeAndCommand(t *testing.T) {
+	r := sample(t)
+	r.Smoke, r.Command = true, "wirebench run quick --smoke"
+	var buf bytes.Buffer
+	if err := r.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	s := buf.String()
+	if !strings.Contains(s, `"smoke": true`) || !strings.Contains(s, `"command": "wirebench run quick --smoke"`) {
+		t.Errorf("smoke or command not written:\n%.400s", s)
+	}
+	got, err := Read(strings.NewReader(s))
+	if err != nil || !got.Smoke || got.Command != r.Command {
+		t.Errorf("read back: smoke %v, command %q, %v", got != nil && got.Smoke, got.Command, err)
+	}
+	if err := ValidateJSON([]byte(strings.Replace(s, `"smoke": true`, `"smoke": "yes"`, 1))); err == nil || !strings.Contains(err.Error(), "smoke") {
+		t.Errorf("a string smoke validated: %v", err)
+	}
+	old, err := ReadFile(filepath.Join("testdata", "results-v1.json"))
+	if err != nil || old.Smoke || old.Command != "" {
+		t.Errorf("a file from before smoke: smoke %v, command %q, %v", old != nil && old.Smoke, old.Command, err)
+	}
+	if b, err := os.ReadFile(filepath.Join("testdata", "results-v1.json")); err != nil || strings.Contains(string(b), `"smoke"`) {
+		t.Errorf("a measured run writes smoke: false; it should leave the field out (%v)", err)
+	}
+}
+
+// A ratio's interval is read from MinIntervalDF degrees of freedom and two rounds
+// up; a file from before forks counts its rounds of one fork.
+func TestRelativeHasInterval(t *testing.T) {
+	for _, c := range []struct {
+		r    Relative
+		want bool
+		says string
+	}{
+		{Relative{Rounds: 150, Forks: 15, DF: 14}, true, "15 forks"},
+		{Relative{Rounds: 30, Forks: 3, DF: 2}, false, "3 forks"},
+		{Relative{Rounds: 1, Forks: 1, DF: 0}, false, "1 round of one fork"},
+		{Relative{Rounds: 40, Forks: 1, DF: 39}, true, "40 rounds of one fork"},
+		{Relative{Rounds: 5}, true, "5 rounds of one fork"},
+		{Relative{Rounds: 4}, false, "4 rounds of one fork"},
+	} {
+		if got := c.r.HasInterval(); got != c.want {
+			t.Errorf("%+v: HasInterval %v, want %v", c.r, got, c.want)
+		}
+		if got := c.r.Samples(); got != c.says {
+			t.Errorf("%+v: Samples %q, want %q", c.r, got, c.says)
+		}
+	}
+}

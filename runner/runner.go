@@ -53,6 +53,8 @@ type Options struct {
 	// suite's trials count.
 	Precision float64
 	Budget    time.Duration
+	// Command is the command line that started the run, for the results' title.
+	Command string
 }
 
 // PrecisionBudget is a group's time when --precision is given without --budget.
@@ -232,7 +234,7 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 	}
 	// Results in suite order, with what earlier runs journaled for this suite.
 	out.Results = &results.Results{SchemaVersion: results.SchemaVersion, Environment: *env,
-		Suite: suiteInfo(s)}
+		Command: opt.Command, Smoke: s.SmokeRun, Suite: suiteInfo(s)}
 	for _, b := range benchmarks {
 		if r, ok := done[b.Name]; ok {
 			out.Results.Benchmarks = append(out.Results.Benchmarks, r)

@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"math"
 	"time"
@@ -21,6 +22,16 @@ func Encode(res *results.Results) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// Smoke reports whether a results document is of a smoke run (results.Results.Smoke):
+// its figures are not measurements, so recording commands leave it out of the store
+// unless asked, and gate takes no baseline from it.
+func Smoke(doc []byte) bool {
+	var head struct {
+		Smoke bool `json:"smoke"`
+	}
+	return json.Unmarshal(doc, &head) == nil && head.Smoke
 }
 
 // parsed is what the store keeps of a document besides its bytes.
@@ -66,7 +77,10 @@ func entryOf(b results.Benchmark) (Entry, bool) {
 	}
 	e.Score, e.Error, e.Conf, e.N = score.Mean, score.Error, score.CI, score.N
 	if r := s.Relative; r != nil && r.Of == "" && b.Capacity == nil {
-		e.Baseline, e.Ratio, e.RatioLow, e.RatioHigh = r.Baseline, r.Ratio.Mean, r.Ratio.CILow, r.Ratio.CIHigh
+		e.Baseline, e.Ratio = r.Baseline, r.Ratio.Mean
+		if r.HasInterval() { // else too few forks: no interval, as the run's report says
+			e.RatioLow, e.RatioHigh = r.Ratio.CILow, r.Ratio.CIHigh
+		}
 	}
 	return e, e.Score > 0 && (s.Ops > 0 || b.Capacity != nil)
 }

@@ -72,7 +72,9 @@ type Entry struct {
 	// interval.
 	Score, Error, Conf float64
 	N                  int
-	// Ratio to Baseline with its interval; NaN without one.
+	// Ratio to Baseline with its interval; NaN without one. RatioLow and RatioHigh
+	// are NaN for a ratio whose interval rests on too few forks or rounds
+	// (results.Relative.HasInterval).
 	Baseline                   string
 	Ratio, RatioLow, RatioHigh float64
 	// P99Us is the response-time p99 in µs, Errors the failed calls.
@@ -289,6 +291,8 @@ type Filter struct {
 	Machine   string
 	// Since and Until bound the runs' start times (Until exclusive).
 	Since, Until time.Time
+	// NoSmoke leaves out smoke runs (Smoke), recorded on purpose; Latest reads it.
+	NoSmoke bool
 	// id selects one run (Store.Run).
 	id int64
 }
@@ -374,16 +378,26 @@ func (s *Store) Run(ctx context.Context, id int64) (Run, error) {
 
 // Latest returns the most recent run (by start time) that the filter selects, other
 // than the run whose key is exclude, with all its entries; ok is false when there is
-// none.
+// none. With f.NoSmoke, a smoke run is passed over for the one before it.
 func (s *Store) Latest(ctx context.Context, f Filter, exclude string) (run Run, ok bool, err error) {
 	runs, err := s.Runs(ctx, Filter{Branch: f.Branch, Machine: f.Machine, Since: f.Since, Until: f.Until})
 	if err != nil {
 		return Run{}, false, err
 	}
 	for i := len(runs) - 1; i >= 0; i-- {
-		if runs[i].Key != exclude {
-			return runs[i], true, nil
+		if runs[i].Key == exclude {
+			continue
 		}
+		if f.NoSmoke {
+			doc, err := s.Document(ctx, runs[i].ID)
+			if err != nil {
+				return Run{}, false, err
+			}
+			if Smoke(doc) {
+				continue
+			}
+		}
+		return runs[i], true, nil
 	}
 	return Run{}, false, nil
 }

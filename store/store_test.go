@@ -2,6 +2,7 @@ package store
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"math"
@@ -296,5 +297,62 @@ func TestDefaultPath(t *testing.T) {
 	t.Setenv("XDG_DATA_HOME", "/data")
 	if p, err := DefaultPath(); err != nil || p != "/data/wirebench/history.db" {
 		t.Errorf("DefaultPath with XDG_DATA_HOME = %q, %v", p, err)
+	}
+}
+
+// variant is document(i) changed by edit before encoding.
+func variant(t *testing.T, i int, edit func(*results.Results)) []byte {
+	t.Helper()
+	res, err := results.Read(bytes.NewReader(document(i)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit(res)
+	doc, err := Encode(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+// A smoke run recorded on purpose is passed over for a baseline (Filter.NoSmoke),
+// and Smoke tells it apart from a measured run and from a file before the field.
+func TestLatestPassesOverSmoke(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, filepath.Join(t.TempDir(), "h.db"))
+	smoke := variant(t, 2, func(r *results.Results) { r.Smoke = true })
+	if !Smoke(smoke) || Smoke(document(1)) || Smoke([]byte("not json")) {
+		t.Fatal("Smoke does not tell a smoke run from a measured one")
+	}
+	measured, _, err := s.Record(ctx, document(1), Tags{Branch: "main"}, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.Record(ctx, smoke, Tags{Branch: "main"}, "test"); err != nil {
+		t.Fatal(err)
+	}
+	got, ok, err := s.Latest(ctx, Filter{Branch: "main", NoSmoke: true}, "")
+	if err != nil || !ok || got.ID != measured.ID {
+		t.Errorf("Latest without smoke: run %d (ok %v, %v), want the measured run %d", got.ID, ok, err, measured.ID)
+	}
+	if got, _, _ := s.Latest(ctx, Filter{Branch: "main"}, ""); got.ID == measured.ID {
+		t.Error("Latest passes over the smoke run when not asked to")
+	}
+}
+
+// A ratio whose interval rests on too few forks is stored without one, as the
+// run's report prints it ("too few"), not as the point [ratio, ratio].
+func TestTooFewForksHaveNoInterval(t *testing.T) {
+	doc := variant(t, 1, func(r *results.Results) {
+		r.Benchmarks[1].Summary.Relative = &results.Relative{Baseline: r.Benchmarks[0].Name, Rounds: 1, Forks: 1,
+			Ratio: results.Ratio{Mean: 1.097, CILow: 1.097, CIHigh: 1.097, CI: 0.999}}
+	})
+	p, err := parseResults(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := p.entries[1]
+	if e.Ratio != 1.097 || !math.IsNaN(e.RatioLow) || !math.IsNaN(e.RatioHigh) {
+		t.Errorf("entry %+v: want ratio 1.097 with no interval", e)
 	}
 }

@@ -34,6 +34,7 @@ func (s *Suite) Sequential() {
 // SmokeRate/s with at most SmokeMaxInFlight calls in flight. Names are recomputed, and
 // benchmarks that become the same (two rates over SmokeRate) run once.
 func (s *Suite) Smoke() {
+	s.SmokeRun = true
 	s.rewrite(func(b *Benchmark) error {
 		sp := &b.Spec
 		sp.Warmup, sp.WarmupMax, sp.Iterations, sp.Trials = 0, 0, 1, 1

@@ -62,6 +62,8 @@ type Suite struct {
 	Deviations []Deviation
 	// Skips are the pairs of stacks the suite leaves out, and why (its skip list).
 	Skips []Skip
+	// SmokeRun is set by Smoke: the suite's figures will not be measurements.
+	SmokeRun bool
 }
 
 // Limits of one suite.

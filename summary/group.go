@@ -56,16 +56,9 @@ const TooFew = "too few forks or rounds for an interval"
 // process would change, is said once for its group, in the table's title.)
 func intervalWarning(r *results.Relative) string {
 	if r.DF < results.MinIntervalDF {
-		return fmt.Sprintf("%s: its interval rests on %s (%.0f degrees of freedom); run more forks (trials) or rounds before reading it", TooFew, countOf(r), r.DF)
+		return fmt.Sprintf("%s: its interval rests on %s (%.0f degrees of freedom); run more forks (trials) or rounds before reading it", TooFew, r.Samples(), r.DF)
 	}
 	return ""
-}
-
-func countOf(r *results.Relative) string {
-	if r.Forks >= 2 {
-		return fmt.Sprintf("%d forks", r.Forks)
-	}
-	return fmt.Sprintf("%d rounds of one fork", r.Rounds)
 }
 
 // relativeToMedian divides each slice's score by its target's median.

@@ -88,7 +88,15 @@ func (c *gateCmd) Run(e *env) error {
 			return err
 		}
 	}
-	f := store.Filter{Branch: c.BaselineBranch, Machine: c.Machine, Until: cur.Time} // a baseline is older than the run it judges
+	// A smoke run's figures are not measurements: it is neither judged nor a baseline.
+	if store.Smoke(curDoc) {
+		what := c.Current
+		if what == "" {
+			what = fmt.Sprintf("the run recorded last in %s (run %d)", s.Path(), cur.ID)
+		}
+		return usagef("%s is a smoke run (--smoke): its figures are not measurements, and gate compares measured runs only", what)
+	}
+	f := store.Filter{Branch: c.BaselineBranch, Machine: c.Machine, Until: cur.Time, NoSmoke: true} // a baseline is older than the run it judges
 	if f.Branch == "" {
 		f.Branch = cur.Branch
 	}

@@ -87,6 +87,8 @@ type historyImportCmd struct {
 	Commit  string   `help:"Commit the imported results were measured at (default: none)."`
 	Branch  string   `help:"Branch the imported results were measured on (default: none)."`
 	Machine string   `help:"Machine they were measured on (default: $WIREBENCH_MACHINE or the host name)."`
+	// RecordSmoke imports smoke runs too, which are left out by default.
+	RecordSmoke bool `name:"record-smoke" help:"Import smoke runs too (left out by default: their figures are not measurements)."`
 	storeFlag
 }
 
@@ -109,11 +111,16 @@ func (c *historyImportCmd) Run(e *env) error {
 	// Imported results are not from the checkout here: they get the commit and branch
 	// given, none by default; the machine defaults as for a run.
 	tags := store.Tags{Commit: c.Commit, Branch: c.Branch, Machine: store.DetectTags(e.ctx, "", store.Tags{Commit: "-", Branch: "-", Machine: c.Machine}).Machine}
-	added, skipped := 0, 0
+	added, skipped, smoke := 0, 0, 0
 	for _, f := range files {
 		doc, err := os.ReadFile(f)
 		if err != nil {
 			return err
+		}
+		if store.Smoke(doc) && !c.RecordSmoke {
+			smoke++
+			fmt.Fprintf(e.stdout, "%s: a smoke run, not imported (--record-smoke imports it)\n", f)
+			continue
 		}
 		run, isNew, err := s.Record(e.ctx, doc, tags, f)
 		if err != nil {
@@ -127,6 +134,10 @@ func (c *historyImportCmd) Run(e *env) error {
 			fmt.Fprintf(e.stdout, "%s: already recorded as run %d\n", f, run.ID)
 		}
 	}
-	fmt.Fprintf(e.stderr, "wirebench: %d run(s) imported into %s, %d already there\n", added, s.Path(), skipped)
+	left := ""
+	if smoke > 0 {
+		left = fmt.Sprintf(", %d smoke run(s) left out", smoke)
+	}
+	fmt.Fprintf(e.stderr, "wirebench: %d run(s) imported into %s, %d already there%s\n", added, s.Path(), skipped, left)
 	return nil
 }

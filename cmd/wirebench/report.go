@@ -39,11 +39,9 @@ func (c *reportCmd) Run(e *env) error {
 	case "html":
 		err = report.WriteHTML(&buf, r)
 	case "table":
-		// The terminal report ends as run's does: the views in the original's shape,
-		// the suite's deviations and the Original vs wirebench table.
-		if err = report.WriteText(&buf, r.Benchmarks); err == nil {
-			err = report.WriteViewsText(&buf, r)
-		}
+		// The terminal report holds what run printed (the verdicts, the comparison per
+		// operation, the views in the original's shape), then each benchmark's detail.
+		err = report.WriteReportText(&buf, r)
 	default: // kong's enum has refused it already
 		return usagef("--format %q: want table, md, csv, json or html", c.Format)
 	}

@@ -18,7 +18,9 @@ func TestReportFormats(t *testing.T) {
 		format string
 		want   []string
 	}{
-		{"table", []string{"Benchmark", "Mode", "Cnt", "grpc-proto/tcp/person.get/closed-c50", "ms/op"}},
+		// The table holds what run printed: the verdicts and the comparison per operation.
+		{"table", []string{"Benchmark", "Mode", "Cnt", "grpc-proto/tcp/person.get/closed-c50", "ms/op",
+			"Verdict. From each operation", "person.get/closed-c50: capnp/unix won: 2.85×", "Relative", "1× (base)"}},
 		{"md", []string{"# wirebench results", "| Benchmark ", "### echo[payload=1024]/closed-c50", "| Total number of requests |", "## Environment"}},
 		{"csv", []string{"name,series,operation,", "latency_us_p99", "direct/inproc/person.get/closed-c50,"}},
 		{"json", []string{`"schema_version": 1`}},

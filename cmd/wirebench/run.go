@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/alecthomas/kong"
 	"github.com/vbauerster/mpb/v8"
 	"github.com/vbauerster/mpb/v8/decor"
 
@@ -36,11 +37,12 @@ type runCmd struct {
 	Precision   string        `help:"Add forks to each interleaved group until every ratio's 99.9 % interval is within this of it (e.g. 5%), or until --budget is spent; the results say which ratios reached it."`
 	Budget      time.Duration `help:"Time for each group with --precision (default 10m)."`
 	MetricsAddr string        `name:"metrics-addr" placeholder:"HOST:PORT" help:"Serve the running benchmarks' throughput, latency histogram and errors for Prometheus at http://HOST:PORT/metrics (docs/history.md)."`
+	RecordSmoke bool          `name:"record-smoke" help:"Record a --smoke run in the store too (smoke runs are kept out of it: their figures are not measurements)."`
 	hostFlags
 	recordFlags
 }
 
-func (c *runCmd) Run(e *env) error {
+func (c *runCmd) Run(e *env, kctx *kong.Context) error {
 	if c.Seed != nil {
 		fmt.Fprintf(e.stderr, "wirebench run: --seed is deprecated here: it is --order-seed (the round order's seed; --seed is the data set's in bench, serve and call)\n")
 		c.OrderSeed = *c.Seed
@@ -130,11 +132,11 @@ func (c *runCmd) Run(e *env) error {
 	}
 	out, runErr := runner.Run(e.ctx, s, runner.Options{Dir: dir, Resume: c.Resume != "", Filter: filter,
 		Version: buildVersion(), Seed: c.OrderSeed, Hosts: hosts, ProfileDir: c.Profile, Observe: observe,
-		Precision: precision, Budget: c.Budget})
+		Precision: precision, Budget: c.Budget, Command: commandLine(kctx.Args)})
 	prog.finish()
 	if out != nil && out.Results != nil && len(out.Results.Benchmarks) > 0 {
 		fmt.Fprintln(e.stdout)
-		if err := report.WriteSummaryText(e.stdout, out.Results.Benchmarks); err != nil {
+		if err := report.WriteSummaryText(e.stdout, out.Results); err != nil {
 			return err
 		}
 		if err := report.WriteViewsText(e.stdout, out.Results); err != nil {
@@ -144,7 +146,7 @@ func (c *runCmd) Run(e *env) error {
 	}
 	// Only a run that finished is recorded: a resumed run records when it completes.
 	if runErr == nil && out != nil && out.Results != nil && len(out.Results.Benchmarks) > 0 {
-		if err := c.recordRun(e, out.Files["json"]); err != nil {
+		if err := c.recordRun(e, out.Files["json"], out.Results.Smoke); err != nil {
 			return err
 		}
 	}
@@ -160,9 +162,13 @@ func (c *runCmd) Run(e *env) error {
 }
 
 // recordRun records results.json as written, so that importing the directory later
-// finds the same run.
-func (c *runCmd) recordRun(e *env, path string) error {
+// finds the same run. A smoke run is recorded only with --record-smoke.
+func (c *runCmd) recordRun(e *env, path string, smoke bool) error {
 	if c.NoStore || path == "" {
+		return nil
+	}
+	if smoke && !c.RecordSmoke {
+		fmt.Fprintf(e.stderr, "wirebench: a smoke run: not recorded in the store (--record-smoke records it)\n")
 		return nil
 	}
 	doc, err := os.ReadFile(path)
@@ -170,6 +176,19 @@ func (c *runCmd) recordRun(e *env, path string) error {
 		return err
 	}
 	return c.recordDocument(e.ctx, e.stderr, doc, path)
+}
+
+// commandLine is the command as a shell would take it back: "wirebench run quick
+// --smoke", each argument quoted where it needs to be.
+func commandLine(args []string) string {
+	words := []string{"wirebench"}
+	for _, a := range args {
+		if a == "" || strings.ContainsAny(a, " \t\n'\"\\$`|&;<>()*?[]{}~#!") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		words = append(words, a)
+	}
+	return strings.Join(words, " ")
 }
 
 func listSuites(w io.Writer) error {
