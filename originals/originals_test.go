@@ -15,6 +15,8 @@ func TestBundledLoad(t *testing.T) {
 	want := map[string]struct{ figures, findings int }{
 		// 3 stacks × 5 operations × 2 environments.
 		"metrifier": {30, 20},
+		// Its first experiment: 2 stacks × 5 operations × 2 environments.
+		"metrifier-v1": {20, 10},
 		// 4 headline rows, the prose 20 ms, 24 sweep rows.
 		"rest-vs-grpc": {29, 18},
 		// The wrk2 and ghz tables with the raw outputs' extra percentiles.
