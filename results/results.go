@@ -48,7 +48,14 @@ type SuiteInfo struct {
 	Deviations []Deviation `json:"deviations,omitempty"`
 	// Skipped are the pairs of stacks the suite left out (its skip list), in file order.
 	Skipped []SkippedPair `json:"skipped,omitempty"`
+	// Process is ProcessOne when each comparison group was measured in one process
+	// holding its servers and clients, with a fresh client per iteration; "" when
+	// by worker processes.
+	Process string `json:"process,omitempty"`
 }
+
+// ProcessOne is SuiteInfo.Process of a suite measured in one process (suite.ProcessOne).
+const ProcessOne = "one"
 
 // SkippedPair is a server and client stack of a protocol a suite did not run
 // together, and why; Transport, when set, is the only transport it was left out of.
