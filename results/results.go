@@ -107,7 +107,8 @@ type Environment struct {
 // WorkerHost is where one worker ran: this host for a worker the driver spawned,
 // or what a remote worker said of itself.
 type WorkerHost struct {
-	// Role is "server", "client", or "client 2" when several share the load.
+	// Role is "server", "client", or "client 2" when several share the load; with
+	// process: one, "server and client, one process" (runner.OneProcessRole).
 	Role string `json:"role"`
 	// URL is a remote worker's control URL; empty for one the driver spawned.
 	URL string `json:"url,omitempty"`

@@ -55,6 +55,10 @@ type Options struct {
 	Budget    time.Duration
 }
 
+// OneProcessRole is the role of the one host of a run with process: one (a results
+// file's environment.workers): the process that ran the suite served and called.
+const OneProcessRole = "server and client, one process"
+
 // PrecisionBudget is a group's time when --precision is given without --budget.
 const PrecisionBudget = 10 * time.Minute
 
@@ -149,6 +153,12 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 		e, err := environment(ctx, opt, benchmarks)
 		if err != nil {
 			return nil, err
+		}
+		if s.Process == suite.ProcessOne && len(e.Workers) > 0 {
+			// No worker: this process is the server and the client.
+			here := e.Workers[0]
+			here.Role = OneProcessRole
+			e.Workers = []results.WorkerHost{here}
 		}
 		env = &e
 		if err := j.append(journalLine{Kind: "header", Suite: s.Name, Environment: env}); err != nil {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/wirebench/wirebench/results"
+	"github.com/wirebench/wirebench/runner"
 	"github.com/wirebench/wirebench/suite"
 )
 
@@ -39,6 +40,9 @@ func TestRpcechoSmoke(t *testing.T) {
 			res := readResults(t, out)
 			if res.Suite == nil || res.Suite.Process != results.ProcessOne {
 				t.Fatalf("suite %+v, want process %q", res.Suite, results.ProcessOne)
+			}
+			if w := res.Environment.Workers; len(w) != 1 || w[0].Role != runner.OneProcessRole || w[0].CPUs != "" {
+				t.Errorf("workers %+v, want this host alone, unpinned, as %q", w, runner.OneProcessRole)
 			}
 			if len(res.Benchmarks) != len(s.Benchmarks) {
 				t.Errorf("%d benchmarks, want %d", len(res.Benchmarks), len(s.Benchmarks))
