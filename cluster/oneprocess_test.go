@@ -70,15 +70,19 @@ func TestRunOneProcessLines(t *testing.T) {
 	}
 }
 
-// countingListener counts the connections its server accepted.
+// countingListener counts the connections its server accepted, and when it accepted
+// the last one.
 type countingListener struct {
 	net.Listener
 	accepted *atomic.Int64
+	last     *atomic.Pointer[time.Time] // with its monotonic reading, as the engine's times
 }
 
 func (l countingListener) Accept() (net.Conn, error) {
 	c, err := l.Listener.Accept()
 	if err == nil {
+		now := time.Now()
+		l.last.Store(&now)
 		l.accepted.Add(1)
 	}
 	return c, err
@@ -87,6 +91,12 @@ func (l countingListener) Accept() (net.Conn, error) {
 // Every line opens a client of its own: the server accepts one connection for the
 // contract check, then one per line (the warm-up is a line too), for every protocol
 // across a wire, also HTTP/1.1 whose pooled connection a reused client would keep.
+// HTTP/1.1's connection is dialled by the line's first call, inside the line, as
+// rpcecho's was; grpc-go's and capnp-go's before the line starts, as rpcecho's gRPC
+// client (grpc.WithBlock) and Cap'n Proto client (net.Dial) did. Those are the order
+// of events, not durations: HTTP's first call cannot be answered before the server
+// accepts its connection, and a gRPC or Cap'n Proto client is not made until its
+// connection is up.
 func TestOneProcessFreshClientPerLine(t *testing.T) {
 	proc, err := sysstat.Self()
 	if err != nil {
@@ -101,9 +111,10 @@ func TestOneProcessFreshClientPerLine(t *testing.T) {
 				t.Fatal(err)
 			}
 			var accepted atomic.Int64
+			var last atomic.Pointer[time.Time]
 			listen := func(a transport.Addr) (net.Listener, error) {
 				ln, err := transport.Listen(a)
-				return countingListener{ln, &accepted}, err
+				return countingListener{ln, &accepted, &last}, err
 			}
 			ctx := context.Background()
 			tg, err := startOneTarget(ctx, r, filepath.Join(t.TempDir(), "s.sock"), listen)
@@ -121,6 +132,12 @@ func TestOneProcessFreshClientPerLine(t *testing.T) {
 				}
 				if iv.Ops != 20 {
 					t.Fatalf("line %d: %d ops, want 20", k, iv.Ops)
+				}
+				at := *last.Load()
+				inside := at.After(iv.Start) && at.Before(iv.End)
+				if want := p == "http-json"; inside != want || !want && !at.Before(iv.Start) {
+					t.Errorf("line %d: its connection accepted %v after the line's start (line %v); want inside the line: %v",
+						k, at.Sub(iv.Start), iv.End.Sub(iv.Start), want)
 				}
 			}
 			// 1 (check) + 1 (warm-up) + 3 (lines). Close waits for the server, so
