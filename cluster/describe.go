@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/internal/cpuset"
 	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/results"
@@ -15,12 +16,13 @@ import (
 func (r Resolved) Benchmark() results.Benchmark {
 	s := r.Spec
 	b := DescribeSpec(s)
-	b.ClientStack = stackOf(r.Client, s.ClientOptions, s.JVMArgs, len(s.ClientCPUs))
+	srvCPUs, cliCPUs := s.Pinning()
+	b.ClientStack = stackOf(r.Client, s.ClientOptions, s.JVMArgs, len(cliCPUs))
 	switch {
 	case r.Protocol.InProcess:
 		b.ServerStack = b.ClientStack
 	case r.HasServer():
-		b.ServerStack = stackOf(r.Server, s.ServerOptions, s.JVMArgs, len(s.ServerCPUs))
+		b.ServerStack = stackOf(r.Server, s.ServerOptions, s.JVMArgs, len(srvCPUs))
 		b.Group = s.RoundsGroup(r.Server.Name)
 	}
 	return b
@@ -40,6 +42,11 @@ func DescribeSpec(s spec.Spec) results.Benchmark {
 			Connections: s.Load.Connections, Rate: s.Load.Rate, Arrival: string(s.Load.Arrival)},
 		Mode: s.Mode, WarmupSeconds: s.Warmup.Seconds(), WarmupMaxSeconds: s.WarmupMax.Seconds(), IterationSeconds: s.IterationTime.Seconds(),
 		IterationOps: s.IterationOps, Iterations: s.Iterations,
+	}
+	srv, cli := s.Pinning()
+	b.Shape = &results.Shape{Name: s.Shape, ServerCPUs: cpuset.FormatCPUList(srv), ClientCPUs: cpuset.FormatCPUList(cli)}
+	if b.Shape.Name == "" {
+		b.Shape.Name = spec.ShapeSplit
 	}
 	if w, err := contract.LookupWorkload(s.Workload); err == nil {
 		b.CallsPerOp = w.Calls(s.Params)

@@ -130,10 +130,21 @@ func RunGroup(ctx context.Context, specs []spec.Spec, opt Options) []*results.Me
 	}
 	defer os.RemoveAll(dir)
 	if len(specs) > 1 && interleaved(specs) {
-		for _, r := range measured {
-			r.Method = spec.MethodInterleaved
+		iso, err := isolationFor(specs, opt.Hosts)
+		if err != nil {
+			return fail(err)
 		}
-		runInterleaved(ctx, resolved, opt, dir, measured)
+		for _, r := range measured {
+			r.Method, r.Isolation = spec.MethodInterleaved, iso.Method()
+		}
+		runInterleaved(ctx, resolved, opt, dir, iso, measured)
+		if err := iso.close(); err != nil {
+			for _, r := range measured {
+				if r.Err == nil {
+					r.Err = err
+				}
+			}
+		}
 		return measured
 	}
 	for i, res := range resolved {
@@ -290,8 +301,9 @@ func where(trial int, phase string, err error) error {
 
 // runInterleaved measures a group in rounds (RunGroup). Every spec of the group has
 // the same plan (iterations, slice, trials: spec.SamePlan), which is what makes it a
-// group; each target has its own warmup.
-func runInterleaved(ctx context.Context, rs []Resolved, opt Options, dir string, out []*results.Measured) {
+// group; each target has its own warmup. iso keeps the targets apart: each runs in
+// its own warm-up and slices only, the others frozen.
+func runInterleaved(ctx context.Context, rs []Resolved, opt Options, dir string, iso *isolation, out []*results.Measured) {
 	plan := rs[0].Spec
 	for trial := opt.FirstTrial; trial < opt.FirstTrial+plan.Trials; trial++ {
 		trials := make([]*results.Fork, len(rs))
@@ -302,6 +314,9 @@ func runInterleaved(ctx context.Context, rs []Resolved, opt Options, dir string,
 				out[i].Err = err
 			}
 			if targets[i] != nil {
+				if rerr := iso.release(i); rerr != nil {
+					trials[i].Err = errors.Join(trials[i].Err, rerr)
+				}
 				targets[i].close()
 				targets[i] = nil
 			}
@@ -325,11 +340,23 @@ func runInterleaved(ctx context.Context, rs []Resolved, opt Options, dir string,
 				fail(i, where(trial, "start", err))
 			}
 		}
+		// Every target is frozen once started, and thawed for its own warm-up and
+		// slices only.
 		for i, t := range targets {
 			if t == nil {
 				continue
 			}
-			if err := warmUp(ctx, t, rs[i].Spec, trials[i], func(iv *results.Interval) { opt.observe(i, trial, iv) }); err != nil {
+			if err := iso.add(i, fmt.Sprintf("t%d-f%d", i, trial), t.pids()); err != nil {
+				fail(i, where(trial, "isolation", err))
+			}
+		}
+		for i, t := range targets {
+			if t == nil {
+				continue
+			}
+			if err := iso.alone(i, func() error {
+				return warmUp(ctx, t, rs[i].Spec, trials[i], func(iv *results.Interval) { opt.observe(i, trial, iv) })
+			}); err != nil {
 				fail(i, where(trial, "warmup", err))
 			}
 		}
@@ -339,7 +366,11 @@ func runInterleaved(ctx context.Context, rs []Resolved, opt Options, dir string,
 				if t == nil {
 					continue
 				}
-				iv, err := t.phase(ctx, measurePhase(rs[i].Spec, round, true))
+				var iv *results.Interval
+				err := iso.alone(i, func() (err error) {
+					iv, err = t.phase(ctx, measurePhase(rs[i].Spec, round, true))
+					return err
+				})
 				if err != nil {
 					fail(i, where(trial, fmt.Sprintf("round %d", round+1), err))
 					continue
@@ -353,6 +384,10 @@ func runInterleaved(ctx context.Context, rs []Resolved, opt Options, dir string,
 		}
 		for i, t := range targets {
 			if t != nil {
+				if err := iso.release(i); err != nil && out[i].Err == nil {
+					fail(i, where(trial, "isolation", err))
+					continue
+				}
 				t.close()
 			}
 			if ctx.Err() != nil && out[i].Err == nil {

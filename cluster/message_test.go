@@ -57,9 +57,9 @@ func TestWireFields(t *testing.T) {
 			t.Errorf("controlpb.Benchmark.%s is neither a setting's wire field nor mapped by hand", name)
 		}
 	}
-	// The settings workers never read: the driver pins the processes, starts the JVM
-	// and ends an adaptive warm-up.
-	if want := []string{"warmup_max", "server_cpus", "client_cpus", "jvm_args"}; !slices.Equal(driverOnly, want) {
+	// The settings workers never read: the driver pins the processes, shapes and
+	// freezes them, starts the JVM and ends an adaptive warm-up.
+	if want := []string{"warmup_max", "server_cpus", "client_cpus", "shape", "isolation", "jvm_args"}; !slices.Equal(driverOnly, want) {
 		t.Errorf("settings without a wire field: %v, want %v", driverOnly, want)
 	}
 }

@@ -361,7 +361,8 @@ func (t *target) startServer(ctx context.Context, opt Options, dir, id string, b
 	if h.Server != "" {
 		t.srv, _, err = dialWorker(ctx, "server worker", h.Server, h.Auth)
 	} else {
-		t.srv, err = startWorker(ctx, "server worker", t.res.Server, opt.withJVMArgs(s.JVMArgs), dir, "server-"+id, s.ServerCPUs, pairEnd(opt.pair, true))
+		cpus, _ := s.Pinning()
+		t.srv, err = startWorker(ctx, "server worker", t.res.Server, opt.withJVMArgs(s.JVMArgs), dir, "server-"+id, cpus, pairEnd(opt.pair, true))
 	}
 	if err != nil {
 		return "", err
@@ -404,7 +405,8 @@ func openClient(ctx context.Context, res Resolved, opt Options, dir, id string, 
 		if n > 1 {
 			name += fmt.Sprintf("-%d", i)
 		}
-		w, err = startWorker(ctx, role, res.Client, opt.withJVMArgs(res.Spec.JVMArgs), dir, name, res.Spec.ClientCPUs, pairEnd(opt.pair, false))
+		_, cpus := res.Spec.Pinning()
+		w, err = startWorker(ctx, role, res.Client, opt.withJVMArgs(res.Spec.JVMArgs), dir, name, cpus, pairEnd(opt.pair, false))
 		if err == nil && link {
 			if info, err = w.client.Info(ctx, &controlpb.InfoRequest{}); err != nil {
 				err = w.explain(err)
@@ -525,6 +527,22 @@ func (c *clientWorker) interval(ctx context.Context, ph *controlpb.Phase) (*resu
 // call timeout, and encoding and sending the interval take milliseconds.
 const phaseSlack = 30 * time.Second
 
+// pids are the processes the driver spawned for t: its server worker's and its
+// client workers' (remote workers have none here).
+func (t *target) pids() []int {
+	var out []int
+	ws := []*worker{t.srv}
+	for _, c := range t.clis {
+		ws = append(ws, c.worker)
+	}
+	for _, w := range ws {
+		if w != nil && w.proc != nil && w.proc.cmd.Process != nil {
+			out = append(out, w.proc.cmd.Process.Pid)
+		}
+	}
+	return out
+}
+
 // close stops every worker: the clients first, so no call meets a closed server.
 func (t *target) close() {
 	t.cancel()
@@ -581,7 +599,8 @@ func Serve(ctx context.Context, res Resolved, listen string, opt Options) (*Serv
 		s.Close()
 		return nil, err
 	}
-	if s.w, err = startWorker(ctx, "server worker", res.Server, opt.withJVMArgs(res.Spec.JVMArgs), dir, "server", res.Spec.ServerCPUs, nspair.End{}); err != nil {
+	cpus, _ := res.Spec.Pinning()
+	if s.w, err = startWorker(ctx, "server worker", res.Server, opt.withJVMArgs(res.Spec.JVMArgs), dir, "server", cpus, nspair.End{}); err != nil {
 		return fail(err)
 	}
 	s.Done = s.w.proc.exited

@@ -27,6 +27,7 @@ import (
 	"github.com/wirebench/wirebench/internal/host"
 	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/sysstat"
 	"github.com/wirebench/wirebench/transport"
 )
@@ -180,6 +181,9 @@ func (w *Worker) resolve(b *controlpb.Benchmark, side protocol.Side) (Resolved, 
 	}
 	s := specOf(b)
 	s.ServerCPUs, s.ClientCPUs = nil, nil // the driver pins; a worker never does
+	// Nor does a worker shape or freeze: the driver's settings, at their defaults so
+	// that the spec validates.
+	s.Shape, s.Isolation = spec.ShapeSplit, spec.IsolationFreeze
 	if side == protocol.ClientSide && b.Protocol != "" {
 		s.Target = "" // the setup's target is checked by the client itself
 	}

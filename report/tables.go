@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -168,8 +169,49 @@ func paired(g results.Group) (baseline string, ok bool) {
 	return "", false
 }
 
-// groupNote says how a group was measured and what its Relative column is against.
+// groupNote says how a group was measured, in which machine shape, how its targets
+// were kept apart, and what its Relative column is against.
 func groupNote(g results.Group) string {
+	note, setup := measuredNote(g), setupNote(g)
+	switch {
+	case setup == "":
+		return note
+	case note == "":
+		return " (" + setup + ")"
+	}
+	return strings.TrimSuffix(note, ")") + "; " + setup + ")"
+}
+
+// setupNote is the machine shape of a group's benchmarks and how its targets were
+// isolated: "shared on CPUs 0-1, the others frozen (cgroup2)"; "" for results
+// written before either was recorded.
+func setupNote(g results.Group) string {
+	var parts []string
+	if len(g.Benchmarks) > 0 {
+		b := g.Benchmarks[0]
+		if sh := b.Shape; sh != nil {
+			switch {
+			case sh.ServerCPUs == "" && sh.ClientCPUs == "":
+				parts = append(parts, sh.Name+", not pinned")
+			case sh.Name == "shared":
+				parts = append(parts, "shared: both sides on CPUs "+sh.ServerCPUs)
+			default:
+				parts = append(parts, fmt.Sprintf("split: server on CPUs %s, clients on %s", cmp.Or(sh.ServerCPUs, "any"), cmp.Or(sh.ClientCPUs, "any")))
+			}
+		}
+		switch iso := b.Isolation; {
+		case iso == "":
+		case strings.HasPrefix(iso, "none"):
+			parts = append(parts, "the other targets not frozen ("+iso+")")
+		default:
+			parts = append(parts, "the other targets frozen during each slice ("+iso+")")
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// measuredNote says how a group was measured and what its Relative column is against.
+func measuredNote(g results.Group) string {
 	method, rounds, forks := "", 0, 0
 	for _, b := range g.Benchmarks {
 		if b.Method != "" {

@@ -97,6 +97,9 @@ type Measured struct {
 	Trials []*Fork
 	// Method is how it was measured: MethodInterleaved or MethodSequential.
 	Method string
+	// Isolation is how its group's other targets were kept from running during its
+	// slices (Benchmark.Isolation); "" when measured alone.
+	Isolation string
 	// Err is why it failed (its forks keep what finished), or nil.
 	Err error
 }

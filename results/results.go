@@ -81,6 +81,15 @@ type Deviation struct {
 	Why  string `json:"why"`
 }
 
+// Shape is the machine shape of a benchmark: Name is "split" (the server and the
+// load generators on CPUs of their own) or "shared" (both on the CPUs of both), and
+// the CPUs each side could use, as Linux CPU lists ("" when not pinned).
+type Shape struct {
+	Name       string `json:"name"`
+	ServerCPUs string `json:"server_cpus,omitempty"`
+	ClientCPUs string `json:"client_cpus,omitempty"`
+}
+
 // Environment says where and with what the results were measured, so two
 // files can be compared knowingly.
 type Environment struct {
@@ -193,7 +202,14 @@ type Benchmark struct {
 	// comparison group: "interleaved" (rounds of short slices over the group's
 	// targets) or "sequential" (one after the other).
 	Method string `json:"method,omitempty"`
-	Load   Load   `json:"load"`
+	// Shape is the machine shape it ran in (nil in files written before shapes).
+	Shape *Shape `json:"shape,omitempty"`
+	// Isolation says how the other targets of its interleaved group were kept from
+	// running during its warm-up and slices: IsolationCgroupV2 and the like (frozen
+	// by that mechanism), or "none" with the reason; empty for a benchmark measured
+	// alone, and in files written before isolation.
+	Isolation string `json:"isolation,omitempty"`
+	Load      Load   `json:"load"`
 	// Mode is "thrpt" (score in ops/s) or "avgt" (score in ms/op), as in JMH.
 	Mode          string  `json:"mode"`
 	WarmupSeconds float64 `json:"warmup_s"`

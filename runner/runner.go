@@ -485,7 +485,7 @@ func WriteReports(dir string, r *results.Results) (map[string]string, error) {
 func environment(ctx context.Context, opt Options, bs []suite.Benchmark) (results.Environment, error) {
 	var server, client []int
 	if runtime.NumCPU() >= 2 && len(bs) > 0 {
-		server, client = bs[0].Spec.ServerCPUs, bs[0].Spec.ClientCPUs
+		server, client = bs[0].Spec.Pinning()
 	}
 	return Environment(ctx, opt.Version, server, client, opt.Hosts)
 }

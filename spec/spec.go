@@ -13,6 +13,7 @@ package spec
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/wirebench/wirebench/contract"
@@ -77,8 +78,16 @@ type Spec struct {
 	DataSize              int
 	// MaxMessageSize bounds one message on both sides, in bytes.
 	MaxMessageSize int
-	// ServerCPUs and ClientCPUs pin the workers (nil: not pinned).
+	// ServerCPUs and ClientCPUs pin the workers (nil: not pinned), as Shape says
+	// (Pinning).
 	ServerCPUs, ClientCPUs []int
+	// Shape is the machine shape: ShapeSplit (each side on its own CPUs) or
+	// ShapeShared (both sides on the CPUs of both).
+	Shape string
+	// Isolation is how the targets of an interleaved group are kept apart:
+	// IsolationFreeze (the others frozen during each target's warm-up and slices)
+	// or IsolationNone.
+	Isolation string
 	// JVMArgs are JVM options of the benchmark's JVM workers (server and client), after
 	// the driver's defaults (cluster.JVMArgs: heap, collector, the CPU count); Go
 	// workers ignore them. A suite of an original sets the original's (e.g. -Xms2G -Xmx2G).
@@ -95,6 +104,38 @@ const (
 	ModeThroughput  = "thrpt"
 	ModeAverageTime = "avgt"
 )
+
+// Machine shapes.
+const (
+	ShapeSplit  = "split"
+	ShapeShared = "shared"
+)
+
+// Isolations of an interleaved group's targets.
+const (
+	IsolationFreeze = "freeze"
+	IsolationNone   = "none"
+)
+
+// Pinning returns the CPUs the server and the load generators may run on, as the
+// shape says: split, ServerCPUs and ClientCPUs; shared, both sides on the union of
+// the two (in order, without repeats). nil: not pinned.
+func (s Spec) Pinning() (server, client []int) {
+	if s.Shape != ShapeShared {
+		return s.ServerCPUs, s.ClientCPUs
+	}
+	if s.ServerCPUs == nil || s.ClientCPUs == nil {
+		return nil, nil // one side not pinned: sharing means neither is
+	}
+	all := slices.Clone(s.ServerCPUs)
+	for _, c := range s.ClientCPUs {
+		if !slices.Contains(all, c) {
+			all = append(all, c)
+		}
+	}
+	slices.Sort(all)
+	return all, slices.Clone(all)
+}
 
 // InterleaveServer is the InterleaveBy that gives each server its own rounds.
 const InterleaveServer = "server"
@@ -171,6 +212,7 @@ func Default() Spec {
 		Mode: ModeThroughput, Method: MethodInterleaved, CallTimeout: 10 * time.Second,
 		ArrivalSeed: 1, DataSeed: contract.DefaultSeed, DataSize: contract.DefaultSize,
 		MaxMessageSize: DefaultMaxMessageSize, ServerCPUs: []int{0}, ClientCPUs: []int{1},
+		Shape: ShapeSplit, Isolation: IsolationFreeze,
 	}
 }
 

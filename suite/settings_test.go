@@ -29,6 +29,8 @@ var badSettings = []struct{ key, value, want string }{
 	{"call_timeout", "1 sec", `t.yaml:2:17: call_timeout: "1 sec" is not a duration (want e.g. 500ms, 1s, 1m30s)`},
 	{"server_cpus", `"0-"`, `t.yaml:2:16: server_cpus: cpu list "0-": missing CPU number (or none to not pin)`},
 	{"client_cpus", "[1]", `t.yaml:2:16: client_cpus: want a CPU list such as "0", "0-1" or none, got a list`},
+	{"shape", "wide", `t.yaml:2:10: shape: "wide", want split (the server on server_cpus, the load generators on client_cpus) or shared (the server and the load generators all on server_cpus and client_cpus together, as on one machine)`},
+	{"isolation", "cgroup", `t.yaml:2:14: isolation: "cgroup", want freeze (the other targets' processes are frozen during each target's warm-up and slices) or none (every target's processes run all the time)`},
 	{"data_size", "0", `t.yaml:2:14: data_size: 0 is out of range [1, 1000000]`},
 	{"data_seed", "-1", `t.yaml:2:14: data_seed: want an integer from 0 to 18446744073709551615, got "-1"`},
 	{"arrival_seed", "1.5", `t.yaml:2:17: arrival_seed: want an integer from 0 to 18446744073709551615, got "1.5"`},

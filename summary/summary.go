@@ -33,6 +33,7 @@ func Benchmark(head results.Benchmark, m *results.Measured, steady []*results.St
 func build(head results.Benchmark, m *results.Measured, steady []*results.Steady, judgeGenerator bool) results.Benchmark {
 	b := head
 	b.Method = m.Method
+	b.Isolation = m.Isolation
 	open := b.Load.Model == results.ModelOpen
 	all := record.NewInterval(open)
 	var scores, avgScores []float64

@@ -204,7 +204,8 @@ func (c *benchCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	env, err := runner.Environment(e.ctx, buildVersion(), sp.ServerCPUs, sp.ClientCPUs, hosts)
+	srvCPUs, cliCPUs := sp.Pinning()
+	env, err := runner.Environment(e.ctx, buildVersion(), srvCPUs, cliCPUs, hosts)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,5 @@
+//go:build !linux
+
+package freeze
+
+func open(string) (Freezer, error) { return nil, ErrUnavailable }
