@@ -45,8 +45,12 @@ func RunOneProcess(ctx context.Context, specs []spec.Spec, opt Options) []*resul
 	if len(specs) > 1 && interleaved(specs) {
 		method = spec.MethodInterleaved
 	}
+	iso := ""
+	if method == spec.MethodInterleaved {
+		iso = OneProcessIsolation
+	}
 	for i := range measured {
-		measured[i] = &results.Measured{Method: method}
+		measured[i] = &results.Measured{Method: method, Isolation: iso}
 	}
 	rs := make([]Resolved, len(specs))
 	ok := true
@@ -91,6 +95,11 @@ func RunOneProcess(ctx context.Context, specs []spec.Spec, opt Options) []*resul
 	}
 	return measured
 }
+
+// OneProcessIsolation is what results record of an interleaved group measured in one
+// process (results.Benchmark.Isolation): nothing is frozen, since every target lives
+// in the process that measures; between its lines a target's server sits idle there.
+const OneProcessIsolation = "none: one process holds every target; the others' servers are idle during a line, not frozen"
 
 // oneProcessRefusal says why r cannot be measured in this process, or nil.
 func oneProcessRefusal(r Resolved, h spec.Hosts) error {

@@ -45,8 +45,8 @@ func TestRunOneProcessLines(t *testing.T) {
 		if m.Err != nil {
 			t.Fatalf("%s: %v", name, m.Err)
 		}
-		if m.Method != spec.MethodInterleaved || len(m.Trials) != 2 {
-			t.Fatalf("%s: method %s, %d trials; want interleaved, 2", name, m.Method, len(m.Trials))
+		if m.Method != spec.MethodInterleaved || m.Isolation != OneProcessIsolation || len(m.Trials) != 2 {
+			t.Fatalf("%s: method %s, isolation %q, %d trials; want interleaved, %q, 2", name, m.Method, m.Isolation, len(m.Trials), OneProcessIsolation)
 		}
 		for k, f := range m.Trials {
 			if f.Index != k || f.Warmup != nil || len(f.Intervals) != 2 {

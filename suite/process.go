@@ -7,6 +7,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/spec"
 )
 
 // readProcess reads the process key and checks that every benchmark can be measured
@@ -15,7 +16,8 @@ import (
 // certificate or a capacity search. Each problem is reported once, at the key.
 //
 // One process is never pinned: the suite's benchmarks lose the default pinning
-// (spec.Default's), and a file that sets server_cpus or client_cpus anywhere is
+// (spec.Default's) and are of the shared shape with no isolation (nothing is frozen),
+// and a file that sets server_cpus, client_cpus, shape or isolation anywhere is
 // refused.
 func (c *checker) readProcess(s *Suite, f field, doc *yaml.Node) {
 	v, ok := c.str("process", f.val)
@@ -35,6 +37,9 @@ func (c *checker) readProcess(s *Suite, f field, doc *yaml.Node) {
 	}
 	if setsKey(doc, "server_cpus", "client_cpus") {
 		add("server_cpus and client_cpus pin worker processes; one process is not pinned")
+	}
+	if setsKey(doc, "shape", "isolation") {
+		add("shape and isolation place and freeze worker processes; one process is shared and unpinned, and freezes nothing")
 	}
 	if s.Hosts.Server != "" || len(s.Hosts.Clients) > 0 || s.Hosts.LocalClients > 1 || s.Hosts.Netns || !s.Hosts.Link.IsZero() {
 		add("workers and link place worker processes; one process has none")
@@ -66,7 +71,9 @@ func (c *checker) readProcess(s *Suite, f field, doc *yaml.Node) {
 		c.at(f.key, "process: %s: %s", ProcessOne, p)
 	}
 	for i := range s.Benchmarks {
-		s.Benchmarks[i].Spec.ServerCPUs, s.Benchmarks[i].Spec.ClientCPUs = nil, nil
+		sp := &s.Benchmarks[i].Spec
+		sp.ServerCPUs, sp.ClientCPUs = nil, nil
+		sp.Shape, sp.Isolation = spec.ShapeShared, spec.IsolationNone
 	}
 }
 

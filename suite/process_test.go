@@ -3,6 +3,7 @@ package suite_test
 import (
 	"testing"
 
+	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/suite"
 )
 
@@ -14,6 +15,14 @@ func TestProcessOne(t *testing.T) {
 		|workloads: [{name: echo+stats, payloads: [11]}]`)
 	if s.Process != suite.ProcessOne {
 		t.Errorf("process %q, want %q", s.Process, suite.ProcessOne)
+	}
+	// One process is shared and unpinned, and freezes nothing: spec.Default's split
+	// pinning and freezing are dropped.
+	for _, b := range s.Benchmarks {
+		sp := b.Spec
+		if sp.ServerCPUs != nil || sp.ClientCPUs != nil || sp.Shape != spec.ShapeShared || sp.Isolation != spec.IsolationNone {
+			t.Errorf("%s: CPUs %v/%v, shape %q, isolation %q; want none, shared, none", b.Name, sp.ServerCPUs, sp.ClientCPUs, sp.Shape, sp.Isolation)
+		}
 	}
 	if s := mustParse(t, `
 		|targets: [direct]
@@ -36,6 +45,12 @@ func TestProcessOneRefusals(t *testing.T) {
 			|targets: [grpc-proto, capnp]
 			|workloads: [echo]`,
 			`t.yaml:1:1: process: one: server_cpus and client_cpus pin worker processes; one process is not pinned`},
+		{"a machine shape", `
+			|process: one
+			|defaults: {shape: split}
+			|targets: [grpc-proto]
+			|workloads: [echo]`,
+			`t.yaml:1:1: process: one: shape and isolation place and freeze worker processes; one process is shared and unpinned, and freezes nothing`},
 		{"a JVM stack", `
 			|process: one
 			|targets: [{protocol: http-json, server_stack: akka-http-10.1}]
