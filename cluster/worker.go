@@ -234,7 +234,7 @@ func (w *Worker) RunClient(stream controlpb.Worker_RunClientServer) error {
 		return status.Errorf(codes.InvalidArgument, "RunClient: transport %s with a TLS CA of %d bytes: the tls and quic transports need one, the others none", r.Spec.Transport, len(setup.TlsCaPem))
 	}
 	tc := transport.TLS{CAPEM: setup.TlsCaPem, ServerName: setup.TlsServerName}
-	run, err := newClientRun(ctx, r, target, tc, share, count)
+	run, err := newClientRun(ctx, r, target, tc, share, count, false)
 	if err != nil {
 		return err
 	}
@@ -369,7 +369,10 @@ type clientRun struct {
 	counter  transport.Counter
 }
 
-func newClientRun(ctx context.Context, res Resolved, target string, tc transport.TLS, share, count int) (*clientRun, error) {
+// newClientRun opens a load generator's clients of target. noProbe is
+// protocol.ClientConfig.NoProbe: a client that would check its target with a
+// connection of its own does not (its first call dials).
+func newClientRun(ctx context.Context, res Resolved, target string, tc transport.TLS, share, count int, noProbe bool) (*clientRun, error) {
 	bad := func(err error) error { return status.Error(codes.InvalidArgument, err.Error()) }
 	s := res.Spec
 	w, err := contract.LookupWorkload(s.Workload)
@@ -392,7 +395,7 @@ func newClientRun(ctx context.Context, res Resolved, target string, tc transport
 		return nil, bad(err)
 	}
 	r := &clientRun{op: op, model: model}
-	cfg := protocol.ClientConfig{MaxMessageSize: s.MaxMessageSize, Options: s.ClientOptions, TLS: tc,
+	cfg := protocol.ClientConfig{MaxMessageSize: s.MaxMessageSize, Options: s.ClientOptions, TLS: tc, NoProbe: noProbe,
 		// Callers are dealt to the clients round-robin, so none carries more than this.
 		Concurrency: (model.Concurrency + model.Connections - 1) / model.Connections}
 	if res.Protocol.InProcess {

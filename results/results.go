@@ -56,7 +56,14 @@ type SuiteInfo struct {
 	Deviations []Deviation `json:"deviations,omitempty"`
 	// Skipped are the pairs of stacks the suite left out (its skip list), in file order.
 	Skipped []SkippedPair `json:"skipped,omitempty"`
+	// Process is ProcessOne when each comparison group was measured in one process
+	// holding its servers and clients, with a fresh client per iteration; "" when
+	// by worker processes.
+	Process string `json:"process,omitempty"`
 }
+
+// ProcessOne is SuiteInfo.Process of a suite measured in one process (suite.ProcessOne).
+const ProcessOne = "one"
 
 // SkippedPair is a server and client stack of a protocol a suite did not run
 // together, and why; Transport, when set, is the only transport it was left out of.
@@ -117,7 +124,8 @@ type Environment struct {
 // WorkerHost is where one worker ran: this host for a worker the driver spawned,
 // or what a remote worker said of itself.
 type WorkerHost struct {
-	// Role is "server", "client", or "client 2" when several share the load.
+	// Role is "server", "client", or "client 2" when several share the load; with
+	// process: one, "server and client, one process" (runner.OneProcessRole).
 	Role string `json:"role"`
 	// URL is a remote worker's control URL; empty for one the driver spawned.
 	URL string `json:"url,omitempty"`

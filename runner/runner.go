@@ -57,6 +57,10 @@ type Options struct {
 	Command string
 }
 
+// OneProcessRole is the role of the one host of a run with process: one (a results
+// file's environment.workers): the process that ran the suite served and called.
+const OneProcessRole = "server and client, one process"
+
 // PrecisionBudget is a group's time when --precision is given without --budget.
 const PrecisionBudget = 10 * time.Minute
 
@@ -152,6 +156,12 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 		if err != nil {
 			return nil, err
 		}
+		if s.Process == suite.ProcessOne && len(e.Workers) > 0 {
+			// No worker: this process is the server and the client.
+			here := e.Workers[0]
+			here.Role = OneProcessRole
+			e.Workers = []results.WorkerHost{here}
+		}
 		env = &e
 		if err := j.append(journalLine{Kind: "header", Suite: s.Name, Environment: env}); err != nil {
 			return nil, err
@@ -216,7 +226,11 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 			observe(Event{Kind: KindInterval, Index: i, Total: total, Name: benchmarks[i].Name, Interval: &ev})
 		}}
 		base := baselineOf(s, benchmarks, group)
-		summaries, errs := measureGroup(ctx, specs, copts, base, opt)
+		run := cluster.RunGroup
+		if s.Process == suite.ProcessOne {
+			run = cluster.RunOneProcess
+		}
+		summaries, errs := measureGroup(ctx, run, specs, copts, base, opt)
 		if ctx.Err() != nil {
 			runErr = ctx.Err()
 			break
@@ -264,9 +278,12 @@ type measured struct {
 // (summary.Group); with o.Precision, it adds batches of forks while a ratio's
 // interval is wider than asked and the budget allows another batch, and says on
 // each benchmark whether its ratio reached the precision.
-func measureGroup(ctx context.Context, specs []spec.Spec, copts cluster.Options, base int, o Options) ([]results.Benchmark, measured) {
+//
+// run measures the group: cluster.RunGroup, with worker processes, or
+// cluster.RunOneProcess, in this one.
+func measureGroup(ctx context.Context, run groupRunner, specs []spec.Spec, copts cluster.Options, base int, o Options) ([]results.Benchmark, measured) {
 	start := time.Now()
-	summaries, m := measure(ctx, specs, copts)
+	summaries, m := measure(ctx, run, specs, copts)
 	if len(specs) < 2 {
 		return summaries, m
 	}
@@ -287,7 +304,7 @@ func measureGroup(ctx context.Context, specs []spec.Spec, copts cluster.Options,
 		}
 		more := copts
 		more.FirstTrial = forks
-		_, next := measure(ctx, specs, more)
+		_, next := measure(ctx, run, specs, more)
 		if ctx.Err() != nil {
 			return summaries, m
 		}
@@ -341,8 +358,12 @@ func precisionWarning(b *results.Benchmark, p float64, took time.Duration) strin
 	return ""
 }
 
-// measure runs one group (or one capacity search) and summarizes each benchmark.
-func measure(ctx context.Context, specs []spec.Spec, opt cluster.Options) ([]results.Benchmark, measured) {
+// groupRunner measures a comparison group: cluster.RunGroup or cluster.RunOneProcess.
+type groupRunner func(context.Context, []spec.Spec, cluster.Options) []*results.Measured
+
+// measure runs one group with run (or one capacity search) and summarizes each
+// benchmark.
+func measure(ctx context.Context, run groupRunner, specs []spec.Spec, opt cluster.Options) ([]results.Benchmark, measured) {
 	out := make([]results.Benchmark, len(specs))
 	m := measured{err: make([]error, len(specs))}
 	if len(specs) == 1 && specs[0].Capacity != nil {
@@ -361,7 +382,7 @@ func measure(ctx context.Context, specs []spec.Spec, opt cluster.Options) ([]res
 		out[0] = summary.Capacity(res.Benchmark(), found, err)
 		return out, m
 	}
-	m.results = cluster.RunGroup(ctx, specs, opt)
+	m.results = run(ctx, specs, opt)
 	for k := range specs {
 		m.err[k] = m.results[k].Err
 	}
@@ -494,7 +515,7 @@ func Environment(ctx context.Context, version string, serverCPUs, clientCPUs []i
 
 // suiteInfo is what a results file says of the suite it was run from.
 func suiteInfo(s *suite.Suite) *results.SuiteInfo {
-	info := &results.SuiteInfo{Name: s.Name, Description: s.Description, Views: s.Views}
+	info := &results.SuiteInfo{Name: s.Name, Description: s.Description, Views: s.Views, Process: s.Process}
 	if o := s.Original; o != nil {
 		info.Original = &results.OriginalRef{Name: o.Name, Setup: o.Setup}
 	}

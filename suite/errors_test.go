@@ -41,7 +41,7 @@ var errorCases = []struct {
 		|targets: [direct]
 		|workloads: [person.get]
 		|warmup: 1s`,
-		`t.yaml:3:1: unknown key "warmup" in the suite (valid: name, description, views, original, deviations, baseline, interleave_by, skip, defaults, load, targets, workloads, workers, link); warmup is a run setting: put it under defaults (or in a target or workload entry)`},
+		`t.yaml:3:1: unknown key "warmup" in the suite (valid: name, description, views, original, deviations, baseline, interleave_by, process, skip, defaults, load, targets, workloads, workers, link); warmup is a run setting: put it under defaults (or in a target or workload entry)`},
 	{"unknown key in defaults", `
 		|defaults:
 		|  warmup: 1s
@@ -321,7 +321,7 @@ func TestErrorsJoined(t *testing.T) {
 		`t.yaml:4:15: unknown protocol "soap" (known: [capnp connect-json connect-proto direct grpc-avro grpc-proto grpc-web http-json thrift-binary thrift-compact websocket])`,
 		`t.yaml:6:23: transports: "udp", want tcp, unix, tls (tcp with TLS 1.3) or quic (HTTP/3's UDP)`,
 		`t.yaml:9:16: payloads: size "-1": want a number of bytes such as 11, 1KiB, 100KiB or 4MiB`,
-		`t.yaml:10:1: unknown key "warmup" in the suite (valid: name, description, views, original, deviations, baseline, interleave_by, skip, defaults, load, targets, workloads, workers, link); warmup is a run setting: put it under defaults (or in a target or workload entry)`,
+		`t.yaml:10:1: unknown key "warmup" in the suite (valid: name, description, views, original, deviations, baseline, interleave_by, process, skip, defaults, load, targets, workloads, workers, link); warmup is a run setting: put it under defaults (or in a target or workload entry)`,
 	}
 	if err == nil {
 		t.Fatal("Parse succeeded")

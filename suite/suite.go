@@ -26,6 +26,7 @@ import (
 
 	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/originals"
+	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/suites"
 )
@@ -64,7 +65,16 @@ type Suite struct {
 	Skips []Skip
 	// SmokeRun is set by Smoke: the suite's figures will not be measurements.
 	SmokeRun bool
+	// Process is how the suite's benchmarks are measured: "" by the driver, with
+	// worker processes per fork; ProcessOne in the process that runs the suite,
+	// servers and clients of a comparison group together (cluster.RunOneProcess).
+	Process string
 }
+
+// ProcessOne is the process key's value that measures each comparison group in one
+// process holding every server and client, as a program that benchmarks several
+// protocols from its main function does.
+const ProcessOne = results.ProcessOne
 
 // Limits of one suite.
 const (
@@ -81,7 +91,7 @@ const (
 	PhaseOverhead = spec.PhaseOverhead
 )
 
-var topKeys = []string{"name", "description", "views", "original", "deviations", "baseline", "interleave_by", "skip", "defaults", "load", "targets", "workloads", "workers", "link"}
+var topKeys = []string{"name", "description", "views", "original", "deviations", "baseline", "interleave_by", "process", "skip", "defaults", "load", "targets", "workloads", "workers", "link"}
 
 func topHint(key string) string {
 	switch {
@@ -206,6 +216,9 @@ func parse(file string, data []byte, loadOriginal func(string) (*originals.Origi
 		if len(s.Benchmarks) == 0 && !c.failed() {
 			c.at(f.key, "skip: leaves no benchmark to run")
 		}
+	}
+	if f, ok := top["process"]; ok && !c.failed() {
+		c.readProcess(s, f, doc)
 	}
 	if f, ok := top["baseline"]; ok && !c.failed() {
 		if v, ok := c.str("baseline", f.val); ok {

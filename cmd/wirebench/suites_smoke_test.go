@@ -22,7 +22,7 @@ import (
 // viewMarkers are a line each view prints, so a test can see it was rendered.
 var viewMarkers = map[string]string{
 	results.ViewJMHPerProtocol:  "JMH table per protocol",
-	results.ViewRPCEchoLines:    "1000 calls using gRPC on unix:///…: ",
+	results.ViewRPCEchoLines:    "calls using gRPC  on unix:///…: ",
 	results.ViewAkkaLatency:     "Total number of requests",
 	results.ViewGRPCParamsTable: "(initial_window_size)",
 	results.ViewMatrix:          "Client × server matrix",

@@ -1,0 +1,133 @@
+package report
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/wirebench/wirebench/results"
+)
+
+// rpcecho printed d1.Milliseconds() / 10 * 10: whole milliseconds, truncated, then
+// truncated again to a multiple of 10.
+func TestCutTo10ms(t *testing.T) {
+	for _, c := range []struct {
+		seconds float64
+		want    int64
+	}{
+		{0.2247, 220},      // 224.7 ms: 224 whole ms, then 220
+		{0.229999, 220},    // 229.999 ms: 229, then 220 (never rounded up)
+		{0.23, 230},        // exactly 230 ms (0.23 s is 229.99999… in binary: rounded to the ns first)
+		{0.0099, 0},        // 9.9 ms: 9, then 0
+		{4.3405, 4340},     // 4340.5 ms: 4340
+		{0.16342, 160},     // 163.42 ms: 163, then 160
+		{1.43, 1430},       // 1430 ms
+		{0.0100004, 10},    // 10.0004 ms: 10
+		{0.0199999, 10},    // 19.9999 ms: 19, then 10
+		{0.000999, 0},      // under 1 ms
+		{0.0108, 10},       // 10.8 ms: 10
+		{0.95, 950},        // 950 ms
+		{0.779999999, 770}, // 779.999999 ms: 779, then 770
+	} {
+		if got := cutTo10ms(c.seconds); got != c.want {
+			t.Errorf("cutTo10ms(%v s) = %d, want %d", c.seconds, got, c.want)
+		}
+	}
+}
+
+// The lines read as rpcecho's did: the protocol names padded to five characters, the
+// time cut to 10 ms, the direct call's in whole µs (5.9 µs printed 5, as
+// Duration.Microseconds truncates).
+func TestRPCEchoLine(t *testing.T) {
+	for _, c := range []struct {
+		protocol, transport string
+		ops                 int64
+		seconds             float64
+		want                string
+	}{
+		{"grpc-proto", "tcp", 1000, 0.2247, "1000 calls using gRPC  on tcp://127.0.0.1:…: 220 millisec"},
+		{"http-json", "unix", 1000, 0.16342, "1000 calls using http  on unix:///…: 160 millisec"},
+		{"capnp", "unix", 10000, 0.9512, "10000 calls using Capnp on unix:///…: 950 millisec"},
+		{"direct", "inproc", 1000, 5.9e-6, "1000 calls using direct call: 5 microsec"},
+	} {
+		if got := rpcechoLine(c.protocol, c.transport, c.ops, c.seconds); got != c.want {
+			t.Errorf("got  %q\nwant %q", got, c.want)
+		}
+	}
+}
+
+// rpcecho's payloads were "Hello world" (11 bytes) and files of 1000, 10000 and
+// 100000 bytes, which its headers called 1K, 10K and 100K.
+func TestPayloadName(t *testing.T) {
+	for n, want := range map[float64]string{11: "Hello World", 1000: "1K", 10000: "10K", 100000: "100K", 1024: "1 KiB", 102400: "100 KiB", 300: "300 B"} {
+		if got := payloadName(map[string]any{"payload": n}); got != want {
+			t.Errorf("payload %v: %q, want %q", n, got, want)
+		}
+	}
+}
+
+// The time of a line comes from the score: thrpt 4100 ops/s, one caller, lines of
+// 1000 ops: 1000 / 4100 s = 243.9 ms; avgt 2.125 ms/op × 1000 = 2125 ms; 4 callers at
+// 8000 ops/s, lines of 500: 4 × 500 / 8000 s = 250 ms. No score, no time.
+func TestMsPerLine(t *testing.T) {
+	thr := func(c int, ops float64) *results.Benchmark {
+		return &results.Benchmark{Mode: results.ModeThroughput, Load: results.Load{Concurrency: c},
+			Summary: results.Summary{ThroughputOpsS: results.Throughput{Mean: ops}}}
+	}
+	avgt := thr(1, 470)
+	avgt.Mode, avgt.Summary.AvgTimeMs = results.ModeAverageTime, &results.Throughput{Mean: 2.125}
+	for _, c := range []struct {
+		b    *results.Benchmark
+		ops  int64
+		want float64
+	}{
+		{thr(1, 4100), 1000, 243.90243902439025},
+		{avgt, 1000, 2125},
+		{thr(4, 8000), 500, 250},
+	} {
+		if got := msPerLine(c.b, c.ops); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("%+v, %d ops: %v ms, want %v", c.b.Summary, c.ops, got, c.want)
+		}
+	}
+	if got := msPerLine(thr(1, 0), 1000); !math.IsNaN(got) {
+		t.Errorf("no score: %v, want NaN", got)
+	}
+}
+
+// A group measured in lines of 1000 ops prints a block per fork and round, each
+// target's line as rpcecho printed it and the exact time beside it.
+func TestRPCEchoLinesPerIteration(t *testing.T) {
+	bench := func(protocol, transport string, secs ...[]float64) results.Benchmark {
+		b := results.Benchmark{Protocol: protocol, Transport: transport, Workload: "echo+stats",
+			Params: map[string]any{"payload": float64(1000)}, IterationOps: 1000, Mode: results.ModeAverageTime,
+			Load: results.Load{Model: results.ModelClosed, Concurrency: 1, Connections: 1}}
+		for f, fork := range secs {
+			tr := results.Trial{Index: f}
+			for r, s := range fork {
+				tr.Iterations = append(tr.Iterations, results.Iteration{Index: r, Seconds: s, Ops: 1000})
+			}
+			b.Trials = append(b.Trials, tr)
+		}
+		b.Summary.AvgTimeMs = &results.Throughput{Mean: 0.18}
+		b.Name = b.Protocol + "/" + b.Transport + "/" + results.GroupOf(&b)
+		return b
+	}
+	bs := []results.Benchmark{
+		bench("direct", results.InProcess, []float64{1.2e-6, 1.0e-6}),
+		bench("grpc-proto", "tcp", []float64{0.1834, 0.17999}, []float64{0.2}),
+	}
+	got := strings.Join(rpcechoLines(bs).Lines, "\n")
+	want := strings.Join([]string{
+		"--- test with 1K payload --- (echo+stats, closed-c1) fork 1, round 1",
+		"1000 calls using direct call: 1 microsec                   [1.200 µs]",
+		"1000 calls using gRPC  on tcp://127.0.0.1:…: 180 millisec  [183.400 ms]",
+		"--- test with 1K payload --- (echo+stats, closed-c1) fork 1, round 2",
+		"1000 calls using direct call: 1 microsec                   [1.000 µs]",
+		"1000 calls using gRPC  on tcp://127.0.0.1:…: 170 millisec  [179.990 ms]",
+		"--- test with 1K payload --- (echo+stats, closed-c1) fork 2, round 1",
+		"1000 calls using gRPC  on tcp://127.0.0.1:…: 200 millisec  [200.000 ms]",
+	}, "\n")
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
