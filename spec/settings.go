@@ -119,7 +119,7 @@ var Settings = []*Setting{
 			{ShapeShared, "the server and the load generators all on server_cpus and client_cpus together, as on one machine"}},
 		Help:  "Machine shape: split (each side on its own CPUs) or shared (both sides on all of them, as the originals ran); a JVM's ActiveProcessorCount and a Go worker's GOMAXPROCS follow the CPUs its process may use.",
 		field: func(s *Spec) any { return &s.Shape }},
-	{Key: "isolation", Flag: "isolation", Kind: Enum,
+	{Key: "isolation", Kind: Enum,
 		Choices: []Choice{{IsolationFreeze, "the other targets' processes are frozen during each target's warm-up and slices"},
 			{IsolationNone, "every target's processes run all the time"}},
 		Help:  "Interleaved rounds: freeze the other targets' processes while one target has its slice, so a neighbour's JIT, GC and timers run in its own slices (docs/method.md).",

@@ -84,6 +84,21 @@ func TestQuickFitsItsBudget(t *testing.T) {
 	}
 }
 
+// rest-vs-grpc's estimate, counted by hand: 2 groups (stream, pingpong) × 5 forks ×
+// (0.5 s to start + 5 JVM targets × (4 s warm-up + 2 JVM processes × 2 s) + 5 Go targets ×
+// 0.5 s warm-up + 10 targets × 12 rounds × (250 ms + 3 ms)) = 2 × 5 × 73.86 s = 12 min
+// 18.6 s.
+func TestRestVsGrpcEstimateCountsJVMStarts(t *testing.T) {
+	s, err := suite.Load("rest-vs-grpc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fork := 500*time.Millisecond + 5*(4*time.Second+2*2*time.Second) + 5*500*time.Millisecond + 10*12*(253*time.Millisecond)
+	if want := 2 * 5 * fork; s.Estimate() != want {
+		t.Errorf("Estimate() = %v, counted %v", s.Estimate(), want)
+	}
+}
+
 func TestLoad(t *testing.T) {
 	_, err := suite.Load("nosuch")
 	if err == nil || !strings.Contains(err.Error(), `unknown suite "nosuch" (bundled: akka-http-vs-grpc, akka-successors, capacity, grpc-params, matrix, metrifier, metrifier-cloud, metrifier-v1, metrifier-v1-cloud, protocols, quick, rest-vs-grpc, rpcecho, rpcecho-2022)`) {

@@ -26,6 +26,7 @@ import (
 
 	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/originals"
+	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/suites"
@@ -387,7 +388,7 @@ func Estimate(bs []Benchmark) time.Duration {
 		fork := StartOverhead
 		for _, i := range g {
 			sp := bs[i].Spec
-			fork += sp.WarmupBound() + time.Duration(sp.Iterations)*(sp.IterationTime+PhaseOverhead)
+			fork += sp.WarmupBound() + time.Duration(sp.Iterations)*(sp.IterationTime+PhaseOverhead) + jvmStarts(sp)*JVMStartOverhead
 		}
 		total += time.Duration(first.Trials) * fork
 	}
@@ -400,7 +401,33 @@ func (b Benchmark) Estimate() time.Duration {
 	if c := sp.Capacity; c != nil {
 		return sp.WarmupBound() + c.Budget + StartOverhead
 	}
-	return time.Duration(sp.Trials) * (sp.WarmupBound() + time.Duration(sp.Iterations)*(sp.IterationTime+PhaseOverhead) + StartOverhead)
+	return time.Duration(sp.Trials) * (sp.WarmupBound() + time.Duration(sp.Iterations)*(sp.IterationTime+PhaseOverhead) + StartOverhead + jvmStarts(sp)*JVMStartOverhead)
+}
+
+// JVMStartOverhead is what an estimate adds to a fork for each JVM worker process it
+// starts: the JVM's own start, class loading and the contract check, in the interpreter,
+// with the fork's other processes starting at the same time on the same CPUs. Measured
+// on the 2-vCPU machine kind (docs/method.md, "2026-11-27: freezing"): rest-vs-grpc's
+// ping-pong group, 10 JVM processes a fork, ran 22 s a fork longer than the estimate
+// without this.
+const JVMStartOverhead = 2 * time.Second
+
+// jvmStarts is the number of JVM worker processes a fork of sp starts (its server and
+// client stacks'); a stack that is not registered counts as none.
+func jvmStarts(sp spec.Spec) time.Duration {
+	n := 0
+	for _, side := range []struct {
+		name string
+		side protocol.Side
+	}{{sp.ServerStack, protocol.ServerSide}, {sp.ClientStack, protocol.ClientSide}} {
+		if sp.Target != "" && side.side == protocol.ServerSide {
+			continue // an outside server: not started here
+		}
+		if st, err := protocol.LookupStack(sp.Protocol, side.name, side.side); err == nil && st.Worker == protocol.WorkerJava {
+			n++
+		}
+	}
+	return time.Duration(n)
 }
 
 // Groups splits bs into comparison groups, in first-seen order: benchmarks with the

@@ -45,6 +45,8 @@ func openCgroup(m Method, name string) (*cgroupFreezer, error) {
 		return nil, err
 	}
 	home := filepath.Join(mnt, own)
+	prefix, _, _ := strings.Cut(name, "-")
+	releaseStale(m, home, prefix+"-")
 	dir := filepath.Join(home, name)
 	if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
 		return nil, err
@@ -55,6 +57,33 @@ func openCgroup(m Method, name string) (*cgroupFreezer, error) {
 		return nil, fmt.Errorf("no %s in %s (a kernel older than 5.2 has no cgroup v2 freezer)", f.stateFile(), dir)
 	}
 	return f, nil
+}
+
+// releaseStale thaws and removes what a freezer of an earlier process left under home
+// (cgroups named prefix + the pid of a process that no longer runs): a driver killed
+// with SIGKILL cannot thaw its targets, and a frozen JVM worker, which exits when its
+// standard input closes, would stay frozen for ever. Once thawed, its processes see
+// their driver gone and exit; a cgroup they still populate is left for the next time.
+func releaseStale(m Method, home, prefix string) {
+	entries, _ := os.ReadDir(home)
+	for _, e := range entries {
+		pid, err := strconv.Atoi(strings.TrimPrefix(e.Name(), prefix))
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), prefix) || err != nil || pid <= 0 {
+			continue
+		}
+		if _, err := os.Stat("/proc/" + strconv.Itoa(pid)); err == nil {
+			continue // its freezer's process still runs
+		}
+		dir := filepath.Join(home, e.Name())
+		groups, _ := os.ReadDir(dir)
+		for _, g := range groups {
+			if g.IsDir() {
+				(&cgroupGroup{f: &cgroupFreezer{method: m, home: home}, dir: filepath.Join(dir, g.Name())}).Thaw()
+				os.Remove(filepath.Join(dir, g.Name()))
+			}
+		}
+		os.Remove(dir)
+	}
 }
 
 func (f *cgroupFreezer) Method() Method    { return f.method }

@@ -210,3 +210,100 @@ func syscallKill(pid int) {
 		p.Kill()
 	}
 }
+
+// BenchmarkFreezeThaw is what isolating a target costs a slice: one Thaw before it
+// and one Freeze (waiting until every thread is stopped) after it, for a process of
+// 40 idle threads (a JVM worker has 30 to 40), by each mechanism here. Run alone,
+// under the CPU lock (docs/method.md, "Isolation"):
+//
+//	flock /tmp/wirebench-cpu.lock go test -run '^$' -bench FreezeThaw ./internal/freeze
+func BenchmarkFreezeThaw(b *testing.B) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		b.Skip("needs python3 for a process of many threads")
+	}
+	name := "wirebench-bench-" + strconv.Itoa(os.Getpid())
+	fs := []Freezer{&signalFreezer{}}
+	for _, m := range []Method{CgroupV2, CgroupV1} {
+		if f, err := openCgroup(m, name+"-"+string(m)); err == nil {
+			fs = append(fs, f)
+		}
+	}
+	for _, f := range fs {
+		b.Run(string(f.Method()), func(b *testing.B) {
+			defer f.Close()
+			cmd := exec.Command(py, "-c", "import threading,time\nfor _ in range(39): threading.Thread(target=time.sleep,args=(600,),daemon=True).start()\ntime.sleep(600)")
+			if err := cmd.Start(); err != nil {
+				b.Fatal(err)
+			}
+			defer func() { cmd.Process.Kill(); cmd.Wait() }()
+			time.Sleep(300 * time.Millisecond) // its threads started
+			g, err := f.NewGroup("bench")
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer g.Close()
+			if err := g.Add(cmd.Process.Pid); err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for b.Loop() {
+				if err := g.Thaw(); err != nil {
+					b.Fatal(err)
+				}
+				if err := g.Freeze(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// What a killed driver left frozen is thawed by the next freezer opened: a frozen
+// process of a freezer whose process is gone runs again, and its empty cgroups go.
+func TestOpenReleasesStaleFreezers(t *testing.T) {
+	mnt, own, err := mountOf(CgroupV2)
+	if err != nil {
+		t.Skipf("no cgroup v2 hierarchy: %v", err)
+	}
+	// A pid no process has: the highest possible, not running.
+	stale := filepath.Join(mnt, own, "wbstale-4194303")
+	if _, err := os.Stat("/proc/4194303"); err == nil {
+		t.Skip("pid 4194303 runs")
+	}
+	if err := os.MkdirAll(filepath.Join(stale, "t0-f0"), 0o755); err != nil {
+		t.Skipf("cannot make a cgroup here: %v", err)
+	}
+	cmd := exec.Command("sleep", "30")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	g := &cgroupGroup{f: &cgroupFreezer{method: CgroupV2, home: filepath.Join(mnt, own)}, dir: filepath.Join(stale, "t0-f0")}
+	defer g.Close()
+	if err := g.Add(cmd.Process.Pid); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Freeze(); err != nil {
+		t.Fatal(err)
+	}
+	f, err := openCgroup(CgroupV2, "wbstale-"+strconv.Itoa(os.Getpid()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ev, _ := os.ReadFile(filepath.Join(stale, "t0-f0", "cgroup.events"))
+	if strings.Contains(string(ev), "frozen 1") {
+		t.Errorf("the stale group is still frozen: %s", ev)
+	}
+	// Still populated by the sleeping process, so it stays; empty, it would go.
+	g.Close()
+	f2, err := openCgroup(CgroupV2, "wbstale-"+strconv.Itoa(os.Getpid()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f2.Close()
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("the stale freezer's empty cgroup %s is still there: %v", stale, err)
+	}
+}
