@@ -38,14 +38,25 @@ func TestCompare(t *testing.T) {
 	if len(rows) != 3 {
 		t.Fatalf("%d rows, want 3", len(rows))
 	}
-	// The paired ratio is used as it is: 1.8 against the original's 2, size 0.9.
+	// The paired ratio is used as it is: 1.8 [1.7, 1.9] against the original's
+	// 200 ± 10 over 100 ± 10, 2× [190/110, 210/90] = [1.727, 2.333]: above 1 and
+	// overlapping it (1.9 ≥ 1.727): holds.
 	if r := rows[0]; !r.Paired || r.Ours.Mean != 1.8 || r.Verdict != Holds {
 		t.Errorf("rate: %+v", r)
 	}
 	// The original's times: ours are rates of two closed loops of 4, so the ratio of
-	// times is 1/1.8, interval [1/1.9, 1/1.7]; the original's 0.5.
+	// times is 1/1.8, interval [1/1.9, 1/1.7] = [0.526, 0.588]; the original's 5 over
+	// 10 ms, ±10 % each, 0.5× [4.5/11, 5.5/9] = [0.409, 0.611]: below 1 and
+	// overlapping it: holds.
 	if r := rows[1]; r.Verdict != Holds || r.Ours.Low != 1/1.9 || r.Ours.High != 1/1.7 {
 		t.Errorf("time: %+v", r)
+	}
+	// A paired 1.5 [1.45, 1.6] lies wholly under the original's [1.727, 2.333]: does
+	// not hold (a band widened 2×, [0.864, 4.67], had it holding).
+	under := rpc
+	under.Relative = &Relative{Baseline: "http", Mean: 1.5, Low: 1.45, High: 1.6}
+	if r := Compare(o, "", []Bench{http, under})[0]; r.Verdict != DoesNotHold || !strings.Contains(r.Why, "wholly outside") {
+		t.Errorf("under: %+v", r)
 	}
 	if r := rows[2]; r.Verdict != NotComparable || !strings.HasPrefix(r.Why, "not run") {
 		t.Errorf("missing: %+v", r)
@@ -70,7 +81,8 @@ func TestCompare(t *testing.T) {
 	if r.Paired || r.Ours.Mean != 1.8 || r.Ours.Low != 1780.0/1010 || r.Ours.High != 1820.0/990 {
 		t.Errorf("not paired: %+v", r)
 	}
-	// A paired ratio of one round has no interval (zeros in the file): judged by its point.
+	// A paired ratio of one round has no interval (zeros in the file): judged by its
+	// point, 1.8, inside [1.727, 2.333]: holds.
 	one := rpc
 	one.Relative = &Relative{Baseline: "http", Mean: 1.8}
 	if r := Compare(o, "", []Bench{http, one})[0]; !r.Paired || r.Ours != (Estimate{1.8, 1.8, 1.8}) || r.Verdict != Holds {
@@ -107,7 +119,9 @@ func TestComparePair(t *testing.T) {
 		return &Relative{Baseline: over.Name, Mean: 1.7, Low: 1.6, High: 1.85}
 	}
 	r := Compare(o, "", []Bench{http, rpc})[0]
-	// Asked once per finding of rpc over http (rate, then time), for the score.
+	// Asked once per finding of rpc over http (rate, then time), for the score. Its
+	// 1.7 [1.6, 1.85] overlaps the original's 2× [190/110, 210/90] = [1.727, 2.333]
+	// and lies above 1: holds.
 	if !r.Paired || r.Ours != (Estimate{1.7, 1.6, 1.85}) || r.Verdict != Holds || strings.Join(asked, ", ") != "http score, http score" {
 		t.Errorf("paired by Pair: %+v (asked %q)", r, asked)
 	}
@@ -159,12 +173,12 @@ func TestCompareLoadModels(t *testing.T) {
 			Score: 1, Latency: map[string]float64{"mean": mean}}
 	}
 	grpcClosed, httpOpen := bench("grpc-proto", "closed", 0, 8), bench("http-json", "open", 14000, 0.4)
-	grpcOpen, httpClosed := bench("grpc-proto", "open", 14000, 2), bench("http-json", "closed", 0, 3)
+	grpcOpen, httpClosed := bench("grpc-proto", "open", 14000, 0.9), bench("http-json", "closed", 0, 4)
 	// Scaled by --rate-scale 0.5: the open loops at 7000/s.
-	grpcOpen7, httpOpen7 := bench("grpc-proto", "open", 7000, 1.2), bench("http-json", "open", 7000, 0.4)
+	grpcOpen7, httpOpen7 := bench("grpc-proto", "open", 7000, 0.9), bench("http-json", "open", 7000, 0.4)
 
 	// The original 3.48/1.589 = 2.19×, ±10 % per figure: [3.132/1.7479, 3.828/1.4301]
-	// = [1.79, 2.68], band [0.896, 5.35].
+	// = [1.79, 2.68]. Ours are means measured apart: points.
 	for _, tc := range []struct {
 		name    string
 		bs      []Bench
@@ -173,19 +187,20 @@ func TestCompareLoadModels(t *testing.T) {
 		why     string
 	}{
 		// Only the original's pairing, closed over open: not comparable (it would have
-		// been 8/0.4 = 20×, "does not hold").
+		// been 8/0.4 = 20×, wholly over [1.79, 2.68]: "does not hold").
 		{"only the mixed pair", []Bench{grpcClosed, httpOpen}, "", NotComparable,
 			"the original's figures were measured under two load models (closed loop over open loop), so their ratio mixes the two, and this run has not measured both under one (both open: not run: no benchmark {protocol=grpc-proto load=open}; both closed: not run: no benchmark {protocol=http-json load=closed})"},
-		// Both open at 14000/s, and both closed: the open pair is judged, 2/0.4 = 5×,
-		// above 1 and in the band [0.896, 5.35]: holds.
+		// Both open at 14000/s, and both closed: the open pair is judged, 0.9/0.4 =
+		// 2.25×, above 1 and inside [1.79, 2.68]: holds (the mixed pair, 20×, would
+		// not have).
 		{"both models", []Bench{grpcClosed, httpOpen, grpcOpen, httpClosed}, "open", Holds,
 			"judged on ours with both under the open loop (the original's figures: closed loop over open loop): "},
 		// A run scaled to 7000/s: its open pair is not at the original's 14000/s, so
-		// the closed pair is judged, 8/3 = 2.67×: holds.
+		// the closed pair is judged, 8/4 = 2×, inside [1.79, 2.68]: holds.
 		{"scaled, closed measured", []Bench{grpcClosed, grpcOpen7, httpOpen7, httpClosed}, "closed", Holds,
 			"judged on ours with both under the closed loop"},
 		// Scaled, and no closed HTTP: nothing to judge, and never the 7000/s pair
-		// against the original's 14000/s (1.2/0.4 = 3× would have held).
+		// against the original's 14000/s (0.9/0.4 = 2.25× would have held).
 		{"scaled, open only", []Bench{grpcClosed, grpcOpen7, httpOpen7}, "", NotComparable,
 			"both open: not run at the original's setup (grpc-proto/open/7000: rate 7000/s, the original's 14000/s); not run at the original's setup (http-json/open/7000: rate 7000/s, the original's 14000/s)"},
 	} {

@@ -13,7 +13,7 @@ const (
 	Holds       Verdict = "holds"
 	DoesNotHold Verdict = "does not hold"
 	// Inconclusive: our interval is too wide to tell; it reaches both the original's
-	// side of 1 and the other, or both into the size band and out of it.
+	// side of 1 and the other, or both into the original's interval and out of it.
 	Inconclusive  Verdict = "inconclusive"
 	NotComparable Verdict = "not comparable"
 )
@@ -21,20 +21,13 @@ const (
 // Verdicts are the four verdicts in the order a summary line counts them.
 var Verdicts = []Verdict{Holds, DoesNotHold, Inconclusive, NotComparable}
 
-// The rule's bounds, in one place (docs/suites.md, "The verdict", states them).
-const (
-	// UnpublishedError is the error, as a share of its value, given to a figure published
-	// without one (rpcecho's lines, the Akka latencies: single unrepeated runs). It is an
-	// assumption, not a figure any original states: their published JMH errors run from
-	// 2 % to over 100 % of the figure.
-	UnpublishedError = 0.10
-	// SizeBand widens the original's ratio interval into the size band,
-	// [Low/SizeBand, High×SizeBand]: a factor of two, since a different machine, runtime
-	// and library versions move ratios by tens of per cent, and a finding whose size
-	// changed by more than two beyond what the original's own figures allow is a
-	// different finding ("10×" is not "4×").
-	SizeBand = 2.0
-)
+// UnpublishedError is the error, as a share of its value, given to a figure published
+// without one (rpcecho's lines, the Akka latencies: single unrepeated runs). It is an
+// assumption, not a figure any original states: their published JMH errors run from 2 %
+// to over 100 % of the figure. It is the rule's one bound (docs/suites.md, "The verdict",
+// states it): the size a finding is held to is the original's own ratio interval, which
+// this error, or the published ones, give it (ClaimOf).
+const UnpublishedError = 0.10
 
 // Claim is what an original's two figures show: their ratio and the interval their
 // errors give it (ClaimOf). Low may be 0 and High +Inf when an error is as large as its
@@ -84,48 +77,45 @@ func (c Claim) Side() int {
 	return 0
 }
 
-// Band is the size band, the claim's interval widened by SizeBand each way.
-func (c Claim) Band() (lo, hi float64) { return c.Low / SizeBand, c.High * SizeBand }
-
 // Judge returns the verdict on an original's claim given our ratio and its interval,
-// and why in a sentence. The rule:
+// and why in a sentence. The size a finding is held to is the claim's own interval,
+// [c.Low, c.High], the widest the original's two figures and their errors allow: no
+// tolerance is added to it. The rule:
 //
 //   - the original's interval lies on one side of 1:
 //     does not hold when our whole interval lies on the other side of 1, or wholly
-//     outside the size band; holds when it lies wholly on the original's side of 1 and
-//     overlaps the size band; inconclusive otherwise (it includes 1 and reaches the
-//     band: too wide to tell a gap from none);
+//     outside the original's interval; holds when it lies wholly on the original's side
+//     of 1 and overlaps the original's interval; inconclusive otherwise (it includes 1
+//     and overlaps the original's interval: too wide to tell a gap from none);
 //   - the original's interval includes 1 (its figures, whatever their ratio, do not
 //     tell which is larger; it is not read as a claim of "no gap"): it claims only a
-//     ratio within the size band, so ours holds when it lies wholly within the band,
-//     does not hold when it lies wholly outside it, and is inconclusive otherwise.
+//     ratio within its interval, so ours holds when it lies wholly within it, does not
+//     hold when it lies wholly outside it, and is inconclusive otherwise.
 //
 // An interval with Low == High (a ratio with no interval: two scores measured apart with
-// no errors, or latencies) is judged by its point. Not comparable (no benchmark, another
-// setup, no steady state, a unit mismatch, two load models) is decided before Judge, by
-// Compare.
+// no errors, or latencies) is judged by its point. The interval's edges belong to it.
+// Not comparable (no benchmark, another setup, no steady state, a unit mismatch, two
+// load models) is decided before Judge, by Compare.
 func Judge(c Claim, ours Estimate) (Verdict, string) {
 	if !(c.Ratio > 0) || !finite(c.Ratio) || !(c.Low >= 0) || !(c.High >= c.Low) ||
 		!(ours.Low > 0) || !finite(ours.High) || ours.High < ours.Low {
 		return NotComparable, "a ratio is not a positive number"
 	}
-	lo, hi := c.Band()
 	orig := "the original's " + interval(c.Ratio, c.Low, c.High)
 	if c.Assumed {
 		orig += fmt.Sprintf(" (±%.0f %% given to a figure published without an error)", UnpublishedError*100)
 	}
 	us := "ours, " + interval(ours.Mean, ours.Low, ours.High) + ","
-	band := "the size band " + span(lo, hi)
-	outside := ours.High < lo || ours.Low > hi
+	outside := ours.High < c.Low || ours.Low > c.High
 	side := c.Side()
 	if side == 0 {
 		switch {
 		case outside:
-			return DoesNotHold, fmt.Sprintf("%s includes 1, so its figures claim only a ratio within %s; %s lies wholly outside it", orig, band, us)
-		case ours.Low >= lo && ours.High <= hi:
-			return Holds, fmt.Sprintf("%s includes 1, so its figures claim only a ratio within %s; %s lies within it", orig, band, us)
+			return DoesNotHold, fmt.Sprintf("%s includes 1, so its figures claim only a ratio within that interval; %s lies wholly outside it", orig, us)
+		case ours.Low >= c.Low && ours.High <= c.High:
+			return Holds, fmt.Sprintf("%s includes 1, so its figures claim only a ratio within that interval; %s lies within it", orig, us)
 		}
-		return Inconclusive, fmt.Sprintf("%s includes 1, so its figures claim only a ratio within %s; %s reaches into it and beyond it: too wide to tell", orig, band, us)
+		return Inconclusive, fmt.Sprintf("%s includes 1, so its figures claim only a ratio within that interval; %s reaches into it and beyond it: too wide to tell", orig, us)
 	}
 	where, other := "above", "below"
 	if side < 0 {
@@ -135,9 +125,9 @@ func Judge(c Claim, ours Estimate) (Verdict, string) {
 	case side > 0 && ours.High < 1, side < 0 && ours.Low > 1:
 		return DoesNotHold, fmt.Sprintf("reversed: %s lies %s 1; %s lies %s it", orig, where, us, other)
 	case outside:
-		return DoesNotHold, fmt.Sprintf("%s lies %s 1; %s lies wholly outside %s", orig, where, us, band)
+		return DoesNotHold, fmt.Sprintf("%s lies %s 1; %s lies wholly outside that interval", orig, where, us)
 	case side > 0 && ours.Low > 1, side < 0 && ours.High < 1:
-		return Holds, fmt.Sprintf("%s lies %s 1; %s lies %s it too and reaches %s", orig, where, us, where, band)
+		return Holds, fmt.Sprintf("%s lies %s 1; %s lies %s it too and overlaps that interval", orig, where, us, where)
 	}
 	return Inconclusive, fmt.Sprintf("%s lies %s 1; %s includes 1: too wide to tell a gap from none", orig, where, us)
 }
