@@ -21,6 +21,8 @@ func TestBundledLoad(t *testing.T) {
 		"akka-http-vs-grpc": {23, 4},
 		// 4 payloads × 7 lines (echo+stats), 4 × 4 (echo only).
 		"rpcecho": {44, 14},
+		// grpc_bench: issue #280's three rows, PR #76's three; a JVM server over grpc-go in each.
+		"grpc-bench": {6, 3},
 	}
 	names := originals.Names()
 	if len(names) != len(want) {

@@ -85,7 +85,7 @@ func TestQuickFitsItsBudget(t *testing.T) {
 
 func TestLoad(t *testing.T) {
 	_, err := suite.Load("nosuch")
-	if err == nil || !strings.Contains(err.Error(), `unknown suite "nosuch" (bundled: akka-http-vs-grpc, akka-successors, capacity, grpc-params, matrix, metrifier, metrifier-cloud, protocols, quick, rest-vs-grpc, rpcecho)`) {
+	if err == nil || !strings.Contains(err.Error(), `unknown suite "nosuch" (bundled: akka-http-vs-grpc, akka-successors, capacity, grpc-bench, grpc-params, matrix, metrifier, metrifier-cloud, protocols, quick, rest-vs-grpc, rpcecho)`) {
 		t.Errorf("Load(nosuch) = %v, want the bundled names listed", err)
 	}
 	path := t.TempDir() + "/mine.yaml"
