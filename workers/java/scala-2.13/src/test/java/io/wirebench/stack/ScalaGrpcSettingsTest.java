@@ -22,9 +22,7 @@ class ScalaGrpcSettingsTest {
   void akkaGrpcServerIsSetUp() {
     akka.actor.ActorSystem sys = AkkaServerSystem.apply("akka-grpc-settings", 1024L, true, AkkaGrpcStack.settings());
     try {
-      Config c = sys.settings().config();
-      assertEquals(1, c.getInt("akka.http.server.http2.min-collect-strict-entity-size"));
-      assertEquals(CPUS, c.getInt("akka.actor.default-dispatcher.fork-join-executor.parallelism-max"));
+      assertSettings(sys.settings().config(), "akka", 1, CPUS);
     } finally {
       sys.terminate();
     }
@@ -34,21 +32,24 @@ class ScalaGrpcSettingsTest {
   void pekkoGrpcServerIsSetUp() {
     org.apache.pekko.actor.ActorSystem sys = PekkoServerSystem.apply("pekko-grpc-settings", 1024L, true, PekkoGrpcStack.settings());
     try {
-      Config c = sys.settings().config();
-      assertEquals(1, c.getInt("pekko.http.server.http2.min-collect-strict-entity-size"));
-      assertEquals(CPUS, c.getInt("pekko.actor.default-dispatcher.fork-join-executor.parallelism-max"));
+      assertSettings(sys.settings().config(), "pekko", 1, CPUS);
     } finally {
       sys.terminate();
     }
+  }
+
+  /** The strict-entity threshold and the default dispatcher's cap under the runtime's root key. */
+  private static void assertSettings(Config c, String root, int strict, int parallelismMax) {
+    assertEquals(strict, c.getInt(root + ".http.server.http2.min-collect-strict-entity-size"));
+    assertEquals(parallelismMax, c.getInt(root + ".actor.default-dispatcher.fork-join-executor.parallelism-max"));
   }
 
   @Test
   void httpServersKeepTheDefaults() {
     akka.actor.ActorSystem sys = AkkaServerSystem.apply("akka-http-settings", 1024L, false, "");
     try {
-      Config c = sys.settings().config();
-      assertEquals(0, c.getInt("akka.http.server.http2.min-collect-strict-entity-size"));
-      assertEquals(64, c.getInt("akka.actor.default-dispatcher.fork-join-executor.parallelism-max"));
+      // Akka HTTP's and Akka's reference.conf: 0 and 64.
+      assertSettings(sys.settings().config(), "akka", 0, 64);
     } finally {
       sys.terminate();
     }
