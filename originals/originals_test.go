@@ -25,6 +25,8 @@ func TestBundledLoad(t *testing.T) {
 		"rpcecho": {28, 14},
 		// 4 payloads × 4 lines (echo only, 2022-08-31).
 		"rpcecho-2022": {16, 12},
+		// grpc_bench: issue #280's three rows, PR #76's three; a JVM server over grpc-go in each.
+		"grpc-bench": {6, 3},
 	}
 	names := originals.Names()
 	if len(names) != len(want) {

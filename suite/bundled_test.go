@@ -101,7 +101,7 @@ func TestRestVsGrpcEstimateCountsJVMStarts(t *testing.T) {
 
 func TestLoad(t *testing.T) {
 	_, err := suite.Load("nosuch")
-	if err == nil || !strings.Contains(err.Error(), `unknown suite "nosuch" (bundled: akka-http-vs-grpc, akka-successors, capacity, grpc-params, matrix, metrifier, metrifier-cloud, metrifier-v1, metrifier-v1-cloud, protocols, quick, rest-vs-grpc, rpcecho, rpcecho-2022)`) {
+	if err == nil || !strings.Contains(err.Error(), `unknown suite "nosuch" (bundled: akka-http-vs-grpc, akka-successors, capacity, grpc-bench, grpc-params, matrix, metrifier, metrifier-cloud, metrifier-v1, metrifier-v1-cloud, protocols, quick, rest-vs-grpc, rpcecho, rpcecho-2022)`) {
 		t.Errorf("Load(nosuch) = %v, want the bundled names listed", err)
 	}
 	path := t.TempDir() + "/mine.yaml"

@@ -49,7 +49,7 @@ func TestOriginalErrors(t *testing.T) {
 		load           func(string) (*originals.Original, error)
 		want           string
 	}{
-		{"missing", "nope", originals.Load, `s.yaml:1:11: original: no published figures for an original named "nope" (known: akka-http-vs-grpc, metrifier, metrifier-v1, rest-vs-grpc, rpcecho, rpcecho-2022)`},
+		{"missing", "nope", originals.Load, `s.yaml:1:11: original: no published figures for an original named "nope" (known: akka-http-vs-grpc, grpc-bench, metrifier, metrifier-v1, rest-vs-grpc, rpcecho, rpcecho-2022)`},
 		{"syntax", "bad", malformed, `s.yaml:1:11: original: suites/originals/bad.yaml:1:1: YAML syntax`},
 		{"malformed", "bad", broken /* the first line names the suite, the rest the figures file */, "suites/originals/bad.yaml:3:10: sources: want a list of at least one entry"},
 		{"no such setup", "{name: metrifier, setup: moon}", originals.Load, `s.yaml:1:36: original.setup: metrifier has no setup "moon" (its setups: local, cloud)`},

@@ -6,12 +6,15 @@ import io.wirebench.contract.Reference;
 import io.wirebench.stack.Stack;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The grpc-java stacks: a transport (Netty or OkHttp) and an encoding (protobuf with
  * generated stubs and server reflection, or Avro with hand-written descriptors), both
- * sides, options direct_executor and flow_window (GrpcSettings). Over TLS, grpc-java's
+ * sides, options direct_executor, flow_window and compressors (GrpcSettings); a server's
+ * handlers run on a work-stealing pool of one thread per CPU unless direct_executor is
+ * given (ServerExecutors). Over TLS, grpc-java's
  * own TLS setup of each transport: ALPN h2, TLS 1.3, the run's certificate and CA.
  */
 public abstract class GrpcJavaStack extends Stack {
@@ -43,17 +46,19 @@ public abstract class GrpcJavaStack extends Stack {
   @Override
   public String summary() {
     if (avro) {
-      return "grpc-java on Netty with Avro marshallers (generated Avro classes), as mu-rpc carried Avro; options " + OPTIONS;
+      return "grpc-java on Netty with Avro marshallers (generated Avro classes), as mu-rpc carried Avro; " + SETUP;
     }
     if (okhttp) {
       return "grpc-java on OkHttp, generated stubs, server reflection; TCP only; TLS on the client side only "
-          + "(its server offers TLS 1.2 alone on the JVM); options " + OPTIONS;
+          + "(its server offers TLS 1.2 alone on the JVM); " + SETUP;
     }
-    return "grpc-java on Netty (epoll), generated stubs, server reflection; options " + OPTIONS;
+    return "grpc-java on Netty (epoll, default event loops), generated stubs, server reflection; " + SETUP;
   }
 
-  /** The options as the summaries name them (GrpcSettings.NAMES). */
-  private static final String OPTIONS = String.join(", ", GrpcSettings.NAMES);
+  /** How every grpc-java stack is set up, and its options (GrpcSettings.NAMES), as the summaries say it. */
+  private static final String SETUP = "server handlers on a work-stealing ForkJoinPool of one thread per CPU, as grpc-java's"
+      + " performance guide and benchmark server set it (direct_executor=true: the transport threads; false: grpc-java's"
+      + " default cached pool), blocking-stub clients; options " + String.join(", ", GrpcSettings.NAMES);
 
   @Override
   public List<String> libraries() {
@@ -100,14 +105,24 @@ public abstract class GrpcJavaStack extends Stack {
     GrpcSettings s = GrpcSettings.parse(name, cfg.options());
     List<io.grpc.BindableService> bindable = avro ? List.of() : ProtoServices.of(svc);
     List<io.grpc.ServerServiceDefinition> defs = avro ? AvroServices.of(svc) : List.of();
+    // The server's handlers run on the production pool unless direct_executor says
+    // otherwise; the server does not own it, so close() shuts it down.
+    ForkJoinPool pool = s.productionServerExecutor() ? ServerExecutors.production() : null;
     Server server;
     io.wirebench.stack.Address bound;
-    if (okhttp) {
-      server = OkHttpTransport.server(cfg.listen(), cfg.maxMessageSize(), s, bindable, defs, !avro);
-      bound = OkHttpTransport.boundAddress(server);
-    } else {
-      server = NettyTransport.server(cfg.listen(), cfg.maxMessageSize(), s, bindable, defs, !avro, cfg.tls());
-      bound = NettyTransport.boundAddress(server, cfg.listen());
+    try {
+      if (okhttp) {
+        server = OkHttpTransport.server(cfg.listen(), cfg.maxMessageSize(), s, bindable, defs, !avro, pool);
+        bound = OkHttpTransport.boundAddress(server);
+      } else {
+        server = NettyTransport.server(cfg.listen(), cfg.maxMessageSize(), s, bindable, defs, !avro, cfg.tls(), pool);
+        bound = NettyTransport.boundAddress(server, cfg.listen());
+      }
+    } catch (Exception e) {
+      if (pool != null) {
+        pool.shutdownNow();
+      }
+      throw e;
     }
     return new RunningServer() {
       @Override
@@ -122,6 +137,10 @@ public abstract class GrpcJavaStack extends Stack {
           server.awaitTermination(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
+        } finally {
+          if (pool != null) {
+            pool.shutdownNow();
+          }
         }
       }
     };

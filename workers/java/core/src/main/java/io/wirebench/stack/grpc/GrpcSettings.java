@@ -17,9 +17,16 @@ import java.util.Map;
  * CompressorRegistry.newEmptyInstance())), as the sweep's servers and clients had;
  * compressors=default keeps grpc-java's (gzip), which it uses only for a call that asks
  * for compression, so neither changes what the wirebench stacks send. An option left out
- * keeps grpc-java's default (its executor; a 1MiB window; its compressors).
+ * keeps the stack's production setting: a 1MiB window (grpc-java's), grpc-java's
+ * compressors, and on the server a work-stealing ForkJoinPool sized to the CPUs
+ * (ServerExecutors; docs/java-worker.md, "How each stack is set up"), the client keeping
+ * grpc-java's executor. direct_executor=false is the sweep's "pool" rows: grpc-java's
+ * own default executor (its static cached pool) on both sides, which is what the sweep's
+ * builders had when they did not call directExecutor().
+ *
+ * <p>direct is the direct_executor option as given: null when left out.
  */
-record GrpcSettings(boolean directExecutor, Integer flowWindow, boolean noCompressors) {
+record GrpcSettings(Boolean direct, Integer flowWindow, boolean noCompressors) {
   static final String DIRECT_EXECUTOR = "direct_executor";
   static final String FLOW_WINDOW = "flow_window";
   static final String COMPRESSORS = "compressors";
@@ -29,7 +36,7 @@ record GrpcSettings(boolean directExecutor, Integer flowWindow, boolean noCompre
 
   static GrpcSettings parse(String stack, Map<String, String> opts) {
     Options.check(stack, opts, NAMES);
-    boolean direct = false;
+    Boolean direct = null;
     Integer window = null;
     String d = opts.get(DIRECT_EXECUTOR);
     if (d != null) {
@@ -63,5 +70,19 @@ record GrpcSettings(boolean directExecutor, Integer flowWindow, boolean noCompre
       }
     }
     return new GrpcSettings(direct, window, noCompressors);
+  }
+
+  /** Whether handlers and callbacks run on the transport threads (direct_executor=true). */
+  boolean directExecutor() {
+    return Boolean.TRUE.equals(direct);
+  }
+
+  /**
+   * Whether a server gets the stack's production executor (ServerExecutors): true when
+   * direct_executor is left out; false for direct_executor=true (directExecutor()) and
+   * =false (grpc-java's default executor, as the original sweep's builders had).
+   */
+  boolean productionServerExecutor() {
+    return direct == null;
   }
 }

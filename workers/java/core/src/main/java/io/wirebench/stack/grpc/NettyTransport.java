@@ -36,6 +36,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.List;
+import java.util.concurrent.Executor;
 import javax.net.ssl.SSLException;
 
 /**
@@ -81,7 +82,7 @@ final class NettyTransport {
   }
 
   static Server server(Address listen, int limit, GrpcSettings s, List<BindableService> bindable,
-      List<ServerServiceDefinition> defs, boolean reflection, Tls.Server tls) throws IOException {
+      List<ServerServiceDefinition> defs, boolean reflection, Tls.Server tls, Executor executor) throws IOException {
     NettyServerBuilder b;
     if (listen.isUnix()) {
       UnixSockets.removeStale(listen.path());
@@ -105,6 +106,8 @@ final class NettyTransport {
     }
     if (s.directExecutor()) {
       b.directExecutor();
+    } else if (executor != null) {
+      b.executor(executor);
     }
     if (s.flowWindow() != null) {
       b.flowControlWindow(s.flowWindow());

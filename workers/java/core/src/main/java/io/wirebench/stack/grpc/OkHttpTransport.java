@@ -21,6 +21,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.List;
+import java.util.concurrent.Executor;
 import javax.net.SocketFactory;
 
 /**
@@ -34,7 +35,7 @@ final class OkHttpTransport {
   private OkHttpTransport() {}
 
   static Server server(Address listen, int limit, GrpcSettings s, List<BindableService> bindable,
-      List<ServerServiceDefinition> defs, boolean reflection) throws IOException {
+      List<ServerServiceDefinition> defs, boolean reflection, Executor executor) throws IOException {
     OkHttpServerBuilder b = OkHttpServerBuilder.forPort(listen.inet(), InsecureServerCredentials.create());
     b.maxInboundMessageSize(limit);
     bindable.forEach(b::addService);
@@ -45,6 +46,8 @@ final class OkHttpTransport {
     }
     if (s.directExecutor()) {
       b.directExecutor();
+    } else if (executor != null) {
+      b.executor(executor);
     }
     if (s.flowWindow() != null) {
       b.flowControlWindow(s.flowWindow());

@@ -22,7 +22,7 @@ import wirebench.v1.wirebench._
  * request over the message limit fails with RESOURCE_EXHAUSTED. Like every Akka gRPC
  * server, it compresses its answers with gzip when the client says it accepts gzip
  * (grpc-java's clients do; grpc-go's, without a gzip codec registered, do not). TCP only.
- * No options.
+ * Set up as the Akka HTTP team sets a gRPC server up (AkkaGrpcStack.settings). No options.
  */
 final class AkkaGrpcStack extends Stack {
   override def name(): String = "akka-grpc"
@@ -48,7 +48,8 @@ final class AkkaGrpcStack extends Stack {
 
   override def startServer(svc: Reference, cfg: Stack.ServerConfig): Stack.RunningServer = {
     checkSetup(cfg.listen(), cfg.options(), serverOptions(), true, cfg.tls() != null)
-    implicit val system: ActorSystem = AkkaServerSystem("akka-grpc", cfg.maxMessageSize().toLong + 5, http2 = true)
+    implicit val system: ActorSystem =
+      AkkaServerSystem("akka-grpc", cfg.maxMessageSize().toLong + 5, http2 = true, settings = AkkaGrpcStack.settings)
     val services = new AkkaGrpcServices(svc)(system.dispatcher)
     val handler = ServiceHandler.concatOrNotFound(
       PersonServiceHandler.partial(services.persons, eHandler = AkkaGrpcStack.errors),
@@ -65,6 +66,22 @@ final class AkkaGrpcStack extends Stack {
 }
 
 object AkkaGrpcStack {
+  /**
+   * The gRPC server's settings as the Akka HTTP team sets an Akka gRPC server up for
+   * throughput (docs/java-worker.md, "How each stack is set up"): a request of one DATA
+   * frame, as a unary gRPC call's is, collected into a strict entity rather than streamed
+   * (min-collect-strict-entity-size = 1, which Akka HTTP's reference.conf describes as
+   * "more efficient processing of the request data without involving streams"), and the
+   * default dispatcher no larger than the CPUs the JVM may use (parallelism-max; its
+   * parallelism-min of 8 would otherwise run 8 threads on one CPU), as in their
+   * scala_akka server of grpc_bench (application.conf) and Akka HTTP's own HTTP/2 server
+   * benchmarks (H2RequestResponseBenchmark).
+   */
+  def settings: String =
+    s"""akka.http.server.http2.min-collect-strict-entity-size = 1
+       |akka.actor.default-dispatcher.fork-join-executor.parallelism-max = ${Runtime.getRuntime.availableProcessors}
+       |""".stripMargin
+
   /** The contract's codes as gRPC statuses (internal/grpcx/status.go); a request over the limit is RESOURCE_EXHAUSTED. */
   val errors: ActorSystem => PartialFunction[Throwable, Trailers] = system => {
     case e: ContractException =>

@@ -17,9 +17,15 @@ object Summaries {
 
   def AkkaGrpc: String =
     "Akka gRPC 2.1 generated Scala services on Akka HTTP's HTTP/2, ScalaPB messages, server reflection (v1alpha); " +
-      "gzips answers to clients that accept gzip; TCP (and TLS) only"
+      GrpcSetup + "; gzips answers to clients that accept gzip; TCP (and TLS) only"
 
   def PekkoGrpc: String =
     "Pekko gRPC 1.1 generated Scala services on Pekko HTTP's HTTP/2, ScalaPB messages, no server reflection; " +
-      "gzips answers to clients that accept gzip; TCP (and TLS) only"
+      GrpcSetup + "; gzips answers to clients that accept gzip; TCP (and TLS) only"
+
+  /** The gRPC servers' settings (AkkaGrpcStack.settings), in words both twins share. */
+  private def GrpcSetup: String =
+    "set up as grpc_bench's Akka and Pekko servers (settings by Akka HTTP's maintainers): single-frame requests " +
+      "collected into strict entities " +
+      "(http2.min-collect-strict-entity-size = 1), the default dispatcher capped at one thread per CPU (parallelism-max)"
 }
