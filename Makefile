@@ -16,9 +16,9 @@ run: build
 # worker's jar and the Rust worker's binary (when a JDK and Maven, or cargo, are
 # present; their Go interop tests skip without them), every Go test, the deploy checks,
 # the fuzz tests (20 s each), then the JVM and Rust workers' own tests. With CI=true
-# whatever would be skipped for a missing tool fails instead (internal/testtool, scripts/missing.sh). 30 min per
-# package: cmd/wirebench smokes every bundled suite (828 s in a run here on 2026-11-24,
-# with other builds on the machine).
+# whatever would be skipped for a missing tool fails instead (internal/testtool,
+# scripts/missing.sh). 30 min per package: cmd/wirebench smokes every bundled suite
+# (828 s in a run here on 2026-11-24, with other builds on the machine).
 test: vet check-generate java rust
 	$(GO) test -count=1 -timeout 30m ./...
 	@$(MAKE) --no-print-directory deploy-check
