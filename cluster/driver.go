@@ -44,8 +44,9 @@ type Options struct {
 	Observe func(Event)
 	// ForkDone, when set, is called after each fork that ended before ctx did, with
 	// what it measured of each target it ran, by the target's index in the group (a
-	// sequential group's fork runs one target; an interleaved one's every target that
-	// did not fail in an earlier fork), from the goroutine that called the driver.
+	// fork of RunGroup's sequential method runs one target; any other fork every
+	// target that did not fail in an earlier one), from the goroutine that called the
+	// driver.
 	ForkDone func(forks map[int]*results.Fork)
 	// Hosts places the workers (the zero Hosts: one server and one client worker
 	// spawned here) and the link between them.

@@ -36,9 +36,13 @@ workloads:
   - name: person.get
 `
 
-func loadSuite(t *testing.T, sequential bool) *suite.Suite {
+func loadSuite(t *testing.T, sequential, oneProcess bool) *suite.Suite {
 	t.Helper()
-	s, err := suite.Parse("two.yaml", []byte(twoTargets))
+	text := twoTargets
+	if oneProcess {
+		text = strings.Replace(text, "defaults:", "process: one\ndefaults:", 1)
+	}
+	s, err := suite.Parse("two.yaml", []byte(text))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,18 +81,23 @@ func sameInts(a, b []int) bool {
 // interleaved group's fork runs both targets, a sequential one's one target.
 func TestRunInterruptAndResume(t *testing.T) {
 	for _, c := range []struct {
-		name       string
-		sequential bool
+		name                   string
+		sequential, oneProcess bool
 		// firstRun and resumed are each benchmark's fork indices after the interrupted
 		// run and in the resumed run's events; forks the run's number of forks.
 		firstRun, resumed map[int][]int
-		forks             int
+		// forks is the run's number of forks, first the count of the first (two
+		// targets of a sequential fork in one process).
+		forks, first int
 	}{
-		{"interleaved", false, map[int][]int{0: {0}, 1: {0}}, map[int][]int{0: {1, 2}, 1: {1, 2}}, 3},
-		{"sequential", true, map[int][]int{0: {0}}, map[int][]int{0: {1, 2}, 1: {0, 1, 2}}, 6},
+		{"interleaved", false, false, map[int][]int{0: {0}, 1: {0}}, map[int][]int{0: {1, 2}, 1: {1, 2}}, 3, 1},
+		{"sequential", true, false, map[int][]int{0: {0}}, map[int][]int{0: {1, 2}, 1: {0, 1, 2}}, 6, 1},
+		// In one process a sequential fork runs both targets, one after the other.
+		{"one process", false, true, map[int][]int{0: {0}, 1: {0}}, map[int][]int{0: {1, 2}, 1: {1, 2}}, 3, 1},
+		{"one process, sequential", true, true, map[int][]int{0: {0}, 1: {0}}, map[int][]int{0: {1, 2}, 1: {1, 2}}, 6, 2},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			s := loadSuite(t, c.sequential)
+			s := loadSuite(t, c.sequential, c.oneProcess)
 			names := []string{s.Benchmarks[0].Name, s.Benchmarks[1].Name}
 			dir := filepath.Join(t.TempDir(), "out")
 			ctx, cancel := context.WithCancel(context.Background())
@@ -106,8 +115,8 @@ func TestRunInterruptAndResume(t *testing.T) {
 				}
 				t.Fatalf("interrupted run: %v, want context.Canceled", err)
 			}
-			if len(forkEvents) != 1 || forkEvents[0].Fork != 1 || forkEvents[0].Forks != c.forks {
-				t.Fatalf("fork events %+v, want one: fork 1 of %d", forkEvents, c.forks)
+			if len(forkEvents) != 1 || forkEvents[0].Fork != c.first || forkEvents[0].Forks != c.forks {
+				t.Fatalf("fork events %+v, want one: fork %d of %d", forkEvents, c.first, c.forks)
 			}
 			for _, kind := range []string{"json", "md", "html"} {
 				if _, err := os.Stat(out.Files[kind]); err != nil {
@@ -140,7 +149,7 @@ func TestRunInterruptAndResume(t *testing.T) {
 			// Resume: only the forks left run.
 			ran := map[int]map[int]bool{}
 			var start Event
-			out, err = Run(context.Background(), loadSuite(t, c.sequential), Options{Dir: dir, Resume: true, Binary: binary, Seed: 1,
+			out, err = Run(context.Background(), loadSuite(t, c.sequential, c.oneProcess), Options{Dir: dir, Resume: true, Binary: binary, Seed: 1,
 				Observe: func(e Event) {
 					switch e.Kind {
 					case KindStart:
@@ -156,8 +165,8 @@ func TestRunInterruptAndResume(t *testing.T) {
 			if err != nil || out.Failed > 0 {
 				t.Fatalf("resume: %v, %d failed", err, out.Failed)
 			}
-			if start.Resumed != 1 || start.Fork != 1 || start.Forks != c.forks {
-				t.Errorf("resume starts at %+v, want 1 fork resumed of %d", start, c.forks)
+			if start.Resumed != c.first || start.Fork != c.first || start.Forks != c.forks {
+				t.Errorf("resume starts at %+v, want %d forks resumed of %d", start, c.first, c.forks)
 			}
 			for k, want := range c.resumed {
 				var trials []int

@@ -239,7 +239,7 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 		if len(group) > 1 && specs[0].Method == spec.MethodInterleaved {
 			rounds = specs[0].Iterations
 		}
-		_, resumed, each := forkPlan(benchmarks, all, done, st.forks)
+		planned, resumed, each := forkPlan(benchmarks, all, done, st.forks)
 		key := specs[0].RoundsGroup(specs[0].ServerStack)
 		observe(Event{Kind: KindStart, Index: first, Total: total, Name: names[0], Group: names, GroupKey: key,
 			Estimate: suite.Estimate(members), Rounds: rounds, Resumed: resumed, Fork: p.done, Forks: p.forks, Left: p.left()})
@@ -251,8 +251,12 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 				return out, err
 			}
 		}
-		forkDone := func() {
-			p.finished(1, each)
+		// counted is the forks of the group counted finished so far, added those
+		// --precision added to its plan.
+		counted, added := 0, 0
+		forkDone := func(n int) {
+			counted += n
+			p.finished(n, each)
 			observe(Event{Kind: KindFork, Index: first, Total: total, Name: names[0], Group: names, GroupKey: key,
 				Fork: p.done, Forks: p.forks, Left: p.left()})
 		}
@@ -266,14 +270,21 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 					stop()
 					return
 				}
-				forkDone()
+				if rounds > 0 {
+					forkDone(1) // one fork of every target
+				} else {
+					forkDone(len(forks)) // a fork of each target it ran
+				}
 			}}
 		base := baselineOf(s, benchmarks, group)
 		run := cluster.RunGroup
 		if s.Process == suite.ProcessOne {
 			run = cluster.RunOneProcess
 		}
-		summaries, errs := measureGroup(dctx, run, specs, copts, base, opt, prior, func(n int) { p.add(n, each) })
+		summaries, errs := measureGroup(dctx, run, specs, copts, base, opt, prior, func(n int) {
+			added += n
+			p.add(n, each)
+		})
 		if jerr != nil {
 			return nil, jerr // nothing more can be kept safely
 		}
@@ -284,8 +295,10 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 		if jerr := j.append(journalLine{Kind: "group", Benchmarks: summaries}); jerr != nil {
 			return nil, jerr
 		}
-		if specs[0].Capacity != nil {
-			forkDone() // a capacity search is journaled whole
+		if rest := planned - resumed + added - counted; rest > 0 {
+			// Forks the plan had and no fork reported: a capacity search (journaled
+			// whole), the forks a failed target did not run.
+			forkDone(rest)
 		}
 		for k, i := range group {
 			done[benchmarks[i].Name] = summaries[k]

@@ -24,7 +24,7 @@ const suiteArg = "suite"
 // remote workers are reached, how the finished run is tagged in the store; and the
 // deprecated --seed, which sets --order-seed. Every other flag of run is journaled
 // (runArgs) and read back by --resume.
-var notJournaled = []string{"help", "out", "resume", "list", "plain", "profile", "metrics-addr", "seed",
+var notJournaled = []string{"help", "version", "out", "resume", "list", "plain", "profile", "metrics-addr", "seed",
 	"token-file", "tls-ca", "tls-cert", "tls-key", "tls-server-name", "store", "commit", "branch", "machine"}
 
 // runFlags are run's flags that a run journals, by name.

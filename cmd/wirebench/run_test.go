@@ -202,8 +202,8 @@ func TestRunResumeReadsJournal(t *testing.T) {
 	}
 	// Every flag of run that changes what is measured, and the suite; the others
 	// (output, progress, profiles, how workers are reached, store tags) are not.
-	want := []string{"budget", "client-worker", "client-workers", "filter", "link", "netns", "no-store", "precision",
-		"rate-scale", "seed", "sequential", "server-listen-host", "server-worker", "smoke", "suite"}
+	want := []string{"budget", "client-worker", "client-workers", "filter", "link", "netns", "no-store", "order-seed",
+		"precision", "rate-scale", "record-smoke", "sequential", "server-listen-host", "server-worker", "smoke", "suite"}
 	var got []string
 	for k := range h.Args {
 		got = append(got, k)
