@@ -2,7 +2,9 @@ package runner
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -194,5 +196,42 @@ func TestRunInterruptAndResume(t *testing.T) {
 				t.Errorf("ratio %+v, want one over 3 forks", rel)
 			}
 		})
+	}
+}
+
+// A target that fails in a fork is journaled with its error in that fork and is not
+// in the later ones; the others' forks go on, each journaled.
+func TestRunJournalsFailedTarget(t *testing.T) {
+	s := loadSuite(t, false, false)
+	bad := &s.Benchmarks[1]
+	bad.Spec.Label, bad.Spec.ClientOptions = "bad", map[string]string{"no_such_option": "1"}
+	bad.Name = bad.Spec.Name()
+	dir := filepath.Join(t.TempDir(), "out")
+	out, err := Run(context.Background(), s, Options{Dir: dir, Binary: binary, Seed: 1})
+	if err != nil || out.Failed != 1 {
+		t.Fatalf("run: %v, %d failed; want the bad target failed", err, out.Failed)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, JournalFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var targets []int
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var l journalLine
+		if err := json.Unmarshal([]byte(line), &l); err != nil {
+			t.Fatal(err)
+		}
+		if l.Kind != "fork" {
+			continue
+		}
+		targets = append(targets, len(l.Forks))
+		for _, f := range l.Forks {
+			if (f.Name == bad.Name) != (f.Error != "") {
+				t.Errorf("fork %d of %s journaled with error %q", f.Index+1, f.Name, f.Error)
+			}
+		}
+	}
+	if fmt.Sprint(targets) != "[2 1 1]" {
+		t.Errorf("the journal's forks hold %v targets, want [2 1 1]: both, then the good one alone", targets)
 	}
 }
