@@ -31,7 +31,8 @@ import (
 type Options struct {
 	// Dir is the output directory: journal, results.json, report.md, report.html.
 	Dir string
-	// Resume continues the run journaled in Dir, skipping the benchmarks it holds.
+	// Resume continues the run journaled in Dir: it runs only the forks the journal
+	// does not hold.
 	Resume bool
 	// Filter, when set, keeps only the benchmarks whose name matches.
 	Filter *regexp.Regexp
