@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/wirebench
 
-.PHONY: build run test vet check-generate deploy-check generate demo bench-codecs tools peers clean java jvm-stacks test-java test-java-unit rust test-rust test-rust-unit rust-generate
+.PHONY: build run test fuzz vet check-generate deploy-check generate demo bench-codecs tools peers clean java jvm-stacks test-java test-java-unit rust test-rust test-rust-unit rust-generate
 
 build:
 	$(GO) build -o $(BIN) ./cmd/wirebench
@@ -15,18 +15,25 @@ run: build
 # The test command of the README and of CI: vet, the generated-code check, the JVM
 # worker's jar and the Rust worker's binary (when a JDK and Maven, or cargo, are
 # present; their Go interop tests skip without them), every Go test, the deploy checks,
-# then the JVM and Rust workers' own tests. With CI=true whatever would be skipped for
-# a missing tool fails instead (internal/testtool, scripts/missing.sh). 30 min per
-# package: cmd/wirebench smokes every bundled suite (828 s in a run here on 2026-11-24,
-# with other builds on the machine).
+# the fuzz tests (20 s each), then the JVM and Rust workers' own tests. With CI=true
+# whatever would be skipped for a missing tool fails instead (internal/testtool,
+# scripts/missing.sh). 30 min per package: cmd/wirebench smokes every bundled suite
+# (828 s in a run here on 2026-11-24, with other builds on the machine).
 test: vet check-generate java rust
 	$(GO) test -count=1 -timeout 30m ./...
 	@$(MAKE) --no-print-directory deploy-check
+	@$(MAKE) --no-print-directory fuzz
 	@$(MAKE) --no-print-directory test-java-unit
 	@$(MAKE) --no-print-directory test-rust-unit
 
 vet:
 	$(GO) vet ./...
+
+# Fuzz tests, 20 s each (go test fuzzes one target of one package at a time; their
+# seed corpora run with every `go test`): the journal's reader, which reads what a
+# kill -9 leaves (runner/journal_test.go).
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzReadJournal$$' -fuzztime 20s ./runner/
 
 # Regenerates the wire code from contract/schema (needs protoc, capnp, thrift and the Go
 # plugins: `make tools`) and the http-json bodies' easyjson code (go.mod's easyjson tool).

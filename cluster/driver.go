@@ -42,6 +42,12 @@ type Options struct {
 	Seed uint64
 	// Observe, when set, receives events as they happen (from one goroutine at a time).
 	Observe func(Event)
+	// ForkDone, when set, is called after each fork that ended before ctx did, with
+	// what it measured of each target it ran, by the target's index in the group (a
+	// fork of RunGroup's sequential method runs one target; any other fork every
+	// target that did not fail in an earlier one), from the goroutine that called the
+	// driver.
+	ForkDone func(forks map[int]*results.Fork)
 	// Hosts places the workers (the zero Hosts: one server and one client worker
 	// spawned here) and the link between them.
 	Hosts spec.Hosts
@@ -284,6 +290,9 @@ func runSequential(ctx context.Context, res Resolved, idx int, opt Options, dir 
 			}
 			return nil
 		}()
+		if opt.ForkDone != nil && ctx.Err() == nil {
+			opt.ForkDone(map[int]*results.Fork{idx: tr})
+		}
 		if tr.Err != nil {
 			out.Err = tr.Err
 			return
@@ -396,6 +405,15 @@ func runInterleaved(ctx context.Context, rs []Resolved, opt Options, dir string,
 		}
 		if ctx.Err() != nil {
 			return
+		}
+		if opt.ForkDone != nil {
+			forks := map[int]*results.Fork{}
+			for i, tr := range trials {
+				if out[i].Err == nil || tr.Err != nil { // else it failed in an earlier fork
+					forks[i] = tr
+				}
+			}
+			opt.ForkDone(forks)
 		}
 	}
 }

@@ -85,6 +85,15 @@ func RunOneProcess(ctx context.Context, specs []spec.Spec, opt Options) []*resul
 	plan := rs[0].Spec
 	for trial := opt.FirstTrial; trial < opt.FirstTrial+plan.Trials && ctx.Err() == nil; trial++ {
 		runOneTrial(ctx, rs, opt, proc, dir, trial, method, measured)
+		if opt.ForkDone != nil && ctx.Err() == nil {
+			forks := map[int]*results.Fork{}
+			for i, m := range measured {
+				if n := len(m.Trials); n > 0 && m.Trials[n-1].Index == trial {
+					forks[i] = m.Trials[n-1]
+				}
+			}
+			opt.ForkDone(forks)
+		}
 	}
 	if ctx.Err() != nil {
 		for _, m := range measured {

@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -10,34 +9,87 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
+	"github.com/wirebench/wirebench/record"
 	"github.com/wirebench/wirebench/results"
 )
 
 // JournalFile is the name of the journal in a run's output directory.
 const JournalFile = "journal.jsonl"
 
-// journal is the durable record of a run: a header line, then one line per finished
-// comparison group (its benchmarks, measured together), each written whole and synced
-// to disk before the next group starts, so a run killed at any moment (kill -9
-// included) loses at most the group in progress. A torn last line, from a kill in the middle of a write, is dropped when
-// the journal is reopened.
+// ErrNoRun is the error of ReadHeader for a directory that holds no run.
+var ErrNoRun = errors.New("not a wirebench run")
+
+// journal is the durable record of a run: a header line (the suite, the environment,
+// the arguments the run was started with), then one line per finished fork (what it
+// measured of each target, histograms included) and one per finished comparison group
+// (its benchmarks, summarized). Each line is written whole and synced to disk before
+// the run goes on, so a run killed at any moment (kill -9 included) loses at most the
+// fork in progress. A torn last line, from a kill in the middle of a write, is dropped
+// when the journal is reopened.
 type journal struct {
 	f *os.File
 }
 
 type journalLine struct {
-	Kind        string               `json:"kind"` // "header" or "group"
+	Kind        string               `json:"kind"` // "header", "fork" or "group"
 	Suite       string               `json:"suite,omitempty"`
 	Environment *results.Environment `json:"environment,omitempty"`
-	Benchmarks  []results.Benchmark  `json:"benchmarks,omitempty"`
+	// Args are the run's arguments (Options.Args), in the header.
+	Args map[string]json.RawMessage `json:"args,omitempty"`
+	// Forks are one fork's targets, in a fork line.
+	Forks      []forkRecord        `json:"forks,omitempty"`
+	Benchmarks []results.Benchmark `json:"benchmarks,omitempty"`
+}
+
+// forkRecord is one fork of one benchmark, as the driver measured it.
+type forkRecord struct {
+	Name string `json:"name"`
+	// Settings says how the benchmark was measured (settingsOf), for sameSettings.
+	Settings      string      `json:"settings"`
+	Index         int         `json:"index"`
+	Warmup        *ivRecord   `json:"warmup,omitempty"`
+	WarmupSlices  []*ivRecord `json:"warmup_slices,omitempty"`
+	WarmupSettled bool        `json:"warmup_settled,omitempty"`
+	Intervals     []*ivRecord `json:"intervals"`
+	Error         string      `json:"error,omitempty"`
+}
+
+// ivRecord is a results.Interval with its histograms encoded (record.EncodeHistogram)
+// and its durations in nanoseconds.
+type ivRecord struct {
+	Phase         string                      `json:"phase"`
+	Index         int                         `json:"index"`
+	Start         time.Time                   `json:"start"`
+	End           time.Time                   `json:"end"`
+	Ops           int64                       `json:"ops"`
+	Errors        map[record.ErrorKind]int64  `json:"errors,omitempty"`
+	FirstErrors   map[record.ErrorKind]string `json:"first_errors,omitempty"`
+	Resp          string                      `json:"resp"`
+	Service       string                      `json:"service,omitempty"`
+	Lag           string                      `json:"lag,omitempty"`
+	Clamped       int64                       `json:"clamped,omitempty"`
+	Overflow      int64                       `json:"overflow,omitempty"`
+	BytesSent     int64                       `json:"bytes_sent"`
+	BytesReceived int64                       `json:"bytes_received"`
+	ClientCPU     time.Duration               `json:"client_cpu_ns"`
+	ClientCPUs    int                         `json:"client_cpus"`
+	LinkCPU       time.Duration               `json:"link_cpu_ns,omitempty"`
+	Parts         []*ivRecord                 `json:"parts,omitempty"`
+	Server        *results.ProcReading        `json:"server,omitempty"`
+	ServerCPU     time.Duration               `json:"server_cpu_ns,omitempty"`
 }
 
 // journalState is what an existing journal holds.
 type journalState struct {
-	suite      string
-	env        *results.Environment
+	header *journalLine
+	// benchmarks are the groups' summaries, in journal order.
 	benchmarks []results.Benchmark
+	// forks are the journaled forks by benchmark, in journal order, and settings how
+	// each benchmark's were measured.
+	forks    map[string][]*results.Fork
+	settings map[string]string
 }
 
 // openJournal opens dir's journal for appending. With resume it reads what the
@@ -56,11 +108,11 @@ func openJournal(dir string, resume bool) (*journal, *journalState, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		return &journal{f: f}, &journalState{}, nil
+		return &journal{f: f}, newJournalState(), nil
 	}
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, fmt.Errorf("nothing to resume in %s: it has no %s", dir, JournalFile)
+		return nil, nil, fmt.Errorf("nothing to resume in %s: it has no %s (%w)", dir, JournalFile, ErrNoRun)
 	}
 	if err != nil {
 		return nil, nil, err
@@ -84,36 +136,92 @@ func openJournal(dir string, resume bool) (*journal, *journalState, error) {
 	return &journal{f: f}, st, nil
 }
 
-// readJournal parses a journal and returns the length of its complete lines.
+func newJournalState() *journalState {
+	return &journalState{forks: map[string][]*results.Fork{}, settings: map[string]string{}}
+}
+
+// Header is what a run's journal says of the run: its suite's name and the
+// arguments it was started with (Options.Args; nil in journals written before they
+// were recorded, or when the run was killed before its header was written).
+type Header struct {
+	Suite string
+	Args  map[string]json.RawMessage
+}
+
+// ReadHeader reads the header of the run journaled in dir; a directory without a
+// journal is ErrNoRun.
+func ReadHeader(dir string) (*Header, error) {
+	data, err := os.ReadFile(filepath.Join(dir, JournalFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%s: %w: it has no %s", dir, ErrNoRun, JournalFile)
+	}
+	if err != nil {
+		return nil, err
+	}
+	st, _, err := readJournal(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, JournalFile), err)
+	}
+	if st.header == nil {
+		return &Header{}, nil
+	}
+	return &Header{Suite: st.header.Suite, Args: st.header.Args}, nil
+}
+
+// readJournal parses a journal and returns the length of its complete lines. A last
+// line without its newline, or that does not parse, is torn (a kill in the middle of
+// its write) and left out; a line before it that does not parse is an error, since
+// dropping it would lose a record silently.
 func readJournal(data []byte) (*journalState, int, error) {
-	st := &journalState{}
+	st := newJournalState()
 	good := 0
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64<<10), 256<<20)
-	for n := 1; sc.Scan(); n++ {
-		line := sc.Bytes()
-		end := good + len(line) + 1
-		if end > len(data) {
+	for n := 1; good < len(data); n++ {
+		nl := bytes.IndexByte(data[good:], '\n')
+		if nl < 0 {
 			break // no newline: a torn last line
 		}
-		var l journalLine
-		if err := json.Unmarshal(line, &l); err != nil {
+		end := good + nl + 1
+		if err := st.add(data[good : end-1]); err != nil {
 			if end == len(data) {
 				break // the last line, torn
 			}
 			return nil, 0, fmt.Errorf("line %d: %v", n, err)
 		}
-		switch {
-		case l.Kind == "header":
-			st.suite, st.env = l.Suite, l.Environment
-		case l.Kind == "group":
-			st.benchmarks = append(st.benchmarks, l.Benchmarks...)
-		default:
-			return nil, 0, fmt.Errorf("line %d: unknown entry %q", n, l.Kind)
-		}
 		good = end
 	}
 	return st, good, nil
+}
+
+// add adds one journal line to st; st is unchanged when it fails.
+func (st *journalState) add(line []byte) error {
+	var l journalLine
+	if err := json.Unmarshal(line, &l); err != nil {
+		return err
+	}
+	switch l.Kind {
+	case "header":
+		if st.header == nil {
+			st.header = &l
+		}
+	case "fork":
+		forks := make([]*results.Fork, len(l.Forks))
+		for i, r := range l.Forks {
+			f, err := r.fork()
+			if err != nil {
+				return fmt.Errorf("fork %d of %s: %v", r.Index+1, r.Name, err)
+			}
+			forks[i] = f
+		}
+		for i, r := range l.Forks {
+			st.forks[r.Name] = append(st.forks[r.Name], forks[i])
+			st.settings[r.Name] = r.Settings
+		}
+	case "group":
+		st.benchmarks = append(st.benchmarks, l.Benchmarks...)
+	default:
+		return fmt.Errorf("unknown entry %q", l.Kind)
+	}
+	return nil
 }
 
 // append writes one line and syncs it to disk.
@@ -132,3 +240,131 @@ func (j *journal) append(l journalLine) error {
 }
 
 func (j *journal) close() error { return j.f.Close() }
+
+// forkRecordOf is f, a fork of the benchmark name measured as settings says, as the
+// journal holds it.
+func forkRecordOf(name, settings string, f *results.Fork) (forkRecord, error) {
+	r := forkRecord{Name: name, Settings: settings, Index: f.Index, WarmupSettled: f.WarmupSettled}
+	if f.Err != nil {
+		r.Error = f.Err.Error()
+	}
+	var err error
+	if r.Warmup, err = ivRecordOf(f.Warmup); err != nil {
+		return r, err
+	}
+	if r.WarmupSlices, err = ivRecordsOf(f.WarmupSlices); err != nil {
+		return r, err
+	}
+	if r.Intervals, err = ivRecordsOf(f.Intervals); err != nil {
+		return r, err
+	}
+	return r, nil
+}
+
+func ivRecordsOf(ivs []*results.Interval) ([]*ivRecord, error) {
+	var out []*ivRecord
+	for _, iv := range ivs {
+		r, err := ivRecordOf(iv)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+func ivRecordOf(iv *results.Interval) (*ivRecord, error) {
+	if iv == nil {
+		return nil, nil
+	}
+	r := &ivRecord{Phase: iv.Phase, Index: iv.Index, Start: iv.Start, End: iv.End, Ops: iv.Ops,
+		Errors: iv.Errors, FirstErrors: iv.FirstErrors, Clamped: iv.Clamped, Overflow: iv.Overflow,
+		BytesSent: iv.BytesSent, BytesReceived: iv.BytesReceived, ClientCPU: iv.ClientCPU,
+		ClientCPUs: iv.ClientCPUs, LinkCPU: iv.LinkCPU, Server: iv.Server, ServerCPU: iv.ServerCPU}
+	var err error
+	if r.Resp, err = record.EncodeHistogram(iv.Resp); err != nil {
+		return nil, err
+	}
+	if iv.Service != nil {
+		if r.Service, err = record.EncodeHistogram(iv.Service); err != nil {
+			return nil, err
+		}
+	}
+	if iv.Lag != nil {
+		if r.Lag, err = record.EncodeHistogram(iv.Lag); err != nil {
+			return nil, err
+		}
+	}
+	if len(iv.Parts) > 0 {
+		if r.Parts, err = ivRecordsOf(iv.Parts); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+// fork is the inverse of forkRecordOf.
+func (r forkRecord) fork() (*results.Fork, error) {
+	f := &results.Fork{Index: r.Index, WarmupSettled: r.WarmupSettled}
+	if r.Error != "" {
+		f.Err = errors.New(r.Error)
+	}
+	var err error
+	if f.Warmup, err = r.Warmup.interval(); err != nil {
+		return nil, err
+	}
+	if f.WarmupSlices, err = intervals(r.WarmupSlices); err != nil {
+		return nil, err
+	}
+	if f.Intervals, err = intervals(r.Intervals); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+func intervals(rs []*ivRecord) ([]*results.Interval, error) {
+	var out []*results.Interval
+	for _, r := range rs {
+		if r == nil {
+			return nil, errors.New("an empty interval")
+		}
+		iv, err := r.interval()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, iv)
+	}
+	return out, nil
+}
+
+// interval is the inverse of ivRecordOf; it checks, as the driver does of a worker's
+// interval, that the response histogram counts the interval's ops.
+func (r *ivRecord) interval() (*results.Interval, error) {
+	if r == nil {
+		return nil, nil
+	}
+	iv := &results.Interval{Phase: r.Phase, Index: r.Index, Interval: &record.Interval{Start: r.Start, End: r.End,
+		Ops: r.Ops, Errors: r.Errors, FirstErrors: r.FirstErrors, Clamped: r.Clamped, Overflow: r.Overflow},
+		BytesSent: r.BytesSent, BytesReceived: r.BytesReceived, ClientCPU: r.ClientCPU, ClientCPUs: r.ClientCPUs,
+		LinkCPU: r.LinkCPU, Server: r.Server, ServerCPU: r.ServerCPU}
+	if iv.Errors == nil {
+		iv.Errors = map[record.ErrorKind]int64{}
+	}
+	var err error
+	if iv.Resp, err = record.DecodeHistogram(r.Resp); err != nil {
+		return nil, err
+	}
+	if iv.Resp == nil || iv.Resp.TotalCount() != iv.Ops {
+		return nil, fmt.Errorf("interval %s %d: its response histogram does not count its %d ops", r.Phase, r.Index+1, r.Ops)
+	}
+	if iv.Service, err = record.DecodeHistogram(r.Service); err != nil {
+		return nil, err
+	}
+	if iv.Lag, err = record.DecodeHistogram(r.Lag); err != nil {
+		return nil, err
+	}
+	if iv.Parts, err = intervals(r.Parts); err != nil {
+		return nil, err
+	}
+	return iv, nil
+}

@@ -6,6 +6,7 @@ package runner
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -30,7 +31,8 @@ import (
 type Options struct {
 	// Dir is the output directory: journal, results.json, report.md, report.html.
 	Dir string
-	// Resume continues the run journaled in Dir, skipping the benchmarks it holds.
+	// Resume continues the run journaled in Dir: it runs only the forks the journal
+	// does not hold.
 	Resume bool
 	// Filter, when set, keeps only the benchmarks whose name matches.
 	Filter *regexp.Regexp
@@ -55,6 +57,10 @@ type Options struct {
 	Budget    time.Duration
 	// Command is the command line that started the run, for the results' title.
 	Command string
+	// Args are the arguments the run was started with that decide what it measures
+	// (the command line's, by name, as JSON), journaled in its header for a resume to
+	// read back (ReadHeader). The runner keeps them and does not read them.
+	Args map[string]json.RawMessage
 }
 
 // OneProcessRole is the role of the one host of a run with process: one (a results
@@ -71,11 +77,23 @@ type Event struct {
 	// ones skipped on resume.
 	Index, Total int
 	Name         string
-	// Group is set for KindStart: the names of the benchmarks measured together
-	// (one, or a comparison group measured interleaved), Index being the first's;
-	// Estimate is their expected length (suite.Benchmark.Estimate).
+	// Group is set for KindStart and KindFork: the names of the benchmarks measured
+	// together (one, or a comparison group measured interleaved), Index being the
+	// first's, and GroupKey the group's key (spec.Spec.RoundsGroup); Estimate is their
+	// expected length (suite.Estimate) and Resumed the forks of theirs an earlier run
+	// journaled (KindStart).
 	Group    []string
+	GroupKey string
 	Estimate time.Duration
+	Resumed  int
+	// Fork counts the run's finished forks, an earlier run's included, and Forks is
+	// the run's number of forks: a group of interleaved targets has one per trial,
+	// any other benchmark one per trial of its own, a capacity search one;
+	// --precision adds forks as it goes. Left is the time the forks not finished
+	// should take: their plan (suite.Estimate), scaled by the time the forks finished
+	// in this run took against their plan. Set for KindStart and KindFork.
+	Fork, Forks int
+	Left        time.Duration
 	// Rounds is the number of rounds of an interleaved group (KindStart).
 	Rounds int
 	// Interval is set for KindInterval (its Target indexes Group).
@@ -93,6 +111,7 @@ const (
 	KindStart                     // a benchmark, or a group measured together, starts
 	KindInterval                  // a phase of one of them finished
 	KindDone                      // a benchmark finished (Err says if it failed)
+	KindFork                      // a fork finished and is journaled
 )
 
 // Outcome is what a run produced.
@@ -133,10 +152,12 @@ func baselineOf(s *suite.Suite, bs []suite.Benchmark, group []int) int {
 	return 0
 }
 
-// Run runs the suite, group by group (Groups). When ctx ends it stops the group in
-// progress (which is not kept: --resume runs it again), writes the reports from what
-// finished and returns ctx's error with the outcome. A benchmark that fails is kept
-// with its error and the run goes on; Outcome.Failed counts them.
+// Run runs the suite, group by group (Groups), journaling each fork as it finishes
+// and each group when it is summarized. When ctx ends it stops the fork in progress
+// (which is not kept: --resume runs it again), writes the reports from what finished,
+// the finished forks of the group cut short included, and returns ctx's error with
+// the outcome. A benchmark that fails is kept with its error and the run goes on;
+// Outcome.Failed counts them.
 func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 	benchmarks := Select(s, opt.Filter)
 	if len(benchmarks) == 0 {
@@ -147,10 +168,13 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 		return nil, err
 	}
 	defer j.close()
-	if opt.Resume && st.suite != "" && st.suite != s.Name {
-		return nil, fmt.Errorf("%s holds a run of suite %q, not %q", opt.Dir, st.suite, s.Name)
+	var env *results.Environment
+	if h := st.header; h != nil {
+		if h.Suite != "" && h.Suite != s.Name {
+			return nil, fmt.Errorf("%s holds a run of suite %q, not %q", opt.Dir, h.Suite, s.Name)
+		}
+		env = h.Environment
 	}
-	env := st.env
 	if env == nil {
 		e, err := environment(ctx, opt, benchmarks)
 		if err != nil {
@@ -163,7 +187,7 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 			e.Workers = []results.WorkerHost{here}
 		}
 		env = &e
-		if err := j.append(journalLine{Kind: "header", Suite: s.Name, Environment: env}); err != nil {
+		if err := j.append(journalLine{Kind: "header", Suite: s.Name, Environment: env, Args: opt.Args}); err != nil {
 			return nil, err
 		}
 	}
@@ -171,7 +195,7 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 	for _, b := range st.benchmarks {
 		done[b.Name] = b
 	}
-	if err := sameSettings(opt.Dir, benchmarks, done); err != nil {
+	if err := sameSettings(opt.Dir, benchmarks, done, st.settings); err != nil {
 		return nil, err
 	}
 	observe := func(e Event) {
@@ -179,10 +203,16 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 			opt.Observe(e)
 		}
 	}
+	groups := suite.Groups(benchmarks)
+	p := newPace(benchmarks, groups, done, st.forks)
 	out := &Outcome{}
-	var runErr error
+	var runErr, jerr error
+	// The driver runs under its own context, so that a journal that cannot be
+	// written stops it.
+	dctx, stop := context.WithCancel(ctx)
+	defer stop()
 	total := len(benchmarks)
-	for _, all := range suite.Groups(benchmarks) {
+	for _, all := range groups {
 		var group []int
 		for _, i := range all {
 			if _, ok := done[benchmarks[i].Name]; ok {
@@ -196,23 +226,24 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 		}
 		specs := make([]spec.Spec, len(group))
 		names := make([]string, len(group))
+		members := make([]suite.Benchmark, len(group))
+		prior := make([]*results.Measured, len(group))
 		for k, i := range group {
-			specs[k], names[k] = benchmarks[i].Spec, benchmarks[i].Name
+			specs[k], names[k], members[k] = benchmarks[i].Spec, benchmarks[i].Name, benchmarks[i]
 			if runtime.NumCPU() < 2 {
 				specs[k].ServerCPUs, specs[k].ClientCPUs = nil, nil
 			}
+			prior[k] = measuredOf(st.forks[names[k]])
 		}
-		members := make([]suite.Benchmark, len(group))
-		for k, i := range group {
-			members[k] = benchmarks[i]
-		}
-		estimate := suite.Estimate(members)
 		first := group[0]
 		rounds := 0
 		if len(group) > 1 && specs[0].Method == spec.MethodInterleaved {
 			rounds = specs[0].Iterations
 		}
-		observe(Event{Kind: KindStart, Index: first, Total: total, Name: names[0], Group: names, Estimate: estimate, Rounds: rounds})
+		planned, resumed, each := forkPlan(benchmarks, all, done, st.forks)
+		key := specs[0].RoundsGroup(specs[0].ServerStack)
+		observe(Event{Kind: KindStart, Index: first, Total: total, Name: names[0], Group: names, GroupKey: key,
+			Estimate: suite.Estimate(members), Rounds: rounds, Resumed: resumed, Fork: p.done, Forks: p.forks, Left: p.left()})
 		profiles := ""
 		if opt.ProfileDir != "" {
 			// One directory per group: the workers' file names count targets within a group.
@@ -221,22 +252,54 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 				return out, err
 			}
 		}
-		copts := cluster.Options{Binary: opt.Binary, Seed: opt.Seed, Hosts: opt.Hosts, ProfileDir: profiles, Observe: func(ev cluster.Event) {
-			i := group[ev.Target]
-			observe(Event{Kind: KindInterval, Index: i, Total: total, Name: benchmarks[i].Name, Interval: &ev})
-		}}
+		// counted is the forks of the group counted finished so far, added those
+		// --precision added to its plan.
+		counted, added := 0, 0
+		forkDone := func(n int) {
+			counted += n
+			p.finished(n, each)
+			observe(Event{Kind: KindFork, Index: first, Total: total, Name: names[0], Group: names, GroupKey: key,
+				Fork: p.done, Forks: p.forks, Left: p.left()})
+		}
+		copts := cluster.Options{Binary: opt.Binary, Seed: opt.Seed, Hosts: opt.Hosts, ProfileDir: profiles,
+			Observe: func(ev cluster.Event) {
+				i := group[ev.Target]
+				observe(Event{Kind: KindInterval, Index: i, Total: total, Name: benchmarks[i].Name, Interval: &ev})
+			},
+			ForkDone: func(forks map[int]*results.Fork) {
+				if jerr = journalFork(j, st, specs, names, forks); jerr != nil {
+					stop()
+					return
+				}
+				if rounds > 0 {
+					forkDone(1) // one fork of every target
+				} else {
+					forkDone(len(forks)) // a fork of each target it ran
+				}
+			}}
 		base := baselineOf(s, benchmarks, group)
 		run := cluster.RunGroup
 		if s.Process == suite.ProcessOne {
 			run = cluster.RunOneProcess
 		}
-		summaries, errs := measureGroup(ctx, run, specs, copts, base, opt)
+		summaries, errs := measureGroup(dctx, run, specs, copts, base, opt, prior, func(n int) {
+			added += n
+			p.add(n, each)
+		})
+		if jerr != nil {
+			return nil, jerr // nothing more can be kept safely
+		}
 		if ctx.Err() != nil {
 			runErr = ctx.Err()
 			break
 		}
 		if jerr := j.append(journalLine{Kind: "group", Benchmarks: summaries}); jerr != nil {
-			return nil, jerr // nothing more can be kept safely
+			return nil, jerr
+		}
+		if rest := planned - resumed + added - counted; rest > 0 {
+			// Forks the plan had and no fork reported: a capacity search (journaled
+			// whole), the forks a failed target did not run.
+			forkDone(rest)
 		}
 		for k, i := range group {
 			done[benchmarks[i].Name] = summaries[k]
@@ -244,6 +307,12 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 				out.Failed++
 			}
 			observe(Event{Kind: KindDone, Index: i, Total: total, Name: benchmarks[i].Name, Result: &summaries[k], Err: errs.err[k]})
+		}
+	}
+	// The groups cut short: what their finished forks measured.
+	for _, g := range groups {
+		for _, b := range partialGroup(s, benchmarks, g, done, st.forks) {
+			done[b.Name] = b
 		}
 	}
 	// Results in suite order, with what earlier runs journaled for this suite.
@@ -274,16 +343,19 @@ type measured struct {
 	err     []error
 }
 
-// measureGroup measures a group (measure) and pairs its ratios against base
-// (summary.Group); with o.Precision, it adds batches of forks while a ratio's
-// interval is wider than asked and the budget allows another batch, and says on
-// each benchmark whether its ratio reached the precision.
+// measureGroup measures a group (measure), after the forks prior holds (an earlier
+// run's, journaled), and pairs its ratios against base (summary.Group); with
+// o.Precision, it adds batches of forks while a ratio's interval is wider than asked
+// and the budget allows another batch (grow is told of each), and says on each
+// benchmark whether its ratio reached the precision. The budget counts from this
+// call: a resumed group's earlier forks are not in it.
 //
 // run measures the group: cluster.RunGroup, with worker processes, or
 // cluster.RunOneProcess, in this one.
-func measureGroup(ctx context.Context, run groupRunner, specs []spec.Spec, copts cluster.Options, base int, o Options) ([]results.Benchmark, measured) {
+func measureGroup(ctx context.Context, run groupRunner, specs []spec.Spec, copts cluster.Options, base int, o Options, prior []*results.Measured, grow func(forks int)) ([]results.Benchmark, measured) {
 	start := time.Now()
-	summaries, m := measure(ctx, run, specs, copts)
+	before := forksOf(prior)
+	summaries, m := measure(ctx, run, specs, copts, prior, specs[0].Trials)
 	if len(specs) < 2 {
 		return summaries, m
 	}
@@ -296,24 +368,19 @@ func measureGroup(ctx context.Context, run groupRunner, specs []spec.Spec, copts
 		budget = PrecisionBudget
 	}
 	batch := specs[0].Trials
-	for forks := batch; ctx.Err() == nil && widest(summaries) > o.Precision; forks += batch {
+	for ctx.Err() == nil && widest(summaries) > o.Precision {
+		forks := forksOf(m.results)
 		spent := time.Since(start)
-		// Another batch costs about what the batches so far cost, each.
-		if spent+spent*time.Duration(batch)/time.Duration(forks) > budget {
+		// Another batch costs about what the forks of this call cost, each.
+		if ran := forks - before; ran > 0 && spent+spent*time.Duration(batch)/time.Duration(ran) > budget {
 			break
 		}
-		more := copts
-		more.FirstTrial = forks
-		_, next := measure(ctx, run, specs, more)
+		grow(batch)
+		_, next := measure(ctx, run, specs, copts, m.results, forks+batch)
 		if ctx.Err() != nil {
 			return summaries, m
 		}
-		for k := range specs {
-			m.results[k].Trials = append(m.results[k].Trials, next.results[k].Trials...)
-			if m.err[k] == nil {
-				m.results[k].Err, m.err[k] = next.err[k], next.err[k]
-			}
-		}
+		m = next
 		summaries = summarize(specs, m)
 		summary.Group(summaries, base)
 	}
@@ -361,9 +428,9 @@ func precisionWarning(b *results.Benchmark, p float64, took time.Duration) strin
 // groupRunner measures a comparison group: cluster.RunGroup or cluster.RunOneProcess.
 type groupRunner func(context.Context, []spec.Spec, cluster.Options) []*results.Measured
 
-// measure runs one group with run (or one capacity search) and summarizes each
-// benchmark.
-func measure(ctx context.Context, run groupRunner, specs []spec.Spec, opt cluster.Options) ([]results.Benchmark, measured) {
+// measure runs one group with run (or one capacity search) until each benchmark has
+// want forks, after those prev holds (runForks), and summarizes each benchmark.
+func measure(ctx context.Context, run groupRunner, specs []spec.Spec, opt cluster.Options, prev []*results.Measured, want int) ([]results.Benchmark, measured) {
 	out := make([]results.Benchmark, len(specs))
 	m := measured{err: make([]error, len(specs))}
 	if len(specs) == 1 && specs[0].Capacity != nil {
@@ -382,7 +449,7 @@ func measure(ctx context.Context, run groupRunner, specs []spec.Spec, opt cluste
 		out[0] = summary.Capacity(res.Benchmark(), found, err)
 		return out, m
 	}
-	m.results = run(ctx, specs, opt)
+	m.results = runForks(ctx, run, specs, opt, prev, want)
 	for k := range specs {
 		m.err[k] = m.results[k].Err
 	}
@@ -419,21 +486,28 @@ func failedBenchmark(s spec.Spec, err error) results.Benchmark {
 // the ones of the same name already journaled (a --smoke run resumed without --smoke,
 // a suite file edited in between): their results would sit in one report as if they
 // were comparable.
-func sameSettings(dir string, bs []suite.Benchmark, done map[string]results.Benchmark) error {
+// forks are the settings of the benchmarks with journaled forks and no summary yet.
+func sameSettings(dir string, bs []suite.Benchmark, done map[string]results.Benchmark, forks map[string]string) error {
 	for _, b := range bs {
-		r, ok := done[b.Name]
+		was, ok := forks[b.Name]
+		if r, summarized := done[b.Name]; summarized {
+			was, ok = settingsOf(r.WarmupSeconds, r.WarmupMaxSeconds, r.Iterations, r.IterationSeconds, r.IterationOps), true
+		}
 		if !ok {
 			continue
 		}
-		was, now := settingsOf(r.WarmupSeconds, r.WarmupMaxSeconds, r.Iterations, r.IterationSeconds, r.IterationOps),
-			settingsOf(b.Spec.Warmup.Seconds(), b.Spec.WarmupMax.Seconds(), b.Spec.Iterations, b.Spec.IterationTime.Seconds(), b.Spec.IterationOps)
-		if was != now {
+		if now := specSettings(b.Spec); was != now {
 			return fmt.Errorf("%s holds %s measured with %s, but this run asks for %s "+
 				"(--smoke, or the suite file, differs from the journaled run's): resume with the same "+
 				"flags and suite, or start a new run with another --out", dir, b.Name, was, now)
 		}
 	}
 	return nil
+}
+
+// specSettings is settingsOf a benchmark to measure.
+func specSettings(s spec.Spec) string {
+	return settingsOf(s.Warmup.Seconds(), s.WarmupMax.Seconds(), s.Iterations, s.IterationTime.Seconds(), s.IterationOps)
 }
 
 // settingsOf describes how a benchmark is measured, for sameSettings.

@@ -1,8 +1,11 @@
 package runner
 
 import (
+	"errors"
 	"testing"
+	"time"
 
+	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/suite"
 )
@@ -25,5 +28,77 @@ func TestBaselineOf(t *testing.T) {
 	}
 	if got := baselineOf(&suite.Suite{}, bs, []int{0}); got != 0 {
 		t.Errorf("only in-process targets: got %d, want 0", got)
+	}
+}
+
+// forkPlan counts a group's forks as a resume sees them: an interleaved group's forks
+// are the trials its targets run together, any other group's each target's trials; a
+// failed target runs no more, and a summarized one has all of them.
+func TestForkPlan(t *testing.T) {
+	bench := func(protocol string, method string) suite.Benchmark {
+		s := spec.Default()
+		s.Protocol, s.Method, s.Trials = protocol, method, 3
+		return suite.Benchmark{Name: s.Name(), Spec: s}
+	}
+	forks := func(n int, failed bool) []*results.Fork {
+		var out []*results.Fork
+		for i := range n {
+			out = append(out, &results.Fork{Index: i})
+		}
+		if failed {
+			out[n-1].Err = errors.New("failed")
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name                    string
+		method                  string
+		done                    []bool
+		forks                   map[int][]*results.Fork
+		wantTotal, wantFinished int
+	}{
+		{"interleaved, fresh", spec.MethodInterleaved, nil, nil, 3, 0},
+		{"interleaved, 2 forks journaled", spec.MethodInterleaved, nil, map[int][]*results.Fork{0: forks(2, false), 1: forks(2, false)}, 3, 2},
+		{"interleaved, one target failed in fork 1", spec.MethodInterleaved, nil, map[int][]*results.Fork{0: forks(1, true), 1: forks(2, false)}, 3, 2},
+		{"interleaved, summarized", spec.MethodInterleaved, []bool{true, true}, nil, 3, 3},
+		{"sequential, first done, second 1 fork", spec.MethodSequential, []bool{true, false}, map[int][]*results.Fork{1: forks(1, false)}, 6, 4},
+		{"sequential, first failed in fork 2", spec.MethodSequential, nil, map[int][]*results.Fork{0: forks(2, true)}, 6, 3},
+	} {
+		bs := []suite.Benchmark{bench("grpc-proto", c.method), bench("capnp", c.method)}
+		done := map[string]results.Benchmark{}
+		for k, d := range c.done {
+			if d {
+				done[bs[k].Name] = results.Benchmark{Name: bs[k].Name}
+			}
+		}
+		byName := map[string][]*results.Fork{}
+		for k, f := range c.forks {
+			byName[bs[k].Name] = f
+		}
+		total, finished, each := forkPlan(bs, []int{0, 1}, done, byName)
+		if total != c.wantTotal || finished != c.wantFinished {
+			t.Errorf("%s: %d of %d forks finished, want %d of %d", c.name, finished, total, c.wantFinished, c.wantTotal)
+		}
+		if want := suite.Estimate(bs) / time.Duration(total); each != want {
+			t.Errorf("%s: %v a fork, want %v", c.name, each, want)
+		}
+	}
+}
+
+// The time left is the plan of the forks left, scaled by how the forks run so far
+// kept to theirs: twice as slow as planned, twice as long.
+func TestPaceLeft(t *testing.T) {
+	p := &pace{forks: 4, todo: 40 * time.Second, start: time.Now()}
+	if got := p.left(); got != 40*time.Second {
+		t.Errorf("before any fork: %v left, want the plan's 40s", got)
+	}
+	p.finished(1, 10*time.Second)
+	p.start = time.Now().Add(-20 * time.Second) // the fork took 20 s
+	if got := p.left(); got < 60*time.Second || got > 61*time.Second {
+		t.Errorf("after a fork planned at 10 s that took 20 s: %v left, want 60s (30s planned, at half the speed)", got)
+	}
+	p.add(2, 10*time.Second)
+	if p.forks != 6 || p.done != 1 {
+		t.Errorf("forks %d, done %d after adding 2: want 6 and 1", p.forks, p.done)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/alecthomas/kong"
 	"github.com/vbauerster/mpb/v8"
 	"github.com/vbauerster/mpb/v8/decor"
+	"golang.org/x/sys/unix"
 
 	"github.com/wirebench/wirebench/compare"
 	"github.com/wirebench/wirebench/report"
@@ -26,7 +27,7 @@ type runCmd struct {
 	Out         string        `short:"o" help:"Output directory (default results/<timestamp>)."`
 	Filter      string        `help:"Run only the benchmarks whose name matches this regular expression."`
 	List        bool          `help:"List the bundled suites, or with a suite, its benchmarks, and exit."`
-	Resume      string        `help:"Resume the run in this directory: skip the benchmarks its journal holds, run the rest (same flags and suite: a resume that would measure differently is refused)."`
+	Resume      string        `help:"Resume the run in this directory: run the forks its journal does not hold, with the suite and flags it was started with (a flag given that says otherwise is refused)."`
 	Smoke       bool          `help:"Smoke mode: tiny durations, the same code path (checks that a suite runs)."`
 	RateScale   float64       `name:"rate-scale" default:"1" help:"Multiply every open-loop rate of the suite by this factor (> 0), e.g. 0.5 for a slower machine."`
 	Sequential  bool          `help:"Measure every benchmark on its own, one after the other, instead of comparison groups in interleaved rounds (to compare the two methods)."`
@@ -46,6 +47,11 @@ func (c *runCmd) Run(e *env, kctx *kong.Context) error {
 	if c.Seed != nil {
 		fmt.Fprintf(e.stderr, "wirebench run: --seed is deprecated here: it is --order-seed (the round order's seed; --seed is the data set's in bench, serve and call)\n")
 		c.OrderSeed = *c.Seed
+	}
+	if c.Resume != "" {
+		if err := c.fromJournal(kctx); err != nil {
+			return err
+		}
 	}
 	if c.Suite == "" {
 		if c.List {
@@ -114,6 +120,10 @@ func (c *runCmd) Run(e *env, kctx *kong.Context) error {
 	if dir == "" {
 		dir = filepath.Join("results", time.Now().Format("20060102-150405"))
 	}
+	args, err := c.runArgs(kctx)
+	if err != nil {
+		return err
+	}
 	metrics, err := startMetrics(e, c.MetricsAddr)
 	if err != nil {
 		return err
@@ -122,7 +132,7 @@ func (c *runCmd) Run(e *env, kctx *kong.Context) error {
 	total := suite.Estimate(selected)
 	fmt.Fprintf(e.stderr, "wirebench: suite %s: %d benchmarks, about %v; writing to %s\n",
 		s.Name, len(selected), total.Round(time.Second), dir)
-	prog := newProgress(e.stderr, !c.Plain && isTerminal(e.stderr), total)
+	prog := newProgress(e.stderr, !c.Plain && liveTerminal(e.stderr))
 	observe := prog.observe
 	if metrics != nil {
 		observe = func(ev runner.Event) {
@@ -132,7 +142,7 @@ func (c *runCmd) Run(e *env, kctx *kong.Context) error {
 	}
 	out, runErr := runner.Run(e.ctx, s, runner.Options{Dir: dir, Resume: c.Resume != "", Filter: filter,
 		Version: buildVersion(), Seed: c.OrderSeed, Hosts: hosts, ProfileDir: c.Profile, Observe: observe,
-		Precision: precision, Budget: c.Budget, Command: commandLine(kctx.Args)})
+		Precision: precision, Budget: c.Budget, Command: commandLine(kctx.Args), Args: args})
 	prog.finish()
 	if out != nil && out.Results != nil && len(out.Results.Benchmarks) > 0 {
 		fmt.Fprintln(e.stdout)
@@ -152,13 +162,23 @@ func (c *runCmd) Run(e *env, kctx *kong.Context) error {
 	}
 	switch {
 	case errors.Is(runErr, e.ctx.Err()) && e.ctx.Err() != nil:
-		return fmt.Errorf("interrupted; the report holds what finished; continue with: wirebench run %s --resume %s", c.Suite, dir)
+		return interrupted(out, dir)
 	case runErr != nil:
 		return runErr
 	case out.Failed > 0:
 		return fmt.Errorf("%d benchmark(s) failed; see the warnings above and in %s", out.Failed, dir)
 	}
 	return nil
+}
+
+// interrupted is the error of an interrupted run: what it wrote, and how to finish it.
+func interrupted(out *runner.Outcome, dir string) error {
+	if out == nil || len(out.Files) == 0 {
+		return fmt.Errorf("interrupted before any fork finished: %s holds %s only; run wirebench run --resume %s to finish",
+			dir, runner.JournalFile, dir)
+	}
+	return fmt.Errorf("interrupted: %s hold what finished (each benchmark cut short says how many of its forks); "+
+		"run wirebench run --resume %s to finish", strings.Join(reportFiles(out.Files), ", "), dir)
 }
 
 // recordRun records results.json as written, so that importing the directory later
@@ -221,19 +241,34 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// progress shows a run: a live bar on a terminal (benchmark i of N, elapsed, ETA,
-// live ops/s and p99), or one plain line per phase elsewhere, so CI logs stay
-// readable.
+// liveTerminal reports whether w is a terminal a live bar can be drawn on: one that
+// knows its size. A terminal of no size (a pseudo-terminal nobody sized, as some
+// runners and IDEs give) would swallow every line of the bar, so the progress is
+// plain there.
+func liveTerminal(w io.Writer) bool {
+	if !isTerminal(w) {
+		return false
+	}
+	ws, err := unix.IoctlGetWinsize(int(w.(*os.File).Fd()), unix.TIOCGWINSZ)
+	return err == nil && ws.Row > 0 && ws.Col > 0
+}
+
+// progress shows a run: on a terminal a live bar (fork i of N, the group measured,
+// the time left, the last phase's ops/s and p99), elsewhere plain lines, sampled,
+// so that CI logs stay readable.
 type progress struct {
-	w       io.Writer
-	live    bool
-	start   time.Time
-	total   time.Duration // estimated measurement time of the benchmarks still to run
-	mu      sync.Mutex
-	status  string
-	p       *mpb.Progress
-	bar     *mpb.Bar
-	current string
+	w    io.Writer
+	live bool
+	mu   sync.Mutex
+	p    *mpb.Progress
+	bar  *mpb.Bar
+	// fork and forks count the run's forks (runner.Event), left is the time left
+	// and group the key of the group measured; head is the group's line and status
+	// the last phase's.
+	fork, forks  int
+	left         time.Duration
+	group        string
+	head, status string
 	// rounds is the current group's number of interleaved rounds (0: one benchmark
 	// at a time), and printed when its last plain line was.
 	rounds  int
@@ -242,18 +277,48 @@ type progress struct {
 	started int
 }
 
-func newProgress(w io.Writer, live bool, total time.Duration) *progress {
-	pr := &progress{w: w, live: live, start: time.Now(), total: total}
+func newProgress(w io.Writer, live bool) *progress {
+	pr := &progress{w: w, live: live}
 	if live {
 		pr.p = mpb.New(mpb.WithOutput(w), mpb.WithWidth(30), mpb.WithRefreshRate(200*time.Millisecond))
 	}
 	return pr
 }
 
-func (pr *progress) line() string {
-	pr.mu.Lock()
-	defer pr.mu.Unlock()
-	return pr.status
+// forkLine is "fork 3 of 15", the fork in progress, or when every fork has finished
+// "15 of 15 forks".
+func (pr *progress) forkLine() string {
+	if pr.fork >= pr.forks {
+		return fmt.Sprintf("%d of %d forks", pr.fork, pr.forks)
+	}
+	return fmt.Sprintf("fork %d of %d", pr.fork+1, pr.forks)
+}
+
+// leftLine is the time left, rounded.
+func (pr *progress) leftLine() string {
+	round := time.Second
+	if pr.left > 10*time.Minute {
+		round = time.Minute
+	}
+	return fmt.Sprintf("about %v left", pr.left.Round(round))
+}
+
+// counts takes the run's fork counts from an event that has them; called with pr.mu
+// held.
+func (pr *progress) counts(ev runner.Event) {
+	pr.fork, pr.forks, pr.left = ev.Fork, ev.Forks, ev.Left
+	if ev.GroupKey != "" {
+		pr.group = ev.GroupKey
+	}
+}
+
+// moveBar sets the live bar to the event's counts. Not with pr.mu held: the bar's
+// decorators, which take it, may be drawing.
+func (pr *progress) moveBar(ev runner.Event) {
+	if pr.bar != nil {
+		pr.bar.SetTotal(int64(ev.Forks), false)
+		pr.bar.SetCurrent(int64(ev.Fork))
+	}
 }
 
 func (pr *progress) observe(ev runner.Event) {
@@ -264,19 +329,15 @@ func (pr *progress) observe(ev runner.Event) {
 		n := pr.started
 		pr.mu.Unlock()
 		pr.printf("[%d/%d] %s: done in an earlier run, skipped\n", n, ev.Total, ev.Name)
-		if pr.bar == nil && pr.live {
-			pr.newBar(ev.Total)
-		}
-		if pr.bar != nil {
-			pr.bar.Increment()
-		}
 	case runner.KindStart:
 		if pr.live && pr.bar == nil {
-			pr.newBar(ev.Total)
+			pr.newBar()
 		}
+		pr.moveBar(ev)
+		pr.mu.Lock()
+		pr.counts(ev)
 		// Benchmarks are counted in the order they run (a group's members need not be
 		// neighbours in the suite).
-		pr.mu.Lock()
 		first := pr.started + 1
 		pr.started += len(ev.Group)
 		head := fmt.Sprintf("[%d/%d] %s", first, ev.Total, ev.Name)
@@ -284,45 +345,68 @@ func (pr *progress) observe(ev runner.Event) {
 			head = fmt.Sprintf("[%d-%d/%d] %d targets interleaved, %d rounds: %s", first, pr.started, ev.Total,
 				len(ev.Group), ev.Rounds, strings.Join(ev.Group, ", "))
 		}
-		pr.current, pr.status, pr.rounds = head, head, ev.Rounds
-		pr.mu.Unlock()
-		if !pr.live {
-			fmt.Fprintln(pr.w, head)
+		line := fmt.Sprintf("%s · %s, %s", head, pr.forkLine(), pr.leftLine())
+		if ev.Resumed > 0 {
+			line += fmt.Sprintf(" (%d of its forks done in an earlier run)", ev.Resumed)
 		}
+		pr.head, pr.status, pr.rounds = head, head, ev.Rounds
+		pr.mu.Unlock()
+		pr.printf("%s\n", line)
 	case runner.KindInterval:
 		msg := ev.Interval.Line()
 		pr.mu.Lock()
-		pr.status = pr.current + "  " + msg
 		if pr.rounds > 0 {
-			msg = ev.Name + "  " + msg
-			pr.status = fmt.Sprintf("round %d/%d  %s", ev.Interval.Interval.Index+1, pr.rounds, msg)
+			msg = fmt.Sprintf("round %d/%d  %s  %s", ev.Interval.Interval.Index+1, pr.rounds, ev.Name, msg)
 		}
+		pr.status = msg
 		// Interleaved groups have a phase per target and round: plain output keeps
 		// one line a second of them, so that a CI log stays readable.
 		quiet := pr.rounds > 0 && time.Since(pr.printed) < time.Second
 		if !quiet {
 			pr.printed = time.Now()
 		}
+		fork := pr.forkLine()
 		pr.mu.Unlock()
 		if !pr.live && !quiet {
-			fmt.Fprintf(pr.w, "    %s\n", msg)
+			fmt.Fprintf(pr.w, "    %s  %s\n", fork, msg)
+		}
+	case runner.KindFork:
+		pr.moveBar(ev)
+		pr.mu.Lock()
+		pr.counts(ev)
+		line := fmt.Sprintf("    fork %d of %d done (%s)", ev.Fork, ev.Forks, pr.group)
+		if ev.Fork < ev.Forks {
+			line += ", " + pr.leftLine()
+		}
+		pr.mu.Unlock()
+		if !pr.live {
+			fmt.Fprintln(pr.w, line)
 		}
 	case runner.KindDone:
 		if ev.Err != nil {
 			pr.printf("[%d/%d] %s failed: %v\n", ev.Index+1, ev.Total, ev.Name, ev.Err)
 		}
-		if pr.bar != nil {
-			pr.bar.Increment()
-		}
 	}
 }
 
-func (pr *progress) newBar(n int) {
-	pr.bar = pr.p.AddBar(int64(n),
-		mpb.PrependDecorators(decor.CountersNoUnit("%d/%d benchmarks"), decor.Elapsed(decor.ET_STYLE_MMSS, decor.WC{W: 6})),
-		mpb.AppendDecorators(decor.OnComplete(decor.AverageETA(decor.ET_STYLE_MMSS), "done")),
+// newBar adds the live bar: fork i of N and the group, the bar, the time left; then
+// the last phase's line. Its decorators take pr.mu.
+func (pr *progress) newBar() {
+	locked := func(f func() string) decor.Decorator {
+		return decor.Any(func(decor.Statistics) string {
+			pr.mu.Lock()
+			defer pr.mu.Unlock()
+			return f()
+		})
+	}
+	pr.bar = pr.p.New(0, mpb.BarStyle(),
+		mpb.PrependDecorators(locked(func() string { return pr.forkLine() + "  " + pr.group + " " })),
+		mpb.AppendDecorators(locked(func() string { return " " + pr.leftLine() })),
 		mpb.BarExtender(mpb.BarFillerFunc(func(w io.Writer, _ decor.Statistics) error {
-			_, err := fmt.Fprintln(w, pr.line())
+			pr.mu.Lock()
+			line := pr.status
+			pr.mu.Unlock()
+			_, err := fmt.Fprintln(w, "  "+line)
 			return err
 		}), false),
 	)

@@ -2,9 +2,11 @@ package main
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"syscall"
 	"testing"
@@ -12,6 +14,7 @@ import (
 
 	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/runner"
+	"github.com/wirebench/wirebench/suite"
 )
 
 // A small suite of four quick benchmarks for the run tests.
@@ -174,31 +177,224 @@ func TestRunResumeTornJournal(t *testing.T) {
 	}
 	f.WriteString(`{"kind":"group","benchmarks":[{"name":"torn`)
 	f.Close()
-	code, stdout, stderr := runProc(t, path, "--resume", out, "--filter", "http-json/tcp")
+	code, stdout, stderr := runProc(t, "--resume", out)
 	if code != 0 {
 		t.Fatalf("resume after a torn line: exit %d\n%s%s", code, stdout, stderr)
 	}
-	if res := readResults(t, out); len(res.Benchmarks) != 2 {
-		t.Errorf("%d benchmarks, want 2", len(res.Benchmarks))
+	if res := readResults(t, out); len(res.Benchmarks) != 1 {
+		t.Errorf("%d benchmarks, want 1", len(res.Benchmarks))
 	}
 }
 
-// A smoke run resumed without --smoke (or the other way round) is refused before
-// anything runs: its results would be mixed with measurements of another length.
-func TestRunResumeRefusesOtherSettings(t *testing.T) {
+// A resume reads the suite and the flags from the journal: given nothing but the
+// directory, it resumes a smoke run of a suite file as a smoke run of that file, from
+// another working directory. A flag given that contradicts the journal is refused
+// before anything runs, naming both values; so is another suite.
+func TestRunResumeReadsJournal(t *testing.T) {
 	path := writeSuite(t, smallSuite)
 	out := filepath.Join(t.TempDir(), "out")
-	if code, stdout, stderr := runProc(t, path, "--out", out, "--filter", "http-json/tcp/person", "--smoke"); code != 0 {
+	if code, stdout, stderr := runProc(t, path, "--out", out, "--filter", "http-json/tcp/person", "--smoke", "--no-store"); code != 0 {
 		t.Fatalf("smoke run: exit %d\n%s%s", code, stdout, stderr)
 	}
+	h, err := runner.ReadHeader(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every flag of run that changes what is measured, and the suite; the others
+	// (output, progress, profiles, how workers are reached, store tags) are not.
+	want := []string{"budget", "client-worker", "client-workers", "filter", "link", "netns", "no-store", "order-seed",
+		"precision", "rate-scale", "record-smoke", "sequential", "server-listen-host", "server-worker", "smoke", "suite"}
+	var got []string
+	for k := range h.Args {
+		got = append(got, k)
+	}
+	sort.Strings(got)
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("journaled arguments %v, want %v", got, want)
+	}
 	before, _ := os.ReadFile(filepath.Join(out, runner.JournalFile))
-	code, _, stderr := runProc(t, path, "--resume", out, "--filter", "http-json/tcp")
-	if code == 0 || !strings.Contains(stderr, "--smoke") || !strings.Contains(stderr, "http-json/tcp/person.get") {
-		t.Errorf("resume without --smoke: exit %d, stderr %q; want a failure naming the benchmark and --smoke", code, stderr)
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--smoke=false"}, []string{"--smoke=true", "--smoke=false"}},
+		{[]string{"--filter", "http-json"}, []string{`--filter="http-json/tcp/person"`, `--filter="http-json"`}},
+		{[]string{"quick"}, []string{path, "quick"}},
+	} {
+		code, _, stderr := runProc(t, append([]string{"--resume", out}, c.args...)...)
+		if code != exitUsage {
+			t.Errorf("resume %v: exit %d, want %d", c.args, code, exitUsage)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(stderr, w) {
+				t.Errorf("resume %v: stderr %q does not name %s", c.args, stderr, w)
+			}
+		}
+		if strings.Contains(stderr, "writing to") {
+			t.Errorf("resume %v refused after saying it writes: %q", c.args, stderr)
+		}
 	}
 	if after, _ := os.ReadFile(filepath.Join(out, runner.JournalFile)); string(after) != string(before) {
-		t.Error("the refused resume changed the journal")
+		t.Error("a refused resume changed the journal")
 	}
+	// Nothing but the directory, from elsewhere: the suite file and --smoke are the
+	// journal's (a resume of a finished run runs nothing and writes the reports again).
+	os.Remove(filepath.Join(out, "results.json"))
+	cmd := exec.Command(binary, "run", "--plain", "--resume", out)
+	cmd.Dir = t.TempDir()
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("resume with the directory alone: %v\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "suite small") {
+		t.Errorf("resume did not take the suite file from the journal: %q", stderr.String())
+	}
+	res := readResults(t, out)
+	if len(res.Benchmarks) != 1 || res.Benchmarks[0].IterationSeconds != suite.SmokeIterationTime.Seconds() {
+		t.Errorf("resumed results %d benchmarks, iterations of %v s: want the smoke run's one benchmark", len(res.Benchmarks), res.Benchmarks[0].IterationSeconds)
+	}
+}
+
+// --resume of a directory that holds no run says so and exits 2, before it says it
+// writes anything.
+func TestRunResumeNotARun(t *testing.T) {
+	for _, dir := range []string{t.TempDir(), filepath.Join(t.TempDir(), "missing")} {
+		code, _, stderr := runProc(t, "--resume", dir)
+		if code != exitUsage || !strings.Contains(stderr, "not a wirebench run") || strings.Contains(stderr, "writing to") {
+			t.Errorf("resume %s: exit %d, stderr %q; want exit 2 saying it is not a run", dir, code, stderr)
+		}
+	}
+}
+
+// forkSuite is one group of two targets measured in three forks.
+const forkSuite = `name: forks
+description: one group, three forks
+defaults:
+  warmup: 0s
+  iterations: 2
+  duration: 200ms
+  trials: 3
+load:
+  concurrency: [2]
+targets:
+  - protocol: http-json
+  - protocol: grpc-proto
+workloads:
+  - name: person.get
+`
+
+// startRun starts a run and returns it with its progress lines (stderr) as they come.
+func startRun(t *testing.T, args ...string) (*exec.Cmd, *bufio.Scanner) {
+	t.Helper()
+	cmd := exec.Command(binary, append([]string{"run", "--plain", "--no-store"}, args...)...)
+	cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir())
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	return cmd, bufio.NewScanner(stderr)
+}
+
+// waitLine reads progress lines until one contains s, and returns what was read.
+func waitLine(t *testing.T, sc *bufio.Scanner, s string) string {
+	t.Helper()
+	var read strings.Builder
+	for sc.Scan() {
+		read.WriteString(sc.Text() + "\n")
+		if strings.Contains(sc.Text(), s) {
+			return read.String()
+		}
+	}
+	t.Fatalf("no line with %q in:\n%s", s, read.String())
+	return ""
+}
+
+// kill -9 as the first of a group's three forks is journaled: the fork is kept, and
+// --resume runs the other two only, numbered on. Progress counts forks and time left.
+func TestRunKillMidGroupResume(t *testing.T) {
+	path := writeSuite(t, forkSuite)
+	out := filepath.Join(t.TempDir(), "out")
+	cmd, sc := startRun(t, path, "--out", out)
+	seen := waitLine(t, sc, "fork 1 of 3 done")
+	if !strings.Contains(seen, "fork 1 of 3, about") || !strings.Contains(seen, "fork 1 of 3  round 1/2") {
+		t.Errorf("progress without fork counts and time left:\n%s", seen)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	journal, _ := os.ReadFile(filepath.Join(out, runner.JournalFile))
+	if n, g := strings.Count(string(journal), `"kind":"fork"`), strings.Count(string(journal), `"kind":"group"`); n != 1 || g != 0 {
+		t.Fatalf("journal holds %d forks and %d groups after the kill, want 1 and 0", n, g)
+	}
+	code, stdout, errText := runProc(t, "--resume", out)
+	if code != 0 {
+		t.Fatalf("resume: exit %d\n%s%s", code, stdout, errText)
+	}
+	if strings.Contains(errText, "fork 1 of 3  round") || !strings.Contains(errText, "1 of its forks done in an earlier run") ||
+		!strings.Contains(errText, "fork 3 of 3 done") {
+		t.Errorf("the resume did not run forks 2 and 3 alone:\n%s", errText)
+	}
+	for _, b := range readResults(t, out).Benchmarks {
+		var idx []int
+		for _, tr := range b.Trials {
+			idx = append(idx, tr.Index)
+		}
+		if fmt.Sprint(idx) != "[0 1 2]" {
+			t.Errorf("%s: forks %v, want [0 1 2]", b.Name, idx)
+		}
+	}
+}
+
+// Ctrl-C says what it wrote: after a fork, the reports of what finished, each
+// benchmark with the forks it has; before any fork, the journal alone.
+func TestRunInterruptSaysWhatItWrote(t *testing.T) {
+	interrupt := func(t *testing.T, suiteText, after string) (string, string) {
+		out := filepath.Join(t.TempDir(), "out")
+		cmd, sc := startRun(t, writeSuite(t, suiteText), "--out", out)
+		waitLine(t, sc, after)
+		cmd.Process.Signal(os.Interrupt)
+		var rest strings.Builder
+		for sc.Scan() {
+			rest.WriteString(sc.Text() + "\n")
+		}
+		if err := cmd.Wait(); cmd.ProcessState.ExitCode() != exitFailure {
+			t.Errorf("interrupted run: %v, want exit %d", err, exitFailure)
+		}
+		return out, rest.String()
+	}
+	t.Run("after a fork", func(t *testing.T) {
+		out, stderr := interrupt(t, forkSuite, "fork 1 of 3 done")
+		for _, want := range []string{"interrupted: " + filepath.Join(out, "results.json"), "report.html hold what finished", "wirebench run --resume " + out} {
+			if !strings.Contains(stderr, want) {
+				t.Errorf("stderr %q does not say %q", stderr, want)
+			}
+		}
+		res := readResults(t, out)
+		for _, b := range res.Benchmarks {
+			if len(b.Trials) != 1 || !strings.Contains(strings.Join(b.Warnings, " "), "1 of its group's 3 forks finished") {
+				t.Errorf("%s: %d forks, warnings %q; want the finished fork, said so", b.Name, len(b.Trials), b.Warnings)
+			}
+		}
+		if len(res.Benchmarks) != 2 {
+			t.Errorf("%d benchmarks, want both targets of the cut group", len(res.Benchmarks))
+		}
+	})
+	t.Run("before any fork", func(t *testing.T) {
+		// Forks of a minute: the interrupt comes in the first.
+		out, stderr := interrupt(t, strings.Replace(forkSuite, "duration: 200ms", "duration: 30s", 1), "[1-2/2]")
+		if want := "interrupted before any fork finished: " + out + " holds journal.jsonl only; run wirebench run --resume " + out; !strings.Contains(stderr, want) {
+			t.Errorf("stderr %q does not say %q", stderr, want)
+		}
+		for _, f := range []string{"results.json", "report.md", "report.html"} {
+			if _, err := os.Stat(filepath.Join(out, f)); err == nil {
+				t.Errorf("%s written, with nothing finished", f)
+			}
+		}
+	})
 }
 
 // --precision adds forks to a group while a ratio is wider than asked and the budget
