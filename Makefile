@@ -31,9 +31,11 @@ vet:
 
 # Fuzz tests, 20 s each (go test fuzzes one target of one package at a time; their
 # seed corpora run with every `go test`): the journal's reader, which reads what a
-# kill -9 leaves (runner/journal_test.go).
+# kill -9 leaves (runner/journal_test.go), and the instrument's HTTP/2 frame reader,
+# which reads whatever a server sends (stack/instrument/h2read_fuzz_test.go).
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzReadJournal$$' -fuzztime 20s ./runner/
+	$(GO) test -run '^$$' -fuzz '^FuzzFrameReader$$' -fuzztime 20s ./stack/instrument/
 
 # Regenerates the wire code from contract/schema (needs protoc, capnp, thrift and the Go
 # plugins: `make tools`) and the http-json bodies' easyjson code (go.mod's easyjson tool).
