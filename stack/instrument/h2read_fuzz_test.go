@@ -108,8 +108,10 @@ func frameSeeds() [][]byte {
 		frames(func(fr *http2.Framer) { fr.WriteGoAway(0, http2.ErrCodeEnhanceYourCalm, []byte("bye")) }),
 		frames(func(fr *http2.Framer) { fr.WriteWindowUpdate(0, 1<<20); fr.WriteWindowUpdate(1, 0) }),
 		frames(func(fr *http2.Framer) { fr.WriteRSTStream(1, http2.ErrCodeRefusedStream) }),
-		frames(func(fr *http2.Framer) { fr.WriteSettings(http2.Setting{ID: http2.SettingInitialWindowSize, Val: 1 << 31}) }),
-		{0, 0, 9, byte(http2.FrameData), 0, 0, 0, 0, 1, 0, 0}, // cut short
+		frames(func(fr *http2.Framer) {
+			fr.WriteSettings(http2.Setting{ID: http2.SettingInitialWindowSize, Val: 1 << 31})
+		}),
+		{0, 0, 9, byte(http2.FrameData), 0, 0, 0, 0, 1, 0, 0},    // cut short
 		{0xff, 0xff, 0xff, byte(http2.FrameData), 0, 0, 0, 0, 1}, // over the frame size we take
 	}
 }
