@@ -444,3 +444,36 @@ func TestRunQUIC(t *testing.T) {
 		}
 	}
 }
+
+// A stream of the original's trade needs stacks that carry it on the sides it
+// starts; the others are refused by name, never run with the compact trade.
+func TestResolveTradeShape(t *testing.T) {
+	s := spec.Default()
+	s.Protocol, s.Workload, s.Params = "grpc-proto", "stream", contract.Params{Trades: 10, Trade: contract.TradeOriginal}
+	if _, err := Resolve(s); err != nil {
+		t.Errorf("grpc-go, trade: original: %v", err)
+	}
+	s.Protocol = "thrift-binary"
+	if _, err := Resolve(s); err == nil || !strings.Contains(err.Error(), "the thrift-go client stack of thrift-binary does not carry the original trade shape (trade: original)") {
+		t.Errorf("thrift-go, trade: original: %v, want refused by name", err)
+	}
+	// The JVM stacks do not carry it: their runs are refused here, before a JVM starts.
+	s.Protocol, s.ServerStack = "grpc-proto", "grpc-java-netty"
+	if _, err := Resolve(s); err == nil || !strings.Contains(err.Error(), "the grpc-java-netty server stack of grpc-proto does not carry the original trade shape") {
+		t.Errorf("a grpc-java-netty server, trade: original: %v, want refused by name", err)
+	}
+	s.Protocol, s.ServerStack = "http-json", "go-tuned-json"
+	if _, err := Resolve(s); err == nil || !strings.Contains(err.Error(), "the go-tuned-json server stack of http-json does not carry the original trade shape") {
+		t.Errorf("a go-tuned-json server, trade: original: %v, want refused by name", err)
+	}
+	// An outside target's server is not wirebench's to judge.
+	s.ServerStack, s.Target = "", "tcp://127.0.0.1:9"
+	if _, err := Resolve(s); err != nil {
+		t.Errorf("an outside target, trade: original: %v", err)
+	}
+	s.Target, s.Params.Trade = "", contract.TradeCompact
+	s.Protocol, s.ServerStack = "thrift-binary", ""
+	if _, err := Resolve(s); err != nil {
+		t.Errorf("thrift-go, trade: compact: %v", err)
+	}
+}
