@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -43,6 +44,9 @@ type Options struct {
 	CallTimeout time.Duration
 	// Observe, when set, is told each operation checked and its differences.
 	Observe func(operation string, diffs []Difference)
+	// OriginalTrades also checks StreamOriginalTrades, every field of every trade,
+	// for a server that carries the REST vs gRPC original's trade.
+	OriginalTrades bool
 }
 
 // Check calls every operation of the contract on svc, a client of the server under
@@ -86,6 +90,16 @@ func Check(ctx context.Context, svc contract.Service, ds *contract.Dataset, opt 
 		})
 	}
 	c.stoppedStream()
+	if opt.OriginalTrades {
+		for _, n := range []int64{0, 1, 1000} {
+			c.streamOriginalTrades(n)
+		}
+		for _, n := range []int64{-1, contract.MaxTrades + 1} {
+			c.refused(fmt.Sprintf("StreamOriginalTrades(%d)", n), contract.InvalidArgument, func(ctx context.Context) error {
+				return svc.StreamOriginalTrades(ctx, n, func(*contract.OriginalTrade) error { return nil })
+			})
+		}
+	}
 	if err := ctx.Err(); err != nil {
 		return c.diffs, err
 	}
@@ -316,6 +330,27 @@ func (c *checker) streamTrades(n int64) {
 	})
 }
 
+func (c *checker) streamOriginalTrades(n int64) {
+	c.op(fmt.Sprintf("StreamOriginalTrades(%d)", n), func(ctx context.Context) []Difference {
+		var d []Difference
+		var i int64
+		err := c.svc.StreamOriginalTrades(ctx, n, func(t *contract.OriginalTrade) error {
+			if len(d) < maxTradeDiffs {
+				d = append(d, originalTradeDiffs(fmt.Sprintf("trades[%d].", i), contract.OriginalTradeAt(i), *t)...)
+			}
+			i++
+			return nil
+		})
+		if err != nil {
+			return append(d, failed(err)...)
+		}
+		if i != n {
+			d = append(d, Difference{Field: "count", Expected: fmt.Sprintf("%d trades", n), Got: strconv.FormatInt(i, 10)})
+		}
+		return d
+	})
+}
+
 // stoppedStream: a receiver that stops a long stream gets its own error back, and the
 // server answers the next call.
 func (c *checker) stoppedStream() {
@@ -388,6 +423,20 @@ func tradeDiffs(prefix string, want, got contract.Trade) []Difference {
 	field("quantity", want.Quantity, got.Quantity)
 	field("timestamp_nanos", want.TimestampNanos, got.TimestampNanos)
 	field("side", want.Side, got.Side)
+	return d
+}
+
+// originalTradeDiffs compares every field of two of the original's trades, named as
+// its JSON names them.
+func originalTradeDiffs(prefix string, want, got contract.OriginalTrade) []Difference {
+	var d []Difference
+	w, g := reflect.ValueOf(want), reflect.ValueOf(got)
+	for i := range w.NumField() {
+		if wf, gf := w.Field(i).Interface(), g.Field(i).Interface(); wf != gf {
+			name := w.Type().Field(i).Tag.Get("json")
+			d = append(d, Difference{Field: prefix + name, Expected: show(wf), Got: show(gf)})
+		}
+	}
 	return d
 }
 
