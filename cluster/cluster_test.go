@@ -457,14 +457,19 @@ func TestResolveTradeShape(t *testing.T) {
 	if _, err := Resolve(s); err == nil || !strings.Contains(err.Error(), "the thrift-go client stack of thrift-binary does not carry the original trade shape (trade: original)") {
 		t.Errorf("thrift-go, trade: original: %v, want refused by name", err)
 	}
-	// The JVM stacks do not carry it: their runs are refused here, before a JVM starts.
+	// A JVM stack that carries it (its announcement says so), and one that does not:
+	// refused here, before a JVM starts.
 	s.Protocol, s.ServerStack = "grpc-proto", "grpc-java-netty"
-	if _, err := Resolve(s); err == nil || !strings.Contains(err.Error(), "the grpc-java-netty server stack of grpc-proto does not carry the original trade shape") {
-		t.Errorf("a grpc-java-netty server, trade: original: %v, want refused by name", err)
+	if _, err := Resolve(s); err != nil {
+		t.Errorf("a grpc-java-netty server, trade: original: %v", err)
 	}
-	s.Protocol, s.ServerStack = "http-json", "go-tuned-json"
-	if _, err := Resolve(s); err == nil || !strings.Contains(err.Error(), "the go-tuned-json server stack of http-json does not carry the original trade shape") {
-		t.Errorf("a go-tuned-json server, trade: original: %v, want refused by name", err)
+	s.ServerStack = "akka-grpc-0.4"
+	if _, err := Resolve(s); err == nil || !strings.Contains(err.Error(), "the akka-grpc-0.4 server stack of grpc-proto does not carry the original trade shape") {
+		t.Errorf("an akka-grpc-0.4 server, trade: original: %v, want refused by name", err)
+	}
+	s.Protocol, s.ServerStack = "http-json", "go-fasthttp-easyjson"
+	if _, err := Resolve(s); err == nil || !strings.Contains(err.Error(), "the go-fasthttp-easyjson server stack of http-json does not carry the original trade shape") {
+		t.Errorf("a go-fasthttp-easyjson server, trade: original: %v, want refused by name", err)
 	}
 	// An outside target's server is not wirebench's to judge.
 	s.ServerStack, s.Target = "", "tcp://127.0.0.1:9"

@@ -310,33 +310,27 @@ func (c *checker) increment(n int64) {
 const maxTradeDiffs = 5
 
 func (c *checker) streamTrades(n int64) {
-	c.op(fmt.Sprintf("StreamTrades(%d)", n), func(ctx context.Context) []Difference {
-		var d []Difference
-		var i int64
-		err := c.svc.StreamTrades(ctx, n, func(t *contract.Trade) error {
-			if len(d) < maxTradeDiffs {
-				d = append(d, tradeDiffs(fmt.Sprintf("trades[%d].", i), contract.TradeAt(i), *t)...)
-			}
-			i++
-			return nil
-		})
-		if err != nil {
-			return append(d, failed(err)...)
-		}
-		if i != n {
-			d = append(d, Difference{Field: "count", Expected: fmt.Sprintf("%d trades", n), Got: strconv.FormatInt(i, 10)})
-		}
-		return d
+	streamOp(c, "StreamTrades", n, c.svc.StreamTrades, func(prefix string, i int64, t *contract.Trade) []Difference {
+		return tradeDiffs(prefix, contract.TradeAt(i), *t)
 	})
 }
 
 func (c *checker) streamOriginalTrades(n int64) {
-	c.op(fmt.Sprintf("StreamOriginalTrades(%d)", n), func(ctx context.Context) []Difference {
+	streamOp(c, "StreamOriginalTrades", n, c.svc.StreamOriginalTrades, func(prefix string, i int64, t *contract.OriginalTrade) []Difference {
+		return originalTradeDiffs(prefix, contract.OriginalTradeAt(i), *t)
+	})
+}
+
+// streamOp checks the stream call method of n trades: diffs compares trade i with the
+// contract's, for the first few differences.
+func streamOp[T any](c *checker, method string, n int64, stream func(context.Context, int64, func(*T) error) error,
+	diffs func(prefix string, i int64, t *T) []Difference) {
+	c.op(fmt.Sprintf("%s(%d)", method, n), func(ctx context.Context) []Difference {
 		var d []Difference
 		var i int64
-		err := c.svc.StreamOriginalTrades(ctx, n, func(t *contract.OriginalTrade) error {
+		err := stream(ctx, n, func(t *T) error {
 			if len(d) < maxTradeDiffs {
-				d = append(d, originalTradeDiffs(fmt.Sprintf("trades[%d].", i), contract.OriginalTradeAt(i), *t)...)
+				d = append(d, diffs(fmt.Sprintf("trades[%d].", i), i, t)...)
 			}
 			i++
 			return nil
