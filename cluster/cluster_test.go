@@ -453,9 +453,9 @@ func TestResolveTradeShape(t *testing.T) {
 	if _, err := Resolve(s); err != nil {
 		t.Errorf("grpc-go, trade: original: %v", err)
 	}
-	s.Protocol = "thrift-binary"
-	if _, err := Resolve(s); err == nil || !strings.Contains(err.Error(), "the thrift-go client stack of thrift-binary does not carry the original trade shape (trade: original)") {
-		t.Errorf("thrift-go, trade: original: %v, want refused by name", err)
+	s.Protocol = "connect-proto"
+	if _, err := Resolve(s); err == nil || !strings.Contains(err.Error(), "the connect-go client stack of connect-proto does not carry the original trade shape (trade: original)") {
+		t.Errorf("connect-go, trade: original: %v, want refused by name", err)
 	}
 	// A JVM stack that carries it (its announcement says so), and one that does not:
 	// refused here, before a JVM starts.
@@ -477,8 +477,8 @@ func TestResolveTradeShape(t *testing.T) {
 		t.Errorf("an outside target, trade: original: %v", err)
 	}
 	s.Target, s.Params.Trade = "", contract.TradeCompact
-	s.Protocol, s.ServerStack = "thrift-binary", ""
+	s.Protocol, s.ServerStack = "connect-proto", ""
 	if _, err := Resolve(s); err != nil {
-		t.Errorf("thrift-go, trade: compact: %v", err)
+		t.Errorf("connect-go, trade: compact: %v", err)
 	}
 }

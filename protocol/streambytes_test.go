@@ -7,26 +7,33 @@ package protocol_test
 // bytes per 256-trade chunk); grpc-proto's and grpc-avro's messages, each with its
 // 5-byte gRPC frame header (without HTTP/2's 9-byte DATA frame headers); capnp's pushes
 // of capnpgo.StreamBatch trades, each a framed message of the push's parameters
-// (without the RPC call's envelope).
+// (without the RPC call's envelope); thrift's pages of thriftgo.DefaultPageSize trades,
+// each page struct as the binary or compact protocol writes it (without the message
+// header and the frame length).
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"testing"
 
 	"capnproto.org/go/capnp/v3"
+	"github.com/apache/thrift/lib/go/thrift"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/contract/avrowire"
 	"github.com/wirebench/wirebench/contract/capnpwire"
 	"github.com/wirebench/wirebench/contract/pb"
+	"github.com/wirebench/wirebench/contract/thriftwire"
 	"github.com/wirebench/wirebench/protocol/capnprpc"
 	"github.com/wirebench/wirebench/protocol/grpcavro"
 	"github.com/wirebench/wirebench/protocol/grpcproto"
 	"github.com/wirebench/wirebench/protocol/httpjson"
+	"github.com/wirebench/wirebench/protocol/thriftrpc"
 	"github.com/wirebench/wirebench/stack/capnpgo"
+	"github.com/wirebench/wirebench/stack/thriftgo"
 )
 
 // streamTrades is the stream length of the REST vs gRPC original.
@@ -42,7 +49,7 @@ type streamCodec struct {
 }
 
 func streamCodecs() []streamCodec {
-	return []streamCodec{
+	codecs := []streamCodec{
 		{"http-json", contract.TradeCompact, func(n int64) (int, error) {
 			return ndjson(n, func(i int64) any { t := contract.TradeAt(i); return httpjson.ToWireTrade(&t) })
 		}},
@@ -116,6 +123,54 @@ func streamCodecs() []streamCodec {
 			})
 		}},
 	}
+	for _, enc := range []struct {
+		name    string
+		factory thrift.TProtocolFactory
+	}{
+		{"thrift-binary", thrift.NewTBinaryProtocolFactoryConf(&thrift.TConfiguration{})},
+		{"thrift-compact", thrift.NewTCompactProtocolFactoryConf(&thrift.TConfiguration{})},
+	} {
+		codecs = append(codecs, streamCodec{enc.name, contract.TradeCompact, func(n int64) (int, error) {
+			return pages(enc.factory, n, func(from, to int64) thrift.TStruct {
+				p := &thriftwire.TradePage{Last: to == n}
+				for i := from; i < to; i++ {
+					t, w := contract.TradeAt(i), new(thriftwire.Trade)
+					thriftrpc.ToWireTrade(&t, w)
+					p.Trades = append(p.Trades, w)
+				}
+				return p
+			})
+		}}, streamCodec{enc.name, contract.TradeOriginal, func(n int64) (int, error) {
+			return pages(enc.factory, n, func(from, to int64) thrift.TStruct {
+				p := &thriftwire.OriginalTradePage{Last: to == n}
+				for i := from; i < to; i++ {
+					t, w := contract.OriginalTradeAt(i), new(thriftwire.OriginalTrade)
+					thriftrpc.ToWireOriginalTrade(&t, w)
+					p.Trades = append(p.Trades, w)
+				}
+				return p
+			})
+		}})
+	}
+	return codecs
+}
+
+// pages is the length of the pages of n trades of thriftgo.DefaultPageSize, each
+// written by a protocol of factory.
+func pages(factory thrift.TProtocolFactory, n int64, page func(from, to int64) thrift.TStruct) (int, error) {
+	total := 0
+	for from := int64(0); from < n; from += thriftgo.DefaultPageSize {
+		buf := thrift.NewTMemoryBuffer()
+		prot := factory.GetProtocol(buf)
+		if err := page(from, min(from+thriftgo.DefaultPageSize, n)).Write(context.Background(), prot); err != nil {
+			return 0, err
+		}
+		if err := prot.Flush(context.Background()); err != nil {
+			return 0, err
+		}
+		total += buf.Len()
+	}
+	return total, nil
 }
 
 // ndjson is the length of the NDJSON body of n trades as encoding/json writes it.
@@ -176,7 +231,7 @@ func TestStreamBytes(t *testing.T) {
 		got[c.format+"/"+c.shape] = n
 		t.Logf("%s, %s trade: %d bytes per stream of %d trades", c.format, c.shape, n, streamTrades)
 	}
-	for _, f := range []string{"http-json", "grpc-proto", "grpc-avro", "capnp"} {
+	for _, f := range []string{"http-json", "grpc-proto", "grpc-avro", "capnp", "thrift-binary", "thrift-compact"} {
 		compact, original := got[f+"/"+contract.TradeCompact], got[f+"/"+contract.TradeOriginal]
 		// Each original trade holds at least 12 × 10 string bytes and 10 longs.
 		if original < streamTrades*(12*10+10) || original < 3*compact {
