@@ -243,25 +243,31 @@ func firstDiff(a, b string) int {
 }
 
 func testStreams(t *testing.T, cl protocol.Client) {
+	checkStreams(t, "StreamTrades", cl.StreamTrades, contract.TradeAt)
+}
+
+// checkStreams calls the stream method of 0, 1 and 10000 trades, each trade compared
+// with at(i), and of -1, which must be invalid_argument.
+func checkStreams[T comparable](t *testing.T, method string, stream func(context.Context, int64, func(*T) error) error, at func(int64) T) {
 	ctx := Context(t)
 	for _, count := range []int64{0, 1, 10000} {
 		var n int64
-		err := cl.StreamTrades(ctx, count, func(tr *contract.Trade) error {
-			if want := contract.TradeAt(n); *tr != want {
+		err := stream(ctx, count, func(tr *T) error {
+			if want := at(n); *tr != want {
 				return fmt.Errorf("trade %d = %+v, want %+v", n, *tr, want)
 			}
 			n++
 			return nil
 		})
 		if err != nil {
-			t.Errorf("StreamTrades(%d): %v", count, err)
+			t.Errorf("%s(%d): %v", method, count, err)
 		} else if n != count {
-			t.Errorf("StreamTrades(%d) delivered %d trades", count, n)
+			t.Errorf("%s(%d) delivered %d trades", method, count, n)
 		}
 	}
-	err := cl.StreamTrades(ctx, -1, func(*contract.Trade) error { return nil })
+	err := stream(ctx, -1, func(*T) error { return nil })
 	if c := contract.CodeOf(err); c != contract.InvalidArgument {
-		t.Errorf("StreamTrades(-1): error %v has code %q, want %q", err, c, contract.InvalidArgument)
+		t.Errorf("%s(-1): error %v has code %q, want %q", method, err, c, contract.InvalidArgument)
 	}
 }
 
@@ -293,28 +299,10 @@ func testOriginalTrades(t *testing.T, cl protocol.Client, carried bool) {
 		}
 		return
 	}
-	for _, count := range []int64{0, 1, 10000} {
-		var n int64
-		err := cl.StreamOriginalTrades(ctx, count, func(tr *contract.OriginalTrade) error {
-			if want := contract.OriginalTradeAt(n); *tr != want {
-				return fmt.Errorf("original trade %d = %+v, want %+v", n, *tr, want)
-			}
-			n++
-			return nil
-		})
-		if err != nil {
-			t.Errorf("StreamOriginalTrades(%d): %v", count, err)
-		} else if n != count {
-			t.Errorf("StreamOriginalTrades(%d) delivered %d trades", count, n)
-		}
-	}
-	err := cl.StreamOriginalTrades(ctx, -1, func(*contract.OriginalTrade) error { return nil })
-	if c := contract.CodeOf(err); c != contract.InvalidArgument {
-		t.Errorf("StreamOriginalTrades(-1): error %v has code %q, want %q", err, c, contract.InvalidArgument)
-	}
+	checkStreams(t, "StreamOriginalTrades", cl.StreamOriginalTrades, contract.OriginalTradeAt)
 	stop := errors.New("enough")
 	var n int
-	err = cl.StreamOriginalTrades(ctx, contract.MaxTrades, func(*contract.OriginalTrade) error {
+	err := cl.StreamOriginalTrades(ctx, contract.MaxTrades, func(*contract.OriginalTrade) error {
 		if n++; n == 100 {
 			return stop
 		}
