@@ -244,7 +244,7 @@ var workloads = []*Workload{
 		},
 	},
 	{
-		Name: "stream", Summary: "StreamTrades: receive and decode a stream of trades",
+		Name: "stream", Summary: "receive and decode a stream of trades (trade: compact or original)",
 		Uses: []string{"trades", "trade"}, Defaults: Params{Trades: 10000},
 		Calls: one,
 		New: func(p Params, _ *Dataset) (Op, error) {

@@ -159,8 +159,6 @@ func workloadParams(w *contract.Workload) string {
 			ps = append(ps, fmt.Sprintf("increments=%d", d.Increments))
 		case "trades":
 			ps = append(ps, fmt.Sprintf("trades=%d", d.Trades))
-		case "trade":
-			ps = append(ps, "trade="+contract.TradeCompact)
 		}
 	}
 	if len(ps) == 0 {
