@@ -462,7 +462,9 @@ func (s *sink) Done(_ context.Context, call capnpwire.TradeSink_done) error {
 }
 
 // originalSink is the client's OriginalTradeSink for one StreamOriginalTrades call.
-type originalSink struct{ sinkState[contract.OriginalTrade] }
+type originalSink struct {
+	sinkState[contract.OriginalTrade]
+}
 
 // Push hands the trades of one batch to yield, in order.
 func (s *originalSink) Push(_ context.Context, call capnpwire.OriginalTradeSink_push) error {
