@@ -444,3 +444,41 @@ func TestRunQUIC(t *testing.T) {
 		}
 	}
 }
+
+// A stream of the original's trade needs stacks that carry it on the sides it
+// starts; the others are refused by name, never run with the compact trade.
+func TestResolveTradeShape(t *testing.T) {
+	s := spec.Default()
+	s.Protocol, s.Workload, s.Params = "grpc-proto", "stream", contract.Params{Trades: 10, Trade: contract.TradeOriginal}
+	if _, err := Resolve(s); err != nil {
+		t.Errorf("grpc-go, trade: original: %v", err)
+	}
+	s.Protocol = "connect-proto"
+	if _, err := Resolve(s); err == nil || !strings.Contains(err.Error(), "the connect-go client stack of connect-proto does not carry the original trade shape (trade: original)") {
+		t.Errorf("connect-go, trade: original: %v, want refused by name", err)
+	}
+	// A JVM stack that carries it (its announcement says so), and one that does not:
+	// refused here, before a JVM starts.
+	s.Protocol, s.ServerStack = "grpc-proto", "grpc-java-netty"
+	if _, err := Resolve(s); err != nil {
+		t.Errorf("a grpc-java-netty server, trade: original: %v", err)
+	}
+	s.ServerStack = "akka-grpc-0.4"
+	if _, err := Resolve(s); err == nil || !strings.Contains(err.Error(), "the akka-grpc-0.4 server stack of grpc-proto does not carry the original trade shape") {
+		t.Errorf("an akka-grpc-0.4 server, trade: original: %v, want refused by name", err)
+	}
+	s.Protocol, s.ServerStack = "http-json", "go-fasthttp-easyjson"
+	if _, err := Resolve(s); err == nil || !strings.Contains(err.Error(), "the go-fasthttp-easyjson server stack of http-json does not carry the original trade shape") {
+		t.Errorf("a go-fasthttp-easyjson server, trade: original: %v, want refused by name", err)
+	}
+	// An outside target's server is not wirebench's to judge.
+	s.ServerStack, s.Target = "", "tcp://127.0.0.1:9"
+	if _, err := Resolve(s); err != nil {
+		t.Errorf("an outside target, trade: original: %v", err)
+	}
+	s.Target, s.Params.Trade = "", contract.TradeCompact
+	s.Protocol, s.ServerStack = "connect-proto", ""
+	if _, err := Resolve(s); err != nil {
+		t.Errorf("connect-go, trade: compact: %v", err)
+	}
+}

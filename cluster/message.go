@@ -26,6 +26,7 @@ func benchmarkMessage(r Resolved) *controlpb.Benchmark {
 		Name: s.Name(), Protocol: s.Protocol, ServerStack: r.ServerStackName(), ClientStack: r.ClientStackName(),
 		Label: s.Label, Transport: s.Transport, Workload: s.Workload,
 		Payload: int64(s.Params.Payload), Increments: int64(s.Params.Increments), Trades: s.Params.Trades,
+		Trade:         s.Params.Trade,
 		ClientOptions: s.ClientOptions, ServerOptions: s.ServerOptions,
 		Load: &controlpb.LoadModel{Kind: string(m.Kind), Concurrency: int32(m.Concurrency),
 			Connections: int32(m.Connections), Rate: m.Rate, Arrival: string(m.Arrival)},
@@ -47,7 +48,8 @@ func specOf(b *controlpb.Benchmark) spec.Spec {
 	s := spec.Spec{
 		Protocol: b.Protocol, ServerStack: b.ServerStack, ClientStack: b.ClientStack, Label: b.Label,
 		Transport: b.Transport, Workload: b.Workload,
-		Params:        contract.Params{Payload: int(b.Payload), Increments: int(b.Increments), Trades: b.Trades},
+		Params: contract.Params{Payload: int(b.Payload), Increments: int(b.Increments), Trades: b.Trades,
+			Trade: b.Trade},
 		ClientOptions: maps.Clone(b.ClientOptions), ServerOptions: maps.Clone(b.ServerOptions),
 		Load: load.Model{Kind: load.Kind(lm.GetKind()), Concurrency: int(lm.GetConcurrency()),
 			Connections: int(lm.GetConnections()), Rate: lm.GetRate(), Arrival: load.Arrival(lm.GetArrival())},

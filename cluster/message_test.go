@@ -27,7 +27,7 @@ func TestWireFields(t *testing.T) {
 	fields := (&controlpb.Benchmark{}).ProtoReflect().Descriptor().Fields()
 	// What the message says of the target and workload, mapped by hand.
 	mapped := map[string]bool{"name": true, "protocol": true, "server_stack": true, "client_stack": true,
-		"label": true, "transport": true, "workload": true, "payload": true, "increments": true, "trades": true,
+		"label": true, "transport": true, "workload": true, "payload": true, "increments": true, "trades": true, "trade": true,
 		"client_options": true, "server_options": true, "load": true}
 	kinds := map[spec.Kind][]protoreflect.Kind{
 		spec.Duration: {protoreflect.Int64Kind}, spec.Int: {protoreflect.Int32Kind, protoreflect.Int64Kind},
@@ -101,8 +101,9 @@ func (randomSpec) Generate(r *rand.Rand, _ int) reflect.Value {
 		Protocol: []string{"http-json", "grpc-proto", "capnp"}[r.Intn(3)], Label: []string{"", "win-64KiB"}[r.Intn(2)],
 		ServerStack: []string{"go-nethttp-json", "akka-http"}[r.Intn(2)], ClientStack: []string{"instrument", "grpc-go"}[r.Intn(2)],
 		Transport: []string{spec.TCP, spec.Unix, spec.TLS}[r.Intn(3)], Workload: []string{"echo", "pingpong", "stream"}[r.Intn(3)],
-		Params: contract.Params{Payload: r.Intn(1 << 26), Increments: int(r.Int31()), Trades: r.Int63()},
-		Load:   load.Model{Kind: load.Closed, Concurrency: 1 + r.Intn(spec.MaxConcurrency), Connections: 1 + r.Intn(64)},
+		Params: contract.Params{Payload: r.Intn(1 << 26), Increments: int(r.Int31()), Trades: r.Int63(),
+			Trade: contract.TradeShapes[r.Intn(len(contract.TradeShapes))]},
+		Load: load.Model{Kind: load.Closed, Concurrency: 1 + r.Intn(spec.MaxConcurrency), Connections: 1 + r.Intn(64)},
 	}
 	if r.Intn(2) == 0 {
 		s.Load.Kind, s.Load.Rate, s.Load.Arrival = load.Open, r.Float64()*1e9, []load.Arrival{load.Constant, load.Poisson}[r.Intn(2)]

@@ -95,6 +95,9 @@ func Resolve(s spec.Spec) (Resolved, error) {
 	if err := checkQUIC(r, s); err != nil {
 		return Resolved{}, err
 	}
+	if err := checkTradeShape(r, s); err != nil {
+		return Resolved{}, err
+	}
 	if s.Transport == spec.TLS {
 		if !r.Client.SpeaksTLS(protocol.ClientSide) {
 			return Resolved{}, fmt.Errorf("the %s client stack of %s does not speak TLS", r.Client.Name, p.Name)
@@ -105,6 +108,22 @@ func Resolve(s spec.Spec) (Resolved, error) {
 	}
 	r.Spec = s
 	return r, nil
+}
+
+// checkTradeShape refuses a benchmark that asks for the original's trade (trade:
+// original) of a stack that does not carry it, naming the stack and the shape: such
+// a stack would otherwise stream nothing, or the compact trade.
+func checkTradeShape(r Resolved, s spec.Spec) error {
+	if s.Params.Trade != contract.TradeOriginal {
+		return nil
+	}
+	if !r.Client.OriginalTrades {
+		return fmt.Errorf("the %s client stack of %s does not carry the original trade shape (trade: %s); only the %s shape", r.Client.Name, r.Protocol.Name, contract.TradeOriginal, contract.TradeCompact)
+	}
+	if r.HasServer() && !r.Server.OriginalTrades {
+		return fmt.Errorf("the %s server stack of %s does not carry the original trade shape (trade: %s); only the %s shape", r.Server.Name, r.Protocol.Name, contract.TradeOriginal, contract.TradeCompact)
+	}
+	return nil
 }
 
 // checkQUIC says what is wrong when the quic transport and the stacks do not go

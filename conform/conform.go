@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -43,6 +44,9 @@ type Options struct {
 	CallTimeout time.Duration
 	// Observe, when set, is told each operation checked and its differences.
 	Observe func(operation string, diffs []Difference)
+	// OriginalTrades also checks StreamOriginalTrades, every field of every trade,
+	// for a server that carries the REST vs gRPC original's trade.
+	OriginalTrades bool
 }
 
 // Check calls every operation of the contract on svc, a client of the server under
@@ -86,6 +90,16 @@ func Check(ctx context.Context, svc contract.Service, ds *contract.Dataset, opt 
 		})
 	}
 	c.stoppedStream()
+	if opt.OriginalTrades {
+		for _, n := range []int64{0, 1, 1000} {
+			c.streamOriginalTrades(n)
+		}
+		for _, n := range []int64{-1, contract.MaxTrades + 1} {
+			c.refused(fmt.Sprintf("StreamOriginalTrades(%d)", n), contract.InvalidArgument, func(ctx context.Context) error {
+				return svc.StreamOriginalTrades(ctx, n, func(*contract.OriginalTrade) error { return nil })
+			})
+		}
+	}
 	if err := ctx.Err(); err != nil {
 		return c.diffs, err
 	}
@@ -296,12 +310,27 @@ func (c *checker) increment(n int64) {
 const maxTradeDiffs = 5
 
 func (c *checker) streamTrades(n int64) {
-	c.op(fmt.Sprintf("StreamTrades(%d)", n), func(ctx context.Context) []Difference {
+	streamOp(c, "StreamTrades", n, c.svc.StreamTrades, func(prefix string, i int64, t *contract.Trade) []Difference {
+		return tradeDiffs(prefix, contract.TradeAt(i), *t)
+	})
+}
+
+func (c *checker) streamOriginalTrades(n int64) {
+	streamOp(c, "StreamOriginalTrades", n, c.svc.StreamOriginalTrades, func(prefix string, i int64, t *contract.OriginalTrade) []Difference {
+		return originalTradeDiffs(prefix, contract.OriginalTradeAt(i), *t)
+	})
+}
+
+// streamOp checks the stream call method of n trades: diffs compares trade i with the
+// contract's, for the first few differences.
+func streamOp[T any](c *checker, method string, n int64, stream func(context.Context, int64, func(*T) error) error,
+	diffs func(prefix string, i int64, t *T) []Difference) {
+	c.op(fmt.Sprintf("%s(%d)", method, n), func(ctx context.Context) []Difference {
 		var d []Difference
 		var i int64
-		err := c.svc.StreamTrades(ctx, n, func(t *contract.Trade) error {
+		err := stream(ctx, n, func(t *T) error {
 			if len(d) < maxTradeDiffs {
-				d = append(d, tradeDiffs(fmt.Sprintf("trades[%d].", i), contract.TradeAt(i), *t)...)
+				d = append(d, diffs(fmt.Sprintf("trades[%d].", i), i, t)...)
 			}
 			i++
 			return nil
@@ -388,6 +417,20 @@ func tradeDiffs(prefix string, want, got contract.Trade) []Difference {
 	field("quantity", want.Quantity, got.Quantity)
 	field("timestamp_nanos", want.TimestampNanos, got.TimestampNanos)
 	field("side", want.Side, got.Side)
+	return d
+}
+
+// originalTradeDiffs compares every field of two of the original's trades, named as
+// its JSON names them.
+func originalTradeDiffs(prefix string, want, got contract.OriginalTrade) []Difference {
+	var d []Difference
+	w, g := reflect.ValueOf(want), reflect.ValueOf(got)
+	for i := range w.NumField() {
+		if wf, gf := w.Field(i).Interface(), g.Field(i).Interface(); wf != gf {
+			name := w.Type().Field(i).Tag.Get("json")
+			d = append(d, Difference{Field: prefix + name, Expected: show(wf), Got: show(gf)})
+		}
+	}
 	return d
 }
 

@@ -33,7 +33,8 @@ func check(t *testing.T, proto string, svc contract.Service) []conform.Differenc
 	tg := protocoltest.Start(t, proto, "tcp", svc, protocolServerConfig())
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	diffs, err := conform.Check(ctx, tg.Client(t, nil), tg.Dataset, conform.Options{})
+	// The default stacks of these protocols carry the original's trade.
+	diffs, err := conform.Check(ctx, tg.Client(t, nil), tg.Dataset, conform.Options{OriginalTrades: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,6 +70,46 @@ func TestOneWrongAnswerIsNamed(t *testing.T) {
 }
 
 // A server that is not there: every operation is a difference, none is skipped.
+// wrongInfo is the reference service whose original trade 7 has another info, and
+// whose stream of original trades stops one short of 1000.
+type wrongInfo struct{ *contract.Reference }
+
+func (w wrongInfo) StreamOriginalTrades(ctx context.Context, count int64, yield func(*contract.OriginalTrade) error) error {
+	var i int64
+	return w.Reference.StreamOriginalTrades(ctx, min(count, 999), func(t *contract.OriginalTrade) error {
+		if i++; i == 8 {
+			u := *t
+			u.Info = "not-podam"
+			return yield(&u)
+		}
+		return yield(t)
+	})
+}
+
+// Every field of the original's trade is compared, each difference named by the
+// original's JSON name.
+func TestOriginalTradeFieldNamed(t *testing.T) {
+	ds := contract.MustDataset(contract.DefaultSeed, contract.DefaultSize)
+	for _, proto := range []string{"grpc-proto", "capnp"} {
+		t.Run(proto, func(t *testing.T) {
+			diffs := check(t, proto, wrongInfo{contract.NewReference(ds)})
+			want := []conform.Difference{
+				{Operation: "StreamOriginalTrades(1000)", Field: "trades[7].info",
+					Expected: strconv.Quote(contract.OriginalTradeAt(7).Info), Got: `"not-podam"`},
+			}
+			var got []conform.Difference
+			for _, d := range diffs {
+				if d.Operation == "StreamOriginalTrades(1000)" && d.Field != "error" {
+					got = append(got, d)
+				}
+			}
+			if len(got) != 1 || got[0] != want[0] {
+				t.Errorf("differences of StreamOriginalTrades(1000): %v, want %v and nothing else", got, want)
+			}
+		})
+	}
+}
+
 func TestUnreachableServer(t *testing.T) {
 	tg := protocoltest.Start(t, "grpc-proto", "tcp", nil, protocolServerConfig())
 	cl := tg.Client(t, nil)

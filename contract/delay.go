@@ -90,3 +90,10 @@ func (s *delayed) StreamTrades(ctx context.Context, count int64, yield func(*Tra
 	}
 	return s.svc.StreamTrades(ctx, count, yield)
 }
+
+func (s *delayed) StreamOriginalTrades(ctx context.Context, count int64, yield func(*OriginalTrade) error) error {
+	if err := s.wait(ctx); err != nil {
+		return err
+	}
+	return s.svc.StreamOriginalTrades(ctx, count, yield)
+}

@@ -90,3 +90,33 @@ func (p Person) Equal(q Person) bool {
 	}
 	return p.Picture == nil || *p.Picture == *q.Picture
 }
+
+// OriginalTrade is the Trade of the REST vs gRPC original (com.benchmark.domain.Trade in
+// github.com/AlexeyPirogov/RestVsGrpc, and its ProtoTrade message): 13 strings and 10
+// longs under the original's names. StreamOriginalTrades streams it; OriginalTradeAt
+// says what each field holds.
+type OriginalTrade struct {
+	ID         string `json:"id"`
+	ExternalID string `json:"externalId"`
+	Info       string `json:"info"`
+	Str1       string `json:"str1"`
+	Str2       string `json:"str2"`
+	Str3       string `json:"str3"`
+	Str4       string `json:"str4"`
+	Str5       string `json:"str5"`
+	Str6       string `json:"str6"`
+	Str7       string `json:"str7"`
+	Str8       string `json:"str8"`
+	Str9       string `json:"str9"`
+	Str10      string `json:"str10"`
+	Long1      int64  `json:"long1"`
+	Long2      int64  `json:"long2"`
+	Long3      int64  `json:"long3"`
+	Long4      int64  `json:"long4"`
+	Long5      int64  `json:"long5"`
+	Long6      int64  `json:"long6"`
+	Long7      int64  `json:"long7"`
+	Long8      int64  `json:"long8"`
+	Long9      int64  `json:"long9"`
+	Long10     int64  `json:"long10"`
+}

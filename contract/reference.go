@@ -90,17 +90,26 @@ func (r *Reference) Increment(ctx context.Context, n int64) (int64, error) {
 const MaxTrades = 10_000_000
 
 func (r *Reference) StreamTrades(ctx context.Context, count int64, yield func(*Trade) error) error {
+	return streamAt(ctx, count, TradeAt, yield)
+}
+
+func (r *Reference) StreamOriginalTrades(ctx context.Context, count int64, yield func(*OriginalTrade) error) error {
+	return streamAt(ctx, count, OriginalTradeAt, yield)
+}
+
+// streamAt yields at(0) ... at(count-1), after checking count.
+func streamAt[T any](ctx context.Context, count int64, at func(int64) T, yield func(*T) error) error {
 	if count < 0 || count > MaxTrades {
 		return Errorf(InvalidArgument, "trade count %d out of range [0, %d]", count, MaxTrades)
 	}
-	var t Trade
+	var t T
 	for i := int64(0); i < count; i++ {
 		if i%1024 == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
-		t = TradeAt(i)
+		t = at(i)
 		if err := yield(&t); err != nil {
 			return err
 		}

@@ -36,4 +36,9 @@ type Service interface {
 	// is cancelled and StreamTrades returns that error. StreamTrades returns nil once all
 	// count trades were delivered and the server ended the stream.
 	StreamTrades(ctx context.Context, count int64, yield func(*Trade) error) error
+	// StreamOriginalTrades is StreamTrades for the REST vs gRPC original's trade:
+	// OriginalTradeAt(0) ... OriginalTradeAt(count-1), under the same rules. A client
+	// whose stack does not carry that shape (protocol.Stack.OriginalTrades) returns an
+	// error from NotCarried instead of streaming anything else.
+	StreamOriginalTrades(ctx context.Context, count int64, yield func(*OriginalTrade) error) error
 }

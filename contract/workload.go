@@ -26,6 +26,9 @@ type Params struct {
 	Increments int `json:"increments,omitempty"`
 	// Trades is the number of trades streamed per op (stream).
 	Trades int64 `json:"trades,omitempty"`
+	// Trade is the shape of the streamed trade (stream): TradeCompact (also "") or
+	// TradeOriginal.
+	Trade string `json:"trade,omitempty"`
 }
 
 // Op performs one operation of a workload on s and verifies the answers. seq is the
@@ -39,7 +42,8 @@ type Workload struct {
 	Name string
 	// Summary is one line for `wirebench list`.
 	Summary string
-	// Uses names the Params fields the workload reads: "payload", "increments", "trades".
+	// Uses names the Params fields the workload reads: "payload", "increments",
+	// "trades", "trade".
 	Uses []string
 	// Defaults are the parameters used when a user sets none.
 	Defaults Params
@@ -88,6 +92,10 @@ func (w *Workload) Check(p Params) error {
 			return fmt.Errorf("%s: increments %d out of range [1, %d]", w.Name, p.Increments, MaxIncrements)
 		case u == "trades" && (p.Trades < 0 || p.Trades > MaxTrades):
 			return fmt.Errorf("%s: trades %d out of range [0, %d]", w.Name, p.Trades, MaxTrades)
+		case u == "trade":
+			if err := CheckTradeShape(p.Trade); err != nil {
+				return fmt.Errorf("%s: %v", w.Name, err)
+			}
 		}
 	}
 	return nil
@@ -251,11 +259,24 @@ var workloads = []*Workload{
 		},
 	},
 	{
-		Name: "stream", Summary: "StreamTrades: receive and decode a stream of trades",
-		Uses: []string{"trades"}, Defaults: Params{Trades: 10000},
+		Name: "stream", Summary: "receive and decode a stream of trades (trade: compact or original)",
+		Uses: []string{"trades", "trade"}, Defaults: Params{Trades: 10000},
 		Calls: one,
 		New: func(p Params, _ *Dataset) (Op, error) {
 			count := p.Trades
+			if p.Trade == TradeOriginal {
+				return func(ctx context.Context, s Service, _ uint64) error {
+					var i int64
+					err := s.StreamOriginalTrades(ctx, count, func(t *OriginalTrade) error {
+						if want := OriginalTradeAt(i); *t != want {
+							return wrong("original trade %d = %+v, want %+v", i, *t, want)
+						}
+						i++
+						return nil
+					})
+					return checkDelivered(err, i, count)
+				}, nil
+			}
 			return func(ctx context.Context, s Service, _ uint64) error {
 				var i int64
 				err := s.StreamTrades(ctx, count, func(t *Trade) error {
@@ -265,13 +286,7 @@ var workloads = []*Workload{
 					i++
 					return nil
 				})
-				if err != nil {
-					return err
-				}
-				if i != count {
-					return wrong("stream delivered %d of %d trades", i, count)
-				}
-				return nil
+				return checkDelivered(err, i, count)
 			}, nil
 		},
 	},
@@ -297,6 +312,18 @@ func LookupWorkload(name string) (*Workload, error) {
 		}
 	}
 	return nil, fmt.Errorf("unknown workload %q (known: %s)", name, strings.Join(WorkloadNames(), ", "))
+}
+
+// checkDelivered is the end of a stream op: the stream's error, or a wrong answer when
+// it delivered i trades of count.
+func checkDelivered(err error, i, count int64) error {
+	if err != nil {
+		return err
+	}
+	if i != count {
+		return wrong("stream delivered %d of %d trades", i, count)
+	}
+	return nil
 }
 
 func pickID(ds *Dataset, seq uint64) int64 { return int64(seq%uint64(ds.Size())) + 1 }

@@ -68,3 +68,10 @@ func (p *perCall) StreamTrades(ctx context.Context, count int64, yield func(*con
 	_, err := call(ctx, p, func(c Client) (struct{}, error) { return struct{}{}, c.StreamTrades(ctx, count, yield) })
 	return err
 }
+
+func (p *perCall) StreamOriginalTrades(ctx context.Context, count int64, yield func(*contract.OriginalTrade) error) error {
+	_, err := call(ctx, p, func(c Client) (struct{}, error) {
+		return struct{}{}, c.StreamOriginalTrades(ctx, count, yield)
+	})
+	return err
+}

@@ -93,6 +93,11 @@ type Stack struct {
 	// client dials from ClientConfig.Packet, with ServerConfig.TLS and
 	// ClientConfig.TLS required.
 	QUIC bool
+	// OriginalTrades says that the stack's sides carry the REST vs gRPC original's
+	// trade (Service.StreamOriginalTrades; a stream workload with trade: original): a
+	// benchmark asking for it is refused for a stack without it, rather than run with
+	// the compact trade.
+	OriginalTrades bool
 	// NewServer and NewClient make each side of a Go stack (WorkerGo); nil for a side
 	// the stack does not implement, and for stacks of other workers.
 	NewServer func(svc contract.Service, cfg ServerConfig) (Server, error)

@@ -112,6 +112,12 @@ func (s Spec) ParamMap() map[string]any {
 			out[u] = s.Params.Increments
 		case "trades":
 			out[u] = s.Params.Trades
+		case "trade":
+			// Only the original's shape is named: the compact one is every stream's
+			// default, and its benchmarks keep the names they had.
+			if s.Params.Trade == contract.TradeOriginal {
+				out[u] = s.Params.Trade
+			}
 		}
 	}
 	return out

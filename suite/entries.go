@@ -43,7 +43,7 @@ type workload struct {
 
 var (
 	targetKeys   = append([]string{"protocol", "server_stack", "client_stack", "label", "transports", "tls", "address", "options", "server_options"}, append(settingKeys, "load")...)
-	paramKeys    = []string{"payloads", "increments", "trades"}
+	paramKeys    = []string{"payloads", "increments", "trades", "trade"}
 	workloadKeys = append(append([]string{"name"}, paramKeys...), append(settingKeys, "load")...)
 )
 
@@ -51,11 +51,11 @@ var (
 var labelRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$`)
 
 // paramUse maps a workload entry's list key to the contract.Workload.Uses name.
-var paramUse = map[string]string{"payloads": "payload", "increments": "increments", "trades": "trades"}
+var paramUse = map[string]string{"payloads": "payload", "increments": "increments", "trades": "trades", "trade": "trade"}
 
 func targetHint(key string) string {
 	switch key {
-	case "name", "workload", "workloads", "payloads", "payload", "increments", "trades":
+	case "name", "workload", "workloads", "payloads", "payload", "increments", "trades", "trade":
 		return "workloads and their parameters go in the workloads list"
 	case "transport":
 		return "did you mean transports?"
@@ -339,6 +339,12 @@ func (c *checker) crossParam(cw *contract.Workload, key string, n *yaml.Node, ps
 				continue
 			}
 			set = func(p *contract.Params) { p.Trades = v }
+		case "trade":
+			v, ok := c.str(key, it)
+			if !ok {
+				continue
+			}
+			set = func(p *contract.Params) { p.Trade = v }
 		}
 		for _, p := range ps {
 			set(&p)

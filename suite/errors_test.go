@@ -67,7 +67,7 @@ var errorCases = []struct {
 		|workloads:
 		|  - name: echo
 		|    payload: 1KiB`,
-		`t.yaml:4:5: unknown key "payload" in workloads[0] (valid: name, payloads, increments, trades, warmup, warmup_max, iterations, duration, ops, trials, mode, method, call_timeout, server_cpus, client_cpus, shape, isolation, data_size, data_seed, arrival_seed, max_message_size, jvm_args, load); did you mean payloads?`},
+		`t.yaml:4:5: unknown key "payload" in workloads[0] (valid: name, payloads, increments, trades, trade, warmup, warmup_max, iterations, duration, ops, trials, mode, method, call_timeout, server_cpus, client_cpus, shape, isolation, data_size, data_seed, arrival_seed, max_message_size, jvm_args, load); did you mean payloads?`},
 	{"unknown key in load", `
 		|targets: [direct]
 		|workloads: [person.get]

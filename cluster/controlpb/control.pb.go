@@ -54,6 +54,10 @@ type Benchmark struct {
 	Payload    int64  `protobuf:"varint,8,opt,name=payload,proto3" json:"payload,omitempty"`
 	Increments int64  `protobuf:"varint,9,opt,name=increments,proto3" json:"increments,omitempty"`
 	Trades     int64  `protobuf:"varint,10,opt,name=trades,proto3" json:"trades,omitempty"`
+	// trade is the stream's trade shape: "" or "compact" (the 6-field Trade), or
+	// "original" (the REST vs gRPC original's OriginalTrade). A worker whose stack does
+	// not carry the shape asked for must refuse the setup.
+	Trade string `protobuf:"bytes,30,opt,name=trade,proto3" json:"trade,omitempty"`
 	// Stack options, by name; a side refuses names it does not know
 	// (INVALID_ARGUMENT).
 	ClientOptions map[string]string `protobuf:"bytes,11,rep,name=client_options,json=clientOptions,proto3" json:"client_options,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
@@ -180,6 +184,13 @@ func (x *Benchmark) GetTrades() int64 {
 		return x.Trades
 	}
 	return 0
+}
+
+func (x *Benchmark) GetTrade() string {
+	if x != nil {
+		return x.Trade
+	}
+	return ""
 }
 
 func (x *Benchmark) GetClientOptions() map[string]string {
@@ -1654,7 +1665,7 @@ var File_control_proto protoreflect.FileDescriptor
 
 const file_control_proto_rawDesc = "" +
 	"\n" +
-	"\rcontrol.proto\x12\x14wirebench.control.v1\"\x9c\b\n" +
+	"\rcontrol.proto\x12\x14wirebench.control.v1\"\xb2\b\n" +
 	"\tBenchmark\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1a\n" +
 	"\bprotocol\x18\x02 \x01(\tR\bprotocol\x12!\n" +
@@ -1668,7 +1679,8 @@ const file_control_proto_rawDesc = "" +
 	"increments\x18\t \x01(\x03R\n" +
 	"increments\x12\x16\n" +
 	"\x06trades\x18\n" +
-	" \x01(\x03R\x06trades\x12Y\n" +
+	" \x01(\x03R\x06trades\x12\x14\n" +
+	"\x05trade\x18\x1e \x01(\tR\x05trade\x12Y\n" +
 	"\x0eclient_options\x18\v \x03(\v22.wirebench.control.v1.Benchmark.ClientOptionsEntryR\rclientOptions\x12Y\n" +
 	"\x0eserver_options\x18\f \x03(\v22.wirebench.control.v1.Benchmark.ServerOptionsEntryR\rserverOptions\x123\n" +
 	"\x04load\x18\r \x01(\v2\x1f.wirebench.control.v1.LoadModelR\x04load\x12!\n" +

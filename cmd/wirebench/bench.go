@@ -43,6 +43,7 @@ type targetFlags struct {
 	Payload    *units.Size `help:"echo, echo+stats: payload size (e.g. 11B, 1KiB, 100KiB)."`
 	Increments *int        `help:"pingpong: sequential increments per op."`
 	Trades     *int64      `help:"stream: trades streamed per op."`
+	Trade      string      `enum:"compact,original" default:"compact" help:"stream: the trade's shape, compact (6 fields) or original (REST vs gRPC's 23 fields; stacks that carry it only)."`
 
 	Connections int    `default:"${connections}" help:"Clients the calls are spread over (a gRPC or Cap'n Proto client is one connection; HTTP/1.1 opens one per call in flight)."`
 	Arrival     string `help:"Open model (with a rate): arrival spacing, constant (the default) or poisson."`
@@ -131,6 +132,9 @@ func (c *targetFlags) resolve(m load.Model, plan func(*spec.Spec)) (cluster.Reso
 	}
 	if c.Trades != nil {
 		s.Params.Trades = *c.Trades
+	}
+	if c.Trade == contract.TradeOriginal {
+		s.Params.Trade = c.Trade
 	}
 	if s.Load, err = m.Normalize(); err != nil {
 		return cluster.Resolved{}, usageError{err}

@@ -18,6 +18,7 @@ type conformCmd struct {
 	Timeout        time.Duration `default:"10s" help:"Deadline of each call."`
 	MaxMessageSize units.Size    `default:"16MiB" help:"Largest response accepted."`
 	Quiet          bool          `short:"q" help:"Print only the differences and the verdict, not each operation checked."`
+	OriginalTrades bool          `help:"Also check StreamOriginalTrades, the REST vs gRPC original's 23-field trade (for a server that carries it)."`
 	dataFlags
 }
 
@@ -72,7 +73,7 @@ func (c *conformCmd) Run(e *env) error {
 	}
 	fmt.Fprintf(e.stdout, "# %s server at %s, called with %s (data set seed %d, %d persons)\n", p.Name, target, st.Name, c.Seed, c.DataSize)
 	ops := 0
-	diffs, err := conform.Check(e.ctx, cl, ds, conform.Options{CallTimeout: c.Timeout,
+	diffs, err := conform.Check(e.ctx, cl, ds, conform.Options{CallTimeout: c.Timeout, OriginalTrades: c.OriginalTrades,
 		Observe: func(op string, d []conform.Difference) {
 			ops++
 			switch {

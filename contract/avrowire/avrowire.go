@@ -50,7 +50,7 @@ func (t *Type) NoteSize(n int) {
 var files = []string{
 	"PersonName", "Location", "Picture", "Person", "PersonLink", "PersonList", "PersonLinkList",
 	"ListPersonsRequest", "PersonId", "EchoMessage", "StatsRequest", "StatsReply", "Number",
-	"Trade", "TradesRequest",
+	"Trade", "TradesRequest", "OriginalTrade",
 }
 
 // types maps each file name to its parsed record.

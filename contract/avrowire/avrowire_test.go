@@ -53,6 +53,9 @@ func allMessages() []Message {
 		&StatsRequest{}, &StatsReply{Calls: 2, LastPayloadLen: 11}, &Number{Value: 1 << 62},
 		&Trade{ID: 1, Symbol: "ACME", Price: 1.5, Quantity: 3, TimestampNanos: 99, Side: SideSell},
 		&TradesRequest{Count: 10},
+		&OriginalTrade{ID: "0", ExternalID: "DqGTbqvGrM", Info: "NXhhF6rq2c", Str1: "a", Str2: "b", Str3: "c",
+			Str4: "d", Str5: "e", Str6: "f", Str7: "g", Str8: "h", Str9: "i", Str10: "_",
+			Long1: 1, Long2: -2, Long3: 3, Long4: 4, Long5: 5, Long6: 6, Long7: 7, Long8: 8, Long9: 9, Long10: 1 << 62},
 	}
 }
 

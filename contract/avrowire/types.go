@@ -101,6 +101,33 @@ type TradesRequest struct {
 	Count int64 `avro:"count"`
 }
 
+// OriginalTrade is wirebench.v1.OriginalTrade, the REST vs gRPC original's trade.
+type OriginalTrade struct {
+	ID         string `avro:"id"`
+	ExternalID string `avro:"external_id"`
+	Info       string `avro:"info"`
+	Str1       string `avro:"str1"`
+	Str2       string `avro:"str2"`
+	Str3       string `avro:"str3"`
+	Str4       string `avro:"str4"`
+	Str5       string `avro:"str5"`
+	Str6       string `avro:"str6"`
+	Str7       string `avro:"str7"`
+	Str8       string `avro:"str8"`
+	Str9       string `avro:"str9"`
+	Str10      string `avro:"str10"`
+	Long1      int64  `avro:"long1"`
+	Long2      int64  `avro:"long2"`
+	Long3      int64  `avro:"long3"`
+	Long4      int64  `avro:"long4"`
+	Long5      int64  `avro:"long5"`
+	Long6      int64  `avro:"long6"`
+	Long7      int64  `avro:"long7"`
+	Long8      int64  `avro:"long8"`
+	Long9      int64  `avro:"long9"`
+	Long10     int64  `avro:"long10"`
+}
+
 // The schemas of the structs, by record.
 var (
 	personNameType         = types["PersonName"]
@@ -118,6 +145,7 @@ var (
 	numberType             = types["Number"]
 	tradeType              = types["Trade"]
 	tradesRequestType      = types["TradesRequest"]
+	originalTradeType      = types["OriginalTrade"]
 )
 
 func (*PersonName) AvroType() *Type         { return personNameType }
@@ -135,3 +163,4 @@ func (*StatsReply) AvroType() *Type         { return statsReplyType }
 func (*Number) AvroType() *Type             { return numberType }
 func (*Trade) AvroType() *Type              { return tradeType }
 func (*TradesRequest) AvroType() *Type      { return tradesRequestType }
+func (*OriginalTrade) AvroType() *Type      { return originalTradeType }

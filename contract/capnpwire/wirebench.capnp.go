@@ -1373,6 +1373,819 @@ func (f TradeSink_done_Results_Future) Struct() (TradeSink_done_Results, error) 
 	return TradeSink_done_Results(p.Struct()), err
 }
 
+type OriginalTrade capnp.Struct
+
+// OriginalTrade_TypeID is the unique identifier for the type OriginalTrade.
+const OriginalTrade_TypeID = 0xfbed965804bb6d6b
+
+func NewOriginalTrade(s *capnp.Segment) (OriginalTrade, error) {
+	st, err := capnp.NewStruct(s, capnp.ObjectSize{DataSize: 80, PointerCount: 13})
+	return OriginalTrade(st), err
+}
+
+func NewRootOriginalTrade(s *capnp.Segment) (OriginalTrade, error) {
+	st, err := capnp.NewRootStruct(s, capnp.ObjectSize{DataSize: 80, PointerCount: 13})
+	return OriginalTrade(st), err
+}
+
+func ReadRootOriginalTrade(msg *capnp.Message) (OriginalTrade, error) {
+	root, err := msg.Root()
+	return OriginalTrade(root.Struct()), err
+}
+
+func (s OriginalTrade) String() string {
+	str, _ := text.Marshal(0xfbed965804bb6d6b, capnp.Struct(s))
+	return str
+}
+
+func (s OriginalTrade) EncodeAsPtr(seg *capnp.Segment) capnp.Ptr {
+	return capnp.Struct(s).EncodeAsPtr(seg)
+}
+
+func (OriginalTrade) DecodeFromPtr(p capnp.Ptr) OriginalTrade {
+	return OriginalTrade(capnp.Struct{}.DecodeFromPtr(p))
+}
+
+func (s OriginalTrade) ToPtr() capnp.Ptr {
+	return capnp.Struct(s).ToPtr()
+}
+func (s OriginalTrade) IsValid() bool {
+	return capnp.Struct(s).IsValid()
+}
+
+func (s OriginalTrade) Message() *capnp.Message {
+	return capnp.Struct(s).Message()
+}
+
+func (s OriginalTrade) Segment() *capnp.Segment {
+	return capnp.Struct(s).Segment()
+}
+func (s OriginalTrade) Id() (string, error) {
+	p, err := capnp.Struct(s).Ptr(0)
+	return p.Text(), err
+}
+
+func (s OriginalTrade) HasId() bool {
+	return capnp.Struct(s).HasPtr(0)
+}
+
+func (s OriginalTrade) IdBytes() ([]byte, error) {
+	p, err := capnp.Struct(s).Ptr(0)
+	return p.TextBytes(), err
+}
+
+func (s OriginalTrade) SetId(v string) error {
+	return capnp.Struct(s).SetText(0, v)
+}
+
+func (s OriginalTrade) ExternalId() (string, error) {
+	p, err := capnp.Struct(s).Ptr(1)
+	return p.Text(), err
+}
+
+func (s OriginalTrade) HasExternalId() bool {
+	return capnp.Struct(s).HasPtr(1)
+}
+
+func (s OriginalTrade) ExternalIdBytes() ([]byte, error) {
+	p, err := capnp.Struct(s).Ptr(1)
+	return p.TextBytes(), err
+}
+
+func (s OriginalTrade) SetExternalId(v string) error {
+	return capnp.Struct(s).SetText(1, v)
+}
+
+func (s OriginalTrade) Info() (string, error) {
+	p, err := capnp.Struct(s).Ptr(2)
+	return p.Text(), err
+}
+
+func (s OriginalTrade) HasInfo() bool {
+	return capnp.Struct(s).HasPtr(2)
+}
+
+func (s OriginalTrade) InfoBytes() ([]byte, error) {
+	p, err := capnp.Struct(s).Ptr(2)
+	return p.TextBytes(), err
+}
+
+func (s OriginalTrade) SetInfo(v string) error {
+	return capnp.Struct(s).SetText(2, v)
+}
+
+func (s OriginalTrade) Str1() (string, error) {
+	p, err := capnp.Struct(s).Ptr(3)
+	return p.Text(), err
+}
+
+func (s OriginalTrade) HasStr1() bool {
+	return capnp.Struct(s).HasPtr(3)
+}
+
+func (s OriginalTrade) Str1Bytes() ([]byte, error) {
+	p, err := capnp.Struct(s).Ptr(3)
+	return p.TextBytes(), err
+}
+
+func (s OriginalTrade) SetStr1(v string) error {
+	return capnp.Struct(s).SetText(3, v)
+}
+
+func (s OriginalTrade) Str2() (string, error) {
+	p, err := capnp.Struct(s).Ptr(4)
+	return p.Text(), err
+}
+
+func (s OriginalTrade) HasStr2() bool {
+	return capnp.Struct(s).HasPtr(4)
+}
+
+func (s OriginalTrade) Str2Bytes() ([]byte, error) {
+	p, err := capnp.Struct(s).Ptr(4)
+	return p.TextBytes(), err
+}
+
+func (s OriginalTrade) SetStr2(v string) error {
+	return capnp.Struct(s).SetText(4, v)
+}
+
+func (s OriginalTrade) Str3() (string, error) {
+	p, err := capnp.Struct(s).Ptr(5)
+	return p.Text(), err
+}
+
+func (s OriginalTrade) HasStr3() bool {
+	return capnp.Struct(s).HasPtr(5)
+}
+
+func (s OriginalTrade) Str3Bytes() ([]byte, error) {
+	p, err := capnp.Struct(s).Ptr(5)
+	return p.TextBytes(), err
+}
+
+func (s OriginalTrade) SetStr3(v string) error {
+	return capnp.Struct(s).SetText(5, v)
+}
+
+func (s OriginalTrade) Str4() (string, error) {
+	p, err := capnp.Struct(s).Ptr(6)
+	return p.Text(), err
+}
+
+func (s OriginalTrade) HasStr4() bool {
+	return capnp.Struct(s).HasPtr(6)
+}
+
+func (s OriginalTrade) Str4Bytes() ([]byte, error) {
+	p, err := capnp.Struct(s).Ptr(6)
+	return p.TextBytes(), err
+}
+
+func (s OriginalTrade) SetStr4(v string) error {
+	return capnp.Struct(s).SetText(6, v)
+}
+
+func (s OriginalTrade) Str5() (string, error) {
+	p, err := capnp.Struct(s).Ptr(7)
+	return p.Text(), err
+}
+
+func (s OriginalTrade) HasStr5() bool {
+	return capnp.Struct(s).HasPtr(7)
+}
+
+func (s OriginalTrade) Str5Bytes() ([]byte, error) {
+	p, err := capnp.Struct(s).Ptr(7)
+	return p.TextBytes(), err
+}
+
+func (s OriginalTrade) SetStr5(v string) error {
+	return capnp.Struct(s).SetText(7, v)
+}
+
+func (s OriginalTrade) Str6() (string, error) {
+	p, err := capnp.Struct(s).Ptr(8)
+	return p.Text(), err
+}
+
+func (s OriginalTrade) HasStr6() bool {
+	return capnp.Struct(s).HasPtr(8)
+}
+
+func (s OriginalTrade) Str6Bytes() ([]byte, error) {
+	p, err := capnp.Struct(s).Ptr(8)
+	return p.TextBytes(), err
+}
+
+func (s OriginalTrade) SetStr6(v string) error {
+	return capnp.Struct(s).SetText(8, v)
+}
+
+func (s OriginalTrade) Str7() (string, error) {
+	p, err := capnp.Struct(s).Ptr(9)
+	return p.Text(), err
+}
+
+func (s OriginalTrade) HasStr7() bool {
+	return capnp.Struct(s).HasPtr(9)
+}
+
+func (s OriginalTrade) Str7Bytes() ([]byte, error) {
+	p, err := capnp.Struct(s).Ptr(9)
+	return p.TextBytes(), err
+}
+
+func (s OriginalTrade) SetStr7(v string) error {
+	return capnp.Struct(s).SetText(9, v)
+}
+
+func (s OriginalTrade) Str8() (string, error) {
+	p, err := capnp.Struct(s).Ptr(10)
+	return p.Text(), err
+}
+
+func (s OriginalTrade) HasStr8() bool {
+	return capnp.Struct(s).HasPtr(10)
+}
+
+func (s OriginalTrade) Str8Bytes() ([]byte, error) {
+	p, err := capnp.Struct(s).Ptr(10)
+	return p.TextBytes(), err
+}
+
+func (s OriginalTrade) SetStr8(v string) error {
+	return capnp.Struct(s).SetText(10, v)
+}
+
+func (s OriginalTrade) Str9() (string, error) {
+	p, err := capnp.Struct(s).Ptr(11)
+	return p.Text(), err
+}
+
+func (s OriginalTrade) HasStr9() bool {
+	return capnp.Struct(s).HasPtr(11)
+}
+
+func (s OriginalTrade) Str9Bytes() ([]byte, error) {
+	p, err := capnp.Struct(s).Ptr(11)
+	return p.TextBytes(), err
+}
+
+func (s OriginalTrade) SetStr9(v string) error {
+	return capnp.Struct(s).SetText(11, v)
+}
+
+func (s OriginalTrade) Str10() (string, error) {
+	p, err := capnp.Struct(s).Ptr(12)
+	return p.Text(), err
+}
+
+func (s OriginalTrade) HasStr10() bool {
+	return capnp.Struct(s).HasPtr(12)
+}
+
+func (s OriginalTrade) Str10Bytes() ([]byte, error) {
+	p, err := capnp.Struct(s).Ptr(12)
+	return p.TextBytes(), err
+}
+
+func (s OriginalTrade) SetStr10(v string) error {
+	return capnp.Struct(s).SetText(12, v)
+}
+
+func (s OriginalTrade) Long1() int64 {
+	return int64(capnp.Struct(s).Uint64(0))
+}
+
+func (s OriginalTrade) SetLong1(v int64) {
+	capnp.Struct(s).SetUint64(0, uint64(v))
+}
+
+func (s OriginalTrade) Long2() int64 {
+	return int64(capnp.Struct(s).Uint64(8))
+}
+
+func (s OriginalTrade) SetLong2(v int64) {
+	capnp.Struct(s).SetUint64(8, uint64(v))
+}
+
+func (s OriginalTrade) Long3() int64 {
+	return int64(capnp.Struct(s).Uint64(16))
+}
+
+func (s OriginalTrade) SetLong3(v int64) {
+	capnp.Struct(s).SetUint64(16, uint64(v))
+}
+
+func (s OriginalTrade) Long4() int64 {
+	return int64(capnp.Struct(s).Uint64(24))
+}
+
+func (s OriginalTrade) SetLong4(v int64) {
+	capnp.Struct(s).SetUint64(24, uint64(v))
+}
+
+func (s OriginalTrade) Long5() int64 {
+	return int64(capnp.Struct(s).Uint64(32))
+}
+
+func (s OriginalTrade) SetLong5(v int64) {
+	capnp.Struct(s).SetUint64(32, uint64(v))
+}
+
+func (s OriginalTrade) Long6() int64 {
+	return int64(capnp.Struct(s).Uint64(40))
+}
+
+func (s OriginalTrade) SetLong6(v int64) {
+	capnp.Struct(s).SetUint64(40, uint64(v))
+}
+
+func (s OriginalTrade) Long7() int64 {
+	return int64(capnp.Struct(s).Uint64(48))
+}
+
+func (s OriginalTrade) SetLong7(v int64) {
+	capnp.Struct(s).SetUint64(48, uint64(v))
+}
+
+func (s OriginalTrade) Long8() int64 {
+	return int64(capnp.Struct(s).Uint64(56))
+}
+
+func (s OriginalTrade) SetLong8(v int64) {
+	capnp.Struct(s).SetUint64(56, uint64(v))
+}
+
+func (s OriginalTrade) Long9() int64 {
+	return int64(capnp.Struct(s).Uint64(64))
+}
+
+func (s OriginalTrade) SetLong9(v int64) {
+	capnp.Struct(s).SetUint64(64, uint64(v))
+}
+
+func (s OriginalTrade) Long10() int64 {
+	return int64(capnp.Struct(s).Uint64(72))
+}
+
+func (s OriginalTrade) SetLong10(v int64) {
+	capnp.Struct(s).SetUint64(72, uint64(v))
+}
+
+// OriginalTrade_List is a list of OriginalTrade.
+type OriginalTrade_List = capnp.StructList[OriginalTrade]
+
+// NewOriginalTrade creates a new list of OriginalTrade.
+func NewOriginalTrade_List(s *capnp.Segment, sz int32) (OriginalTrade_List, error) {
+	l, err := capnp.NewCompositeList(s, capnp.ObjectSize{DataSize: 80, PointerCount: 13}, sz)
+	return capnp.StructList[OriginalTrade](l), err
+}
+
+// OriginalTrade_Future is a wrapper for a OriginalTrade promised by a client call.
+type OriginalTrade_Future struct{ *capnp.Future }
+
+func (f OriginalTrade_Future) Struct() (OriginalTrade, error) {
+	p, err := f.Future.Ptr()
+	return OriginalTrade(p.Struct()), err
+}
+
+type OriginalTradeSink capnp.Client
+
+// OriginalTradeSink_TypeID is the unique identifier for the type OriginalTradeSink.
+const OriginalTradeSink_TypeID = 0xd1de76868f0ef07a
+
+func (c OriginalTradeSink) Push(ctx context.Context, params func(OriginalTradeSink_push_Params) error) error {
+	s := capnp.Send{
+		Method: capnp.Method{
+			InterfaceID:   0xd1de76868f0ef07a,
+			MethodID:      0,
+			InterfaceName: "wirebench.capnp:OriginalTradeSink",
+			MethodName:    "push",
+		},
+	}
+	if params != nil {
+		s.ArgsSize = capnp.ObjectSize{DataSize: 0, PointerCount: 1}
+		s.PlaceArgs = func(s capnp.Struct) error { return params(OriginalTradeSink_push_Params(s)) }
+	}
+
+	return capnp.Client(c).SendStreamCall(ctx, s)
+
+}
+
+func (c OriginalTradeSink) Done(ctx context.Context, params func(OriginalTradeSink_done_Params) error) (OriginalTradeSink_done_Results_Future, capnp.ReleaseFunc) {
+
+	s := capnp.Send{
+		Method: capnp.Method{
+			InterfaceID:   0xd1de76868f0ef07a,
+			MethodID:      1,
+			InterfaceName: "wirebench.capnp:OriginalTradeSink",
+			MethodName:    "done",
+		},
+	}
+	if params != nil {
+		s.ArgsSize = capnp.ObjectSize{DataSize: 8, PointerCount: 0}
+		s.PlaceArgs = func(s capnp.Struct) error { return params(OriginalTradeSink_done_Params(s)) }
+	}
+
+	ans, release := capnp.Client(c).SendCall(ctx, s)
+	return OriginalTradeSink_done_Results_Future{Future: ans.Future()}, release
+
+}
+
+func (c OriginalTradeSink) WaitStreaming() error {
+	return capnp.Client(c).WaitStreaming()
+}
+
+// String returns a string that identifies this capability for debugging
+// purposes.  Its format should not be depended on: in particular, it
+// should not be used to compare clients.  Use IsSame to compare clients
+// for equality.
+func (c OriginalTradeSink) String() string {
+	return "OriginalTradeSink(" + capnp.Client(c).String() + ")"
+}
+
+// AddRef creates a new Client that refers to the same capability as c.
+// If c is nil or has resolved to null, then AddRef returns nil.
+func (c OriginalTradeSink) AddRef() OriginalTradeSink {
+	return OriginalTradeSink(capnp.Client(c).AddRef())
+}
+
+// Release releases a capability reference.  If this is the last
+// reference to the capability, then the underlying resources associated
+// with the capability will be released.
+//
+// Release will panic if c has already been released, but not if c is
+// nil or resolved to null.
+func (c OriginalTradeSink) Release() {
+	capnp.Client(c).Release()
+}
+
+// Resolve blocks until the capability is fully resolved or the Context
+// expires.
+func (c OriginalTradeSink) Resolve(ctx context.Context) error {
+	return capnp.Client(c).Resolve(ctx)
+}
+
+func (c OriginalTradeSink) EncodeAsPtr(seg *capnp.Segment) capnp.Ptr {
+	return capnp.Client(c).EncodeAsPtr(seg)
+}
+
+func (OriginalTradeSink) DecodeFromPtr(p capnp.Ptr) OriginalTradeSink {
+	return OriginalTradeSink(capnp.Client{}.DecodeFromPtr(p))
+}
+
+// IsValid reports whether c is a valid reference to a capability.
+// A reference is invalid if it is nil, has resolved to null, or has
+// been released.
+func (c OriginalTradeSink) IsValid() bool {
+	return capnp.Client(c).IsValid()
+}
+
+// IsSame reports whether c and other refer to a capability created by the
+// same call to NewClient.  This can return false negatives if c or other
+// are not fully resolved: use Resolve if this is an issue.  If either
+// c or other are released, then IsSame panics.
+func (c OriginalTradeSink) IsSame(other OriginalTradeSink) bool {
+	return capnp.Client(c).IsSame(capnp.Client(other))
+}
+
+// Update the flowcontrol.FlowLimiter used to manage flow control for
+// this client. This affects all future calls, but not calls already
+// waiting to send. Passing nil sets the value to flowcontrol.NopLimiter,
+// which is also the default.
+func (c OriginalTradeSink) SetFlowLimiter(lim fc.FlowLimiter) {
+	capnp.Client(c).SetFlowLimiter(lim)
+}
+
+// Get the current flowcontrol.FlowLimiter used to manage flow control
+// for this client.
+func (c OriginalTradeSink) GetFlowLimiter() fc.FlowLimiter {
+	return capnp.Client(c).GetFlowLimiter()
+}
+
+// A OriginalTradeSink_Server is a OriginalTradeSink with a local implementation.
+type OriginalTradeSink_Server interface {
+	Push(context.Context, OriginalTradeSink_push) error
+
+	Done(context.Context, OriginalTradeSink_done) error
+}
+
+// OriginalTradeSink_NewServer creates a new Server from an implementation of OriginalTradeSink_Server.
+func OriginalTradeSink_NewServer(s OriginalTradeSink_Server) *server.Server {
+	c, _ := s.(server.Shutdowner)
+	return server.New(OriginalTradeSink_Methods(nil, s), s, c)
+}
+
+// OriginalTradeSink_ServerToClient creates a new Client from an implementation of OriginalTradeSink_Server.
+// The caller is responsible for calling Release on the returned Client.
+func OriginalTradeSink_ServerToClient(s OriginalTradeSink_Server) OriginalTradeSink {
+	return OriginalTradeSink(capnp.NewClient(OriginalTradeSink_NewServer(s)))
+}
+
+// OriginalTradeSink_Methods appends Methods to a slice that invoke the methods on s.
+// This can be used to create a more complicated Server.
+func OriginalTradeSink_Methods(methods []server.Method, s OriginalTradeSink_Server) []server.Method {
+	if cap(methods) == 0 {
+		methods = make([]server.Method, 0, 2)
+	}
+
+	methods = append(methods, server.Method{
+		Method: capnp.Method{
+			InterfaceID:   0xd1de76868f0ef07a,
+			MethodID:      0,
+			InterfaceName: "wirebench.capnp:OriginalTradeSink",
+			MethodName:    "push",
+		},
+		Impl: func(ctx context.Context, call *server.Call) error {
+			return s.Push(ctx, OriginalTradeSink_push{call})
+		},
+	})
+
+	methods = append(methods, server.Method{
+		Method: capnp.Method{
+			InterfaceID:   0xd1de76868f0ef07a,
+			MethodID:      1,
+			InterfaceName: "wirebench.capnp:OriginalTradeSink",
+			MethodName:    "done",
+		},
+		Impl: func(ctx context.Context, call *server.Call) error {
+			return s.Done(ctx, OriginalTradeSink_done{call})
+		},
+	})
+
+	return methods
+}
+
+// OriginalTradeSink_push holds the state for a server call to OriginalTradeSink.push.
+// See server.Call for documentation.
+type OriginalTradeSink_push struct {
+	*server.Call
+}
+
+// Args returns the call's arguments.
+func (c OriginalTradeSink_push) Args() OriginalTradeSink_push_Params {
+	return OriginalTradeSink_push_Params(c.Call.Args())
+}
+
+// AllocResults allocates the results struct.
+func (c OriginalTradeSink_push) AllocResults() (stream.StreamResult, error) {
+	r, err := c.Call.AllocResults(capnp.ObjectSize{DataSize: 0, PointerCount: 0})
+	return stream.StreamResult(r), err
+}
+
+// OriginalTradeSink_done holds the state for a server call to OriginalTradeSink.done.
+// See server.Call for documentation.
+type OriginalTradeSink_done struct {
+	*server.Call
+}
+
+// Args returns the call's arguments.
+func (c OriginalTradeSink_done) Args() OriginalTradeSink_done_Params {
+	return OriginalTradeSink_done_Params(c.Call.Args())
+}
+
+// AllocResults allocates the results struct.
+func (c OriginalTradeSink_done) AllocResults() (OriginalTradeSink_done_Results, error) {
+	r, err := c.Call.AllocResults(capnp.ObjectSize{DataSize: 0, PointerCount: 0})
+	return OriginalTradeSink_done_Results(r), err
+}
+
+// OriginalTradeSink_List is a list of OriginalTradeSink.
+type OriginalTradeSink_List = capnp.CapList[OriginalTradeSink]
+
+// NewOriginalTradeSink_List creates a new list of OriginalTradeSink.
+func NewOriginalTradeSink_List(s *capnp.Segment, sz int32) (OriginalTradeSink_List, error) {
+	l, err := capnp.NewPointerList(s, sz)
+	return capnp.CapList[OriginalTradeSink](l), err
+}
+
+type OriginalTradeSink_push_Params capnp.Struct
+
+// OriginalTradeSink_push_Params_TypeID is the unique identifier for the type OriginalTradeSink_push_Params.
+const OriginalTradeSink_push_Params_TypeID = 0xcce69f9cd395c367
+
+func NewOriginalTradeSink_push_Params(s *capnp.Segment) (OriginalTradeSink_push_Params, error) {
+	st, err := capnp.NewStruct(s, capnp.ObjectSize{DataSize: 0, PointerCount: 1})
+	return OriginalTradeSink_push_Params(st), err
+}
+
+func NewRootOriginalTradeSink_push_Params(s *capnp.Segment) (OriginalTradeSink_push_Params, error) {
+	st, err := capnp.NewRootStruct(s, capnp.ObjectSize{DataSize: 0, PointerCount: 1})
+	return OriginalTradeSink_push_Params(st), err
+}
+
+func ReadRootOriginalTradeSink_push_Params(msg *capnp.Message) (OriginalTradeSink_push_Params, error) {
+	root, err := msg.Root()
+	return OriginalTradeSink_push_Params(root.Struct()), err
+}
+
+func (s OriginalTradeSink_push_Params) String() string {
+	str, _ := text.Marshal(0xcce69f9cd395c367, capnp.Struct(s))
+	return str
+}
+
+func (s OriginalTradeSink_push_Params) EncodeAsPtr(seg *capnp.Segment) capnp.Ptr {
+	return capnp.Struct(s).EncodeAsPtr(seg)
+}
+
+func (OriginalTradeSink_push_Params) DecodeFromPtr(p capnp.Ptr) OriginalTradeSink_push_Params {
+	return OriginalTradeSink_push_Params(capnp.Struct{}.DecodeFromPtr(p))
+}
+
+func (s OriginalTradeSink_push_Params) ToPtr() capnp.Ptr {
+	return capnp.Struct(s).ToPtr()
+}
+func (s OriginalTradeSink_push_Params) IsValid() bool {
+	return capnp.Struct(s).IsValid()
+}
+
+func (s OriginalTradeSink_push_Params) Message() *capnp.Message {
+	return capnp.Struct(s).Message()
+}
+
+func (s OriginalTradeSink_push_Params) Segment() *capnp.Segment {
+	return capnp.Struct(s).Segment()
+}
+func (s OriginalTradeSink_push_Params) Trades() (OriginalTrade_List, error) {
+	p, err := capnp.Struct(s).Ptr(0)
+	return OriginalTrade_List(p.List()), err
+}
+
+func (s OriginalTradeSink_push_Params) HasTrades() bool {
+	return capnp.Struct(s).HasPtr(0)
+}
+
+func (s OriginalTradeSink_push_Params) SetTrades(v OriginalTrade_List) error {
+	return capnp.Struct(s).SetPtr(0, v.ToPtr())
+}
+
+// NewTrades sets the trades field to a newly
+// allocated OriginalTrade_List, preferring placement in s's segment.
+func (s OriginalTradeSink_push_Params) NewTrades(n int32) (OriginalTrade_List, error) {
+	l, err := NewOriginalTrade_List(capnp.Struct(s).Segment(), n)
+	if err != nil {
+		return OriginalTrade_List{}, err
+	}
+	err = capnp.Struct(s).SetPtr(0, l.ToPtr())
+	return l, err
+}
+
+// OriginalTradeSink_push_Params_List is a list of OriginalTradeSink_push_Params.
+type OriginalTradeSink_push_Params_List = capnp.StructList[OriginalTradeSink_push_Params]
+
+// NewOriginalTradeSink_push_Params creates a new list of OriginalTradeSink_push_Params.
+func NewOriginalTradeSink_push_Params_List(s *capnp.Segment, sz int32) (OriginalTradeSink_push_Params_List, error) {
+	l, err := capnp.NewCompositeList(s, capnp.ObjectSize{DataSize: 0, PointerCount: 1}, sz)
+	return capnp.StructList[OriginalTradeSink_push_Params](l), err
+}
+
+// OriginalTradeSink_push_Params_Future is a wrapper for a OriginalTradeSink_push_Params promised by a client call.
+type OriginalTradeSink_push_Params_Future struct{ *capnp.Future }
+
+func (f OriginalTradeSink_push_Params_Future) Struct() (OriginalTradeSink_push_Params, error) {
+	p, err := f.Future.Ptr()
+	return OriginalTradeSink_push_Params(p.Struct()), err
+}
+
+type OriginalTradeSink_done_Params capnp.Struct
+
+// OriginalTradeSink_done_Params_TypeID is the unique identifier for the type OriginalTradeSink_done_Params.
+const OriginalTradeSink_done_Params_TypeID = 0xbad7565e1e6887b8
+
+func NewOriginalTradeSink_done_Params(s *capnp.Segment) (OriginalTradeSink_done_Params, error) {
+	st, err := capnp.NewStruct(s, capnp.ObjectSize{DataSize: 8, PointerCount: 0})
+	return OriginalTradeSink_done_Params(st), err
+}
+
+func NewRootOriginalTradeSink_done_Params(s *capnp.Segment) (OriginalTradeSink_done_Params, error) {
+	st, err := capnp.NewRootStruct(s, capnp.ObjectSize{DataSize: 8, PointerCount: 0})
+	return OriginalTradeSink_done_Params(st), err
+}
+
+func ReadRootOriginalTradeSink_done_Params(msg *capnp.Message) (OriginalTradeSink_done_Params, error) {
+	root, err := msg.Root()
+	return OriginalTradeSink_done_Params(root.Struct()), err
+}
+
+func (s OriginalTradeSink_done_Params) String() string {
+	str, _ := text.Marshal(0xbad7565e1e6887b8, capnp.Struct(s))
+	return str
+}
+
+func (s OriginalTradeSink_done_Params) EncodeAsPtr(seg *capnp.Segment) capnp.Ptr {
+	return capnp.Struct(s).EncodeAsPtr(seg)
+}
+
+func (OriginalTradeSink_done_Params) DecodeFromPtr(p capnp.Ptr) OriginalTradeSink_done_Params {
+	return OriginalTradeSink_done_Params(capnp.Struct{}.DecodeFromPtr(p))
+}
+
+func (s OriginalTradeSink_done_Params) ToPtr() capnp.Ptr {
+	return capnp.Struct(s).ToPtr()
+}
+func (s OriginalTradeSink_done_Params) IsValid() bool {
+	return capnp.Struct(s).IsValid()
+}
+
+func (s OriginalTradeSink_done_Params) Message() *capnp.Message {
+	return capnp.Struct(s).Message()
+}
+
+func (s OriginalTradeSink_done_Params) Segment() *capnp.Segment {
+	return capnp.Struct(s).Segment()
+}
+func (s OriginalTradeSink_done_Params) Count() int64 {
+	return int64(capnp.Struct(s).Uint64(0))
+}
+
+func (s OriginalTradeSink_done_Params) SetCount(v int64) {
+	capnp.Struct(s).SetUint64(0, uint64(v))
+}
+
+// OriginalTradeSink_done_Params_List is a list of OriginalTradeSink_done_Params.
+type OriginalTradeSink_done_Params_List = capnp.StructList[OriginalTradeSink_done_Params]
+
+// NewOriginalTradeSink_done_Params creates a new list of OriginalTradeSink_done_Params.
+func NewOriginalTradeSink_done_Params_List(s *capnp.Segment, sz int32) (OriginalTradeSink_done_Params_List, error) {
+	l, err := capnp.NewCompositeList(s, capnp.ObjectSize{DataSize: 8, PointerCount: 0}, sz)
+	return capnp.StructList[OriginalTradeSink_done_Params](l), err
+}
+
+// OriginalTradeSink_done_Params_Future is a wrapper for a OriginalTradeSink_done_Params promised by a client call.
+type OriginalTradeSink_done_Params_Future struct{ *capnp.Future }
+
+func (f OriginalTradeSink_done_Params_Future) Struct() (OriginalTradeSink_done_Params, error) {
+	p, err := f.Future.Ptr()
+	return OriginalTradeSink_done_Params(p.Struct()), err
+}
+
+type OriginalTradeSink_done_Results capnp.Struct
+
+// OriginalTradeSink_done_Results_TypeID is the unique identifier for the type OriginalTradeSink_done_Results.
+const OriginalTradeSink_done_Results_TypeID = 0x9257a47b7c4c729a
+
+func NewOriginalTradeSink_done_Results(s *capnp.Segment) (OriginalTradeSink_done_Results, error) {
+	st, err := capnp.NewStruct(s, capnp.ObjectSize{DataSize: 0, PointerCount: 0})
+	return OriginalTradeSink_done_Results(st), err
+}
+
+func NewRootOriginalTradeSink_done_Results(s *capnp.Segment) (OriginalTradeSink_done_Results, error) {
+	st, err := capnp.NewRootStruct(s, capnp.ObjectSize{DataSize: 0, PointerCount: 0})
+	return OriginalTradeSink_done_Results(st), err
+}
+
+func ReadRootOriginalTradeSink_done_Results(msg *capnp.Message) (OriginalTradeSink_done_Results, error) {
+	root, err := msg.Root()
+	return OriginalTradeSink_done_Results(root.Struct()), err
+}
+
+func (s OriginalTradeSink_done_Results) String() string {
+	str, _ := text.Marshal(0x9257a47b7c4c729a, capnp.Struct(s))
+	return str
+}
+
+func (s OriginalTradeSink_done_Results) EncodeAsPtr(seg *capnp.Segment) capnp.Ptr {
+	return capnp.Struct(s).EncodeAsPtr(seg)
+}
+
+func (OriginalTradeSink_done_Results) DecodeFromPtr(p capnp.Ptr) OriginalTradeSink_done_Results {
+	return OriginalTradeSink_done_Results(capnp.Struct{}.DecodeFromPtr(p))
+}
+
+func (s OriginalTradeSink_done_Results) ToPtr() capnp.Ptr {
+	return capnp.Struct(s).ToPtr()
+}
+func (s OriginalTradeSink_done_Results) IsValid() bool {
+	return capnp.Struct(s).IsValid()
+}
+
+func (s OriginalTradeSink_done_Results) Message() *capnp.Message {
+	return capnp.Struct(s).Message()
+}
+
+func (s OriginalTradeSink_done_Results) Segment() *capnp.Segment {
+	return capnp.Struct(s).Segment()
+}
+
+// OriginalTradeSink_done_Results_List is a list of OriginalTradeSink_done_Results.
+type OriginalTradeSink_done_Results_List = capnp.StructList[OriginalTradeSink_done_Results]
+
+// NewOriginalTradeSink_done_Results creates a new list of OriginalTradeSink_done_Results.
+func NewOriginalTradeSink_done_Results_List(s *capnp.Segment, sz int32) (OriginalTradeSink_done_Results_List, error) {
+	l, err := capnp.NewCompositeList(s, capnp.ObjectSize{DataSize: 0, PointerCount: 0}, sz)
+	return capnp.StructList[OriginalTradeSink_done_Results](l), err
+}
+
+// OriginalTradeSink_done_Results_Future is a wrapper for a OriginalTradeSink_done_Results promised by a client call.
+type OriginalTradeSink_done_Results_Future struct{ *capnp.Future }
+
+func (f OriginalTradeSink_done_Results_Future) Struct() (OriginalTradeSink_done_Results, error) {
+	p, err := f.Future.Ptr()
+	return OriginalTradeSink_done_Results(p.Struct()), err
+}
+
 type Wirebench capnp.Client
 
 // Wirebench_TypeID is the unique identifier for the type Wirebench.
@@ -1538,6 +2351,26 @@ func (c Wirebench) StreamTrades(ctx context.Context, params func(Wirebench_strea
 
 }
 
+func (c Wirebench) StreamOriginalTrades(ctx context.Context, params func(Wirebench_streamOriginalTrades_Params) error) (Wirebench_streamOriginalTrades_Results_Future, capnp.ReleaseFunc) {
+
+	s := capnp.Send{
+		Method: capnp.Method{
+			InterfaceID:   0xa035736c4d926e97,
+			MethodID:      8,
+			InterfaceName: "wirebench.capnp:Wirebench",
+			MethodName:    "streamOriginalTrades",
+		},
+	}
+	if params != nil {
+		s.ArgsSize = capnp.ObjectSize{DataSize: 8, PointerCount: 1}
+		s.PlaceArgs = func(s capnp.Struct) error { return params(Wirebench_streamOriginalTrades_Params(s)) }
+	}
+
+	ans, release := capnp.Client(c).SendCall(ctx, s)
+	return Wirebench_streamOriginalTrades_Results_Future{Future: ans.Future()}, release
+
+}
+
 func (c Wirebench) WaitStreaming() error {
 	return capnp.Client(c).WaitStreaming()
 }
@@ -1626,6 +2459,8 @@ type Wirebench_Server interface {
 	Increment(context.Context, Wirebench_increment) error
 
 	StreamTrades(context.Context, Wirebench_streamTrades) error
+
+	StreamOriginalTrades(context.Context, Wirebench_streamOriginalTrades) error
 }
 
 // Wirebench_NewServer creates a new Server from an implementation of Wirebench_Server.
@@ -1644,7 +2479,7 @@ func Wirebench_ServerToClient(s Wirebench_Server) Wirebench {
 // This can be used to create a more complicated Server.
 func Wirebench_Methods(methods []server.Method, s Wirebench_Server) []server.Method {
 	if cap(methods) == 0 {
-		methods = make([]server.Method, 0, 8)
+		methods = make([]server.Method, 0, 9)
 	}
 
 	methods = append(methods, server.Method{
@@ -1740,6 +2575,18 @@ func Wirebench_Methods(methods []server.Method, s Wirebench_Server) []server.Met
 		},
 		Impl: func(ctx context.Context, call *server.Call) error {
 			return s.StreamTrades(ctx, Wirebench_streamTrades{call})
+		},
+	})
+
+	methods = append(methods, server.Method{
+		Method: capnp.Method{
+			InterfaceID:   0xa035736c4d926e97,
+			MethodID:      8,
+			InterfaceName: "wirebench.capnp:Wirebench",
+			MethodName:    "streamOriginalTrades",
+		},
+		Impl: func(ctx context.Context, call *server.Call) error {
+			return s.StreamOriginalTrades(ctx, Wirebench_streamOriginalTrades{call})
 		},
 	})
 
@@ -1880,6 +2727,23 @@ func (c Wirebench_streamTrades) Args() Wirebench_streamTrades_Params {
 func (c Wirebench_streamTrades) AllocResults() (Wirebench_streamTrades_Results, error) {
 	r, err := c.Call.AllocResults(capnp.ObjectSize{DataSize: 0, PointerCount: 0})
 	return Wirebench_streamTrades_Results(r), err
+}
+
+// Wirebench_streamOriginalTrades holds the state for a server call to Wirebench.streamOriginalTrades.
+// See server.Call for documentation.
+type Wirebench_streamOriginalTrades struct {
+	*server.Call
+}
+
+// Args returns the call's arguments.
+func (c Wirebench_streamOriginalTrades) Args() Wirebench_streamOriginalTrades_Params {
+	return Wirebench_streamOriginalTrades_Params(c.Call.Args())
+}
+
+// AllocResults allocates the results struct.
+func (c Wirebench_streamOriginalTrades) AllocResults() (Wirebench_streamOriginalTrades_Results, error) {
+	r, err := c.Call.AllocResults(capnp.ObjectSize{DataSize: 0, PointerCount: 0})
+	return Wirebench_streamOriginalTrades_Results(r), err
 }
 
 // Wirebench_List is a list of Wirebench.
@@ -3080,122 +3944,321 @@ func (f Wirebench_streamTrades_Results_Future) Struct() (Wirebench_streamTrades_
 	return Wirebench_streamTrades_Results(p.Struct()), err
 }
 
-const schema_98763451efb5e90a = "x\xda\x9cW\x7fl\x1bw\x15\x7f\xef\xbe\xb6\xcfi\xec" +
-	"\xd8_]4\xb5\xddV\xc3\x96!\x12X\xd5\xa4-\x1b" +
-	"\x11\x93\xad\x8e\xb1nJ\x8b/\xd9\x8f\x961\xe0b\x7f" +
-	"i\xae9\x9f]\xdfyi\"PX\x91@\x1d\xeaT" +
-	"\xca:V\xd4\xaa\x9d\xb4N\x03\x1a\xd1\x96U\xfd1\xca" +
-	"\xd6B\x05\x1d\x14X\x01\x09&\x0d\x98\xb4\xc2\xb2\x7f\xc6" +
-	"J\xa5\xf1\x07\xe3\xd0\xbb\xcb\xfdH\xec\xa6)\xff\x9d\xed" +
-	"\xcf\xf7\xfb\xde}\xde\xe7}\xde\xf3\x8a\x8f\xc5\x0b\xb1\xde" +
-	"\xf4\xa6\x14H\xea\xcex\xc2\xc9n\xf8\xc8\xabO\x0e\xae" +
-	"\xff\x1a\xf0,:\x8b\xa6\x8f\xbd\xab\xaez\xec\x19\x883" +
-	"\x19@Y\x928\xab|8AO7'~\x04\xe8<" +
-	"}\xe5\xc8\xe8M\xfbOl\x03\xbe\x14\x01b2\xc0\xca" +
-	"\x93\x89\xcd\x081g\xff\xde\xb1\x95\xdb\xde\xdf\xfb\x0dP" +
-	"\x97\xa2\xff\xd3\xc1\xc46\x04T\x8e$\xf2\x80\xce\xd9\xf1" +
-	"\xa9K\xb7\xde\xb2x\xbbw4\x8e\x04x-1A\x80" +
-	"7\\\x80q\xc7\x1fv\x0d=\xb9\xfa[\xc0\xb3,\xcc" +
-	"\x03P\xf9 qQi\x93)\x89\xb8\xfcM\xe5Az" +
-	"rV\xec\xdcZx\xa4\xb4u\xc7\x9c\xa4)\xacr\x97" +
-	"\xfc\xaar\x9f\x8b\xbfG\xfe\x07\xa0\xf3\xe6\x9a\xff\xde\x7f" +
-	"\xe1\xca\xe4\xceh\xe4\x9b\x93u\x8a\xdc\x9d\xa4\xc8w\x9d" +
-	"MM\xbf\xfb\x9d\x97g\x016&\xfb\x09\xa0\xb9\x805" +
-	"\xd9Ukw\xbc\xf3\xbb]s\xa2I\x14\xe3\xf1\xe4\xeb" +
-	"\xca\x8e$=mO\x8e\x01:W\x96\x8d-~\xcfz" +
-	"\xe4\xa9\x08E\x97\x92\x13D\xd1\xe5\x91m\xb7\x1dH|" +
-	"bw\x94\xa2\xd7\x92\xc3.\x03n\x98C\x87\xeb7<" +
-	"\xf4\xf6K{\xa3y|\xe0\x01\xda\xda\x08\xf0]s\xd7" +
-	":\xc3Z}\xa0\x89\xa2\xee\xb6\x8b\xca\xea6\xc2\xf7\xb6" +
-	"\xc9\x92\xb2}\x11q\xf4\xe3\xd5\x7fu\xbep\xe3\x0f\x0f" +
-	"\x81\x9a\xc5h\xdaqJv\xcb\xa2S\xca8\xc1V6" +
-	"\x16=\x8c\x80\xce\xc4\xa1\x9b&\xf8\xc6\x87\x8e\x12Z\x0a" +
-	"\xd1.\xa3\xe7\xda\x8f*\x17\xda\xe9\xe9|;\xbdc\xf6" +
-	"o\xd3\xbd\xc7\xb7\xbeu<\x9ahw\xaa\x8f\x12\xedM" +
-	"Q\xa2C\xcb.\xefO\xfd~\xc3\xc9(@M=\xe1" +
-	"2\xea\x02\xf6\xfc\xe9\xa249}\xeaT\x94\x8bo\xa7" +
-	">G\x80}. \x7f\xa3\xb8\xf0\xeb\xbf?\xff\xd3V" +
-	"\xaa<\x9dz]9\x9fr\x13K\x91*\xbf\x7fp\xf0" +
-	"\xcd%_\xf9\xec+\xd1h\x8f\xa6\xddtD\x9a.\xbb" +
-	"\xd7L\xfcr\xff\xa5\x9d?\x8fF\xdb\xed\x01\xf6\xb9\x80" +
-	"\xb5\xe2\xcc\xf1\xa9\x8e\xd1_\x01\xcfJ\xb3\x88=\x9d\xfe" +
-	"\x81r.M\xa1\xce\xa4\xef\x00t\xfe\xf9\xaf\x0d/\xde" +
-	"\xfb\xc9u\xbf\x89T\xf7\\\xba\x9f\xaa{g\xb5\xa7\xf8" +
-	"\xfc\xc9[\x7f\x1b\x8d1\x95v\xdf\xe8\xa4\x1b\xe3\xc4\xd1" +
-	"\xe9\xdd\xef<\xf1\xf2_\"G\xff\xec\x1d\xddwe\xf3" +
-	"K?;\xfd\x9f\xcb3G\xbd\x178\x93v\x15z!" +
-	"M\x84\xff\xe23\xe6\xf4\xa7\xbe\xfe\xf4\xfbT\x9cx\x84" +
-	"\x0eB*\xdd\x1dG\x95\xde\x0e:s{\x87[\xca\xb7" +
-	"\xa6oXV\xba\xfb\xed\x7fG\xf9x<\xe3^\xb7#" +
-	"\x93\x87\x8d\xce\x98^\x17\xc3\xc2,I#\xcbKZ\xcd" +
-	"\xac\xf5\x17\xf5\x92\xdd\xa8\x0b(\"\xaa)\x16\x03\x88!" +
-	"\x00\xbf\xa7\x0f@-0T\x07$\xe4\x88\x9d\x94\x1c\xbf" +
-	"\xaf\x1f@\xfd4C\xb5(!\x97\xa4N\x94\x00\xf8\xba" +
-	"A\x00u\x80\xa1\xbaA\xc2\x9c\xa1\xd57\x09L\x81\x84" +
-	")\xc0|E\x94\xf5F\xc5\xff\xe8\xd8#\x8d\xca\xb0\xa9" +
-	"\xe9\x80F\xf0\x9d\x9fN\xccO\xe7\xe1\x99/F\x96\x1b" +
-	"\xbae\x17E\xdd\xaa\x9aVWQ\xcb\xd4\xb5\x8a\x15\xc0" +
-	"\xe3\xcd\xf0Mb\x06=\xa0\x9b\xa3t\x82\x0e\x80\x1a\x0b" +
-	"^)\xbd\x14@M2T;%dz\x19\xe3 a" +
-	"|\xfe\x14Ju\xa1\xd9\xc2\xbb\xb6k0/\xac\x86a" +
-	"[\xd1+\xfb\xc3+\xf35\x17\x86\xd9\xb0\xf9\x001\x1b" +
-	"\x09\x10P\xfe@]+\x8b!\xdd\xc4Q\"=\xc9\xe2" +
-	"\x00\x81\x90\xd1<\xf2\xca\xd8\xca\xef}q\x0f\xef\xed\x01" +
-	"\x89\xdf&c\xa8a\xf4%\xc8\x97\xd0oi9Sk" +
-	"X#\x05\xcc\x94\xab\xa6(`\x11[\xc4\x1a\xa8\x964" +
-	"[\xaf\x9a\xe0\x168\x1b\xa4\xaeQ\xea\x9fg\xa8\x8eD" +
-	"\x0a,z\x00\xd4/1T\x8dH\x81u\x92B\x99\xa1" +
-	"Z\x93\x903\xd6\x89\x0c\x80W\xee\x07P\x0d\x86\xeaV" +
-	"\x09\xf3\x96]\x17\xc2\xf6k\x9a)\xe9\xf6\xb8\xff!g" +
-	"\xd9\x9a\x1d(\xc2\xa9U-\xfb\xeejY\x00\xc0\xf5J" +
-	"`P\xe4\x9a\xe8_3C\x7f\x97\x84\x93\x1e\xfd\x16v" +
-	"\x00\x16\x19\xce)CG$\x0ek\x8e#J#\xd5\x96" +
-	"\xf5]\x13\xd6w\xb2\xa6\x8d\x1bU\xad\xdc\x94w\xd8I" +
-	"3\xf2c\xe6L]\xfdk\xbaIy]\x0c\xd5\x15\x11" +
-	"\xaeo\xa7/?\xcaP]%!\xab\xf56\xeb\x86\xd5" +
-	"\xfa\xe6\x11S\x0b\xb6\xa8\x0cZ\xc5\x15\x97\x15\xbc\xcd|" +
-	"\x07t\xb3T\x17\x15a\xda]\x83\xc2j\xc8s\xde\xbd" +
-	"/|\xf7\xdcc\x9a\xd1\x10\x0b\xe9\x98\xa0\x0b[^\xf9" +
-	"\xff\xb5\x8b\x7f;\x8e\x10\xad\x1fr\xdb\xc5\xdfF\xd0\x9f" +
-	"\xf0\xfc\xbda\x90\xf84\xb5\x8bo\xc7\xe8\x0fU\xfe\xc6" +
-	" H\xfc\x8f2J\xc1\xae\x82\xfe\x98\xe2\xe7'@\xe2" +
-	"gdd\x81w\xa2\xbf\xaf\xf0c\x9bA\xe2S2\xc6" +
-	"\x82\xb1\x87\xfe\xc2\xc0\x9f\xa5\x16\xdc-c<pw\xf4" +
-	"\xe7(\xdf\xde\x07\x12\xff\xaa\x8c\x89`\xd8\xa1\xbf\x01\xf0" +
-	"-\x94\x8b.\xa3\x1cx?\xfa{\x03\x7f\x94\xe2=(" +
-	";\xbe\xeeA\xae\x9aV\x01\x1d\x9fU@3\xfa)\xef" +
-	"y]\x01\x1d\xdf\xa8 C\xa4\x160C\x8a.x\xdd" +
-	"G\xbf\xfb\x95\x06\xb4\x0b\xe8\xf8B\x81\x0cIe\xb6q" +
-	"\xa0\xcfz\xde\xab#Q\xbe8\xa8\xe0\x1e\x12\xedS\x0c" +
-	"\xd5\x03\x12\xfaB\xdeG\xa6\xf1\x0cC\xf592\x0d\xf4" +
-	"L\xe3Y*\xf5^\x86\xea\x0bd\x1a\x92g\x1a\x07\xc9" +
-	"4\x9ec\xa8\x1e\x96\x90\xc7X'\xc6\x00\xf8\x14\xe9\xec" +
-	"\x05\x86\xea\x8b\x12\xf2x\xac\x13\xe3\x00\xfc\x085\xde!" +
-	"\x86\xea\x89Y^\x9d1\xb5\x8a\xc0l\xb8!x\x92\xc9" +
-	"o\x12fY\xd4\x83\xce4\x02\xcf\x03\xcc\x86\xfb\xa2\x07" +
-	"\xce\x89\x8a\xa6\x07\x03h\xb2\xe6\x8d?\xcc\x86\xcb\xf0\x1c" +
-	"\x1d\x06\x8c\xe4\x86\x88\xcd9\xad\xdd\xd7\xaa\xb5'\x00\xd4" +
-	"\x8f3T\xef\x940W\xd2\x0c\xc3\x0aZ\xc7\xd0,\xbb" +
-	"\xa8\x8d\x1b\x90\xafj\xe5\x01a6\xf5\xd4\xd5\xdc\xa9\x98" +
-	"s\x07\xda\xf5\x9a\xd3\xb5\x07\xe5\xa0\xe7\x13\x00\xadz\xbf" +
-	"\x8bf:\xc1B[\x0d\x16\xe29\xb6:\xaf\xbf\xd04" +
-	"f\x95\xeb\xb4\x979\xc6\xba^c\x15\xb1\x90-\xa5\xaf" +
-	"\xd5\x96B\"]\xcbP}@\xc2\x9c\xad\xdbF0\x93" +
-	"r_\xd6\xebV8\xbc\xa8@M,\xb2\xb9\x93{t" +
-	"9M\xdeVE\xe9\x0f\x99\xcb\xdb\xae\x15\x87\xd4\x05\xab" +
-	"\xdc\xd5&Rx=M\xf4V\xd7GY+U\x1b\xa6" +
-	"\xdd\xc4Z \xd7\xcc\x90^v\xf9J\xba\x0c\xf0[(" +
-	",o\xeb\x01\x90\x87\x1b\xe3\x19K\x18\xc653X\xc8" +
-	"\x14\x09-\xbfE\x95\xaf\xb1s\xb1VSL\xb3\xad\xae" +
-	"\xbc\xb7\xbf-x\xdc\xf9T\xb5\xee\xcc\xa01{\xc2\x99" +
-	";\x9b\xbe\x8c\xa5\x9b\xa3\xc8\xc3\x7f\xa2\xc4UK\x13p" +
-	"\x03.\xc0\x15\xfb[\xb9b\xdf\x82]q\"4@\x1e" +
-	"\xcfz\xaex\x8c\xd2?\xccP\xfd\xc9,6\xf3\xd6x" +
-	"e\xb8\x1aXZ\xaeV\xd7K\x02\xdbA\xc2v@g" +
-	"KC3m\xdd\x1e'3\xf4\xe9\xb7\xf5\x8a\xb0l\xad" +
-	"\x02\xf9\xdaz\xcd\xacZ\x11\x16\xca\x023\xe1\x7f\"@" +
-	"\xcc\\\xc7\x8a<O?\xcc7\xf2\xff\x17\x00\x00\xff\xff" +
-	"\x9c\xc2i\xa0"
+type Wirebench_streamOriginalTrades_Params capnp.Struct
+
+// Wirebench_streamOriginalTrades_Params_TypeID is the unique identifier for the type Wirebench_streamOriginalTrades_Params.
+const Wirebench_streamOriginalTrades_Params_TypeID = 0x9b8aae4faff00c64
+
+func NewWirebench_streamOriginalTrades_Params(s *capnp.Segment) (Wirebench_streamOriginalTrades_Params, error) {
+	st, err := capnp.NewStruct(s, capnp.ObjectSize{DataSize: 8, PointerCount: 1})
+	return Wirebench_streamOriginalTrades_Params(st), err
+}
+
+func NewRootWirebench_streamOriginalTrades_Params(s *capnp.Segment) (Wirebench_streamOriginalTrades_Params, error) {
+	st, err := capnp.NewRootStruct(s, capnp.ObjectSize{DataSize: 8, PointerCount: 1})
+	return Wirebench_streamOriginalTrades_Params(st), err
+}
+
+func ReadRootWirebench_streamOriginalTrades_Params(msg *capnp.Message) (Wirebench_streamOriginalTrades_Params, error) {
+	root, err := msg.Root()
+	return Wirebench_streamOriginalTrades_Params(root.Struct()), err
+}
+
+func (s Wirebench_streamOriginalTrades_Params) String() string {
+	str, _ := text.Marshal(0x9b8aae4faff00c64, capnp.Struct(s))
+	return str
+}
+
+func (s Wirebench_streamOriginalTrades_Params) EncodeAsPtr(seg *capnp.Segment) capnp.Ptr {
+	return capnp.Struct(s).EncodeAsPtr(seg)
+}
+
+func (Wirebench_streamOriginalTrades_Params) DecodeFromPtr(p capnp.Ptr) Wirebench_streamOriginalTrades_Params {
+	return Wirebench_streamOriginalTrades_Params(capnp.Struct{}.DecodeFromPtr(p))
+}
+
+func (s Wirebench_streamOriginalTrades_Params) ToPtr() capnp.Ptr {
+	return capnp.Struct(s).ToPtr()
+}
+func (s Wirebench_streamOriginalTrades_Params) IsValid() bool {
+	return capnp.Struct(s).IsValid()
+}
+
+func (s Wirebench_streamOriginalTrades_Params) Message() *capnp.Message {
+	return capnp.Struct(s).Message()
+}
+
+func (s Wirebench_streamOriginalTrades_Params) Segment() *capnp.Segment {
+	return capnp.Struct(s).Segment()
+}
+func (s Wirebench_streamOriginalTrades_Params) Count() int64 {
+	return int64(capnp.Struct(s).Uint64(0))
+}
+
+func (s Wirebench_streamOriginalTrades_Params) SetCount(v int64) {
+	capnp.Struct(s).SetUint64(0, uint64(v))
+}
+
+func (s Wirebench_streamOriginalTrades_Params) Sink() OriginalTradeSink {
+	p, _ := capnp.Struct(s).Ptr(0)
+	return OriginalTradeSink(p.Interface().Client())
+}
+
+func (s Wirebench_streamOriginalTrades_Params) HasSink() bool {
+	return capnp.Struct(s).HasPtr(0)
+}
+
+func (s Wirebench_streamOriginalTrades_Params) SetSink(v OriginalTradeSink) error {
+	if !v.IsValid() {
+		return capnp.Struct(s).SetPtr(0, capnp.Ptr{})
+	}
+	seg := s.Segment()
+	in := capnp.NewInterface(seg, seg.Message().CapTable().Add(capnp.Client(v)))
+	return capnp.Struct(s).SetPtr(0, in.ToPtr())
+}
+
+// Wirebench_streamOriginalTrades_Params_List is a list of Wirebench_streamOriginalTrades_Params.
+type Wirebench_streamOriginalTrades_Params_List = capnp.StructList[Wirebench_streamOriginalTrades_Params]
+
+// NewWirebench_streamOriginalTrades_Params creates a new list of Wirebench_streamOriginalTrades_Params.
+func NewWirebench_streamOriginalTrades_Params_List(s *capnp.Segment, sz int32) (Wirebench_streamOriginalTrades_Params_List, error) {
+	l, err := capnp.NewCompositeList(s, capnp.ObjectSize{DataSize: 8, PointerCount: 1}, sz)
+	return capnp.StructList[Wirebench_streamOriginalTrades_Params](l), err
+}
+
+// Wirebench_streamOriginalTrades_Params_Future is a wrapper for a Wirebench_streamOriginalTrades_Params promised by a client call.
+type Wirebench_streamOriginalTrades_Params_Future struct{ *capnp.Future }
+
+func (f Wirebench_streamOriginalTrades_Params_Future) Struct() (Wirebench_streamOriginalTrades_Params, error) {
+	p, err := f.Future.Ptr()
+	return Wirebench_streamOriginalTrades_Params(p.Struct()), err
+}
+func (p Wirebench_streamOriginalTrades_Params_Future) Sink() OriginalTradeSink {
+	return OriginalTradeSink(p.Future.Field(0, nil).Client())
+}
+
+type Wirebench_streamOriginalTrades_Results capnp.Struct
+
+// Wirebench_streamOriginalTrades_Results_TypeID is the unique identifier for the type Wirebench_streamOriginalTrades_Results.
+const Wirebench_streamOriginalTrades_Results_TypeID = 0xc5fa25c31e306148
+
+func NewWirebench_streamOriginalTrades_Results(s *capnp.Segment) (Wirebench_streamOriginalTrades_Results, error) {
+	st, err := capnp.NewStruct(s, capnp.ObjectSize{DataSize: 0, PointerCount: 0})
+	return Wirebench_streamOriginalTrades_Results(st), err
+}
+
+func NewRootWirebench_streamOriginalTrades_Results(s *capnp.Segment) (Wirebench_streamOriginalTrades_Results, error) {
+	st, err := capnp.NewRootStruct(s, capnp.ObjectSize{DataSize: 0, PointerCount: 0})
+	return Wirebench_streamOriginalTrades_Results(st), err
+}
+
+func ReadRootWirebench_streamOriginalTrades_Results(msg *capnp.Message) (Wirebench_streamOriginalTrades_Results, error) {
+	root, err := msg.Root()
+	return Wirebench_streamOriginalTrades_Results(root.Struct()), err
+}
+
+func (s Wirebench_streamOriginalTrades_Results) String() string {
+	str, _ := text.Marshal(0xc5fa25c31e306148, capnp.Struct(s))
+	return str
+}
+
+func (s Wirebench_streamOriginalTrades_Results) EncodeAsPtr(seg *capnp.Segment) capnp.Ptr {
+	return capnp.Struct(s).EncodeAsPtr(seg)
+}
+
+func (Wirebench_streamOriginalTrades_Results) DecodeFromPtr(p capnp.Ptr) Wirebench_streamOriginalTrades_Results {
+	return Wirebench_streamOriginalTrades_Results(capnp.Struct{}.DecodeFromPtr(p))
+}
+
+func (s Wirebench_streamOriginalTrades_Results) ToPtr() capnp.Ptr {
+	return capnp.Struct(s).ToPtr()
+}
+func (s Wirebench_streamOriginalTrades_Results) IsValid() bool {
+	return capnp.Struct(s).IsValid()
+}
+
+func (s Wirebench_streamOriginalTrades_Results) Message() *capnp.Message {
+	return capnp.Struct(s).Message()
+}
+
+func (s Wirebench_streamOriginalTrades_Results) Segment() *capnp.Segment {
+	return capnp.Struct(s).Segment()
+}
+
+// Wirebench_streamOriginalTrades_Results_List is a list of Wirebench_streamOriginalTrades_Results.
+type Wirebench_streamOriginalTrades_Results_List = capnp.StructList[Wirebench_streamOriginalTrades_Results]
+
+// NewWirebench_streamOriginalTrades_Results creates a new list of Wirebench_streamOriginalTrades_Results.
+func NewWirebench_streamOriginalTrades_Results_List(s *capnp.Segment, sz int32) (Wirebench_streamOriginalTrades_Results_List, error) {
+	l, err := capnp.NewCompositeList(s, capnp.ObjectSize{DataSize: 0, PointerCount: 0}, sz)
+	return capnp.StructList[Wirebench_streamOriginalTrades_Results](l), err
+}
+
+// Wirebench_streamOriginalTrades_Results_Future is a wrapper for a Wirebench_streamOriginalTrades_Results promised by a client call.
+type Wirebench_streamOriginalTrades_Results_Future struct{ *capnp.Future }
+
+func (f Wirebench_streamOriginalTrades_Results_Future) Struct() (Wirebench_streamOriginalTrades_Results, error) {
+	p, err := f.Future.Ptr()
+	return Wirebench_streamOriginalTrades_Results(p.Struct()), err
+}
+
+const schema_98763451efb5e90a = "x\xda\xacX}p\x14\xe5\x19\x7f\x9e\xdd\xbb\xec\xddq" +
+	"\xb9\xbdeWFQ\xc9\x0c\x86N\xcbT\x86\\@ " +
+	"S\xe72X+: \xd9\xc4*~\xd4vs\xb7&" +
+	"k\xee\xf6\xce\xdb=IR\x1c\x94\x8a\x1a+\x16)\xb1" +
+	"`\x93\x01g\xc0\x01\x9bT\xa0d\x8c\xa8\x15\xfc\x98Z" +
+	"\x0b\xf5\xb3S\xf5\x0f[g\xc4\x1ag\x18\x95\xd2\xb1_" +
+	"\xf4:\xcf{\xd9\x8fK.\x10\x1c\xff\xbb\xe7w\xcf\xbd" +
+	"\xcf\xf3\xfe\x9e\xcf\xf7\x16\xa6\x84\xe6@C\xed\xeb1\xe0" +
+	"\xd4\xa1`M)\xbe\xe6\x1b\xaf=\xdcz\xed\xdd \xc5" +
+	"\xb1\x14\x19\x1b\xf9L]t\xe76\x08\xf2\x02\x80\xbcJ" +
+	"xQ\xfe\xbe@\x9fT\xe1)\xc0\xd2\xa3\xa7\xf6w]" +
+	"\xb4ct\x03H\xb3\x11  \x004\x9e\x10nG\x08" +
+	"\x94v\x0c\xacm\xdc\xf0\xe5\xc0}\xa0\xceF\xe7\xab\xf7" +
+	"\x84\x0d\x08(\x1f\x17\x92\x80\xa5\x17{\x86\x8f_2\xf7" +
+	"\xfc\xbe\xf2O\x83H\x0a\xc1P/)H!R\xc8," +
+	"ygK\xdb\xc3\x8b\x7f\x0aR\x9c\xf7\xfc\x00\x94\x1bB" +
+	"o\xc9\x97\x87\xc8\x89e\xa1\xfb\xe5>\xfaTZ\xb8\xb9" +
+	"\xbb\xf9\xe6T\xf7\xa6\x09N\x93Y\xf9\x8e\xd0k\xf2]" +
+	"L\xbf'\xf47\xc0\xd2\x87\xcb\xffw\xcd\xb1S\xeb7" +
+	"\xfb-\xab\xe1\x02Y\xfeA\x98,_\xfebt\xec\xb3" +
+	"\x9f\xbfP\xa1\xb0)\xdcD\x0a\xfdL\xe1\xb1\xc2\xcau" +
+	"?\xdeu\xc3\x16\x90\xe6:w\x1b\x09\xf7\xd2\xb5\x97\xc7" +
+	"\x17\xad\xd8\xf4\xe9\x1b[&\xf8\xc1\x91\xf5\xc7\xc3\xef\xcb" +
+	"\xc3a\xfa\xb47\xbc\x16\xb0tj\xce\xda\xf3\xbf\xb0n" +
+	"\xde\xea#/\x18a\xa7\x9c\xec\xdc0og\xcde\xfd" +
+	"~\xf2\xbe\x08\xb7\x93\x03\xa7\x99\x03\xe9\xe8\xe7O\xad\xfe" +
+	"\xf5\x83\xbf\x1cW(\xbbxq\xe4\x00i\\\x1a\xa1\xc3" +
+	"\x87\xf6\x15f]\xff\xc9\xb3\x03\xfe;\xf4E\xd8\x11\xfd" +
+	"\x11:\xe2\x17\xe6\x96U\x19k\xf1\xceI\xf4\x8eD\xde" +
+	"\x92\x8fDH\xff\xf9\xc8U\x9c|e\x94\xf8\xfd\xcd\xe2" +
+	"\xbf\x94n\xbd\xf0WC\xa0\xc6\xd1\x7f\xb1 ]\xe7\xd2" +
+	"\xe8!y1\xa956Do@\xc0R\xef\xd0E\xbd" +
+	"\xd2\x8d\xd7\x1f m\xce\xd3f\xd1\xb8\xa7\xf6\x80\xdcW" +
+	"K\x9f6\xd6\x92\xa3\xf1\xbf\x8e5<\xdd\xfd\xd1\xd3~" +
+	"G\x8f\xd7&\xc8\xd1\x13\xb5\xe4h\xdb\x9c\x93;\xa2o" +
+	"\xafy\xc6\xafP\x1b{\x90\x14.\x8e\x91\xc2\xf6w\xdf" +
+	"\xe2\xd6\x8f\x1d:\xe4gkU\xec&R\xb8\x91)\x8c" +
+	"\xde\xdf9\xe7\xd6\xeb\xff|\x08\xd4\xb9\xaeBO\x8c\x05" +
+	"|#SH^\xa8\x1f;\xfa\xf1\x13\xbf\xad\x96\xf2\xbb" +
+	"c\xef\xcb\xfbc\xf4i8F)\xbfww\xeb\x87\x17" +
+	"\xac[}\xd8\xef\xce\x95\"\xf3w\x95H\x87]e\xd6" +
+	"\xbc\xba\xe3\xf8\xe6\x97\xfd\xee\xdcUV\xd8\xc8\x14Vh" +
+	"\x0b\xe7\xbc4\xef\xdf\xaf\xf8\xe2\xbe[<Dq_\xa1" +
+	"\x1fyz8\xd6\xf5\x07\x90\xe2\\EL\xfa\xc5'\xe5" +
+	"A\x91\x9c\xd8..\x01,u\xbc\xd4\xff\xf6\xc0\x8e\x8f" +
+	"\x8f\x96\x13\xb0\xec\xc4\xa0\xc8n\xb4\x97\xd9\xf8\xfc\xefk" +
+	"\x0e^\xb5l\xd5\x1f}6\xde\x13\x9b\xc8\xc6\xd2\xdc\xfc" +
+	"\x96'\x9e\xb9\xe4u\xbf{GD\xc6\xd61\xf6\xd3\xde" +
+	"\xcfc?\xbb\xef\xce\x0f\xde\x9c\x98\x18\x8d'\xc4\x99(" +
+	"\x9ff^\xfcK\xbc_\xbe:N\x891z`\xac\xff" +
+	"\xd3\x07_\xf8\xc0g\xa8!\xce\x0c\x0d\x9e\xba\xfd\xd9\x97" +
+	"\x9e\xff\xef\xc9\x8a\x1c\xbd \xce\x9c\x9c\x17\xa7\xd0\xff\xee" +
+	"{\xe6\xd8w~\xf2\xe8\x97\x94&A\x1f\xef\xc8\xf2$" +
+	"~@\xee#\x13\x8d\x1b\xe3,\xa9>\x1a\x9b5'u" +
+	"\xc5'\xff\xf4\x13\xff\x9e\xc4\x8e;.\x91\xe3]\xd9g" +
+	"\x03k\x1e=\xf1\x1f:.\xe2;\x8e%[p\xe6I" +
+	"Y\x9a\xc9rg\xa6\x18\x84\x1bKk\x8d\x82\xde\xae\x9b" +
+	")\xaesAJ\xcb\x9b\xf9\xa6\x16#e\x17\x0b:\xb4" +
+	" \xaaQ>\x00\x10@\x00\xe9\xca\x04\x80\xda\xcc\xa3\xba" +
+	"\x92C\x09Q\xa1\xabHW7\x01\xa8\xdf\xe5Qm\xe1" +
+	"P\xe28\x059\x00iU+\x80\xba\x92Gu\x0d\x87" +
+	"u\x19\xad\xd0\xa1c\x148\x8c\x02&\xb3z\xda(f" +
+	"\x1d\xb1dw\x16\xb3\xed\xa6f\x00f\\\xccq'\xe0" +
+	"\xb8s\xc38\xd0\xb9 cXv\x8b^\xb0r\xa6U" +
+	"\xdf\xa2\x89\x05-k\xb9\xea\xc1\xc9\xea\x1d\xfa\xb8\xf6J" +
+	"\xc3\xec\xa2_\xd0\x0f@\x0d\xb8W\xaa\x9d\x0d\xa0\x86x" +
+	"T\x15\x0ey#\x8dA\xe00xf\x17R\x05]\xb3" +
+	"\xf5\xf2\xb1\xf5\xadI\xdd*fl\xcb\x7fd\x93wd" +
+	"2\xcf\xd40\xee5\x0d@\x8c\xfb\x0c\xb8\x94_W\xd0" +
+	"\xd2z\x9bab\x17\x91\x1e\xe2\x83\x00n}\xa1\xb9\xff" +
+	"\xf0\xda\xc6\xc7~\xb8]j\x98\x0f\x9c4O@\xaf\xb4" +
+	"\xd0Io\xe9\x02\xfa\xaeV\x10\xf3E\xab\xb3\x19\xc5t" +
+	"\xce\xd4\x9b\xb1\x05\xab\xd8Z\x99Ki\xb6\x913\x81\x05" +
+	"8\xee\xba\xae\x91\xeb\xb7\xf0\xa8v\xfa\x02\xac\xcf\x07P" +
+	"\x7f\xc4\xa3\x9a\xf1\x05\xd8\xa0TH\xf3\xa8\xe69\x94x" +
+	"^A\x1e@\xca^\x03\xa0fxT\xbb9LZv" +
+	"A\xd7m'\xa6b\xca\xb0{\x1c\xa1\xce\xb25\xdb\xcd" +
+	"\x88R>g\xd9W\xe4\xd2:\x00\x9ck\x0a\xb4\xeau" +
+	"\x93\xe8_>N\x7f=\x87\xeb\xcb\xf4[\x18\x03l\xe1" +
+	"qB\x18b>;\xfcd;z\xaa3W5\xbe\xcb" +
+	"\xbd\xf8\xae\xcfk=\x99\x9c\x96\x9e\xda\xef\xd5\x05\xa3\xc3" +
+	"0\xb5\x8c\x13\xde\xae\x05\x14\x17\xf7\xdc*\xa57\x9e\xaf" +
+	"\xbc9\x9e\x08\x8e\xddoQ\xaa\xd6\xf3\xa8.\xf4\x05\xe7" +
+	"R\x02\xbf\xc9\xa3\xba\x88C>\xdf09\xd1\xf8|\xe2" +
+	"\x0c\xd9W\x85^\x8a\x9b\x96e\xeeZ\x93\xdd\xac\xf2\x03" +
+	"\xc3L\x15\xf4\xacn\xda\xf5\xad\xbaU\x14&\x90\x95\xf0" +
+	"\xc8\xaa\xbbS\xcb\x14\xf5I%\x16\x9c\xca\x87\x0a\xea\xac" +
+	"\xfa\x96:V\xbd~F\x12\x1e#.!\xf3=B\xea" +
+	"R\xb9\xa2i;\x06E\xcb0\xbbP\xf2z: J" +
+	"g\xe6\xc2m\x1fU\xaf\xf6\xd5\xea\xdc9\x1d;)\xbc" +
+	"\xf5\xac\xce\x9d\xd5\x11\x9duL\x96\xb0\x1d89\x8cT" +
+	"\xe9\xce\x94Bg\x8f\x91N\xb7\x02'\xfdC@\xce]" +
+	"-\xd1\xd9\x0c\xa4\xb1^\xe0\xa4\x0f\x05\xe4\xdd!\x81\xce" +
+	"z)\xfd\xe9v\xe0\xa4c\x02\x06\xdcM\x03\x9d\xfdN" +
+	":B\xddcD\xc0\xa0;\xc6\xd0Y]\xa4\xbd\x09\xe0" +
+	"\xa4A\x01k\xdc\xfd\x02\x9d\xb5Lz\x84|\xe9\x13P" +
+	"p\x87\x1c:\xcb\x9ct\x17\xd9+\x0a\x18r\x974t" +
+	"\x06\xbed<\x09\x9c\xa4\x0b%\xa7\x9cA\xc8\x99V3" +
+	"\x96\x1c\xce\x01M\xbf\x94,\xb7\xf0f,9\xfd\x17D" +
+	"\xa2\xbc\x19E*\xd4\xe6rS\xa1\xef\x9d|\x04\xb4\x9b" +
+	"\xb1\xe4\xa43\x88\x94D.\xb0\xba\x80Nr\x8d\x7f\xe1" +
+	"o\x94\xe8\x04+Y\x0e?E\xea|7\xf0\xdb\xa9\xe6" +
+	"\xb6\xf2\xa8\xee\xf4\xd2n\x90\xd2n\x1b\x8f\xea.j\x92" +
+	"Xn\x92\x8fS\x86\x0c\xf0\xa8\xee\xa1&\xc9\x95\x9b\xe4" +
+	"nj\x92\xbbxT\xf7q(\x05x\x05\x03\x00\xd20" +
+	"e\xf2\x1e\x1e\xd5\x83\x1cJ\xc1\x80\x82A\x00i?5" +
+	"\x9a!\x1e\xd5\xd1\x8a\xd9$\x9aZV\xc7\xb8\xb7\xa8\x95" +
+	"3-\xd9\xa1\x9bi\xbd\xe0v\xa2\x8c\xdb\xe3\x01\xe3\xde" +
+	"\x9b\xa0\xac\\\xa7g5\xc3\x1d\xb8\xeb\xf3\xe5q\x8fq" +
+	"\xef\xc13!}]F\xea\xda\x88\xe6\x09\x9d)Q\xad" +
+	"3\xf5\x02\xa8\xdf\xe6Q]J\x85\xa8e2\x96[\xf9" +
+	"\x19\xcd\xb2[\xb4\x9e\x0c$sZz\xa5nNj\x09" +
+	"Suc\xa7\x05\x9cc3>\xfbb\xd0Zns\x00" +
+	"\xd5ZW=\xed0\xa4\xe6\x8d\x11\xf7i3a\x8c\x9c" +
+	"\xb1=\xd2\xf6\xc1g\xcf\xb1;\x9em\x90T\xa1\xc4\x7f" +
+	"hE\x07\x9cj\xd8\\\xab\xf1Y}:\xab^\xa2\xda" +
+	"\xaaG\x99\xbf\x82G\xf5:\x0e\xebl\xc3\xce\xb8\x83\xbd" +
+	"\xee6\xa3`y\x1b\x00E}Rh\xf8\x89\xebO\xd7" +
+	"\x02Z_\xaa]\xab\xc9\x0bG\xd2f#\xc1\x8b\x87\xbb" +
+	"=O5\xd6\xbf\x0e\xd6\xa6;\xa8&\x0dM\xb7x\xc4" +
+	"6#\xcd\x88\x0e1\xea\xa4\xb9l\x06\x85\xe7\x03\x08\xed" +
+	"\xc5\x1e\xd1\xd23\x99\xe9\x04\xfe\xab0\xe4>\x08\xa6\xc9" +
+	"\xd0t&\xbf7\x1e\xab\xa4\xf6Y\x16k~\xaa\xeb\xf9" +
+	"\xf7_\xe7iWm\xffu\x1e\xb2\xe8\xfc\x01q\xf6\xfd" +
+	"\x97\xaf\x16@\xcd\xb6\xea\x93\xe5\x87\xc1\xb4\xd7\xa2\xafk" +
+	"\x15q\xff\xd6\x99\xb0\x8ax\xdd\x96\x19\x9c\xc6\xf8i\xaa" +
+	"6~\x12\xd3\x1e?\xbd\xde\xa4\x91\x82\xf1\xf2\xf8\x19!" +
+	"\xf7\xf7\xf1\xa8>W\x11\xc1\xa4\xd5\x93m\xcf\xb9\xb3\xa3" +
+	"._0R:\xce\x00\x0eg\x00\x96\xee(j\xa6m" +
+	"\xd8=4u\x9c\x90\xdbFV\xb7l-\x0b\xc9\xfc\xb5" +
+	"\x9a\x99\xb3|,\xa4u\x14\xbd\x97> \x8a\xe7\xf0\xf6" +
+	":C\x05\x9c\xdbJ\xe6\xa4\xa0\xc7\xf6-\xce\x91r\x91" +
+	"\x9b\x0d\xd0\x96\xe7xl[\xc7y\xbdP\xee\xe1n\x02" +
+	"h\xeb&\xfc^\xcek\x87\xf2=\xdc|\x80\xb6u\x84" +
+	"?\xc0yo#y#\xc3\xef&\xfc!\xc2\x03\x01F" +
+	"\xbd\xdc\xc7\xf0{\x09\xdfLx0\xc8\xd8\x9771\xfc" +
+	"\x01\xc2\xb7\x12^S\xa3`\x0d\x80\xfc\x08\xc3\x1f\"|" +
+	"\x1b\xe1\x82\xa0\xb0\xbf\x08\xfa\x19\xbe\x99\xf0\x01\xc2C!" +
+	"\x05C\x00\xf2v\x86o%|'\xe1\xe1\xb0\x82a\x00" +
+	"y\x90\xe1\xdb\x08\xdfEx$\xa2`\x04@~\x9c\xe1" +
+	"\x03\x84\xef!|\xc6\x0c\x05g\x00\xc8\xbb\x19\xbe\x93\xf0" +
+	"!\xc2\xa3Q\x05\xa3\x00\xf2^.\x01\xd0\xb6\x8b\xf0}" +
+	"\x1c\x87X\xab`-\x80<\xcc\xe0=\x04\x1f$\xf5\x18" +
+	"*\x18\x03\x90\xf73|\x88\xf0Q\xc2ENA\x11@" +
+	"\x1ea\xf8>\xc2\x9f#<\xce+\x18\x07\x90\x9fa\xf8" +
+	"A\xc2\x0f\x13.\x05\x14\x94\x00\xe4\xe7\x19>J\xf8\xcb" +
+	"\x84\xcf\x0c*8\x13@>\xc2\xf0\xe7\x08\x7f\x95p\xb9" +
+	"FA\x19@~\x85\xe1\x87\x09?J\xb8\"(\xa8\x00" +
+	"\xc8\xbfg\xf8\xcb\x84\xbfA\xf8y!\x05\xcf\x03\x90\x8f" +
+	"1\xfcU\xc2\xdf!|VX\xc1Y\x00\xf2\x9b\\\x13" +
+	"@\xdbQ\xc2\xdf\xe5\xcau\xe1\x8c4\xbd\xdb\xd6\x0b\xa6" +
+	"\x96\x01\xfej\x17\x14\x0d\xf3\xb6\x9c+Xv\xa1\xc1/" +
+	"$\xfcB\xa3_X\xe4\x17\x16\xfb\x85\xcb\xfc\xc2\x12\xbf" +
+	"\xb0\xd4/,\xf3\xbd\xb5\x0b\x0d\x0b])\x933;\x1a" +
+	"\x9c\x02dR\xa2Bj\xac\x90\x16UH\x8b+\xa4\xcb" +
+	"*\xa4%\x15\xd2\xd2\x0ai\x99\xdb:\x98\xf5\x85\x8e\xf8" +
+	"\xff\x00\x00\x00\xff\xff\x88;\xeb\xdd"
 
 func RegisterSchema(reg *schemas.Registry) {
 	reg.Register(&schemas.Schema{
@@ -3209,9 +4272,11 @@ func RegisterSchema(reg *schemas.Registry) {
 			0x8d78635b40789030,
 			0x907ff4cd4afe42e1,
 			0x90bf93efe90cc23d,
+			0x9257a47b7c4c729a,
 			0x92d0ea8d48341042,
 			0x945b73f118771ef4,
 			0x953606a0258268f2,
+			0x9b8aae4faff00c64,
 			0x9cbbe8561672b0ac,
 			0xa035736c4d926e97,
 			0xacab1b5effdf35b3,
@@ -3219,16 +4284,21 @@ func RegisterSchema(reg *schemas.Registry) {
 			0xb7e478b731e9e010,
 			0xb958d30c9ff21e53,
 			0xbabae97f02d2d899,
+			0xbad7565e1e6887b8,
 			0xbea6e6cccd651b3f,
 			0xc04f7c19e152a5a9,
 			0xc490e59fc8066e47,
+			0xc5fa25c31e306148,
 			0xcb6b0eadb7c16548,
+			0xcce69f9cd395c367,
 			0xce4d3947b458f3f0,
 			0xcf23b9a6502a6f38,
+			0xd1de76868f0ef07a,
 			0xdebf8aea95e9b2b8,
 			0xf2fcbdc3bb6af49d,
 			0xf796833ce96e46c7,
 			0xf8e843631e16e9e4,
+			0xfbed965804bb6d6b,
 		},
 		Compressed: true,
 	})

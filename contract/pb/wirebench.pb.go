@@ -868,6 +868,228 @@ func (x *TradesRequest) GetCount() int64 {
 	return 0
 }
 
+// The REST vs gRPC original's trade (its ProtoTrade: the same fields, numbers and
+// types), trade i equal to the contract's OriginalTradeAt(i).
+type OriginalTrade struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	ExternalId    string                 `protobuf:"bytes,2,opt,name=external_id,json=externalId,proto3" json:"external_id,omitempty"`
+	Info          string                 `protobuf:"bytes,3,opt,name=info,proto3" json:"info,omitempty"`
+	Str1          string                 `protobuf:"bytes,4,opt,name=str1,proto3" json:"str1,omitempty"`
+	Str2          string                 `protobuf:"bytes,5,opt,name=str2,proto3" json:"str2,omitempty"`
+	Str3          string                 `protobuf:"bytes,6,opt,name=str3,proto3" json:"str3,omitempty"`
+	Str4          string                 `protobuf:"bytes,7,opt,name=str4,proto3" json:"str4,omitempty"`
+	Str5          string                 `protobuf:"bytes,8,opt,name=str5,proto3" json:"str5,omitempty"`
+	Str6          string                 `protobuf:"bytes,9,opt,name=str6,proto3" json:"str6,omitempty"`
+	Str7          string                 `protobuf:"bytes,10,opt,name=str7,proto3" json:"str7,omitempty"`
+	Str8          string                 `protobuf:"bytes,11,opt,name=str8,proto3" json:"str8,omitempty"`
+	Str9          string                 `protobuf:"bytes,12,opt,name=str9,proto3" json:"str9,omitempty"`
+	Str10         string                 `protobuf:"bytes,13,opt,name=str10,proto3" json:"str10,omitempty"`
+	Long1         int64                  `protobuf:"varint,14,opt,name=long1,proto3" json:"long1,omitempty"`
+	Long2         int64                  `protobuf:"varint,15,opt,name=long2,proto3" json:"long2,omitempty"`
+	Long3         int64                  `protobuf:"varint,16,opt,name=long3,proto3" json:"long3,omitempty"`
+	Long4         int64                  `protobuf:"varint,17,opt,name=long4,proto3" json:"long4,omitempty"`
+	Long5         int64                  `protobuf:"varint,18,opt,name=long5,proto3" json:"long5,omitempty"`
+	Long6         int64                  `protobuf:"varint,19,opt,name=long6,proto3" json:"long6,omitempty"`
+	Long7         int64                  `protobuf:"varint,20,opt,name=long7,proto3" json:"long7,omitempty"`
+	Long8         int64                  `protobuf:"varint,21,opt,name=long8,proto3" json:"long8,omitempty"`
+	Long9         int64                  `protobuf:"varint,22,opt,name=long9,proto3" json:"long9,omitempty"`
+	Long10        int64                  `protobuf:"varint,23,opt,name=long10,proto3" json:"long10,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *OriginalTrade) Reset() {
+	*x = OriginalTrade{}
+	mi := &file_wirebench_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *OriginalTrade) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*OriginalTrade) ProtoMessage() {}
+
+func (x *OriginalTrade) ProtoReflect() protoreflect.Message {
+	mi := &file_wirebench_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use OriginalTrade.ProtoReflect.Descriptor instead.
+func (*OriginalTrade) Descriptor() ([]byte, []int) {
+	return file_wirebench_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *OriginalTrade) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *OriginalTrade) GetExternalId() string {
+	if x != nil {
+		return x.ExternalId
+	}
+	return ""
+}
+
+func (x *OriginalTrade) GetInfo() string {
+	if x != nil {
+		return x.Info
+	}
+	return ""
+}
+
+func (x *OriginalTrade) GetStr1() string {
+	if x != nil {
+		return x.Str1
+	}
+	return ""
+}
+
+func (x *OriginalTrade) GetStr2() string {
+	if x != nil {
+		return x.Str2
+	}
+	return ""
+}
+
+func (x *OriginalTrade) GetStr3() string {
+	if x != nil {
+		return x.Str3
+	}
+	return ""
+}
+
+func (x *OriginalTrade) GetStr4() string {
+	if x != nil {
+		return x.Str4
+	}
+	return ""
+}
+
+func (x *OriginalTrade) GetStr5() string {
+	if x != nil {
+		return x.Str5
+	}
+	return ""
+}
+
+func (x *OriginalTrade) GetStr6() string {
+	if x != nil {
+		return x.Str6
+	}
+	return ""
+}
+
+func (x *OriginalTrade) GetStr7() string {
+	if x != nil {
+		return x.Str7
+	}
+	return ""
+}
+
+func (x *OriginalTrade) GetStr8() string {
+	if x != nil {
+		return x.Str8
+	}
+	return ""
+}
+
+func (x *OriginalTrade) GetStr9() string {
+	if x != nil {
+		return x.Str9
+	}
+	return ""
+}
+
+func (x *OriginalTrade) GetStr10() string {
+	if x != nil {
+		return x.Str10
+	}
+	return ""
+}
+
+func (x *OriginalTrade) GetLong1() int64 {
+	if x != nil {
+		return x.Long1
+	}
+	return 0
+}
+
+func (x *OriginalTrade) GetLong2() int64 {
+	if x != nil {
+		return x.Long2
+	}
+	return 0
+}
+
+func (x *OriginalTrade) GetLong3() int64 {
+	if x != nil {
+		return x.Long3
+	}
+	return 0
+}
+
+func (x *OriginalTrade) GetLong4() int64 {
+	if x != nil {
+		return x.Long4
+	}
+	return 0
+}
+
+func (x *OriginalTrade) GetLong5() int64 {
+	if x != nil {
+		return x.Long5
+	}
+	return 0
+}
+
+func (x *OriginalTrade) GetLong6() int64 {
+	if x != nil {
+		return x.Long6
+	}
+	return 0
+}
+
+func (x *OriginalTrade) GetLong7() int64 {
+	if x != nil {
+		return x.Long7
+	}
+	return 0
+}
+
+func (x *OriginalTrade) GetLong8() int64 {
+	if x != nil {
+		return x.Long8
+	}
+	return 0
+}
+
+func (x *OriginalTrade) GetLong9() int64 {
+	if x != nil {
+		return x.Long9
+	}
+	return 0
+}
+
+func (x *OriginalTrade) GetLong10() int64 {
+	if x != nil {
+		return x.Long10
+	}
+	return 0
+}
+
 var File_wirebench_proto protoreflect.FileDescriptor
 
 const file_wirebench_proto_rawDesc = "" +
@@ -923,7 +1145,33 @@ const file_wirebench_proto_rawDesc = "" +
 	"\x0ftimestamp_nanos\x18\x05 \x01(\x03R\x0etimestampNanos\x12&\n" +
 	"\x04side\x18\x06 \x01(\x0e2\x12.wirebench.v1.SideR\x04side\"%\n" +
 	"\rTradesRequest\x12\x14\n" +
-	"\x05count\x18\x01 \x01(\x03R\x05count*\x19\n" +
+	"\x05count\x18\x01 \x01(\x03R\x05count\"\xfc\x03\n" +
+	"\rOriginalTrade\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1f\n" +
+	"\vexternal_id\x18\x02 \x01(\tR\n" +
+	"externalId\x12\x12\n" +
+	"\x04info\x18\x03 \x01(\tR\x04info\x12\x12\n" +
+	"\x04str1\x18\x04 \x01(\tR\x04str1\x12\x12\n" +
+	"\x04str2\x18\x05 \x01(\tR\x04str2\x12\x12\n" +
+	"\x04str3\x18\x06 \x01(\tR\x04str3\x12\x12\n" +
+	"\x04str4\x18\a \x01(\tR\x04str4\x12\x12\n" +
+	"\x04str5\x18\b \x01(\tR\x04str5\x12\x12\n" +
+	"\x04str6\x18\t \x01(\tR\x04str6\x12\x12\n" +
+	"\x04str7\x18\n" +
+	" \x01(\tR\x04str7\x12\x12\n" +
+	"\x04str8\x18\v \x01(\tR\x04str8\x12\x12\n" +
+	"\x04str9\x18\f \x01(\tR\x04str9\x12\x14\n" +
+	"\x05str10\x18\r \x01(\tR\x05str10\x12\x14\n" +
+	"\x05long1\x18\x0e \x01(\x03R\x05long1\x12\x14\n" +
+	"\x05long2\x18\x0f \x01(\x03R\x05long2\x12\x14\n" +
+	"\x05long3\x18\x10 \x01(\x03R\x05long3\x12\x14\n" +
+	"\x05long4\x18\x11 \x01(\x03R\x05long4\x12\x14\n" +
+	"\x05long5\x18\x12 \x01(\x03R\x05long5\x12\x14\n" +
+	"\x05long6\x18\x13 \x01(\x03R\x05long6\x12\x14\n" +
+	"\x05long7\x18\x14 \x01(\x03R\x05long7\x12\x14\n" +
+	"\x05long8\x18\x15 \x01(\x03R\x05long8\x12\x14\n" +
+	"\x05long9\x18\x16 \x01(\x03R\x05long9\x12\x16\n" +
+	"\x06long10\x18\x17 \x01(\x03R\x06long10*\x19\n" +
 	"\x04Side\x12\a\n" +
 	"\x03BUY\x10\x00\x12\b\n" +
 	"\x04SELL\x10\x012\x99\x02\n" +
@@ -935,9 +1183,10 @@ const file_wirebench_proto_rawDesc = "" +
 	"\vEchoService\x12<\n" +
 	"\x04Echo\x12\x19.wirebench.v1.EchoMessage\x1a\x19.wirebench.v1.EchoMessage\x12=\n" +
 	"\x05Stats\x12\x1a.wirebench.v1.StatsRequest\x1a\x18.wirebench.v1.StatsReply\x127\n" +
-	"\tIncrement\x12\x14.wirebench.v1.Number\x1a\x14.wirebench.v1.Number2R\n" +
+	"\tIncrement\x12\x14.wirebench.v1.Number\x1a\x14.wirebench.v1.Number2\xa6\x01\n" +
 	"\fTradeService\x12B\n" +
-	"\fStreamTrades\x12\x1b.wirebench.v1.TradesRequest\x1a\x13.wirebench.v1.Trade0\x01B,Z*github.com/wirebench/wirebench/contract/pbb\x06proto3"
+	"\fStreamTrades\x12\x1b.wirebench.v1.TradesRequest\x1a\x13.wirebench.v1.Trade0\x01\x12R\n" +
+	"\x14StreamOriginalTrades\x12\x1b.wirebench.v1.TradesRequest\x1a\x1b.wirebench.v1.OriginalTrade0\x01B,Z*github.com/wirebench/wirebench/contract/pbb\x06proto3"
 
 var (
 	file_wirebench_proto_rawDescOnce sync.Once
@@ -952,7 +1201,7 @@ func file_wirebench_proto_rawDescGZIP() []byte {
 }
 
 var file_wirebench_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_wirebench_proto_msgTypes = make([]protoimpl.MessageInfo, 15)
+var file_wirebench_proto_msgTypes = make([]protoimpl.MessageInfo, 16)
 var file_wirebench_proto_goTypes = []any{
 	(Side)(0),                  // 0: wirebench.v1.Side
 	(*PersonName)(nil),         // 1: wirebench.v1.PersonName
@@ -970,6 +1219,7 @@ var file_wirebench_proto_goTypes = []any{
 	(*Number)(nil),             // 13: wirebench.v1.Number
 	(*Trade)(nil),              // 14: wirebench.v1.Trade
 	(*TradesRequest)(nil),      // 15: wirebench.v1.TradesRequest
+	(*OriginalTrade)(nil),      // 16: wirebench.v1.OriginalTrade
 }
 var file_wirebench_proto_depIdxs = []int32{
 	1,  // 0: wirebench.v1.Person.name:type_name -> wirebench.v1.PersonName
@@ -988,16 +1238,18 @@ var file_wirebench_proto_depIdxs = []int32{
 	11, // 13: wirebench.v1.EchoService.Stats:input_type -> wirebench.v1.StatsRequest
 	13, // 14: wirebench.v1.EchoService.Increment:input_type -> wirebench.v1.Number
 	15, // 15: wirebench.v1.TradeService.StreamTrades:input_type -> wirebench.v1.TradesRequest
-	6,  // 16: wirebench.v1.PersonService.ListPersons:output_type -> wirebench.v1.PersonList
-	4,  // 17: wirebench.v1.PersonService.GetPerson:output_type -> wirebench.v1.Person
-	7,  // 18: wirebench.v1.PersonService.GetPersonLinks:output_type -> wirebench.v1.PersonLinkList
-	4,  // 19: wirebench.v1.PersonService.CreatePerson:output_type -> wirebench.v1.Person
-	10, // 20: wirebench.v1.EchoService.Echo:output_type -> wirebench.v1.EchoMessage
-	12, // 21: wirebench.v1.EchoService.Stats:output_type -> wirebench.v1.StatsReply
-	13, // 22: wirebench.v1.EchoService.Increment:output_type -> wirebench.v1.Number
-	14, // 23: wirebench.v1.TradeService.StreamTrades:output_type -> wirebench.v1.Trade
-	16, // [16:24] is the sub-list for method output_type
-	8,  // [8:16] is the sub-list for method input_type
+	15, // 16: wirebench.v1.TradeService.StreamOriginalTrades:input_type -> wirebench.v1.TradesRequest
+	6,  // 17: wirebench.v1.PersonService.ListPersons:output_type -> wirebench.v1.PersonList
+	4,  // 18: wirebench.v1.PersonService.GetPerson:output_type -> wirebench.v1.Person
+	7,  // 19: wirebench.v1.PersonService.GetPersonLinks:output_type -> wirebench.v1.PersonLinkList
+	4,  // 20: wirebench.v1.PersonService.CreatePerson:output_type -> wirebench.v1.Person
+	10, // 21: wirebench.v1.EchoService.Echo:output_type -> wirebench.v1.EchoMessage
+	12, // 22: wirebench.v1.EchoService.Stats:output_type -> wirebench.v1.StatsReply
+	13, // 23: wirebench.v1.EchoService.Increment:output_type -> wirebench.v1.Number
+	14, // 24: wirebench.v1.TradeService.StreamTrades:output_type -> wirebench.v1.Trade
+	16, // 25: wirebench.v1.TradeService.StreamOriginalTrades:output_type -> wirebench.v1.OriginalTrade
+	17, // [17:26] is the sub-list for method output_type
+	8,  // [8:17] is the sub-list for method input_type
 	8,  // [8:8] is the sub-list for extension type_name
 	8,  // [8:8] is the sub-list for extension extendee
 	0,  // [0:8] is the sub-list for field type_name
@@ -1014,7 +1266,7 @@ func file_wirebench_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_wirebench_proto_rawDesc), len(file_wirebench_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   15,
+			NumMessages:   16,
 			NumExtensions: 0,
 			NumServices:   3,
 		},

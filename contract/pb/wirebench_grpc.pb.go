@@ -425,7 +425,8 @@ var EchoService_ServiceDesc = grpc.ServiceDesc{
 }
 
 const (
-	TradeService_StreamTrades_FullMethodName = "/wirebench.v1.TradeService/StreamTrades"
+	TradeService_StreamTrades_FullMethodName         = "/wirebench.v1.TradeService/StreamTrades"
+	TradeService_StreamOriginalTrades_FullMethodName = "/wirebench.v1.TradeService/StreamOriginalTrades"
 )
 
 // TradeServiceClient is the client API for TradeService service.
@@ -434,6 +435,8 @@ const (
 type TradeServiceClient interface {
 	// Streams count trades, trade i equal to the contract's TradeAt(i).
 	StreamTrades(ctx context.Context, in *TradesRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[Trade], error)
+	// Streams count of the original's trades, trade i equal to OriginalTradeAt(i).
+	StreamOriginalTrades(ctx context.Context, in *TradesRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[OriginalTrade], error)
 }
 
 type tradeServiceClient struct {
@@ -463,12 +466,33 @@ func (c *tradeServiceClient) StreamTrades(ctx context.Context, in *TradesRequest
 // This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
 type TradeService_StreamTradesClient = grpc.ServerStreamingClient[Trade]
 
+func (c *tradeServiceClient) StreamOriginalTrades(ctx context.Context, in *TradesRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[OriginalTrade], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &TradeService_ServiceDesc.Streams[1], TradeService_StreamOriginalTrades_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[TradesRequest, OriginalTrade]{ClientStream: stream}
+	if err := x.ClientStream.SendMsg(in); err != nil {
+		return nil, err
+	}
+	if err := x.ClientStream.CloseSend(); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type TradeService_StreamOriginalTradesClient = grpc.ServerStreamingClient[OriginalTrade]
+
 // TradeServiceServer is the server API for TradeService service.
 // All implementations must embed UnimplementedTradeServiceServer
 // for forward compatibility.
 type TradeServiceServer interface {
 	// Streams count trades, trade i equal to the contract's TradeAt(i).
 	StreamTrades(*TradesRequest, grpc.ServerStreamingServer[Trade]) error
+	// Streams count of the original's trades, trade i equal to OriginalTradeAt(i).
+	StreamOriginalTrades(*TradesRequest, grpc.ServerStreamingServer[OriginalTrade]) error
 	mustEmbedUnimplementedTradeServiceServer()
 }
 
@@ -481,6 +505,9 @@ type UnimplementedTradeServiceServer struct{}
 
 func (UnimplementedTradeServiceServer) StreamTrades(*TradesRequest, grpc.ServerStreamingServer[Trade]) error {
 	return status.Error(codes.Unimplemented, "method StreamTrades not implemented")
+}
+func (UnimplementedTradeServiceServer) StreamOriginalTrades(*TradesRequest, grpc.ServerStreamingServer[OriginalTrade]) error {
+	return status.Error(codes.Unimplemented, "method StreamOriginalTrades not implemented")
 }
 func (UnimplementedTradeServiceServer) mustEmbedUnimplementedTradeServiceServer() {}
 func (UnimplementedTradeServiceServer) testEmbeddedByValue()                      {}
@@ -514,6 +541,17 @@ func _TradeService_StreamTrades_Handler(srv interface{}, stream grpc.ServerStrea
 // This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
 type TradeService_StreamTradesServer = grpc.ServerStreamingServer[Trade]
 
+func _TradeService_StreamOriginalTrades_Handler(srv interface{}, stream grpc.ServerStream) error {
+	m := new(TradesRequest)
+	if err := stream.RecvMsg(m); err != nil {
+		return err
+	}
+	return srv.(TradeServiceServer).StreamOriginalTrades(m, &grpc.GenericServerStream[TradesRequest, OriginalTrade]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type TradeService_StreamOriginalTradesServer = grpc.ServerStreamingServer[OriginalTrade]
+
 // TradeService_ServiceDesc is the grpc.ServiceDesc for TradeService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -525,6 +563,11 @@ var TradeService_ServiceDesc = grpc.ServiceDesc{
 		{
 			StreamName:    "StreamTrades",
 			Handler:       _TradeService_StreamTrades_Handler,
+			ServerStreams: true,
+		},
+		{
+			StreamName:    "StreamOriginalTrades",
+			Handler:       _TradeService_StreamOriginalTrades_Handler,
 			ServerStreams: true,
 		},
 	},

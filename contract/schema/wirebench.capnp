@@ -90,6 +90,41 @@ interface TradeSink {
   # means every push was processed.
 }
 
+struct OriginalTrade {
+  # The REST vs gRPC original's trade (its ProtoTrade's fields, in its order).
+  id @0 :Text;
+  externalId @1 :Text;
+  info @2 :Text;
+  str1 @3 :Text;
+  str2 @4 :Text;
+  str3 @5 :Text;
+  str4 @6 :Text;
+  str5 @7 :Text;
+  str6 @8 :Text;
+  str7 @9 :Text;
+  str8 @10 :Text;
+  str9 @11 :Text;
+  str10 @12 :Text;
+  long1 @13 :Int64;
+  long2 @14 :Int64;
+  long3 @15 :Int64;
+  long4 @16 :Int64;
+  long5 @17 :Int64;
+  long6 @18 :Int64;
+  long7 @19 :Int64;
+  long8 @20 :Int64;
+  long9 @21 :Int64;
+  long10 @22 :Int64;
+}
+
+interface OriginalTradeSink {
+  # TradeSink for the original's trades: trade i of the stream equals the contract's
+  # OriginalTradeAt(i).
+
+  push @0 (trades :List(OriginalTrade)) -> stream;
+  done @1 (count :Int64);
+}
+
 interface Wirebench {
   listPersons @0 () -> (persons :List(Person));
   # The whole data set, in id order.
@@ -116,4 +151,7 @@ interface Wirebench {
   streamTrades @7 (count :Int64, sink :TradeSink) -> ();
   # Pushes count trades, TradeAt(0) ... TradeAt(count-1), to sink, then calls
   # sink.done(count), then returns. invalid_argument for a count out of range.
+
+  streamOriginalTrades @8 (count :Int64, sink :OriginalTradeSink) -> ();
+  # streamTrades for the original's trades, OriginalTradeAt(0) ... OriginalTradeAt(count-1).
 }

@@ -75,6 +75,39 @@ struct TradePage {
   2: bool last
 }
 
+// The REST vs gRPC original's trade (its ProtoTrade's fields, numbers and types).
+struct OriginalTrade {
+  1: string id
+  2: string external_id
+  3: string info
+  4: string str1
+  5: string str2
+  6: string str3
+  7: string str4
+  8: string str5
+  9: string str6
+  10: string str7
+  11: string str8
+  12: string str9
+  13: string str10
+  14: i64 long1
+  15: i64 long2
+  16: i64 long3
+  17: i64 long4
+  18: i64 long5
+  19: i64 long6
+  20: i64 long7
+  21: i64 long8
+  22: i64 long9
+  23: i64 long10
+}
+
+// One page of a connection's stream of the original's trades.
+struct OriginalTradePage {
+  1: list<OriginalTrade> trades
+  2: bool last
+}
+
 // The contract's error codes.
 enum ErrorCode {
   NOT_FOUND = 1
@@ -115,4 +148,9 @@ service Wirebench {
   TradePage streamTrades(1: i64 count, 2: i32 page_size) throws (1: ServiceError error)
   TradePage nextTrades() throws (1: ServiceError error)
   void cancelTrades()
+  // The same for the original's trades (trade i equal to the contract's
+  // OriginalTradeAt(i)): streamOriginalTrades starts the connection's stream (ending the
+  // one it had), nextOriginalTrades pulls its pages; cancelTrades ends either.
+  OriginalTradePage streamOriginalTrades(1: i64 count, 2: i32 page_size) throws (1: ServiceError error)
+  OriginalTradePage nextOriginalTrades() throws (1: ServiceError error)
 }

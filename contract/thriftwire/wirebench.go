@@ -1743,6 +1743,1083 @@ func (p *TradePage) String() string {
 }
 
 // Attributes:
+//  - ID
+//  - ExternalID
+//  - Info
+//  - Str1
+//  - Str2
+//  - Str3
+//  - Str4
+//  - Str5
+//  - Str6
+//  - Str7
+//  - Str8
+//  - Str9
+//  - Str10
+//  - Long1
+//  - Long2
+//  - Long3
+//  - Long4
+//  - Long5
+//  - Long6
+//  - Long7
+//  - Long8
+//  - Long9
+//  - Long10
+type OriginalTrade struct {
+  ID string `thrift:"id,1" db:"id" json:"id"`
+  ExternalID string `thrift:"external_id,2" db:"external_id" json:"external_id"`
+  Info string `thrift:"info,3" db:"info" json:"info"`
+  Str1 string `thrift:"str1,4" db:"str1" json:"str1"`
+  Str2 string `thrift:"str2,5" db:"str2" json:"str2"`
+  Str3 string `thrift:"str3,6" db:"str3" json:"str3"`
+  Str4 string `thrift:"str4,7" db:"str4" json:"str4"`
+  Str5 string `thrift:"str5,8" db:"str5" json:"str5"`
+  Str6 string `thrift:"str6,9" db:"str6" json:"str6"`
+  Str7 string `thrift:"str7,10" db:"str7" json:"str7"`
+  Str8 string `thrift:"str8,11" db:"str8" json:"str8"`
+  Str9 string `thrift:"str9,12" db:"str9" json:"str9"`
+  Str10 string `thrift:"str10,13" db:"str10" json:"str10"`
+  Long1 int64 `thrift:"long1,14" db:"long1" json:"long1"`
+  Long2 int64 `thrift:"long2,15" db:"long2" json:"long2"`
+  Long3 int64 `thrift:"long3,16" db:"long3" json:"long3"`
+  Long4 int64 `thrift:"long4,17" db:"long4" json:"long4"`
+  Long5 int64 `thrift:"long5,18" db:"long5" json:"long5"`
+  Long6 int64 `thrift:"long6,19" db:"long6" json:"long6"`
+  Long7 int64 `thrift:"long7,20" db:"long7" json:"long7"`
+  Long8 int64 `thrift:"long8,21" db:"long8" json:"long8"`
+  Long9 int64 `thrift:"long9,22" db:"long9" json:"long9"`
+  Long10 int64 `thrift:"long10,23" db:"long10" json:"long10"`
+}
+
+func NewOriginalTrade() *OriginalTrade {
+  return &OriginalTrade{}
+}
+
+
+func (p *OriginalTrade) GetID() string {
+  return p.ID
+}
+
+func (p *OriginalTrade) GetExternalID() string {
+  return p.ExternalID
+}
+
+func (p *OriginalTrade) GetInfo() string {
+  return p.Info
+}
+
+func (p *OriginalTrade) GetStr1() string {
+  return p.Str1
+}
+
+func (p *OriginalTrade) GetStr2() string {
+  return p.Str2
+}
+
+func (p *OriginalTrade) GetStr3() string {
+  return p.Str3
+}
+
+func (p *OriginalTrade) GetStr4() string {
+  return p.Str4
+}
+
+func (p *OriginalTrade) GetStr5() string {
+  return p.Str5
+}
+
+func (p *OriginalTrade) GetStr6() string {
+  return p.Str6
+}
+
+func (p *OriginalTrade) GetStr7() string {
+  return p.Str7
+}
+
+func (p *OriginalTrade) GetStr8() string {
+  return p.Str8
+}
+
+func (p *OriginalTrade) GetStr9() string {
+  return p.Str9
+}
+
+func (p *OriginalTrade) GetStr10() string {
+  return p.Str10
+}
+
+func (p *OriginalTrade) GetLong1() int64 {
+  return p.Long1
+}
+
+func (p *OriginalTrade) GetLong2() int64 {
+  return p.Long2
+}
+
+func (p *OriginalTrade) GetLong3() int64 {
+  return p.Long3
+}
+
+func (p *OriginalTrade) GetLong4() int64 {
+  return p.Long4
+}
+
+func (p *OriginalTrade) GetLong5() int64 {
+  return p.Long5
+}
+
+func (p *OriginalTrade) GetLong6() int64 {
+  return p.Long6
+}
+
+func (p *OriginalTrade) GetLong7() int64 {
+  return p.Long7
+}
+
+func (p *OriginalTrade) GetLong8() int64 {
+  return p.Long8
+}
+
+func (p *OriginalTrade) GetLong9() int64 {
+  return p.Long9
+}
+
+func (p *OriginalTrade) GetLong10() int64 {
+  return p.Long10
+}
+func (p *OriginalTrade) Read(ctx context.Context, iprot thrift.TProtocol) error {
+  if _, err := iprot.ReadStructBegin(ctx); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T read error: ", p), err)
+  }
+
+
+  for {
+    _, fieldTypeId, fieldId, err := iprot.ReadFieldBegin(ctx)
+    if err != nil {
+      return thrift.PrependError(fmt.Sprintf("%T field %d read error: ", p, fieldId), err)
+    }
+    if fieldTypeId == thrift.STOP { break; }
+    switch fieldId {
+    case 1:
+      if fieldTypeId == thrift.STRING {
+        if err := p.ReadField1(ctx, iprot); err != nil {
+          return err
+        }
+      } else {
+        if err := iprot.Skip(ctx, fieldTypeId); err != nil {
+          return err
+        }
+      }
+    case 2:
+      if fieldTypeId == thrift.STRING {
+        if err := p.ReadField2(ctx, iprot); err != nil {
+          return err
+        }
+      } else {
+        if err := iprot.Skip(ctx, fieldTypeId); err != nil {
+          return err
+        }
+      }
+    case 3:
+      if fieldTypeId == thrift.STRING {
+        if err := p.ReadField3(ctx, iprot); err != nil {
+          return err
+        }
+      } else {
+        if err := iprot.Skip(ctx, fieldTypeId); err != nil {
+          return err
+        }
+      }
+    case 4:
+      if fieldTypeId == thrift.STRING {
+        if err := p.ReadField4(ctx, iprot); err != nil {
+          return err
+        }
+      } else {
+        if err := iprot.Skip(ctx, fieldTypeId); err != nil {
+          return err
+        }
+      }
+    case 5:
+      if fieldTypeId == thrift.STRING {
+        if err := p.ReadField5(ctx, iprot); err != nil {
+          return err
+        }
+      } else {
+        if err := iprot.Skip(ctx, fieldTypeId); err != nil {
+          return err
+        }
+      }
+    case 6:
+      if fieldTypeId == thrift.STRING {
+        if err := p.ReadField6(ctx, iprot); err != nil {
+          return err
+        }
+      } else {
+        if err := iprot.Skip(ctx, fieldTypeId); err != nil {
+          return err
+        }
+      }
+    case 7:
+      if fieldTypeId == thrift.STRING {
+        if err := p.ReadField7(ctx, iprot); err != nil {
+          return err
+        }
+      } else {
+        if err := iprot.Skip(ctx, fieldTypeId); err != nil {
+          return err
+        }
+      }
+    case 8:
+      if fieldTypeId == thrift.STRING {
+        if err := p.ReadField8(ctx, iprot); err != nil {
+          return err
+        }
+      } else {
+        if err := iprot.Skip(ctx, fieldTypeId); err != nil {
+          return err
+        }
+      }
+    case 9:
+      if fieldTypeId == thrift.STRING {
+        if err := p.ReadField9(ctx, iprot); err != nil {
+          return err
+        }
+      } else {
+        if err := iprot.Skip(ctx, fieldTypeId); err != nil {
+          return err
+        }
+      }
+    case 10:
+      if fieldTypeId == thrift.STRING {
+        if err := p.ReadField10(ctx, iprot); err != nil {
+          return err
+        }
+      } else {
+        if err := iprot.Skip(ctx, fieldTypeId); err != nil {
+          return err
+        }
+      }
+    case 11:
+      if fieldTypeId == thrift.STRING {
+        if err := p.ReadField11(ctx, iprot); err != nil {
+          return err
+        }
+      } else {
+        if err := iprot.Skip(ctx, fieldTypeId); err != nil {
+          return err
+        }
+      }
+    case 12:
+      if fieldTypeId == thrift.STRING {
+        if err := p.ReadField12(ctx, iprot); err != nil {
+          return err
+        }
+      } else {
+        if err := iprot.Skip(ctx, fieldTypeId); err != nil {
+          return err
+        }
+      }
+    case 13:
+      if fieldTypeId == thrift.STRING {
+        if err := p.ReadField13(ctx, iprot); err != nil {
+          return err
+        }
+      } else {
+        if err := iprot.Skip(ctx, fieldTypeId); err != nil {
+          return err
+        }
+      }
+    case 14:
+      if fieldTypeId == thrift.I64 {
+        if err := p.ReadField14(ctx, iprot); err != nil {
+          return err
+        }
+      } else {
+        if err := iprot.Skip(ctx, fieldTypeId); err != nil {
+          return err
+        }
+      }
+    case 15:
+      if fieldTypeId == thrift.I64 {
+        if err := p.ReadField15(ctx, iprot); err != nil {
+          return err
+        }
+      } else {
+        if err := iprot.Skip(ctx, fieldTypeId); err != nil {
+          return err
+        }
+      }
+    case 16:
+      if fieldTypeId == thrift.I64 {
+        if err := p.ReadField16(ctx, iprot); err != nil {
+          return err
+        }
+      } else {
+        if err := iprot.Skip(ctx, fieldTypeId); err != nil {
+          return err
+        }
+      }
+    case 17:
+      if fieldTypeId == thrift.I64 {
+        if err := p.ReadField17(ctx, iprot); err != nil {
+          return err
+        }
+      } else {
+        if err := iprot.Skip(ctx, fieldTypeId); err != nil {
+          return err
+        }
+      }
+    case 18:
+      if fieldTypeId == thrift.I64 {
+        if err := p.ReadField18(ctx, iprot); err != nil {
+          return err
+        }
+      } else {
+        if err := iprot.Skip(ctx, fieldTypeId); err != nil {
+          return err
+        }
+      }
+    case 19:
+      if fieldTypeId == thrift.I64 {
+        if err := p.ReadField19(ctx, iprot); err != nil {
+          return err
+        }
+      } else {
+        if err := iprot.Skip(ctx, fieldTypeId); err != nil {
+          return err
+        }
+      }
+    case 20:
+      if fieldTypeId == thrift.I64 {
+        if err := p.ReadField20(ctx, iprot); err != nil {
+          return err
+        }
+      } else {
+        if err := iprot.Skip(ctx, fieldTypeId); err != nil {
+          return err
+        }
+      }
+    case 21:
+      if fieldTypeId == thrift.I64 {
+        if err := p.ReadField21(ctx, iprot); err != nil {
+          return err
+        }
+      } else {
+        if err := iprot.Skip(ctx, fieldTypeId); err != nil {
+          return err
+        }
+      }
+    case 22:
+      if fieldTypeId == thrift.I64 {
+        if err := p.ReadField22(ctx, iprot); err != nil {
+          return err
+        }
+      } else {
+        if err := iprot.Skip(ctx, fieldTypeId); err != nil {
+          return err
+        }
+      }
+    case 23:
+      if fieldTypeId == thrift.I64 {
+        if err := p.ReadField23(ctx, iprot); err != nil {
+          return err
+        }
+      } else {
+        if err := iprot.Skip(ctx, fieldTypeId); err != nil {
+          return err
+        }
+      }
+    default:
+      if err := iprot.Skip(ctx, fieldTypeId); err != nil {
+        return err
+      }
+    }
+    if err := iprot.ReadFieldEnd(ctx); err != nil {
+      return err
+    }
+  }
+  if err := iprot.ReadStructEnd(ctx); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T read struct end error: ", p), err)
+  }
+  return nil
+}
+
+func (p *OriginalTrade)  ReadField1(ctx context.Context, iprot thrift.TProtocol) error {
+  if v, err := iprot.ReadString(ctx); err != nil {
+  return thrift.PrependError("error reading field 1: ", err)
+} else {
+  p.ID = v
+}
+  return nil
+}
+
+func (p *OriginalTrade)  ReadField2(ctx context.Context, iprot thrift.TProtocol) error {
+  if v, err := iprot.ReadString(ctx); err != nil {
+  return thrift.PrependError("error reading field 2: ", err)
+} else {
+  p.ExternalID = v
+}
+  return nil
+}
+
+func (p *OriginalTrade)  ReadField3(ctx context.Context, iprot thrift.TProtocol) error {
+  if v, err := iprot.ReadString(ctx); err != nil {
+  return thrift.PrependError("error reading field 3: ", err)
+} else {
+  p.Info = v
+}
+  return nil
+}
+
+func (p *OriginalTrade)  ReadField4(ctx context.Context, iprot thrift.TProtocol) error {
+  if v, err := iprot.ReadString(ctx); err != nil {
+  return thrift.PrependError("error reading field 4: ", err)
+} else {
+  p.Str1 = v
+}
+  return nil
+}
+
+func (p *OriginalTrade)  ReadField5(ctx context.Context, iprot thrift.TProtocol) error {
+  if v, err := iprot.ReadString(ctx); err != nil {
+  return thrift.PrependError("error reading field 5: ", err)
+} else {
+  p.Str2 = v
+}
+  return nil
+}
+
+func (p *OriginalTrade)  ReadField6(ctx context.Context, iprot thrift.TProtocol) error {
+  if v, err := iprot.ReadString(ctx); err != nil {
+  return thrift.PrependError("error reading field 6: ", err)
+} else {
+  p.Str3 = v
+}
+  return nil
+}
+
+func (p *OriginalTrade)  ReadField7(ctx context.Context, iprot thrift.TProtocol) error {
+  if v, err := iprot.ReadString(ctx); err != nil {
+  return thrift.PrependError("error reading field 7: ", err)
+} else {
+  p.Str4 = v
+}
+  return nil
+}
+
+func (p *OriginalTrade)  ReadField8(ctx context.Context, iprot thrift.TProtocol) error {
+  if v, err := iprot.ReadString(ctx); err != nil {
+  return thrift.PrependError("error reading field 8: ", err)
+} else {
+  p.Str5 = v
+}
+  return nil
+}
+
+func (p *OriginalTrade)  ReadField9(ctx context.Context, iprot thrift.TProtocol) error {
+  if v, err := iprot.ReadString(ctx); err != nil {
+  return thrift.PrependError("error reading field 9: ", err)
+} else {
+  p.Str6 = v
+}
+  return nil
+}
+
+func (p *OriginalTrade)  ReadField10(ctx context.Context, iprot thrift.TProtocol) error {
+  if v, err := iprot.ReadString(ctx); err != nil {
+  return thrift.PrependError("error reading field 10: ", err)
+} else {
+  p.Str7 = v
+}
+  return nil
+}
+
+func (p *OriginalTrade)  ReadField11(ctx context.Context, iprot thrift.TProtocol) error {
+  if v, err := iprot.ReadString(ctx); err != nil {
+  return thrift.PrependError("error reading field 11: ", err)
+} else {
+  p.Str8 = v
+}
+  return nil
+}
+
+func (p *OriginalTrade)  ReadField12(ctx context.Context, iprot thrift.TProtocol) error {
+  if v, err := iprot.ReadString(ctx); err != nil {
+  return thrift.PrependError("error reading field 12: ", err)
+} else {
+  p.Str9 = v
+}
+  return nil
+}
+
+func (p *OriginalTrade)  ReadField13(ctx context.Context, iprot thrift.TProtocol) error {
+  if v, err := iprot.ReadString(ctx); err != nil {
+  return thrift.PrependError("error reading field 13: ", err)
+} else {
+  p.Str10 = v
+}
+  return nil
+}
+
+func (p *OriginalTrade)  ReadField14(ctx context.Context, iprot thrift.TProtocol) error {
+  if v, err := iprot.ReadI64(ctx); err != nil {
+  return thrift.PrependError("error reading field 14: ", err)
+} else {
+  p.Long1 = v
+}
+  return nil
+}
+
+func (p *OriginalTrade)  ReadField15(ctx context.Context, iprot thrift.TProtocol) error {
+  if v, err := iprot.ReadI64(ctx); err != nil {
+  return thrift.PrependError("error reading field 15: ", err)
+} else {
+  p.Long2 = v
+}
+  return nil
+}
+
+func (p *OriginalTrade)  ReadField16(ctx context.Context, iprot thrift.TProtocol) error {
+  if v, err := iprot.ReadI64(ctx); err != nil {
+  return thrift.PrependError("error reading field 16: ", err)
+} else {
+  p.Long3 = v
+}
+  return nil
+}
+
+func (p *OriginalTrade)  ReadField17(ctx context.Context, iprot thrift.TProtocol) error {
+  if v, err := iprot.ReadI64(ctx); err != nil {
+  return thrift.PrependError("error reading field 17: ", err)
+} else {
+  p.Long4 = v
+}
+  return nil
+}
+
+func (p *OriginalTrade)  ReadField18(ctx context.Context, iprot thrift.TProtocol) error {
+  if v, err := iprot.ReadI64(ctx); err != nil {
+  return thrift.PrependError("error reading field 18: ", err)
+} else {
+  p.Long5 = v
+}
+  return nil
+}
+
+func (p *OriginalTrade)  ReadField19(ctx context.Context, iprot thrift.TProtocol) error {
+  if v, err := iprot.ReadI64(ctx); err != nil {
+  return thrift.PrependError("error reading field 19: ", err)
+} else {
+  p.Long6 = v
+}
+  return nil
+}
+
+func (p *OriginalTrade)  ReadField20(ctx context.Context, iprot thrift.TProtocol) error {
+  if v, err := iprot.ReadI64(ctx); err != nil {
+  return thrift.PrependError("error reading field 20: ", err)
+} else {
+  p.Long7 = v
+}
+  return nil
+}
+
+func (p *OriginalTrade)  ReadField21(ctx context.Context, iprot thrift.TProtocol) error {
+  if v, err := iprot.ReadI64(ctx); err != nil {
+  return thrift.PrependError("error reading field 21: ", err)
+} else {
+  p.Long8 = v
+}
+  return nil
+}
+
+func (p *OriginalTrade)  ReadField22(ctx context.Context, iprot thrift.TProtocol) error {
+  if v, err := iprot.ReadI64(ctx); err != nil {
+  return thrift.PrependError("error reading field 22: ", err)
+} else {
+  p.Long9 = v
+}
+  return nil
+}
+
+func (p *OriginalTrade)  ReadField23(ctx context.Context, iprot thrift.TProtocol) error {
+  if v, err := iprot.ReadI64(ctx); err != nil {
+  return thrift.PrependError("error reading field 23: ", err)
+} else {
+  p.Long10 = v
+}
+  return nil
+}
+
+func (p *OriginalTrade) Write(ctx context.Context, oprot thrift.TProtocol) error {
+  if err := oprot.WriteStructBegin(ctx, "OriginalTrade"); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write struct begin error: ", p), err) }
+  if p != nil {
+    if err := p.writeField1(ctx, oprot); err != nil { return err }
+    if err := p.writeField2(ctx, oprot); err != nil { return err }
+    if err := p.writeField3(ctx, oprot); err != nil { return err }
+    if err := p.writeField4(ctx, oprot); err != nil { return err }
+    if err := p.writeField5(ctx, oprot); err != nil { return err }
+    if err := p.writeField6(ctx, oprot); err != nil { return err }
+    if err := p.writeField7(ctx, oprot); err != nil { return err }
+    if err := p.writeField8(ctx, oprot); err != nil { return err }
+    if err := p.writeField9(ctx, oprot); err != nil { return err }
+    if err := p.writeField10(ctx, oprot); err != nil { return err }
+    if err := p.writeField11(ctx, oprot); err != nil { return err }
+    if err := p.writeField12(ctx, oprot); err != nil { return err }
+    if err := p.writeField13(ctx, oprot); err != nil { return err }
+    if err := p.writeField14(ctx, oprot); err != nil { return err }
+    if err := p.writeField15(ctx, oprot); err != nil { return err }
+    if err := p.writeField16(ctx, oprot); err != nil { return err }
+    if err := p.writeField17(ctx, oprot); err != nil { return err }
+    if err := p.writeField18(ctx, oprot); err != nil { return err }
+    if err := p.writeField19(ctx, oprot); err != nil { return err }
+    if err := p.writeField20(ctx, oprot); err != nil { return err }
+    if err := p.writeField21(ctx, oprot); err != nil { return err }
+    if err := p.writeField22(ctx, oprot); err != nil { return err }
+    if err := p.writeField23(ctx, oprot); err != nil { return err }
+  }
+  if err := oprot.WriteFieldStop(ctx); err != nil {
+    return thrift.PrependError("write field stop error: ", err) }
+  if err := oprot.WriteStructEnd(ctx); err != nil {
+    return thrift.PrependError("write struct stop error: ", err) }
+  return nil
+}
+
+func (p *OriginalTrade) writeField1(ctx context.Context, oprot thrift.TProtocol) (err error) {
+  if err := oprot.WriteFieldBegin(ctx, "id", thrift.STRING, 1); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field begin error 1:id: ", p), err) }
+  if err := oprot.WriteString(ctx, string(p.ID)); err != nil {
+  return thrift.PrependError(fmt.Sprintf("%T.id (1) field write error: ", p), err) }
+  if err := oprot.WriteFieldEnd(ctx); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field end error 1:id: ", p), err) }
+  return err
+}
+
+func (p *OriginalTrade) writeField2(ctx context.Context, oprot thrift.TProtocol) (err error) {
+  if err := oprot.WriteFieldBegin(ctx, "external_id", thrift.STRING, 2); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field begin error 2:external_id: ", p), err) }
+  if err := oprot.WriteString(ctx, string(p.ExternalID)); err != nil {
+  return thrift.PrependError(fmt.Sprintf("%T.external_id (2) field write error: ", p), err) }
+  if err := oprot.WriteFieldEnd(ctx); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field end error 2:external_id: ", p), err) }
+  return err
+}
+
+func (p *OriginalTrade) writeField3(ctx context.Context, oprot thrift.TProtocol) (err error) {
+  if err := oprot.WriteFieldBegin(ctx, "info", thrift.STRING, 3); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field begin error 3:info: ", p), err) }
+  if err := oprot.WriteString(ctx, string(p.Info)); err != nil {
+  return thrift.PrependError(fmt.Sprintf("%T.info (3) field write error: ", p), err) }
+  if err := oprot.WriteFieldEnd(ctx); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field end error 3:info: ", p), err) }
+  return err
+}
+
+func (p *OriginalTrade) writeField4(ctx context.Context, oprot thrift.TProtocol) (err error) {
+  if err := oprot.WriteFieldBegin(ctx, "str1", thrift.STRING, 4); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field begin error 4:str1: ", p), err) }
+  if err := oprot.WriteString(ctx, string(p.Str1)); err != nil {
+  return thrift.PrependError(fmt.Sprintf("%T.str1 (4) field write error: ", p), err) }
+  if err := oprot.WriteFieldEnd(ctx); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field end error 4:str1: ", p), err) }
+  return err
+}
+
+func (p *OriginalTrade) writeField5(ctx context.Context, oprot thrift.TProtocol) (err error) {
+  if err := oprot.WriteFieldBegin(ctx, "str2", thrift.STRING, 5); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field begin error 5:str2: ", p), err) }
+  if err := oprot.WriteString(ctx, string(p.Str2)); err != nil {
+  return thrift.PrependError(fmt.Sprintf("%T.str2 (5) field write error: ", p), err) }
+  if err := oprot.WriteFieldEnd(ctx); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field end error 5:str2: ", p), err) }
+  return err
+}
+
+func (p *OriginalTrade) writeField6(ctx context.Context, oprot thrift.TProtocol) (err error) {
+  if err := oprot.WriteFieldBegin(ctx, "str3", thrift.STRING, 6); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field begin error 6:str3: ", p), err) }
+  if err := oprot.WriteString(ctx, string(p.Str3)); err != nil {
+  return thrift.PrependError(fmt.Sprintf("%T.str3 (6) field write error: ", p), err) }
+  if err := oprot.WriteFieldEnd(ctx); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field end error 6:str3: ", p), err) }
+  return err
+}
+
+func (p *OriginalTrade) writeField7(ctx context.Context, oprot thrift.TProtocol) (err error) {
+  if err := oprot.WriteFieldBegin(ctx, "str4", thrift.STRING, 7); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field begin error 7:str4: ", p), err) }
+  if err := oprot.WriteString(ctx, string(p.Str4)); err != nil {
+  return thrift.PrependError(fmt.Sprintf("%T.str4 (7) field write error: ", p), err) }
+  if err := oprot.WriteFieldEnd(ctx); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field end error 7:str4: ", p), err) }
+  return err
+}
+
+func (p *OriginalTrade) writeField8(ctx context.Context, oprot thrift.TProtocol) (err error) {
+  if err := oprot.WriteFieldBegin(ctx, "str5", thrift.STRING, 8); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field begin error 8:str5: ", p), err) }
+  if err := oprot.WriteString(ctx, string(p.Str5)); err != nil {
+  return thrift.PrependError(fmt.Sprintf("%T.str5 (8) field write error: ", p), err) }
+  if err := oprot.WriteFieldEnd(ctx); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field end error 8:str5: ", p), err) }
+  return err
+}
+
+func (p *OriginalTrade) writeField9(ctx context.Context, oprot thrift.TProtocol) (err error) {
+  if err := oprot.WriteFieldBegin(ctx, "str6", thrift.STRING, 9); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field begin error 9:str6: ", p), err) }
+  if err := oprot.WriteString(ctx, string(p.Str6)); err != nil {
+  return thrift.PrependError(fmt.Sprintf("%T.str6 (9) field write error: ", p), err) }
+  if err := oprot.WriteFieldEnd(ctx); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field end error 9:str6: ", p), err) }
+  return err
+}
+
+func (p *OriginalTrade) writeField10(ctx context.Context, oprot thrift.TProtocol) (err error) {
+  if err := oprot.WriteFieldBegin(ctx, "str7", thrift.STRING, 10); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field begin error 10:str7: ", p), err) }
+  if err := oprot.WriteString(ctx, string(p.Str7)); err != nil {
+  return thrift.PrependError(fmt.Sprintf("%T.str7 (10) field write error: ", p), err) }
+  if err := oprot.WriteFieldEnd(ctx); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field end error 10:str7: ", p), err) }
+  return err
+}
+
+func (p *OriginalTrade) writeField11(ctx context.Context, oprot thrift.TProtocol) (err error) {
+  if err := oprot.WriteFieldBegin(ctx, "str8", thrift.STRING, 11); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field begin error 11:str8: ", p), err) }
+  if err := oprot.WriteString(ctx, string(p.Str8)); err != nil {
+  return thrift.PrependError(fmt.Sprintf("%T.str8 (11) field write error: ", p), err) }
+  if err := oprot.WriteFieldEnd(ctx); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field end error 11:str8: ", p), err) }
+  return err
+}
+
+func (p *OriginalTrade) writeField12(ctx context.Context, oprot thrift.TProtocol) (err error) {
+  if err := oprot.WriteFieldBegin(ctx, "str9", thrift.STRING, 12); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field begin error 12:str9: ", p), err) }
+  if err := oprot.WriteString(ctx, string(p.Str9)); err != nil {
+  return thrift.PrependError(fmt.Sprintf("%T.str9 (12) field write error: ", p), err) }
+  if err := oprot.WriteFieldEnd(ctx); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field end error 12:str9: ", p), err) }
+  return err
+}
+
+func (p *OriginalTrade) writeField13(ctx context.Context, oprot thrift.TProtocol) (err error) {
+  if err := oprot.WriteFieldBegin(ctx, "str10", thrift.STRING, 13); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field begin error 13:str10: ", p), err) }
+  if err := oprot.WriteString(ctx, string(p.Str10)); err != nil {
+  return thrift.PrependError(fmt.Sprintf("%T.str10 (13) field write error: ", p), err) }
+  if err := oprot.WriteFieldEnd(ctx); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field end error 13:str10: ", p), err) }
+  return err
+}
+
+func (p *OriginalTrade) writeField14(ctx context.Context, oprot thrift.TProtocol) (err error) {
+  if err := oprot.WriteFieldBegin(ctx, "long1", thrift.I64, 14); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field begin error 14:long1: ", p), err) }
+  if err := oprot.WriteI64(ctx, int64(p.Long1)); err != nil {
+  return thrift.PrependError(fmt.Sprintf("%T.long1 (14) field write error: ", p), err) }
+  if err := oprot.WriteFieldEnd(ctx); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field end error 14:long1: ", p), err) }
+  return err
+}
+
+func (p *OriginalTrade) writeField15(ctx context.Context, oprot thrift.TProtocol) (err error) {
+  if err := oprot.WriteFieldBegin(ctx, "long2", thrift.I64, 15); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field begin error 15:long2: ", p), err) }
+  if err := oprot.WriteI64(ctx, int64(p.Long2)); err != nil {
+  return thrift.PrependError(fmt.Sprintf("%T.long2 (15) field write error: ", p), err) }
+  if err := oprot.WriteFieldEnd(ctx); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field end error 15:long2: ", p), err) }
+  return err
+}
+
+func (p *OriginalTrade) writeField16(ctx context.Context, oprot thrift.TProtocol) (err error) {
+  if err := oprot.WriteFieldBegin(ctx, "long3", thrift.I64, 16); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field begin error 16:long3: ", p), err) }
+  if err := oprot.WriteI64(ctx, int64(p.Long3)); err != nil {
+  return thrift.PrependError(fmt.Sprintf("%T.long3 (16) field write error: ", p), err) }
+  if err := oprot.WriteFieldEnd(ctx); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field end error 16:long3: ", p), err) }
+  return err
+}
+
+func (p *OriginalTrade) writeField17(ctx context.Context, oprot thrift.TProtocol) (err error) {
+  if err := oprot.WriteFieldBegin(ctx, "long4", thrift.I64, 17); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field begin error 17:long4: ", p), err) }
+  if err := oprot.WriteI64(ctx, int64(p.Long4)); err != nil {
+  return thrift.PrependError(fmt.Sprintf("%T.long4 (17) field write error: ", p), err) }
+  if err := oprot.WriteFieldEnd(ctx); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field end error 17:long4: ", p), err) }
+  return err
+}
+
+func (p *OriginalTrade) writeField18(ctx context.Context, oprot thrift.TProtocol) (err error) {
+  if err := oprot.WriteFieldBegin(ctx, "long5", thrift.I64, 18); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field begin error 18:long5: ", p), err) }
+  if err := oprot.WriteI64(ctx, int64(p.Long5)); err != nil {
+  return thrift.PrependError(fmt.Sprintf("%T.long5 (18) field write error: ", p), err) }
+  if err := oprot.WriteFieldEnd(ctx); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field end error 18:long5: ", p), err) }
+  return err
+}
+
+func (p *OriginalTrade) writeField19(ctx context.Context, oprot thrift.TProtocol) (err error) {
+  if err := oprot.WriteFieldBegin(ctx, "long6", thrift.I64, 19); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field begin error 19:long6: ", p), err) }
+  if err := oprot.WriteI64(ctx, int64(p.Long6)); err != nil {
+  return thrift.PrependError(fmt.Sprintf("%T.long6 (19) field write error: ", p), err) }
+  if err := oprot.WriteFieldEnd(ctx); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field end error 19:long6: ", p), err) }
+  return err
+}
+
+func (p *OriginalTrade) writeField20(ctx context.Context, oprot thrift.TProtocol) (err error) {
+  if err := oprot.WriteFieldBegin(ctx, "long7", thrift.I64, 20); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field begin error 20:long7: ", p), err) }
+  if err := oprot.WriteI64(ctx, int64(p.Long7)); err != nil {
+  return thrift.PrependError(fmt.Sprintf("%T.long7 (20) field write error: ", p), err) }
+  if err := oprot.WriteFieldEnd(ctx); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field end error 20:long7: ", p), err) }
+  return err
+}
+
+func (p *OriginalTrade) writeField21(ctx context.Context, oprot thrift.TProtocol) (err error) {
+  if err := oprot.WriteFieldBegin(ctx, "long8", thrift.I64, 21); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field begin error 21:long8: ", p), err) }
+  if err := oprot.WriteI64(ctx, int64(p.Long8)); err != nil {
+  return thrift.PrependError(fmt.Sprintf("%T.long8 (21) field write error: ", p), err) }
+  if err := oprot.WriteFieldEnd(ctx); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field end error 21:long8: ", p), err) }
+  return err
+}
+
+func (p *OriginalTrade) writeField22(ctx context.Context, oprot thrift.TProtocol) (err error) {
+  if err := oprot.WriteFieldBegin(ctx, "long9", thrift.I64, 22); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field begin error 22:long9: ", p), err) }
+  if err := oprot.WriteI64(ctx, int64(p.Long9)); err != nil {
+  return thrift.PrependError(fmt.Sprintf("%T.long9 (22) field write error: ", p), err) }
+  if err := oprot.WriteFieldEnd(ctx); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field end error 22:long9: ", p), err) }
+  return err
+}
+
+func (p *OriginalTrade) writeField23(ctx context.Context, oprot thrift.TProtocol) (err error) {
+  if err := oprot.WriteFieldBegin(ctx, "long10", thrift.I64, 23); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field begin error 23:long10: ", p), err) }
+  if err := oprot.WriteI64(ctx, int64(p.Long10)); err != nil {
+  return thrift.PrependError(fmt.Sprintf("%T.long10 (23) field write error: ", p), err) }
+  if err := oprot.WriteFieldEnd(ctx); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field end error 23:long10: ", p), err) }
+  return err
+}
+
+func (p *OriginalTrade) Equals(other *OriginalTrade) bool {
+  if p == other {
+    return true
+  } else if p == nil || other == nil {
+    return false
+  }
+  if p.ID != other.ID { return false }
+  if p.ExternalID != other.ExternalID { return false }
+  if p.Info != other.Info { return false }
+  if p.Str1 != other.Str1 { return false }
+  if p.Str2 != other.Str2 { return false }
+  if p.Str3 != other.Str3 { return false }
+  if p.Str4 != other.Str4 { return false }
+  if p.Str5 != other.Str5 { return false }
+  if p.Str6 != other.Str6 { return false }
+  if p.Str7 != other.Str7 { return false }
+  if p.Str8 != other.Str8 { return false }
+  if p.Str9 != other.Str9 { return false }
+  if p.Str10 != other.Str10 { return false }
+  if p.Long1 != other.Long1 { return false }
+  if p.Long2 != other.Long2 { return false }
+  if p.Long3 != other.Long3 { return false }
+  if p.Long4 != other.Long4 { return false }
+  if p.Long5 != other.Long5 { return false }
+  if p.Long6 != other.Long6 { return false }
+  if p.Long7 != other.Long7 { return false }
+  if p.Long8 != other.Long8 { return false }
+  if p.Long9 != other.Long9 { return false }
+  if p.Long10 != other.Long10 { return false }
+  return true
+}
+
+func (p *OriginalTrade) String() string {
+  if p == nil {
+    return "<nil>"
+  }
+  return fmt.Sprintf("OriginalTrade(%+v)", *p)
+}
+
+// Attributes:
+//  - Trades
+//  - Last
+type OriginalTradePage struct {
+  Trades []*OriginalTrade `thrift:"trades,1" db:"trades" json:"trades"`
+  Last bool `thrift:"last,2" db:"last" json:"last"`
+}
+
+func NewOriginalTradePage() *OriginalTradePage {
+  return &OriginalTradePage{}
+}
+
+
+func (p *OriginalTradePage) GetTrades() []*OriginalTrade {
+  return p.Trades
+}
+
+func (p *OriginalTradePage) GetLast() bool {
+  return p.Last
+}
+func (p *OriginalTradePage) Read(ctx context.Context, iprot thrift.TProtocol) error {
+  if _, err := iprot.ReadStructBegin(ctx); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T read error: ", p), err)
+  }
+
+
+  for {
+    _, fieldTypeId, fieldId, err := iprot.ReadFieldBegin(ctx)
+    if err != nil {
+      return thrift.PrependError(fmt.Sprintf("%T field %d read error: ", p, fieldId), err)
+    }
+    if fieldTypeId == thrift.STOP { break; }
+    switch fieldId {
+    case 1:
+      if fieldTypeId == thrift.LIST {
+        if err := p.ReadField1(ctx, iprot); err != nil {
+          return err
+        }
+      } else {
+        if err := iprot.Skip(ctx, fieldTypeId); err != nil {
+          return err
+        }
+      }
+    case 2:
+      if fieldTypeId == thrift.BOOL {
+        if err := p.ReadField2(ctx, iprot); err != nil {
+          return err
+        }
+      } else {
+        if err := iprot.Skip(ctx, fieldTypeId); err != nil {
+          return err
+        }
+      }
+    default:
+      if err := iprot.Skip(ctx, fieldTypeId); err != nil {
+        return err
+      }
+    }
+    if err := iprot.ReadFieldEnd(ctx); err != nil {
+      return err
+    }
+  }
+  if err := iprot.ReadStructEnd(ctx); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T read struct end error: ", p), err)
+  }
+  return nil
+}
+
+func (p *OriginalTradePage)  ReadField1(ctx context.Context, iprot thrift.TProtocol) error {
+  _, size, err := iprot.ReadListBegin(ctx)
+  if err != nil {
+    return thrift.PrependError("error reading list begin: ", err)
+  }
+  tSlice := make([]*OriginalTrade, 0, size)
+  p.Trades =  tSlice
+  for i := 0; i < size; i ++ {
+    _elem2 := &OriginalTrade{}
+    if err := _elem2.Read(ctx, iprot); err != nil {
+      return thrift.PrependError(fmt.Sprintf("%T error reading struct: ", _elem2), err)
+    }
+    p.Trades = append(p.Trades, _elem2)
+  }
+  if err := iprot.ReadListEnd(ctx); err != nil {
+    return thrift.PrependError("error reading list end: ", err)
+  }
+  return nil
+}
+
+func (p *OriginalTradePage)  ReadField2(ctx context.Context, iprot thrift.TProtocol) error {
+  if v, err := iprot.ReadBool(ctx); err != nil {
+  return thrift.PrependError("error reading field 2: ", err)
+} else {
+  p.Last = v
+}
+  return nil
+}
+
+func (p *OriginalTradePage) Write(ctx context.Context, oprot thrift.TProtocol) error {
+  if err := oprot.WriteStructBegin(ctx, "OriginalTradePage"); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write struct begin error: ", p), err) }
+  if p != nil {
+    if err := p.writeField1(ctx, oprot); err != nil { return err }
+    if err := p.writeField2(ctx, oprot); err != nil { return err }
+  }
+  if err := oprot.WriteFieldStop(ctx); err != nil {
+    return thrift.PrependError("write field stop error: ", err) }
+  if err := oprot.WriteStructEnd(ctx); err != nil {
+    return thrift.PrependError("write struct stop error: ", err) }
+  return nil
+}
+
+func (p *OriginalTradePage) writeField1(ctx context.Context, oprot thrift.TProtocol) (err error) {
+  if err := oprot.WriteFieldBegin(ctx, "trades", thrift.LIST, 1); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field begin error 1:trades: ", p), err) }
+  if err := oprot.WriteListBegin(ctx, thrift.STRUCT, len(p.Trades)); err != nil {
+    return thrift.PrependError("error writing list begin: ", err)
+  }
+  for _, v := range p.Trades {
+    if err := v.Write(ctx, oprot); err != nil {
+      return thrift.PrependError(fmt.Sprintf("%T error writing struct: ", v), err)
+    }
+  }
+  if err := oprot.WriteListEnd(ctx); err != nil {
+    return thrift.PrependError("error writing list end: ", err)
+  }
+  if err := oprot.WriteFieldEnd(ctx); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field end error 1:trades: ", p), err) }
+  return err
+}
+
+func (p *OriginalTradePage) writeField2(ctx context.Context, oprot thrift.TProtocol) (err error) {
+  if err := oprot.WriteFieldBegin(ctx, "last", thrift.BOOL, 2); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field begin error 2:last: ", p), err) }
+  if err := oprot.WriteBool(ctx, bool(p.Last)); err != nil {
+  return thrift.PrependError(fmt.Sprintf("%T.last (2) field write error: ", p), err) }
+  if err := oprot.WriteFieldEnd(ctx); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field end error 2:last: ", p), err) }
+  return err
+}
+
+func (p *OriginalTradePage) Equals(other *OriginalTradePage) bool {
+  if p == other {
+    return true
+  } else if p == nil || other == nil {
+    return false
+  }
+  if len(p.Trades) != len(other.Trades) { return false }
+  for i, _tgt := range p.Trades {
+    _src3 := other.Trades[i]
+    if !_tgt.Equals(_src3) { return false }
+  }
+  if p.Last != other.Last { return false }
+  return true
+}
+
+func (p *OriginalTradePage) String() string {
+  if p == nil {
+    return "<nil>"
+  }
+  return fmt.Sprintf("OriginalTradePage(%+v)", *p)
+}
+
+// Attributes:
 //  - Code
 //  - Message
 type ServiceError struct {
@@ -1915,6 +2992,11 @@ type Wirebench interface {
   StreamTrades(ctx context.Context, count int64, page_size int32) (_r *TradePage, _err error)
   NextTrades(ctx context.Context) (_r *TradePage, _err error)
   CancelTrades(ctx context.Context) (_err error)
+  // Parameters:
+  //  - Count
+  //  - PageSize
+  StreamOriginalTrades(ctx context.Context, count int64, page_size int32) (_r *OriginalTradePage, _err error)
+  NextOriginalTrades(ctx context.Context) (_r *OriginalTradePage, _err error)
 }
 
 type WirebenchClient struct {
@@ -1953,41 +3035,41 @@ func (p *WirebenchClient) SetLastResponseMeta_(meta thrift.ResponseMeta) {
 }
 
 func (p *WirebenchClient) ListPersons(ctx context.Context) (_r []*Person, _err error) {
-  var _args2 WirebenchListPersonsArgs
-  var _result4 WirebenchListPersonsResult
-  var _meta3 thrift.ResponseMeta
-  _meta3, _err = p.Client_().Call(ctx, "listPersons", &_args2, &_result4)
-  p.SetLastResponseMeta_(_meta3)
+  var _args4 WirebenchListPersonsArgs
+  var _result6 WirebenchListPersonsResult
+  var _meta5 thrift.ResponseMeta
+  _meta5, _err = p.Client_().Call(ctx, "listPersons", &_args4, &_result6)
+  p.SetLastResponseMeta_(_meta5)
   if _err != nil {
     return
   }
   switch {
-  case _result4.Error!= nil:
-    return _r, _result4.Error
+  case _result6.Error!= nil:
+    return _r, _result6.Error
   }
 
-  return _result4.GetSuccess(), nil
+  return _result6.GetSuccess(), nil
 }
 
 // Parameters:
 //  - ID
 func (p *WirebenchClient) GetPerson(ctx context.Context, id int64) (_r *Person, _err error) {
-  var _args5 WirebenchGetPersonArgs
-  _args5.ID = id
-  var _result7 WirebenchGetPersonResult
-  var _meta6 thrift.ResponseMeta
-  _meta6, _err = p.Client_().Call(ctx, "getPerson", &_args5, &_result7)
-  p.SetLastResponseMeta_(_meta6)
+  var _args7 WirebenchGetPersonArgs
+  _args7.ID = id
+  var _result9 WirebenchGetPersonResult
+  var _meta8 thrift.ResponseMeta
+  _meta8, _err = p.Client_().Call(ctx, "getPerson", &_args7, &_result9)
+  p.SetLastResponseMeta_(_meta8)
   if _err != nil {
     return
   }
   switch {
-  case _result7.Error!= nil:
-    return _r, _result7.Error
+  case _result9.Error!= nil:
+    return _r, _result9.Error
   }
 
-  if _ret8 := _result7.GetSuccess(); _ret8 != nil {
-    return _ret8, nil
+  if _ret10 := _result9.GetSuccess(); _ret10 != nil {
+    return _ret10, nil
   }
   return nil, thrift.NewTApplicationException(thrift.MISSING_RESULT, "getPerson failed: unknown result")
 }
@@ -1995,42 +3077,42 @@ func (p *WirebenchClient) GetPerson(ctx context.Context, id int64) (_r *Person, 
 // Parameters:
 //  - ID
 func (p *WirebenchClient) GetPersonLinks(ctx context.Context, id int64) (_r []*PersonLink, _err error) {
-  var _args9 WirebenchGetPersonLinksArgs
-  _args9.ID = id
-  var _result11 WirebenchGetPersonLinksResult
-  var _meta10 thrift.ResponseMeta
-  _meta10, _err = p.Client_().Call(ctx, "getPersonLinks", &_args9, &_result11)
-  p.SetLastResponseMeta_(_meta10)
+  var _args11 WirebenchGetPersonLinksArgs
+  _args11.ID = id
+  var _result13 WirebenchGetPersonLinksResult
+  var _meta12 thrift.ResponseMeta
+  _meta12, _err = p.Client_().Call(ctx, "getPersonLinks", &_args11, &_result13)
+  p.SetLastResponseMeta_(_meta12)
   if _err != nil {
     return
   }
   switch {
-  case _result11.Error!= nil:
-    return _r, _result11.Error
+  case _result13.Error!= nil:
+    return _r, _result13.Error
   }
 
-  return _result11.GetSuccess(), nil
+  return _result13.GetSuccess(), nil
 }
 
 // Parameters:
 //  - Person
 func (p *WirebenchClient) CreatePerson(ctx context.Context, person *Person) (_r *Person, _err error) {
-  var _args12 WirebenchCreatePersonArgs
-  _args12.Person = person
-  var _result14 WirebenchCreatePersonResult
-  var _meta13 thrift.ResponseMeta
-  _meta13, _err = p.Client_().Call(ctx, "createPerson", &_args12, &_result14)
-  p.SetLastResponseMeta_(_meta13)
+  var _args14 WirebenchCreatePersonArgs
+  _args14.Person = person
+  var _result16 WirebenchCreatePersonResult
+  var _meta15 thrift.ResponseMeta
+  _meta15, _err = p.Client_().Call(ctx, "createPerson", &_args14, &_result16)
+  p.SetLastResponseMeta_(_meta15)
   if _err != nil {
     return
   }
   switch {
-  case _result14.Error!= nil:
-    return _r, _result14.Error
+  case _result16.Error!= nil:
+    return _r, _result16.Error
   }
 
-  if _ret15 := _result14.GetSuccess(); _ret15 != nil {
-    return _ret15, nil
+  if _ret17 := _result16.GetSuccess(); _ret17 != nil {
+    return _ret17, nil
   }
   return nil, thrift.NewTApplicationException(thrift.MISSING_RESULT, "createPerson failed: unknown result")
 }
@@ -2038,39 +3120,39 @@ func (p *WirebenchClient) CreatePerson(ctx context.Context, person *Person) (_r 
 // Parameters:
 //  - Payload
 func (p *WirebenchClient) Echo(ctx context.Context, payload string) (_r string, _err error) {
-  var _args16 WirebenchEchoArgs
-  _args16.Payload = payload
-  var _result18 WirebenchEchoResult
-  var _meta17 thrift.ResponseMeta
-  _meta17, _err = p.Client_().Call(ctx, "echo", &_args16, &_result18)
-  p.SetLastResponseMeta_(_meta17)
+  var _args18 WirebenchEchoArgs
+  _args18.Payload = payload
+  var _result20 WirebenchEchoResult
+  var _meta19 thrift.ResponseMeta
+  _meta19, _err = p.Client_().Call(ctx, "echo", &_args18, &_result20)
+  p.SetLastResponseMeta_(_meta19)
   if _err != nil {
     return
   }
   switch {
-  case _result18.Error!= nil:
-    return _r, _result18.Error
+  case _result20.Error!= nil:
+    return _r, _result20.Error
   }
 
-  return _result18.GetSuccess(), nil
+  return _result20.GetSuccess(), nil
 }
 
 func (p *WirebenchClient) Stats(ctx context.Context) (_r *Stats, _err error) {
-  var _args19 WirebenchStatsArgs
-  var _result21 WirebenchStatsResult
-  var _meta20 thrift.ResponseMeta
-  _meta20, _err = p.Client_().Call(ctx, "stats", &_args19, &_result21)
-  p.SetLastResponseMeta_(_meta20)
+  var _args21 WirebenchStatsArgs
+  var _result23 WirebenchStatsResult
+  var _meta22 thrift.ResponseMeta
+  _meta22, _err = p.Client_().Call(ctx, "stats", &_args21, &_result23)
+  p.SetLastResponseMeta_(_meta22)
   if _err != nil {
     return
   }
   switch {
-  case _result21.Error!= nil:
-    return _r, _result21.Error
+  case _result23.Error!= nil:
+    return _r, _result23.Error
   }
 
-  if _ret22 := _result21.GetSuccess(); _ret22 != nil {
-    return _ret22, nil
+  if _ret24 := _result23.GetSuccess(); _ret24 != nil {
+    return _ret24, nil
   }
   return nil, thrift.NewTApplicationException(thrift.MISSING_RESULT, "stats failed: unknown result")
 }
@@ -2078,78 +3160,123 @@ func (p *WirebenchClient) Stats(ctx context.Context) (_r *Stats, _err error) {
 // Parameters:
 //  - Value
 func (p *WirebenchClient) Increment(ctx context.Context, value int64) (_r int64, _err error) {
-  var _args23 WirebenchIncrementArgs
-  _args23.Value = value
-  var _result25 WirebenchIncrementResult
-  var _meta24 thrift.ResponseMeta
-  _meta24, _err = p.Client_().Call(ctx, "increment", &_args23, &_result25)
-  p.SetLastResponseMeta_(_meta24)
+  var _args25 WirebenchIncrementArgs
+  _args25.Value = value
+  var _result27 WirebenchIncrementResult
+  var _meta26 thrift.ResponseMeta
+  _meta26, _err = p.Client_().Call(ctx, "increment", &_args25, &_result27)
+  p.SetLastResponseMeta_(_meta26)
   if _err != nil {
     return
   }
   switch {
-  case _result25.Error!= nil:
-    return _r, _result25.Error
+  case _result27.Error!= nil:
+    return _r, _result27.Error
   }
 
-  return _result25.GetSuccess(), nil
+  return _result27.GetSuccess(), nil
 }
 
 // Parameters:
 //  - Count
 //  - PageSize
 func (p *WirebenchClient) StreamTrades(ctx context.Context, count int64, page_size int32) (_r *TradePage, _err error) {
-  var _args26 WirebenchStreamTradesArgs
-  _args26.Count = count
-  _args26.PageSize = page_size
-  var _result28 WirebenchStreamTradesResult
-  var _meta27 thrift.ResponseMeta
-  _meta27, _err = p.Client_().Call(ctx, "streamTrades", &_args26, &_result28)
-  p.SetLastResponseMeta_(_meta27)
+  var _args28 WirebenchStreamTradesArgs
+  _args28.Count = count
+  _args28.PageSize = page_size
+  var _result30 WirebenchStreamTradesResult
+  var _meta29 thrift.ResponseMeta
+  _meta29, _err = p.Client_().Call(ctx, "streamTrades", &_args28, &_result30)
+  p.SetLastResponseMeta_(_meta29)
   if _err != nil {
     return
   }
   switch {
-  case _result28.Error!= nil:
-    return _r, _result28.Error
+  case _result30.Error!= nil:
+    return _r, _result30.Error
   }
 
-  if _ret29 := _result28.GetSuccess(); _ret29 != nil {
-    return _ret29, nil
+  if _ret31 := _result30.GetSuccess(); _ret31 != nil {
+    return _ret31, nil
   }
   return nil, thrift.NewTApplicationException(thrift.MISSING_RESULT, "streamTrades failed: unknown result")
 }
 
 func (p *WirebenchClient) NextTrades(ctx context.Context) (_r *TradePage, _err error) {
-  var _args30 WirebenchNextTradesArgs
-  var _result32 WirebenchNextTradesResult
-  var _meta31 thrift.ResponseMeta
-  _meta31, _err = p.Client_().Call(ctx, "nextTrades", &_args30, &_result32)
-  p.SetLastResponseMeta_(_meta31)
+  var _args32 WirebenchNextTradesArgs
+  var _result34 WirebenchNextTradesResult
+  var _meta33 thrift.ResponseMeta
+  _meta33, _err = p.Client_().Call(ctx, "nextTrades", &_args32, &_result34)
+  p.SetLastResponseMeta_(_meta33)
   if _err != nil {
     return
   }
   switch {
-  case _result32.Error!= nil:
-    return _r, _result32.Error
+  case _result34.Error!= nil:
+    return _r, _result34.Error
   }
 
-  if _ret33 := _result32.GetSuccess(); _ret33 != nil {
-    return _ret33, nil
+  if _ret35 := _result34.GetSuccess(); _ret35 != nil {
+    return _ret35, nil
   }
   return nil, thrift.NewTApplicationException(thrift.MISSING_RESULT, "nextTrades failed: unknown result")
 }
 
 func (p *WirebenchClient) CancelTrades(ctx context.Context) (_err error) {
-  var _args34 WirebenchCancelTradesArgs
-  var _result36 WirebenchCancelTradesResult
-  var _meta35 thrift.ResponseMeta
-  _meta35, _err = p.Client_().Call(ctx, "cancelTrades", &_args34, &_result36)
-  p.SetLastResponseMeta_(_meta35)
+  var _args36 WirebenchCancelTradesArgs
+  var _result38 WirebenchCancelTradesResult
+  var _meta37 thrift.ResponseMeta
+  _meta37, _err = p.Client_().Call(ctx, "cancelTrades", &_args36, &_result38)
+  p.SetLastResponseMeta_(_meta37)
   if _err != nil {
     return
   }
   return nil
+}
+
+// Parameters:
+//  - Count
+//  - PageSize
+func (p *WirebenchClient) StreamOriginalTrades(ctx context.Context, count int64, page_size int32) (_r *OriginalTradePage, _err error) {
+  var _args39 WirebenchStreamOriginalTradesArgs
+  _args39.Count = count
+  _args39.PageSize = page_size
+  var _result41 WirebenchStreamOriginalTradesResult
+  var _meta40 thrift.ResponseMeta
+  _meta40, _err = p.Client_().Call(ctx, "streamOriginalTrades", &_args39, &_result41)
+  p.SetLastResponseMeta_(_meta40)
+  if _err != nil {
+    return
+  }
+  switch {
+  case _result41.Error!= nil:
+    return _r, _result41.Error
+  }
+
+  if _ret42 := _result41.GetSuccess(); _ret42 != nil {
+    return _ret42, nil
+  }
+  return nil, thrift.NewTApplicationException(thrift.MISSING_RESULT, "streamOriginalTrades failed: unknown result")
+}
+
+func (p *WirebenchClient) NextOriginalTrades(ctx context.Context) (_r *OriginalTradePage, _err error) {
+  var _args43 WirebenchNextOriginalTradesArgs
+  var _result45 WirebenchNextOriginalTradesResult
+  var _meta44 thrift.ResponseMeta
+  _meta44, _err = p.Client_().Call(ctx, "nextOriginalTrades", &_args43, &_result45)
+  p.SetLastResponseMeta_(_meta44)
+  if _err != nil {
+    return
+  }
+  switch {
+  case _result45.Error!= nil:
+    return _r, _result45.Error
+  }
+
+  if _ret46 := _result45.GetSuccess(); _ret46 != nil {
+    return _ret46, nil
+  }
+  return nil, thrift.NewTApplicationException(thrift.MISSING_RESULT, "nextOriginalTrades failed: unknown result")
 }
 
 type WirebenchProcessor struct {
@@ -2172,18 +3299,20 @@ func (p *WirebenchProcessor) ProcessorMap() map[string]thrift.TProcessorFunction
 
 func NewWirebenchProcessor(handler Wirebench) *WirebenchProcessor {
 
-  self37 := &WirebenchProcessor{handler:handler, processorMap:make(map[string]thrift.TProcessorFunction)}
-  self37.processorMap["listPersons"] = &wirebenchProcessorListPersons{handler:handler}
-  self37.processorMap["getPerson"] = &wirebenchProcessorGetPerson{handler:handler}
-  self37.processorMap["getPersonLinks"] = &wirebenchProcessorGetPersonLinks{handler:handler}
-  self37.processorMap["createPerson"] = &wirebenchProcessorCreatePerson{handler:handler}
-  self37.processorMap["echo"] = &wirebenchProcessorEcho{handler:handler}
-  self37.processorMap["stats"] = &wirebenchProcessorStats{handler:handler}
-  self37.processorMap["increment"] = &wirebenchProcessorIncrement{handler:handler}
-  self37.processorMap["streamTrades"] = &wirebenchProcessorStreamTrades{handler:handler}
-  self37.processorMap["nextTrades"] = &wirebenchProcessorNextTrades{handler:handler}
-  self37.processorMap["cancelTrades"] = &wirebenchProcessorCancelTrades{handler:handler}
-return self37
+  self47 := &WirebenchProcessor{handler:handler, processorMap:make(map[string]thrift.TProcessorFunction)}
+  self47.processorMap["listPersons"] = &wirebenchProcessorListPersons{handler:handler}
+  self47.processorMap["getPerson"] = &wirebenchProcessorGetPerson{handler:handler}
+  self47.processorMap["getPersonLinks"] = &wirebenchProcessorGetPersonLinks{handler:handler}
+  self47.processorMap["createPerson"] = &wirebenchProcessorCreatePerson{handler:handler}
+  self47.processorMap["echo"] = &wirebenchProcessorEcho{handler:handler}
+  self47.processorMap["stats"] = &wirebenchProcessorStats{handler:handler}
+  self47.processorMap["increment"] = &wirebenchProcessorIncrement{handler:handler}
+  self47.processorMap["streamTrades"] = &wirebenchProcessorStreamTrades{handler:handler}
+  self47.processorMap["nextTrades"] = &wirebenchProcessorNextTrades{handler:handler}
+  self47.processorMap["cancelTrades"] = &wirebenchProcessorCancelTrades{handler:handler}
+  self47.processorMap["streamOriginalTrades"] = &wirebenchProcessorStreamOriginalTrades{handler:handler}
+  self47.processorMap["nextOriginalTrades"] = &wirebenchProcessorNextOriginalTrades{handler:handler}
+return self47
 }
 
 func (p *WirebenchProcessor) Process(ctx context.Context, iprot, oprot thrift.TProtocol) (success bool, err thrift.TException) {
@@ -2194,12 +3323,12 @@ func (p *WirebenchProcessor) Process(ctx context.Context, iprot, oprot thrift.TP
   }
   iprot.Skip(ctx, thrift.STRUCT)
   iprot.ReadMessageEnd(ctx)
-  x38 := thrift.NewTApplicationException(thrift.UNKNOWN_METHOD, "Unknown function " + name)
+  x48 := thrift.NewTApplicationException(thrift.UNKNOWN_METHOD, "Unknown function " + name)
   oprot.WriteMessageBegin(ctx, name, thrift.EXCEPTION, seqId)
-  x38.Write(ctx, oprot)
+  x48.Write(ctx, oprot)
   oprot.WriteMessageEnd(ctx)
   oprot.Flush(ctx)
-  return false, x38
+  return false, x48
 
 }
 
@@ -2208,7 +3337,7 @@ type wirebenchProcessorListPersons struct {
 }
 
 func (p *wirebenchProcessorListPersons) Process(ctx context.Context, seqId int32, iprot, oprot thrift.TProtocol) (success bool, err thrift.TException) {
-  var _write_err39 error
+  var _write_err49 error
   args := WirebenchListPersonsArgs{}
   if err2 := args.Read(ctx, iprot); err2 != nil {
     iprot.ReadMessageEnd(ctx)
@@ -2258,21 +3387,21 @@ func (p *wirebenchProcessorListPersons) Process(ctx context.Context, seqId int32
       if errors.Is(err2, thrift.ErrAbandonRequest) {
         return false, thrift.WrapTException(err2)
       }
-      _exc40 := thrift.NewTApplicationException(thrift.INTERNAL_ERROR, "Internal error processing listPersons: " + err2.Error())
+      _exc50 := thrift.NewTApplicationException(thrift.INTERNAL_ERROR, "Internal error processing listPersons: " + err2.Error())
       if err2 := oprot.WriteMessageBegin(ctx, "listPersons", thrift.EXCEPTION, seqId); err2 != nil {
-        _write_err39 = thrift.WrapTException(err2)
+        _write_err49 = thrift.WrapTException(err2)
       }
-      if err2 := _exc40.Write(ctx, oprot); _write_err39 == nil && err2 != nil {
-        _write_err39 = thrift.WrapTException(err2)
+      if err2 := _exc50.Write(ctx, oprot); _write_err49 == nil && err2 != nil {
+        _write_err49 = thrift.WrapTException(err2)
       }
-      if err2 := oprot.WriteMessageEnd(ctx); _write_err39 == nil && err2 != nil {
-        _write_err39 = thrift.WrapTException(err2)
+      if err2 := oprot.WriteMessageEnd(ctx); _write_err49 == nil && err2 != nil {
+        _write_err49 = thrift.WrapTException(err2)
       }
-      if err2 := oprot.Flush(ctx); _write_err39 == nil && err2 != nil {
-        _write_err39 = thrift.WrapTException(err2)
+      if err2 := oprot.Flush(ctx); _write_err49 == nil && err2 != nil {
+        _write_err49 = thrift.WrapTException(err2)
       }
-      if _write_err39 != nil {
-        return false, thrift.WrapTException(_write_err39)
+      if _write_err49 != nil {
+        return false, thrift.WrapTException(_write_err49)
       }
       return true, err
     }
@@ -2281,19 +3410,19 @@ func (p *wirebenchProcessorListPersons) Process(ctx context.Context, seqId int32
   }
   tickerCancel()
   if err2 := oprot.WriteMessageBegin(ctx, "listPersons", thrift.REPLY, seqId); err2 != nil {
-    _write_err39 = thrift.WrapTException(err2)
+    _write_err49 = thrift.WrapTException(err2)
   }
-  if err2 := result.Write(ctx, oprot); _write_err39 == nil && err2 != nil {
-    _write_err39 = thrift.WrapTException(err2)
+  if err2 := result.Write(ctx, oprot); _write_err49 == nil && err2 != nil {
+    _write_err49 = thrift.WrapTException(err2)
   }
-  if err2 := oprot.WriteMessageEnd(ctx); _write_err39 == nil && err2 != nil {
-    _write_err39 = thrift.WrapTException(err2)
+  if err2 := oprot.WriteMessageEnd(ctx); _write_err49 == nil && err2 != nil {
+    _write_err49 = thrift.WrapTException(err2)
   }
-  if err2 := oprot.Flush(ctx); _write_err39 == nil && err2 != nil {
-    _write_err39 = thrift.WrapTException(err2)
+  if err2 := oprot.Flush(ctx); _write_err49 == nil && err2 != nil {
+    _write_err49 = thrift.WrapTException(err2)
   }
-  if _write_err39 != nil {
-    return false, thrift.WrapTException(_write_err39)
+  if _write_err49 != nil {
+    return false, thrift.WrapTException(_write_err49)
   }
   return true, err
 }
@@ -2303,7 +3432,7 @@ type wirebenchProcessorGetPerson struct {
 }
 
 func (p *wirebenchProcessorGetPerson) Process(ctx context.Context, seqId int32, iprot, oprot thrift.TProtocol) (success bool, err thrift.TException) {
-  var _write_err41 error
+  var _write_err51 error
   args := WirebenchGetPersonArgs{}
   if err2 := args.Read(ctx, iprot); err2 != nil {
     iprot.ReadMessageEnd(ctx)
@@ -2353,21 +3482,21 @@ func (p *wirebenchProcessorGetPerson) Process(ctx context.Context, seqId int32, 
       if errors.Is(err2, thrift.ErrAbandonRequest) {
         return false, thrift.WrapTException(err2)
       }
-      _exc42 := thrift.NewTApplicationException(thrift.INTERNAL_ERROR, "Internal error processing getPerson: " + err2.Error())
+      _exc52 := thrift.NewTApplicationException(thrift.INTERNAL_ERROR, "Internal error processing getPerson: " + err2.Error())
       if err2 := oprot.WriteMessageBegin(ctx, "getPerson", thrift.EXCEPTION, seqId); err2 != nil {
-        _write_err41 = thrift.WrapTException(err2)
+        _write_err51 = thrift.WrapTException(err2)
       }
-      if err2 := _exc42.Write(ctx, oprot); _write_err41 == nil && err2 != nil {
-        _write_err41 = thrift.WrapTException(err2)
+      if err2 := _exc52.Write(ctx, oprot); _write_err51 == nil && err2 != nil {
+        _write_err51 = thrift.WrapTException(err2)
       }
-      if err2 := oprot.WriteMessageEnd(ctx); _write_err41 == nil && err2 != nil {
-        _write_err41 = thrift.WrapTException(err2)
+      if err2 := oprot.WriteMessageEnd(ctx); _write_err51 == nil && err2 != nil {
+        _write_err51 = thrift.WrapTException(err2)
       }
-      if err2 := oprot.Flush(ctx); _write_err41 == nil && err2 != nil {
-        _write_err41 = thrift.WrapTException(err2)
+      if err2 := oprot.Flush(ctx); _write_err51 == nil && err2 != nil {
+        _write_err51 = thrift.WrapTException(err2)
       }
-      if _write_err41 != nil {
-        return false, thrift.WrapTException(_write_err41)
+      if _write_err51 != nil {
+        return false, thrift.WrapTException(_write_err51)
       }
       return true, err
     }
@@ -2376,19 +3505,19 @@ func (p *wirebenchProcessorGetPerson) Process(ctx context.Context, seqId int32, 
   }
   tickerCancel()
   if err2 := oprot.WriteMessageBegin(ctx, "getPerson", thrift.REPLY, seqId); err2 != nil {
-    _write_err41 = thrift.WrapTException(err2)
+    _write_err51 = thrift.WrapTException(err2)
   }
-  if err2 := result.Write(ctx, oprot); _write_err41 == nil && err2 != nil {
-    _write_err41 = thrift.WrapTException(err2)
+  if err2 := result.Write(ctx, oprot); _write_err51 == nil && err2 != nil {
+    _write_err51 = thrift.WrapTException(err2)
   }
-  if err2 := oprot.WriteMessageEnd(ctx); _write_err41 == nil && err2 != nil {
-    _write_err41 = thrift.WrapTException(err2)
+  if err2 := oprot.WriteMessageEnd(ctx); _write_err51 == nil && err2 != nil {
+    _write_err51 = thrift.WrapTException(err2)
   }
-  if err2 := oprot.Flush(ctx); _write_err41 == nil && err2 != nil {
-    _write_err41 = thrift.WrapTException(err2)
+  if err2 := oprot.Flush(ctx); _write_err51 == nil && err2 != nil {
+    _write_err51 = thrift.WrapTException(err2)
   }
-  if _write_err41 != nil {
-    return false, thrift.WrapTException(_write_err41)
+  if _write_err51 != nil {
+    return false, thrift.WrapTException(_write_err51)
   }
   return true, err
 }
@@ -2398,7 +3527,7 @@ type wirebenchProcessorGetPersonLinks struct {
 }
 
 func (p *wirebenchProcessorGetPersonLinks) Process(ctx context.Context, seqId int32, iprot, oprot thrift.TProtocol) (success bool, err thrift.TException) {
-  var _write_err43 error
+  var _write_err53 error
   args := WirebenchGetPersonLinksArgs{}
   if err2 := args.Read(ctx, iprot); err2 != nil {
     iprot.ReadMessageEnd(ctx)
@@ -2448,21 +3577,21 @@ func (p *wirebenchProcessorGetPersonLinks) Process(ctx context.Context, seqId in
       if errors.Is(err2, thrift.ErrAbandonRequest) {
         return false, thrift.WrapTException(err2)
       }
-      _exc44 := thrift.NewTApplicationException(thrift.INTERNAL_ERROR, "Internal error processing getPersonLinks: " + err2.Error())
+      _exc54 := thrift.NewTApplicationException(thrift.INTERNAL_ERROR, "Internal error processing getPersonLinks: " + err2.Error())
       if err2 := oprot.WriteMessageBegin(ctx, "getPersonLinks", thrift.EXCEPTION, seqId); err2 != nil {
-        _write_err43 = thrift.WrapTException(err2)
+        _write_err53 = thrift.WrapTException(err2)
       }
-      if err2 := _exc44.Write(ctx, oprot); _write_err43 == nil && err2 != nil {
-        _write_err43 = thrift.WrapTException(err2)
+      if err2 := _exc54.Write(ctx, oprot); _write_err53 == nil && err2 != nil {
+        _write_err53 = thrift.WrapTException(err2)
       }
-      if err2 := oprot.WriteMessageEnd(ctx); _write_err43 == nil && err2 != nil {
-        _write_err43 = thrift.WrapTException(err2)
+      if err2 := oprot.WriteMessageEnd(ctx); _write_err53 == nil && err2 != nil {
+        _write_err53 = thrift.WrapTException(err2)
       }
-      if err2 := oprot.Flush(ctx); _write_err43 == nil && err2 != nil {
-        _write_err43 = thrift.WrapTException(err2)
+      if err2 := oprot.Flush(ctx); _write_err53 == nil && err2 != nil {
+        _write_err53 = thrift.WrapTException(err2)
       }
-      if _write_err43 != nil {
-        return false, thrift.WrapTException(_write_err43)
+      if _write_err53 != nil {
+        return false, thrift.WrapTException(_write_err53)
       }
       return true, err
     }
@@ -2471,19 +3600,19 @@ func (p *wirebenchProcessorGetPersonLinks) Process(ctx context.Context, seqId in
   }
   tickerCancel()
   if err2 := oprot.WriteMessageBegin(ctx, "getPersonLinks", thrift.REPLY, seqId); err2 != nil {
-    _write_err43 = thrift.WrapTException(err2)
+    _write_err53 = thrift.WrapTException(err2)
   }
-  if err2 := result.Write(ctx, oprot); _write_err43 == nil && err2 != nil {
-    _write_err43 = thrift.WrapTException(err2)
+  if err2 := result.Write(ctx, oprot); _write_err53 == nil && err2 != nil {
+    _write_err53 = thrift.WrapTException(err2)
   }
-  if err2 := oprot.WriteMessageEnd(ctx); _write_err43 == nil && err2 != nil {
-    _write_err43 = thrift.WrapTException(err2)
+  if err2 := oprot.WriteMessageEnd(ctx); _write_err53 == nil && err2 != nil {
+    _write_err53 = thrift.WrapTException(err2)
   }
-  if err2 := oprot.Flush(ctx); _write_err43 == nil && err2 != nil {
-    _write_err43 = thrift.WrapTException(err2)
+  if err2 := oprot.Flush(ctx); _write_err53 == nil && err2 != nil {
+    _write_err53 = thrift.WrapTException(err2)
   }
-  if _write_err43 != nil {
-    return false, thrift.WrapTException(_write_err43)
+  if _write_err53 != nil {
+    return false, thrift.WrapTException(_write_err53)
   }
   return true, err
 }
@@ -2493,7 +3622,7 @@ type wirebenchProcessorCreatePerson struct {
 }
 
 func (p *wirebenchProcessorCreatePerson) Process(ctx context.Context, seqId int32, iprot, oprot thrift.TProtocol) (success bool, err thrift.TException) {
-  var _write_err45 error
+  var _write_err55 error
   args := WirebenchCreatePersonArgs{}
   if err2 := args.Read(ctx, iprot); err2 != nil {
     iprot.ReadMessageEnd(ctx)
@@ -2543,21 +3672,21 @@ func (p *wirebenchProcessorCreatePerson) Process(ctx context.Context, seqId int3
       if errors.Is(err2, thrift.ErrAbandonRequest) {
         return false, thrift.WrapTException(err2)
       }
-      _exc46 := thrift.NewTApplicationException(thrift.INTERNAL_ERROR, "Internal error processing createPerson: " + err2.Error())
+      _exc56 := thrift.NewTApplicationException(thrift.INTERNAL_ERROR, "Internal error processing createPerson: " + err2.Error())
       if err2 := oprot.WriteMessageBegin(ctx, "createPerson", thrift.EXCEPTION, seqId); err2 != nil {
-        _write_err45 = thrift.WrapTException(err2)
+        _write_err55 = thrift.WrapTException(err2)
       }
-      if err2 := _exc46.Write(ctx, oprot); _write_err45 == nil && err2 != nil {
-        _write_err45 = thrift.WrapTException(err2)
+      if err2 := _exc56.Write(ctx, oprot); _write_err55 == nil && err2 != nil {
+        _write_err55 = thrift.WrapTException(err2)
       }
-      if err2 := oprot.WriteMessageEnd(ctx); _write_err45 == nil && err2 != nil {
-        _write_err45 = thrift.WrapTException(err2)
+      if err2 := oprot.WriteMessageEnd(ctx); _write_err55 == nil && err2 != nil {
+        _write_err55 = thrift.WrapTException(err2)
       }
-      if err2 := oprot.Flush(ctx); _write_err45 == nil && err2 != nil {
-        _write_err45 = thrift.WrapTException(err2)
+      if err2 := oprot.Flush(ctx); _write_err55 == nil && err2 != nil {
+        _write_err55 = thrift.WrapTException(err2)
       }
-      if _write_err45 != nil {
-        return false, thrift.WrapTException(_write_err45)
+      if _write_err55 != nil {
+        return false, thrift.WrapTException(_write_err55)
       }
       return true, err
     }
@@ -2566,19 +3695,19 @@ func (p *wirebenchProcessorCreatePerson) Process(ctx context.Context, seqId int3
   }
   tickerCancel()
   if err2 := oprot.WriteMessageBegin(ctx, "createPerson", thrift.REPLY, seqId); err2 != nil {
-    _write_err45 = thrift.WrapTException(err2)
+    _write_err55 = thrift.WrapTException(err2)
   }
-  if err2 := result.Write(ctx, oprot); _write_err45 == nil && err2 != nil {
-    _write_err45 = thrift.WrapTException(err2)
+  if err2 := result.Write(ctx, oprot); _write_err55 == nil && err2 != nil {
+    _write_err55 = thrift.WrapTException(err2)
   }
-  if err2 := oprot.WriteMessageEnd(ctx); _write_err45 == nil && err2 != nil {
-    _write_err45 = thrift.WrapTException(err2)
+  if err2 := oprot.WriteMessageEnd(ctx); _write_err55 == nil && err2 != nil {
+    _write_err55 = thrift.WrapTException(err2)
   }
-  if err2 := oprot.Flush(ctx); _write_err45 == nil && err2 != nil {
-    _write_err45 = thrift.WrapTException(err2)
+  if err2 := oprot.Flush(ctx); _write_err55 == nil && err2 != nil {
+    _write_err55 = thrift.WrapTException(err2)
   }
-  if _write_err45 != nil {
-    return false, thrift.WrapTException(_write_err45)
+  if _write_err55 != nil {
+    return false, thrift.WrapTException(_write_err55)
   }
   return true, err
 }
@@ -2588,7 +3717,7 @@ type wirebenchProcessorEcho struct {
 }
 
 func (p *wirebenchProcessorEcho) Process(ctx context.Context, seqId int32, iprot, oprot thrift.TProtocol) (success bool, err thrift.TException) {
-  var _write_err47 error
+  var _write_err57 error
   args := WirebenchEchoArgs{}
   if err2 := args.Read(ctx, iprot); err2 != nil {
     iprot.ReadMessageEnd(ctx)
@@ -2638,21 +3767,21 @@ func (p *wirebenchProcessorEcho) Process(ctx context.Context, seqId int32, iprot
       if errors.Is(err2, thrift.ErrAbandonRequest) {
         return false, thrift.WrapTException(err2)
       }
-      _exc48 := thrift.NewTApplicationException(thrift.INTERNAL_ERROR, "Internal error processing echo: " + err2.Error())
+      _exc58 := thrift.NewTApplicationException(thrift.INTERNAL_ERROR, "Internal error processing echo: " + err2.Error())
       if err2 := oprot.WriteMessageBegin(ctx, "echo", thrift.EXCEPTION, seqId); err2 != nil {
-        _write_err47 = thrift.WrapTException(err2)
+        _write_err57 = thrift.WrapTException(err2)
       }
-      if err2 := _exc48.Write(ctx, oprot); _write_err47 == nil && err2 != nil {
-        _write_err47 = thrift.WrapTException(err2)
+      if err2 := _exc58.Write(ctx, oprot); _write_err57 == nil && err2 != nil {
+        _write_err57 = thrift.WrapTException(err2)
       }
-      if err2 := oprot.WriteMessageEnd(ctx); _write_err47 == nil && err2 != nil {
-        _write_err47 = thrift.WrapTException(err2)
+      if err2 := oprot.WriteMessageEnd(ctx); _write_err57 == nil && err2 != nil {
+        _write_err57 = thrift.WrapTException(err2)
       }
-      if err2 := oprot.Flush(ctx); _write_err47 == nil && err2 != nil {
-        _write_err47 = thrift.WrapTException(err2)
+      if err2 := oprot.Flush(ctx); _write_err57 == nil && err2 != nil {
+        _write_err57 = thrift.WrapTException(err2)
       }
-      if _write_err47 != nil {
-        return false, thrift.WrapTException(_write_err47)
+      if _write_err57 != nil {
+        return false, thrift.WrapTException(_write_err57)
       }
       return true, err
     }
@@ -2661,19 +3790,19 @@ func (p *wirebenchProcessorEcho) Process(ctx context.Context, seqId int32, iprot
   }
   tickerCancel()
   if err2 := oprot.WriteMessageBegin(ctx, "echo", thrift.REPLY, seqId); err2 != nil {
-    _write_err47 = thrift.WrapTException(err2)
+    _write_err57 = thrift.WrapTException(err2)
   }
-  if err2 := result.Write(ctx, oprot); _write_err47 == nil && err2 != nil {
-    _write_err47 = thrift.WrapTException(err2)
+  if err2 := result.Write(ctx, oprot); _write_err57 == nil && err2 != nil {
+    _write_err57 = thrift.WrapTException(err2)
   }
-  if err2 := oprot.WriteMessageEnd(ctx); _write_err47 == nil && err2 != nil {
-    _write_err47 = thrift.WrapTException(err2)
+  if err2 := oprot.WriteMessageEnd(ctx); _write_err57 == nil && err2 != nil {
+    _write_err57 = thrift.WrapTException(err2)
   }
-  if err2 := oprot.Flush(ctx); _write_err47 == nil && err2 != nil {
-    _write_err47 = thrift.WrapTException(err2)
+  if err2 := oprot.Flush(ctx); _write_err57 == nil && err2 != nil {
+    _write_err57 = thrift.WrapTException(err2)
   }
-  if _write_err47 != nil {
-    return false, thrift.WrapTException(_write_err47)
+  if _write_err57 != nil {
+    return false, thrift.WrapTException(_write_err57)
   }
   return true, err
 }
@@ -2683,7 +3812,7 @@ type wirebenchProcessorStats struct {
 }
 
 func (p *wirebenchProcessorStats) Process(ctx context.Context, seqId int32, iprot, oprot thrift.TProtocol) (success bool, err thrift.TException) {
-  var _write_err49 error
+  var _write_err59 error
   args := WirebenchStatsArgs{}
   if err2 := args.Read(ctx, iprot); err2 != nil {
     iprot.ReadMessageEnd(ctx)
@@ -2733,21 +3862,21 @@ func (p *wirebenchProcessorStats) Process(ctx context.Context, seqId int32, ipro
       if errors.Is(err2, thrift.ErrAbandonRequest) {
         return false, thrift.WrapTException(err2)
       }
-      _exc50 := thrift.NewTApplicationException(thrift.INTERNAL_ERROR, "Internal error processing stats: " + err2.Error())
+      _exc60 := thrift.NewTApplicationException(thrift.INTERNAL_ERROR, "Internal error processing stats: " + err2.Error())
       if err2 := oprot.WriteMessageBegin(ctx, "stats", thrift.EXCEPTION, seqId); err2 != nil {
-        _write_err49 = thrift.WrapTException(err2)
+        _write_err59 = thrift.WrapTException(err2)
       }
-      if err2 := _exc50.Write(ctx, oprot); _write_err49 == nil && err2 != nil {
-        _write_err49 = thrift.WrapTException(err2)
+      if err2 := _exc60.Write(ctx, oprot); _write_err59 == nil && err2 != nil {
+        _write_err59 = thrift.WrapTException(err2)
       }
-      if err2 := oprot.WriteMessageEnd(ctx); _write_err49 == nil && err2 != nil {
-        _write_err49 = thrift.WrapTException(err2)
+      if err2 := oprot.WriteMessageEnd(ctx); _write_err59 == nil && err2 != nil {
+        _write_err59 = thrift.WrapTException(err2)
       }
-      if err2 := oprot.Flush(ctx); _write_err49 == nil && err2 != nil {
-        _write_err49 = thrift.WrapTException(err2)
+      if err2 := oprot.Flush(ctx); _write_err59 == nil && err2 != nil {
+        _write_err59 = thrift.WrapTException(err2)
       }
-      if _write_err49 != nil {
-        return false, thrift.WrapTException(_write_err49)
+      if _write_err59 != nil {
+        return false, thrift.WrapTException(_write_err59)
       }
       return true, err
     }
@@ -2756,19 +3885,19 @@ func (p *wirebenchProcessorStats) Process(ctx context.Context, seqId int32, ipro
   }
   tickerCancel()
   if err2 := oprot.WriteMessageBegin(ctx, "stats", thrift.REPLY, seqId); err2 != nil {
-    _write_err49 = thrift.WrapTException(err2)
+    _write_err59 = thrift.WrapTException(err2)
   }
-  if err2 := result.Write(ctx, oprot); _write_err49 == nil && err2 != nil {
-    _write_err49 = thrift.WrapTException(err2)
+  if err2 := result.Write(ctx, oprot); _write_err59 == nil && err2 != nil {
+    _write_err59 = thrift.WrapTException(err2)
   }
-  if err2 := oprot.WriteMessageEnd(ctx); _write_err49 == nil && err2 != nil {
-    _write_err49 = thrift.WrapTException(err2)
+  if err2 := oprot.WriteMessageEnd(ctx); _write_err59 == nil && err2 != nil {
+    _write_err59 = thrift.WrapTException(err2)
   }
-  if err2 := oprot.Flush(ctx); _write_err49 == nil && err2 != nil {
-    _write_err49 = thrift.WrapTException(err2)
+  if err2 := oprot.Flush(ctx); _write_err59 == nil && err2 != nil {
+    _write_err59 = thrift.WrapTException(err2)
   }
-  if _write_err49 != nil {
-    return false, thrift.WrapTException(_write_err49)
+  if _write_err59 != nil {
+    return false, thrift.WrapTException(_write_err59)
   }
   return true, err
 }
@@ -2778,7 +3907,7 @@ type wirebenchProcessorIncrement struct {
 }
 
 func (p *wirebenchProcessorIncrement) Process(ctx context.Context, seqId int32, iprot, oprot thrift.TProtocol) (success bool, err thrift.TException) {
-  var _write_err51 error
+  var _write_err61 error
   args := WirebenchIncrementArgs{}
   if err2 := args.Read(ctx, iprot); err2 != nil {
     iprot.ReadMessageEnd(ctx)
@@ -2828,21 +3957,21 @@ func (p *wirebenchProcessorIncrement) Process(ctx context.Context, seqId int32, 
       if errors.Is(err2, thrift.ErrAbandonRequest) {
         return false, thrift.WrapTException(err2)
       }
-      _exc52 := thrift.NewTApplicationException(thrift.INTERNAL_ERROR, "Internal error processing increment: " + err2.Error())
+      _exc62 := thrift.NewTApplicationException(thrift.INTERNAL_ERROR, "Internal error processing increment: " + err2.Error())
       if err2 := oprot.WriteMessageBegin(ctx, "increment", thrift.EXCEPTION, seqId); err2 != nil {
-        _write_err51 = thrift.WrapTException(err2)
+        _write_err61 = thrift.WrapTException(err2)
       }
-      if err2 := _exc52.Write(ctx, oprot); _write_err51 == nil && err2 != nil {
-        _write_err51 = thrift.WrapTException(err2)
+      if err2 := _exc62.Write(ctx, oprot); _write_err61 == nil && err2 != nil {
+        _write_err61 = thrift.WrapTException(err2)
       }
-      if err2 := oprot.WriteMessageEnd(ctx); _write_err51 == nil && err2 != nil {
-        _write_err51 = thrift.WrapTException(err2)
+      if err2 := oprot.WriteMessageEnd(ctx); _write_err61 == nil && err2 != nil {
+        _write_err61 = thrift.WrapTException(err2)
       }
-      if err2 := oprot.Flush(ctx); _write_err51 == nil && err2 != nil {
-        _write_err51 = thrift.WrapTException(err2)
+      if err2 := oprot.Flush(ctx); _write_err61 == nil && err2 != nil {
+        _write_err61 = thrift.WrapTException(err2)
       }
-      if _write_err51 != nil {
-        return false, thrift.WrapTException(_write_err51)
+      if _write_err61 != nil {
+        return false, thrift.WrapTException(_write_err61)
       }
       return true, err
     }
@@ -2851,19 +3980,19 @@ func (p *wirebenchProcessorIncrement) Process(ctx context.Context, seqId int32, 
   }
   tickerCancel()
   if err2 := oprot.WriteMessageBegin(ctx, "increment", thrift.REPLY, seqId); err2 != nil {
-    _write_err51 = thrift.WrapTException(err2)
+    _write_err61 = thrift.WrapTException(err2)
   }
-  if err2 := result.Write(ctx, oprot); _write_err51 == nil && err2 != nil {
-    _write_err51 = thrift.WrapTException(err2)
+  if err2 := result.Write(ctx, oprot); _write_err61 == nil && err2 != nil {
+    _write_err61 = thrift.WrapTException(err2)
   }
-  if err2 := oprot.WriteMessageEnd(ctx); _write_err51 == nil && err2 != nil {
-    _write_err51 = thrift.WrapTException(err2)
+  if err2 := oprot.WriteMessageEnd(ctx); _write_err61 == nil && err2 != nil {
+    _write_err61 = thrift.WrapTException(err2)
   }
-  if err2 := oprot.Flush(ctx); _write_err51 == nil && err2 != nil {
-    _write_err51 = thrift.WrapTException(err2)
+  if err2 := oprot.Flush(ctx); _write_err61 == nil && err2 != nil {
+    _write_err61 = thrift.WrapTException(err2)
   }
-  if _write_err51 != nil {
-    return false, thrift.WrapTException(_write_err51)
+  if _write_err61 != nil {
+    return false, thrift.WrapTException(_write_err61)
   }
   return true, err
 }
@@ -2873,7 +4002,7 @@ type wirebenchProcessorStreamTrades struct {
 }
 
 func (p *wirebenchProcessorStreamTrades) Process(ctx context.Context, seqId int32, iprot, oprot thrift.TProtocol) (success bool, err thrift.TException) {
-  var _write_err53 error
+  var _write_err63 error
   args := WirebenchStreamTradesArgs{}
   if err2 := args.Read(ctx, iprot); err2 != nil {
     iprot.ReadMessageEnd(ctx)
@@ -2923,21 +4052,21 @@ func (p *wirebenchProcessorStreamTrades) Process(ctx context.Context, seqId int3
       if errors.Is(err2, thrift.ErrAbandonRequest) {
         return false, thrift.WrapTException(err2)
       }
-      _exc54 := thrift.NewTApplicationException(thrift.INTERNAL_ERROR, "Internal error processing streamTrades: " + err2.Error())
+      _exc64 := thrift.NewTApplicationException(thrift.INTERNAL_ERROR, "Internal error processing streamTrades: " + err2.Error())
       if err2 := oprot.WriteMessageBegin(ctx, "streamTrades", thrift.EXCEPTION, seqId); err2 != nil {
-        _write_err53 = thrift.WrapTException(err2)
+        _write_err63 = thrift.WrapTException(err2)
       }
-      if err2 := _exc54.Write(ctx, oprot); _write_err53 == nil && err2 != nil {
-        _write_err53 = thrift.WrapTException(err2)
+      if err2 := _exc64.Write(ctx, oprot); _write_err63 == nil && err2 != nil {
+        _write_err63 = thrift.WrapTException(err2)
       }
-      if err2 := oprot.WriteMessageEnd(ctx); _write_err53 == nil && err2 != nil {
-        _write_err53 = thrift.WrapTException(err2)
+      if err2 := oprot.WriteMessageEnd(ctx); _write_err63 == nil && err2 != nil {
+        _write_err63 = thrift.WrapTException(err2)
       }
-      if err2 := oprot.Flush(ctx); _write_err53 == nil && err2 != nil {
-        _write_err53 = thrift.WrapTException(err2)
+      if err2 := oprot.Flush(ctx); _write_err63 == nil && err2 != nil {
+        _write_err63 = thrift.WrapTException(err2)
       }
-      if _write_err53 != nil {
-        return false, thrift.WrapTException(_write_err53)
+      if _write_err63 != nil {
+        return false, thrift.WrapTException(_write_err63)
       }
       return true, err
     }
@@ -2946,19 +4075,19 @@ func (p *wirebenchProcessorStreamTrades) Process(ctx context.Context, seqId int3
   }
   tickerCancel()
   if err2 := oprot.WriteMessageBegin(ctx, "streamTrades", thrift.REPLY, seqId); err2 != nil {
-    _write_err53 = thrift.WrapTException(err2)
+    _write_err63 = thrift.WrapTException(err2)
   }
-  if err2 := result.Write(ctx, oprot); _write_err53 == nil && err2 != nil {
-    _write_err53 = thrift.WrapTException(err2)
+  if err2 := result.Write(ctx, oprot); _write_err63 == nil && err2 != nil {
+    _write_err63 = thrift.WrapTException(err2)
   }
-  if err2 := oprot.WriteMessageEnd(ctx); _write_err53 == nil && err2 != nil {
-    _write_err53 = thrift.WrapTException(err2)
+  if err2 := oprot.WriteMessageEnd(ctx); _write_err63 == nil && err2 != nil {
+    _write_err63 = thrift.WrapTException(err2)
   }
-  if err2 := oprot.Flush(ctx); _write_err53 == nil && err2 != nil {
-    _write_err53 = thrift.WrapTException(err2)
+  if err2 := oprot.Flush(ctx); _write_err63 == nil && err2 != nil {
+    _write_err63 = thrift.WrapTException(err2)
   }
-  if _write_err53 != nil {
-    return false, thrift.WrapTException(_write_err53)
+  if _write_err63 != nil {
+    return false, thrift.WrapTException(_write_err63)
   }
   return true, err
 }
@@ -2968,7 +4097,7 @@ type wirebenchProcessorNextTrades struct {
 }
 
 func (p *wirebenchProcessorNextTrades) Process(ctx context.Context, seqId int32, iprot, oprot thrift.TProtocol) (success bool, err thrift.TException) {
-  var _write_err55 error
+  var _write_err65 error
   args := WirebenchNextTradesArgs{}
   if err2 := args.Read(ctx, iprot); err2 != nil {
     iprot.ReadMessageEnd(ctx)
@@ -3018,21 +4147,21 @@ func (p *wirebenchProcessorNextTrades) Process(ctx context.Context, seqId int32,
       if errors.Is(err2, thrift.ErrAbandonRequest) {
         return false, thrift.WrapTException(err2)
       }
-      _exc56 := thrift.NewTApplicationException(thrift.INTERNAL_ERROR, "Internal error processing nextTrades: " + err2.Error())
+      _exc66 := thrift.NewTApplicationException(thrift.INTERNAL_ERROR, "Internal error processing nextTrades: " + err2.Error())
       if err2 := oprot.WriteMessageBegin(ctx, "nextTrades", thrift.EXCEPTION, seqId); err2 != nil {
-        _write_err55 = thrift.WrapTException(err2)
+        _write_err65 = thrift.WrapTException(err2)
       }
-      if err2 := _exc56.Write(ctx, oprot); _write_err55 == nil && err2 != nil {
-        _write_err55 = thrift.WrapTException(err2)
+      if err2 := _exc66.Write(ctx, oprot); _write_err65 == nil && err2 != nil {
+        _write_err65 = thrift.WrapTException(err2)
       }
-      if err2 := oprot.WriteMessageEnd(ctx); _write_err55 == nil && err2 != nil {
-        _write_err55 = thrift.WrapTException(err2)
+      if err2 := oprot.WriteMessageEnd(ctx); _write_err65 == nil && err2 != nil {
+        _write_err65 = thrift.WrapTException(err2)
       }
-      if err2 := oprot.Flush(ctx); _write_err55 == nil && err2 != nil {
-        _write_err55 = thrift.WrapTException(err2)
+      if err2 := oprot.Flush(ctx); _write_err65 == nil && err2 != nil {
+        _write_err65 = thrift.WrapTException(err2)
       }
-      if _write_err55 != nil {
-        return false, thrift.WrapTException(_write_err55)
+      if _write_err65 != nil {
+        return false, thrift.WrapTException(_write_err65)
       }
       return true, err
     }
@@ -3041,19 +4170,19 @@ func (p *wirebenchProcessorNextTrades) Process(ctx context.Context, seqId int32,
   }
   tickerCancel()
   if err2 := oprot.WriteMessageBegin(ctx, "nextTrades", thrift.REPLY, seqId); err2 != nil {
-    _write_err55 = thrift.WrapTException(err2)
+    _write_err65 = thrift.WrapTException(err2)
   }
-  if err2 := result.Write(ctx, oprot); _write_err55 == nil && err2 != nil {
-    _write_err55 = thrift.WrapTException(err2)
+  if err2 := result.Write(ctx, oprot); _write_err65 == nil && err2 != nil {
+    _write_err65 = thrift.WrapTException(err2)
   }
-  if err2 := oprot.WriteMessageEnd(ctx); _write_err55 == nil && err2 != nil {
-    _write_err55 = thrift.WrapTException(err2)
+  if err2 := oprot.WriteMessageEnd(ctx); _write_err65 == nil && err2 != nil {
+    _write_err65 = thrift.WrapTException(err2)
   }
-  if err2 := oprot.Flush(ctx); _write_err55 == nil && err2 != nil {
-    _write_err55 = thrift.WrapTException(err2)
+  if err2 := oprot.Flush(ctx); _write_err65 == nil && err2 != nil {
+    _write_err65 = thrift.WrapTException(err2)
   }
-  if _write_err55 != nil {
-    return false, thrift.WrapTException(_write_err55)
+  if _write_err65 != nil {
+    return false, thrift.WrapTException(_write_err65)
   }
   return true, err
 }
@@ -3063,7 +4192,7 @@ type wirebenchProcessorCancelTrades struct {
 }
 
 func (p *wirebenchProcessorCancelTrades) Process(ctx context.Context, seqId int32, iprot, oprot thrift.TProtocol) (success bool, err thrift.TException) {
-  var _write_err57 error
+  var _write_err67 error
   args := WirebenchCancelTradesArgs{}
   if err2 := args.Read(ctx, iprot); err2 != nil {
     iprot.ReadMessageEnd(ctx)
@@ -3109,39 +4238,229 @@ func (p *wirebenchProcessorCancelTrades) Process(ctx context.Context, seqId int3
     if errors.Is(err2, thrift.ErrAbandonRequest) {
       return false, thrift.WrapTException(err2)
     }
-    _exc58 := thrift.NewTApplicationException(thrift.INTERNAL_ERROR, "Internal error processing cancelTrades: " + err2.Error())
+    _exc68 := thrift.NewTApplicationException(thrift.INTERNAL_ERROR, "Internal error processing cancelTrades: " + err2.Error())
     if err2 := oprot.WriteMessageBegin(ctx, "cancelTrades", thrift.EXCEPTION, seqId); err2 != nil {
-      _write_err57 = thrift.WrapTException(err2)
+      _write_err67 = thrift.WrapTException(err2)
     }
-    if err2 := _exc58.Write(ctx, oprot); _write_err57 == nil && err2 != nil {
-      _write_err57 = thrift.WrapTException(err2)
+    if err2 := _exc68.Write(ctx, oprot); _write_err67 == nil && err2 != nil {
+      _write_err67 = thrift.WrapTException(err2)
     }
-    if err2 := oprot.WriteMessageEnd(ctx); _write_err57 == nil && err2 != nil {
-      _write_err57 = thrift.WrapTException(err2)
+    if err2 := oprot.WriteMessageEnd(ctx); _write_err67 == nil && err2 != nil {
+      _write_err67 = thrift.WrapTException(err2)
     }
-    if err2 := oprot.Flush(ctx); _write_err57 == nil && err2 != nil {
-      _write_err57 = thrift.WrapTException(err2)
+    if err2 := oprot.Flush(ctx); _write_err67 == nil && err2 != nil {
+      _write_err67 = thrift.WrapTException(err2)
     }
-    if _write_err57 != nil {
-      return false, thrift.WrapTException(_write_err57)
+    if _write_err67 != nil {
+      return false, thrift.WrapTException(_write_err67)
     }
     return true, err
   }
   tickerCancel()
   if err2 := oprot.WriteMessageBegin(ctx, "cancelTrades", thrift.REPLY, seqId); err2 != nil {
-    _write_err57 = thrift.WrapTException(err2)
+    _write_err67 = thrift.WrapTException(err2)
   }
-  if err2 := result.Write(ctx, oprot); _write_err57 == nil && err2 != nil {
-    _write_err57 = thrift.WrapTException(err2)
+  if err2 := result.Write(ctx, oprot); _write_err67 == nil && err2 != nil {
+    _write_err67 = thrift.WrapTException(err2)
   }
-  if err2 := oprot.WriteMessageEnd(ctx); _write_err57 == nil && err2 != nil {
-    _write_err57 = thrift.WrapTException(err2)
+  if err2 := oprot.WriteMessageEnd(ctx); _write_err67 == nil && err2 != nil {
+    _write_err67 = thrift.WrapTException(err2)
   }
-  if err2 := oprot.Flush(ctx); _write_err57 == nil && err2 != nil {
-    _write_err57 = thrift.WrapTException(err2)
+  if err2 := oprot.Flush(ctx); _write_err67 == nil && err2 != nil {
+    _write_err67 = thrift.WrapTException(err2)
   }
-  if _write_err57 != nil {
-    return false, thrift.WrapTException(_write_err57)
+  if _write_err67 != nil {
+    return false, thrift.WrapTException(_write_err67)
+  }
+  return true, err
+}
+
+type wirebenchProcessorStreamOriginalTrades struct {
+  handler Wirebench
+}
+
+func (p *wirebenchProcessorStreamOriginalTrades) Process(ctx context.Context, seqId int32, iprot, oprot thrift.TProtocol) (success bool, err thrift.TException) {
+  var _write_err69 error
+  args := WirebenchStreamOriginalTradesArgs{}
+  if err2 := args.Read(ctx, iprot); err2 != nil {
+    iprot.ReadMessageEnd(ctx)
+    x := thrift.NewTApplicationException(thrift.PROTOCOL_ERROR, err2.Error())
+    oprot.WriteMessageBegin(ctx, "streamOriginalTrades", thrift.EXCEPTION, seqId)
+    x.Write(ctx, oprot)
+    oprot.WriteMessageEnd(ctx)
+    oprot.Flush(ctx)
+    return false, thrift.WrapTException(err2)
+  }
+  iprot.ReadMessageEnd(ctx)
+
+  tickerCancel := func() {}
+  // Start a goroutine to do server side connectivity check.
+  if thrift.ServerConnectivityCheckInterval > 0 {
+    var cancel context.CancelFunc
+    ctx, cancel = context.WithCancel(ctx)
+    defer cancel()
+    var tickerCtx context.Context
+    tickerCtx, tickerCancel = context.WithCancel(context.Background())
+    defer tickerCancel()
+    go func(ctx context.Context, cancel context.CancelFunc) {
+      ticker := time.NewTicker(thrift.ServerConnectivityCheckInterval)
+      defer ticker.Stop()
+      for {
+        select {
+        case <-ctx.Done():
+          return
+        case <-ticker.C:
+          if !iprot.Transport().IsOpen() {
+            cancel()
+            return
+          }
+        }
+      }
+    }(tickerCtx, cancel)
+  }
+
+  result := WirebenchStreamOriginalTradesResult{}
+  if retval, err2 := p.handler.StreamOriginalTrades(ctx, args.Count, args.PageSize); err2 != nil {
+    tickerCancel()
+    err = thrift.WrapTException(err2)
+    switch v := err2.(type) {
+    case *ServiceError:
+      result.Error = v
+    default:
+      if errors.Is(err2, thrift.ErrAbandonRequest) {
+        return false, thrift.WrapTException(err2)
+      }
+      _exc70 := thrift.NewTApplicationException(thrift.INTERNAL_ERROR, "Internal error processing streamOriginalTrades: " + err2.Error())
+      if err2 := oprot.WriteMessageBegin(ctx, "streamOriginalTrades", thrift.EXCEPTION, seqId); err2 != nil {
+        _write_err69 = thrift.WrapTException(err2)
+      }
+      if err2 := _exc70.Write(ctx, oprot); _write_err69 == nil && err2 != nil {
+        _write_err69 = thrift.WrapTException(err2)
+      }
+      if err2 := oprot.WriteMessageEnd(ctx); _write_err69 == nil && err2 != nil {
+        _write_err69 = thrift.WrapTException(err2)
+      }
+      if err2 := oprot.Flush(ctx); _write_err69 == nil && err2 != nil {
+        _write_err69 = thrift.WrapTException(err2)
+      }
+      if _write_err69 != nil {
+        return false, thrift.WrapTException(_write_err69)
+      }
+      return true, err
+    }
+  } else {
+    result.Success = retval
+  }
+  tickerCancel()
+  if err2 := oprot.WriteMessageBegin(ctx, "streamOriginalTrades", thrift.REPLY, seqId); err2 != nil {
+    _write_err69 = thrift.WrapTException(err2)
+  }
+  if err2 := result.Write(ctx, oprot); _write_err69 == nil && err2 != nil {
+    _write_err69 = thrift.WrapTException(err2)
+  }
+  if err2 := oprot.WriteMessageEnd(ctx); _write_err69 == nil && err2 != nil {
+    _write_err69 = thrift.WrapTException(err2)
+  }
+  if err2 := oprot.Flush(ctx); _write_err69 == nil && err2 != nil {
+    _write_err69 = thrift.WrapTException(err2)
+  }
+  if _write_err69 != nil {
+    return false, thrift.WrapTException(_write_err69)
+  }
+  return true, err
+}
+
+type wirebenchProcessorNextOriginalTrades struct {
+  handler Wirebench
+}
+
+func (p *wirebenchProcessorNextOriginalTrades) Process(ctx context.Context, seqId int32, iprot, oprot thrift.TProtocol) (success bool, err thrift.TException) {
+  var _write_err71 error
+  args := WirebenchNextOriginalTradesArgs{}
+  if err2 := args.Read(ctx, iprot); err2 != nil {
+    iprot.ReadMessageEnd(ctx)
+    x := thrift.NewTApplicationException(thrift.PROTOCOL_ERROR, err2.Error())
+    oprot.WriteMessageBegin(ctx, "nextOriginalTrades", thrift.EXCEPTION, seqId)
+    x.Write(ctx, oprot)
+    oprot.WriteMessageEnd(ctx)
+    oprot.Flush(ctx)
+    return false, thrift.WrapTException(err2)
+  }
+  iprot.ReadMessageEnd(ctx)
+
+  tickerCancel := func() {}
+  // Start a goroutine to do server side connectivity check.
+  if thrift.ServerConnectivityCheckInterval > 0 {
+    var cancel context.CancelFunc
+    ctx, cancel = context.WithCancel(ctx)
+    defer cancel()
+    var tickerCtx context.Context
+    tickerCtx, tickerCancel = context.WithCancel(context.Background())
+    defer tickerCancel()
+    go func(ctx context.Context, cancel context.CancelFunc) {
+      ticker := time.NewTicker(thrift.ServerConnectivityCheckInterval)
+      defer ticker.Stop()
+      for {
+        select {
+        case <-ctx.Done():
+          return
+        case <-ticker.C:
+          if !iprot.Transport().IsOpen() {
+            cancel()
+            return
+          }
+        }
+      }
+    }(tickerCtx, cancel)
+  }
+
+  result := WirebenchNextOriginalTradesResult{}
+  if retval, err2 := p.handler.NextOriginalTrades(ctx); err2 != nil {
+    tickerCancel()
+    err = thrift.WrapTException(err2)
+    switch v := err2.(type) {
+    case *ServiceError:
+      result.Error = v
+    default:
+      if errors.Is(err2, thrift.ErrAbandonRequest) {
+        return false, thrift.WrapTException(err2)
+      }
+      _exc72 := thrift.NewTApplicationException(thrift.INTERNAL_ERROR, "Internal error processing nextOriginalTrades: " + err2.Error())
+      if err2 := oprot.WriteMessageBegin(ctx, "nextOriginalTrades", thrift.EXCEPTION, seqId); err2 != nil {
+        _write_err71 = thrift.WrapTException(err2)
+      }
+      if err2 := _exc72.Write(ctx, oprot); _write_err71 == nil && err2 != nil {
+        _write_err71 = thrift.WrapTException(err2)
+      }
+      if err2 := oprot.WriteMessageEnd(ctx); _write_err71 == nil && err2 != nil {
+        _write_err71 = thrift.WrapTException(err2)
+      }
+      if err2 := oprot.Flush(ctx); _write_err71 == nil && err2 != nil {
+        _write_err71 = thrift.WrapTException(err2)
+      }
+      if _write_err71 != nil {
+        return false, thrift.WrapTException(_write_err71)
+      }
+      return true, err
+    }
+  } else {
+    result.Success = retval
+  }
+  tickerCancel()
+  if err2 := oprot.WriteMessageBegin(ctx, "nextOriginalTrades", thrift.REPLY, seqId); err2 != nil {
+    _write_err71 = thrift.WrapTException(err2)
+  }
+  if err2 := result.Write(ctx, oprot); _write_err71 == nil && err2 != nil {
+    _write_err71 = thrift.WrapTException(err2)
+  }
+  if err2 := oprot.WriteMessageEnd(ctx); _write_err71 == nil && err2 != nil {
+    _write_err71 = thrift.WrapTException(err2)
+  }
+  if err2 := oprot.Flush(ctx); _write_err71 == nil && err2 != nil {
+    _write_err71 = thrift.WrapTException(err2)
+  }
+  if _write_err71 != nil {
+    return false, thrift.WrapTException(_write_err71)
   }
   return true, err
 }
@@ -3288,11 +4607,11 @@ func (p *WirebenchListPersonsResult)  ReadField0(ctx context.Context, iprot thri
   tSlice := make([]*Person, 0, size)
   p.Success =  tSlice
   for i := 0; i < size; i ++ {
-    _elem59 := &Person{}
-    if err := _elem59.Read(ctx, iprot); err != nil {
-      return thrift.PrependError(fmt.Sprintf("%T error reading struct: ", _elem59), err)
+    _elem73 := &Person{}
+    if err := _elem73.Read(ctx, iprot); err != nil {
+      return thrift.PrependError(fmt.Sprintf("%T error reading struct: ", _elem73), err)
     }
-    p.Success = append(p.Success, _elem59)
+    p.Success = append(p.Success, _elem73)
   }
   if err := iprot.ReadListEnd(ctx); err != nil {
     return thrift.PrependError("error reading list end: ", err)
@@ -3778,11 +5097,11 @@ func (p *WirebenchGetPersonLinksResult)  ReadField0(ctx context.Context, iprot t
   tSlice := make([]*PersonLink, 0, size)
   p.Success =  tSlice
   for i := 0; i < size; i ++ {
-    _elem60 := &PersonLink{}
-    if err := _elem60.Read(ctx, iprot); err != nil {
-      return thrift.PrependError(fmt.Sprintf("%T error reading struct: ", _elem60), err)
+    _elem74 := &PersonLink{}
+    if err := _elem74.Read(ctx, iprot); err != nil {
+      return thrift.PrependError(fmt.Sprintf("%T error reading struct: ", _elem74), err)
     }
-    p.Success = append(p.Success, _elem60)
+    p.Success = append(p.Success, _elem74)
   }
   if err := iprot.ReadListEnd(ctx); err != nil {
     return thrift.PrependError("error reading list end: ", err)
@@ -5332,6 +6651,474 @@ func (p *WirebenchCancelTradesResult) String() string {
     return "<nil>"
   }
   return fmt.Sprintf("WirebenchCancelTradesResult(%+v)", *p)
+}
+
+// Attributes:
+//  - Count
+//  - PageSize
+type WirebenchStreamOriginalTradesArgs struct {
+  Count int64 `thrift:"count,1" db:"count" json:"count"`
+  PageSize int32 `thrift:"page_size,2" db:"page_size" json:"page_size"`
+}
+
+func NewWirebenchStreamOriginalTradesArgs() *WirebenchStreamOriginalTradesArgs {
+  return &WirebenchStreamOriginalTradesArgs{}
+}
+
+
+func (p *WirebenchStreamOriginalTradesArgs) GetCount() int64 {
+  return p.Count
+}
+
+func (p *WirebenchStreamOriginalTradesArgs) GetPageSize() int32 {
+  return p.PageSize
+}
+func (p *WirebenchStreamOriginalTradesArgs) Read(ctx context.Context, iprot thrift.TProtocol) error {
+  if _, err := iprot.ReadStructBegin(ctx); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T read error: ", p), err)
+  }
+
+
+  for {
+    _, fieldTypeId, fieldId, err := iprot.ReadFieldBegin(ctx)
+    if err != nil {
+      return thrift.PrependError(fmt.Sprintf("%T field %d read error: ", p, fieldId), err)
+    }
+    if fieldTypeId == thrift.STOP { break; }
+    switch fieldId {
+    case 1:
+      if fieldTypeId == thrift.I64 {
+        if err := p.ReadField1(ctx, iprot); err != nil {
+          return err
+        }
+      } else {
+        if err := iprot.Skip(ctx, fieldTypeId); err != nil {
+          return err
+        }
+      }
+    case 2:
+      if fieldTypeId == thrift.I32 {
+        if err := p.ReadField2(ctx, iprot); err != nil {
+          return err
+        }
+      } else {
+        if err := iprot.Skip(ctx, fieldTypeId); err != nil {
+          return err
+        }
+      }
+    default:
+      if err := iprot.Skip(ctx, fieldTypeId); err != nil {
+        return err
+      }
+    }
+    if err := iprot.ReadFieldEnd(ctx); err != nil {
+      return err
+    }
+  }
+  if err := iprot.ReadStructEnd(ctx); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T read struct end error: ", p), err)
+  }
+  return nil
+}
+
+func (p *WirebenchStreamOriginalTradesArgs)  ReadField1(ctx context.Context, iprot thrift.TProtocol) error {
+  if v, err := iprot.ReadI64(ctx); err != nil {
+  return thrift.PrependError("error reading field 1: ", err)
+} else {
+  p.Count = v
+}
+  return nil
+}
+
+func (p *WirebenchStreamOriginalTradesArgs)  ReadField2(ctx context.Context, iprot thrift.TProtocol) error {
+  if v, err := iprot.ReadI32(ctx); err != nil {
+  return thrift.PrependError("error reading field 2: ", err)
+} else {
+  p.PageSize = v
+}
+  return nil
+}
+
+func (p *WirebenchStreamOriginalTradesArgs) Write(ctx context.Context, oprot thrift.TProtocol) error {
+  if err := oprot.WriteStructBegin(ctx, "streamOriginalTrades_args"); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write struct begin error: ", p), err) }
+  if p != nil {
+    if err := p.writeField1(ctx, oprot); err != nil { return err }
+    if err := p.writeField2(ctx, oprot); err != nil { return err }
+  }
+  if err := oprot.WriteFieldStop(ctx); err != nil {
+    return thrift.PrependError("write field stop error: ", err) }
+  if err := oprot.WriteStructEnd(ctx); err != nil {
+    return thrift.PrependError("write struct stop error: ", err) }
+  return nil
+}
+
+func (p *WirebenchStreamOriginalTradesArgs) writeField1(ctx context.Context, oprot thrift.TProtocol) (err error) {
+  if err := oprot.WriteFieldBegin(ctx, "count", thrift.I64, 1); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field begin error 1:count: ", p), err) }
+  if err := oprot.WriteI64(ctx, int64(p.Count)); err != nil {
+  return thrift.PrependError(fmt.Sprintf("%T.count (1) field write error: ", p), err) }
+  if err := oprot.WriteFieldEnd(ctx); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field end error 1:count: ", p), err) }
+  return err
+}
+
+func (p *WirebenchStreamOriginalTradesArgs) writeField2(ctx context.Context, oprot thrift.TProtocol) (err error) {
+  if err := oprot.WriteFieldBegin(ctx, "page_size", thrift.I32, 2); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field begin error 2:page_size: ", p), err) }
+  if err := oprot.WriteI32(ctx, int32(p.PageSize)); err != nil {
+  return thrift.PrependError(fmt.Sprintf("%T.page_size (2) field write error: ", p), err) }
+  if err := oprot.WriteFieldEnd(ctx); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write field end error 2:page_size: ", p), err) }
+  return err
+}
+
+func (p *WirebenchStreamOriginalTradesArgs) String() string {
+  if p == nil {
+    return "<nil>"
+  }
+  return fmt.Sprintf("WirebenchStreamOriginalTradesArgs(%+v)", *p)
+}
+
+// Attributes:
+//  - Success
+//  - Error
+type WirebenchStreamOriginalTradesResult struct {
+  Success *OriginalTradePage `thrift:"success,0" db:"success" json:"success,omitempty"`
+  Error *ServiceError `thrift:"error,1" db:"error" json:"error,omitempty"`
+}
+
+func NewWirebenchStreamOriginalTradesResult() *WirebenchStreamOriginalTradesResult {
+  return &WirebenchStreamOriginalTradesResult{}
+}
+
+var WirebenchStreamOriginalTradesResult_Success_DEFAULT *OriginalTradePage
+func (p *WirebenchStreamOriginalTradesResult) GetSuccess() *OriginalTradePage {
+  if !p.IsSetSuccess() {
+    return WirebenchStreamOriginalTradesResult_Success_DEFAULT
+  }
+return p.Success
+}
+var WirebenchStreamOriginalTradesResult_Error_DEFAULT *ServiceError
+func (p *WirebenchStreamOriginalTradesResult) GetError() *ServiceError {
+  if !p.IsSetError() {
+    return WirebenchStreamOriginalTradesResult_Error_DEFAULT
+  }
+return p.Error
+}
+func (p *WirebenchStreamOriginalTradesResult) IsSetSuccess() bool {
+  return p.Success != nil
+}
+
+func (p *WirebenchStreamOriginalTradesResult) IsSetError() bool {
+  return p.Error != nil
+}
+
+func (p *WirebenchStreamOriginalTradesResult) Read(ctx context.Context, iprot thrift.TProtocol) error {
+  if _, err := iprot.ReadStructBegin(ctx); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T read error: ", p), err)
+  }
+
+
+  for {
+    _, fieldTypeId, fieldId, err := iprot.ReadFieldBegin(ctx)
+    if err != nil {
+      return thrift.PrependError(fmt.Sprintf("%T field %d read error: ", p, fieldId), err)
+    }
+    if fieldTypeId == thrift.STOP { break; }
+    switch fieldId {
+    case 0:
+      if fieldTypeId == thrift.STRUCT {
+        if err := p.ReadField0(ctx, iprot); err != nil {
+          return err
+        }
+      } else {
+        if err := iprot.Skip(ctx, fieldTypeId); err != nil {
+          return err
+        }
+      }
+    case 1:
+      if fieldTypeId == thrift.STRUCT {
+        if err := p.ReadField1(ctx, iprot); err != nil {
+          return err
+        }
+      } else {
+        if err := iprot.Skip(ctx, fieldTypeId); err != nil {
+          return err
+        }
+      }
+    default:
+      if err := iprot.Skip(ctx, fieldTypeId); err != nil {
+        return err
+      }
+    }
+    if err := iprot.ReadFieldEnd(ctx); err != nil {
+      return err
+    }
+  }
+  if err := iprot.ReadStructEnd(ctx); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T read struct end error: ", p), err)
+  }
+  return nil
+}
+
+func (p *WirebenchStreamOriginalTradesResult)  ReadField0(ctx context.Context, iprot thrift.TProtocol) error {
+  p.Success = &OriginalTradePage{}
+  if err := p.Success.Read(ctx, iprot); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T error reading struct: ", p.Success), err)
+  }
+  return nil
+}
+
+func (p *WirebenchStreamOriginalTradesResult)  ReadField1(ctx context.Context, iprot thrift.TProtocol) error {
+  p.Error = &ServiceError{}
+  if err := p.Error.Read(ctx, iprot); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T error reading struct: ", p.Error), err)
+  }
+  return nil
+}
+
+func (p *WirebenchStreamOriginalTradesResult) Write(ctx context.Context, oprot thrift.TProtocol) error {
+  if err := oprot.WriteStructBegin(ctx, "streamOriginalTrades_result"); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write struct begin error: ", p), err) }
+  if p != nil {
+    if err := p.writeField0(ctx, oprot); err != nil { return err }
+    if err := p.writeField1(ctx, oprot); err != nil { return err }
+  }
+  if err := oprot.WriteFieldStop(ctx); err != nil {
+    return thrift.PrependError("write field stop error: ", err) }
+  if err := oprot.WriteStructEnd(ctx); err != nil {
+    return thrift.PrependError("write struct stop error: ", err) }
+  return nil
+}
+
+func (p *WirebenchStreamOriginalTradesResult) writeField0(ctx context.Context, oprot thrift.TProtocol) (err error) {
+  if p.IsSetSuccess() {
+    if err := oprot.WriteFieldBegin(ctx, "success", thrift.STRUCT, 0); err != nil {
+      return thrift.PrependError(fmt.Sprintf("%T write field begin error 0:success: ", p), err) }
+    if err := p.Success.Write(ctx, oprot); err != nil {
+      return thrift.PrependError(fmt.Sprintf("%T error writing struct: ", p.Success), err)
+    }
+    if err := oprot.WriteFieldEnd(ctx); err != nil {
+      return thrift.PrependError(fmt.Sprintf("%T write field end error 0:success: ", p), err) }
+  }
+  return err
+}
+
+func (p *WirebenchStreamOriginalTradesResult) writeField1(ctx context.Context, oprot thrift.TProtocol) (err error) {
+  if p.IsSetError() {
+    if err := oprot.WriteFieldBegin(ctx, "error", thrift.STRUCT, 1); err != nil {
+      return thrift.PrependError(fmt.Sprintf("%T write field begin error 1:error: ", p), err) }
+    if err := p.Error.Write(ctx, oprot); err != nil {
+      return thrift.PrependError(fmt.Sprintf("%T error writing struct: ", p.Error), err)
+    }
+    if err := oprot.WriteFieldEnd(ctx); err != nil {
+      return thrift.PrependError(fmt.Sprintf("%T write field end error 1:error: ", p), err) }
+  }
+  return err
+}
+
+func (p *WirebenchStreamOriginalTradesResult) String() string {
+  if p == nil {
+    return "<nil>"
+  }
+  return fmt.Sprintf("WirebenchStreamOriginalTradesResult(%+v)", *p)
+}
+
+type WirebenchNextOriginalTradesArgs struct {
+}
+
+func NewWirebenchNextOriginalTradesArgs() *WirebenchNextOriginalTradesArgs {
+  return &WirebenchNextOriginalTradesArgs{}
+}
+
+func (p *WirebenchNextOriginalTradesArgs) Read(ctx context.Context, iprot thrift.TProtocol) error {
+  if _, err := iprot.ReadStructBegin(ctx); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T read error: ", p), err)
+  }
+
+
+  for {
+    _, fieldTypeId, fieldId, err := iprot.ReadFieldBegin(ctx)
+    if err != nil {
+      return thrift.PrependError(fmt.Sprintf("%T field %d read error: ", p, fieldId), err)
+    }
+    if fieldTypeId == thrift.STOP { break; }
+    if err := iprot.Skip(ctx, fieldTypeId); err != nil {
+      return err
+    }
+    if err := iprot.ReadFieldEnd(ctx); err != nil {
+      return err
+    }
+  }
+  if err := iprot.ReadStructEnd(ctx); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T read struct end error: ", p), err)
+  }
+  return nil
+}
+
+func (p *WirebenchNextOriginalTradesArgs) Write(ctx context.Context, oprot thrift.TProtocol) error {
+  if err := oprot.WriteStructBegin(ctx, "nextOriginalTrades_args"); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write struct begin error: ", p), err) }
+  if p != nil {
+  }
+  if err := oprot.WriteFieldStop(ctx); err != nil {
+    return thrift.PrependError("write field stop error: ", err) }
+  if err := oprot.WriteStructEnd(ctx); err != nil {
+    return thrift.PrependError("write struct stop error: ", err) }
+  return nil
+}
+
+func (p *WirebenchNextOriginalTradesArgs) String() string {
+  if p == nil {
+    return "<nil>"
+  }
+  return fmt.Sprintf("WirebenchNextOriginalTradesArgs(%+v)", *p)
+}
+
+// Attributes:
+//  - Success
+//  - Error
+type WirebenchNextOriginalTradesResult struct {
+  Success *OriginalTradePage `thrift:"success,0" db:"success" json:"success,omitempty"`
+  Error *ServiceError `thrift:"error,1" db:"error" json:"error,omitempty"`
+}
+
+func NewWirebenchNextOriginalTradesResult() *WirebenchNextOriginalTradesResult {
+  return &WirebenchNextOriginalTradesResult{}
+}
+
+var WirebenchNextOriginalTradesResult_Success_DEFAULT *OriginalTradePage
+func (p *WirebenchNextOriginalTradesResult) GetSuccess() *OriginalTradePage {
+  if !p.IsSetSuccess() {
+    return WirebenchNextOriginalTradesResult_Success_DEFAULT
+  }
+return p.Success
+}
+var WirebenchNextOriginalTradesResult_Error_DEFAULT *ServiceError
+func (p *WirebenchNextOriginalTradesResult) GetError() *ServiceError {
+  if !p.IsSetError() {
+    return WirebenchNextOriginalTradesResult_Error_DEFAULT
+  }
+return p.Error
+}
+func (p *WirebenchNextOriginalTradesResult) IsSetSuccess() bool {
+  return p.Success != nil
+}
+
+func (p *WirebenchNextOriginalTradesResult) IsSetError() bool {
+  return p.Error != nil
+}
+
+func (p *WirebenchNextOriginalTradesResult) Read(ctx context.Context, iprot thrift.TProtocol) error {
+  if _, err := iprot.ReadStructBegin(ctx); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T read error: ", p), err)
+  }
+
+
+  for {
+    _, fieldTypeId, fieldId, err := iprot.ReadFieldBegin(ctx)
+    if err != nil {
+      return thrift.PrependError(fmt.Sprintf("%T field %d read error: ", p, fieldId), err)
+    }
+    if fieldTypeId == thrift.STOP { break; }
+    switch fieldId {
+    case 0:
+      if fieldTypeId == thrift.STRUCT {
+        if err := p.ReadField0(ctx, iprot); err != nil {
+          return err
+        }
+      } else {
+        if err := iprot.Skip(ctx, fieldTypeId); err != nil {
+          return err
+        }
+      }
+    case 1:
+      if fieldTypeId == thrift.STRUCT {
+        if err := p.ReadField1(ctx, iprot); err != nil {
+          return err
+        }
+      } else {
+        if err := iprot.Skip(ctx, fieldTypeId); err != nil {
+          return err
+        }
+      }
+    default:
+      if err := iprot.Skip(ctx, fieldTypeId); err != nil {
+        return err
+      }
+    }
+    if err := iprot.ReadFieldEnd(ctx); err != nil {
+      return err
+    }
+  }
+  if err := iprot.ReadStructEnd(ctx); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T read struct end error: ", p), err)
+  }
+  return nil
+}
+
+func (p *WirebenchNextOriginalTradesResult)  ReadField0(ctx context.Context, iprot thrift.TProtocol) error {
+  p.Success = &OriginalTradePage{}
+  if err := p.Success.Read(ctx, iprot); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T error reading struct: ", p.Success), err)
+  }
+  return nil
+}
+
+func (p *WirebenchNextOriginalTradesResult)  ReadField1(ctx context.Context, iprot thrift.TProtocol) error {
+  p.Error = &ServiceError{}
+  if err := p.Error.Read(ctx, iprot); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T error reading struct: ", p.Error), err)
+  }
+  return nil
+}
+
+func (p *WirebenchNextOriginalTradesResult) Write(ctx context.Context, oprot thrift.TProtocol) error {
+  if err := oprot.WriteStructBegin(ctx, "nextOriginalTrades_result"); err != nil {
+    return thrift.PrependError(fmt.Sprintf("%T write struct begin error: ", p), err) }
+  if p != nil {
+    if err := p.writeField0(ctx, oprot); err != nil { return err }
+    if err := p.writeField1(ctx, oprot); err != nil { return err }
+  }
+  if err := oprot.WriteFieldStop(ctx); err != nil {
+    return thrift.PrependError("write field stop error: ", err) }
+  if err := oprot.WriteStructEnd(ctx); err != nil {
+    return thrift.PrependError("write struct stop error: ", err) }
+  return nil
+}
+
+func (p *WirebenchNextOriginalTradesResult) writeField0(ctx context.Context, oprot thrift.TProtocol) (err error) {
+  if p.IsSetSuccess() {
+    if err := oprot.WriteFieldBegin(ctx, "success", thrift.STRUCT, 0); err != nil {
+      return thrift.PrependError(fmt.Sprintf("%T write field begin error 0:success: ", p), err) }
+    if err := p.Success.Write(ctx, oprot); err != nil {
+      return thrift.PrependError(fmt.Sprintf("%T error writing struct: ", p.Success), err)
+    }
+    if err := oprot.WriteFieldEnd(ctx); err != nil {
+      return thrift.PrependError(fmt.Sprintf("%T write field end error 0:success: ", p), err) }
+  }
+  return err
+}
+
+func (p *WirebenchNextOriginalTradesResult) writeField1(ctx context.Context, oprot thrift.TProtocol) (err error) {
+  if p.IsSetError() {
+    if err := oprot.WriteFieldBegin(ctx, "error", thrift.STRUCT, 1); err != nil {
+      return thrift.PrependError(fmt.Sprintf("%T write field begin error 1:error: ", p), err) }
+    if err := p.Error.Write(ctx, oprot); err != nil {
+      return thrift.PrependError(fmt.Sprintf("%T error writing struct: ", p.Error), err)
+    }
+    if err := oprot.WriteFieldEnd(ctx); err != nil {
+      return thrift.PrependError(fmt.Sprintf("%T write field end error 1:error: ", p), err) }
+  }
+  return err
+}
+
+func (p *WirebenchNextOriginalTradesResult) String() string {
+  if p == nil {
+    return "<nil>"
+  }
+  return fmt.Sprintf("WirebenchNextOriginalTradesResult(%+v)", *p)
 }
 
 

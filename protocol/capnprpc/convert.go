@@ -213,3 +213,106 @@ func ReadTrade(w capnpwire.Trade, t *contract.Trade) error {
 	}
 	return nil
 }
+
+// WriteOriginalTrade fills w from t, field by field (written out: a loop over method
+// values would allocate per trade).
+func WriteOriginalTrade(w capnpwire.OriginalTrade, t *contract.OriginalTrade) error {
+	w.SetLong1(t.Long1)
+	w.SetLong2(t.Long2)
+	w.SetLong3(t.Long3)
+	w.SetLong4(t.Long4)
+	w.SetLong5(t.Long5)
+	w.SetLong6(t.Long6)
+	w.SetLong7(t.Long7)
+	w.SetLong8(t.Long8)
+	w.SetLong9(t.Long9)
+	w.SetLong10(t.Long10)
+	var err error
+	if err == nil {
+		err = w.SetId(t.ID)
+	}
+	if err == nil {
+		err = w.SetExternalId(t.ExternalID)
+	}
+	if err == nil {
+		err = w.SetInfo(t.Info)
+	}
+	if err == nil {
+		err = w.SetStr1(t.Str1)
+	}
+	if err == nil {
+		err = w.SetStr2(t.Str2)
+	}
+	if err == nil {
+		err = w.SetStr3(t.Str3)
+	}
+	if err == nil {
+		err = w.SetStr4(t.Str4)
+	}
+	if err == nil {
+		err = w.SetStr5(t.Str5)
+	}
+	if err == nil {
+		err = w.SetStr6(t.Str6)
+	}
+	if err == nil {
+		err = w.SetStr7(t.Str7)
+	}
+	if err == nil {
+		err = w.SetStr8(t.Str8)
+	}
+	if err == nil {
+		err = w.SetStr9(t.Str9)
+	}
+	if err == nil {
+		err = w.SetStr10(t.Str10)
+	}
+	return err
+}
+
+// ReadOriginalTrade decodes w into t, field by field.
+func ReadOriginalTrade(w capnpwire.OriginalTrade, t *contract.OriginalTrade) error {
+	var err error
+	if err == nil {
+		t.ID, err = w.Id()
+	}
+	if err == nil {
+		t.ExternalID, err = w.ExternalId()
+	}
+	if err == nil {
+		t.Info, err = w.Info()
+	}
+	if err == nil {
+		t.Str1, err = w.Str1()
+	}
+	if err == nil {
+		t.Str2, err = w.Str2()
+	}
+	if err == nil {
+		t.Str3, err = w.Str3()
+	}
+	if err == nil {
+		t.Str4, err = w.Str4()
+	}
+	if err == nil {
+		t.Str5, err = w.Str5()
+	}
+	if err == nil {
+		t.Str6, err = w.Str6()
+	}
+	if err == nil {
+		t.Str7, err = w.Str7()
+	}
+	if err == nil {
+		t.Str8, err = w.Str8()
+	}
+	if err == nil {
+		t.Str9, err = w.Str9()
+	}
+	if err == nil {
+		t.Str10, err = w.Str10()
+	}
+	t.Long1, t.Long2, t.Long3, t.Long4, t.Long5 = w.Long1(), w.Long2(), w.Long3(), w.Long4(), w.Long5()
+	t.Long6, t.Long7, t.Long8, t.Long9, t.Long10 = w.Long6(), w.Long7(), w.Long8(), w.Long9(), w.Long10()
+	return err
+}

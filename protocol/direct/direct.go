@@ -33,7 +33,7 @@ func init() {
 		Name: StackName, Protocol: Name, Language: "go", Tier: protocol.Production, Worker: protocol.WorkerGo,
 		Summary:   "a Go method call of the reference service",
 		Libraries: protocol.GoLibraries(),
-		Sides:     protocol.ClientSide,
+		Sides:     protocol.ClientSide, OriginalTrades: true,
 		NewClient: func(_ context.Context, cfg protocol.ClientConfig) (protocol.Client, error) {
 			if cfg.Local == nil {
 				return nil, errors.New("direct: needs a local service (it cannot reach a remote target)")
@@ -120,4 +120,11 @@ func (c *Client) StreamTrades(ctx context.Context, count int64, yield func(*cont
 		return err
 	}
 	return c.svc.StreamTrades(ctx, count, yield)
+}
+
+func (c *Client) StreamOriginalTrades(ctx context.Context, count int64, yield func(*contract.OriginalTrade) error) error {
+	if err := c.check(ctx); err != nil {
+		return err
+	}
+	return c.svc.StreamOriginalTrades(ctx, count, yield)
 }

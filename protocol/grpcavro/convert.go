@@ -119,3 +119,14 @@ func FromWireTrade(w *avrowire.Trade, t *contract.Trade) error {
 	t.TimestampNanos = w.TimestampNanos
 	return nil
 }
+
+// ToWireOriginalTrade fills w from t, field by field.
+func ToWireOriginalTrade(t *contract.OriginalTrade, w *avrowire.OriginalTrade) {
+	*w = avrowire.OriginalTrade(*t)
+}
+
+// FromWireOriginalTrade decodes w into t; every value is valid.
+func FromWireOriginalTrade(w *avrowire.OriginalTrade, t *contract.OriginalTrade) error {
+	*t = contract.OriginalTrade(*w)
+	return nil
+}

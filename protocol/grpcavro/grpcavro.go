@@ -53,6 +53,8 @@ const (
 	MethodStats          = "/" + EchoService + "/Stats"
 	MethodIncrement      = "/" + EchoService + "/Increment"
 	MethodStreamTrades   = "/" + TradeService + "/StreamTrades"
+	// MethodStreamOriginalTrades streams wirebench.v1.OriginalTrade records.
+	MethodStreamOriginalTrades = "/" + TradeService + "/StreamOriginalTrades"
 )
 
 func init() {

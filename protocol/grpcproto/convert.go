@@ -141,3 +141,22 @@ func FromPBTrade(w *pb.Trade, t *contract.Trade) error {
 	t.TimestampNanos = w.GetTimestampNanos()
 	return nil
 }
+
+// ToPBOriginalTrade fills w from t, field by field (the original's ProtoTrade).
+func ToPBOriginalTrade(t *contract.OriginalTrade, w *pb.OriginalTrade) {
+	w.Id, w.ExternalId, w.Info = t.ID, t.ExternalID, t.Info
+	w.Str1, w.Str2, w.Str3, w.Str4, w.Str5 = t.Str1, t.Str2, t.Str3, t.Str4, t.Str5
+	w.Str6, w.Str7, w.Str8, w.Str9, w.Str10 = t.Str6, t.Str7, t.Str8, t.Str9, t.Str10
+	w.Long1, w.Long2, w.Long3, w.Long4, w.Long5 = t.Long1, t.Long2, t.Long3, t.Long4, t.Long5
+	w.Long6, w.Long7, w.Long8, w.Long9, w.Long10 = t.Long6, t.Long7, t.Long8, t.Long9, t.Long10
+}
+
+// FromPBOriginalTrade decodes w into t; every value is valid.
+func FromPBOriginalTrade(w *pb.OriginalTrade, t *contract.OriginalTrade) error {
+	t.ID, t.ExternalID, t.Info = w.GetId(), w.GetExternalId(), w.GetInfo()
+	t.Str1, t.Str2, t.Str3, t.Str4, t.Str5 = w.GetStr1(), w.GetStr2(), w.GetStr3(), w.GetStr4(), w.GetStr5()
+	t.Str6, t.Str7, t.Str8, t.Str9, t.Str10 = w.GetStr6(), w.GetStr7(), w.GetStr8(), w.GetStr9(), w.GetStr10()
+	t.Long1, t.Long2, t.Long3, t.Long4, t.Long5 = w.GetLong1(), w.GetLong2(), w.GetLong3(), w.GetLong4(), w.GetLong5()
+	t.Long6, t.Long7, t.Long8, t.Long9, t.Long10 = w.GetLong6(), w.GetLong7(), w.GetLong8(), w.GetLong9(), w.GetLong10()
+	return nil
+}

@@ -48,6 +48,10 @@ const (
 	PathStats     = "/stats"
 	PathIncrement = "/increment"
 	PathTrades    = "/trades"
+	// ShapeParam is the query parameter of GET /trades that asks for the original's
+	// trade: shape=original (contract.TradeOriginal); absent, or compact, is the
+	// 6-field Trade.
+	ShapeParam = "shape"
 
 	AllowGet     = "GET, HEAD"
 	AllowPost    = "POST"

@@ -98,6 +98,15 @@ type (
 	}
 )
 
+// OriginalLine is a line of a stream of the original's trades (shape=original) as
+// read: a trade, its fields under the original's names (contract.OriginalTrade's
+// JSON), or one of the final lines.
+type OriginalLine struct {
+	contract.OriginalTrade
+	End   *StreamEnd `json:"end"`
+	Error *ErrorBody `json:"error"`
+}
+
 // WireSide is a trade's side on the wire: "BUY" or "SELL", where contract.Side is a
 // number.
 type WireSide contract.Side

@@ -25,6 +25,14 @@ type LineEncoder interface {
 	StreamError(ce *contract.Error) error
 }
 
+// OriginalLineEncoder is a LineEncoder that also encodes the original's trade, for a
+// stream asked with shape=original. A server whose encoder is not one refuses such a
+// stream with invalid_argument, before any line.
+type OriginalLineEncoder interface {
+	LineEncoder
+	OriginalTrade(t *contract.OriginalTrade) error
+}
+
 // ErrorWriter answers a refusal with status; each stack writes the body with its own
 // codec.
 type ErrorWriter func(w http.ResponseWriter, status int, ce *contract.Error)
@@ -53,7 +61,25 @@ func ServeTrades(w http.ResponseWriter, r *http.Request, svc contract.Service, b
 	}
 	st := &tradeStream{w: w, rc: http.NewResponseController(w), buf: buf, lines: lines}
 	buf.Reset()
-	err := svc.StreamTrades(r.Context(), count, st.yield)
+	var err error
+	switch shape := q.Get(ShapeParam); shape {
+	case "", contract.TradeCompact:
+		err = svc.StreamTrades(r.Context(), count, st.yield)
+	case contract.TradeOriginal:
+		ol, ok := lines.(OriginalLineEncoder)
+		if !ok {
+			fail(w, http.StatusBadRequest, &contract.Error{Code: contract.InvalidArgument,
+				Message: "this server " + contract.ErrNotCarried.Error() + " (shape=original)"})
+			return
+		}
+		err = svc.StreamOriginalTrades(r.Context(), count, func(t *contract.OriginalTrade) error {
+			return st.add(func() error { return ol.OriginalTrade(t) })
+		})
+	default:
+		fail(w, http.StatusBadRequest, &contract.Error{Code: contract.InvalidArgument,
+			Message: fmt.Sprintf("query parameter %s=%q: want %s or %s", ShapeParam, shape, contract.TradeCompact, contract.TradeOriginal)})
+		return
+	}
 	switch {
 	case err != nil && !st.started:
 		ce := ServiceError(err)
@@ -122,8 +148,13 @@ func (st *tradeStream) start() {
 }
 
 func (st *tradeStream) yield(t *contract.Trade) error {
+	return st.add(func() error { return st.lines.Trade(t) })
+}
+
+// add encodes one trade line with enc, and flushes a full batch.
+func (st *tradeStream) add(enc func() error) error {
 	st.start()
-	if err := st.lines.Trade(t); err != nil {
+	if err := enc(); err != nil {
 		return err
 	}
 	st.n++
@@ -180,6 +211,23 @@ func StreamStep(end *StreamEnd, fail *ErrorBody, n, count int64) (done bool, err
 // for every client. It returns the yield's error in yerr, and any other failure
 // in err.
 func ReadStream(body io.Reader, limit int, count int64, decode func([]byte, *AnyLine) error, yield func(*contract.Trade) error) (yerr, err error) {
+	return readLines(body, limit, count, decode, func(l *AnyLine) (*StreamEnd, *ErrorBody, contract.Trade) {
+		return l.End, l.Error, l.Trade()
+	}, yield)
+}
+
+// ReadOriginalStream is ReadStream for a stream of the original's trades
+// (shape=original).
+func ReadOriginalStream(body io.Reader, limit int, count int64, decode func([]byte, *OriginalLine) error, yield func(*contract.OriginalTrade) error) (yerr, err error) {
+	return readLines(body, limit, count, decode, func(l *OriginalLine) (*StreamEnd, *ErrorBody, contract.OriginalTrade) {
+		return l.End, l.Error, l.OriginalTrade
+	}, yield)
+}
+
+// readLines is ReadStream for lines of type L, whose parts are the final lines' and
+// the trade T.
+func readLines[L, T any](body io.Reader, limit int, count int64, decode func([]byte, *L) error,
+	parts func(*L) (*StreamEnd, *ErrorBody, T), yield func(*T) error) (yerr, err error) {
 	sc := bufio.NewScanner(body)
 	sc.Buffer(nil, limit)
 	var n int64
@@ -187,11 +235,12 @@ func ReadStream(body io.Reader, limit int, count int64, decode func([]byte, *Any
 		if len(sc.Bytes()) == 0 {
 			continue // a blank line carries nothing
 		}
-		var line AnyLine
+		var line L
 		if err := decode(sc.Bytes(), &line); err != nil {
 			return nil, fmt.Errorf("stream after %d of %d trades: %w", n, count, err)
 		}
-		done, err := StreamStep(line.End, line.Error, n, count)
+		end, fail, t := parts(&line)
+		done, err := StreamStep(end, fail, n, count)
 		switch {
 		case done && err == nil:
 			if sc.Scan() {
@@ -205,7 +254,6 @@ func ReadStream(body io.Reader, limit int, count int64, decode func([]byte, *Any
 			return nil, err
 		}
 		n++
-		t := line.Trade()
 		if err := yield(&t); err != nil {
 			return err, nil
 		}

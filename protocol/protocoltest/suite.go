@@ -51,6 +51,7 @@ func RunStacks(t *testing.T, name, server, client string) {
 			t.Run("EchoPayloads", func(t *testing.T) { testEchoPayloads(t, cl) })
 			t.Run("Streams", func(t *testing.T) { testStreams(t, cl) })
 			t.Run("StreamYieldError", func(t *testing.T) { testStreamYieldError(t, cl) })
+			t.Run("OriginalTrades", func(t *testing.T) { testOriginalTrades(t, cl, carriesOriginal(t, name, server, client)) })
 			t.Run("ContextErrors", func(t *testing.T) { testContextErrors(t, tg, cl) })
 			t.Run("Concurrent", func(t *testing.T) { testConcurrent(t, tg, cl) })
 			t.Run("Workloads", func(t *testing.T) { testWorkloads(t, cl, tg.Dataset) })
@@ -242,25 +243,73 @@ func firstDiff(a, b string) int {
 }
 
 func testStreams(t *testing.T, cl protocol.Client) {
+	checkStreams(t, "StreamTrades", cl.StreamTrades, contract.TradeAt)
+}
+
+// checkStreams calls the stream method of 0, 1 and 10000 trades, each trade compared
+// with at(i), and of -1, which must be invalid_argument.
+func checkStreams[T comparable](t *testing.T, method string, stream func(context.Context, int64, func(*T) error) error, at func(int64) T) {
 	ctx := Context(t)
 	for _, count := range []int64{0, 1, 10000} {
 		var n int64
-		err := cl.StreamTrades(ctx, count, func(tr *contract.Trade) error {
-			if want := contract.TradeAt(n); *tr != want {
+		err := stream(ctx, count, func(tr *T) error {
+			if want := at(n); *tr != want {
 				return fmt.Errorf("trade %d = %+v, want %+v", n, *tr, want)
 			}
 			n++
 			return nil
 		})
 		if err != nil {
-			t.Errorf("StreamTrades(%d): %v", count, err)
+			t.Errorf("%s(%d): %v", method, count, err)
 		} else if n != count {
-			t.Errorf("StreamTrades(%d) delivered %d trades", count, n)
+			t.Errorf("%s(%d) delivered %d trades", method, count, n)
 		}
 	}
-	err := cl.StreamTrades(ctx, -1, func(*contract.Trade) error { return nil })
+	err := stream(ctx, -1, func(*T) error { return nil })
 	if c := contract.CodeOf(err); c != contract.InvalidArgument {
-		t.Errorf("StreamTrades(-1): error %v has code %q, want %q", err, c, contract.InvalidArgument)
+		t.Errorf("%s(-1): error %v has code %q, want %q", method, err, c, contract.InvalidArgument)
+	}
+}
+
+// carriesOriginal reports whether the server and the client stack of a protocol both
+// carry the original's trade (protocol.Stack.OriginalTrades).
+func carriesOriginal(t *testing.T, name, server, client string) bool {
+	c, err := protocol.LookupStack(name, client, protocol.ClientSide)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := protocol.LookupStack(name, server, protocol.ServerSide)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c.OriginalTrades && s.OriginalTrades
+}
+
+// testOriginalTrades streams the original's trades, every field of each checked
+// against OriginalTradeAt, where both stacks carry them; elsewhere the call must fail
+// before any trade, never deliver the compact one.
+func testOriginalTrades(t *testing.T, cl protocol.Client, carried bool) {
+	ctx := Context(t)
+	if !carried {
+		err := cl.StreamOriginalTrades(ctx, 5, func(tr *contract.OriginalTrade) error {
+			return fmt.Errorf("a stack without the original trade delivered %+v", *tr)
+		})
+		if err == nil || strings.Contains(err.Error(), "delivered") {
+			t.Errorf("StreamOriginalTrades on stacks without it: %v, want refused", err)
+		}
+		return
+	}
+	checkStreams(t, "StreamOriginalTrades", cl.StreamOriginalTrades, contract.OriginalTradeAt)
+	stop := errors.New("enough")
+	var n int
+	err := cl.StreamOriginalTrades(ctx, contract.MaxTrades, func(*contract.OriginalTrade) error {
+		if n++; n == 100 {
+			return stop
+		}
+		return nil
+	})
+	if !errors.Is(err, stop) {
+		t.Errorf("StreamOriginalTrades with a failing yield returned %v, want the yield's error", err)
 	}
 }
 

@@ -120,3 +120,22 @@ func FromWireTrade(w *thriftwire.Trade, t *contract.Trade) error {
 	}
 	return nil
 }
+
+// ToWireOriginalTrade fills w from t, field by field.
+func ToWireOriginalTrade(t *contract.OriginalTrade, w *thriftwire.OriginalTrade) {
+	w.ID, w.ExternalID, w.Info = t.ID, t.ExternalID, t.Info
+	w.Str1, w.Str2, w.Str3, w.Str4, w.Str5 = t.Str1, t.Str2, t.Str3, t.Str4, t.Str5
+	w.Str6, w.Str7, w.Str8, w.Str9, w.Str10 = t.Str6, t.Str7, t.Str8, t.Str9, t.Str10
+	w.Long1, w.Long2, w.Long3, w.Long4, w.Long5 = t.Long1, t.Long2, t.Long3, t.Long4, t.Long5
+	w.Long6, w.Long7, w.Long8, w.Long9, w.Long10 = t.Long6, t.Long7, t.Long8, t.Long9, t.Long10
+}
+
+// FromWireOriginalTrade decodes w into t; every value is valid.
+func FromWireOriginalTrade(w *thriftwire.OriginalTrade, t *contract.OriginalTrade) error {
+	t.ID, t.ExternalID, t.Info = w.ID, w.ExternalID, w.Info
+	t.Str1, t.Str2, t.Str3, t.Str4, t.Str5 = w.Str1, w.Str2, w.Str3, w.Str4, w.Str5
+	t.Str6, t.Str7, t.Str8, t.Str9, t.Str10 = w.Str6, w.Str7, w.Str8, w.Str9, w.Str10
+	t.Long1, t.Long2, t.Long3, t.Long4, t.Long5 = w.Long1, w.Long2, w.Long3, w.Long4, w.Long5
+	t.Long6, t.Long7, t.Long8, t.Long9, t.Long10 = w.Long6, w.Long7, w.Long8, w.Long9, w.Long10
+	return nil
+}

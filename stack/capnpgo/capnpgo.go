@@ -71,7 +71,7 @@ func init() {
 		Name: Name, Protocol: capnprpc.Name, Language: "go", Tier: protocol.Production, Worker: protocol.WorkerGo,
 		Summary:   "capnproto.org/go/capnp/v3 RPC with generated code",
 		Libraries: protocol.GoLibraries("capnproto.org/go/capnp/v3"),
-		Sides:     protocol.ServerSide | protocol.ClientSide,
+		Sides:     protocol.ServerSide | protocol.ClientSide, OriginalTrades: true,
 		TLS:       true,
 		NewServer: protocol.Servers(NewServer),
 		NewClient: protocol.Clients(NewClient),

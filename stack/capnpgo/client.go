@@ -342,7 +342,7 @@ func (c *Client) StreamTrades(ctx context.Context, count int64, yield func(*cont
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	s := &sink{yield: yield, cancel: cancel}
+	s := &sink{sinkState: sinkState[contract.Trade]{yield: yield, cancel: cancel}}
 	sc := capnpwire.TradeSink_ServerToClient(s)
 	defer sc.Release()
 	f, release := c.boot.StreamTrades(ctx, func(a capnpwire.Wirebench_streamTrades_Params) error {
@@ -351,8 +351,33 @@ func (c *Client) StreamTrades(ctx context.Context, count int64, yield func(*cont
 	})
 	_, err := f.Struct()
 	release()
+	return streamEnd(ctx, c, "streamTrades", &s.sinkState, count, err)
+}
 
-	// Wait for a push being handled (yield runs in it), and let no later one yield.
+// StreamOriginalTrades is StreamTrades for the original's trades, through an
+// OriginalTradeSink.
+func (c *Client) StreamOriginalTrades(ctx context.Context, count int64, yield func(*contract.OriginalTrade) error) error {
+	if err := c.begin(ctx); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	s := &originalSink{sinkState: sinkState[contract.OriginalTrade]{yield: yield, cancel: cancel}}
+	sc := capnpwire.OriginalTradeSink_ServerToClient(s)
+	defer sc.Release()
+	f, release := c.boot.StreamOriginalTrades(ctx, func(a capnpwire.Wirebench_streamOriginalTrades_Params) error {
+		a.SetCount(count)
+		return a.SetSink(sc.AddRef())
+	})
+	_, err := f.Struct()
+	release()
+	return streamEnd(ctx, c, "streamOriginalTrades", &s.sinkState, count, err)
+}
+
+// streamEnd is the end of a stream call of method that returned err: it waits for a
+// push being handled (yield runs in it), lets no later one yield, and says how the
+// stream went.
+func streamEnd[T any](ctx context.Context, c *Client, method string, s *sinkState[T], count int64, err error) error {
 	s.mu.Lock()
 	s.finished = true
 	yerr, n, done, doneCount := s.err, s.n, s.done, s.doneCount
@@ -361,9 +386,9 @@ func (c *Client) StreamTrades(ctx context.Context, count int64, yield func(*cont
 	case yerr != nil:
 		return yerr
 	case err != nil:
-		return c.callError(ctx, "streamTrades", err)
+		return c.callError(ctx, method, err)
 	case !done || n != count || doneCount != count:
-		return fmt.Errorf("capnp streamTrades: stream ended after %d of %d trades (done=%v, count %d)", n, count, done, doneCount)
+		return fmt.Errorf("capnp %s: stream ended after %d of %d trades (done=%v, count %d)", method, n, count, done, doneCount)
 	}
 	return nil
 }
@@ -371,42 +396,38 @@ func (c *Client) StreamTrades(ctx context.Context, count int64, yield func(*cont
 // errStreamStopped is the push failure the server sees once the receiver stopped.
 var errStreamStopped = errors.New("capnp: the receiver stopped the stream")
 
-// sink is the client's TradeSink for one StreamTrades call. The rpc server behind it
-// runs its methods one at a time, in order; mu makes StreamTrades wait for a push in
-// progress before it returns, so yield is never called after that.
-type sink struct {
-	yield  func(*contract.Trade) error
+// sinkState is the client's side of one stream call, shared by both sinks. The rpc
+// server behind a sink runs its methods one at a time, in order; mu makes the call
+// wait for a push in progress before it returns, so yield is never called after that.
+type sinkState[T any] struct {
+	yield  func(*T) error
 	cancel context.CancelFunc
 
 	mu        sync.Mutex
-	t         contract.Trade // reused for every trade
-	n         int64          // trades delivered
-	err       error          // the yield's error
-	finished  bool           // StreamTrades returned
+	t         T     // reused for every trade
+	n         int64 // trades delivered
+	err       error // the yield's error
+	finished  bool  // the stream call returned
 	done      bool
 	doneCount int64
 }
 
-// Push hands the trades of one batch to yield, in order.
-func (s *sink) Push(_ context.Context, call capnpwire.TradeSink_push) error {
+// push hands the n trades of one batch to yield, in order, each decoded by read.
+func (s *sinkState[T]) push(n int, read func(i int, t *T) error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.err != nil || s.finished {
 		return errStreamStopped
 	}
-	l, err := call.Args().Trades()
-	if err != nil {
-		return err
-	}
-	for i := range l.Len() {
-		if err := capnprpc.ReadTrade(l.At(i), &s.t); err != nil {
-			s.err = opError("streamTrades: decode trade", err)
+	for i := range n {
+		if err := read(i, &s.t); err != nil {
+			s.err = opError("stream: decode trade", err)
 			s.cancel()
 			return errStreamStopped
 		}
 		if err := s.yield(&s.t); err != nil {
 			s.err = err
-			s.cancel() // cancels the streamTrades call: the server stops at once
+			s.cancel() // cancels the stream call: the server stops at once
 			return errStreamStopped
 		}
 		s.n++
@@ -414,17 +435,54 @@ func (s *sink) Push(_ context.Context, call capnpwire.TradeSink_push) error {
 	return nil
 }
 
-// Done records the end of the stream and its count.
-func (s *sink) Done(_ context.Context, call capnpwire.TradeSink_done) error {
+// end records the end of the stream and its count.
+func (s *sinkState[T]) end(count int64) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.done = true
-	s.doneCount = call.Args().Count()
+	s.doneCount = count
 	return nil
+}
+
+// sink is the client's TradeSink for one StreamTrades call.
+type sink struct{ sinkState[contract.Trade] }
+
+// Push hands the trades of one batch to yield, in order.
+func (s *sink) Push(_ context.Context, call capnpwire.TradeSink_push) error {
+	l, err := call.Args().Trades()
+	if err != nil {
+		return err
+	}
+	return s.push(l.Len(), func(i int, t *contract.Trade) error { return capnprpc.ReadTrade(l.At(i), t) })
+}
+
+// Done records the end of the stream and its count.
+func (s *sink) Done(_ context.Context, call capnpwire.TradeSink_done) error {
+	return s.end(call.Args().Count())
+}
+
+// originalSink is the client's OriginalTradeSink for one StreamOriginalTrades call.
+type originalSink struct {
+	sinkState[contract.OriginalTrade]
+}
+
+// Push hands the trades of one batch to yield, in order.
+func (s *originalSink) Push(_ context.Context, call capnpwire.OriginalTradeSink_push) error {
+	l, err := call.Args().Trades()
+	if err != nil {
+		return err
+	}
+	return s.push(l.Len(), func(i int, t *contract.OriginalTrade) error { return capnprpc.ReadOriginalTrade(l.At(i), t) })
+}
+
+// Done records the end of the stream and its count.
+func (s *originalSink) Done(_ context.Context, call capnpwire.OriginalTradeSink_done) error {
+	return s.end(call.Args().Count())
 }
 
 // Compile-time checks of the capability implementations.
 var (
-	_ capnpwire.TradeSink_Server = (*sink)(nil)
-	_ capnpwire.Wirebench_Server = (*handler)(nil)
+	_ capnpwire.TradeSink_Server         = (*sink)(nil)
+	_ capnpwire.OriginalTradeSink_Server = (*originalSink)(nil)
+	_ capnpwire.Wirebench_Server         = (*handler)(nil)
 )

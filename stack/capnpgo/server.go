@@ -375,19 +375,11 @@ func (h *handler) StreamTrades(ctx context.Context, call capnpwire.Wirebench_str
 		return capnprpc.EncodeError(contract.Errorf(contract.InvalidArgument, "streamTrades needs a sink"))
 	}
 	sink.SetFlowLimiter(newLimiter(StreamWindow))
-
-	batchCap := int(max(1, min(count, StreamBatch)))
-	batch := make([]contract.Trade, 0, batchCap)
-	var sent int64
-	var streamErr error // a failure of the stream itself, returned as it is
-	flush := func() error {
-		if err := ctx.Err(); err != nil {
-			streamErr = err // the caller went away: stop, whatever the service does
-			return err
-		}
-		n := len(batch)
-		err := sink.Push(ctx, func(p capnpwire.TradeSink_push_Params) error {
-			l, err := p.NewTrades(int32(n))
+	return pushStream(ctx, count, func(yield func(*contract.Trade) error) error {
+		return h.svc.StreamTrades(ctx, count, yield)
+	}, func(batch []contract.Trade) error {
+		return sink.Push(ctx, func(p capnpwire.TradeSink_push_Params) error {
+			l, err := p.NewTrades(int32(len(batch)))
 			if err != nil {
 				return err
 			}
@@ -398,6 +390,79 @@ func (h *handler) StreamTrades(ctx context.Context, call capnpwire.Wirebench_str
 			}
 			return nil
 		})
+	}, func(sent int64) error {
+		// done follows the pushes on the same capability, so its return means every
+		// push was processed; WaitStreaming then reports a push that failed.
+		f, release := sink.Done(ctx, func(p capnpwire.TradeSink_done_Params) error {
+			p.SetCount(sent)
+			return nil
+		})
+		_, err := f.Struct()
+		release()
+		if werr := sink.WaitStreaming(); err == nil {
+			err = werr
+		}
+		return err
+	})
+}
+
+// StreamOriginalTrades is StreamTrades for the original's trades, to an
+// OriginalTradeSink.
+func (h *handler) StreamOriginalTrades(ctx context.Context, call capnpwire.Wirebench_streamOriginalTrades) error {
+	defer h.begin(call)()
+	args := call.Args()
+	count := args.Count()
+	sink := args.Sink().AddRef()
+	defer sink.Release()
+	if !sink.IsValid() {
+		return capnprpc.EncodeError(contract.Errorf(contract.InvalidArgument, "streamOriginalTrades needs a sink"))
+	}
+	sink.SetFlowLimiter(newLimiter(StreamWindow))
+	return pushStream(ctx, count, func(yield func(*contract.OriginalTrade) error) error {
+		return h.svc.StreamOriginalTrades(ctx, count, yield)
+	}, func(batch []contract.OriginalTrade) error {
+		return sink.Push(ctx, func(p capnpwire.OriginalTradeSink_push_Params) error {
+			l, err := p.NewTrades(int32(len(batch)))
+			if err != nil {
+				return err
+			}
+			for i := range batch {
+				if err := capnprpc.WriteOriginalTrade(l.At(i), &batch[i]); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}, func(sent int64) error {
+		f, release := sink.Done(ctx, func(p capnpwire.OriginalTradeSink_done_Params) error {
+			p.SetCount(sent)
+			return nil
+		})
+		_, err := f.Struct()
+		release()
+		if werr := sink.WaitStreaming(); err == nil {
+			err = werr
+		}
+		return err
+	})
+}
+
+// pushStream runs a stream of count trades of type T: stream is the service's call,
+// push sends one batch of at most StreamBatch trades to the sink, done tells the sink
+// the count sent and waits for every push to be processed.
+func pushStream[T any](ctx context.Context, count int64, stream func(yield func(*T) error) error,
+	push func([]T) error, done func(sent int64) error) error {
+	batchCap := int(max(1, min(count, StreamBatch)))
+	batch := make([]T, 0, batchCap)
+	var sent int64
+	var streamErr error // a failure of the stream itself, returned as it is
+	flush := func() error {
+		if err := ctx.Err(); err != nil {
+			streamErr = err // the caller went away: stop, whatever the service does
+			return err
+		}
+		n := len(batch)
+		err := push(batch)
 		batch = batch[:0]
 		sent += int64(n)
 		if err != nil {
@@ -405,7 +470,7 @@ func (h *handler) StreamTrades(ctx context.Context, call capnpwire.Wirebench_str
 		}
 		return err
 	}
-	err := h.svc.StreamTrades(ctx, count, func(t *contract.Trade) error {
+	err := stream(func(t *T) error {
 		batch = append(batch, *t)
 		if len(batch) >= batchCap {
 			return flush()
@@ -421,16 +486,5 @@ func (h *handler) StreamTrades(ctx context.Context, call capnpwire.Wirebench_str
 	if err != nil {
 		return capnprpc.EncodeError(err)
 	}
-	// done follows the pushes on the same capability, so its return means every push
-	// was processed; WaitStreaming then reports a push that failed.
-	f, release := sink.Done(ctx, func(p capnpwire.TradeSink_done_Params) error {
-		p.SetCount(sent)
-		return nil
-	})
-	_, err = f.Struct()
-	release()
-	if werr := sink.WaitStreaming(); err == nil {
-		err = werr
-	}
-	return err
+	return done(sent)
 }

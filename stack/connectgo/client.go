@@ -290,3 +290,9 @@ func (c *Client) StreamTrades(ctx context.Context, count int64, yield func(*cont
 	}
 	return nil
 }
+
+// StreamOriginalTrades refuses: this stack does not carry the original trade shape
+// (its Stack.OriginalTrades is false, so a run asking for it is refused earlier).
+func (c *Client) StreamOriginalTrades(context.Context, int64, func(*contract.OriginalTrade) error) error {
+	return contract.NotCarried(Name)
+}

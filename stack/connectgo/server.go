@@ -223,3 +223,9 @@ func (h tradeHandler) StreamTrades(ctx context.Context, req *connect.Request[pb.
 	}
 	return nil
 }
+
+// StreamOriginalTrades refuses: connect-go does not carry the original trade shape
+// (its Stack.OriginalTrades is false).
+func (h tradeHandler) StreamOriginalTrades(context.Context, *connect.Request[pb.TradesRequest], *connect.ServerStream[pb.OriginalTrade]) error {
+	return connect.NewError(connect.CodeUnimplemented, contract.NotCarried(Name))
+}

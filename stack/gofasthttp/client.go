@@ -367,3 +367,9 @@ func decodeLine(b []byte, line *httpjson.AnyLine) error {
 	}
 	return nil
 }
+
+// StreamOriginalTrades refuses: this stack does not carry the original trade shape
+// (its Stack.OriginalTrades is false, so a run asking for it is refused earlier).
+func (c *Client) StreamOriginalTrades(context.Context, int64, func(*contract.OriginalTrade) error) error {
+	return contract.NotCarried(Name)
+}

@@ -48,15 +48,17 @@ var (
 )
 
 func init() {
-	protocol.RegisterStack(httpjson.GoStack(Name, protocol.Production,
+	std := httpjson.GoStack(Name, protocol.Production,
 		"net/http ServeMux server and net/http Client, encoding/json on both sides",
 		[]string{"net/http", "encoding/json"},
-		httpjson.ServerOptions(NewStdServer), protocol.Clients(NewStdClient)))
+		httpjson.ServerOptions(NewStdServer), protocol.Clients(NewStdClient))
+	std.OriginalTrades = true
+	protocol.RegisterStack(std)
 	protocol.RegisterStack(&protocol.Stack{
 		Name: H2Name, Protocol: httpjson.Name, Language: "go", Tier: protocol.Production, Worker: protocol.WorkerGo,
 		Summary:   "net/http Client over HTTP/2 (h2c prior knowledge; h2 over TLS), encoding/json",
 		Libraries: protocol.GoLibraries("net/http", "encoding/json"),
-		Sides:     protocol.ClientSide, TLS: true,
+		Sides:     protocol.ClientSide, TLS: true, OriginalTrades: true,
 		NewClient: protocol.Clients(NewStdClientH2),
 	})
 	protocol.RegisterStack(h3Stack())

@@ -300,7 +300,29 @@ func (c *StdClient) Increment(ctx context.Context, n int64) (int64, error) {
 // the Transport close the connection (stopping the server at once, rather than
 // draining the rest), and the yield's error is returned as it is.
 func (c *StdClient) StreamTrades(ctx context.Context, count int64, yield func(*contract.Trade) error) error {
-	resp, err := c.send(ctx, httpjson.OpTrades, http.MethodGet, httpjson.PathTrades+"?count="+strconv.FormatInt(count, 10), nil)
+	return stream(c, ctx, httpjson.PathTrades+"?count="+strconv.FormatInt(count, 10), func(body io.Reader) (error, error) {
+		return c.readStream(body, count, yield)
+	})
+}
+
+// StreamOriginalTrades calls GET /trades?count=N&shape=original, whose lines are the
+// original's trades, each unmarshalled by encoding/json; otherwise as StreamTrades.
+func (c *StdClient) StreamOriginalTrades(ctx context.Context, count int64, yield func(*contract.OriginalTrade) error) error {
+	path := httpjson.PathTrades + "?count=" + strconv.FormatInt(count, 10) + "&" + httpjson.ShapeParam + "=" + contract.TradeOriginal
+	return stream(c, ctx, path, func(body io.Reader) (error, error) {
+		return httpjson.ReadOriginalStream(body, c.limit, count, func(b []byte, line *httpjson.OriginalLine) error {
+			if err := json.Unmarshal(b, line); err != nil {
+				return httpjson.JSONError("stream line", err)
+			}
+			return nil
+		}, yield)
+	})
+}
+
+// stream calls GET path and reads the stream's body with read, which returns the
+// yield's error and any other failure apart.
+func stream(c *StdClient, ctx context.Context, path string, read func(io.Reader) (yerr, err error)) error {
+	resp, err := c.send(ctx, httpjson.OpTrades, http.MethodGet, path, nil)
 	if err != nil {
 		return err
 	}
@@ -312,7 +334,7 @@ func (c *StdClient) StreamTrades(ctx context.Context, count int64, yield func(*c
 		}
 		return httpjson.StatusError(resp.StatusCode, body, httpjson.JSONDecodeError(body))
 	}
-	yerr, err := c.readStream(resp.Body, count, yield)
+	yerr, err := read(resp.Body)
 	switch {
 	case yerr != nil:
 		return yerr

@@ -125,7 +125,8 @@ func (s *StdServer) streamTrades(w http.ResponseWriter, r *http.Request) {
 // newline.
 type stdLines struct{ enc *json.Encoder }
 
-func (l stdLines) Trade(t *contract.Trade) error { return l.enc.Encode(httpjson.ToWireTrade(t)) }
+func (l stdLines) Trade(t *contract.Trade) error                 { return l.enc.Encode(httpjson.ToWireTrade(t)) }
+func (l stdLines) OriginalTrade(t *contract.OriginalTrade) error { return l.enc.Encode(t) }
 func (l stdLines) End(count int64) error {
 	return l.enc.Encode(httpjson.EndLine{End: httpjson.StreamEnd{Count: count}})
 }

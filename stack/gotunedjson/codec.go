@@ -314,6 +314,62 @@ func (e *tradeEncoder) Trade(t *contract.Trade) error {
 	return e.commit(b)
 }
 
+// originalLineSize is about the largest line of the original's trade, to size
+// buffers: 23 names, 13 strings of Podam's 10 characters, 10 longs of 20 digits.
+const originalLineSize = 600
+
+// OriginalTrade encodes one of the original's trades under its camelCase names, as
+// the original's Jackson wrote its Trade bean.
+func (e *tradeEncoder) OriginalTrade(t *contract.OriginalTrade) error {
+	b := append(e.avail(originalLineSize), `{"id":`...)
+	b = appendString(b, t.ID)
+	b = append(b, `,"externalId":`...)
+	b = appendString(b, t.ExternalID)
+	b = append(b, `,"info":`...)
+	b = appendString(b, t.Info)
+	b = append(b, `,"str1":`...)
+	b = appendString(b, t.Str1)
+	b = append(b, `,"str2":`...)
+	b = appendString(b, t.Str2)
+	b = append(b, `,"str3":`...)
+	b = appendString(b, t.Str3)
+	b = append(b, `,"str4":`...)
+	b = appendString(b, t.Str4)
+	b = append(b, `,"str5":`...)
+	b = appendString(b, t.Str5)
+	b = append(b, `,"str6":`...)
+	b = appendString(b, t.Str6)
+	b = append(b, `,"str7":`...)
+	b = appendString(b, t.Str7)
+	b = append(b, `,"str8":`...)
+	b = appendString(b, t.Str8)
+	b = append(b, `,"str9":`...)
+	b = appendString(b, t.Str9)
+	b = append(b, `,"str10":`...)
+	b = appendString(b, t.Str10)
+	b = append(b, `,"long1":`...)
+	b = strconv.AppendInt(b, t.Long1, 10)
+	b = append(b, `,"long2":`...)
+	b = strconv.AppendInt(b, t.Long2, 10)
+	b = append(b, `,"long3":`...)
+	b = strconv.AppendInt(b, t.Long3, 10)
+	b = append(b, `,"long4":`...)
+	b = strconv.AppendInt(b, t.Long4, 10)
+	b = append(b, `,"long5":`...)
+	b = strconv.AppendInt(b, t.Long5, 10)
+	b = append(b, `,"long6":`...)
+	b = strconv.AppendInt(b, t.Long6, 10)
+	b = append(b, `,"long7":`...)
+	b = strconv.AppendInt(b, t.Long7, 10)
+	b = append(b, `,"long8":`...)
+	b = strconv.AppendInt(b, t.Long8, 10)
+	b = append(b, `,"long9":`...)
+	b = strconv.AppendInt(b, t.Long9, 10)
+	b = append(b, `,"long10":`...)
+	b = strconv.AppendInt(b, t.Long10, 10)
+	return e.commit(append(b, '}'))
+}
+
 func (e *tradeEncoder) End(count int64) error {
 	b := append(e.avail(32), `{"end":{"count":`...)
 	b = strconv.AppendInt(b, count, 10)
@@ -346,6 +402,17 @@ func decodeStreamLine(data []byte, l *streamLine, t *contract.Trade) error {
 	*t = contract.Trade{}
 	r := getReader(data)
 	r.streamLine(l, t)
+	r.end()
+	r.flush()
+	return wrapSyntax(r.release(), "stream line")
+}
+
+// decodeOriginalLine is decodeStreamLine for a line of the original's trades.
+func decodeOriginalLine(data []byte, l *streamLine, t *contract.OriginalTrade) error {
+	l.End, l.Error = nil, nil
+	*t = contract.OriginalTrade{}
+	r := getReader(data)
+	r.originalLine(l, t)
 	r.end()
 	r.flush()
 	return wrapSyntax(r.release(), "stream line")

@@ -149,6 +149,21 @@ func TestEncodeMatchesEncodingJSON(t *testing.T) {
 		want, werr := refEncodeTrade(&tr)
 		sameEncoding(t, "trade", got, err, want, werr)
 	}
+	// The original's trades, and one of edge strings and longs in every field.
+	originals := []contract.OriginalTrade{}
+	for i := range int64(2000) {
+		originals = append(originals, contract.OriginalTradeAt(i))
+	}
+	for i, s := range edgeStrings {
+		o := contract.OriginalTradeAt(int64(i))
+		o.ID, o.Info, o.Str10, o.Long1, o.Long10 = s, s, s, edgeInts[i%len(edgeInts)], -edgeInts[i%len(edgeInts)]
+		originals = append(originals, o)
+	}
+	for _, o := range originals {
+		got, err := encodedBy(t, func(e *encoder) error { return (&tradeEncoder{e}).OriginalTrade(&o) })
+		want, werr := refEncode(&o)
+		sameEncoding(t, "original trade", got, err, want, werr)
+	}
 }
 
 // decodeCorpus returns bodies of every shape: the data set's, edge cases, and

@@ -1,6 +1,7 @@
 package gotunedjson
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/wirebench/wirebench/contract"
@@ -55,5 +56,27 @@ func TestErrorBodies(t *testing.T) {
 	}
 	if got := decodeError([]byte(`{"code":"bogus","message":"x"}`)); got != nil {
 		t.Errorf("an unknown code decoded as %+v", got)
+	}
+}
+
+// The original's trade lines decode back field by field, whatever the member order,
+// and an end line among them is one.
+func TestDecodeOriginalLine(t *testing.T) {
+	var l streamLine
+	for i := range int64(300) {
+		want := contract.OriginalTradeAt(i * 37)
+		b, err := json.Marshal(want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got contract.OriginalTrade
+		if err := decodeOriginalLine(b, &l, &got); err != nil || got != want || l.End != nil || l.Error != nil {
+			t.Fatalf("line %s: %+v, end %v, error %v, %v", b, got, l.End, l.Error, err)
+		}
+	}
+	var got contract.OriginalTrade
+	line := []byte(`{"long10":7,"str3":"x\u00e9","end":{"count":2},"id":"1"}`)
+	if err := decodeOriginalLine(line, &l, &got); err != nil || l.End == nil || l.End.Count != 2 || got.Long10 != 7 || got.Str3 != "xé" || got.ID != "1" {
+		t.Errorf("line %s: %+v, end %v, %v", line, got, l.End, err)
 	}
 }

@@ -40,10 +40,12 @@ import (
 const Name = "go-tuned-json"
 
 func init() {
-	protocol.RegisterStack(httpjson.GoStack(Name, protocol.Tuned,
+	s := httpjson.GoStack(Name, protocol.Tuned,
 		"net/http server with a hand-written JSON codec; a lean keep-alive HTTP/1.1 client",
 		[]string{"net/http"},
-		httpjson.ServerOptions(NewServer), protocol.Clients(NewClient)))
+		httpjson.ServerOptions(NewServer), protocol.Clients(NewClient))
+	s.OriginalTrades = true
+	protocol.RegisterStack(s)
 }
 
 // Compile-time checks of the interfaces this package implements.

@@ -26,6 +26,9 @@ var (
 	errorFields      = []string{"code", "message"}
 	endFields        = []string{"count"}
 	streamLineFields = []string{"id", "symbol", "price", "quantity", "timestamp_nanos", "side", "end", "error"}
+	// originalLineFields: the original's trade under its camelCase names, then the
+	// final lines' members.
+	originalLineFields = []string{"id", "externalId", "info", "str1", "str2", "str3", "str4", "str5", "str6", "str7", "str8", "str9", "str10", "long1", "long2", "long3", "long4", "long5", "long6", "long7", "long8", "long9", "long10", "end", "error"}
 )
 
 func appendPerson(b []byte, p *contract.Person) []byte {
@@ -314,6 +317,70 @@ func (r *reader) streamLine(l *streamLine, t *contract.Trade) {
 		case 6:
 			r.endLine(l)
 		case 7:
+			r.errorLine(l)
+		default:
+			r.skip()
+		}
+	}
+}
+
+// originalLine reads a line of a stream of the original's trades into *t, or its
+// final line into *l.
+func (r *reader) originalLine(l *streamLine, t *contract.OriginalTrade) {
+	if !r.object("", "a stream line") {
+		return
+	}
+	for first := true; r.more('}', &first); {
+		switch r.key(originalLineFields) {
+		case 0:
+			r.stringField(&t.ID, "id")
+		case 1:
+			r.stringField(&t.ExternalID, "externalId")
+		case 2:
+			r.stringField(&t.Info, "info")
+		case 3:
+			r.stringField(&t.Str1, "str1")
+		case 4:
+			r.stringField(&t.Str2, "str2")
+		case 5:
+			r.stringField(&t.Str3, "str3")
+		case 6:
+			r.stringField(&t.Str4, "str4")
+		case 7:
+			r.stringField(&t.Str5, "str5")
+		case 8:
+			r.stringField(&t.Str6, "str6")
+		case 9:
+			r.stringField(&t.Str7, "str7")
+		case 10:
+			r.stringField(&t.Str8, "str8")
+		case 11:
+			r.stringField(&t.Str9, "str9")
+		case 12:
+			r.stringField(&t.Str10, "str10")
+		case 13:
+			r.intField(&t.Long1, "long1")
+		case 14:
+			r.intField(&t.Long2, "long2")
+		case 15:
+			r.intField(&t.Long3, "long3")
+		case 16:
+			r.intField(&t.Long4, "long4")
+		case 17:
+			r.intField(&t.Long5, "long5")
+		case 18:
+			r.intField(&t.Long6, "long6")
+		case 19:
+			r.intField(&t.Long7, "long7")
+		case 20:
+			r.intField(&t.Long8, "long8")
+		case 21:
+			r.intField(&t.Long9, "long9")
+		case 22:
+			r.intField(&t.Long10, "long10")
+		case 23:
+			r.endLine(l)
+		case 24:
 			r.errorLine(l)
 		default:
 			r.skip()

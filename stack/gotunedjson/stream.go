@@ -20,7 +20,21 @@ import (
 // connection is closed (which stops the server at once, rather than draining the
 // rest) and the yield's error is returned as it is.
 func (c *Client) StreamTrades(ctx context.Context, count int64, yield func(*contract.Trade) error) error {
-	r := request{op: httpjson.OpTrades, method: "GET", path: "/trades?count=", id: count, withID: true}
+	return stream(ctx, c, request{op: httpjson.OpTrades, method: "GET", path: "/trades?count=", id: count, withID: true},
+		count, decodeStreamLine, yield)
+}
+
+// StreamOriginalTrades is StreamTrades for GET /trades?count=N&shape=original, the
+// original's trades decoded by the stack's own reader.
+func (c *Client) StreamOriginalTrades(ctx context.Context, count int64, yield func(*contract.OriginalTrade) error) error {
+	return stream(ctx, c, request{op: httpjson.OpTrades, method: "GET", path: "/trades?count=", id: count, withID: true,
+		suffix: "&" + httpjson.ShapeParam + "=" + contract.TradeOriginal}, count, decodeOriginalLine, yield)
+}
+
+// stream makes the stream request r and reads its lines, each decoded into one reused
+// T by decode.
+func stream[T any](ctx context.Context, c *Client, r request, count int64,
+	decode func([]byte, *streamLine, *T) error, yield func(*T) error) error {
 	cn, resp, err := c.start(ctx, &r)
 	if err != nil {
 		return err
@@ -36,7 +50,7 @@ func (c *Client) StreamTrades(ctx context.Context, count int64, yield func(*cont
 		c.put(cn)
 		return err
 	}
-	yerr, err := c.readStream(cn, count, yield)
+	yerr, err := readStream(c, cn, count, decode, yield)
 	cn.disarm()
 	switch {
 	case yerr != nil:
@@ -52,7 +66,7 @@ func (c *Client) StreamTrades(ctx context.Context, count int64, yield func(*cont
 
 // readStream reads the lines of a stream body. It returns the yield's error in yerr,
 // and any other failure in err.
-func (c *Client) readStream(cn *conn, count int64, yield func(*contract.Trade) error) (yerr, err error) {
+func readStream[T any](c *Client, cn *conn, count int64, decode func([]byte, *streamLine, *T) error, yield func(*T) error) (yerr, err error) {
 	if cn.lines == nil {
 		cn.lines = bufio.NewReaderSize(&cn.bodyR, lineBufferSize)
 	} else {
@@ -60,7 +74,7 @@ func (c *Client) readStream(cn *conn, count int64, yield func(*contract.Trade) e
 	}
 	var (
 		line streamLine
-		t    contract.Trade
+		t    T
 		n    int64
 	)
 	for {
@@ -74,7 +88,7 @@ func (c *Client) readStream(cn *conn, count int64, yield func(*contract.Trade) e
 		if len(data) <= 2 && len(trimEOL(data)) == 0 {
 			continue // a blank line carries nothing
 		}
-		if err := decodeStreamLine(data, &line, &t); err != nil {
+		if err := decode(data, &line, &t); err != nil {
 			return nil, fmt.Errorf("stream after %d of %d trades: %w", n, count, err)
 		}
 		done, err := httpjson.StreamStep(line.End, line.Error, n, count)

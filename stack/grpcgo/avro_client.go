@@ -122,18 +122,30 @@ func (c *AvroClient) Increment(ctx context.Context, n int64) (int64, error) {
 // still in flight. A stream that ends with more or fewer than count trades is an
 // error.
 func (c *AvroClient) StreamTrades(ctx context.Context, count int64, yield func(*contract.Trade) error) error {
+	return streamAvro(ctx, c, &streamTradesDesc, grpcavro.MethodStreamTrades, count, new(avrowire.Trade), grpcavro.FromWireTrade, yield)
+}
+
+// StreamOriginalTrades is StreamTrades for the original's trade.
+func (c *AvroClient) StreamOriginalTrades(ctx context.Context, count int64, yield func(*contract.OriginalTrade) error) error {
+	return streamAvro(ctx, c, &streamOriginalTradesDesc, grpcavro.MethodStreamOriginalTrades, count, new(avrowire.OriginalTrade), grpcavro.FromWireOriginalTrade, yield)
+}
+
+// streamAvro calls the stream method of desc and hands each trade to yield.
+func streamAvro[W, T any](ctx context.Context, c *AvroClient, desc *grpc.StreamDesc, method string, count int64, w *W,
+	conv func(*W, *T) error, yield func(*T) error) error {
+	name := desc.StreamName
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	stream, err := c.conn.NewStream(sctx, &streamTradesDesc, grpcavro.MethodStreamTrades)
+	stream, err := c.conn.NewStream(sctx, desc, method)
 	if err != nil {
-		return c.conn.Err(ctx, "StreamTrades", err)
+		return c.conn.Err(ctx, name, err)
 	}
 	if err := stream.SendMsg(&avrowire.TradesRequest{Count: count}); err != nil && !errors.Is(err, io.EOF) {
 		// io.EOF: the server ended the stream already; RecvMsg says why.
-		return c.conn.Err(ctx, "StreamTrades", err)
+		return c.conn.Err(ctx, name, err)
 	}
 	if err := stream.CloseSend(); err != nil {
-		return c.conn.Err(ctx, "StreamTrades", err)
+		return c.conn.Err(ctx, name, err)
 	}
-	return grpcx.RecvTrades(ctx, c.conn, stream, count, new(avrowire.Trade), grpcavro.FromWireTrade, yield)
+	return grpcx.RecvTrades(ctx, c.conn, stream, name, count, w, conv, yield)
 }

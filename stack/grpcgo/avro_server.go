@@ -111,3 +111,13 @@ func (s *avroServer) streamTrades(req *avrowire.TradesRequest, stream grpc.Serve
 	})
 	return grpcx.ServerError(err)
 }
+
+// streamOriginalTrades is streamTrades for the original's trade.
+func (s *avroServer) streamOriginalTrades(req *avrowire.TradesRequest, stream grpc.ServerStream) error {
+	err := s.svc.StreamOriginalTrades(stream.Context(), req.Count, func(t *contract.OriginalTrade) error {
+		w := new(avrowire.OriginalTrade)
+		grpcavro.ToWireOriginalTrade(t, w)
+		return stream.SendMsg(w)
+	})
+	return grpcx.ServerError(err)
+}

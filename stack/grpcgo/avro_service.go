@@ -50,11 +50,23 @@ var (
 				}
 				return srv.(*avroServer).streamTrades(in, stream)
 			},
+		}, {
+			StreamName:    "StreamOriginalTrades",
+			ServerStreams: true,
+			Handler: func(srv any, stream grpc.ServerStream) error {
+				in := new(avrowire.TradesRequest)
+				if err := stream.RecvMsg(in); err != nil {
+					return err
+				}
+				return srv.(*avroServer).streamOriginalTrades(in, stream)
+			},
 		}},
 		Metadata: metadata,
 	}
 	// streamTradesDesc is the client's view of StreamTrades.
 	streamTradesDesc = grpc.StreamDesc{StreamName: "StreamTrades", ServerStreams: true}
+	// streamOriginalTradesDesc is the client's view of StreamOriginalTrades.
+	streamOriginalTradesDesc = grpc.StreamDesc{StreamName: "StreamOriginalTrades", ServerStreams: true}
 )
 
 // unary returns the descriptor of the unary method name of service, which decodes a

@@ -120,5 +120,16 @@ func (c *ProtoClient) StreamTrades(ctx context.Context, count int64, yield func(
 	if err != nil {
 		return c.conn.Err(ctx, "StreamTrades", err)
 	}
-	return grpcx.RecvTrades(ctx, c.conn, stream, count, new(pb.Trade), grpcproto.FromPBTrade, yield)
+	return grpcx.RecvTrades(ctx, c.conn, stream, "StreamTrades", count, new(pb.Trade), grpcproto.FromPBTrade, yield)
+}
+
+// StreamOriginalTrades is StreamTrades for the original's trade.
+func (c *ProtoClient) StreamOriginalTrades(ctx context.Context, count int64, yield func(*contract.OriginalTrade) error) error {
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stream, err := c.trade.StreamOriginalTrades(sctx, &pb.TradesRequest{Count: count})
+	if err != nil {
+		return c.conn.Err(ctx, "StreamOriginalTrades", err)
+	}
+	return grpcx.RecvTrades(ctx, c.conn, stream, "StreamOriginalTrades", count, new(pb.OriginalTrade), grpcproto.FromPBOriginalTrade, yield)
 }

@@ -111,3 +111,13 @@ func (s tradeServer) StreamTrades(req *pb.TradesRequest, stream grpc.ServerStrea
 	})
 	return grpcx.ServerError(err)
 }
+
+// StreamOriginalTrades is StreamTrades for the original's trade.
+func (s tradeServer) StreamOriginalTrades(req *pb.TradesRequest, stream grpc.ServerStreamingServer[pb.OriginalTrade]) error {
+	err := s.svc.StreamOriginalTrades(stream.Context(), req.GetCount(), func(t *contract.OriginalTrade) error {
+		w := new(pb.OriginalTrade)
+		grpcproto.ToPBOriginalTrade(t, w)
+		return stream.Send(w)
+	})
+	return grpcx.ServerError(err)
+}

@@ -429,3 +429,9 @@ func (c *h2Client) trades(ctx context.Context, cn *h2conn, st *stream, count int
 		return nil, nil
 	}
 }
+
+// StreamOriginalTrades refuses: the instrumented stacks do not carry the original
+// trade shape (their Stack.OriginalTrades is false).
+func (c *h2Client) StreamOriginalTrades(context.Context, int64, func(*contract.OriginalTrade) error) error {
+	return contract.NotCarried(Name)
+}

@@ -114,6 +114,8 @@ func init() {
 		Libraries: protocol.GoLibraries(),
 		Sides:     protocol.ClientSide,
 		TLS:       true,
+		// go-tuned-json's client, which carries the original's trade.
+		OriginalTrades: true,
 		NewClient: func(ctx context.Context, cfg protocol.ClientConfig) (protocol.Client, error) {
 			return gotunedjson.NewClientWith(ctx, cfg, gotunedjson.ClientOptions{RememberAnswers: true})
 		},

@@ -176,7 +176,7 @@ func TestGoClientsAgainstJavaServers(t *testing.T) {
 							t.Fatal(err)
 						}
 						defer cl.Close()
-						checkService(ctx, t, cl, ds)
+						checkService(ctx, t, cl, ds, s.OriginalTrades && cs.OriginalTrades)
 					})
 				}
 			})
@@ -185,8 +185,19 @@ func TestGoClientsAgainstJavaServers(t *testing.T) {
 }
 
 // checkService runs the contract's workloads (answers verified) and its refusals
-// against a server through a Go client.
-func checkService(ctx context.Context, t *testing.T, cl contract.Service, ds *contract.Dataset) {
+// against a server through a Go client; with original, the stream of the original's
+// trades too, every field of every trade compared.
+func checkService(ctx context.Context, t *testing.T, cl contract.Service, ds *contract.Dataset, original bool) {
+	if original {
+		w, _ := contract.LookupWorkload("stream")
+		op, err := w.New(contract.Params{Trades: 10000, Trade: contract.TradeOriginal}, ds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := op(ctx, cl, 0); err != nil {
+			t.Errorf("workload stream, trade original: %v", err)
+		}
+	}
 	for _, w := range contract.Workloads() {
 		op, err := w.New(w.DefaultParams(), ds)
 		if err != nil {
@@ -260,8 +271,12 @@ func TestJavaClientsAgainstGoServers(t *testing.T) {
 				target := tg.Addr.String()
 				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 				defer cancel()
-				out, err := exec.CommandContext(ctx, "java", append([]string{"-jar", stackJar(t, s), "check", "--stack", s.Name,
-					"--protocol", s.Protocol, "--target", target}, tlsArgs...)...).CombinedOutput()
+				args := append([]string{"-jar", stackJar(t, s), "check", "--stack", s.Name,
+					"--protocol", s.Protocol, "--target", target}, tlsArgs...)
+				if goServer, err := protocol.LookupStack(s.Protocol, "", protocol.ServerSide); err == nil && goServer.OriginalTrades && s.OriginalTrades {
+					args = append(args, "--original-trades")
+				}
+				out, err := exec.CommandContext(ctx, "java", args...).CombinedOutput()
 				if err != nil {
 					t.Errorf("%s client against the Go %s server on %s: %v\n%s", s.Name, s.Protocol, target, err, failures(out))
 				}

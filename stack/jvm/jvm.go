@@ -50,6 +50,9 @@ type Announced struct {
 	// Libraries are Maven "groupId:artifactId" coordinates with their versions, and
 	// "java" with the release the worker is compiled for.
 	Libraries map[string]string `json:"libraries"`
+	// OriginalTrades says that the stack carries the REST vs gRPC original's trade
+	// (protocol.Stack.OriginalTrades); absent is false.
+	OriginalTrades bool `json:"original_trades,omitempty"`
 }
 
 // File is stacks.json: the JVM worker's stacks, in registration order.
@@ -150,7 +153,7 @@ func (a Announced) Stack() *protocol.Stack {
 	s := &protocol.Stack{
 		Name: a.Name, Protocol: a.Protocol, Language: a.Language, Tier: protocol.Tier(a.Tier),
 		Summary: a.Summary, Libraries: maps.Clone(a.Libraries), Worker: protocol.WorkerJava, Family: a.Family,
-		TLS: len(a.TLS) > 0,
+		TLS: len(a.TLS) > 0, OriginalTrades: a.OriginalTrades,
 	}
 	for _, name := range a.Sides {
 		s.Sides |= sides[name]

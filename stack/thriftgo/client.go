@@ -341,25 +341,65 @@ func (c *Client) Increment(ctx context.Context, n int64) (int64, error) {
 // when that call succeeded. A stream that ends with more or fewer than count trades
 // is a bad answer.
 func (c *Client) StreamTrades(ctx context.Context, count int64, yield func(*contract.Trade) error) error {
-	k, err := c.begin(ctx, "streamTrades")
+	return pull(ctx, c, "streamTrades", "nextTrades", count,
+		func(k *call) ([]*thriftwire.Trade, bool, error) {
+			p, err := k.cn.wb.StreamTrades(ctx, count, PageSize)
+			if err != nil {
+				return nil, false, err
+			}
+			return p.Trades, p.Last, nil
+		}, func(k *call) ([]*thriftwire.Trade, bool, error) {
+			p, err := k.cn.wb.NextTrades(ctx)
+			if err != nil {
+				return nil, false, err
+			}
+			return p.Trades, p.Last, nil
+		}, thriftrpc.FromWireTrade, yield)
+}
+
+// StreamOriginalTrades is StreamTrades for the original's trades
+// (streamOriginalTrades, nextOriginalTrades).
+func (c *Client) StreamOriginalTrades(ctx context.Context, count int64, yield func(*contract.OriginalTrade) error) error {
+	return pull(ctx, c, "streamOriginalTrades", "nextOriginalTrades", count,
+		func(k *call) ([]*thriftwire.OriginalTrade, bool, error) {
+			p, err := k.cn.wb.StreamOriginalTrades(ctx, count, PageSize)
+			if err != nil {
+				return nil, false, err
+			}
+			return p.Trades, p.Last, nil
+		}, func(k *call) ([]*thriftwire.OriginalTrade, bool, error) {
+			p, err := k.cn.wb.NextOriginalTrades(ctx)
+			if err != nil {
+				return nil, false, err
+			}
+			return p.Trades, p.Last, nil
+		}, thriftrpc.FromWireOriginalTrade, yield)
+}
+
+// pull runs a paged stream: first starts it (the call start) and returns its first
+// page's trades and whether it is the last, next returns each next page (the call
+// nextOp); each trade is converted by conv into one reused T and handed to yield.
+func pull[W, T any](ctx context.Context, c *Client, start, nextOp string, count int64,
+	first, next func(*call) ([]*W, bool, error), conv func(*W, *T) error, yield func(*T) error) error {
+	k, err := c.begin(ctx, start)
 	if err != nil {
 		return err
 	}
-	page, err := k.cn.wb.StreamTrades(ctx, count, PageSize)
-	var t contract.Trade
+	trades, last, err := first(k)
+	var t T
 	var n int64
 	for err == nil {
-		for _, w := range page.Trades {
+		for _, w := range trades {
 			if n++; n > count {
 				k.end(errors.New("stream overran"))
-				return c.answerError("streamTrades", fmt.Errorf("more than the %d trades asked for", count))
+				return c.answerError(start, fmt.Errorf("more than the %d trades asked for", count))
 			}
-			if err := thriftrpc.FromWireTrade(w, &t); err != nil {
+			if err := conv(w, &t); err != nil {
 				k.end(err)
-				return c.answerError("streamTrades", err)
+				return c.answerError(start, err)
 			}
 			if yerr := yield(&t); yerr != nil {
-				if !page.Last {
+				if !last {
 					k.op = "cancelTrades"
 					err = k.cn.wb.CancelTrades(ctx)
 				}
@@ -367,17 +407,17 @@ func (c *Client) StreamTrades(ctx context.Context, count int64, yield func(*cont
 				return yerr
 			}
 		}
-		if page.Last {
+		if last {
 			if err := k.end(nil); err != nil {
 				return err
 			}
 			if n != count {
-				return c.answerError("streamTrades", fmt.Errorf("the stream ended after %d of %d trades", n, count))
+				return c.answerError(start, fmt.Errorf("the stream ended after %d of %d trades", n, count))
 			}
 			return nil
 		}
-		k.op = "nextTrades"
-		page, err = k.cn.wb.NextTrades(ctx)
+		k.op = nextOp
+		trades, last, err = next(k)
 	}
 	return k.end(err)
 }

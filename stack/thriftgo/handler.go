@@ -15,7 +15,7 @@ type handler struct {
 	svc    contract.Service
 	srv    *Server
 	conn   *serverConn
-	stream *tradeStream // the connection's trade stream; nil when none
+	stream stopper // the connection's trade stream, of either shape; nil when none
 }
 
 var _ thriftwire.Wirebench = (*handler)(nil)
@@ -100,14 +100,30 @@ func (h *handler) Increment(ctx context.Context, value int64) (int64, error) {
 func (h *handler) StreamTrades(ctx context.Context, count int64, pageSize int32) (*thriftwire.TradePage, error) {
 	defer h.begin()()
 	h.endStream()
-	h.stream = h.srv.startStream(h.conn.ctx, h.svc, count, pageTrades(pageSize, count, h.srv.conf))
-	return h.nextPage(ctx)
+	h.stream = startStream(h.srv, h.conn.ctx, &compactPager, h.svc, count, pageTrades(pageSize, count, maxTradeBytes, h.srv.conf))
+	return nextPage[*thriftwire.TradePage](ctx, h, "nextTrades", "streamTrades")
 }
 
 // NextTrades returns the next page of the connection's stream.
 func (h *handler) NextTrades(ctx context.Context) (*thriftwire.TradePage, error) {
 	defer h.begin()()
-	return h.nextPage(ctx)
+	return nextPage[*thriftwire.TradePage](ctx, h, "nextTrades", "streamTrades")
+}
+
+// StreamOriginalTrades is StreamTrades for the original's trades.
+func (h *handler) StreamOriginalTrades(ctx context.Context, count int64, pageSize int32) (*thriftwire.OriginalTradePage, error) {
+	defer h.begin()()
+	h.endStream()
+	h.stream = startStream(h.srv, h.conn.ctx, &originalPager, h.svc, count,
+		pageTrades(pageSize, count, maxOriginalTradeBytes, h.srv.conf))
+	return nextPage[*thriftwire.OriginalTradePage](ctx, h, "nextOriginalTrades", "streamOriginalTrades")
+}
+
+// NextOriginalTrades returns the next page of the connection's stream of the
+// original's trades.
+func (h *handler) NextOriginalTrades(ctx context.Context) (*thriftwire.OriginalTradePage, error) {
+	defer h.begin()()
+	return nextPage[*thriftwire.OriginalTradePage](ctx, h, "nextOriginalTrades", "streamOriginalTrades")
 }
 
 // CancelTrades ends the connection's stream, if it has one.
@@ -116,32 +132,46 @@ func (h *handler) CancelTrades(context.Context) error {
 	return nil
 }
 
-// nextPage waits for the stream's next page. The stream ends with its last page or
-// its error; a call whose context ends first (the connection closed) ends it too.
-func (h *handler) nextPage(ctx context.Context) (*thriftwire.TradePage, error) {
-	st := h.stream
-	if st == nil {
-		return nil, &thriftwire.ServiceError{Code: thriftwire.ErrorCode_INVALID_ARGUMENT,
-			Message: "nextTrades: no trade stream on this connection (call streamTrades first)"}
+// lastPage reports whether a page is its stream's last.
+func lastPage(p any) bool {
+	switch p := p.(type) {
+	case *thriftwire.TradePage:
+		return p.Last
+	case *thriftwire.OriginalTradePage:
+		return p.Last
+	}
+	return true
+}
+
+// nextPage waits for the next page of the connection's stream of pages P (method is
+// the call, start the call that starts such a stream). The stream ends with its last
+// page or its error; a call whose context ends first (the connection closed) ends it
+// too.
+func nextPage[P any](ctx context.Context, h *handler, method, start string) (P, error) {
+	var none P
+	st, ok := h.stream.(*tradeStream[P])
+	if !ok {
+		return none, &thriftwire.ServiceError{Code: thriftwire.ErrorCode_INVALID_ARGUMENT,
+			Message: method + ": no such trade stream on this connection (call " + start + " first)"}
 	}
 	select {
 	case p := <-st.pages:
-		if p.err != nil || p.page.Last {
+		if p.err != nil || lastPage(p.page) {
 			h.endStream()
 		}
 		if p.err != nil {
-			return nil, thriftrpc.ServerError(ctx, p.err)
+			return none, thriftrpc.ServerError(ctx, p.err)
 		}
 		return p.page, nil
 	case <-ctx.Done():
 		h.endStream()
-		return nil, thriftrpc.ServerError(ctx, ctx.Err())
+		return none, thriftrpc.ServerError(ctx, ctx.Err())
 	}
 }
 
 func (h *handler) endStream() {
 	if h.stream != nil {
-		h.stream.cancel()
+		h.stream.stop()
 		h.stream = nil
 	}
 }

@@ -61,6 +61,9 @@ const (
 	// TradeServiceStreamTradesProcedure is the fully-qualified name of the TradeService's StreamTrades
 	// RPC.
 	TradeServiceStreamTradesProcedure = "/wirebench.v1.TradeService/StreamTrades"
+	// TradeServiceStreamOriginalTradesProcedure is the fully-qualified name of the TradeService's
+	// StreamOriginalTrades RPC.
+	TradeServiceStreamOriginalTradesProcedure = "/wirebench.v1.TradeService/StreamOriginalTrades"
 )
 
 // PersonServiceClient is a client for the wirebench.v1.PersonService service.
@@ -345,6 +348,8 @@ func (UnimplementedEchoServiceHandler) Increment(context.Context, *connect.Reque
 type TradeServiceClient interface {
 	// Streams count trades, trade i equal to the contract's TradeAt(i).
 	StreamTrades(context.Context, *connect.Request[pb.TradesRequest]) (*connect.ServerStreamForClient[pb.Trade], error)
+	// Streams count of the original's trades, trade i equal to OriginalTradeAt(i).
+	StreamOriginalTrades(context.Context, *connect.Request[pb.TradesRequest]) (*connect.ServerStreamForClient[pb.OriginalTrade], error)
 }
 
 // NewTradeServiceClient constructs a client for the wirebench.v1.TradeService service. By default,
@@ -364,12 +369,19 @@ func NewTradeServiceClient(httpClient connect.HTTPClient, baseURL string, opts .
 			connect.WithSchema(tradeServiceMethods.ByName("StreamTrades")),
 			connect.WithClientOptions(opts...),
 		),
+		streamOriginalTrades: connect.NewClient[pb.TradesRequest, pb.OriginalTrade](
+			httpClient,
+			baseURL+TradeServiceStreamOriginalTradesProcedure,
+			connect.WithSchema(tradeServiceMethods.ByName("StreamOriginalTrades")),
+			connect.WithClientOptions(opts...),
+		),
 	}
 }
 
 // tradeServiceClient implements TradeServiceClient.
 type tradeServiceClient struct {
-	streamTrades *connect.Client[pb.TradesRequest, pb.Trade]
+	streamTrades         *connect.Client[pb.TradesRequest, pb.Trade]
+	streamOriginalTrades *connect.Client[pb.TradesRequest, pb.OriginalTrade]
 }
 
 // StreamTrades calls wirebench.v1.TradeService.StreamTrades.
@@ -377,10 +389,17 @@ func (c *tradeServiceClient) StreamTrades(ctx context.Context, req *connect.Requ
 	return c.streamTrades.CallServerStream(ctx, req)
 }
 
+// StreamOriginalTrades calls wirebench.v1.TradeService.StreamOriginalTrades.
+func (c *tradeServiceClient) StreamOriginalTrades(ctx context.Context, req *connect.Request[pb.TradesRequest]) (*connect.ServerStreamForClient[pb.OriginalTrade], error) {
+	return c.streamOriginalTrades.CallServerStream(ctx, req)
+}
+
 // TradeServiceHandler is an implementation of the wirebench.v1.TradeService service.
 type TradeServiceHandler interface {
 	// Streams count trades, trade i equal to the contract's TradeAt(i).
 	StreamTrades(context.Context, *connect.Request[pb.TradesRequest], *connect.ServerStream[pb.Trade]) error
+	// Streams count of the original's trades, trade i equal to OriginalTradeAt(i).
+	StreamOriginalTrades(context.Context, *connect.Request[pb.TradesRequest], *connect.ServerStream[pb.OriginalTrade]) error
 }
 
 // NewTradeServiceHandler builds an HTTP handler from the service implementation. It returns the
@@ -396,10 +415,18 @@ func NewTradeServiceHandler(svc TradeServiceHandler, opts ...connect.HandlerOpti
 		connect.WithSchema(tradeServiceMethods.ByName("StreamTrades")),
 		connect.WithHandlerOptions(opts...),
 	)
+	tradeServiceStreamOriginalTradesHandler := connect.NewServerStreamHandler(
+		TradeServiceStreamOriginalTradesProcedure,
+		svc.StreamOriginalTrades,
+		connect.WithSchema(tradeServiceMethods.ByName("StreamOriginalTrades")),
+		connect.WithHandlerOptions(opts...),
+	)
 	return "/wirebench.v1.TradeService/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case TradeServiceStreamTradesProcedure:
 			tradeServiceStreamTradesHandler.ServeHTTP(w, r)
+		case TradeServiceStreamOriginalTradesProcedure:
+			tradeServiceStreamOriginalTradesHandler.ServeHTTP(w, r)
 		default:
 			http.NotFound(w, r)
 		}
@@ -411,4 +438,8 @@ type UnimplementedTradeServiceHandler struct{}
 
 func (UnimplementedTradeServiceHandler) StreamTrades(context.Context, *connect.Request[pb.TradesRequest], *connect.ServerStream[pb.Trade]) error {
 	return connect.NewError(connect.CodeUnimplemented, errors.New("wirebench.v1.TradeService.StreamTrades is not implemented"))
+}
+
+func (UnimplementedTradeServiceHandler) StreamOriginalTrades(context.Context, *connect.Request[pb.TradesRequest], *connect.ServerStream[pb.OriginalTrade]) error {
+	return connect.NewError(connect.CodeUnimplemented, errors.New("wirebench.v1.TradeService.StreamOriginalTrades is not implemented"))
 }

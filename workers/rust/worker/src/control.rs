@@ -49,12 +49,12 @@ fn proc_stats() -> Result<crate::generated::control::ProcStats, Status> {
 }
 
 /// What both sides check of a setup's benchmark once.
-struct Checked {
+pub(crate) struct Checked {
     data: Arc<Dataset>,
     limit: usize,
 }
 
-fn check_benchmark(b: &Benchmark, server: bool) -> Result<Checked, Status> {
+pub(crate) fn check_benchmark(b: &Benchmark, server: bool) -> Result<Checked, Status> {
     let (stack, options) = if server { (&b.server_stack, &b.server_options) } else { (&b.client_stack, &b.client_options) };
     stack::lookup(&b.protocol, stack, server).map_err(invalid)?;
     if let Some(name) = options.keys().next() {
@@ -62,6 +62,16 @@ fn check_benchmark(b: &Benchmark, server: bool) -> Result<Checked, Status> {
     }
     if b.transport != "tcp" && b.transport != "unix" && !b.transport.is_empty() {
         return Err(invalid(format!("transport {:?}: the Rust worker's stacks speak tcp and unix", b.transport)));
+    }
+    // No Rust stack carries the REST vs gRPC original's trade (the driver refuses such a
+    // run first: stack/rust registers the stacks without it); refuse it here too rather
+    // than stream the compact one.
+    if b.trade == "original" {
+        return Err(invalid(format!(
+            "the {stack} {} stack of {} does not carry the original trade shape (trade: original)",
+            if server { "server" } else { "client" },
+            b.protocol
+        )));
     }
     if b.max_message_size < 0 {
         return Err(invalid(format!("max message size {}, want 0 (the default) or more", b.max_message_size)));

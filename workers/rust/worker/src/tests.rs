@@ -110,3 +110,32 @@ async fn a_wrong_answer_and_a_dead_server_are_told_apart() {
     assert_eq!(err.kind(), "refused");
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// A setup asking for the original's trade is refused on both sides, naming the stack
+/// and the shape: no Rust stack carries it, and none may stream the compact one instead.
+#[test]
+fn the_original_trade_shape_is_refused() {
+    use crate::generated::control::Benchmark;
+    for (server, stack) in [(true, "tonic"), (false, "tonic")] {
+        let mut b = Benchmark {
+            protocol: "grpc-proto".into(),
+            workload: "stream".into(),
+            trades: 10,
+            trade: "original".into(),
+            data_seed: 1,
+            data_size: 20,
+            ..Default::default()
+        };
+        if server {
+            b.server_stack = stack.into();
+        } else {
+            b.client_stack = stack.into();
+        }
+        let err = crate::control::check_benchmark(&b, server).err().expect("trade: original accepted");
+        let side = if server { "server" } else { "client" };
+        let want = format!("the {stack} {side} stack of grpc-proto does not carry the original trade shape (trade: original)");
+        assert!(err.message().contains(&want), "{}: want {want}", err.message());
+        b.trade = "compact".into();
+        assert!(crate::control::check_benchmark(&b, server).is_ok(), "trade: compact refused");
+    }
+}

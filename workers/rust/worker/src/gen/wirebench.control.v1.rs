@@ -32,6 +32,11 @@ pub struct Benchmark {
     pub increments: i64,
     #[prost(int64, tag = "10")]
     pub trades: i64,
+    /// trade is the stream's trade shape: "" or "compact" (the 6-field Trade), or
+    /// "original" (the REST vs gRPC original's OriginalTrade). A worker whose stack does
+    /// not carry the shape asked for must refuse the setup.
+    #[prost(string, tag = "30")]
+    pub trade: ::prost::alloc::string::String,
     /// Stack options, by name; a side refuses names it does not know
     /// (INVALID_ARGUMENT).
     #[prost(map = "string, string", tag = "11")]

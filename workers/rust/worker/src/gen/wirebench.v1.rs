@@ -122,6 +122,58 @@ pub struct TradesRequest {
     #[prost(int64, tag = "1")]
     pub count: i64,
 }
+/// The REST vs gRPC original's trade (its ProtoTrade: the same fields, numbers and
+/// types), trade i equal to the contract's OriginalTradeAt(i).
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct OriginalTrade {
+    #[prost(string, tag = "1")]
+    pub id: ::prost::alloc::string::String,
+    #[prost(string, tag = "2")]
+    pub external_id: ::prost::alloc::string::String,
+    #[prost(string, tag = "3")]
+    pub info: ::prost::alloc::string::String,
+    #[prost(string, tag = "4")]
+    pub str1: ::prost::alloc::string::String,
+    #[prost(string, tag = "5")]
+    pub str2: ::prost::alloc::string::String,
+    #[prost(string, tag = "6")]
+    pub str3: ::prost::alloc::string::String,
+    #[prost(string, tag = "7")]
+    pub str4: ::prost::alloc::string::String,
+    #[prost(string, tag = "8")]
+    pub str5: ::prost::alloc::string::String,
+    #[prost(string, tag = "9")]
+    pub str6: ::prost::alloc::string::String,
+    #[prost(string, tag = "10")]
+    pub str7: ::prost::alloc::string::String,
+    #[prost(string, tag = "11")]
+    pub str8: ::prost::alloc::string::String,
+    #[prost(string, tag = "12")]
+    pub str9: ::prost::alloc::string::String,
+    #[prost(string, tag = "13")]
+    pub str10: ::prost::alloc::string::String,
+    #[prost(int64, tag = "14")]
+    pub long1: i64,
+    #[prost(int64, tag = "15")]
+    pub long2: i64,
+    #[prost(int64, tag = "16")]
+    pub long3: i64,
+    #[prost(int64, tag = "17")]
+    pub long4: i64,
+    #[prost(int64, tag = "18")]
+    pub long5: i64,
+    #[prost(int64, tag = "19")]
+    pub long6: i64,
+    #[prost(int64, tag = "20")]
+    pub long7: i64,
+    #[prost(int64, tag = "21")]
+    pub long8: i64,
+    #[prost(int64, tag = "22")]
+    pub long9: i64,
+    #[prost(int64, tag = "23")]
+    pub long10: i64,
+}
 #[allow(clippy::all)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
 #[repr(i32)]
@@ -1198,6 +1250,33 @@ pub mod trade_service_client {
                 .insert(GrpcMethod::new("wirebench.v1.TradeService", "StreamTrades"));
             self.inner.server_streaming(req, path, codec).await
         }
+        /// Streams count of the original's trades, trade i equal to OriginalTradeAt(i).
+        pub async fn stream_original_trades(
+            &mut self,
+            request: impl tonic::IntoRequest<super::TradesRequest>,
+        ) -> std::result::Result<
+            tonic::Response<tonic::codec::Streaming<super::OriginalTrade>>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/wirebench.v1.TradeService/StreamOriginalTrades",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(
+                    GrpcMethod::new("wirebench.v1.TradeService", "StreamOriginalTrades"),
+                );
+            self.inner.server_streaming(req, path, codec).await
+        }
     }
 }
 /// Generated server implementations.
@@ -1225,6 +1304,20 @@ pub mod trade_service_server {
             request: tonic::Request<super::TradesRequest>,
         ) -> std::result::Result<
             tonic::Response<Self::StreamTradesStream>,
+            tonic::Status,
+        >;
+        /// Server streaming response type for the StreamOriginalTrades method.
+        type StreamOriginalTradesStream: tonic::codegen::tokio_stream::Stream<
+                Item = std::result::Result<super::OriginalTrade, tonic::Status>,
+            >
+            + std::marker::Send
+            + 'static;
+        /// Streams count of the original's trades, trade i equal to OriginalTradeAt(i).
+        async fn stream_original_trades(
+            &self,
+            request: tonic::Request<super::TradesRequest>,
+        ) -> std::result::Result<
+            tonic::Response<Self::StreamOriginalTradesStream>,
             tonic::Status,
         >;
     }
@@ -1335,6 +1428,53 @@ pub mod trade_service_server {
                     let inner = self.inner.clone();
                     let fut = async move {
                         let method = StreamTradesSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.server_streaming(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                "/wirebench.v1.TradeService/StreamOriginalTrades" => {
+                    #[allow(non_camel_case_types)]
+                    struct StreamOriginalTradesSvc<T: TradeService>(pub Arc<T>);
+                    impl<
+                        T: TradeService,
+                    > tonic::server::ServerStreamingService<super::TradesRequest>
+                    for StreamOriginalTradesSvc<T> {
+                        type Response = super::OriginalTrade;
+                        type ResponseStream = T::StreamOriginalTradesStream;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::ResponseStream>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::TradesRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as TradeService>::stream_original_trades(&inner, request)
+                                    .await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = StreamOriginalTradesSvc(inner);
                         let codec = tonic_prost::ProstCodec::default();
                         let mut grpc = tonic::server::Grpc::new(codec)
                             .apply_compression_config(

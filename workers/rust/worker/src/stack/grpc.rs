@@ -172,6 +172,16 @@ impl TradeService for Handlers {
         let trades = self.svc.trades(req.into_inner().count).map_err(status_of)?;
         Ok(Response::new(Box::pin(tokio_stream::iter(trades.map(|t| Ok(trade_to_pb(&t)))))))
     }
+
+    type StreamOriginalTradesStream = Pin<Box<dyn Stream<Item = Result<pb::OriginalTrade, Status>> + Send>>;
+
+    /// Refused: the Rust stacks do not carry the REST vs gRPC original's trade.
+    async fn stream_original_trades(
+        &self,
+        _: Request<pb::TradesRequest>,
+    ) -> Result<Response<Self::StreamOriginalTradesStream>, Status> {
+        Err(Status::unimplemented("tonic does not carry the original trade shape (trade: original)"))
+    }
 }
 
 /// Serves svc on ln with tonic until shut down; messages up to limit bytes.

@@ -37,6 +37,14 @@ public final class Model {
   public record Trade(long id, String symbol, double price, long quantity, long timestampNanos,
       Side side) {}
 
+  /**
+   * The REST vs gRPC original's trade (contract.OriginalTrade): 13 strings and 10
+   * longs under the original's names, which are also its JSON names.
+   */
+  public record OriginalTrade(String id, String externalId, String info,
+      String str1, String str2, String str3, String str4, String str5, String str6, String str7, String str8, String str9, String str10,
+      long long1, long long2, long long3, long long4, long long5, long long6, long long7, long long8, long long9, long long10) {}
+
   /** The answer of Stats: Echo calls answered, and the length of the latest payload. */
   public record Stats(long calls, long lastPayloadLen) {}
 }

@@ -95,6 +95,15 @@ public final class Reference {
    * [0, MAX_TRADES] with INVALID_ARGUMENT before any trade.
    */
   public Iterator<Trade> trades(long count) {
+    return stream(count, Contract::tradeAt);
+  }
+
+  /** The trades of a StreamOriginalTrades call, as trades() for originalTradeAt. */
+  public Iterator<Model.OriginalTrade> originalTrades(long count) {
+    return stream(count, Contract::originalTradeAt);
+  }
+
+  private static <T> Iterator<T> stream(long count, java.util.function.LongFunction<T> at) {
     if (count < 0 || count > Contract.MAX_TRADES) {
       throw new ContractException(Code.INVALID_ARGUMENT,
           "trade count " + count + " out of range [0, " + Contract.MAX_TRADES + "]");
@@ -108,11 +117,11 @@ public final class Reference {
       }
 
       @Override
-      public Trade next() {
+      public T next() {
         if (i >= count) {
           throw new NoSuchElementException();
         }
-        return Contract.tradeAt(i++);
+        return at.apply(i++);
       }
     };
   }

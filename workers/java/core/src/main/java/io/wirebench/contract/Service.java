@@ -1,5 +1,6 @@
 package io.wirebench.contract;
 
+import io.wirebench.contract.Model.OriginalTrade;
 import io.wirebench.contract.Model.Person;
 import io.wirebench.contract.Model.PersonLink;
 import io.wirebench.contract.Model.Stats;
@@ -41,9 +42,25 @@ public interface Service {
    */
   void streamTrades(long count, TradeSink sink) throws Exception;
 
+  /**
+   * streamTrades for the REST vs gRPC original's trade (originalTradeAt). A client whose
+   * stack does not carry that shape keeps this default, which refuses the call rather
+   * than stream anything else (the driver refuses such a run before it starts).
+   */
+  default void streamOriginalTrades(long count, OriginalTradeSink sink) throws Exception {
+    throw new UnsupportedOperationException(getClass().getSimpleName()
+        + " does not carry the original trade shape (trade: original)");
+  }
+
   /** Receives the trades of a stream. */
   @FunctionalInterface
   interface TradeSink {
     void accept(Trade t) throws Exception;
+  }
+
+  /** Receives the original's trades of a stream. */
+  @FunctionalInterface
+  interface OriginalTradeSink {
+    void accept(OriginalTrade t) throws Exception;
   }
 }

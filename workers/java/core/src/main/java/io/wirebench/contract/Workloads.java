@@ -18,7 +18,13 @@ public final class Workloads {
   private Workloads() {}
 
   /** The workload parameters; each workload reads those it uses. */
-  public record Params(int payload, int increments, long trades) {}
+  /** The workload parameters; each workload reads those it uses. trade is "" or compact, or original. */
+  public record Params(int payload, int increments, long trades, String trade) {
+    /** Parameters with the compact trade. */
+    public Params(int payload, int increments, long trades) {
+      this(payload, increments, trades, "");
+    }
+  }
 
   private record Spec(Set<String> uses, Builder builder) {}
 
@@ -88,8 +94,23 @@ public final class Workloads {
         }
       };
     }));
-    WORKLOADS.put("stream", new Spec(Set.of("trades"), (p, ds) -> {
+    WORKLOADS.put("stream", new Spec(Set.of("trades", "trade"), (p, ds) -> {
       long count = p.trades();
+      if (Contract.TRADE_ORIGINAL.equals(p.trade())) {
+        return (s, seq) -> {
+          long[] i = {0};
+          s.streamOriginalTrades(count, t -> {
+            Model.OriginalTrade want = Contract.originalTradeAt(i[0]);
+            if (!t.equals(want)) {
+              throw new WrongAnswerException("original trade " + i[0] + " = " + t + ", want " + want);
+            }
+            i[0]++;
+          });
+          if (i[0] != count) {
+            throw new WrongAnswerException("stream delivered " + i[0] + " of " + count + " trades");
+          }
+        };
+      }
       return (s, seq) -> {
         long[] i = {0};
         s.streamTrades(count, t -> {
@@ -128,6 +149,11 @@ public final class Workloads {
     }
     if (spec.uses().contains("trades") && (p.trades() < 0 || p.trades() > Contract.MAX_TRADES)) {
       throw new IllegalArgumentException(name + ": trades " + p.trades() + " out of range [0, " + Contract.MAX_TRADES + "]");
+    }
+    if (spec.uses().contains("trade") && !p.trade().isEmpty() && !Contract.TRADE_COMPACT.equals(p.trade())
+        && !Contract.TRADE_ORIGINAL.equals(p.trade())) {
+      throw new IllegalArgumentException(name + ": trade shape \"" + p.trade() + "\": want " + Contract.TRADE_COMPACT
+          + " or " + Contract.TRADE_ORIGINAL);
     }
     return spec.builder().build(p, ds);
   }

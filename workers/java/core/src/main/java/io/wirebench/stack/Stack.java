@@ -63,6 +63,15 @@ public abstract class Stack {
     return false;
   }
 
+  /**
+   * Whether both its sides carry the REST vs gRPC original's trade (the stream
+   * workload's trade: original): the worker refuses that shape for a stack without it,
+   * and announces it (original_trades) so the driver refuses it first.
+   */
+  public boolean originalTrades() {
+    return false;
+  }
+
   public boolean hasServer() {
     return false;
   }

@@ -119,6 +119,9 @@ final class Announcement {
           tls.add("client");
         }
       }
+      if (s.originalTrades()) {
+        o.put("original_trades", true);
+      }
       ArrayNode transports = o.putArray("transports");
       new TreeSet<>(s.transports()).forEach(transports::add);
       o.put("summary", s.summary());

@@ -175,11 +175,12 @@ final class ClientRun implements StreamObserver<ClientArgs> {
     try {
       Setups.checkTransport(b);
       st = Stacks.lookup(b.getProtocol(), b.getClientStack(), false);
+      Setups.checkTradeShape(b, st, false);
       tls = Setups.clientTls(b, setup, st);
       target = Address.parse(setup.getTarget());
       ds = Dataset.of(b.getDataSeed(), b.getDataSize());
       op = Workloads.build(b.getWorkload(), new Workloads.Params((int) Math.min(Math.max(b.getPayload(), -1), Integer.MAX_VALUE),
-          (int) Math.min(Math.max(b.getIncrements(), -1), Integer.MAX_VALUE), b.getTrades()), ds);
+          (int) Math.min(Math.max(b.getIncrements(), -1), Integer.MAX_VALUE), b.getTrades(), b.getTrade()), ds);
       LoadModel lm = b.getLoad();
       model = io.wirebench.engine.LoadModel.normalize(lm.getKind(), lm.getConcurrency(), lm.getConnections(), lm.getRate(),
           lm.getArrival()).share(setup.getShareIndex(), setup.getShareCount());

@@ -16,7 +16,8 @@ import java.util.function.Consumer;
  * The contract checks a client runs against a server, after protocol/protocoltest's
  * suite: every workload's op (answers verified), refusals with the right codes, echo
  * payloads from empty to 4 MiB with non-ASCII text, streams of 0, 1 and 10000 trades,
- * and a stream stopped early by its receiver. Used by the worker's `check` command and
+ * and a stream stopped early by its receiver; with originalTrades, the same streams of
+ * the original's trades, every field compared. Used by the worker's `check` command and
  * by the tests of every server and client pair.
  */
 public final class Conformance {
@@ -24,7 +25,38 @@ public final class Conformance {
 
   /** Runs every check on s against a server of ds; returns the failures (empty: conforms). */
   public static List<String> run(Service s, Dataset ds, Consumer<String> progress) {
+    return run(s, ds, false, progress);
+  }
+
+  /**
+   * Runs every check on s against a server of ds, the original's trades too when
+   * originalTrades (both stacks carry them); returns the failures (empty: conforms).
+   */
+  public static List<String> run(Service s, Dataset ds, boolean originalTrades, Consumer<String> progress) {
     List<String> failures = new ArrayList<>();
+    if (originalTrades) {
+      Workload op = Workloads.build("stream", new Workloads.Params(0, 0, 1000, Contract.TRADE_ORIGINAL), ds);
+      check(failures, progress, "workload stream, trade original", () -> op.run(s, 0));
+      for (long count : new long[] {0, 1, 10000}) {
+        check(failures, progress, "StreamOriginalTrades(" + count + ")", () -> {
+          long[] i = {0};
+          s.streamOriginalTrades(count, t -> {
+            if (!t.equals(Contract.originalTradeAt(i[0]))) {
+              throw new AssertionError("original trade " + i[0] + " = " + t + ", want " + Contract.originalTradeAt(i[0]));
+            }
+            i[0]++;
+          });
+          if (i[0] != count) {
+            throw new AssertionError("delivered " + i[0]);
+          }
+        });
+      }
+      check(failures, progress, "StreamOriginalTrades(-1) is invalid_argument",
+          () -> expect(Code.INVALID_ARGUMENT, () -> {
+            s.streamOriginalTrades(-1, t -> {});
+            return null;
+          }));
+    }
     for (String name : Workloads.names()) {
       Workload op = Workloads.build(name, new Workloads.Params(11, 10, 1000), ds);
       for (long i = 0; i < 3; i++) {

@@ -268,6 +268,10 @@ public final class Main implements Callable<Integer> {
         description = "speak TLS 1.3 to the target, trusting the PEM CA certificates of this file alone")
     Path tlsCA;
 
+    @Option(names = "--original-trades",
+        description = "also check the original's 23-field trade (StreamOriginalTrades), for a server that carries it")
+    boolean originalTrades;
+
     @Option(names = "--tls-server-name", paramLabel = "NAME",
         description = "the name the server's certificate must carry (default: the target's host); needs --tls-ca")
     String tlsServerName;
@@ -292,7 +296,7 @@ public final class Main implements Callable<Integer> {
         throw flags.refused(e);
       }
       try (client) {
-        List<String> failures = Conformance.run(client, ds, System.err::println);
+        List<String> failures = Conformance.run(client, ds, originalTrades, System.err::println);
         System.err.println(failures.isEmpty() ? "check: " + stack.protocol() + "/" + stack.name() + " against " + target + ": conforms"
             : "check: " + failures.size() + " checks failed");
         return failures.isEmpty() ? 0 : 1;

@@ -34,6 +34,7 @@ final class ServerRun implements StreamObserver<ServerArgs> {
     Benchmark b = setup.getBenchmark();
     Setups.checkTransport(b);
     Stack stack = Stacks.lookup(b.getProtocol(), b.getServerStack(), true);
+    Setups.checkTradeShape(b, stack, true);
     Tls.Server tls = Setups.serverTls(b, setup, stack);
     Address listen = Address.parse(setup.getListen());
     Dataset ds = Dataset.of(b.getDataSeed(), b.getDataSize());

@@ -66,6 +66,18 @@ final class Setups {
   }
 
   /** Refuses TLS for a stack without it, naming the stack. */
+  /**
+   * Refuses a benchmark that asks for the original's trade (trade: original) of a stack
+   * that does not carry it, naming the stack and the shape.
+   */
+  static void checkTradeShape(Benchmark b, Stack stack, boolean server) {
+    String shape = b.getTrade();
+    if (io.wirebench.contract.Contract.TRADE_ORIGINAL.equals(shape) && !stack.originalTrades()) {
+      throw new IllegalArgumentException("the " + stack.name() + " " + (server ? "server" : "client") + " stack of "
+          + stack.protocol() + " does not carry the original trade shape (trade: original)");
+    }
+  }
+
   static void requireTls(Stack stack, boolean server) {
     if (!stack.speaksTls(server)) {
       String side = server ? "server" : "client";

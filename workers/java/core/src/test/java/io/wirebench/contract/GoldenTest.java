@@ -102,4 +102,27 @@ class GoldenTest {
         p.get("email").asText(),
         pic == null ? null : new Model.Picture(pic.get("large").asText(), pic.get("medium").asText(), pic.get("thumbnail").asText()));
   }
+
+  /**
+   * The original's trades equal the Go ones: the strings of trades 0 and 9999 are those
+   * contract/originaltrade_test.go checks, computed by an independent reimplementation
+   * of the recipe; long k of trade i is 259200000000000 + (10 i + k - 1) 250.
+   */
+  @Test
+  void originalTradesMatchGo() {
+    String[][] strs = {
+        {"DqGTbqvGrM", "NXhhF6rq2c", "TGzzYG0eAq", "VMQJAQMrDY", "XKqwRRsVHN", "CuULHp2tJZ",
+            "74FTa68RDw", "WcdWW7PTAp", "b0ikj0a6RF", "5o3Rq6UjTA", "5Zs_u6ufT5", "ksc08aqSh7"},
+        {"fP7tE0_mgz", "Y07nVwIHsE", "zvx5JyT7U2", "5kWf5Ez8BM", "ZvdtTGRXfM", "Fxf0gJc044",
+            "lC8V5LPyyW", "ABP_z0UpsQ", "udHgc4pct4", "IUAvWcrYbE", "qP8Ls_0JUE", "uuTPR38qHH"}};
+    long[] ids = {0, 9999};
+    for (int t = 0; t < ids.length; t++) {
+      String[] s = strs[t];
+      long b = 259_200_000_000_000L + ids[t] * 2500;
+      Model.OriginalTrade want = new Model.OriginalTrade(Long.toString(ids[t]), s[0], s[1],
+          s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11],
+          b, b + 250, b + 500, b + 750, b + 1000, b + 1250, b + 1500, b + 1750, b + 2000, b + 2250);
+      assertEquals(want, Contract.originalTradeAt(ids[t]), "original trade " + ids[t]);
+    }
+  }
 }

@@ -163,6 +163,12 @@ public abstract class GrpcJavaStack extends Stack {
   }
 
   /** grpc-proto over grpc-java's Netty transport. */
+  /** The grpc-proto stacks carry the original's trade (StreamOriginalTrades); grpc-java-avro does not. */
+  @Override
+  public boolean originalTrades() {
+    return !avro;
+  }
+
   public static final class Netty extends GrpcJavaStack {
     public Netty() {
       super("grpc-java-netty", false, false);

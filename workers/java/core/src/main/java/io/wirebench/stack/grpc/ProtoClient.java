@@ -101,12 +101,33 @@ final class ProtoClient implements Stack.Client {
   /** Reads the stream through the blocking iterator; a failing sink cancels the call's context (RST_STREAM). */
   @Override
   public void streamTrades(long count, TradeSink sink) throws Exception {
+    stream(() -> trades.streamTrades(request(count)), t -> sink.accept(ProtoConvert.fromProto(t)));
+  }
+
+  /** streamTrades for the original's trades (TradeService/StreamOriginalTrades). */
+  @Override
+  public void streamOriginalTrades(long count, OriginalTradeSink sink) throws Exception {
+    stream(() -> trades.streamOriginalTrades(request(count)), t -> sink.accept(ProtoConvert.fromProto(t)));
+  }
+
+  private static Wirebench.TradesRequest request(long count) {
+    return Wirebench.TradesRequest.newBuilder().setCount(count).build();
+  }
+
+  /** Handles one message of a stream. */
+  @FunctionalInterface
+  private interface Each<W> {
+    void accept(W w) throws Exception;
+  }
+
+  /** Calls a stream in a context of its own, handing each message to each; cancels the context at the end. */
+  private static <W> void stream(java.util.function.Supplier<Iterator<W>> call, Each<W> each) throws Exception {
     Context.CancellableContext ctx = Context.current().withCancellation();
     Context previous = ctx.attach();
     try {
-      Iterator<Wirebench.Trade> it = trades.streamTrades(Wirebench.TradesRequest.newBuilder().setCount(count).build());
+      Iterator<W> it = call.get();
       while (it.hasNext()) {
-        sink.accept(ProtoConvert.fromProto(it.next()));
+        each.accept(it.next());
       }
     } catch (StatusRuntimeException e) {
       throw GrpcErrors.fromStatus(e);

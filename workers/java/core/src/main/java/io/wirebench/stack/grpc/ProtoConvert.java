@@ -78,6 +78,23 @@ final class ProtoConvert {
         .build();
   }
 
+  static Wirebench.OriginalTrade toProto(Model.OriginalTrade t) {
+    return Wirebench.OriginalTrade.newBuilder().setId(t.id()).setExternalId(t.externalId()).setInfo(t.info())
+        .setStr1(t.str1()).setStr2(t.str2()).setStr3(t.str3()).setStr4(t.str4()).setStr5(t.str5())
+        .setStr6(t.str6()).setStr7(t.str7()).setStr8(t.str8()).setStr9(t.str9()).setStr10(t.str10())
+        .setLong1(t.long1()).setLong2(t.long2()).setLong3(t.long3()).setLong4(t.long4()).setLong5(t.long5())
+        .setLong6(t.long6()).setLong7(t.long7()).setLong8(t.long8()).setLong9(t.long9()).setLong10(t.long10())
+        .build();
+  }
+
+  static Model.OriginalTrade fromProto(Wirebench.OriginalTrade t) {
+    return new Model.OriginalTrade(t.getId(), t.getExternalId(), t.getInfo(),
+        t.getStr1(), t.getStr2(), t.getStr3(), t.getStr4(), t.getStr5(),
+        t.getStr6(), t.getStr7(), t.getStr8(), t.getStr9(), t.getStr10(),
+        t.getLong1(), t.getLong2(), t.getLong3(), t.getLong4(), t.getLong5(),
+        t.getLong6(), t.getLong7(), t.getLong8(), t.getLong9(), t.getLong10());
+  }
+
   static Model.Trade fromProto(Wirebench.Trade t) {
     Model.Side side = switch (t.getSideValue()) {
       case 0 -> Model.Side.BUY;

@@ -82,6 +82,11 @@ final class ProtoServices {
     public void streamTrades(Wirebench.TradesRequest req, StreamObserver<Wirebench.Trade> out) {
       TradeStreamer.serve(svc, req.getCount(), out, ProtoConvert::toProto);
     }
+
+    @Override
+    public void streamOriginalTrades(Wirebench.TradesRequest req, StreamObserver<Wirebench.OriginalTrade> out) {
+      TradeStreamer.serve(() -> svc.originalTrades(req.getCount()), out, ProtoConvert::toProto);
+    }
   }
 
   /** Completes a unary call with the answer, or fails it with the status of the service's error. */

@@ -6,6 +6,7 @@ import io.wirebench.contract.Model;
 import io.wirebench.contract.Reference;
 import java.util.Iterator;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Serves StreamTrades with grpc-java's own flow control, as its manual flow-control
@@ -19,9 +20,14 @@ final class TradeStreamer {
   private TradeStreamer() {}
 
   static <T> void serve(Reference svc, long count, StreamObserver<T> observer, Function<Model.Trade, T> convert) {
-    Iterator<Model.Trade> trades;
+    serve(() -> svc.trades(count), observer, convert);
+  }
+
+  /** serve for the trades of open (a Reference's stream), each converted by convert. */
+  static <S, T> void serve(Supplier<Iterator<S>> open, StreamObserver<T> observer, Function<S, T> convert) {
+    Iterator<S> trades;
     try {
-      trades = svc.trades(count);
+      trades = open.get();
     } catch (RuntimeException e) {
       observer.onError(GrpcErrors.toStatus(e));
       return;

@@ -81,7 +81,25 @@ final class JavaHttpClient implements Stack.Client {
 
   @Override
   public void streamTrades(long count, TradeSink sink) throws Exception {
-    HttpRequest req = HttpRequest.newBuilder(URI.create(base + "/trades?count=" + count)).GET().build();
+    stream("/trades?count=" + count, count, Json.MAPPER, Json.StreamLine.class, sink::accept);
+  }
+
+  /** GET /trades?count=N&shape=original: the original's trades, read with Jackson's default (camelCase) names. */
+  @Override
+  public void streamOriginalTrades(long count, OriginalTradeSink sink) throws Exception {
+    stream("/trades?count=" + count + "&shape=original", count, Json.ORIGINAL_MAPPER, Json.OriginalLine.class, sink::accept);
+  }
+
+  /** Handles one trade of a stream. */
+  @FunctionalInterface
+  private interface Each<T> {
+    void accept(T t) throws Exception;
+  }
+
+  /** Reads the NDJSON stream at path, each line decoded by mapper as a type, and hands each trade to sink. */
+  private <T, L extends Json.Line<T>> void stream(String path, long count, com.fasterxml.jackson.databind.ObjectMapper mapper,
+      Class<L> type, Each<T> sink) throws Exception {
+    HttpRequest req = HttpRequest.newBuilder(URI.create(base + path)).GET().build();
     HttpResponse<InputStream> resp = http.send(req, HttpResponse.BodyHandlers.ofInputStream());
     try (InputStream in = resp.body()) { // closing before the end drops the connection: the server stops
       if (resp.statusCode() != 200) {
@@ -94,7 +112,7 @@ final class JavaHttpClient implements Stack.Client {
         if (line.length == 0) {
           continue;
         }
-        Json.StreamLine l = Json.MAPPER.readValue(line, Json.StreamLine.class);
+        L l = mapper.readValue(line, type);
         if (l.error() != null) {
           Code c = Code.fromWire(l.error().code());
           throw new ContractException(c == null ? Code.INTERNAL : c, l.error().message());
@@ -112,7 +130,7 @@ final class JavaHttpClient implements Stack.Client {
           throw new IOException("stream sent more than the " + count + " trades asked");
         }
         n++;
-        sink.accept(new Model.Trade(l.id(), l.symbol(), l.price(), l.quantity(), l.timestampNanos(), l.side()));
+        sink.accept(l.trade());
       }
       throw new IOException("stream cut short after " + n + " of " + count + " trades: no end line");
     }

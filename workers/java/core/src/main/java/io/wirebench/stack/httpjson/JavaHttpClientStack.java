@@ -48,6 +48,12 @@ public final class JavaHttpClientStack extends Stack {
     return true;
   }
 
+  /** It carries the original's trade (GET /trades?shape=original). */
+  @Override
+  public boolean originalTrades() {
+    return true;
+  }
+
   @Override
   public boolean hasClient() {
     return true;

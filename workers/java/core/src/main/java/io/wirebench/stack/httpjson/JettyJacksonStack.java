@@ -58,6 +58,12 @@ public final class JettyJacksonStack extends Stack {
     return true;
   }
 
+  /** It carries the original's trade (GET /trades?shape=original). */
+  @Override
+  public boolean originalTrades() {
+    return true;
+  }
+
   @Override
   public boolean hasServer() {
     return true;

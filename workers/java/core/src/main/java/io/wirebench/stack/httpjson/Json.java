@@ -45,9 +45,43 @@ final class Json {
   /** The last line of a stream the server failed after it started. */
   record ErrorLine(ErrorBody error) {}
 
+  /**
+   * The original's trades (GET /trades?shape=original) under the original's names,
+   * camelCase as Jackson writes a bean by default: {"id":"0","externalId":...,"long10":...}.
+   */
+  static final ObjectMapper ORIGINAL_MAPPER = JsonMapper.builder()
+      .serializationInclusion(JsonInclude.Include.NON_NULL)
+      .build();
+
+  /** A stream line as read: the end line, the error line, or a trade. */
+  interface Line<T> {
+    EndCount end();
+
+    ErrorBody error();
+
+    /** The trade of a line that is neither final line. */
+    T trade();
+  }
+
   /** Any line of a trade stream: a trade, or the end or error line. */
   record StreamLine(Long id, String symbol, Double price, Long quantity, Long timestampNanos, Model.Side side,
-      EndCount end, ErrorBody error) {}
+      EndCount end, ErrorBody error) implements Line<Model.Trade> {
+    @Override
+    public Model.Trade trade() {
+      return new Model.Trade(id, symbol, price, quantity, timestampNanos, side);
+    }
+  }
+
+  /** Any line of a stream of the original's trades (read with ORIGINAL_MAPPER). */
+  record OriginalLine(String id, String externalId, String info,
+      String str1, String str2, String str3, String str4, String str5, String str6, String str7, String str8, String str9, String str10,
+      Long long1, Long long2, Long long3, Long long4, Long long5, Long long6, Long long7, Long long8, Long long9, Long long10,
+      EndCount end, ErrorBody error) implements Line<Model.OriginalTrade> {
+    @Override
+    public Model.OriginalTrade trade() {
+      return new Model.OriginalTrade(id, externalId, info, str1, str2, str3, str4, str5, str6, str7, str8, str9, str10, long1, long2, long3, long4, long5, long6, long7, long8, long9, long10);
+    }
+  }
 
   static int status(Code c) {
     return switch (c) {

@@ -1,6 +1,8 @@
 package io.wirebench.stack.httpjson;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.wirebench.contract.Code;
+import io.wirebench.contract.Contract;
 import io.wirebench.contract.ContractException;
 import io.wirebench.contract.Model;
 import io.wirebench.contract.Reference;
@@ -101,7 +103,8 @@ final class Servlets {
   }
 
   /**
-   * GET /trades?count=N: NDJSON, one trade per line, flushed every BATCH trades, ended
+   * GET /trades?count=N (shape=original: the original's trades, under its camelCase
+   * names): NDJSON, one trade per line, flushed every BATCH trades, ended
    * by {"end":{"count":N}}. A bad count is an ordinary 400 before any trade. When the
    * client goes away the next write fails and the stream stops.
    */
@@ -124,7 +127,18 @@ final class Servlets {
       } catch (NumberFormatException e) {
         throw new ContractException(Code.INVALID_ARGUMENT, "count \"" + c + "\" is not an integer");
       }
-      Iterator<Model.Trade> trades = svc.trades(count);
+      String shape = req.getParameter("shape");
+      Iterator<?> trades;
+      ObjectMapper mapper = Json.MAPPER;
+      if (shape == null || shape.equals(Contract.TRADE_COMPACT)) {
+        trades = svc.trades(count);
+      } else if (shape.equals(Contract.TRADE_ORIGINAL)) {
+        trades = svc.originalTrades(count);
+        mapper = Json.ORIGINAL_MAPPER;
+      } else {
+        throw new ContractException(Code.INVALID_ARGUMENT, "query parameter shape=\"" + shape + "\": want "
+            + Contract.TRADE_COMPACT + " or " + Contract.TRADE_ORIGINAL);
+      }
       resp.setStatus(200);
       resp.setContentType("application/x-ndjson");
       resp.setHeader("X-Content-Type-Options", "nosniff");
@@ -135,7 +149,7 @@ final class Servlets {
       ServletOutputStream out = resp.getOutputStream();
       long n = 0;
       while (trades.hasNext()) {
-        out.write(Json.MAPPER.writeValueAsBytes(trades.next()));
+        out.write(mapper.writeValueAsBytes(trades.next()));
         out.write('\n');
         if (++n % BATCH == 0) {
           out.flush();

@@ -117,5 +117,10 @@ object AkkaGrpc04Stack {
         val it = svc.trades(in.count).asScala
         Source.fromIterator(() => it.map(toProto))
       } catch { case e: ContractException => Source.failed(refusal(e)) }
+
+    /** Refused: akka-grpc 0.4 does not carry the original's trade (the driver refuses such a run first). */
+    override def streamOriginalTrades(in: TradesRequest): Source[OriginalTrade, NotUsed] =
+      Source.failed(new GrpcServiceException(Status.UNIMPLEMENTED.withDescription(
+        "akka-grpc 0.4 does not carry the original trade shape (trade: original)")))
   }
 }

@@ -49,6 +49,11 @@ final class AkkaGrpcServices(svc: Reference)(implicit ec: ExecutionContext) {
       val it = svc.trades(in.count).asScala
       Source.fromIterator(() => it.map(toProto))
     }
+
+    /** Refused: the Akka gRPC stack does not carry the original's trade (the driver refuses such a run first). */
+    override def streamOriginalTrades(in: TradesRequest): Source[OriginalTrade, NotUsed] =
+      Source.failed(new akka.grpc.GrpcServiceException(io.grpc.Status.UNIMPLEMENTED.withDescription(
+        "Akka gRPC does not carry the original trade shape (trade: original)")))
   }
 }
 
