@@ -130,7 +130,7 @@ func TestBenchRefusesWhatSuitesRefuse(t *testing.T) {
 		{[]string{"bench", "-p", "direct", "-w", "person.get", "--trades", "5"},
 			"targets: [direct]\nworkloads:\n  - name: person.get\n    trades: [5]\n", "person.get takes no trades (it has no parameters)"},
 		{[]string{"bench", "-p", "direct", "-w", "stream", "--payload", "1KiB"},
-			"targets: [direct]\nworkloads:\n  - name: stream\n    payloads: [1KiB]\n", "stream takes no payload (its parameters: trades)"},
+			"targets: [direct]\nworkloads:\n  - name: stream\n    payloads: [1KiB]\n", "stream takes no payload (its parameters: trades, trade)"},
 		{[]string{"bench", "-p", "direct", "--arrival", "poisson"},
 			"targets: [direct]\nworkloads: [person.get]\nload: {concurrency: 50, arrival: poisson}\n", "arrival poisson needs a rate"},
 		{[]string{"bench", "-p", "direct", "--rate=0"},
