@@ -423,7 +423,7 @@ func (r *run) call(c *caller, seq uint64, intended time.Time) time.Time {
 	case r.ctx.Err() != nil:
 		return end // the run is stopping; this phase is discarded anyway
 	default:
-		kind = record.Classify(err)
+		kind = classify(err)
 	}
 	c.rec.RecordError(kind)
 	r.noteError(kind, err)
