@@ -300,12 +300,13 @@ func runSequential(ctx context.Context, res Resolved, idx int, opt Options, dir 
 	}
 }
 
-// where says in which trial and phase err happened; a cancelled run is left as it is.
+// where says in which trial and phase err happened (a results.ForkError); a cancelled
+// run is left as it is.
 func where(trial int, phase string, err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
-	return fmt.Errorf("trial %d, %s: %w", trial+1, phase, err)
+	return &results.ForkError{Fork: trial, Phase: phase, Err: err}
 }
 
 // runInterleaved measures a group in rounds (RunGroup). Every spec of the group has

@@ -34,8 +34,10 @@ type Bench struct {
 	// measured in one group's rounds or their group does not pair that metric. A nil
 	// Pair pairs nothing beyond Relative. Safe for concurrent use.
 	Pair func(over *Bench, metric string) *Relative
-	// Warnings are the benchmark's warnings, as the summary wrote them.
-	Warnings []string
+	// StillWarming is the warning (as printed) that said the benchmark was still
+	// warming up (results.WarnStillWarming), for results written before its
+	// steady-state class (Steady) was recorded; "" when there was none.
+	StillWarming string
 }
 
 // Relative is a paired ratio with its confidence interval.
@@ -265,12 +267,8 @@ func payloadBytes(s string) int64 {
 }
 
 // NoSteadyState is the steady-state class of a benchmark that did not settle in some
-// fork (results.SteadyNone; a test keeps them equal), and StillWarming the warning
-// that said so in results written before the class was recorded.
-const (
-	NoSteadyState = "no steady state"
-	StillWarming  = "still warming up"
-)
+// fork (results.SteadyNone; a test keeps them equal).
+const NoSteadyState = "no steady state"
 
 // Steady reports whether b reached a steady state, and why not: from its class (a
 // class it had in a quarter of its forks or more), or in results written before the
@@ -282,10 +280,8 @@ func Steady(b *Bench) (bool, string) {
 		}
 		return true, ""
 	}
-	for _, w := range b.Warnings {
-		if strings.Contains(w, StillWarming) {
-			return false, "no steady state (" + w + ")"
-		}
+	if b.StillWarming != "" {
+		return false, "no steady state (" + b.StillWarming + ")"
 	}
 	return true, ""
 }

@@ -70,7 +70,7 @@ func TestCompare(t *testing.T) {
 	}
 	// Still warming up: no steady state.
 	warm := rpc
-	warm.Warnings = []string{"rpc is still warming up: its slices rose 12 %"}
+	warm.StillWarming = "still warming up: its speed rose +12 % over the rounds against the other targets'"
 	if r := Compare(o, "", []Bench{http, warm})[0]; r.Verdict != NotComparable || !strings.Contains(r.Why, "no steady state") {
 		t.Errorf("warming: %+v", r)
 	}

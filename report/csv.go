@@ -125,12 +125,16 @@ var summaryColumns = []csvColumn{
 		return avgTime(b, func(t *results.Throughput) string { return strconv.Itoa(t.N) })
 	}},
 	{"generator_bound", func(b *results.Benchmark) string { return strconv.FormatBool(b.GeneratorBound) }},
-	{"warnings", func(b *results.Benchmark) string { return strings.Join(b.Warnings, "; ") }},
+	{"warnings", func(b *results.Benchmark) string { return strings.Join(b.Warnings.Strings(), "; ") }},
 	{"trial_errors", func(b *results.Benchmark) string {
 		var es []string
 		for _, t := range b.Trials {
 			if t.Error != "" {
-				es = append(es, fmt.Sprintf("trial %d: %s", t.Index+1, firstLine(t.Error)))
+				where := fmt.Sprint("trial ", t.Index+1)
+				if t.Phase != "" {
+					where += ", " + t.Phase
+				}
+				es = append(es, where+": "+firstLine(t.Error))
 			}
 		}
 		return strings.Join(es, "; ")

@@ -76,7 +76,7 @@ func fixture(t testing.TB) *results.Results {
 	}
 	for i, s := range specs {
 		b := results.Benchmark{
-			Protocol: s.proto, Transport: s.transport, Workload: s.workload, Params: s.params,
+			Protocol: s.proto, Transport: s.transport, Workload: s.workload, CallsPerOp: 1, Params: s.params,
 			Load: s.load, Mode: s.mode, WarmupSeconds: 1, IterationSeconds: 1, Iterations: 2,
 			GeneratorBound: s.proto == "direct",
 		}
@@ -130,12 +130,12 @@ func fixture(t testing.TB) *results.Results {
 	// The saturated point of the sweep: late arrivals and a warning.
 	sat := &r.Benchmarks[18]
 	sat.Summary.Overflow = 5120
-	sat.Warnings = []string{"achieved 3105 ops/s of 4000 targeted: the target did not keep up"}
+	sat.Warnings = results.Warnings{{Kind: results.WarnOther, Text: "achieved 3105 ops/s of 4000 targeted: the target did not keep up"}}
 	// Failed calls, one trial cut short, and a message with Markdown in it.
 	e := &r.Benchmarks[7]
 	e.Summary.Errors, e.Summary.ErrorsByKind = 37, map[string]int64{"unavailable": 30, "timeout": 7}
-	e.Trials[1].Error = "worker exited: signal: killed\nstack trace follows"
-	e.Warnings = []string{"client CPU at 97% of its share: results may be *generator*-bound | check"}
+	e.Trials[1].Error, e.Trials[1].Phase = "worker exited: signal: killed\nstack trace follows", "round 2"
+	e.Warnings = results.Warnings{{Kind: results.WarnOther, Text: "client CPU at 97% of its share: results may be *generator*-bound | check"}}
 	// Stacks: the production Go stacks, but a tuned server for http-json/tcp/person.get.
 	stack := func(name, tier string) *results.Stack {
 		return &results.Stack{Name: name, Language: "go", Tier: tier, Libraries: map[string]string{"go": "go1.26.8"}}
@@ -149,7 +149,7 @@ func fixture(t testing.TB) *results.Results {
 	tuned := &r.Benchmarks[1]
 	tuned.ServerStack = stack("go-tuned-json", results.TierTuned)
 	tuned.Name = "http-json[server=go-tuned-json]/tcp/person.get/closed-c50"
-	tuned.Warnings = []string{results.MachineChanged + ": its speed moved between two levels 71 % apart"}
+	tuned.Warnings = results.Warnings{{Kind: results.WarnMachineChanged, Text: "its speed moved between two levels 71 % apart"}}
 	// The person.get group, interleaved, against the tuned http-json.
 	for i, ratio := range map[int][3]float64{0: {131.4, 120.2, 143.6}, 2: {2.283, 2.204, 2.365}, 3: {2.852, 2.71, 3.001}} {
 		r.Benchmarks[i].Summary.Relative = &results.Relative{Baseline: tuned.Name, Rounds: 150,

@@ -85,12 +85,26 @@ func TestSweeps(t *testing.T) {
 	}
 }
 
+// The notes take each warning by its kind: the summary's generator-bound warning and
+// failed calls are said once (not again from GeneratorBound and the error counts),
+// failed calls and a failed benchmark are errors, a fork's failure names its fork
+// and phase, and a warning of a kind this wirebench does not know is a warning.
 func TestNotesSayEachThingOnce(t *testing.T) {
 	b := results.Benchmark{Name: "b", GeneratorBound: true,
-		Warnings: []string{"generator-bound: lag p99 2ms is over 1ms", "errors: 3 timeout (first: deadline exceeded)"},
-		Summary:  results.Summary{Errors: 3, Ops: 10, ErrorsByKind: map[string]int64{"timeout": 3}}}
-	ns := notes([]results.Benchmark{b})
-	if len(ns) != 2 || ns[0].Kind != "warning" || ns[1].Kind != "error" {
-		t.Errorf("notes = %+v, want bench's two warnings only, the second as an error", ns)
+		Warnings: results.Warnings{
+			{Kind: results.WarnGenerator, Text: "lag p99 2ms is over 1ms"},
+			{Kind: results.WarnErrors, Text: "3 timeout (first: deadline exceeded)"},
+			{Kind: results.WarnFailed, Fork: 2, Phase: "warmup", Text: "worker exited"},
+			{Kind: "from-the-future", Text: "a newer wirebench's warning"},
+		},
+		Summary: results.Summary{Errors: 3, Ops: 10, ErrorsByKind: map[string]int64{"timeout": 3}}}
+	want := []note{
+		{"b", "warning", "generator-bound: lag p99 2ms is over 1ms"},
+		{"b", "error", "errors: 3 timeout (first: deadline exceeded)"},
+		{"b", "error", "failed: trial 2, warmup: worker exited"},
+		{"b", "warning", "a newer wirebench's warning"},
+	}
+	if ns := notes([]results.Benchmark{b}); !slices.Equal(ns, want) {
+		t.Errorf("notes = %+v\nwant %+v", ns, want)
 	}
 }

@@ -48,7 +48,7 @@ func TestHTMLEscapes(t *testing.T) {
 	// The first benchmark names its operation, so the name reaches the
 	// headings, the tables, the notes and the charts' labels.
 	r.Benchmarks[0].Name = "direct/inproc/person.get" + evil + "/closed-c50"
-	r.Benchmarks[0].Warnings = []string{"a warning with " + evil}
+	r.Benchmarks[0].Warnings = results.Warnings{{Kind: results.WarnOther, Text: "a warning with " + evil}}
 	r.Benchmarks[1].Options = map[string]string{"x": evil} // a series label
 	r.Environment.CPUModel = evil
 	var buf bytes.Buffer

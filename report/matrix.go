@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/wirebench/wirebench/results"
 )
@@ -146,10 +145,8 @@ func pairFailure(b *results.Benchmark) string {
 	if b.Summary.ThroughputOpsS.N > 0 || b.Summary.Ops > 0 {
 		return ""
 	}
-	for _, w := range b.Warnings {
-		if r, ok := strings.CutPrefix(w, "failed: "); ok {
-			return firstLine(r)
-		}
+	if f := b.Warnings.Of(results.WarnFailed); len(f) > 0 {
+		return firstLine(f[0].Text)
 	}
 	for _, t := range b.Trials {
 		if t.Error != "" {
@@ -164,12 +161,9 @@ func pairFailure(b *results.Benchmark) string {
 // errors.
 const maxCellReason = 100
 
-// cellReason is reason shortened to maxCellReason characters, without the trial and
-// phase the driver puts before it ("trial 1, start: ").
+// cellReason is reason shortened to maxCellReason characters (where it happened, the
+// trial and phase, is left for the warnings: Warning.Text holds the reason alone).
 func cellReason(reason string) string {
-	if _, rest, ok := strings.Cut(reason, ", start: "); ok && strings.HasPrefix(reason, "trial ") {
-		reason = rest
-	}
 	if r := []rune(reason); len(r) > maxCellReason {
 		reason = string(r[:maxCellReason-1]) + "…"
 	}
@@ -238,7 +232,7 @@ func (g *matrixGrid) table(m matrixMetric, first bool) table {
 				row = append(row, "failed")
 				continue
 			}
-			calls := float64(max(b.Calls(), 1))
+			calls := float64(max(b.CallsPerOp, 1))
 			x := m.value(b, calls)
 			if isFinite(x) && x > 0 {
 				values[r][k] = x

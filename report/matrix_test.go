@@ -2,6 +2,8 @@ package report
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -40,7 +42,7 @@ func matrixFixture() *results.Results {
 	}
 	failed := pair("grpc-proto", "person.get", 1, "tonic", "tonic", 0, 0, 0, nil, 0)
 	failed.Summary = results.Summary{}
-	failed.Trials = []results.Trial{{Index: 0, Error: "trial 1, start: client worker (pid 7): exit status 1\nstderr: bind: address in use"}}
+	failed.Trials = []results.Trial{{Index: 0, Phase: "start", Error: "client worker (pid 7): exit status 1\nstderr: bind: address in use"}}
 	direct := results.Benchmark{Name: "direct/person.get/closed-c50", Protocol: "direct", Transport: results.InProcess,
 		Workload: "person.get", Params: map[string]any{}, CallsPerOp: 1, Load: closed50, Mode: results.ModeThroughput,
 		ServerStack: stack("go-call", results.TierProduction), ClientStack: stack("go-call", results.TierProduction)}
@@ -204,17 +206,28 @@ func TestMatrixRenders(t *testing.T) {
 	}
 }
 
-// A failure's reason loses the trial and phase the driver puts first and is cut at
-// maxCellReason (100) characters, the 100th an ellipsis.
+// A failure's reason is cut at maxCellReason (100) characters, the 100th an ellipsis.
+// Where it happened (the trial and phase) is left to the warnings: the cell holds the
+// reason alone, for a failure of today's results and of a file written before
+// warnings were data alike.
 func TestCellReason(t *testing.T) {
 	long := strings.Repeat("x", 120)
 	for _, c := range []struct{ in, want string }{
-		{"trial 2, start: client worker: refused", "client worker: refused"},
 		{"the JVM worker is not built", "the JVM worker is not built"},
-		{"trial 1, round 3: " + long, ("trial 1, round 3: " + long)[:99] + "…"},
+		{long, long[:99] + "…"},
 	} {
 		if got := cellReason(c.in); got != c.want {
 			t.Errorf("cellReason(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	var old results.Benchmark
+	if err := json.Unmarshal([]byte(`{"name": "x", "warnings": ["failed: trial 2, start: client worker: refused"]}`), &old); err != nil {
+		t.Fatal(err)
+	}
+	now := results.Benchmark{Warnings: results.Warnings{results.Failure(&results.ForkError{Fork: 1, Phase: "start", Err: errors.New("client worker: refused")})}}
+	for _, b := range []*results.Benchmark{&old, &now} {
+		if got := pairFailure(b); got != "client worker: refused" {
+			t.Errorf("reason %q of %+v, want the driver's error alone", got, b.Warnings)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/wirebench/wirebench/originals"
 	"github.com/wirebench/wirebench/results"
+	"github.com/wirebench/wirebench/stats"
 )
 
 // The views a suite gets by declaring an original (SuiteInfo.Original) or deviations,
@@ -161,8 +162,8 @@ func setupsTable(o *originals.Original, only string) table {
 }
 
 // Benches is what package originals reads of bs. Two benchmarks measured in one
-// comparison group's rounds (results.Pairable) are paired by Bench.Pair as the group
-// pairs a target with its baseline (results.Paired), from the slices bs hold.
+// comparison group's rounds (stats.Pairable) are paired by Bench.Pair as the group
+// pairs a target with its baseline (stats.Paired), from the slices bs hold.
 func Benches(bs []results.Benchmark) []originals.Bench {
 	out := make([]originals.Bench, len(bs))
 	byName := make(map[string]*results.Benchmark, len(bs))
@@ -173,8 +174,11 @@ func Benches(bs []results.Benchmark) []originals.Bench {
 		b := &bs[i]
 		ob := originals.Bench{Name: b.Name, Protocol: b.Protocol, Transport: b.Transport, Label: b.Label, Workload: b.Workload,
 			Load: b.Load.Model, Concurrency: int64(b.Load.Concurrency), Connections: int64(b.Load.Connections), Rate: b.Load.Rate,
-			Avgt: b.Mode == results.ModeAverageTime, Warnings: b.Warnings, Steady: b.Steady,
+			Avgt: b.Mode == results.ModeAverageTime, Steady: b.Steady,
 			Payload: param(b.Params, "payload"), Increments: param(b.Params, "increments"), Trades: param(b.Params, "trades")}
+		if w := b.Warnings.Of(results.WarnStillWarming); len(w) > 0 {
+			ob.StillWarming = w[0].String()
+		}
 		if b.ServerStack != nil {
 			ob.ServerStack = b.ServerStack.Name
 		}
@@ -187,10 +191,10 @@ func Benches(bs []results.Benchmark) []originals.Bench {
 		ob.Relative = relativeOf(b.Summary.Relative, "score")
 		ob.Pair = func(over *originals.Bench, metric string) *originals.Relative {
 			o := byName[over.Name]
-			if o == nil || !results.Pairable(b, o) {
+			if o == nil || !stats.Pairable(b, o) {
 				return nil
 			}
-			rel, _ := results.Paired(b, o)
+			rel, _ := stats.Paired(b, o)
 			return relativeOf(rel, metric)
 		}
 		out[i] = ob

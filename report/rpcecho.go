@@ -159,7 +159,7 @@ func rpcechoLines(bs []results.Benchmark) view {
 	var series []string
 	for _, g := range results.Groups(bs) {
 		b0 := g.Benchmarks[0]
-		if _, echoes := b0.Params["payload"]; !echoes || b0.Calls() == 0 {
+		if _, echoes := b0.Params["payload"]; !echoes || b0.CallsPerOp == 0 {
 			continue // rpcecho timed calls that echo a payload
 		}
 		pl := payloadName(b0.Params)

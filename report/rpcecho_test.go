@@ -98,7 +98,7 @@ func TestMsPerLine(t *testing.T) {
 // target's line as rpcecho printed it and the exact time beside it.
 func TestRPCEchoLinesPerIteration(t *testing.T) {
 	bench := func(protocol, transport string, secs ...[]float64) results.Benchmark {
-		b := results.Benchmark{Protocol: protocol, Transport: transport, Workload: "echo+stats",
+		b := results.Benchmark{Protocol: protocol, Transport: transport, Workload: "echo+stats", CallsPerOp: 2,
 			Params: map[string]any{"payload": float64(1000)}, IterationOps: 1000, Mode: results.ModeAverageTime,
 			Load: results.Load{Model: results.ModelClosed, Concurrency: 1, Connections: 1}}
 		for f, fork := range secs {

@@ -233,10 +233,8 @@ func measuredNote(g results.Group) string {
 	for _, b := range g.Benchmarks {
 		if b.Name == base {
 			base = results.SeriesLabel(&b)
-			for _, w := range b.Warnings {
-				if strings.HasPrefix(w, results.MachineChanged) {
-					drift = "; the machine changed under the rounds, see the warnings"
-				}
+			if b.Warnings.Has(results.WarnMachineChanged) {
+				drift = "; the machine changed under the rounds, see the warnings"
 			}
 		}
 	}
@@ -375,18 +373,16 @@ func notes(bs []results.Benchmark) []note {
 		add := func(kind, format string, args ...any) {
 			ns = append(ns, note{Benchmark: b.Name, Kind: kind, Text: fmt.Sprintf(format, args...)})
 		}
-		// bench writes its own warnings for a generator-bound result and for
+		// The summary writes its own warnings for a generator-bound result and for
 		// failed calls; say each thing once.
-		saidBound, saidErrors := false, false
 		for _, w := range b.Warnings {
-			saidBound = saidBound || strings.Contains(w, "generator")
-			if strings.HasPrefix(w, "errors: ") {
-				saidErrors = true
-				add("error", "%s", w)
-				continue
+			kind := "warning"
+			if w.Kind.IsError() {
+				kind = "error"
 			}
-			add("warning", "%s", w)
+			add(kind, "%s", w)
 		}
+		saidBound, saidErrors := b.Warnings.Has(results.WarnGenerator), b.Warnings.Has(results.WarnErrors)
 		if b.GeneratorBound && !saidBound {
 			add("warning", "the load generator, not the target, limited this result")
 		}
@@ -408,7 +404,7 @@ func notes(bs []results.Benchmark) []note {
 		}
 		for _, t := range b.Trials {
 			if t.Error != "" {
-				add("error", "trial %d cut short: %s", t.Index+1, firstLine(t.Error))
+				add("error", "%s", cutShort(t))
 			}
 		}
 	}

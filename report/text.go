@@ -55,11 +55,20 @@ func WriteText(out io.Writer, bs []results.Benchmark) error {
 		}
 		for _, t := range b.Trials {
 			if t.Error != "" {
-				fmt.Fprintf(w, "  trial %d cut short: %s\n", t.Index+1, firstLine(t.Error))
+				fmt.Fprintf(w, "  %s\n", cutShort(t))
 			}
 		}
 	}
 	return w.Flush()
+}
+
+// cutShort says that trial t was cut short, where and why (the first line of its
+// error): "trial 2 cut short at round 3: worker exited".
+func cutShort(t results.Trial) string {
+	if t.Phase != "" {
+		return fmt.Sprintf("trial %d cut short at %s: %s", t.Index+1, t.Phase, firstLine(t.Error))
+	}
+	return fmt.Sprintf("trial %d cut short: %s", t.Index+1, firstLine(t.Error))
 }
 
 func firstLine(s string) string {

@@ -235,11 +235,8 @@ func groupVerdict(g results.Group) string {
 // what to do, as the capacity report does for a search that ended on its generator.
 func generatorSentence(b *results.Benchmark, isBase, isWinner bool) string {
 	why := "the load generator limited it"
-	for _, w := range b.Warnings {
-		if rest, ok := strings.CutPrefix(w, generatorBound+":"); ok {
-			why = strings.TrimSpace(rest)
-			break
-		}
+	if g := b.Warnings.Of(results.WarnGenerator); len(g) > 0 {
+		why = g[0].Text
 	}
 	label := results.SeriesLabel(b)
 	effect := "its score is a floor: its server may be faster than its place in this ranking says"
@@ -252,9 +249,6 @@ func generatorSentence(b *results.Benchmark, isBase, isWinner bool) string {
 	return fmt.Sprintf("%s is generator-bound (%s): the client, not the server, set its figure; %s. To rank the servers, give its client more CPUs (client_cpus) or a cheaper client stack (client_stack: instrument, where the protocol has one).",
 		label, why, effect)
 }
-
-// generatorBound opens the warnings of a result the load generator may have set.
-const generatorBound = "generator-bound"
 
 func tieVerb(names []string) string {
 	if len(names) == 1 {

@@ -36,7 +36,7 @@ func verdictGroup(workload, mode string, open bool, ts ...target) []results.Benc
 		b.Summary.ThroughputOpsS = results.Throughput{Mean: 1000, N: 10, CI: 0.999}
 		if t.bound != "" {
 			b.GeneratorBound = true
-			b.Warnings = []string{"generator-bound: " + t.bound}
+			b.Warnings = results.Warnings{{Kind: results.WarnGenerator, Text: t.bound}}
 		}
 		if i == 0 {
 			base = b.Name

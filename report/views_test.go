@@ -41,17 +41,17 @@ func viewsFixture(t testing.TB) *results.Results {
 	}
 	small := map[string]any{"payload": float64(11)}
 	big := map[string]any{"payload": float64(102400)}
-	add(results.Benchmark{Protocol: "direct", Transport: results.InProcess, Workload: "echo+stats", Params: small}, 160000)
-	add(results.Benchmark{Protocol: "grpc-proto", Transport: "unix", Workload: "echo+stats", Params: small}, 4100)
-	add(results.Benchmark{Protocol: "http-json", Transport: "tcp", Workload: "echo+stats", Params: small}, 6200)
-	add(results.Benchmark{Protocol: "grpc-proto", Transport: "unix", Workload: "echo+stats", Params: big}, 1450)
-	avgt := results.Benchmark{Protocol: "http-json", Transport: "tcp", Workload: "echo+stats", Params: big, Mode: results.ModeAverageTime}
+	add(results.Benchmark{Protocol: "direct", Transport: results.InProcess, Workload: "echo+stats", CallsPerOp: 2, Params: small}, 160000)
+	add(results.Benchmark{Protocol: "grpc-proto", Transport: "unix", Workload: "echo+stats", CallsPerOp: 2, Params: small}, 4100)
+	add(results.Benchmark{Protocol: "http-json", Transport: "tcp", Workload: "echo+stats", CallsPerOp: 2, Params: small}, 6200)
+	add(results.Benchmark{Protocol: "grpc-proto", Transport: "unix", Workload: "echo+stats", CallsPerOp: 2, Params: big}, 1450)
+	avgt := results.Benchmark{Protocol: "http-json", Transport: "tcp", Workload: "echo+stats", CallsPerOp: 2, Params: big, Mode: results.ModeAverageTime}
 	avgt.Summary.AvgTimeMs = &results.Throughput{Mean: 2.125, Error: 0.05, CI: 0.999, N: 10}
 	add(avgt, 470)
 	win := map[string]string{"initial_window_size": "64KiB"}
-	add(results.Benchmark{Protocol: "grpc-proto", Label: "win-64KiB", Transport: "tcp", Workload: "pingpong",
+	add(results.Benchmark{Protocol: "grpc-proto", Label: "win-64KiB", Transport: "tcp", Workload: "pingpong", CallsPerOp: 1000,
 		Params: map[string]any{"increments": float64(1000)}, Options: win, ServerOptions: win}, 21.5)
-	add(results.Benchmark{Protocol: "grpc-proto", Label: "workers-1", Transport: "tcp", Workload: "pingpong",
+	add(results.Benchmark{Protocol: "grpc-proto", Label: "workers-1", Transport: "tcp", Workload: "pingpong", CallsPerOp: 1000,
 		Params: map[string]any{"increments": float64(1000)}, ServerOptions: map[string]string{"num_stream_workers": "1"}}, 22.25)
 	return r
 }

@@ -29,7 +29,7 @@ func (f *failOnce) Write(p []byte) (int, error) {
 func TestWriteErrorsReturned(t *testing.T) {
 	r := fixture(t)
 	capacity := r.Benchmarks[0]
-	capacity.Warnings = []string{"the generator may have limited the search"}
+	capacity.Warnings = results.Warnings{{Kind: results.WarnGenerator, Text: "the generator may have limited the search"}}
 	capacity.Capacity = &results.Capacity{RateOpsS: 1000, LowOpsS: 1000, HighOpsS: 1200, SLO: []string{"p99=10ms"}, Confirmed: true,
 		Steps: []results.CapacityStep{{RateOpsS: 1000, AchievedOpsS: 999, Seconds: 1, Verdict: "pass"},
 			{RateOpsS: 1200, AchievedOpsS: 1190, Seconds: 1, Verdict: "slo", Why: "p99 12ms"}}}

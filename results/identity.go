@@ -1,13 +1,10 @@
 package results
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/wirebench/wirebench/contract"
 )
 
 // Group is one comparison group: the benchmarks that ran the same workload with
@@ -53,25 +50,6 @@ func SeriesOf(b *Benchmark) string {
 		return b.Series
 	}
 	return legacySeries(b)
-}
-
-// Calls is the number of service calls one op of b makes: b.CallsPerOp, or for a
-// file written before it existed what b's workload says (0 for a workload this
-// wirebench does not know).
-func (b *Benchmark) Calls() int {
-	if b.CallsPerOp > 0 {
-		return b.CallsPerOp
-	}
-	w, err := contract.LookupWorkload(b.Workload)
-	if err != nil {
-		return 0
-	}
-	// The params are written by their contract.Params JSON names.
-	p := w.DefaultParams()
-	if data, err := json.Marshal(b.Params); err == nil {
-		_ = json.Unmarshal(data, &p) // a param of another type keeps its default
-	}
-	return w.Calls(p)
 }
 
 // ParamString is params as sorted "k=v" pairs joined by commas; numbers read
@@ -134,10 +112,6 @@ func SeriesLabel(b *Benchmark) string {
 	}
 	return s
 }
-
-// MachineChanged starts the warning a group's baseline carries when the machine's
-// speed trended or moved between levels under the group's rounds.
-const MachineChanged = "the machine changed under this group's rounds"
 
 // MinIntervalDF is the fewest degrees of freedom a ratio's interval is printed with:
 // with fewer, Student's t at 99.9 % is over 8.6 and the interval tells the count

@@ -35,21 +35,3 @@ func TestIdentity(t *testing.T) {
 		t.Errorf("label %q", got)
 	}
 }
-
-// Calls per op are the recorded ones, else the workload's own count for its params
-// (pingpong: one call per increment; person.compose: six), else 0.
-func TestCalls(t *testing.T) {
-	for _, c := range []struct {
-		b    Benchmark
-		want int
-	}{
-		{Benchmark{Workload: "echo+stats", CallsPerOp: 2}, 2},
-		{Benchmark{Workload: "pingpong", Params: map[string]any{"increments": float64(7)}}, 7},
-		{Benchmark{Workload: "person.compose"}, 6},
-		{Benchmark{Workload: "no.such.workload"}, 0},
-	} {
-		if got := c.b.Calls(); got != c.want {
-			t.Errorf("%s %v: %d calls, want %d", c.b.Workload, c.b.Params, got, c.want)
-		}
-	}
-}

@@ -1,6 +1,9 @@
 package results
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // Files written before Benchmark.Series and Benchmark.Group existed carry them only
 // inside the name, as spec.Spec.Name built it: "series/transport/group". These read
@@ -35,4 +38,54 @@ func legacyGroup(b *Benchmark) string {
 		s += "[" + ps + "]"
 	}
 	return s + "/" + LoadName(b.Load)
+}
+
+// Files written before warnings had kinds hold each as its text alone, as reports
+// printed it: its kind's label, then for a failure in a fork "trial N, PHASE: ", then
+// the message (Warning.String wrote them so, and still does). legacyWarning reads one
+// back as data: the kind whose label the text begins with (WarnOther when none does),
+// the fork and phase of a failure, and the message. Printed again, it is the same text.
+func legacyWarning(s string) Warning {
+	for k, l := range labels {
+		rest, ok := strings.CutPrefix(s, l+": ")
+		if !ok {
+			continue
+		}
+		w := Warning{Kind: k, Text: rest}
+		if k == WarnFailed {
+			w.Fork, w.Phase, w.Text = legacyPlace(rest)
+		}
+		return w
+	}
+	return Warning{Kind: WarnOther, Text: s}
+}
+
+// legacyPlace takes "trial N, PHASE: why" apart (ForkError's text); a text of
+// another form is all why.
+func legacyPlace(s string) (fork int, phase, why string) {
+	rest, ok := strings.CutPrefix(s, "trial ")
+	if !ok {
+		return 0, "", s
+	}
+	n, rest, ok := strings.Cut(rest, ", ")
+	if !ok {
+		return 0, "", s
+	}
+	phase, why, ok = strings.Cut(rest, ": ")
+	fork, err := strconv.Atoi(n)
+	if !ok || err != nil || fork < 1 || phase == "" {
+		return 0, "", s
+	}
+	return fork, phase, why
+}
+
+// legacyTrial brings the error of a trial from a file written before Trial.Phase,
+// "trial N, PHASE: why" (N its own number), to Phase and Error.
+func legacyTrial(t *Trial) {
+	if t.Phase != "" || t.Error == "" {
+		return
+	}
+	if fork, phase, why := legacyPlace(t.Error); fork == t.Index+1 {
+		t.Phase, t.Error = phase, why
+	}
 }

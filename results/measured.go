@@ -4,11 +4,7 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/record"
-	"github.com/wirebench/wirebench/spec"
 )
-
-// WarmupSlice is the length of one slice of an adaptive warm-up (spec.WarmupSlice).
-const WarmupSlice = spec.WarmupSlice
 
 // Interval is one phase of one fork of one benchmark as the driver saw it: the
 // merged recordings of its client workers, with the CPU, bytes and process

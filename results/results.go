@@ -1,7 +1,9 @@
 // Package results is wirebench's results model: what the driver measured of each
 // benchmark (measured.go) and the versioned JSON document every later stage reads,
-// described by an embedded JSON Schema. It imports no driver or rendering code, so
-// the file reader, the summary and the renderers depend on it and not on each other.
+// described by an embedded JSON Schema. It imports no wirebench package but record
+// (whose intervals the driver's measurements embed): no driver, settings, statistics
+// or rendering code, so the file reader, the summary and the renderers depend on it
+// and not on each other, and a reader of results files pulls in little else.
 //
 // The JSON names marked stable in DESIGN.md ("Results JSON (stable names)")
 // keep their names and meaning for as long as SchemaVersion stays the same;
@@ -15,11 +17,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"time"
-
-	"github.com/wirebench/wirebench/stats"
 )
 
 // SchemaVersion is the version of the results format this package writes and
@@ -180,8 +179,9 @@ type Benchmark struct {
 	// existed (GroupOf then reads it from Name).
 	Group string `json:"group,omitempty"`
 	// CallsPerOp is the number of service calls one op makes
-	// (contract.Workload.Calls); 0 in files written before it existed (Calls then
-	// asks the workload).
+	// (contract.Workload.Calls); 0 in files written before it existed, which
+	// `wirebench report` fills in from the workload before rendering (results knows
+	// no workload).
 	CallsPerOp int    `json:"calls_per_op,omitempty"`
 	Protocol   string `json:"protocol"`
 	Transport  string `json:"transport"`
@@ -230,10 +230,13 @@ type Benchmark struct {
 	IterationSeconds float64 `json:"iteration_s,omitempty"`
 	IterationOps     int64   `json:"iteration_ops,omitempty"`
 	// Iterations is the number of measurement iterations per trial.
-	Iterations int      `json:"iterations"`
-	Trials     []Trial  `json:"trials"`
-	Summary    Summary  `json:"summary"`
-	Warnings   []string `json:"warnings,omitempty"`
+	Iterations int     `json:"iterations"`
+	Trials     []Trial `json:"trials"`
+	Summary    Summary `json:"summary"`
+	// Warnings are what a reader must know before trusting the figures, in the order
+	// they were found. In JSON they are "warnings", as reports print them, and
+	// "warning_details", as data (warning.go).
+	Warnings Warnings `json:"-"`
 	// GeneratorBound is true when the load generator, not the target, limited
 	// the result (lag grew, or the client ran out of CPU).
 	GeneratorBound bool `json:"generator_bound"`
@@ -334,8 +337,13 @@ type Load struct {
 type Trial struct {
 	Index      int         `json:"index"`
 	Iterations []Iteration `json:"iterations"`
-	// Error says why a trial was cut short; its iterations so far are kept.
+	// Error says why a trial was cut short; its iterations so far are kept. Phase is
+	// what the trial was doing then ("start", "warmup", "round 3"; ForkError), empty
+	// when the failure was not of one phase (the run was stopped). In files written
+	// before Phase, Error began with "trial N, PHASE: ", which reading takes apart
+	// (legacyTrial).
 	Error string `json:"error,omitempty"`
+	Phase string `json:"phase,omitempty"`
 	// Steady is how the trial's slices settled; its summary and ratios use the
 	// iterations from StartRound on. Nil in files written before it existed.
 	Steady *Steady `json:"steady,omitempty"`
@@ -523,19 +531,6 @@ type Throughput struct {
 	Error float64 `json:"error"`
 	CI    float64 `json:"ci"`
 	N     int     `json:"n"`
-}
-
-// ThroughputFrom converts a stats.Score to its JSON form, mapping the NaNs of
-// a score over fewer than two iterations to 0 (N says there was no interval).
-func ThroughputFrom(s stats.Score) Throughput {
-	return Throughput{Mean: finite(s.Mean), Error: finite(s.Error), CI: s.Conf, N: s.N}
-}
-
-func finite(f float64) float64 {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return 0
-	}
-	return f
 }
 
 // Latency is a latency distribution in microseconds.

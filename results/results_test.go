@@ -15,7 +15,6 @@ import (
 
 	"github.com/wirebench/wirebench/internal/golden"
 	"github.com/wirebench/wirebench/record"
-	"github.com/wirebench/wirebench/stats"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -64,7 +63,7 @@ func sample(t *testing.T) *Results {
 					}},
 					{Index: 1, Iterations: []Iteration{
 						{Index: 0, Seconds: 1, Ops: 1500, ThroughputOpsS: 1500, LatencyUs: lat},
-					}, Error: "worker exited: signal: killed"},
+					}, Error: "worker exited: signal: killed", Phase: "round 2"},
 				},
 				Summary: Summary{
 					ThroughputOpsS: Throughput{Mean: 1833.33, Error: 3012.5, CI: 0.999, N: 3},
@@ -76,7 +75,11 @@ func sample(t *testing.T) *Results {
 					ServerRSSMaxBytes: ptr(int64(24 << 20)),
 					AchievedRate:      1999.2, AvgMsPerOp: 0.5005,
 				},
-				Warnings:       []string{"trial 1 cut short: worker exited"},
+				Warnings: Warnings{
+					{Kind: WarnGenerator, Text: "lag p99 40µs is over 1ms <no> & \"quoted\""},
+					{Kind: WarnFailed, Fork: 2, Phase: "round 2", Text: "worker exited: signal: killed"},
+					{Kind: WarnOther, Text: "a warning of no kind"},
+				},
 				GeneratorBound: false,
 			},
 			{
@@ -341,27 +344,6 @@ func TestWriteRefusesInvalid(t *testing.T) {
 	r.Benchmarks[0].Load.Rate = 0 // an open model without a rate
 	if err := r.Write(&bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "rate") {
 		t.Errorf("Write of an open model with no rate = %v, want a schema error", err)
-	}
-}
-
-func TestThroughputFrom(t *testing.T) {
-	tests := []struct {
-		name  string
-		score stats.Score
-		want  Throughput
-	}{
-		// Two or more iterations carry their interval through unchanged.
-		{"interval", stats.Summarize([]float64{10, 12, 14, 16, 18}, 0.999),
-			Throughput{Mean: 14, Error: stats.Summarize([]float64{10, 12, 14, 16, 18}, 0.999).Error, CI: 0.999, N: 5}},
-		// One iteration has no interval: NaN becomes 0, N=1 says why.
-		{"single", stats.Summarize([]float64{7}, 0.999), Throughput{Mean: 7, Error: 0, CI: 0.999, N: 1}},
-		// Nothing measured: all zero, N=0.
-		{"empty", stats.Summarize(nil, 0.999), Throughput{CI: 0.999}},
-	}
-	for _, tt := range tests {
-		if got := ThroughputFrom(tt.score); got != tt.want {
-			t.Errorf("%s: ThroughputFrom = %+v, want %+v", tt.name, got, tt.want)
-		}
 	}
 }
 

@@ -291,11 +291,11 @@ func partialGroup(s *suite.Suite, bs []suite.Benchmark, group []int, done map[st
 		summary.Group(out, baselineOf(s, bs, have))
 	}
 	for k := range out {
-		w := fmt.Sprintf("interrupted: %d of its group's %d forks finished; resuming the run (run --resume) measures the rest", finished, total)
+		w := fmt.Sprintf("%d of its group's %d forks finished; resuming the run (run --resume) measures the rest", finished, total)
 		if !interleaved {
-			w = fmt.Sprintf("interrupted: %d of its %d forks finished; resuming the run (run --resume) measures the rest", len(m.results[k].Trials), specs[k].Trials)
+			w = fmt.Sprintf("%d of its %d forks finished; resuming the run (run --resume) measures the rest", len(m.results[k].Trials), specs[k].Trials)
 		}
-		out[k].Warnings = append(out[k].Warnings, w)
+		out[k].Warnings = append(out[k].Warnings, results.Warning{Kind: results.WarnInterrupted, Text: w})
 	}
 	return out
 }

@@ -53,7 +53,11 @@ type forkRecord struct {
 	WarmupSlices  []*ivRecord `json:"warmup_slices,omitempty"`
 	WarmupSettled bool        `json:"warmup_settled,omitempty"`
 	Intervals     []*ivRecord `json:"intervals"`
-	Error         string      `json:"error,omitempty"`
+	// Error is why the fork failed, and Phase what it was doing then
+	// (results.ForkError); a journal written before Phase holds the whole error's
+	// text in Error.
+	Error string `json:"error,omitempty"`
+	Phase string `json:"phase,omitempty"`
 }
 
 // ivRecord is a results.Interval with its histograms encoded (record.EncodeHistogram)
@@ -246,7 +250,7 @@ func (j *journal) close() error { return j.f.Close() }
 func forkRecordOf(name, settings string, f *results.Fork) (forkRecord, error) {
 	r := forkRecord{Name: name, Settings: settings, Index: f.Index, WarmupSettled: f.WarmupSettled}
 	if f.Err != nil {
-		r.Error = f.Err.Error()
+		r.Phase, r.Error = results.TrialFailure(f.Err)
 	}
 	var err error
 	if r.Warmup, err = ivRecordOf(f.Warmup); err != nil {
@@ -306,7 +310,10 @@ func ivRecordOf(iv *results.Interval) (*ivRecord, error) {
 // fork is the inverse of forkRecordOf.
 func (r forkRecord) fork() (*results.Fork, error) {
 	f := &results.Fork{Index: r.Index, WarmupSettled: r.WarmupSettled}
-	if r.Error != "" {
+	switch {
+	case r.Phase != "":
+		f.Err = &results.ForkError{Fork: r.Index, Phase: r.Phase, Err: errors.New(r.Error)}
+	case r.Error != "":
 		f.Err = errors.New(r.Error)
 	}
 	var err error

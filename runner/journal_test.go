@@ -39,7 +39,7 @@ func testFork(index int, open bool) *results.Fork {
 		WarmupSlices:  []*results.Interval{testInterval("warmup", 0, 5, time.Millisecond, open), testInterval("warmup", 1, 5, time.Millisecond, open)},
 		WarmupSettled: true,
 		Intervals:     []*results.Interval{testInterval("measure", 0, 40, time.Millisecond, open), results.Merge(parts)},
-		Err:           errors.New("trial 1, round 2: connection reset")}
+		Err:           &results.ForkError{Fork: index, Phase: "round 2", Err: errors.New("connection reset")}}
 }
 
 // sameInterval fails t unless got holds what want does, histograms included.
@@ -75,7 +75,8 @@ func sameInterval(t *testing.T, what string, got, want *results.Interval) {
 }
 
 // A fork read back from the journal is the fork the driver measured: every interval
-// with its histograms, CPU, bytes, server reading and parts, and its error's text.
+// with its histograms, CPU, bytes, server reading and parts, and its error: its text,
+// its fork and its phase.
 func TestJournalForkRoundTrip(t *testing.T) {
 	for _, open := range []bool{false, true} {
 		want := testFork(2, open)
@@ -96,6 +97,10 @@ func TestJournalForkRoundTrip(t *testing.T) {
 		if f.Index != 2 || !f.WarmupSettled || f.Err == nil || f.Err.Error() != want.Err.Error() ||
 			len(f.Intervals) != 2 || len(f.WarmupSlices) != 2 {
 			t.Fatalf("fork %+v, want %+v", f, want)
+		}
+		// Where it failed is kept as data, for the trial's phase and the failure warning.
+		if fe, ok := f.Err.(*results.ForkError); !ok || fe.Fork != 2 || fe.Phase != "round 2" || fe.Err.Error() != "connection reset" {
+			t.Errorf("fork error %#v, want fork 2's round 2: connection reset", f.Err)
 		}
 		sameInterval(t, "warmup", f.Warmup, want.Warmup)
 		for k := range want.Intervals {

@@ -139,7 +139,7 @@ func TestRunInterruptAndResume(t *testing.T) {
 				}
 			}
 			for _, b := range r.Benchmarks {
-				if w := strings.Join(b.Warnings, "\n"); !strings.Contains(w, "interrupted: 1 of its") {
+				if w := strings.Join(b.Warnings.Of(results.WarnInterrupted).Strings(), "\n"); !strings.Contains(w, "interrupted: 1 of its") {
 					t.Errorf("%s: warnings %q, want the forks that finished said", b.Name, w)
 				}
 			}
@@ -188,7 +188,7 @@ func TestRunInterruptAndResume(t *testing.T) {
 				}
 			}
 			for _, b := range out.Results.Benchmarks {
-				if strings.Contains(strings.Join(b.Warnings, "\n"), "interrupted") {
+				if b.Warnings.Has(results.WarnInterrupted) {
 					t.Errorf("%s still says it was interrupted: %q", b.Name, b.Warnings)
 				}
 			}

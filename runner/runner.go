@@ -386,7 +386,7 @@ func measureGroup(ctx context.Context, run groupRunner, specs []spec.Spec, copts
 	}
 	for k := range summaries {
 		if w := precisionWarning(&summaries[k], o.Precision, time.Since(start)); w != "" {
-			summaries[k].Warnings = append(summaries[k].Warnings, w)
+			summaries[k].Warnings = append(summaries[k].Warnings, results.Warning{Kind: results.WarnPrecision, Text: w})
 		}
 	}
 	return summaries, m
@@ -420,7 +420,7 @@ func precisionWarning(b *results.Benchmark, p float64, took time.Duration) strin
 		return ""
 	}
 	if h := halfWidth(r); h > p {
-		return fmt.Sprintf("precision: ±%.1f %% not reached in %v and %d forks (the budget); its interval is ±%.1f %%", p*100, took.Round(time.Second), r.Forks, h*100)
+		return fmt.Sprintf("±%.1f %% not reached in %v and %d forks (the budget); its interval is ±%.1f %%", p*100, took.Round(time.Second), r.Forks, h*100)
 	}
 	return ""
 }
@@ -477,7 +477,7 @@ func summarize(specs []spec.Spec, m measured) []results.Benchmark {
 func failedBenchmark(s spec.Spec, err error) results.Benchmark {
 	b := cluster.DescribeSpec(s)
 	if err != nil {
-		b.Warnings = []string{"failed: " + err.Error()}
+		b.Warnings = results.Warnings{results.Failure(err)}
 	}
 	return b
 }

@@ -7,4 +7,9 @@
 // (DetectChanges) and the distribution-free shift of one sample over another with
 // its interval (ShiftOf, behind compare's ratios). It does no I/O and keeps no state, so every
 // function is safe for concurrent use.
+//
+// Everything but paired.go works on numbers; paired.go (Paired, Pairable) pairs two
+// benchmarks of a results file by fork and round, reading the results model, so that
+// the summary (each target against its group's baseline) and the reports (two other
+// targets of a group) share one estimate. Package results imports no statistics.
 package stats

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wirebench/wirebench/spec"
+	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/suite"
 )
 
@@ -34,7 +34,7 @@ func TestLabelsAndViews(t *testing.T) {
 	if s.Benchmarks[1].Spec.Label != "win-64KiB" {
 		t.Errorf("label %q not in the Spec", s.Benchmarks[1].Spec.Label)
 	}
-	if want := []string{spec.ViewGRPCParamsTable, spec.ViewJMHPerProtocol}; !reflect.DeepEqual(s.Views, want) {
+	if want := []string{results.ViewGRPCParamsTable, results.ViewJMHPerProtocol}; !reflect.DeepEqual(s.Views, want) {
 		t.Errorf("views %q, want %q", s.Views, want)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/suite"
 )
@@ -30,7 +31,7 @@ func TestMatrixSuiteExpandsToEveryPair(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Contains(s.Views, spec.ViewMatrix) {
+	if !slices.Contains(s.Views, results.ViewMatrix) {
 		t.Errorf("views %q, want the matrix view", s.Views)
 	}
 	type pair struct{ protocol, server, client string }

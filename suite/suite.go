@@ -47,7 +47,7 @@ type Suite struct {
 	// SERIES or SERIES/TRANSPORT (e.g. "grpc-proto" or "http-json/unix"); "" is each
 	// group's first target. A group without it takes its first target too.
 	Baseline string
-	// Views are the extra views its reports show (spec.ViewNames), in file order.
+	// Views are the extra views its reports show (results.ViewNames), in file order.
 	Views []string
 	// File is the file the suite was read from, as errors name it.
 	File string
@@ -252,8 +252,8 @@ func (c *checker) readViews(n *yaml.Node) []string {
 		v, ok := c.str("views", it)
 		switch {
 		case !ok:
-		case !slices.Contains(spec.ViewNames, v):
-			c.at(resolve(it), "views: unknown view %q (known: %s)", v, strings.Join(spec.ViewNames, ", "))
+		case !slices.Contains(results.ViewNames, v):
+			c.at(resolve(it), "views: unknown view %q (known: %s)", v, strings.Join(results.ViewNames, ", "))
 		case slices.Contains(out, v):
 			c.at(resolve(it), "views: %q listed twice", v)
 		default:

@@ -35,17 +35,17 @@ func Capacity(head results.Benchmark, r *results.Search, err error) results.Benc
 		}
 		if r.GeneratorBound {
 			b.GeneratorBound = true
-			w := generatorWarning + " the load generator could not go faster; the rate found is a floor of the target's capacity, not its capacity"
+			w := results.Warning{Kind: results.WarnGenerator, Text: "the load generator could not go faster; the rate found is a floor of the target's capacity, not its capacity"}
 			if r.CheaperClient != "" {
-				w += " (try --client-stack " + r.CheaperClient + ", the load generator that costs least per call)"
+				w.Text += " (try --client-stack " + r.CheaperClient + ", the load generator that costs least per call)"
 			}
 			b.Warnings = append(b.Warnings, w)
 		}
 		if !r.Confirmed && r.Rate > 0 && !r.GeneratorBound {
-			b.Warnings = append(b.Warnings, "the capacity found was not confirmed by the longer run")
+			b.Warnings = append(b.Warnings, results.Warning{Kind: results.WarnUnconfirmed, Text: "the capacity found was not confirmed by the longer run"})
 		}
 		if r.OutOfBudget {
-			b.Warnings = append(b.Warnings, "the budget ended before the bracket was as narrow as asked")
+			b.Warnings = append(b.Warnings, results.Warning{Kind: results.WarnOutOfBudget, Text: "the budget ended before the bracket was as narrow as asked"})
 		}
 	}
 	b.Capacity = capa

@@ -12,7 +12,7 @@ import (
 // Group completes the results of one comparison group: bs are the group's
 // benchmarks as Benchmark made them (their trials are the forks, their iterations
 // the rounds) and base is the index of the group's baseline. Every other benchmark
-// gets its ratio to the baseline (Summary.Relative) from results.Paired: paired by
+// gets its ratio to the baseline (Summary.Relative) from stats.Paired: paired by
 // fork and round (by iteration when measured one after the other) over the rounds
 // where both were steady, with an interval from both levels
 // (stats.PairedRatioForks); in the open model the pairs are of response-time
@@ -27,36 +27,33 @@ func Group(bs []results.Benchmark, base int) {
 			continue
 		}
 		b := &bs[i]
-		rel, why := results.Paired(b, &bs[base])
+		rel, why := stats.Paired(b, &bs[base])
 		if rel == nil {
 			continue
 		}
 		b.Summary.Relative = rel
 		if w := intervalWarning(rel); w != "" {
-			b.Warnings = append(b.Warnings, w)
+			b.Warnings = append(b.Warnings, results.Warning{Kind: results.WarnTooFew, Text: w})
 		}
 		if why != "" {
-			b.Warnings = append(b.Warnings, why)
+			b.Warnings = append(b.Warnings, results.Warning{Kind: results.WarnUnsteadyRatio, Text: why})
 		}
 	}
-	speeds := make([]map[results.Slot]float64, len(bs))
+	speeds := make([]map[stats.Slot]float64, len(bs))
 	for i := range bs {
-		speeds[i] = results.SteadyThroughput(&bs[i])
+		speeds[i] = stats.SteadyThroughput(&bs[i])
 	}
 	if w := driftWarning(speeds); w != "" {
-		bs[base].Warnings = append(bs[base].Warnings, w)
+		bs[base].Warnings = append(bs[base].Warnings, results.Warning{Kind: results.WarnMachineChanged, Text: w})
 	}
 }
-
-// TooFew starts the warning of a ratio whose interval rests on too few forks or rounds.
-const TooFew = "too few forks or rounds for an interval"
 
 // intervalWarning says when a ratio's interval rests on too few degrees of freedom
 // to mean anything. (A ratio of one fork, whose interval leaves out whatever a fresh
 // process would change, is said once for its group, in the table's title.)
 func intervalWarning(r *results.Relative) string {
 	if r.DF < results.MinIntervalDF {
-		return fmt.Sprintf("%s: its interval rests on %s (%.0f degrees of freedom); run more forks (trials) or rounds before reading it", TooFew, r.Samples(), r.DF)
+		return fmt.Sprintf("its interval rests on %s (%.0f degrees of freedom); run more forks (trials) or rounds before reading it", r.Samples(), r.DF)
 	}
 	return ""
 }
@@ -97,8 +94,8 @@ func geoMeans[K comparable](logs map[K][]float64) map[K]float64 {
 // median. Pairing cancels a change of speed that hits every target alike, but a
 // reader should know the machine moved. A target's own warm-up is not the machine's:
 // the slices before a target was steady are left out (its class and warning say it).
-func driftWarning(speeds []map[results.Slot]float64) string {
-	logs := map[results.Slot][]float64{}
+func driftWarning(speeds []map[stats.Slot]float64) string {
+	logs := map[stats.Slot][]float64{}
 	for _, m := range speeds {
 		for k, v := range relativeToMedian(m) {
 			logs[k] = append(logs[k], math.Log(v))
@@ -106,7 +103,7 @@ func driftWarning(speeds []map[results.Slot]float64) string {
 	}
 	slots := geoMeans(logs)
 	var series []float64
-	for _, k := range results.SortedSlots(slots) {
+	for _, k := range stats.SortedSlots(slots) {
 		series = append(series, slots[k])
 	}
 	d := stats.DetectDrift(series)
@@ -121,5 +118,5 @@ func driftWarning(speeds []map[results.Slot]float64) string {
 	default:
 		return ""
 	}
-	return fmt.Sprintf("%s: every target's steady slices moved together: %s; the ratios pair samples close in time, the absolute scores mix both", results.MachineChanged, what)
+	return fmt.Sprintf("every target's steady slices moved together: %s; the ratios pair samples close in time, the absolute scores mix both", what)
 }

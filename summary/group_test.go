@@ -61,7 +61,7 @@ func TestGroupRelative(t *testing.T) {
 			t.Errorf("%s: variance %+v, want the within-round part only", bs[k].Name, rel.Variance)
 		}
 	}
-	if w := strings.Join(bs[0].Warnings, "\n"); !strings.Contains(w, "two levels") {
+	if w := strings.Join(bs[0].Warnings.Of(results.WarnMachineChanged).Strings(), "\n"); !strings.Contains(w, "the machine changed under this group's rounds: every target's steady slices moved together: its speed moved between two levels") {
 		t.Errorf("baseline warnings %q; want the two levels said", w)
 	}
 }
@@ -115,8 +115,8 @@ func TestGroupPairsOnlyCommonRounds(t *testing.T) {
 	if rel := bs[1].Summary.Relative; rel == nil || rel.Rounds != 2 || math.Abs(rel.Ratio.Mean-2) > 1e-9 {
 		t.Errorf("relative %+v, want 2× over the 2 common rounds", rel)
 	}
-	if w := strings.Join(bs[1].Warnings, "\n"); !strings.Contains(w, TooFew) {
-		t.Errorf("warnings %q, want %q", w, TooFew)
+	if w := bs[1].Warnings.Of(results.WarnTooFew); len(w) != 1 || !strings.HasPrefix(w[0].String(), "too few forks or rounds for an interval: its interval rests on 2 rounds of one fork") {
+		t.Errorf("warnings %+v, want too few forks or rounds said", bs[1].Warnings)
 	}
 	one := []results.Benchmark{benchmarkOf("a", []float64{1000})}
 	Group(one, 0)
@@ -213,7 +213,7 @@ func TestGroupUnsteady(t *testing.T) {
 	bs = []results.Benchmark{benchmarkOf("a", forks(5)...), benchmarkOf("b", forks(5, double)...)}
 	bs[0].Trials[0].Steady.Class = results.SteadyNone
 	Group(bs, 0)
-	if rel := bs[1].Summary.Relative; !rel.Unsteady || rel.Forks != 5 || !strings.Contains(strings.Join(bs[1].Warnings, "\n"), "1 of its 5 forks") {
+	if rel := bs[1].Summary.Relative; !rel.Unsteady || rel.Forks != 5 || !strings.Contains(strings.Join(bs[1].Warnings.Of(results.WarnUnsteadyRatio).Strings(), "\n"), "no steady state: a reached no steady state in 1 of its 5 forks") {
 		t.Errorf("one of five: relative %+v, warnings %q: want every fork paired and the ratio marked", rel, bs[1].Warnings)
 	}
 	// Half the forks unsteady: all paired, marked.
@@ -222,7 +222,7 @@ func TestGroupUnsteady(t *testing.T) {
 		bs[0].Trials[f].Steady.Class = results.SteadyNone
 	}
 	Group(bs, 0)
-	if rel := bs[1].Summary.Relative; !rel.Unsteady || rel.Forks != 8 || !strings.Contains(strings.Join(bs[1].Warnings, "\n"), "4 of its 8 forks") {
+	if rel := bs[1].Summary.Relative; !rel.Unsteady || rel.Forks != 8 || !strings.Contains(strings.Join(bs[1].Warnings.Of(results.WarnUnsteadyRatio).Strings(), "\n"), "no steady state: a reached no steady state in 4 of its 8 forks") {
 		t.Errorf("four of eight: relative %+v, warnings %q: want every fork paired and the ratio marked", rel, bs[1].Warnings)
 	}
 }

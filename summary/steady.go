@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/results"
+	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/stats"
 )
 
@@ -105,7 +106,7 @@ func warmupWarning(trials []results.Trial, warmupMax time.Duration) string {
 		return ""
 	}
 	return fmt.Sprintf("warm-up did not settle within its %v in fork %s: its slices still changed by more than %.0f %% between windows of %v; the steady-state check decides what is measured",
-		warmupMax, strings.Join(capped, ", "), stats.WarmupTolerance*100, stats.WarmupWindow*results.WarmupSlice)
+		warmupMax, strings.Join(capped, ", "), stats.WarmupTolerance*100, stats.WarmupWindow*spec.WarmupSlice)
 }
 
 // values are xs in the order of ivs (0 where xs has none, which ClassifySteady skips),
@@ -183,13 +184,10 @@ func benchmarkSteady(classes []string) string {
 	return results.SteadyFlat
 }
 
-// StillWarming starts the warning of a benchmark with a fork that reached no steady
-// state or one that warmed up during its measurement.
-const StillWarming = "still warming up"
-
-// steadyWarning says, for a benchmark, which forks were not steady from their first
-// measured slice and what was done about it.
-func steadyWarning(trials []results.Trial) string {
+// steadyWarnings say, for a benchmark, which forks were not steady from their first
+// measured slice and what was done about it: one warning per class (no steady state,
+// warmed up, slowdown) that some fork had.
+func steadyWarnings(trials []results.Trial) results.Warnings {
 	var none, warmed, slowed []string
 	for _, t := range trials {
 		s := t.Steady
@@ -205,15 +203,18 @@ func steadyWarning(trials []results.Trial) string {
 			slowed = append(slowed, fmt.Sprintf("fork %d after %.1f s (%+.0f %%)", t.Index+1, s.AfterSeconds, s.Change*100))
 		}
 	}
-	var parts []string
+	var ws results.Warnings
 	if len(none) > 0 {
-		parts = append(parts, fmt.Sprintf("%s: no steady state in fork %s: its slices still changed near the end; measured whole, give it a longer warmup", StillWarming, strings.Join(none, ", ")))
+		ws = append(ws, results.Warning{Kind: results.WarnStillWarming,
+			Text: fmt.Sprintf("no steady state in fork %s: its slices still changed near the end; measured whole, give it a longer warmup", strings.Join(none, ", "))})
 	}
 	if len(warmed) > 0 {
-		parts = append(parts, fmt.Sprintf("%s: warmed up during the rounds (%s); only its steady rounds are measured", results.SteadyWarmedUp, strings.Join(warmed, "; ")))
+		ws = append(ws, results.Warning{Kind: results.WarnWarmedUp,
+			Text: fmt.Sprintf("warmed up during the rounds (%s); only its steady rounds are measured", strings.Join(warmed, "; "))})
 	}
 	if len(slowed) > 0 {
-		parts = append(parts, fmt.Sprintf("%s: got slower during the rounds (%s); only its steady rounds are measured", results.SteadySlowdown, strings.Join(slowed, "; ")))
+		ws = append(ws, results.Warning{Kind: results.WarnSlowdown,
+			Text: fmt.Sprintf("got slower during the rounds (%s); only its steady rounds are measured", strings.Join(slowed, "; "))})
 	}
-	return strings.Join(parts, ". ")
+	return ws
 }

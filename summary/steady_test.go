@@ -94,3 +94,33 @@ func TestSteadiness(t *testing.T) {
 		})
 	}
 }
+
+// A benchmark's forks that were not steady from their first measured slice are said
+// once per class, each a warning of its own kind, forks numbered from 1.
+func TestSteadyWarnings(t *testing.T) {
+	trials := []results.Trial{
+		{Index: 0, Steady: &results.Steady{Class: results.SteadyFlat}},
+		{Index: 1, Steady: &results.Steady{Class: results.SteadyWarmedUp, AfterSeconds: 2.5, Change: 0.8}},
+		{Index: 2, Steady: &results.Steady{Class: results.SteadyNone}},
+		{Index: 3, Steady: &results.Steady{Class: results.SteadySlowdown, AfterSeconds: 4, Change: -0.1}},
+		{Index: 4, Steady: &results.Steady{Class: results.SteadyNone}},
+	}
+	want := []string{
+		"still warming up: no steady state in fork 3, 5: its slices still changed near the end; measured whole, give it a longer warmup",
+		"warmed up: warmed up during the rounds (fork 2 after 2.5 s (+80 %)); only its steady rounds are measured",
+		"slowdown: got slower during the rounds (fork 4 after 4.0 s (-10 %)); only its steady rounds are measured",
+	}
+	ws := steadyWarnings(trials)
+	kinds := []results.WarningKind{results.WarnStillWarming, results.WarnWarmedUp, results.WarnSlowdown}
+	if len(ws) != len(want) {
+		t.Fatalf("warnings %+v, want %d", ws, len(want))
+	}
+	for i, w := range ws {
+		if w.Kind != kinds[i] || w.String() != want[i] {
+			t.Errorf("warning %d: %s %q, want %s %q", i, w.Kind, w, kinds[i], want[i])
+		}
+	}
+	if ws := steadyWarnings(trials[:1]); ws != nil {
+		t.Errorf("flat forks warned: %+v", ws)
+	}
+}

@@ -7,6 +7,7 @@ package summary
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"time"
@@ -17,8 +18,8 @@ import (
 )
 
 // Confidence is the level of the score's confidence interval and of the ratios'
-// (results.Confidence), JMH's default.
-const Confidence = results.Confidence
+// (stats.Confidence), JMH's default.
+const Confidence = stats.Confidence
 
 // Benchmark completes head, a benchmark's description (cluster.Resolved.Benchmark),
 // with what the driver measured of it, m. steady is the class of each of m's forks
@@ -51,7 +52,7 @@ func build(head results.Benchmark, m *results.Measured, steady []*results.Steady
 	for k, t := range m.Trials {
 		rt := results.Trial{Index: t.Index, Steady: steady[k], Warmup: warmupOf(t, open)}
 		if t.Err != nil {
-			rt.Error = t.Err.Error()
+			rt.Phase, rt.Error = results.TrialFailure(t.Err)
 		}
 		classes = append(classes, rt.Steady.Class)
 		for _, iv := range t.Intervals {
@@ -83,9 +84,9 @@ func build(head results.Benchmark, m *results.Measured, steady []*results.Steady
 	}
 	b.Steady = benchmarkSteady(classes)
 	s := &b.Summary
-	s.ThroughputOpsS = results.ThroughputFrom(stats.Summarize(scores, Confidence))
+	s.ThroughputOpsS = throughputFrom(stats.Summarize(scores, Confidence))
 	if b.Mode == results.ModeAverageTime {
-		a := results.ThroughputFrom(stats.Summarize(avgScores, Confidence))
+		a := throughputFrom(stats.Summarize(avgScores, Confidence))
 		s.AvgTimeMs = &a
 	}
 	s.LatencyUs = results.LatencyFrom(all.Resp)
@@ -126,21 +127,33 @@ func build(head results.Benchmark, m *results.Measured, steady []*results.Steady
 		b.Warnings, b.GeneratorBound = judge(&b, all, seconds, cpuSeconds)
 	}
 	if w := warmupWarning(b.Trials, time.Duration(b.WarmupMaxSeconds*float64(time.Second))); w != "" {
-		b.Warnings = append(b.Warnings, w)
+		b.Warnings = append(b.Warnings, results.Warning{Kind: results.WarnWarmupUnsettled, Text: w})
 	}
-	if w := steadyWarning(b.Trials); w != "" {
-		b.Warnings = append(b.Warnings, w)
-	}
+	b.Warnings = append(b.Warnings, steadyWarnings(b.Trials)...)
 	if all.Clamped > 0 {
-		b.Warnings = append(b.Warnings, fmt.Sprintf("%d calls took over %v and were recorded as %v: the maximum is a floor", all.Clamped, time.Duration(record.HighestNs), time.Duration(record.HighestNs)))
+		b.Warnings = append(b.Warnings, results.Warning{Kind: results.WarnClamped,
+			Text: fmt.Sprintf("%d calls took over %v and were recorded as %v: the maximum is a floor", all.Clamped, time.Duration(record.HighestNs), time.Duration(record.HighestNs))})
 	}
 	if s.Errors > 0 {
-		b.Warnings = append(b.Warnings, errorWarning(all))
+		b.Warnings = append(b.Warnings, results.Warning{Kind: results.WarnErrors, Text: errorWarning(all)})
 	}
 	if m.Err != nil {
-		b.Warnings = append(b.Warnings, "failed: "+m.Err.Error())
+		b.Warnings = append(b.Warnings, results.Failure(m.Err))
 	}
 	return b
+}
+
+// throughputFrom is a stats.Score in the results' form, the NaNs of a score over
+// fewer than two iterations made 0 (N says there was no interval): JSON has no NaN.
+func throughputFrom(s stats.Score) results.Throughput {
+	return results.Throughput{Mean: finite(s.Mean), Error: finite(s.Error), CI: s.Conf, N: s.N}
+}
+
+func finite(f float64) float64 {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0
+	}
+	return f
 }
 
 // avgMs is JMH's average time: the time one caller spends per op, in ms.
@@ -164,20 +177,19 @@ func iteration(iv *results.Interval) results.Iteration {
 	return it
 }
 
-// generatorWarning opens every warning that the generator may have set a result.
-const generatorWarning = "generator-bound:"
-
 // judge says whether the generator, not the target, may have set the result.
-func judge(b *results.Benchmark, all *record.Interval, seconds, cpuSeconds float64) (warnings []string, bound bool) {
+func judge(b *results.Benchmark, all *record.Interval, seconds, cpuSeconds float64) (warnings results.Warnings, bound bool) {
+	bounded := func(format string, args ...any) {
+		warnings = append(warnings, results.Warning{Kind: results.WarnGenerator, Text: fmt.Sprintf(format, args...)})
+		bound = true
+	}
 	s := &b.Summary
 	if b.Load.Model == results.ModelOpen && s.LagUs != nil {
 		if lag := time.Duration(s.LagUs.P99 * 1e3); lag > results.MaxLagP99 {
-			warnings = append(warnings, fmt.Sprintf(generatorWarning+" lag p99 %v is over %v; calls started late (see overflow and lag)", lag.Round(time.Microsecond), results.MaxLagP99))
-			bound = true
+			bounded("lag p99 %v is over %v; calls started late (see overflow and lag)", lag.Round(time.Microsecond), results.MaxLagP99)
 		}
 		if s.AchievedRate < results.MinAchieved*b.Load.Rate {
-			warnings = append(warnings, fmt.Sprintf(generatorWarning+" achieved %.0f ops/s, under %.0f%% of the target %.0f", s.AchievedRate, results.MinAchieved*100, b.Load.Rate))
-			bound = true
+			bounded("achieved %.0f ops/s, under %.0f%% of the target %.0f", s.AchievedRate, results.MinAchieved*100, b.Load.Rate)
 		}
 	}
 	// In-process protocols run the service in the client: a busy client is the point.
@@ -186,13 +198,14 @@ func judge(b *results.Benchmark, all *record.Interval, seconds, cpuSeconds float
 		// ClientCPUUsPerOp × ops is the client's CPU time in µs.
 		used = s.ClientCPUUsPerOp * float64(all.Ops) / 1e6
 		if share := used / cpuSeconds; share > results.MaxClientCPU {
-			warnings = append(warnings, fmt.Sprintf(generatorWarning+" the client used %.0f%% of its CPUs", share*100))
-			bound = true
+			bounded("the client used %.0f%% of its CPUs", share*100)
 		}
 	}
 	return warnings, bound
 }
 
+// errorWarning is the text of a WarnErrors warning: the failed calls by kind, each
+// with its first error's message.
 func errorWarning(all *record.Interval) string {
 	kinds := make([]string, 0, len(all.Errors))
 	for k := range all.Errors {
@@ -207,5 +220,5 @@ func errorWarning(all *record.Interval) string {
 		}
 		parts = append(parts, p)
 	}
-	return "errors: " + strings.Join(parts, "; ")
+	return strings.Join(parts, "; ")
 }

@@ -1,7 +1,9 @@
 package summary
 
 import (
+	"errors"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +15,7 @@ import (
 	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
 	_ "github.com/wirebench/wirebench/stack/all"
+	"github.com/wirebench/wirebench/stats"
 )
 
 var t0 = time.Unix(1000, 0)
@@ -113,11 +116,15 @@ func TestSummarizeGeneratorBound(t *testing.T) {
 	// 900 of 1000 arrivals, 5 ms lag, 950 ms of CPU in 1 s on 1 CPU.
 	tr := &results.Fork{Intervals: []*results.Interval{interval(0, 900, 6*time.Millisecond, 5*time.Millisecond, 950*time.Millisecond, true)}}
 	b := Benchmark(resolve(t, sp), &results.Measured{Trials: []*results.Fork{tr}}, nil)
-	all := strings.Join(b.Warnings, "\n")
-	for _, want := range []string{"lag p99", "achieved 900", "95% of its CPUs"} {
+	bound := b.Warnings.Of(results.WarnGenerator)
+	all := strings.Join(bound.Strings(), "\n")
+	for _, want := range []string{"generator-bound: lag p99", "generator-bound: achieved 900", "generator-bound: the client used 95% of its CPUs"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("warnings %q lack %q", all, want)
 		}
+	}
+	if len(bound) != 3 || len(b.Warnings) != 3 {
+		t.Errorf("warnings %+v, want the three generator-bound ones", b.Warnings)
 	}
 	if !b.GeneratorBound || b.Summary.ServerCPUUsPerOp != nil || b.Summary.ServiceUs == nil || b.Summary.LagUs == nil {
 		t.Errorf("bound %v, server %v, service %v, lag %v", b.GeneratorBound, b.Summary.ServerCPUUsPerOp, b.Summary.ServiceUs, b.Summary.LagUs)
@@ -136,8 +143,33 @@ func TestSummarizeErrors(t *testing.T) {
 	iv.FirstErrors = map[record.ErrorKind]string{record.Timeout: "call timeout"}
 	tr := &results.Fork{Intervals: []*results.Interval{iv}}
 	b := Benchmark(resolve(t, closedSpec()), &results.Measured{Trials: []*results.Fork{tr}}, nil)
-	if b.Summary.Errors != 3 || b.Summary.ErrorsByKind["timeout"] != 3 || !strings.Contains(strings.Join(b.Warnings, " "), "3 timeout (first: call timeout)") {
-		t.Errorf("errors %d %v, warnings %v", b.Summary.Errors, b.Summary.ErrorsByKind, b.Warnings)
+	want := results.Warnings{{Kind: results.WarnErrors, Text: "3 timeout (first: call timeout)"}}
+	if b.Summary.Errors != 3 || b.Summary.ErrorsByKind["timeout"] != 3 || !reflect.DeepEqual(b.Warnings, want) {
+		t.Errorf("errors %d %v, warnings %+v", b.Summary.Errors, b.Summary.ErrorsByKind, b.Warnings)
+	}
+	if got := b.Warnings[0].String(); got != "errors: 3 timeout (first: call timeout)" {
+		t.Errorf("printed %q", got)
+	}
+}
+
+// A fork that failed keeps where (its phase) apart from why, in its trial and in the
+// benchmark's failure warning, which names the fork as reports number it (from 1).
+func TestSummarizeForkFailure(t *testing.T) {
+	ok := &results.Fork{Index: 0, Intervals: []*results.Interval{interval(0, 10, time.Millisecond, 0, time.Millisecond, false)}}
+	cut := &results.Fork{Index: 1, Intervals: []*results.Interval{interval(0, 10, time.Millisecond, 0, time.Millisecond, false)}}
+	cut.Err = &results.ForkError{Fork: 1, Phase: "round 2", Err: errors.New("worker exited: signal: killed")}
+	b := Benchmark(resolve(t, closedSpec()), &results.Measured{Trials: []*results.Fork{ok, cut}, Err: cut.Err}, nil)
+	if tr := b.Trials[1]; tr.Phase != "round 2" || tr.Error != "worker exited: signal: killed" || b.Trials[0].Error != "" {
+		t.Errorf("trials %+v, want the second cut short in round 2", b.Trials)
+	}
+	failed := b.Warnings.Of(results.WarnFailed)
+	want := results.Warning{Kind: results.WarnFailed, Fork: 2, Phase: "round 2", Text: "worker exited: signal: killed"}
+	if len(failed) != 1 || failed[0] != want {
+		t.Fatalf("failure warnings %+v, want %+v", failed, want)
+	}
+	// Printed, it reads as the driver's error always did.
+	if got := failed[0].String(); got != "failed: trial 2, round 2: worker exited: signal: killed" {
+		t.Errorf("printed %q", got)
 	}
 }
 
@@ -159,7 +191,29 @@ func TestCapacityGeneratorFromSearch(t *testing.T) {
 	}
 	r.GeneratorBound, r.Confirmed, r.CheaperClient = true, false, "instrument"
 	b = Capacity(resolve(t, sp), r, nil)
-	if !b.GeneratorBound || len(b.Warnings) != 1 || !strings.Contains(b.Warnings[0], "a floor") || !strings.Contains(b.Warnings[0], "--client-stack instrument") {
+	if !b.GeneratorBound || len(b.Warnings) != 1 || b.Warnings[0].Kind != results.WarnGenerator ||
+		!strings.Contains(b.Warnings[0].Text, "a floor") || !strings.Contains(b.Warnings[0].Text, "--client-stack instrument") {
 		t.Errorf("generator-bound search: bound %v, warnings %q", b.GeneratorBound, b.Warnings)
+	}
+}
+
+func TestThroughputFrom(t *testing.T) {
+	tests := []struct {
+		name  string
+		score stats.Score
+		want  results.Throughput
+	}{
+		// Two or more iterations carry their interval through unchanged.
+		{"interval", stats.Summarize([]float64{10, 12, 14, 16, 18}, 0.999),
+			results.Throughput{Mean: 14, Error: stats.Summarize([]float64{10, 12, 14, 16, 18}, 0.999).Error, CI: 0.999, N: 5}},
+		// One iteration has no interval: NaN becomes 0, N=1 says why.
+		{"single", stats.Summarize([]float64{7}, 0.999), results.Throughput{Mean: 7, Error: 0, CI: 0.999, N: 1}},
+		// Nothing measured: all zero, N=0.
+		{"empty", stats.Summarize(nil, 0.999), results.Throughput{CI: 0.999}},
+	}
+	for _, tt := range tests {
+		if got := throughputFrom(tt.score); got != tt.want {
+			t.Errorf("%s: throughputFrom = %+v, want %+v", tt.name, got, tt.want)
+		}
 	}
 }

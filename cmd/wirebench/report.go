@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 
+	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/report"
 	"github.com/wirebench/wirebench/results"
 )
@@ -27,6 +29,9 @@ func (c *reportCmd) Run(e *env) error {
 	r, err := results.ReadFile(file)
 	if err != nil {
 		return usageError{err}
+	}
+	if c.Format != "json" { // json is the file itself
+		fillCalls(r.Benchmarks)
 	}
 	var buf bytes.Buffer
 	switch c.Format {
@@ -63,4 +68,27 @@ func (c *reportCmd) Run(e *env) error {
 		fmt.Fprintf(e.stderr, "wrote %d charts to %s\n", len(paths), c.PNG)
 	}
 	return nil
+}
+
+// fillCalls sets the calls per op of each benchmark of a file written before they
+// were recorded (calls_per_op absent) from what its workload makes of its params, so
+// that the reports' figures per call (the matrix, rpcecho's lines) hold for old files
+// too. A workload this wirebench does not know keeps 0.
+func fillCalls(bs []results.Benchmark) {
+	for i := range bs {
+		b := &bs[i]
+		if b.CallsPerOp > 0 {
+			continue
+		}
+		w, err := contract.LookupWorkload(b.Workload)
+		if err != nil {
+			continue
+		}
+		// The params are written by their contract.Params JSON names.
+		p := w.DefaultParams()
+		if data, err := json.Marshal(b.Params); err == nil {
+			_ = json.Unmarshal(data, &p) // a param of another type keeps its default
+		}
+		b.CallsPerOp = w.Calls(p)
+	}
 }

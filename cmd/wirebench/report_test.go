@@ -84,3 +84,21 @@ func TestReportUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+// A file written before calls_per_op was recorded has its calls per op from the
+// workload, for its params (pingpong: one call per increment; person.compose: six);
+// a recorded count stands, and a workload this wirebench does not know keeps 0.
+func TestReportFillsCallsOfOldFiles(t *testing.T) {
+	bs := []results.Benchmark{
+		{Workload: "echo+stats", CallsPerOp: 5},
+		{Workload: "pingpong", Params: map[string]any{"increments": float64(7)}},
+		{Workload: "person.compose"},
+		{Workload: "no.such.workload"},
+	}
+	fillCalls(bs)
+	for i, want := range []int{5, 7, 6, 0} {
+		if got := bs[i].CallsPerOp; got != want {
+			t.Errorf("%s %v: %d calls, want %d", bs[i].Workload, bs[i].Params, got, want)
+		}
+	}
+}

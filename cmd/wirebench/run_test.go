@@ -375,7 +375,7 @@ func TestRunInterruptSaysWhatItWrote(t *testing.T) {
 		}
 		res := readResults(t, out)
 		for _, b := range res.Benchmarks {
-			if len(b.Trials) != 1 || !strings.Contains(strings.Join(b.Warnings, " "), "1 of its group's 3 forks finished") {
+			if len(b.Trials) != 1 || !strings.Contains(strings.Join(b.Warnings.Strings(), " "), "interrupted: 1 of its group's 3 forks finished") {
 				t.Errorf("%s: %d forks, warnings %q; want the finished fork, said so", b.Name, len(b.Trials), b.Warnings)
 			}
 		}
@@ -433,7 +433,7 @@ workloads:
 			t.Errorf("trial %d has index %d: forks added later must number on", i, tr.Index)
 		}
 	}
-	if w := strings.Join(b.Warnings, "\n"); !strings.Contains(w, "precision: ±0.1 % not reached") {
+	if w := strings.Join(b.Warnings.Of(results.WarnPrecision).Strings(), "\n"); !strings.Contains(w, "precision: ±0.1 % not reached") {
 		t.Errorf("warnings %q: want the precision not reached said", w)
 	}
 	// A precision without a number is a usage error, before anything runs.

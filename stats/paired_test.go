@@ -1,4 +1,4 @@
-package results_test
+package stats_test
 
 import (
 	"math"
@@ -77,10 +77,10 @@ func TestPairedMembers(t *testing.T) {
 	a.start[1], b.start[1], b.start[3] = 3, 2, 2
 	ba, bb := avgtBench("a", "base", a), avgtBench("b", "base", b)
 	bbase := avgtBench("base", "", base)
-	if !results.Pairable(&ba, &bb) || !results.Pairable(&ba, &bbase) {
+	if !stats.Pairable(&ba, &bb) || !stats.Pairable(&ba, &bbase) {
 		t.Fatal("two targets of one group, or a target and its baseline, are not pairable")
 	}
-	rel, why := results.Paired(&ba, &bb)
+	rel, why := stats.Paired(&ba, &bb)
 	if rel == nil || why != "" {
 		t.Fatalf("Paired: %+v, %q", rel, why)
 	}
@@ -94,7 +94,7 @@ func TestPairedMembers(t *testing.T) {
 		t.Errorf("ratio %+v, want %.6g [%.6g, %.6g]", q, want.Mean, want.Low, want.High)
 	}
 	// The other way round is the inverse, its interval the inverse's.
-	inv, _ := results.Paired(&bb, &ba)
+	inv, _ := stats.Paired(&bb, &ba)
 	if !near(inv.Ratio.Mean, 1/q.Mean) || !near(inv.Ratio.CILow, 1/q.CIHigh) || !near(inv.Ratio.CIHigh, 1/q.CILow) {
 		t.Errorf("b over a %+v, want the inverse of %+v", inv.Ratio, q)
 	}
@@ -122,7 +122,7 @@ func TestPairedOpenLatency(t *testing.T) {
 		return b
 	}
 	a, b := open("a", p50a, p99a), open("b", p50b, p99b)
-	rel, _ := results.Paired(&a, &b)
+	rel, _ := stats.Paired(&a, &b)
 	if rel == nil || rel.Of != results.RelativeLatencyP50 || rel.LatencyP99 == nil {
 		t.Fatalf("Paired: %+v", rel)
 	}
@@ -156,7 +156,7 @@ func TestPairable(t *testing.T) {
 		{"two benchmarks without a ratio: each its own", &alone, &alone2, false},
 		{"a benchmark and itself", &a, &a, false},
 	} {
-		if got := results.Pairable(c.a, c.b); got != c.want {
+		if got := stats.Pairable(c.a, c.b); got != c.want {
 			t.Errorf("%s: Pairable = %v, want %v", c.why, got, c.want)
 		}
 	}
