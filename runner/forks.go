@@ -71,6 +71,7 @@ func runForks(ctx context.Context, runGroup groupRunner, specs []spec.Spec, opt 
 		out[k] = &results.Measured{Method: method}
 		if k < len(prev) && prev[k] != nil {
 			out[k].Trials, out[k].Err = slices.Clone(prev[k].Trials), prev[k].Err
+			out[k].Isolation, out[k].Workers = prev[k].Isolation, prev[k].Workers
 		}
 	}
 	run := func(targets []int, first int) {
@@ -113,6 +114,9 @@ func runForks(ctx context.Context, runGroup groupRunner, specs []spec.Spec, opt 
 			out[k].Trials = append(out[k].Trials, r.Trials...)
 			if out[k].Err == nil {
 				out[k].Err = r.Err
+			}
+			if out[k].Isolation == "" {
+				out[k].Isolation = r.Isolation // a journaled fork does not say how it was isolated
 			}
 		}
 	}

@@ -29,6 +29,7 @@ import (
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
+	"github.com/wirebench/wirebench/stats"
 	"github.com/wirebench/wirebench/suites"
 )
 
@@ -374,25 +375,88 @@ func (s *Suite) Estimate() time.Duration { return Estimate(s.Benchmarks) }
 // warmups and the iterations with their PhaseOverhead, and StartOverhead once per
 // trial of a group measured interleaved (its targets start at once) or per trial of
 // each benchmark otherwise. Iterations of a number of ops count as nothing, so for
-// them it is a lower bound; an adaptive warm-up counts at its longest (WarmupMax).
+// them it is a lower bound; an adaptive warm-up counts at its longest (WarmupMax),
+// except in a group whose workers an earlier group of the same fork warmed up
+// (SameWorkers, spec.WorkersPerFork): there it counts at WarmWarmup, and the fork
+// starts no processes.
 func Estimate(bs []Benchmark) time.Duration {
 	var total time.Duration
+	var prev []spec.Spec // the previous interleaved group, when it can share workers
 	for _, g := range Groups(bs) {
-		first := bs[g[0]].Spec
+		specs := make([]spec.Spec, len(g))
+		for k, i := range g {
+			specs[k] = bs[i].Spec
+		}
+		first := specs[0]
 		if len(g) < 2 || first.Method != spec.MethodInterleaved {
 			for _, i := range g {
 				total += bs[i].Estimate()
 			}
+			prev = nil
 			continue
 		}
+		warm := prev != nil && SameWorkers(prev, specs)
+		if !SharesWorkers(specs) {
+			prev = nil
+		} else if !warm {
+			prev = specs
+		}
 		fork := StartOverhead
-		for _, i := range g {
-			sp := bs[i].Spec
-			fork += sp.WarmupBound() + time.Duration(sp.Iterations)*(sp.IterationTime+PhaseOverhead) + jvmStarts(sp)*JVMStartOverhead
+		if warm {
+			fork = 0
+		}
+		for _, sp := range specs {
+			if warm {
+				fork += WarmWarmup(sp)
+			} else {
+				fork += sp.WarmupBound() + jvmStarts(sp)*JVMStartOverhead
+			}
+			fork += time.Duration(sp.Iterations) * (sp.IterationTime + PhaseOverhead)
 		}
 		total += time.Duration(first.Trials) * fork
 	}
 	return total
+}
+
+// WarmWarmup is what Estimate counts for the warm-up of a target whose workers are
+// warm (an earlier group of the fork ran on them): a fixed warm-up at its length; an
+// adaptive one at the least that can settle, its minimum (Warmup) or two windows of
+// slices (stats.WarmupSettled), whichever is longer, within its WarmupMax.
+func WarmWarmup(sp spec.Spec) time.Duration {
+	if sp.WarmupMax <= 0 {
+		return sp.Warmup
+	}
+	return min(sp.WarmupMax, max(sp.Warmup, 2*stats.WarmupWindow*spec.WarmupSlice))
+}
+
+// SharesWorkers says whether a comparison group's workers can serve other groups,
+// one after the other, in each fork (spec.WorkersPerFork): an interleaved group of
+// two or more targets in worker processes, none a capacity search.
+func SharesWorkers(specs []spec.Spec) bool {
+	if len(specs) < 2 || specs[0].Method != spec.MethodInterleaved {
+		return false
+	}
+	for _, s := range specs {
+		if s.Capacity != nil || s.WorkersKey() == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// SameWorkers says whether two groups that share workers (SharesWorkers) can share
+// them with each other: the same targets' workers (spec.Spec.WorkersKey), target by
+// target, and the same plan of forks and rounds.
+func SameWorkers(a, b []spec.Spec) bool {
+	if !SharesWorkers(a) || !SharesWorkers(b) || len(a) != len(b) || a[0].Trials != b[0].Trials || a[0].Iterations != b[0].Iterations {
+		return false
+	}
+	for k := range a {
+		if a[k].WorkersKey() != b[k].WorkersKey() {
+			return false
+		}
+	}
+	return true
 }
 
 // Estimate returns how long the benchmark takes to run on its own.
