@@ -31,17 +31,19 @@ type groupRuns struct {
 	// stop stops the driver and jerr is set when the journal cannot be written.
 	stop func()
 	jerr *error
-	runs map[int]*groupRun
+	// estimates are the groups' planned times (suite.GroupEstimates).
+	estimates []time.Duration
+	runs      map[int]*groupRun
 }
 
 // groupRun is one comparison group of a run: its benchmarks not yet summarized, and
 // how they are measured, journaled and reported.
 type groupRun struct {
-	rs      *groupRuns
-	group   []int // indices into rs.bs
-	specs   []spec.Spec
-	names   []string
-	members []suite.Benchmark
+	rs    *groupRuns
+	index int   // in rs.groups
+	group []int // indices into rs.bs
+	specs []spec.Spec
+	names []string
 	// prior is what an earlier run journaled of each (nil entries: nothing).
 	prior []*results.Measured
 	// rounds is the rounds of an interleaved group (0: another method).
@@ -63,7 +65,7 @@ func (r *groupRuns) get(gi int) (*groupRun, error) {
 		return g, nil
 	}
 	all := r.groups[gi]
-	g := &groupRun{rs: r}
+	g := &groupRun{rs: r, index: gi}
 	for _, i := range all {
 		if _, ok := r.done[r.bs[i].Name]; !ok {
 			g.group = append(g.group, i)
@@ -74,9 +76,9 @@ func (r *groupRuns) get(gi int) (*groupRun, error) {
 		return nil, nil
 	}
 	n := len(g.group)
-	g.specs, g.names, g.members, g.prior = make([]spec.Spec, n), make([]string, n), make([]suite.Benchmark, n), make([]*results.Measured, n)
+	g.specs, g.names, g.prior = make([]spec.Spec, n), make([]string, n), make([]*results.Measured, n)
 	for k, i := range g.group {
-		g.specs[k], g.names[k], g.members[k] = r.bs[i].Spec, r.bs[i].Name, r.bs[i]
+		g.specs[k], g.names[k] = r.bs[i].Spec, r.bs[i].Name
 		if runtime.NumCPU() < 2 {
 			g.specs[k].ServerCPUs, g.specs[k].ClientCPUs = nil, nil
 		}
@@ -85,7 +87,7 @@ func (r *groupRuns) get(gi int) (*groupRun, error) {
 	if n > 1 && g.specs[0].Method == spec.MethodInterleaved {
 		g.rounds = g.specs[0].Iterations
 	}
-	g.planned, g.resumed, g.each = forkPlan(r.bs, all, r.done, r.st.forks)
+	g.planned, g.resumed, g.each = forkPlan(r.bs, all, r.estimates[gi], r.done, r.st.forks)
 	g.key = g.specs[0].RoundsGroup(g.specs[0].ServerStack)
 	g.base = baselineOf(r.s, r.bs, g.group)
 	g.runner = cluster.RunGroup
@@ -130,7 +132,7 @@ func (g *groupRun) start() {
 	g.started = true
 	r := g.rs
 	r.observe(Event{Kind: KindStart, Index: g.group[0], Total: r.total, Name: g.names[0], Group: g.names, GroupKey: g.key,
-		Estimate: suite.Estimate(g.members), Rounds: g.rounds, Resumed: g.resumed, Fork: r.p.done, Forks: r.p.forks, Left: r.p.left()})
+		Estimate: r.estimates[g.index], Rounds: g.rounds, Resumed: g.resumed, Fork: r.p.done, Forks: r.p.forks, Left: r.p.left()})
 }
 
 // forksDone counts n of the group's forks finished.

@@ -204,7 +204,8 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 		}
 	}
 	groups := suite.Groups(benchmarks)
-	p := newPace(benchmarks, groups, done, st.forks)
+	estimates := suite.GroupEstimates(benchmarks)
+	p := newPace(benchmarks, groups, estimates, done, st.forks)
 	out := &Outcome{}
 	var runErr, jerr error
 	// The driver runs under its own context, so that a journal that cannot be
@@ -213,7 +214,7 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 	defer stop()
 	total := len(benchmarks)
 	gr := &groupRuns{s: s, bs: benchmarks, groups: groups, done: done, st: st, opt: opt, j: j, p: p, total: total,
-		observe: observe, stop: stop, jerr: &jerr, runs: map[int]*groupRun{}}
+		observe: observe, stop: stop, jerr: &jerr, estimates: estimates, runs: map[int]*groupRun{}}
 	// batched holds what a batch (cluster.RunBatch: groups sharing each fork's
 	// workers) measured of each of its groups, by the group's index, until the loop
 	// below summarizes it.

@@ -381,8 +381,18 @@ func (s *Suite) Estimate() time.Duration { return Estimate(s.Benchmarks) }
 // starts no processes.
 func Estimate(bs []Benchmark) time.Duration {
 	var total time.Duration
+	for _, d := range GroupEstimates(bs) {
+		total += d
+	}
+	return total
+}
+
+// GroupEstimates is Estimate group by group, in the order of Groups(bs).
+func GroupEstimates(bs []Benchmark) []time.Duration {
+	groups := Groups(bs)
+	out := make([]time.Duration, len(groups))
 	var prev []spec.Spec // the previous interleaved group, when it can share workers
-	for _, g := range Groups(bs) {
+	for gi, g := range groups {
 		specs := make([]spec.Spec, len(g))
 		for k, i := range g {
 			specs[k] = bs[i].Spec
@@ -390,7 +400,7 @@ func Estimate(bs []Benchmark) time.Duration {
 		first := specs[0]
 		if len(g) < 2 || first.Method != spec.MethodInterleaved {
 			for _, i := range g {
-				total += bs[i].Estimate()
+				out[gi] += bs[i].Estimate()
 			}
 			prev = nil
 			continue
@@ -413,20 +423,23 @@ func Estimate(bs []Benchmark) time.Duration {
 			}
 			fork += time.Duration(sp.Iterations) * (sp.IterationTime + PhaseOverhead)
 		}
-		total += time.Duration(first.Trials) * fork
+		out[gi] = time.Duration(first.Trials) * fork
 	}
-	return total
+	return out
 }
 
 // WarmWarmup is what Estimate counts for the warm-up of a target whose workers are
 // warm (an earlier group of the fork ran on them): a fixed warm-up at its length; an
-// adaptive one at the least that can settle, its minimum (Warmup) or two windows of
-// slices (stats.WarmupSettled), whichever is longer, within its WarmupMax.
+// adaptive one at three windows of slices (stats.WarmupSettled needs two at least),
+// within its minimum and WarmupMax. Measured (docs/results/metrifier.md, 2026-11-28):
+// metrifier's four JVM rows on warm workers warmed up for 46–70 s a group and fork
+// together, 11.5–17.5 s each, where two windows (8 s) would count 32 s and three (12 s)
+// count 48 s.
 func WarmWarmup(sp spec.Spec) time.Duration {
 	if sp.WarmupMax <= 0 {
 		return sp.Warmup
 	}
-	return min(sp.WarmupMax, max(sp.Warmup, 2*stats.WarmupWindow*spec.WarmupSlice))
+	return min(sp.WarmupMax, max(sp.Warmup, 3*stats.WarmupWindow*spec.WarmupSlice))
 }
 
 // SharesWorkers says whether a comparison group's workers can serve other groups,
