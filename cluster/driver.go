@@ -165,6 +165,122 @@ func RunGroup(ctx context.Context, specs []spec.Spec, opt Options) []*results.Me
 	return measured
 }
 
+// RunBatch runs groups that share their targets' worker processes, fork by fork:
+// each fork starts every target's workers once and measures the groups on them in
+// turn, each group in interleaved rounds with a warm-up of its own per target, so
+// that a JVM pays its start-up and first warm-up once per fork rather than once per
+// group (spec.WorkersPerFork). Every group must have the same number of targets,
+// target by target of the same spec.Spec.WorkersKey, interleaved, with the same plan; a group
+// that does not, or whose benchmarks do not resolve, is run on its own (RunGroup).
+// opts[g] observes group g and is told of its forks (Options.ForkDone); the other
+// options are opts[0]'s. Each benchmark's result says which groups its workers
+// served (results.Measured.Workers).
+func RunBatch(ctx context.Context, groups [][]spec.Spec, opts []Options) [][]*results.Measured {
+	out := make([][]*results.Measured, len(groups))
+	var batch []int // the groups run together, by index
+	var rs [][]Resolved
+	for g, specs := range groups {
+		if r, ok := batchable(specs, groups[0]); ok {
+			batch, rs = append(batch, g), append(rs, r)
+		}
+	}
+	if len(batch) < 2 {
+		for g, specs := range groups {
+			out[g] = RunGroup(ctx, specs, opts[g])
+		}
+		return out
+	}
+	ran := make([]bool, len(groups))
+	measured := make([][]*results.Measured, len(batch))
+	bopts := make([]Options, len(batch))
+	for k, g := range batch {
+		ran[g] = true
+		measured[k] = make([]*results.Measured, len(groups[g]))
+		for i := range measured[k] {
+			measured[k][i] = &results.Measured{Method: spec.MethodInterleaved, Workers: &results.WorkersShare{Groups: len(batch), Position: k + 1}}
+		}
+		out[g] = measured[k]
+		bopts[k] = opts[g]
+	}
+	fail := func(err error) {
+		for _, ms := range measured {
+			for _, m := range ms {
+				m.Err = err
+			}
+		}
+	}
+	func() {
+		opt := opts[batch[0]]
+		if err := opt.fill(); err != nil {
+			fail(err)
+			return
+		}
+		pair, err := newPair(opt.Hosts)
+		if err != nil {
+			fail(err)
+			return
+		}
+		if pair != nil {
+			defer pair.Close()
+			opt.pair = pair
+		}
+		bopts[0] = opt
+		dir, err := os.MkdirTemp(opt.TempDir, "wb-")
+		if err != nil {
+			fail(err)
+			return
+		}
+		defer os.RemoveAll(dir)
+		iso, err := isolationFor(groups[batch[0]], opt.Hosts)
+		if err != nil {
+			fail(err)
+			return
+		}
+		for _, ms := range measured {
+			for _, m := range ms {
+				m.Isolation = iso.Method()
+			}
+		}
+		runBatch(ctx, rs, bopts, dir, iso, measured)
+		if err := iso.close(); err != nil {
+			for _, ms := range measured {
+				for _, m := range ms {
+					if m.Err == nil {
+						m.Err = err
+					}
+				}
+			}
+		}
+	}()
+	for g, specs := range groups {
+		if !ran[g] {
+			out[g] = RunGroup(ctx, specs, opts[g])
+		}
+	}
+	return out
+}
+
+// batchable resolves the group specs when it can share the workers of the group
+// first (RunBatch): interleaved, of first's size and plan, and target by target of
+// the same spec.Spec.WorkersKey.
+func batchable(specs, first []spec.Spec) ([]Resolved, bool) {
+	if len(specs) < 2 || len(specs) != len(first) || !interleaved(specs) || specs[0].Trials != first[0].Trials ||
+		specs[0].Iterations != first[0].Iterations {
+		return nil, false
+	}
+	rs := make([]Resolved, len(specs))
+	for i, s := range specs {
+		if k := s.WorkersKey(); k == "" || k != first[i].WorkersKey() || s.Capacity != nil {
+			return nil, false
+		}
+		var err error
+		if rs[i], err = Resolve(s); err != nil {
+			return nil, false
+		}
+	}
+	return rs, true
+}
+
 func interleaved(specs []spec.Spec) bool {
 	for _, s := range specs {
 		if s.Method != spec.MethodInterleaved {
@@ -309,112 +425,166 @@ func where(trial int, phase string, err error) error {
 	return &results.ForkError{Fork: trial, Phase: phase, Err: err}
 }
 
-// runInterleaved measures a group in rounds (RunGroup). Every spec of the group has
-// the same plan (iterations, slice, trials: spec.SamePlan), which is what makes it a
-// group; each target has its own warmup. iso keeps the targets apart: each runs in
-// its own warm-up and slices only, the others frozen.
+// runInterleaved measures a group in rounds (RunGroup): a batch of one group.
 func runInterleaved(ctx context.Context, rs []Resolved, opt Options, dir string, iso *isolation, out []*results.Measured) {
-	plan := rs[0].Spec
+	runBatch(ctx, [][]Resolved{rs}, []Options{opt}, dir, iso, [][]*results.Measured{out})
+}
+
+// runBatch measures groups of targets that share their workers (RunBatch; one group
+// for RunGroup's interleaved method), fork by fork: each fork starts the targets'
+// workers once, then measures each group in turn on them, in rounds. Every group has
+// the same plan (iterations, slice, trials) and, target by target, the same WorkersKey;
+// each target has its own warm-up in each group. iso keeps the targets apart: each
+// runs in its own warm-up and slices only, the others frozen. opts[g] observes group
+// g and is told of its forks; the rest of the options are opts[0]'s.
+func runBatch(ctx context.Context, groups [][]Resolved, opts []Options, dir string, iso *isolation, out [][]*results.Measured) {
+	opt := opts[0]
+	plan := groups[0][0].Spec
+	n := len(groups[0])
 	for trial := opt.FirstTrial; trial < opt.FirstTrial+plan.Trials; trial++ {
-		trials := make([]*results.Fork, len(rs))
-		targets := make([]*target, len(rs))
-		fail := func(i int, err error) {
-			trials[i].Err = err
-			if out[i].Err == nil {
-				out[i].Err = err
+		targets := make([]*target, n)
+		// drop lets target i's workers go: thawed, then stopped.
+		drop := func(i int) error {
+			if targets[i] == nil {
+				return nil
 			}
-			if targets[i] != nil {
-				if rerr := iso.release(i); rerr != nil {
+			err := iso.release(i)
+			targets[i].close()
+			targets[i] = nil
+			return err
+		}
+		for g, rs := range groups {
+			trials := make([]*results.Fork, n)
+			fail := func(i int, err error) {
+				trials[i].Err = err
+				if out[g][i].Err == nil {
+					out[g][i].Err = err
+				}
+				if rerr := drop(i); rerr != nil {
 					trials[i].Err = errors.Join(trials[i].Err, rerr)
 				}
-				targets[i].close()
-				targets[i] = nil
 			}
-		}
-		// The targets start at once: a fork's start-up (processes, connections, the
-		// contract checks) is most of what a fork costs beyond its rounds, and the
-		// targets' workers are independent processes.
-		starts := make([]error, len(rs))
-		var wg sync.WaitGroup
-		for i, res := range rs {
-			trials[i] = &results.Fork{Index: trial}
-			if out[i].Err != nil {
-				continue // failed in an earlier trial: later ones would fail the same way
+			var live []int
+			in := make([]bool, n)
+			for i := range rs {
+				trials[i] = &results.Fork{Index: trial}
+				if out[g][i].Err != nil {
+					continue // failed in an earlier fork: later ones would fail the same way
+				}
+				out[g][i].Trials = append(out[g][i].Trials, trials[i])
+				live, in[i] = append(live, i), true
 			}
-			out[i].Trials = append(out[i].Trials, trials[i])
-			wg.Go(func() { targets[i], starts[i] = startTarget(ctx, res, opt, dir, trial, i) })
-		}
-		wg.Wait()
-		for i, err := range starts {
-			if err != nil {
-				fail(i, where(trial, "start", err))
+			// The workers of the targets that have none (the fork's first group, or a
+			// target whose workers an earlier group's failure stopped) start at once: a
+			// fork's start-up is most of what it costs beyond its rounds, and the
+			// targets' workers are independent processes. Each is frozen once started,
+			// and thawed for its own sessions, warm-ups and slices only.
+			starts := make([]error, n)
+			var wg sync.WaitGroup
+			for _, i := range live {
+				if targets[i] == nil {
+					wg.Go(func() { targets[i], starts[i] = spawnTarget(ctx, rs[i], opt, dir, trial, i) })
+				}
 			}
-		}
-		// Every target is frozen once started, and thawed for its own warm-up and
-		// slices only.
-		for i, t := range targets {
-			if t == nil {
-				continue
+			wg.Wait()
+			for _, i := range live {
+				if starts[i] != nil {
+					fail(i, where(trial, "start", starts[i]))
+					continue
+				}
+				if t := targets[i]; t != nil && t.sessions == 0 {
+					if err := iso.add(i, fmt.Sprintf("t%d-f%d", i, trial), t.pids()); err != nil {
+						fail(i, where(trial, "isolation", err))
+					}
+				}
 			}
-			if err := iso.add(i, fmt.Sprintf("t%d-f%d", i, trial), t.pids()); err != nil {
-				fail(i, where(trial, "isolation", err))
-			}
-		}
-		for i, t := range targets {
-			if t == nil {
-				continue
-			}
-			if err := iso.alone(i, func() error {
-				return warmUp(ctx, t, rs[i].Spec, trials[i], func(iv *results.Interval) { opt.observe(i, trial, iv) })
-			}); err != nil {
-				fail(i, where(trial, "warmup", err))
-			}
-		}
-		for round, order := range Rounds(len(rs), plan.Iterations, opt.Seed, uint64(trial)) {
-			for _, i := range order {
+			// Each target opens its session (the server set up, the clients connected
+			// and checked) and warms up alone.
+			for _, i := range live {
 				t := targets[i]
 				if t == nil {
 					continue
 				}
-				var iv *results.Interval
-				err := iso.alone(i, func() (err error) {
-					iv, err = t.phase(ctx, measurePhase(rs[i].Spec, round, true))
-					return err
-				})
-				if err != nil {
-					fail(i, where(trial, fmt.Sprintf("round %d", round+1), err))
+				if err := iso.alone(i, func() error {
+					if err := t.open(rs[i], opt, dir); err != nil {
+						return where(trial, "start", err)
+					}
+					if err := warmUp(ctx, t, rs[i].Spec, trials[i], func(iv *results.Interval) { opts[g].observe(i, trial, iv) }); err != nil {
+						return where(trial, "warmup", err)
+					}
+					return nil
+				}); err != nil {
+					fail(i, err)
+				}
+			}
+			for round, order := range Rounds(n, plan.Iterations, opt.Seed, uint64(trial)) {
+				for _, i := range order {
+					t := targets[i]
+					if !in[i] || t == nil || trials[i].Err != nil {
+						continue
+					}
+					var iv *results.Interval
+					err := iso.alone(i, func() (err error) {
+						iv, err = t.phase(ctx, measurePhase(rs[i].Spec, round, true))
+						return err
+					})
+					if err != nil {
+						fail(i, where(trial, fmt.Sprintf("round %d", round+1), err))
+						continue
+					}
+					trials[i].Intervals = append(trials[i].Intervals, iv)
+					opts[g].observe(i, trial, iv)
+				}
+				if ctx.Err() != nil {
+					break
+				}
+			}
+			// The session ends with the group; the workers stay for the next group.
+			for _, i := range live {
+				t := targets[i]
+				if t == nil || trials[i].Err != nil {
 					continue
 				}
-				trials[i].Intervals = append(trials[i].Intervals, iv)
-				opt.observe(i, trial, iv)
+				if err := iso.alone(i, t.closeSession); err != nil && ctx.Err() == nil {
+					fail(i, where(trial, "end of session", err))
+				}
 			}
 			if ctx.Err() != nil {
-				break
-			}
-		}
-		for i, t := range targets {
-			if t != nil {
-				if err := iso.release(i); err != nil && out[i].Err == nil {
-					fail(i, where(trial, "isolation", err))
-					continue
+				for i := range targets {
+					drop(i)
 				}
-				t.close()
+				for _, i := range live {
+					if out[g][i].Err == nil {
+						fail(i, ctx.Err())
+					}
+				}
+				for _, rest := range out[g+1:] {
+					for _, m := range rest {
+						if m.Err == nil {
+							m.Err = ctx.Err()
+						}
+					}
+				}
+				return
 			}
-			if ctx.Err() != nil && out[i].Err == nil {
-				fail(i, ctx.Err())
+			if opts[g].ForkDone != nil {
+				forks := map[int]*results.Fork{}
+				for _, i := range live {
+					forks[i] = trials[i]
+				}
+				opts[g].ForkDone(forks)
 			}
 		}
-		if ctx.Err() != nil {
-			return
-		}
-		if opt.ForkDone != nil {
-			forks := map[int]*results.Fork{}
-			for i, tr := range trials {
-				if out[i].Err == nil || tr.Err != nil { // else it failed in an earlier fork
-					forks[i] = tr
+		// The fork's forks are reported; a target whose workers cannot be let go
+		// (thawed) runs no more forks.
+		for i := range targets {
+			if err := drop(i); err != nil {
+				for g := range out {
+					if out[g][i].Err == nil {
+						out[g][i].Err = where(trial, "isolation", err)
+					}
 				}
 			}
-			opt.ForkDone(forks)
 		}
 	}
 }

@@ -276,13 +276,26 @@ func (w *worker) explain(err error) error {
 
 // target is one benchmark's running server and load generators: the server
 // listening, every client worker connected and checked against the contract, all
-// idle between phases. Owned by one goroutine.
+// idle between phases. Its workers (processes, or remote workers reached) outlive
+// its session: a fork of a batch (RunBatch) opens a session on them for each
+// workload in turn, so that a JVM warms up once per fork. Owned by one goroutine.
 type target struct {
 	res       Resolved
 	srv       *worker
 	srvStream controlpb.Worker_RunServerClient
 	clis      []*clientWorker
-	cancel    context.CancelFunc
+	// ctx and cancel are the workers' (the control connections'); session and
+	// endSession the open session's streams.
+	ctx        context.Context
+	cancel     context.CancelFunc
+	session    context.Context
+	endSession context.CancelFunc
+	// sessions counts the sessions opened, which name their benchmark sockets.
+	sessions int
+	// id names the target's workers (index in the group, fork).
+	id string
+	// link is whether the clients call through a link process.
+	link bool
 	// addr is the address the clients call (the server's, or --target's).
 	addr string
 	// tls is what the server and clients use over the "tls" and "quic" transports;
@@ -297,10 +310,27 @@ type clientWorker struct {
 }
 
 // startTarget starts (or reaches) the workers of res for trial trial, as the idx-th
-// target of its group, and returns once every client is Ready.
-func startTarget(ctx context.Context, res Resolved, opt Options, dir string, trial, idx int) (_ *target, err error) {
+// target of its group, opens its session and returns once every client is Ready.
+func startTarget(ctx context.Context, res Resolved, opt Options, dir string, trial, idx int) (*target, error) {
+	t, err := spawnTarget(ctx, res, opt, dir, trial, idx)
+	if err != nil {
+		return nil, err
+	}
+	if err := t.open(res, opt, dir); err != nil {
+		t.close()
+		return nil, err
+	}
+	return t, nil
+}
+
+// spawnTarget starts (or reaches) the workers of res for trial trial, as the idx-th
+// target of its group, without a session: the server worker, and every client
+// worker (with the link feature when res calls through a link). The workers run the
+// stacks of res; a session of another benchmark on them (open) must have the same
+// stacks, transport and placement (spec.Spec.WorkersKey).
+func spawnTarget(ctx context.Context, res Resolved, opt Options, dir string, trial, idx int) (_ *target, err error) {
 	ctx, cancel := context.WithCancel(ctx)
-	t := &target{res: res, cancel: cancel}
+	t := &target{res: res, ctx: ctx, cancel: cancel, id: fmt.Sprintf("%d-%d", idx, trial)}
 	defer func() {
 		if err != nil {
 			t.close()
@@ -310,64 +340,137 @@ func startTarget(ctx context.Context, res Resolved, opt Options, dir string, tri
 	if err := checkSpec(h, res); err != nil {
 		return nil, err
 	}
-	bm := benchmarkMessage(res)
-	addr := res.Spec.Target
-	if res.Spec.Secure() {
-		t.tls = opt.TLS
-		if !res.HasServer() && len(t.tls.CAPEM) == 0 {
-			return nil, errors.New("a target over TLS needs the CA that signed its certificate (--tls-bench-ca)")
-		}
-	}
 	if res.HasServer() {
-		if addr, err = t.startServer(ctx, opt, dir, fmt.Sprintf("%d-%d", idx, trial), bm); err != nil {
+		if h.Server != "" {
+			t.srv, _, err = dialWorker(ctx, "server worker", h.Server, h.Auth)
+		} else {
+			cpus, _ := res.Spec.Pinning()
+			t.srv, err = startWorker(ctx, "server worker", res.Server, opt.withJVMArgs(res.Spec.JVMArgs), dir, "server-"+t.id, cpus, pairEnd(opt.pair, true))
+		}
+		if err != nil {
 			return nil, err
 		}
 	}
-	t.addr = addr
-	n, lk := h.ClientCount(), linkSetup(h, res)
+	n := h.ClientCount()
+	t.link = linkSetup(h, res) != nil
 	for i := range n {
-		c, err := openClient(ctx, res, opt, dir, fmt.Sprintf("%d-%d", idx, trial), i, n, lk != nil)
+		c, err := openClient(ctx, res, opt, dir, t.id, i, n, t.link)
 		if err != nil {
 			return nil, err
 		}
 		t.clis = append(t.clis, c)
+	}
+	return t, nil
+}
+
+// open opens a session of res on the target's workers: the server set up and
+// listening, every client connected, checked against the contract and Ready.
+func (t *target) open(res Resolved, opt Options, dir string) (err error) {
+	t.res = res
+	t.session, t.endSession = context.WithCancel(t.ctx)
+	t.sessions++
+	ctx, h := t.session, opt.Hosts
+	bm := benchmarkMessage(res)
+	addr := res.Spec.Target
+	t.tls = transport.TLS{}
+	if res.Spec.Secure() {
+		t.tls = opt.TLS
+		if !res.HasServer() && len(t.tls.CAPEM) == 0 {
+			return errors.New("a target over TLS needs the CA that signed its certificate (--tls-bench-ca)")
+		}
+	}
+	if res.HasServer() {
+		sock := "bench-" + t.id
+		if t.sessions > 1 {
+			sock += fmt.Sprintf("-%d", t.sessions)
+		}
+		if addr, err = t.startServer(ctx, opt, filepath.Join(dir, sock+".sock"), bm); err != nil {
+			return err
+		}
+	}
+	t.addr = addr
+	lk := linkSetup(h, res)
+	n := len(t.clis)
+	for i, c := range t.clis {
 		if c.stream, err = c.client.RunClient(ctx); err != nil {
-			return nil, c.explain(err)
+			return c.explain(err)
 		}
 		if err = c.stream.Send(&controlpb.ClientArgs{Arg: &controlpb.ClientArgs_Setup{Setup: &controlpb.ClientSetup{
 			Benchmark: bm, Target: addr, ShareIndex: int32(i), ShareCount: int32(n), Link: lk,
 			TlsCaPem: t.tls.CAPEM, TlsServerName: t.tls.ServerName}}}); err != nil {
-			return nil, c.explain(err)
+			return c.explain(err)
 		}
 	}
 	// The clients connect and check the target at once; their answers are read in turn.
 	for _, c := range t.clis {
 		st, err := c.stream.Recv()
 		if err != nil {
-			return nil, c.recvError(ctx, err)
+			return c.recvError(ctx, err)
 		}
 		if st.GetReady() == nil {
-			return nil, fmt.Errorf("%s: answered its setup with %T instead of Ready", c.name(), st.Status)
+			return fmt.Errorf("%s: answered its setup with %T instead of Ready", c.name(), st.Status)
 		}
 	}
-	return t, nil
+	return nil
 }
 
-// startServer starts or reaches the server worker, sets up its server and returns
-// the address it listens on.
-func (t *target) startServer(ctx context.Context, opt Options, dir, id string, bm *controlpb.Benchmark) (string, error) {
+// sessionEnd bounds how long the workers may take to end a session: to stop the
+// server and close the clients' connections.
+const sessionEnd = 30 * time.Second
+
+// closeSession ends the open session and waits until every worker has ended it (its
+// clients closed, its server stopped), so that the next session meets workers with
+// nothing of this one still running. An error means a worker did not end it cleanly:
+// the target's workers should not be trusted with another session.
+func (t *target) closeSession() error {
+	if t.endSession == nil {
+		return nil
+	}
+	timer := time.AfterFunc(sessionEnd, t.endSession)
+	defer timer.Stop()
+	var errs []error
+	for _, c := range t.clis {
+		if c.stream == nil {
+			continue
+		}
+		if err := drain(c.stream.CloseSend, func() error { _, err := c.stream.Recv(); return err }); err != nil {
+			errs = append(errs, fmt.Errorf("%s: ending its session: %w", c.name(), c.explain(err)))
+		}
+		c.stream = nil
+	}
+	if t.srvStream != nil {
+		if err := drain(t.srvStream.CloseSend, func() error { _, err := t.srvStream.Recv(); return err }); err != nil {
+			errs = append(errs, fmt.Errorf("%s: ending its session: %w", t.srv.name(), t.srv.explain(err)))
+		}
+		t.srvStream = nil
+	}
+	t.endSession()
+	t.endSession = nil
+	return errors.Join(errs...)
+}
+
+// drain half-closes a stream and reads it to its end: nil when the worker ended it
+// cleanly (io.EOF after any messages still on their way).
+func drain(closeSend func() error, recv func() error) error {
+	if err := closeSend(); err != nil {
+		return err
+	}
+	for {
+		err := recv()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// startServer sets up the server of the target's session on its server worker,
+// listening at sock for the unix transport, and returns the address it listens on.
+func (t *target) startServer(ctx context.Context, opt Options, sock string, bm *controlpb.Benchmark) (string, error) {
 	h, s := opt.Hosts, t.res.Spec
-	var err error
-	if h.Server != "" {
-		t.srv, _, err = dialWorker(ctx, "server worker", h.Server, h.Auth)
-	} else {
-		cpus, _ := s.Pinning()
-		t.srv, err = startWorker(ctx, "server worker", t.res.Server, opt.withJVMArgs(s.JVMArgs), dir, "server-"+id, cpus, pairEnd(opt.pair, true))
-	}
-	if err != nil {
-		return "", err
-	}
-	listen, err := serverListen(h, t.res, opt.pair, filepath.Join(dir, "bench-"+id+".sock"))
+	listen, err := serverListen(h, t.res, opt.pair, sock)
 	if err != nil {
 		return "", err
 	}
@@ -462,7 +565,7 @@ func (t *target) phase(ctx context.Context, ph *controlpb.Phase) (iv *results.In
 	if d := time.Duration(ph.DurationNanos); d > 0 {
 		limit := d + t.res.Spec.CallTimeout + phaseSlack
 		var silent atomic.Bool
-		timer := time.AfterFunc(limit, func() { silent.Store(true); t.cancel() })
+		timer := time.AfterFunc(limit, func() { silent.Store(true); t.endSession() })
 		defer func() {
 			if !timer.Stop() && silent.Load() && err != nil {
 				err = fmt.Errorf("no answer to %s %d within %v (a worker or its host went silent): %w", ph.Kind, ph.Index+1, limit, err)
@@ -545,6 +648,9 @@ func (t *target) pids() []int {
 
 // close stops every worker: the clients first, so no call meets a closed server.
 func (t *target) close() {
+	if t.endSession != nil {
+		t.endSession()
+	}
 	t.cancel()
 	for _, c := range t.clis {
 		c.close()

@@ -183,7 +183,7 @@ func (w *Worker) resolve(b *controlpb.Benchmark, side protocol.Side) (Resolved, 
 	s.ServerCPUs, s.ClientCPUs = nil, nil // the driver pins; a worker never does
 	// Nor does a worker shape or freeze: the driver's settings, at their defaults so
 	// that the spec validates.
-	s.Shape, s.Isolation = spec.ShapeSplit, spec.IsolationFreeze
+	s.Shape, s.Isolation, s.Workers = spec.ShapeSplit, spec.IsolationFreeze, spec.WorkersPerFork
 	if side == protocol.ClientSide && b.Protocol != "" {
 		s.Target = "" // the setup's target is checked by the client itself
 	}

@@ -199,6 +199,9 @@ func setupNote(g results.Group) string {
 				parts = append(parts, fmt.Sprintf("split: server on CPUs %s, clients on %s", cmp.Or(sh.ServerCPUs, "any"), cmp.Or(sh.ClientCPUs, "any")))
 			}
 		}
+		if w := b.Workers; w != nil {
+			parts = append(parts, fmt.Sprintf("each fork's workers served %d groups in turn, this one %s (warmed up once per fork)", w.Groups, ordinal(w.Position)))
+		}
 		switch iso := b.Isolation; {
 		case iso == "":
 		case strings.HasPrefix(iso, "none"):
@@ -502,4 +505,13 @@ func times(f float64) string {
 		return notAvailable
 	}
 	return fixed(f, 2) + "×"
+}
+
+// ordinal is n in words of order: first, second, ..., then 11th and on.
+func ordinal(n int) string {
+	words := []string{"first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"}
+	if n >= 1 && n <= len(words) {
+		return words[n-1]
+	}
+	return fmt.Sprintf("%dth", n)
 }

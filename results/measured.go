@@ -96,6 +96,9 @@ type Measured struct {
 	// Isolation is how its group's other targets were kept from running during its
 	// slices (Benchmark.Isolation); "" when measured alone.
 	Isolation string
+	// Workers, when its worker processes served the groups of a batch, says how
+	// many and which one it was (Benchmark.Workers); nil otherwise.
+	Workers *WorkersShare
 	// Err is why it failed (its forks keep what finished), or nil.
 	Err error
 }

@@ -217,7 +217,12 @@ type Benchmark struct {
 	// by that mechanism), or "none" with the reason; empty for a benchmark measured
 	// alone, and in files written before isolation.
 	Isolation string `json:"isolation,omitempty"`
-	Load      Load   `json:"load"`
+	// Workers is set when the worker processes of each of its forks served other
+	// groups of the run too, one after the other (spec.WorkersPerFork: warmed up once
+	// per fork): how many groups, and where its own came. Absent when its forks
+	// started their own workers, and in files written before.
+	Workers *WorkersShare `json:"workers,omitempty"`
+	Load    Load          `json:"load"`
 	// Mode is "thrpt" (score in ops/s) or "avgt" (score in ms/op), as in JMH.
 	Mode          string  `json:"mode"`
 	WarmupSeconds float64 `json:"warmup_s"`
@@ -637,4 +642,11 @@ func ReadFile(path string) (*Results, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return res, nil
+}
+
+// WorkersShare says which groups a benchmark's worker processes served in each fork
+// (Benchmark.Workers): Groups groups in turn, its own the Position-th (from 1).
+type WorkersShare struct {
+	Groups   int `json:"groups"`
+	Position int `json:"position"`
 }

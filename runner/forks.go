@@ -71,6 +71,7 @@ func runForks(ctx context.Context, runGroup groupRunner, specs []spec.Spec, opt 
 		out[k] = &results.Measured{Method: method}
 		if k < len(prev) && prev[k] != nil {
 			out[k].Trials, out[k].Err = slices.Clone(prev[k].Trials), prev[k].Err
+			out[k].Isolation, out[k].Workers = prev[k].Isolation, prev[k].Workers
 		}
 	}
 	run := func(targets []int, first int) {
@@ -113,6 +114,9 @@ func runForks(ctx context.Context, runGroup groupRunner, specs []spec.Spec, opt 
 			out[k].Trials = append(out[k].Trials, r.Trials...)
 			if out[k].Err == nil {
 				out[k].Err = r.Err
+			}
+			if out[k].Isolation == "" {
+				out[k].Isolation = r.Isolation // a journaled fork does not say how it was isolated
 			}
 		}
 	}
@@ -177,13 +181,9 @@ func journalFork(j *journal, st *journalState, specs []spec.Spec, names []string
 
 // forkPlan is the forks of one group of bs: how many its plan has, how many are
 // finished (summarized, or journaled by an earlier run: forks), and the planned time
-// of each (suite.Estimate).
-func forkPlan(bs []suite.Benchmark, group []int, done map[string]results.Benchmark, forks map[string][]*results.Fork) (total, finished int, each time.Duration) {
+// of each, from the group's estimate (suite.GroupEstimates).
+func forkPlan(bs []suite.Benchmark, group []int, estimate time.Duration, done map[string]results.Benchmark, forks map[string][]*results.Fork) (total, finished int, each time.Duration) {
 	first := bs[group[0]].Spec
-	members := make([]suite.Benchmark, len(group))
-	for k, i := range group {
-		members[k] = bs[i]
-	}
 	switch {
 	case first.Capacity != nil:
 		total = 1
@@ -215,7 +215,7 @@ func forkPlan(bs []suite.Benchmark, group []int, done map[string]results.Benchma
 			}
 		}
 	}
-	return total, finished, suite.Estimate(members) / time.Duration(total)
+	return total, finished, estimate / time.Duration(total)
 }
 
 // pace follows a run's forks against its plan, for Event's Fork, Forks and Left.
@@ -227,10 +227,10 @@ type pace struct {
 	start         time.Time
 }
 
-func newPace(bs []suite.Benchmark, groups [][]int, done map[string]results.Benchmark, forks map[string][]*results.Fork) *pace {
+func newPace(bs []suite.Benchmark, groups [][]int, estimates []time.Duration, done map[string]results.Benchmark, forks map[string][]*results.Fork) *pace {
 	p := &pace{start: time.Now()}
-	for _, g := range groups {
-		total, finished, each := forkPlan(bs, g, done, forks)
+	for gi, g := range groups {
+		total, finished, each := forkPlan(bs, g, estimates[gi], done, forks)
 		p.forks += total
 		p.done += finished
 		p.todo += time.Duration(total-finished) * each
@@ -274,7 +274,7 @@ func partialGroup(s *suite.Suite, bs []suite.Benchmark, group []int, done map[st
 	if len(have) == 0 {
 		return nil
 	}
-	total, finished, _ := forkPlan(bs, group, done, forks)
+	total, finished, _ := forkPlan(bs, group, 0, done, forks)
 	interleaved := len(group) > 1 && bs[group[0]].Spec.Method == spec.MethodInterleaved
 	specs := make([]spec.Spec, len(have))
 	m := measured{results: make([]*results.Measured, len(have))}

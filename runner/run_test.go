@@ -235,3 +235,58 @@ func TestRunJournalsFailedTarget(t *testing.T) {
 		t.Errorf("the journal's forks hold %v targets, want [2 1 1]: both, then the good one alone", targets)
 	}
 }
+
+// twoWorkloads is twoTargets over two workloads: two groups of the same targets,
+// which share each fork's workers (workers: per-fork, the default).
+var twoWorkloads = strings.Replace(twoTargets, "  - name: person.get\n", "  - name: person.get\n  - name: person.create\n", 1)
+
+// A suite's groups of the same targets run as one batch, fork by fork: the forks
+// of the two groups alternate, and each benchmark says its workers served both.
+// Interrupted after the batch's first fork, resumed: each group runs the forks it
+// lacks on workers of its own, and every benchmark ends with its 3 forks.
+func TestRunBatchForkByFork(t *testing.T) {
+	s, err := suite.Parse("two.yaml", []byte(twoWorkloads))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "out")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var forks []string
+	out, err := Run(ctx, s, Options{Dir: dir, Binary: binary, Seed: 1, Observe: func(e Event) {
+		if e.Kind == KindFork {
+			forks = append(forks, e.GroupKey)
+			if len(forks) == 2 {
+				cancel() // Ctrl-C as the batch's first fork ends
+			}
+		}
+	}})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted run: %v, want context.Canceled", err)
+	}
+	if len(forks) != 2 || !strings.Contains(forks[0], "person.get") || !strings.Contains(forks[1], "person.create") {
+		t.Fatalf("forks done %q, want person.get's first fork, then person.create's", forks)
+	}
+	for _, b := range out.Results.Benchmarks {
+		want := 1
+		if strings.Contains(b.Name, "person.create") {
+			want = 2
+		}
+		if b.Workers == nil || b.Workers.Groups != 2 || b.Workers.Position != want || len(b.Trials) != 1 {
+			t.Errorf("%s: workers %+v, %d forks; want its workers shared by 2 groups, its own the %d., 1 fork", b.Name, b.Workers, len(b.Trials), want)
+		}
+	}
+	out, err = Run(context.Background(), s, Options{Dir: dir, Resume: true, Binary: binary, Seed: 1})
+	if err != nil || out.Failed > 0 {
+		t.Fatalf("resume: %v, %d failed", err, out.Failed)
+	}
+	got := trialIndices(out.Results)
+	if len(got) != 4 {
+		t.Fatalf("results of %d benchmarks, want 4", len(got))
+	}
+	for name, idx := range got {
+		if !sameInts(idx, []int{0, 1, 2}) {
+			t.Errorf("%s: forks %v after the resume, want 0, 1, 2", name, idx)
+		}
+	}
+}

@@ -204,7 +204,8 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 		}
 	}
 	groups := suite.Groups(benchmarks)
-	p := newPace(benchmarks, groups, done, st.forks)
+	estimates := suite.GroupEstimates(benchmarks)
+	p := newPace(benchmarks, groups, estimates, done, st.forks)
 	out := &Outcome{}
 	var runErr, jerr error
 	// The driver runs under its own context, so that a journal that cannot be
@@ -212,79 +213,50 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 	dctx, stop := context.WithCancel(ctx)
 	defer stop()
 	total := len(benchmarks)
-	for _, all := range groups {
-		var group []int
+	gr := &groupRuns{s: s, bs: benchmarks, groups: groups, done: done, st: st, opt: opt, j: j, p: p, total: total,
+		observe: observe, stop: stop, jerr: &jerr, estimates: estimates, runs: map[int]*groupRun{}}
+	// batched holds what a batch (cluster.RunBatch: groups sharing each fork's
+	// workers) measured of each of its groups, by the group's index, until the loop
+	// below summarizes it.
+	batched := map[int][]*results.Measured{}
+	for gi, all := range groups {
 		for _, i := range all {
 			if _, ok := done[benchmarks[i].Name]; ok {
 				observe(Event{Kind: KindSkipped, Index: i, Total: total, Name: benchmarks[i].Name})
-				continue
 			}
-			group = append(group, i)
 		}
-		if len(group) == 0 {
+		g, err := gr.get(gi)
+		if err != nil {
+			return out, err
+		}
+		if g == nil {
 			continue
 		}
-		specs := make([]spec.Spec, len(group))
-		names := make([]string, len(group))
-		members := make([]suite.Benchmark, len(group))
-		prior := make([]*results.Measured, len(group))
-		for k, i := range group {
-			specs[k], names[k], members[k] = benchmarks[i].Spec, benchmarks[i].Name, benchmarks[i]
-			if runtime.NumCPU() < 2 {
-				specs[k].ServerCPUs, specs[k].ClientCPUs = nil, nil
-			}
-			prior[k] = measuredOf(st.forks[names[k]])
-		}
-		first := group[0]
-		rounds := 0
-		if len(group) > 1 && specs[0].Method == spec.MethodInterleaved {
-			rounds = specs[0].Iterations
-		}
-		planned, resumed, each := forkPlan(benchmarks, all, done, st.forks)
-		key := specs[0].RoundsGroup(specs[0].ServerStack)
-		observe(Event{Kind: KindStart, Index: first, Total: total, Name: names[0], Group: names, GroupKey: key,
-			Estimate: suite.Estimate(members), Rounds: rounds, Resumed: resumed, Fork: p.done, Forks: p.forks, Left: p.left()})
-		profiles := ""
-		if opt.ProfileDir != "" {
-			// One directory per group: the workers' file names count targets within a group.
-			profiles = filepath.Join(opt.ProfileDir, fmt.Sprintf("group-%03d", first))
-			if err := os.MkdirAll(profiles, 0o755); err != nil {
+		if _, ok := batched[gi]; !ok {
+			if members, err := gr.batchFrom(gi); err != nil {
 				return out, err
+			} else if len(members) > 1 {
+				for k, m := range gr.runBatch(dctx, members) {
+					batched[members[k]] = m
+				}
 			}
 		}
-		// counted is the forks of the group counted finished so far, added those
-		// --precision added to its plan.
-		counted, added := 0, 0
-		forkDone := func(n int) {
-			counted += n
-			p.finished(n, each)
-			observe(Event{Kind: KindFork, Index: first, Total: total, Name: names[0], Group: names, GroupKey: key,
-				Fork: p.done, Forks: p.forks, Left: p.left()})
+		prior := g.prior
+		if m, ok := batched[gi]; ok {
+			prior = m
+			delete(batched, gi)
 		}
-		copts := cluster.Options{Binary: opt.Binary, Seed: opt.Seed, Hosts: opt.Hosts, ProfileDir: profiles,
-			Observe: func(ev cluster.Event) {
-				i := group[ev.Target]
-				observe(Event{Kind: KindInterval, Index: i, Total: total, Name: benchmarks[i].Name, Interval: &ev})
-			},
-			ForkDone: func(forks map[int]*results.Fork) {
-				if jerr = journalFork(j, st, specs, names, forks); jerr != nil {
-					stop()
-					return
-				}
-				if rounds > 0 {
-					forkDone(1) // one fork of every target
-				} else {
-					forkDone(len(forks)) // a fork of each target it ran
-				}
-			}}
-		base := baselineOf(s, benchmarks, group)
-		run := cluster.RunGroup
-		if s.Process == suite.ProcessOne {
-			run = cluster.RunOneProcess
+		if jerr != nil {
+			return nil, jerr // nothing more can be kept safely
 		}
-		summaries, errs := measureGroup(dctx, run, specs, copts, base, opt, prior, func(n int) {
-			added += n
-			p.add(n, each)
+		if ctx.Err() != nil {
+			runErr = ctx.Err()
+			break
+		}
+		g.start()
+		summaries, errs := measureGroup(dctx, g.runner, g.specs, g.copts, g.base, opt, prior, func(n int) {
+			g.added += n
+			p.add(n, g.each)
 		})
 		if jerr != nil {
 			return nil, jerr // nothing more can be kept safely
@@ -296,12 +268,12 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 		if jerr := j.append(journalLine{Kind: "group", Benchmarks: summaries}); jerr != nil {
 			return nil, jerr
 		}
-		if rest := planned - resumed + added - counted; rest > 0 {
+		if rest := g.planned - g.resumed + g.added - g.counted; rest > 0 {
 			// Forks the plan had and no fork reported: a capacity search (journaled
 			// whole), the forks a failed target did not run.
-			forkDone(rest)
+			g.forksDone(rest)
 		}
-		for k, i := range group {
+		for k, i := range g.group {
 			done[benchmarks[i].Name] = summaries[k]
 			if errs.err[k] != nil {
 				out.Failed++

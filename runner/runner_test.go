@@ -75,7 +75,7 @@ func TestForkPlan(t *testing.T) {
 		for k, f := range c.forks {
 			byName[bs[k].Name] = f
 		}
-		total, finished, each := forkPlan(bs, []int{0, 1}, done, byName)
+		total, finished, each := forkPlan(bs, []int{0, 1}, suite.Estimate(bs), done, byName)
 		if total != c.wantTotal || finished != c.wantFinished {
 			t.Errorf("%s: %d of %d forks finished, want %d of %d", c.name, finished, total, c.wantFinished, c.wantTotal)
 		}

@@ -88,6 +88,10 @@ type Spec struct {
 	// IsolationFreeze (the others frozen during each target's warm-up and slices)
 	// or IsolationNone.
 	Isolation string
+	// Workers is whether the groups of a suite that have the same targets share each
+	// fork's worker processes (WorkersPerFork: warm once per fork) or start their own
+	// (WorkersPerGroup).
+	Workers string
 	// JVMArgs are JVM options of the benchmark's JVM workers (server and client), after
 	// the driver's defaults (cluster.JVMArgs: heap, collector, the CPU count); Go
 	// workers ignore them. A suite of an original sets the original's (e.g. -Xms2G -Xmx2G).
@@ -116,6 +120,26 @@ const (
 	IsolationFreeze = "freeze"
 	IsolationNone   = "none"
 )
+
+// Worker process lifetimes across the groups of a suite.
+const (
+	WorkersPerFork  = "per-fork"
+	WorkersPerGroup = "per-group"
+)
+
+// WorkersKey is what must be equal for two benchmarks' workers to be the same
+// processes, one benchmark after the other (WorkersPerFork): the stacks on both
+// sides and the protocol and transport between them, where they run (pinning,
+// shape, an outside target), their JVM options, and how they are kept apart; ""
+// for a benchmark whose workers serve it alone (WorkersPerGroup).
+func (s Spec) WorkersKey() string {
+	if s.Workers != WorkersPerFork {
+		return ""
+	}
+	server, client := s.Pinning()
+	return fmt.Sprintf("%s|%s|%s|%s|%q|%v|%v|%s|%s|%q", s.Protocol, s.ServerStack, s.ClientStack, s.Transport, s.Target,
+		server, client, s.Shape, s.Isolation, s.JVMArgs)
+}
 
 // Pinning returns the CPUs the server and the load generators may run on, as the
 // shape says: split, ServerCPUs and ClientCPUs; shared, both sides on the union of
@@ -212,7 +236,7 @@ func Default() Spec {
 		Mode: ModeThroughput, Method: MethodInterleaved, CallTimeout: 10 * time.Second,
 		ArrivalSeed: 1, DataSeed: contract.DefaultSeed, DataSize: contract.DefaultSize,
 		MaxMessageSize: DefaultMaxMessageSize, ServerCPUs: []int{0}, ClientCPUs: []int{1},
-		Shape: ShapeSplit, Isolation: IsolationFreeze,
+		Shape: ShapeSplit, Isolation: IsolationFreeze, Workers: WorkersPerFork,
 	}
 }
 

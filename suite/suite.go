@@ -29,6 +29,7 @@ import (
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
+	"github.com/wirebench/wirebench/stats"
 	"github.com/wirebench/wirebench/suites"
 )
 
@@ -374,25 +375,101 @@ func (s *Suite) Estimate() time.Duration { return Estimate(s.Benchmarks) }
 // warmups and the iterations with their PhaseOverhead, and StartOverhead once per
 // trial of a group measured interleaved (its targets start at once) or per trial of
 // each benchmark otherwise. Iterations of a number of ops count as nothing, so for
-// them it is a lower bound; an adaptive warm-up counts at its longest (WarmupMax).
+// them it is a lower bound; an adaptive warm-up counts at its longest (WarmupMax),
+// except in a group whose workers an earlier group of the same fork warmed up
+// (SameWorkers, spec.WorkersPerFork): there it counts at WarmWarmup, and the fork
+// starts no processes.
 func Estimate(bs []Benchmark) time.Duration {
 	var total time.Duration
-	for _, g := range Groups(bs) {
-		first := bs[g[0]].Spec
-		if len(g) < 2 || first.Method != spec.MethodInterleaved {
-			for _, i := range g {
-				total += bs[i].Estimate()
-			}
-			continue
-		}
-		fork := StartOverhead
-		for _, i := range g {
-			sp := bs[i].Spec
-			fork += sp.WarmupBound() + time.Duration(sp.Iterations)*(sp.IterationTime+PhaseOverhead) + jvmStarts(sp)*JVMStartOverhead
-		}
-		total += time.Duration(first.Trials) * fork
+	for _, d := range GroupEstimates(bs) {
+		total += d
 	}
 	return total
+}
+
+// GroupEstimates is Estimate group by group, in the order of Groups(bs).
+func GroupEstimates(bs []Benchmark) []time.Duration {
+	groups := Groups(bs)
+	out := make([]time.Duration, len(groups))
+	var prev []spec.Spec // the previous interleaved group, when it can share workers
+	for gi, g := range groups {
+		specs := make([]spec.Spec, len(g))
+		for k, i := range g {
+			specs[k] = bs[i].Spec
+		}
+		first := specs[0]
+		if len(g) < 2 || first.Method != spec.MethodInterleaved {
+			for _, i := range g {
+				out[gi] += bs[i].Estimate()
+			}
+			prev = nil
+			continue
+		}
+		warm := prev != nil && SameWorkers(prev, specs)
+		if !SharesWorkers(specs) {
+			prev = nil
+		} else if !warm {
+			prev = specs
+		}
+		fork := StartOverhead
+		if warm {
+			fork = 0
+		}
+		for _, sp := range specs {
+			if warm {
+				fork += WarmWarmup(sp)
+			} else {
+				fork += sp.WarmupBound() + jvmStarts(sp)*JVMStartOverhead
+			}
+			fork += time.Duration(sp.Iterations) * (sp.IterationTime + PhaseOverhead)
+		}
+		out[gi] = time.Duration(first.Trials) * fork
+	}
+	return out
+}
+
+// WarmWarmup is what Estimate counts for the warm-up of a target whose workers are
+// warm (an earlier group of the fork ran on them): a fixed warm-up at its length; an
+// adaptive one at three windows of slices (stats.WarmupSettled needs two at least),
+// within its minimum and WarmupMax. Measured (docs/results/metrifier.md, 2026-11-28):
+// metrifier's four JVM rows on warm workers warmed up for 46–70 s a group and fork
+// together, 11.5–17.5 s each, where two windows (8 s) would count 32 s and three (12 s)
+// count 48 s.
+func WarmWarmup(sp spec.Spec) time.Duration {
+	if sp.WarmupMax <= 0 {
+		return sp.Warmup
+	}
+	return min(sp.WarmupMax, max(sp.Warmup, 3*stats.WarmupWindow*spec.WarmupSlice))
+}
+
+// SharesWorkers says whether a comparison group's workers can serve other groups,
+// one after the other, in each fork (spec.WorkersPerFork): an interleaved group of
+// two or more targets in worker processes, none a capacity search.
+func SharesWorkers(specs []spec.Spec) bool {
+	if len(specs) < 2 || specs[0].Method != spec.MethodInterleaved {
+		return false
+	}
+	for _, s := range specs {
+		if s.Capacity != nil || s.WorkersKey() == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// SameWorkers says whether two groups that share workers (SharesWorkers) can share
+// them with each other: the same targets' workers (spec.Spec.WorkersKey), target by
+// target, and the same plan of forks and rounds.
+func SameWorkers(a, b []spec.Spec) bool {
+	if !SharesWorkers(a) || !SharesWorkers(b) || len(a) != len(b) || a[0].Trials != b[0].Trials || a[0].Iterations != b[0].Iterations {
+		return false
+	}
+	for k := range a {
+		if a[k].WorkersKey() != b[k].WorkersKey() {
+			return false
+		}
+	}
+	return true
 }
 
 // Estimate returns how long the benchmark takes to run on its own.

@@ -35,6 +35,7 @@ func build(head results.Benchmark, m *results.Measured, steady []*results.Steady
 	b := head
 	b.Method = m.Method
 	b.Isolation = m.Isolation
+	b.Workers = m.Workers
 	open := b.Load.Model == results.ModelOpen
 	all := record.NewInterval(open)
 	var scores, avgScores []float64

@@ -18,6 +18,7 @@ import (
 
 	"github.com/wirebench/wirebench/compare"
 	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/engine"
 	"github.com/wirebench/wirebench/runner"
 	"github.com/wirebench/wirebench/suite"
 )
@@ -355,8 +356,11 @@ func (pr *progress) observe(ev runner.Event) {
 	case runner.KindInterval:
 		msg := ev.Interval.Line()
 		pr.mu.Lock()
-		if pr.rounds > 0 {
+		switch {
+		case pr.rounds > 0 && ev.Interval.Interval.Phase == string(engine.Measure):
 			msg = fmt.Sprintf("round %d/%d  %s  %s", ev.Interval.Interval.Index+1, pr.rounds, ev.Name, msg)
+		case pr.rounds > 0:
+			msg = fmt.Sprintf("warm-up  %s  %s", ev.Name, msg)
 		}
 		pr.status = msg
 		// Interleaved groups have a phase per target and round: plain output keeps
