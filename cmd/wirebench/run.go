@@ -130,9 +130,8 @@ func (c *runCmd) Run(e *env, kctx *kong.Context) error {
 		return err
 	}
 	defer metrics.stop()
-	total := suite.Estimate(selected)
-	fmt.Fprintf(e.stderr, "wirebench: suite %s: %d benchmarks, about %v; writing to %s\n",
-		s.Name, len(selected), total.Round(time.Second), dir)
+	fmt.Fprintf(e.stderr, "wirebench: suite %s: %d benchmarks, %s; writing to %s\n",
+		s.Name, len(selected), estimateText(selected), dir)
 	prog := newProgress(e.stderr, !c.Plain && liveTerminal(e.stderr))
 	observe := prog.observe
 	if metrics != nil {
@@ -218,9 +217,22 @@ func listSuites(w io.Writer) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "%-20s %3d benchmarks, ~%-6v %s\n", name, len(s.Benchmarks), s.Estimate().Round(time.Second), s.Description)
+		fmt.Fprintf(w, "%-20s %3d benchmarks, %-14s %s\n", name, len(s.Benchmarks), estimateText(s.Benchmarks), s.Description)
 	}
 	return nil
+}
+
+// estimateText says how long bs should take (suite.Estimate): "about 10m31s", or
+// "at least 4s" when some iterations are counts of calls, whose time is not known
+// beforehand and is counted as nothing.
+func estimateText(bs []suite.Benchmark) string {
+	d := suite.Estimate(bs).Round(time.Second)
+	for _, b := range bs {
+		if b.Spec.IterationOps > 0 {
+			return fmt.Sprintf("at least %v", d)
+		}
+	}
+	return fmt.Sprintf("about %v", d)
 }
 
 func reportFiles(files map[string]string) []string {

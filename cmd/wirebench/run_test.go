@@ -116,7 +116,10 @@ func TestRunBadSuite(t *testing.T) {
 // kill -9 in the middle of a run, then --resume: every benchmark ends up in the
 // results exactly once, and none that finished runs again.
 func TestRunKillResume(t *testing.T) {
-	path := writeSuite(t, smallSuite)
+	// Each group on workers of its own, so that the first is journaled whole before
+	// the second starts (groups sharing workers are journaled after their last fork:
+	// runner's TestRunBatchForkByFork interrupts and resumes those).
+	path := writeSuite(t, strings.Replace(smallSuite, "defaults:\n", "defaults:\n  workers: per-group\n", 1))
 	out := filepath.Join(t.TempDir(), "out")
 	cmd := exec.Command(binary, "run", "--plain", path, "--out", out)
 	tmp := t.TempDir()

@@ -77,7 +77,8 @@ func (flagArgs) Generate(r *rand.Rand, _ int) reflect.Value {
 	want := spec.Default()
 	spectest.Settings(r, &want)
 	want.Method, want.ServerCPUs, want.ClientCPUs = spec.MethodSequential, nil, nil
-	want.Isolation = spec.IsolationFreeze // a suite's setting only: bench measures one target
+	// Suite settings only: bench measures one target, in one group.
+	want.Isolation, want.Workers = spec.IsolationFreeze, spec.WorkersPerFork
 	args := []string{"bench", "-p", "http-json", "--no-pin"}
 	for _, st := range spec.Settings {
 		if st.Flag == "" || st.Kind == spec.CPUs {
