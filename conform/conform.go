@@ -2,8 +2,14 @@
 // operation through a client of the server's protocol, compares every answer with the
 // contract's (the seeded data set, TradeAt, the refusals' codes) field by field, and
 // returns each difference plainly: which operation, which field, what was expected and
-// what came back. `wirebench conform` prints them; the interop tests of the other
-// languages' workers run it against their servers.
+// what came back.
+//
+// It is the one contract check of the Go side: `wirebench conform` prints its
+// differences, protocoltest's conformance suite runs it over every Go stack pair and
+// transport, and the interop tests of the other languages' workers (stack/jvm,
+// stack/rust) run it with Go clients against those workers' servers. Only a client of
+// another language is checked by its own worker (`check`), since Go cannot make that
+// client's calls.
 //
 // Unlike a benchmark's contract check (one op of the workload, stop at the first
 // wrong answer), Check goes on after a difference, so one run shows everything a new
@@ -15,9 +21,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"reflect"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/wirebench/wirebench/contract"
@@ -38,16 +42,44 @@ func (d Difference) String() string {
 	return fmt.Sprintf("%s: %s: expected %s, got %s", d.Operation, d.Field, d.Expected, d.Got)
 }
 
+// Original says what the check expects of StreamOriginalTrades.
+type Original int
+
+const (
+	// OriginalUnchecked leaves StreamOriginalTrades out (the caller does not know
+	// whether the server carries the original's trade).
+	OriginalUnchecked Original = iota
+	// OriginalCarried checks every field of every trade streamed, for a client and a
+	// server that both carry the REST vs gRPC original's trade.
+	OriginalCarried
+	// OriginalRefused expects the call to fail before any trade, for a client or a
+	// server without the original's trade: it must never deliver the compact one.
+	OriginalRefused
+)
+
 // Options bound a check.
 type Options struct {
 	// CallTimeout bounds each call (0: 10 s).
 	CallTimeout time.Duration
 	// Observe, when set, is told each operation checked and its differences.
 	Observe func(operation string, diffs []Difference)
-	// OriginalTrades also checks StreamOriginalTrades, every field of every trade,
-	// for a server that carries the REST vs gRPC original's trade.
-	OriginalTrades bool
+	// Original says what StreamOriginalTrades must do.
+	Original Original
+	// Workloads also runs three ops of each of the contract's workloads, each answer
+	// verified as a benchmark verifies it. Their calls are the operations' own, so a
+	// wrong answer there repeats one the operations name: the tests set it, to run
+	// every workload over every stack; `wirebench conform` does not.
+	Workloads bool
 }
+
+// Payloads echoed, each followed by Stats: empty, the original's "Hello World", text
+// that JSON and XML escape or that is several bytes per character, and sizes up to
+// 4 MiB (below every stack's default message bound, 16 MiB).
+var payloads = []string{"", "Hello World", "héllo wörld ✓ 日本語 🚀 \u00a0\t\n\"quoted\" \\ <tag> &amp;",
+	contract.Payload(1 << 10), contract.Payload(100 << 10), contract.Payload(1 << 20), contract.Payload(4 << 20)}
+
+// streamCounts are the trade counts of the streams checked trade by trade.
+var streamCounts = []int64{0, 1, 10000}
 
 // Check calls every operation of the contract on svc, a client of the server under
 // test that serves ds, and returns every difference found (none: the server conforms).
@@ -74,14 +106,18 @@ func Check(ctx context.Context, svc contract.Service, ds *contract.Dataset, opt 
 			return err
 		})
 	}
+	c.answers("GetPerson(1) after the not_found refusals", func(ctx context.Context) error {
+		_, err := svc.GetPerson(ctx, 1)
+		return err
+	})
 	c.createPerson()
-	for _, payload := range []string{"", "Hello World", "héllo wörld ✓ 日本語 🚀 \"quoted\" \\ <tag>\n\t", contract.Payload(1 << 20)} {
+	for _, payload := range payloads {
 		c.echoAndStats(payload)
 	}
-	for _, n := range []int64{0, 41, -1, math.MinInt64, math.MaxInt64 - 1} {
+	for _, n := range []int64{0, 1, 41, -1, math.MinInt64, math.MaxInt64 - 1} {
 		c.increment(n)
 	}
-	for _, n := range []int64{0, 1, 1000} {
+	for _, n := range streamCounts {
 		c.streamTrades(n)
 	}
 	for _, n := range []int64{-1, contract.MaxTrades + 1} {
@@ -89,9 +125,10 @@ func Check(ctx context.Context, svc contract.Service, ds *contract.Dataset, opt 
 			return svc.StreamTrades(ctx, n, func(*contract.Trade) error { return nil })
 		})
 	}
-	c.stoppedStream()
-	if opt.OriginalTrades {
-		for _, n := range []int64{0, 1, 1000} {
+	stoppedStream(c, "StreamTrades", svc.StreamTrades)
+	switch opt.Original {
+	case OriginalCarried:
+		for _, n := range streamCounts {
 			c.streamOriginalTrades(n)
 		}
 		for _, n := range []int64{-1, contract.MaxTrades + 1} {
@@ -99,6 +136,12 @@ func Check(ctx context.Context, svc contract.Service, ds *contract.Dataset, opt 
 				return svc.StreamOriginalTrades(ctx, n, func(*contract.OriginalTrade) error { return nil })
 			})
 		}
+		stoppedStream(c, "StreamOriginalTrades", svc.StreamOriginalTrades)
+	case OriginalRefused:
+		c.originalRefused()
+	}
+	if opt.Workloads {
+		c.workloads()
 	}
 	if err := ctx.Err(); err != nil {
 		return c.diffs, err
@@ -106,10 +149,21 @@ func Check(ctx context.Context, svc contract.Service, ds *contract.Dataset, opt 
 	return c.diffs, nil
 }
 
-// sampleIDs are the ids whose persons and links are fetched: the first ones (a person
-// without a picture among them: every fourth has none), the last, and one between.
+// everyPersonUpTo is the largest data set whose every person and links are fetched;
+// a larger one is sampled (sampleIDs).
+const everyPersonUpTo = 100
+
+// sampleIDs are the ids whose persons and links are fetched: every one up to
+// everyPersonUpTo persons; above, the first ones (a person without a picture among
+// them: every fourth has none), the last, and one between.
 func sampleIDs(size int64) []int64 {
 	ids := []int64{}
+	if size <= everyPersonUpTo {
+		for id := int64(1); id <= size; id++ {
+			ids = append(ids, id)
+		}
+		return ids
+	}
 	for id := int64(1); id <= min(size, 4); id++ {
 		ids = append(ids, id)
 	}
@@ -178,6 +232,16 @@ func (c *checker) refused(name string, want contract.Code, call func(ctx context
 	})
 }
 
+// answers checks that a call which must succeed does.
+func (c *checker) answers(name string, call func(ctx context.Context) error) {
+	c.op(name, func(ctx context.Context) []Difference {
+		if err := call(ctx); err != nil {
+			return failed(err)
+		}
+		return nil
+	})
+}
+
 func (c *checker) listPersons() {
 	c.op("ListPersons", func(ctx context.Context) []Difference {
 		got, err := c.svc.ListPersons(ctx)
@@ -229,19 +293,16 @@ func (c *checker) getPersonLinks(id int64) {
 func (c *checker) createPerson() {
 	p, _ := c.ds.Person(1)
 	p.ID = 0
-	c.op("CreatePerson(person 1 without its id)", func(ctx context.Context) []Difference {
-		got, err := c.svc.CreatePerson(ctx, p)
-		if err != nil {
-			return failed(err)
+	c.created("CreatePerson(person 1 without its id)", p)
+	// A person without a picture must come back without one, not with an empty one.
+	for _, q := range c.ds.Persons() {
+		if q.Picture == nil {
+			name := fmt.Sprintf("CreatePerson(person %d, who has no picture, without its id)", q.ID)
+			q.ID = 0
+			c.created(name, q)
+			break
 		}
-		var d []Difference
-		if got.ID <= int64(c.ds.Size()) {
-			d = append(d, Difference{Field: "id", Expected: fmt.Sprintf("an id above the data set's (> %d)", c.ds.Size()), Got: strconv.FormatInt(got.ID, 10)})
-		}
-		want := p
-		want.ID = got.ID
-		return append(d, personDiffs("", want, got)...)
-	})
+	}
 	noAt := p
 	noAt.Email = "no-at-sign"
 	c.refused("CreatePerson(an email without '@')", contract.InvalidArgument, func(ctx context.Context) error {
@@ -253,6 +314,30 @@ func (c *checker) createPerson() {
 	c.refused("CreatePerson(no name)", contract.InvalidArgument, func(ctx context.Context) error {
 		_, err := c.svc.CreatePerson(ctx, noName)
 		return err
+	})
+	noLast := p
+	noLast.Name.Last = ""
+	c.refused("CreatePerson(no last name)", contract.InvalidArgument, func(ctx context.Context) error {
+		_, err := c.svc.CreatePerson(ctx, noLast)
+		return err
+	})
+}
+
+// created checks that CreatePerson of p, which has no id, answers p with a new id
+// above the data set's.
+func (c *checker) created(name string, p contract.Person) {
+	c.op(name, func(ctx context.Context) []Difference {
+		got, err := c.svc.CreatePerson(ctx, p)
+		if err != nil {
+			return failed(err)
+		}
+		var d []Difference
+		if got.ID <= int64(c.ds.Size()) {
+			d = append(d, Difference{Field: "id", Expected: fmt.Sprintf("an id above the data set's (> %d)", c.ds.Size()), Got: strconv.FormatInt(got.ID, 10)})
+		}
+		want := p
+		want.ID = got.ID
+		return append(d, personDiffs("", want, got)...)
 	})
 }
 
@@ -345,116 +430,90 @@ func streamOp[T any](c *checker, method string, n int64, stream func(context.Con
 	})
 }
 
-// stoppedStream: a receiver that stops a long stream gets its own error back, and the
-// server answers the next call.
-func (c *checker) stoppedStream() {
+// stopAfter is the trade after which a receiver stops a long stream.
+const stopAfter = 100
+
+// stopWithin bounds the time from a receiver's stop to the call's return: a client
+// must cancel the stream, not drain the rest of its contract.MaxTrades trades.
+const stopWithin = 5 * time.Second
+
+// stoppedStream: a receiver that stops a long stream of method gets its own error
+// back, is not called again, the call returns soon (stopWithin), and the server
+// answers the next call.
+func stoppedStream[T any](c *checker, method string, stream func(context.Context, int64, func(*T) error) error) {
 	stop := errors.New("the receiver stopped")
-	c.op("StreamTrades(10000000) stopped after 100 trades", func(ctx context.Context) []Difference {
+	c.op(fmt.Sprintf("%s(%d) stopped after %d trades", method, contract.MaxTrades, stopAfter), func(ctx context.Context) []Difference {
 		n := 0
-		err := c.svc.StreamTrades(ctx, contract.MaxTrades, func(*contract.Trade) error {
-			if n++; n == 100 {
+		var stopped time.Time
+		err := stream(ctx, contract.MaxTrades, func(*T) error {
+			if n++; n == stopAfter {
+				stopped = time.Now()
 				return stop
 			}
 			return nil
 		})
+		var d []Difference
 		if !errors.Is(err, stop) {
 			g := "the stream's end"
 			if err != nil {
 				g = describe(err)
 			}
-			return []Difference{{Field: "error", Expected: "the receiver's error", Got: g}}
+			d = append(d, Difference{Field: "error", Expected: "the receiver's error", Got: g})
 		}
-		return nil
+		if n != stopAfter {
+			d = append(d, Difference{Field: "count", Expected: fmt.Sprintf("the receiver called %d times, up to its error", stopAfter),
+				Got: strconv.Itoa(n)})
+		}
+		if took := time.Since(stopped); !stopped.IsZero() && took > stopWithin {
+			d = append(d, Difference{Field: "return", Expected: fmt.Sprintf("within %v of the receiver's error (the client cancels the stream)", stopWithin),
+				Got: fmt.Sprintf("after %v (the stream drained)", took.Round(time.Millisecond))})
+		}
+		return d
 	})
-	c.op("GetPerson(1) after a stopped stream", func(ctx context.Context) []Difference {
-		if _, err := c.svc.GetPerson(ctx, 1); err != nil {
-			return failed(err)
-		}
-		return nil
+	c.answers(fmt.Sprintf("GetPerson(1) after a stopped %s", method), func(ctx context.Context) error {
+		_, err := c.svc.GetPerson(ctx, 1)
+		return err
 	})
 }
 
-func personDiffs(prefix string, want, got contract.Person) []Difference {
-	var d []Difference
-	field := func(name string, w, g any) {
-		if w != g {
-			d = append(d, Difference{Field: prefix + name, Expected: show(w), Got: show(g)})
+// originalRefused: where the client or the server lacks the original's trade,
+// StreamOriginalTrades fails before any trade.
+func (c *checker) originalRefused() {
+	c.op("StreamOriginalTrades(5) where a side lacks the original's trade", func(ctx context.Context) []Difference {
+		n := 0
+		err := c.svc.StreamOriginalTrades(ctx, 5, func(*contract.OriginalTrade) error {
+			n++
+			return nil
+		})
+		var d []Difference
+		if n > 0 {
+			d = append(d, Difference{Field: "count", Expected: "no trade", Got: strconv.Itoa(n)})
+		}
+		if err == nil {
+			d = append(d, Difference{Field: "error", Expected: "a failed call", Got: "the stream's end"})
+		}
+		return d
+	})
+}
+
+// workloads runs three ops of each of the contract's workloads, with its default
+// parameters, each answer verified as a benchmark verifies it.
+func (c *checker) workloads() {
+	for _, w := range contract.Workloads() {
+		op, err := w.New(w.DefaultParams(), c.ds)
+		if err != nil {
+			c.op("workload "+w.Name, func(context.Context) []Difference {
+				return []Difference{{Field: "workload", Expected: "one the data set can serve", Got: err.Error()}}
+			})
+			continue
+		}
+		for seq := range uint64(3) {
+			c.op(fmt.Sprintf("workload %s, op %d", w.Name, seq), func(ctx context.Context) []Difference {
+				if err := op(ctx, c.svc, seq); err != nil {
+					return []Difference{{Field: "error", Expected: "an answer the workload verifies", Got: describe(err)}}
+				}
+				return nil
+			})
 		}
 	}
-	field("id", want.ID, got.ID)
-	field("name.title", want.Name.Title, got.Name.Title)
-	field("name.first", want.Name.First, got.Name.First)
-	field("name.last", want.Name.Last, got.Name.Last)
-	field("gender", want.Gender, got.Gender)
-	field("location.street", want.Location.Street, got.Location.Street)
-	field("location.city", want.Location.City, got.Location.City)
-	field("location.state", want.Location.State, got.Location.State)
-	field("location.post_code", want.Location.PostCode, got.Location.PostCode)
-	field("email", want.Email, got.Email)
-	switch {
-	case want.Picture == nil && got.Picture != nil:
-		d = append(d, Difference{Field: prefix + "picture", Expected: "absent", Got: fmt.Sprintf("%+v", *got.Picture)})
-	case want.Picture != nil && got.Picture == nil:
-		d = append(d, Difference{Field: prefix + "picture", Expected: fmt.Sprintf("%+v", *want.Picture), Got: "absent"})
-	case want.Picture != nil:
-		field("picture.large", want.Picture.Large, got.Picture.Large)
-		field("picture.medium", want.Picture.Medium, got.Picture.Medium)
-		field("picture.thumbnail", want.Picture.Thumbnail, got.Picture.Thumbnail)
-	}
-	return d
-}
-
-func tradeDiffs(prefix string, want, got contract.Trade) []Difference {
-	var d []Difference
-	field := func(name string, w, g any) {
-		if w != g {
-			d = append(d, Difference{Field: prefix + name, Expected: show(w), Got: show(g)})
-		}
-	}
-	field("id", want.ID, got.ID)
-	field("symbol", want.Symbol, got.Symbol)
-	field("price", want.Price, got.Price)
-	field("quantity", want.Quantity, got.Quantity)
-	field("timestamp_nanos", want.TimestampNanos, got.TimestampNanos)
-	field("side", want.Side, got.Side)
-	return d
-}
-
-// originalTradeDiffs compares every field of two of the original's trades, named as
-// its JSON names them.
-func originalTradeDiffs(prefix string, want, got contract.OriginalTrade) []Difference {
-	var d []Difference
-	w, g := reflect.ValueOf(want), reflect.ValueOf(got)
-	for i := range w.NumField() {
-		if wf, gf := w.Field(i).Interface(), g.Field(i).Interface(); wf != gf {
-			name := w.Type().Field(i).Tag.Get("json")
-			d = append(d, Difference{Field: prefix + name, Expected: show(wf), Got: show(gf)})
-		}
-	}
-	return d
-}
-
-// show writes a value as it would be typed: strings quoted.
-func show(v any) string {
-	if s, ok := v.(string); ok {
-		return strconv.Quote(s)
-	}
-	return fmt.Sprint(v)
-}
-
-func firstDiff(a, b string) int {
-	n := min(len(a), len(b))
-	for i := range n {
-		if a[i] != b[i] {
-			return i
-		}
-	}
-	return n
-}
-
-func clip(s string) string {
-	if len(s) > 24 {
-		return s[:24] + "…"
-	}
-	return strings.Clone(s)
 }

@@ -34,7 +34,7 @@ func check(t *testing.T, proto string, svc contract.Service) []conform.Differenc
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	// The default stacks of these protocols carry the original's trade.
-	diffs, err := conform.Check(ctx, tg.Client(t, nil), tg.Dataset, conform.Options{OriginalTrades: true})
+	diffs, err := conform.Check(ctx, tg.Client(t, nil), tg.Dataset, conform.Options{Original: conform.OriginalCarried})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,12 +71,12 @@ func TestOneWrongAnswerIsNamed(t *testing.T) {
 
 // A server that is not there: every operation is a difference, none is skipped.
 // wrongInfo is the reference service whose original trade 7 has another info, and
-// whose stream of original trades stops one short of 1000.
+// whose stream of original trades stops one short of 10000.
 type wrongInfo struct{ *contract.Reference }
 
 func (w wrongInfo) StreamOriginalTrades(ctx context.Context, count int64, yield func(*contract.OriginalTrade) error) error {
 	var i int64
-	return w.Reference.StreamOriginalTrades(ctx, min(count, 999), func(t *contract.OriginalTrade) error {
+	return w.Reference.StreamOriginalTrades(ctx, min(count, 9999), func(t *contract.OriginalTrade) error {
 		if i++; i == 8 {
 			u := *t
 			u.Info = "not-podam"
@@ -94,17 +94,17 @@ func TestOriginalTradeFieldNamed(t *testing.T) {
 		t.Run(proto, func(t *testing.T) {
 			diffs := check(t, proto, wrongInfo{contract.NewReference(ds)})
 			want := []conform.Difference{
-				{Operation: "StreamOriginalTrades(1000)", Field: "trades[7].info",
+				{Operation: "StreamOriginalTrades(10000)", Field: "trades[7].info",
 					Expected: strconv.Quote(contract.OriginalTradeAt(7).Info), Got: `"not-podam"`},
 			}
 			var got []conform.Difference
 			for _, d := range diffs {
-				if d.Operation == "StreamOriginalTrades(1000)" && d.Field != "error" {
+				if d.Operation == "StreamOriginalTrades(10000)" && d.Field != "error" {
 					got = append(got, d)
 				}
 			}
 			if len(got) != 1 || got[0] != want[0] {
-				t.Errorf("differences of StreamOriginalTrades(1000): %v, want %v and nothing else", got, want)
+				t.Errorf("differences of StreamOriginalTrades(10000): %v, want %v and nothing else", got, want)
 			}
 		})
 	}
@@ -126,3 +126,77 @@ func TestUnreachableServer(t *testing.T) {
 }
 
 func protocolServerConfig() protocol.ServerConfig { return protocol.ServerConfig{} }
+
+// pictureless is the reference service whose CreatePerson gives a person without a
+// picture an empty one.
+type pictureless struct{ *contract.Reference }
+
+func (p pictureless) CreatePerson(ctx context.Context, q contract.Person) (contract.Person, error) {
+	got, err := p.Reference.CreatePerson(ctx, q)
+	if err == nil && got.Picture == nil {
+		got.Picture = &contract.Picture{}
+	}
+	return got, err
+}
+
+// Where the check expects StreamOriginalTrades refused, a server that streams them is
+// a difference; so is a person created without a picture that comes back with one.
+func TestNewChecksNameTheirDifferences(t *testing.T) {
+	ds := contract.MustDataset(contract.DefaultSeed, contract.DefaultSize)
+	tg := protocoltest.Start(t, "grpc-proto", "tcp", pictureless{contract.NewReference(ds)}, protocolServerConfig())
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	diffs, err := conform.Check(ctx, tg.Client(t, nil), tg.Dataset, conform.Options{Original: conform.OriginalRefused})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Person 4 is the data set's first without a picture (every fourth has none).
+	want := []conform.Difference{
+		{Operation: "CreatePerson(person 4, who has no picture, without its id)", Field: "picture", Expected: "absent", Got: "{Large: Medium: Thumbnail:}"},
+		{Operation: "StreamOriginalTrades(5) where a side lacks the original's trade", Field: "count", Expected: "no trade", Got: "5"},
+		{Operation: "StreamOriginalTrades(5) where a side lacks the original's trade", Field: "error", Expected: "a failed call", Got: "the stream's end"},
+	}
+	if len(diffs) != len(want) {
+		t.Fatalf("differences %v, want %v", diffs, want)
+	}
+	for i := range want {
+		if diffs[i] != want[i] {
+			t.Errorf("difference %d: %v, want %v", i, diffs[i], want[i])
+		}
+	}
+}
+
+// drainer is a client (the reference service called in process) that goes on calling
+// the receiver of a stream of contract.MaxTrades after it failed, up to 1000 trades,
+// then returns its error.
+type drainer struct{ *contract.Reference }
+
+func (d drainer) StreamTrades(ctx context.Context, count int64, yield func(*contract.Trade) error) error {
+	if count != contract.MaxTrades {
+		return d.Reference.StreamTrades(ctx, count, yield)
+	}
+	var first error
+	err := d.Reference.StreamTrades(ctx, 1000, func(t *contract.Trade) error {
+		if e := yield(t); e != nil && first == nil {
+			first = e
+		}
+		return nil
+	})
+	if first != nil {
+		return first
+	}
+	return err
+}
+
+func TestReceiverCalledAfterItsError(t *testing.T) {
+	ds := contract.MustDataset(contract.DefaultSeed, contract.DefaultSize)
+	diffs, err := conform.Check(context.Background(), drainer{contract.NewReference(ds)}, ds, conform.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := conform.Difference{Operation: "StreamTrades(10000000) stopped after 100 trades", Field: "count",
+		Expected: "the receiver called 100 times, up to its error", Got: "1000"}
+	if len(diffs) != 1 || diffs[0] != want {
+		t.Errorf("differences %v, want exactly %v", diffs, want)
+	}
+}

@@ -17,12 +17,13 @@ import (
 	"sync"
 
 	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/transport"
 )
 
-// DefaultMaxMessageSize is the default limit on one request or response message
-// (16 MiB), on servers and clients alike.
-const DefaultMaxMessageSize = 16 << 20
+// DefaultMaxMessageSize is the default limit on one request or response message, on
+// servers and clients alike: the max_message_size setting's default (spec.Settings).
+const DefaultMaxMessageSize = spec.DefaultMaxMessageSize
 
 // Protocol is a registered wire mapping of the contract.
 type Protocol struct {

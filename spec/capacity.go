@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/wirebench/wirebench/load"
 )
 
 // Capacity asks for the highest open-loop rate a target sustains within a latency
@@ -58,6 +60,54 @@ const (
 func DefaultCapacity() *Capacity {
 	return &Capacity{SLOs: []SLO{{Quantile: 99, Max: 10 * time.Millisecond}}, Budget: DefaultCapacityBudget,
 		Step: DefaultCapacityStep, Confirm: DefaultCapacityConfirm, Resolution: DefaultCapacityResolution}
+}
+
+// CapacitySettings is the table of a capacity search's settings, as Settings is of a
+// benchmark's: the keys of a suite's capacity block (in the order its "valid:" list
+// names them) and the flags of `wirebench capacity`, with their help, bounds and
+// defaults (DefaultCapacitySpec's). Their fields are in Spec.Capacity, which must be
+// set, but for start_rate, the open model's Rate, where the search starts. Their
+// values are checked together by Capacity.Validate; the table's bounds are the
+// ones a value is refused by at its place in a suite file.
+var CapacitySettings = []*Setting{
+	{Key: "slo", Flag: "slo", Kind: SLOs,
+		Help:  "Latency objective on response time, pQUANTILE=DURATION (repeatable), e.g. p99=10ms, p99.9=50ms.",
+		field: func(s *Spec) any { return &s.Capacity.SLOs }},
+	{Key: "max_error_rate", Flag: "max-error-rate", Kind: Float,
+		Help:  "Largest share of failed calls a step may have, e.g. 0.001.",
+		field: func(s *Spec) any { return &s.Capacity.MaxErrorRate }},
+	{Key: "budget", Flag: "budget", Kind: Duration, Max: int64(MaxTime),
+		Help:  "Time the search may measure (steps and the confirming run).",
+		field: func(s *Spec) any { return &s.Capacity.Budget }},
+	{Key: "step", Flag: "step", Kind: Duration, Max: int64(MaxTime),
+		Help:  "Length of each step.",
+		field: func(s *Spec) any { return &s.Capacity.Step }},
+	{Key: "confirm", Flag: "confirm", Kind: Duration, Max: int64(MaxTime),
+		Help:  "Length of the run that confirms the rate found (0: none).",
+		field: func(s *Spec) any { return &s.Capacity.Confirm }},
+	{Key: "resolution", Flag: "resolution", Kind: Float,
+		Help:  "Stop bisecting when the bracket is this narrow (0.05: within 5 %).",
+		field: func(s *Spec) any { return &s.Capacity.Resolution }},
+	{Key: "start_rate", Flag: "start-rate", Kind: Float,
+		Help:  "First rate tried, in ops/s; the search doubles it until a step fails, then bisects.",
+		field: func(s *Spec) any { return &s.Load.Rate }},
+	{Key: "sweep", Flag: "sweep", Kind: Bool,
+		Help:  "Measure every rate from the start rate up, each (1 + resolution) times the last, until a step fails twice running (a fine sweep: slow, the curve in full).",
+		field: func(s *Spec) any { return &s.Capacity.Sweep }},
+}
+
+// CapacityKeys returns the keys of a suite's capacity block, in table order.
+func CapacityKeys() []string { return keysOf(CapacitySettings) }
+
+// DefaultCapacitySpec is Default made a capacity search with the default
+// objectives, step, budget and resolution (DefaultCapacity), from the default start
+// rate, with the open model's default cap on calls in flight: what `wirebench
+// capacity` and a suite's capacity block start from.
+func DefaultCapacitySpec() Spec {
+	s := Default()
+	s.Capacity = DefaultCapacity()
+	s.Load = load.Model{Kind: load.Open, Rate: DefaultCapacityStart, Concurrency: load.DefaultMaxInFlight, Connections: s.Load.Connections}
+	return s
 }
 
 // ParseSLO reads an objective as users write it: "p99=10ms", "p99.9=50ms",

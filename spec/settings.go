@@ -2,6 +2,7 @@ package spec
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,13 +25,17 @@ const (
 	Enum                     // string, one of the setting's Choices
 	CPUs                     // []int, a Linux CPU list ("0-1"), or none (nil: not pinned)
 	Args                     // []string, options separated by spaces
+	Float                    // float64, finite (a rate, a share)
+	Bool                     // bool
+	SLOs                     // []SLO, each written as pQUANTILE=DURATION
 )
 
 func (k Kind) String() string {
-	if k < Duration || k > Args {
+	if k < Duration || k > SLOs {
 		return "kind " + strconv.Itoa(int(k))
 	}
-	return [...]string{"duration", "integer", "unsigned integer", "size", "enum", "CPU list", "argument list"}[k-Duration]
+	return [...]string{"duration", "integer", "unsigned integer", "size", "enum", "CPU list", "argument list",
+		"number", "boolean", "latency objectives"}[k-Duration]
 }
 
 // Value is a setting's value, of the Go type its Kind names.
@@ -158,9 +163,12 @@ func LookupSetting(key string) *Setting {
 }
 
 // SettingKeys returns the suite keys of the settings, in table order.
-func SettingKeys() []string {
-	keys := make([]string, len(Settings))
-	for i, st := range Settings {
+func SettingKeys() []string { return keysOf(Settings) }
+
+// keysOf returns the suite keys of a table's settings, in its order.
+func keysOf(table []*Setting) []string {
+	keys := make([]string, len(table))
+	for i, st := range table {
 		keys[i] = st.Key
 	}
 	return keys
@@ -169,6 +177,12 @@ func SettingKeys() []string {
 // Get returns the setting's value in s, of the type its Kind names.
 func (st *Setting) Get(s Spec) Value {
 	switch p := st.field(&s).(type) {
+	case *float64:
+		return *p
+	case *bool:
+		return *p
+	case *[]SLO:
+		return slices.Clone(*p)
 	case *time.Duration:
 		return *p
 	case *int:
@@ -206,6 +220,12 @@ func (st *Setting) Set(s *Spec, v Value) {
 		*p = nilIfEmpty(slices.Clone(v.([]int)))
 	case *[]string:
 		*p = nilIfEmpty(slices.Clone(v.([]string)))
+	case *float64:
+		*p = v.(float64)
+	case *bool:
+		*p = v.(bool)
+	case *[]SLO:
+		*p = nilIfEmpty(slices.Clone(v.([]SLO)))
 	default:
 		panic("spec: setting " + st.Key + " points at a field of a type Settings does not handle")
 	}
@@ -276,6 +296,10 @@ func (st *Setting) Check(v Value) string {
 				return fmt.Sprintf("%q, want %s", a, st.Want)
 			}
 		}
+	case Float:
+		if f := v.(float64); math.IsNaN(f) || math.IsInf(f, 0) {
+			return fmt.Sprintf("%v, want a finite number", f)
+		}
 	}
 	return ""
 }
@@ -294,8 +318,9 @@ func (st *Setting) ChoiceList() string {
 }
 
 // Format writes v as a suite file and the command line read it: "1s", "5", "16MiB",
-// "0-1", "none" (CPUs nil), "-Xms2G -Xmx2G": the flags' defaults, and what the suite
-// reader reads back to v.
+// "0-1", "none" (CPUs nil), "-Xms2G -Xmx2G", "0.05", "p99=10ms,p99.9=50ms" (the
+// command line's repeated flag, comma-separated): the flags' defaults, and what the
+// suite reader reads back to v.
 func (st *Setting) Format(v Value) string {
 	switch v := v.(type) {
 	case time.Duration:
@@ -316,6 +341,16 @@ func (st *Setting) Format(v Value) string {
 		return cpuset.FormatCPUList(v)
 	case []string:
 		return strings.Join(v, " ")
+	case float64:
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	case bool:
+		return strconv.FormatBool(v)
+	case []SLO:
+		parts := make([]string, len(v))
+		for i, o := range v {
+			parts[i] = o.String()
+		}
+		return strings.Join(parts, ",")
 	}
 	panic(fmt.Sprintf("spec: setting %s: no format for %T", st.Key, v))
 }
@@ -328,6 +363,8 @@ func equalValues(a, b Value) bool {
 		return slices.Equal(a, b.([]int))
 	case []string:
 		return slices.Equal(a, b.([]string))
+	case []SLO:
+		return slices.Equal(a, b.([]SLO))
 	}
 	return a == b
 }

@@ -1,6 +1,7 @@
 package suite_test
 
 import (
+	"reflect"
 	"testing"
 	"time"
 
@@ -38,6 +39,19 @@ func TestCapacityLoad(t *testing.T) {
 	}
 	if got := b.Estimate(); got != b.Spec.Warmup+30*time.Second+500*time.Millisecond {
 		t.Errorf("estimate %v", got)
+	}
+	if c.Sweep {
+		t.Error("a capacity block without sweep sweeps")
+	}
+	// Every other key of the block, and sweep.
+	s = mustParse(t, `
+		|targets: [grpc-proto]
+		|workloads: [person.get]
+		|load: {capacity: {slo: p50=2ms, max_error_rate: 0.01, confirm: 0s, resolution: 0.1, sweep: true}}`)
+	want := spec.Capacity{SLOs: []spec.SLO{{Quantile: 50, Max: 2 * time.Millisecond}}, MaxErrorRate: 0.01, Budget: 2 * time.Minute,
+		Step: time.Second, Confirm: 0, Resolution: 0.1, Sweep: true}
+	if got := s.Benchmarks[0].Spec.Capacity; !reflect.DeepEqual(*got, want) {
+		t.Errorf("capacity %+v, want %+v", *got, want)
 	}
 	// Without concurrency, the open model's default cap.
 	s = mustParse(t, `

@@ -36,7 +36,19 @@ var errorCases = []struct {
 		|workloads: [person.get]
 		|load:
 		|  capacity: {slo: p99=10ms, slos: p50=1ms}`,
-		`t.yaml:4:29: unknown key "slos" in load.capacity (valid: slo, max_error_rate, budget, step, confirm, resolution, start_rate)`},
+		`t.yaml:4:29: unknown key "slos" in load.capacity (valid: slo, max_error_rate, budget, step, confirm, resolution, start_rate, sweep)`},
+	{"capacity with a negative step", `
+		|targets: [grpc-proto]
+		|workloads: [person.get]
+		|load:
+		|  capacity: {slo: p99=10ms, step: -1s}`,
+		`t.yaml:4:35: step: -1s is out of range [0s, 24h0m0s]`},
+	{"capacity sweep not a boolean", `
+		|targets: [grpc-proto]
+		|workloads: [person.get]
+		|load:
+		|  capacity: {slo: p99=10ms, sweep: yes please}`,
+		`t.yaml:4:36: sweep: want true or false, got "yes please"`},
 	{"unknown key at the top level", `
 		|targets: [direct]
 		|workloads: [person.get]

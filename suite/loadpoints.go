@@ -2,7 +2,6 @@ package suite
 
 import (
 	"math"
-	"time"
 
 	"go.yaml.in/yaml/v3"
 
@@ -11,10 +10,10 @@ import (
 )
 
 // loadKeys are the keys of a load block, and capacityKeys those of its capacity
-// block.
+// block (spec.CapacitySettings).
 var (
 	loadKeys     = []string{"concurrency", "connections", "rates", "arrival", "capacity"}
-	capacityKeys = []string{"slo", "max_error_rate", "budget", "step", "confirm", "resolution", "start_rate"}
+	capacityKeys = spec.CapacityKeys()
 )
 
 // loadPoint is one load model of a load block, with the list items it came from (nil
@@ -113,59 +112,38 @@ type capacityBlock struct {
 	startRate float64
 }
 
-// readCapacity reads a load block's capacity block: spec.DefaultCapacity with the
-// keys it sets, checked by spec.Capacity.Validate (whose error is placed at the block).
+// readCapacity reads a load block's capacity block: spec.DefaultCapacitySpec with
+// the keys it sets (spec.CapacitySettings, each read as its kind is written and
+// checked against its bounds), checked by spec.Capacity.Validate (whose error is
+// placed at the block).
 func (c *checker) readCapacity(n *yaml.Node, where string) (*capacityBlock, bool) {
 	fs, ok := c.fields(n, where, capacityKeys, nil)
 	if !ok {
 		return nil, false
 	}
-	b := &capacityBlock{Capacity: spec.DefaultCapacity(), startRate: spec.DefaultCapacityStart}
-	ok = true
-	if f, set := fs["slo"]; set {
-		items := []*yaml.Node{f.val}
-		if r := resolve(f.val); r != nil && r.Kind == yaml.SequenceNode {
-			if items, ok = c.list("slo", f.val); !ok {
-				return nil, false
+	sp := spec.DefaultCapacitySpec()
+	for _, st := range spec.CapacitySettings {
+		f, set := fs[st.Key]
+		if !set {
+			continue
+		}
+		v, good := c.settingValue(st, f.val)
+		if good {
+			if msg := st.Check(v); msg != "" {
+				c.at(resolve(f.val), "%s: %s", st.Key, msg)
+				good = false
 			}
 		}
-		b.SLOs = nil
-		for _, it := range items {
-			v, good := c.str("slo", it)
-			if !good {
-				ok = false
-				continue
-			}
-			o, err := spec.ParseSLO(v)
-			if err != nil {
-				c.at(resolve(it), "slo: %v", err)
-				ok = false
-				continue
-			}
-			b.SLOs = append(b.SLOs, o)
+		if !good {
+			ok = false
+			continue
 		}
-	}
-	for key, dst := range map[string]*time.Duration{"budget": &b.Budget, "step": &b.Step, "confirm": &b.Confirm} {
-		if f, set := fs[key]; set {
-			if d, good := c.duration(key, f.val, 0, spec.MaxTime); good {
-				*dst = d
-			} else {
-				ok = false
-			}
-		}
-	}
-	for key, dst := range map[string]*float64{"max_error_rate": &b.MaxErrorRate, "resolution": &b.Resolution, "start_rate": &b.startRate} {
-		if f, set := fs[key]; set {
-			if v, good := c.number(key, f.val); good {
-				*dst = v
-			} else {
-				ok = false
-			}
-		}
+		st.Set(&sp, v)
 	}
 	if !ok {
 		return nil, false
 	}
+	b := &capacityBlock{Capacity: sp.Capacity, startRate: sp.Load.Rate}
 	if err := b.Validate(); err != nil {
 		c.at(n, "%s: %v", where, err)
 		return nil, false
@@ -175,6 +153,34 @@ func (c *checker) readCapacity(n *yaml.Node, where string) (*capacityBlock, bool
 		return nil, false
 	}
 	return b, true
+}
+
+// slos reads one objective or a list of them (pQUANTILE=DURATION each).
+func (c *checker) slos(key string, n *yaml.Node) ([]spec.SLO, bool) {
+	items := []*yaml.Node{n}
+	if r := resolve(n); r != nil && r.Kind == yaml.SequenceNode {
+		var ok bool
+		if items, ok = c.list(key, n); !ok {
+			return nil, false
+		}
+	}
+	var out []spec.SLO
+	ok := true
+	for _, it := range items {
+		v, good := c.str(key, it)
+		if !good {
+			ok = false
+			continue
+		}
+		o, err := spec.ParseSLO(v)
+		if err != nil {
+			c.at(resolve(it), "%s: %v", key, err)
+			ok = false
+			continue
+		}
+		out = append(out, o)
+	}
+	return out, ok
 }
 
 // readAxes reads the lists of a load block; a list the block leaves out is one default

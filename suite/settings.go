@@ -103,6 +103,12 @@ func (c *checker) settingValue(st *spec.Setting, n *yaml.Node) (spec.Value, bool
 	case spec.Args:
 		v, ok := c.str(key, n)
 		return strings.Fields(v), ok
+	case spec.Float:
+		return c.number(key, n)
+	case spec.Bool:
+		return c.boolean(key, n)
+	case spec.SLOs:
+		return c.slos(key, n)
 	}
 	panic("suite: setting " + key + " has no kind")
 }

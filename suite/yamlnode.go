@@ -142,6 +142,20 @@ func (c *checker) uinteger(key string, n *yaml.Node) (uint64, bool) {
 	return v, true
 }
 
+// boolean reads true or false.
+func (c *checker) boolean(key string, n *yaml.Node) (bool, bool) {
+	r, ok := c.scalar(key, n, "true or false")
+	if !ok {
+		return false, false
+	}
+	var v bool
+	if r.ShortTag() != "!!bool" || r.Decode(&v) != nil {
+		c.at(r, "%s: want true or false, got %s", key, describe(r))
+		return false, false
+	}
+	return v, true
+}
+
 // number reads an integer or a float (a rate).
 func (c *checker) number(key string, n *yaml.Node) (float64, bool) {
 	r, ok := c.scalar(key, n, "a number")

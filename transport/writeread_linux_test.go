@@ -9,6 +9,8 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // TestWriteReadRoundTrips: WriteRead's answers are the peer's, whether the answer is
@@ -86,7 +88,7 @@ func TestWriteReadAfterPeerAnsweredAndClosed(t *testing.T) {
 	c2.Write([]byte("refused"))
 	c2.(*rawConn).Conn.(*net.TCPConn).SetLinger(0) // close with a reset: writes fail
 	c2.Close()
-	time.Sleep(20 * time.Millisecond)
+	waitReset(t, c1.(*rawConn))
 	buf := make([]byte, 64)
 	_, rn, werr, rerr := WriteRead(c1, make([]byte, 1<<20), buf)
 	if werr == nil {
@@ -94,6 +96,36 @@ func TestWriteReadAfterPeerAnsweredAndClosed(t *testing.T) {
 	}
 	if rerr == nil && string(buf[:rn]) != "refused" {
 		t.Errorf("read %q, want the peer's last words or an error", buf[:rn])
+	}
+}
+
+// waitReset waits until c's socket has received its peer's reset (poll reports
+// POLLERR or POLLHUP whatever events are asked for), failing the test after 10 s.
+func waitReset(t *testing.T, c *rawConn) {
+	t.Helper()
+	var revents int16
+	var perr error
+	err := c.rc.Control(func(fd uintptr) {
+		fds := []unix.PollFd{{Fd: int32(fd)}}
+		for {
+			var n int
+			n, perr = unix.Poll(fds, 10_000)
+			if perr != unix.EINTR {
+				if n == 1 {
+					revents = fds[0].Revents
+				}
+				return
+			}
+		}
+	})
+	if err == nil {
+		err = perr
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if revents&(unix.POLLERR|unix.POLLHUP) == 0 {
+		t.Fatalf("no reset within 10s of the peer's close (poll events %#x)", revents)
 	}
 }
 

@@ -73,12 +73,14 @@ type benchCmd struct {
 
 // specVars are the kong variables of flags outside settingFlags that read a
 // setting's default or help (serve's data set and message bound): KEY and KEY_help
-// for each setting of spec.Settings, and spec.Default's transport, workload and load.
+// for each setting of spec.Settings, and spec.Default's transport, workload and load
+// (and a capacity search's cap on calls in flight, spec.DefaultCapacitySpec's).
 func specVars() map[string]string {
 	d := spec.Default()
 	v := map[string]string{
 		"transport": d.Transport, "workload": d.Workload,
 		"concurrency": strconv.Itoa(d.Load.Concurrency), "connections": strconv.Itoa(d.Load.Connections),
+		"capacity_concurrency": strconv.Itoa(spec.DefaultCapacitySpec().Load.Concurrency),
 	}
 	for _, st := range spec.Settings {
 		v[st.Key], v[st.Key+"_help"] = st.Format(st.Get(d)), st.Help

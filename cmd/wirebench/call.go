@@ -27,7 +27,7 @@ type callCmd struct {
 	Count          int64         `default:"3" help:"stream-trades: how many trades to stream."`
 	Person         string        `help:"create-person: the person as JSON (default: a copy of person 1)."`
 	Timeout        time.Duration `default:"10s" help:"Deadline of each call."`
-	MaxMessageSize units.Size    `default:"16MiB" help:"Largest response accepted."`
+	MaxMessageSize units.Size    `default:"${max_message_size}" help:"Largest response accepted."`
 	dataFlags
 }
 

@@ -4,7 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
+
+	"github.com/alecthomas/kong"
 
 	"github.com/wirebench/wirebench/cluster"
 	"github.com/wirebench/wirebench/load"
@@ -17,31 +18,23 @@ import (
 
 type capacityCmd struct {
 	targetFlags
-	Concurrency  int           `short:"c" default:"1000" help:"Cap on calls in flight (an arrival that finds every slot busy waits, and its wait counts)."`
-	StartRate    float64       `name:"start-rate" default:"1000" help:"First rate tried, in ops/s; the search doubles it until a step fails, then bisects."`
-	SLO          []string      `name:"slo" default:"p99=10ms" help:"Latency objective on response time, pQUANTILE=DURATION (repeatable), e.g. p99=10ms, p99.9=50ms."`
-	MaxErrorRate float64       `name:"max-error-rate" default:"0" help:"Largest share of failed calls a step may have, e.g. 0.001."`
-	Budget       time.Duration `default:"2m" help:"Time the search may measure (steps and the confirming run)."`
-	Step         time.Duration `default:"1s" help:"Length of each step."`
-	Confirm      time.Duration `default:"5s" help:"Length of the run that confirms the rate found (0: none)."`
-	Resolution   float64       `default:"0.05" help:"Stop bisecting when the bracket is this narrow (0.05: within 5 %)."`
-	Sweep        bool          `help:"Measure every rate from --start-rate up, each (1 + --resolution) times the last, until a step fails twice running (a fine sweep: slow, the curve in full)."`
+	Concurrency int `short:"c" default:"${capacity_concurrency}" help:"Cap on calls in flight (an arrival that finds every slot busy waits, and its wait counts)."`
+
+	// Search are the flags of the search's settings (spec.CapacitySettings), which
+	// newCLI makes before kong reads the flags.
+	Search kong.Plugins `embed:""`
+	search *settingFlags
 }
 
 func (c *capacityCmd) spec() (cluster.Resolved, error) {
-	var slos []spec.SLO
-	for _, s := range c.SLO {
-		o, err := spec.ParseSLO(s)
-		if err != nil {
-			return cluster.Resolved{}, usagef("--slo: %v", err)
-		}
-		slos = append(slos, o)
+	cs := spec.DefaultCapacitySpec()
+	if err := c.search.apply(&cs, true); err != nil {
+		return cluster.Resolved{}, err
 	}
-	m := load.Model{Kind: load.Open, Rate: c.StartRate, Arrival: load.Arrival(c.Arrival), Concurrency: c.Concurrency, Connections: c.Connections}
+	m := load.Model{Kind: load.Open, Rate: cs.Load.Rate, Arrival: load.Arrival(c.Arrival), Concurrency: c.Concurrency, Connections: c.Connections}
 	return c.targetFlags.resolve(m, func(s *spec.Spec) {
-		s.Iterations, s.IterationTime = 1, c.Step
-		s.Capacity = &spec.Capacity{SLOs: slos, MaxErrorRate: c.MaxErrorRate, Budget: c.Budget, Step: c.Step,
-			Confirm: c.Confirm, Resolution: c.Resolution, Sweep: c.Sweep}
+		s.Iterations, s.IterationTime = 1, cs.Capacity.Step
+		s.Capacity = cs.Capacity
 	})
 }
 
@@ -56,7 +49,7 @@ func (c *capacityCmd) Run(e *env) error {
 		return err
 	}
 	sp := res.Spec
-	progress, err := c.start(e, fmt.Sprintf("%s: capacity search from %.0f ops/s, steps of %v, budget %v", sp.Name(), sp.Load.Rate, c.Step, c.Budget))
+	progress, err := c.start(e, fmt.Sprintf("%s: capacity search from %.0f ops/s, steps of %v, budget %v", sp.Name(), sp.Load.Rate, sp.Capacity.Step, sp.Capacity.Budget))
 	if err != nil {
 		return err
 	}

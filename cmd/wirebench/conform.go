@@ -16,7 +16,7 @@ type conformCmd struct {
 	Target         string        `short:"t" required:"" env:"WIREBENCH_TARGET" help:"Server address: tcp://HOST:PORT or unix:///PATH."`
 	Stack          string        `help:"Go client stack that calls the server (default: the protocol's; see 'wirebench list')."`
 	Timeout        time.Duration `default:"10s" help:"Deadline of each call."`
-	MaxMessageSize units.Size    `default:"16MiB" help:"Largest response accepted."`
+	MaxMessageSize units.Size    `default:"${max_message_size}" help:"Largest response accepted."`
 	Quiet          bool          `short:"q" help:"Print only the differences and the verdict, not each operation checked."`
 	OriginalTrades bool          `help:"Also check StreamOriginalTrades, the REST vs gRPC original's 23-field trade (for a server that carries it)."`
 	dataFlags
@@ -73,7 +73,11 @@ func (c *conformCmd) Run(e *env) error {
 	}
 	fmt.Fprintf(e.stdout, "# %s server at %s, called with %s (data set seed %d, %d persons)\n", p.Name, target, st.Name, c.Seed, c.DataSize)
 	ops := 0
-	diffs, err := conform.Check(e.ctx, cl, ds, conform.Options{CallTimeout: c.Timeout, OriginalTrades: c.OriginalTrades,
+	original := conform.OriginalUnchecked
+	if c.OriginalTrades {
+		original = conform.OriginalCarried
+	}
+	diffs, err := conform.Check(e.ctx, cl, ds, conform.Options{CallTimeout: c.Timeout, Original: original,
 		Observe: func(op string, d []conform.Difference) {
 			ops++
 			switch {

@@ -21,6 +21,7 @@ import (
 
 	"github.com/wirebench/wirebench/internal/units"
 	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/spec"
 	_ "github.com/wirebench/wirebench/stack/all"
 )
 
@@ -132,12 +133,14 @@ func cliVars() map[string]string {
 
 // newCLI returns the command line to parse, with the flags of the benchmark settings
 // made (settingFlags): bench takes every setting with a flag, capacity those its
-// search does not set itself.
+// search does not set itself and those of the search (spec.CapacitySettings).
 func newCLI() *cli {
 	c := &cli{}
 	c.Bench.settings = newSettingFlags()
 	c.Capacity.settings = newSettingFlags("iterations", "duration", "ops", "trials", "mode")
+	c.Capacity.search = newTableFlags(spec.CapacitySettings, spec.DefaultCapacitySpec())
 	c.Bench.Settings, c.Capacity.Settings = c.Bench.settings.plugin(), c.Capacity.settings.plugin()
+	c.Capacity.Search = c.Capacity.search.plugin()
 	return c
 }
 

@@ -14,9 +14,9 @@ import (
 	"github.com/wirebench/wirebench/spec"
 )
 
-// settingFlags are a command's flags of the benchmark settings, made from the table
-// spec.Settings: each setting with a Flag gets one, with the table's help and
-// spec.Default's value as its default, so a setting is written once for the suite
+// settingFlags are a command's flags of the settings of a table (spec.Settings, or
+// spec.CapacitySettings): each setting with a Flag gets one, with the table's help
+// and the defaults' value as its default, so a setting is written once for the suite
 // files and the command line. kong fills them as it fills a struct's fields (a
 // struct type made at run time, embedded as a plugin).
 type settingFlags struct {
@@ -24,13 +24,18 @@ type settingFlags struct {
 	values   reflect.Value // *struct{...}: a field per setting, in settings' order
 }
 
-// newSettingFlags makes the flags of every setting with a Flag but those omitted
-// (settings the command sets itself).
+// newSettingFlags makes the flags of every setting of spec.Settings with a Flag but
+// those omitted (settings the command sets itself), with spec.Default's defaults.
 func newSettingFlags(omit ...string) *settingFlags {
+	return newTableFlags(spec.Settings, spec.Default(), omit...)
+}
+
+// newTableFlags makes the flags of every setting of table with a Flag but those
+// omitted, with d's values as their defaults.
+func newTableFlags(table []*spec.Setting, d spec.Spec, omit ...string) *settingFlags {
 	f := &settingFlags{}
-	d := spec.Default()
 	var fields []reflect.StructField
-	for _, st := range spec.Settings {
+	for _, st := range table {
 		if st.Flag == "" || slices.Contains(omit, st.Key) {
 			continue
 		}
@@ -66,6 +71,12 @@ func flagType(k spec.Kind) reflect.Type {
 		return reflect.TypeFor[uint64]()
 	case spec.Size:
 		return reflect.TypeFor[units.Size]()
+	case spec.Float:
+		return reflect.TypeFor[float64]()
+	case spec.Bool:
+		return reflect.TypeFor[bool]()
+	case spec.SLOs:
+		return reflect.TypeFor[[]string]() // repeatable, each read by spec.ParseSLO
 	}
 	return reflect.TypeFor[string]() // Enum, CPUs, Args: read from their text
 }
@@ -74,13 +85,24 @@ func flagType(k spec.Kind) reflect.Type {
 func (f *settingFlags) plugin() kong.Plugins { return kong.Plugins{f.values.Interface()} }
 
 // apply stores the flags' values in s. The CPU lists are read only when pin is set
-// (--no-pin makes them irrelevant); a list that is not one is a usage error.
+// (--no-pin makes them irrelevant); a list that is not one is a usage error, and so
+// is an objective that is not one.
 func (f *settingFlags) apply(s *spec.Spec, pin bool) error {
 	for i, st := range f.settings {
 		var v spec.Value
 		switch fv := f.values.Elem().Field(i).Interface().(type) {
 		case units.Size:
 			v = int64(fv)
+		case []string: // SLOs
+			var slos []spec.SLO
+			for _, s := range fv {
+				o, err := spec.ParseSLO(s)
+				if err != nil {
+					return usagef("--%s: %v", st.Flag, err)
+				}
+				slos = append(slos, o)
+			}
+			v = slos
 		case string:
 			switch st.Kind {
 			case spec.CPUs:

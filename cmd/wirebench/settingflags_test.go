@@ -4,8 +4,10 @@ import (
 	"math/rand"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"testing/quick"
+	"time"
 
 	"github.com/alecthomas/kong"
 
@@ -117,5 +119,69 @@ func TestSettingFlagsRoundTrip(t *testing.T) {
 	}
 	if err := quick.Check(roundTrip, &quick.Config{MaxCount: 300, Rand: rand.New(rand.NewSource(1))}); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestCapacityFlags: capacity has a flag for every setting of the search's table,
+// named, explained and defaulted as the table says, and the flags given are the
+// search the command builds.
+func TestCapacityFlags(t *testing.T) {
+	c := newCLI()
+	parser, err := kong.New(c, kong.Vars(cliVars()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	flags := map[string]*kong.Flag{}
+	for _, cmd := range parser.Model.Children {
+		if cmd.Name == "capacity" {
+			for _, f := range cmd.Flags {
+				flags[f.Name] = f
+			}
+		}
+	}
+	for _, st := range spec.CapacitySettings {
+		if f := flags[st.Flag]; f == nil {
+			t.Errorf("capacity has no --%s for setting %s", st.Flag, st.Key)
+		} else if f.Help != st.Help {
+			t.Errorf("capacity --%s: help %q, want the table's %q", st.Flag, f.Help, st.Help)
+		}
+	}
+	// The defaults as users see them, written out ("": none, the zero value).
+	want := map[string]string{"slo": "p99=10ms", "max-error-rate": "", "budget": "2m0s", "step": "1s", "confirm": "5s",
+		"resolution": "0.05", "start-rate": "1000", "sweep": "", "concurrency": "1000"}
+	for name, d := range want {
+		if f := flags[name]; f == nil || f.Default != d {
+			t.Errorf("capacity --%s: %v, want default %q", name, f, d)
+		}
+	}
+	_, err = parser.Parse([]string{"capacity", "-p", "http-json", "--no-pin", "--slo", "p99=5ms", "--slo", "p99.9=20ms",
+		"--max-error-rate", "0.01", "--budget", "30s", "--step", "2s", "--confirm", "0s", "--resolution", "0.1",
+		"--start-rate", "500", "--sweep", "-c", "64"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := c.Capacity.spec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantCap := spec.Capacity{SLOs: []spec.SLO{{Quantile: 99, Max: 5 * time.Millisecond}, {Quantile: 99.9, Max: 20 * time.Millisecond}},
+		MaxErrorRate: 0.01, Budget: 30 * time.Second, Step: 2 * time.Second, Confirm: 0, Resolution: 0.1, Sweep: true}
+	if got := res.Spec.Capacity; got == nil || !reflect.DeepEqual(*got, wantCap) {
+		t.Errorf("capacity %+v, want %+v", got, wantCap)
+	}
+	if l := res.Spec.Load; l.Rate != 500 || l.Concurrency != 64 || res.Spec.IterationTime != 2*time.Second {
+		t.Errorf("load %+v, iteration %v; want 500 ops/s from -c 64, steps of 2s", l, res.Spec.IterationTime)
+	}
+	// An objective that is not one is a usage error naming the flag.
+	c = newCLI()
+	parser, err = kong.New(c, kong.Vars(cliVars()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := parser.Parse([]string{"capacity", "-p", "http-json", "--no-pin", "--slo", "q50=1ms"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Capacity.spec(); err == nil || !strings.HasPrefix(err.Error(), `--slo: SLO "q50=1ms"`) {
+		t.Errorf("--slo q50=1ms: %v, want a usage error naming --slo", err)
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"runtime"
 	"slices"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wirebench/wirebench/conform"
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/transport"
@@ -45,16 +45,9 @@ func RunStacks(t *testing.T, name, server, client string) {
 		t.Run(network, func(t *testing.T) {
 			tg := StartStacks(t, name, server, client, network, nil, protocol.ServerConfig{})
 			cl := tg.Client(t, nil)
-			t.Run("Operations", func(t *testing.T) { testOperations(t, tg, cl) })
-			t.Run("NotFound", func(t *testing.T) { testNotFound(t, cl) })
-			t.Run("InvalidPerson", func(t *testing.T) { testInvalidPerson(t, cl) })
-			t.Run("EchoPayloads", func(t *testing.T) { testEchoPayloads(t, cl) })
-			t.Run("Streams", func(t *testing.T) { testStreams(t, cl) })
-			t.Run("StreamYieldError", func(t *testing.T) { testStreamYieldError(t, cl) })
-			t.Run("OriginalTrades", func(t *testing.T) { testOriginalTrades(t, cl, carriesOriginal(t, name, server, client)) })
+			t.Run("Contract", func(t *testing.T) { testContract(t, tg, cl, carriesOriginal(t, name, server, client)) })
 			t.Run("ContextErrors", func(t *testing.T) { testContextErrors(t, tg, cl) })
 			t.Run("Concurrent", func(t *testing.T) { testConcurrent(t, tg, cl) })
-			t.Run("Workloads", func(t *testing.T) { testWorkloads(t, cl, tg.Dataset) })
 			t.Run("ClosedClient", func(t *testing.T) { testClosedClient(t, tg) })
 			if p.InProcess {
 				return
@@ -94,180 +87,30 @@ func speaksTLS(t *testing.T, name, server, client string) bool {
 	return ok
 }
 
-func testOperations(t *testing.T, tg *Target, cl protocol.Client) {
-	ctx := Context(t)
-	ds := tg.Dataset
-	persons, err := cl.ListPersons(ctx)
+// testContract runs the contract check every server is held to (conform.Check, what
+// `wirebench conform` and the other workers' interop tests run): every operation,
+// every answer compared field by field, the refusals, the streams trade by trade, a
+// stream stopped by its receiver, and three ops of every workload.
+func testContract(t *testing.T, tg *Target, cl protocol.Client, carried bool) {
+	original := conform.OriginalRefused
+	if carried {
+		original = conform.OriginalCarried
+	}
+	CheckContract(t, cl, tg.Dataset, original)
+}
+
+// CheckContract runs conform.Check against the server behind cl, which serves ds, and
+// fails the test with each difference.
+func CheckContract(t *testing.T, cl contract.Service, ds *contract.Dataset, original conform.Original) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	diffs, err := conform.Check(ctx, cl, ds, conform.Options{CallTimeout: 20 * time.Second, Original: original, Workloads: true})
+	for _, d := range diffs {
+		t.Error(d)
+	}
 	if err != nil {
-		t.Fatalf("ListPersons: %v", err)
-	}
-	if len(persons) != ds.Size() {
-		t.Fatalf("ListPersons: %d persons, want %d", len(persons), ds.Size())
-	}
-	for i, p := range persons {
-		if !p.Equal(ds.Persons()[i]) {
-			t.Fatalf("ListPersons[%d] = %+v, want %+v", i, p, ds.Persons()[i])
-		}
-	}
-	sawNoPicture := false
-	for id := int64(1); id <= int64(ds.Size()); id++ {
-		want, _ := ds.Person(id)
-		got, err := cl.GetPerson(ctx, id)
-		if err != nil {
-			t.Fatalf("GetPerson(%d): %v", id, err)
-		}
-		if !got.Equal(want) {
-			t.Fatalf("GetPerson(%d) = %+v, want %+v", id, got, want)
-		}
-		sawNoPicture = sawNoPicture || got.Picture == nil
-		wantLinks, _ := ds.Links(id)
-		links, err := cl.GetPersonLinks(ctx, id)
-		if err != nil {
-			t.Fatalf("GetPersonLinks(%d): %v", id, err)
-		}
-		if len(links) != len(wantLinks) {
-			t.Fatalf("GetPersonLinks(%d): %d links, want %d", id, len(links), len(wantLinks))
-		}
-		for i := range links {
-			if !links[i].P1.Equal(wantLinks[i].P1) || !links[i].P2.Equal(wantLinks[i].P2) {
-				t.Fatalf("GetPersonLinks(%d)[%d] = %+v, want %+v", id, i, links[i], wantLinks[i])
-			}
-		}
-	}
-	if !sawNoPicture {
-		t.Fatal("the data set should hold persons without a picture, and they must stay without one")
-	}
-
-	newP, _ := ds.Person(2)
-	newP.ID = 0
-	created, err := cl.CreatePerson(ctx, newP)
-	if err != nil {
-		t.Fatalf("CreatePerson: %v", err)
-	}
-	if created.ID <= int64(ds.Size()) {
-		t.Errorf("CreatePerson assigned id %d, want one above the data set's %d", created.ID, ds.Size())
-	}
-	newP.ID = created.ID
-	if !created.Equal(newP) {
-		t.Errorf("CreatePerson = %+v, want %+v", created, newP)
-	}
-	noPic, _ := ds.Person(4)
-	if noPic.Picture != nil {
-		t.Fatal("data set person 4 should have no picture")
-	}
-	created, err = cl.CreatePerson(ctx, noPic)
-	if err != nil || created.Picture != nil {
-		t.Errorf("CreatePerson without picture = %+v, %v; want no picture, nil", created, err)
-	}
-
-	const payload = "Hello World"
-	got, err := cl.Echo(ctx, payload)
-	if err != nil || got != payload {
-		t.Fatalf("Echo(%q) = %q, %v", payload, got, err)
-	}
-	st, err := cl.Stats(ctx)
-	if err != nil {
-		t.Fatalf("Stats: %v", err)
-	}
-	if st.Calls < 1 || st.LastPayloadLen != int64(len(payload)) {
-		t.Errorf("Stats after Echo(%q) = %+v, want calls >= 1 and last_payload_len %d", payload, st, len(payload))
-	}
-	for _, n := range []int64{0, 1, -1, 41, math.MinInt64, math.MaxInt64 - 1} {
-		got, err := cl.Increment(ctx, n)
-		if err != nil || got != n+1 {
-			t.Errorf("Increment(%d) = %d, %v; want %d", n, got, err, n+1)
-		}
-	}
-}
-
-func testNotFound(t *testing.T, cl protocol.Client) {
-	ctx := Context(t)
-	for _, id := range []int64{0, -1, contract.DefaultSize + 1, math.MaxInt64} {
-		_, err := cl.GetPerson(ctx, id)
-		if c := contract.CodeOf(err); c != contract.NotFound {
-			t.Errorf("GetPerson(%d): error %v has code %q, want %q", id, err, c, contract.NotFound)
-		}
-		_, err = cl.GetPersonLinks(ctx, id)
-		if c := contract.CodeOf(err); c != contract.NotFound {
-			t.Errorf("GetPersonLinks(%d): error %v has code %q, want %q", id, err, c, contract.NotFound)
-		}
-	}
-	// The client stays usable after contract errors.
-	if _, err := cl.GetPerson(ctx, 1); err != nil {
-		t.Errorf("GetPerson(1) after NotFound errors: %v", err)
-	}
-}
-
-func testInvalidPerson(t *testing.T, cl protocol.Client) {
-	ctx := Context(t)
-	for _, p := range []contract.Person{
-		{Name: contract.PersonName{First: "A"}, Email: "a@example.com"},
-		{Name: contract.PersonName{First: "A", Last: "B"}, Email: "no-at-sign"},
-	} {
-		_, err := cl.CreatePerson(ctx, p)
-		if c := contract.CodeOf(err); c != contract.InvalidArgument {
-			t.Errorf("CreatePerson(%+v): error %v has code %q, want %q", p, err, c, contract.InvalidArgument)
-		}
-	}
-}
-
-func testEchoPayloads(t *testing.T, cl protocol.Client) {
-	ctx := Context(t)
-	payloads := map[string]string{
-		"0B":        "",
-		"11B":       contract.Payload(11),
-		"1KiB":      contract.Payload(1 << 10),
-		"100KiB":    contract.Payload(100 << 10),
-		"4MiB":      contract.Payload(4 << 20),
-		"non-ASCII": "héllo wörld ✓ 日本語 🚀 \u00a0\t\n\"quoted\" \\ <tag> &amp;",
-	}
-	for name, payload := range payloads {
-		got, err := cl.Echo(ctx, payload)
-		if err != nil {
-			t.Errorf("Echo %s: %v", name, err)
-			continue
-		}
-		if got != payload {
-			t.Errorf("Echo %s: got %d bytes, want %d (first difference at %d)", name, len(got), len(payload), firstDiff(got, payload))
-		}
-	}
-}
-
-func firstDiff(a, b string) int {
-	for i := 0; i < len(a) && i < len(b); i++ {
-		if a[i] != b[i] {
-			return i
-		}
-	}
-	return min(len(a), len(b))
-}
-
-func testStreams(t *testing.T, cl protocol.Client) {
-	checkStreams(t, "StreamTrades", cl.StreamTrades, contract.TradeAt)
-}
-
-// checkStreams calls the stream method of 0, 1 and 10000 trades, each trade compared
-// with at(i), and of -1, which must be invalid_argument.
-func checkStreams[T comparable](t *testing.T, method string, stream func(context.Context, int64, func(*T) error) error, at func(int64) T) {
-	ctx := Context(t)
-	for _, count := range []int64{0, 1, 10000} {
-		var n int64
-		err := stream(ctx, count, func(tr *T) error {
-			if want := at(n); *tr != want {
-				return fmt.Errorf("trade %d = %+v, want %+v", n, *tr, want)
-			}
-			n++
-			return nil
-		})
-		if err != nil {
-			t.Errorf("%s(%d): %v", method, count, err)
-		} else if n != count {
-			t.Errorf("%s(%d) delivered %d trades", method, count, n)
-		}
-	}
-	err := stream(ctx, -1, func(*T) error { return nil })
-	if c := contract.CodeOf(err); c != contract.InvalidArgument {
-		t.Errorf("%s(-1): error %v has code %q, want %q", method, err, c, contract.InvalidArgument)
+		t.Fatalf("the check ended early: %v", err)
 	}
 }
 
@@ -283,61 +126,6 @@ func carriesOriginal(t *testing.T, name, server, client string) bool {
 		t.Fatal(err)
 	}
 	return c.OriginalTrades && s.OriginalTrades
-}
-
-// testOriginalTrades streams the original's trades, every field of each checked
-// against OriginalTradeAt, where both stacks carry them; elsewhere the call must fail
-// before any trade, never deliver the compact one.
-func testOriginalTrades(t *testing.T, cl protocol.Client, carried bool) {
-	ctx := Context(t)
-	if !carried {
-		err := cl.StreamOriginalTrades(ctx, 5, func(tr *contract.OriginalTrade) error {
-			return fmt.Errorf("a stack without the original trade delivered %+v", *tr)
-		})
-		if err == nil || strings.Contains(err.Error(), "delivered") {
-			t.Errorf("StreamOriginalTrades on stacks without it: %v, want refused", err)
-		}
-		return
-	}
-	checkStreams(t, "StreamOriginalTrades", cl.StreamOriginalTrades, contract.OriginalTradeAt)
-	stop := errors.New("enough")
-	var n int
-	err := cl.StreamOriginalTrades(ctx, contract.MaxTrades, func(*contract.OriginalTrade) error {
-		if n++; n == 100 {
-			return stop
-		}
-		return nil
-	})
-	if !errors.Is(err, stop) {
-		t.Errorf("StreamOriginalTrades with a failing yield returned %v, want the yield's error", err)
-	}
-}
-
-func testStreamYieldError(t *testing.T, cl protocol.Client) {
-	ctx := Context(t)
-	stop := errors.New("enough")
-	var n int
-	start := time.Now()
-	err := cl.StreamTrades(ctx, contract.MaxTrades, func(*contract.Trade) error {
-		n++
-		if n == 100 {
-			return stop
-		}
-		return nil
-	})
-	if !errors.Is(err, stop) {
-		t.Fatalf("StreamTrades with a failing yield returned %v, want the yield's error", err)
-	}
-	if n != 100 {
-		t.Errorf("yield called %d times after it failed at call 100", n)
-	}
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("stopping a stream took %v; the client must cancel it, not drain it", d)
-	}
-	// The client is still usable.
-	if _, err := cl.GetPerson(ctx, 1); err != nil {
-		t.Errorf("GetPerson after a stopped stream: %v", err)
-	}
 }
 
 func testContextErrors(t *testing.T, tg *Target, cl protocol.Client) {
@@ -416,21 +204,6 @@ func testConcurrent(t *testing.T, tg *Target, cl protocol.Client) {
 	close(errs)
 	for err := range errs {
 		t.Error(err)
-	}
-}
-
-func testWorkloads(t *testing.T, cl protocol.Client, ds *contract.Dataset) {
-	ctx := Context(t)
-	for _, w := range contract.Workloads() {
-		op, err := w.New(w.DefaultParams(), ds)
-		if err != nil {
-			t.Fatalf("%s: %v", w.Name, err)
-		}
-		for seq := range uint64(3) {
-			if err := op(ctx, cl, seq); err != nil {
-				t.Errorf("workload %s op %d: %v", w.Name, seq, err)
-			}
-		}
 	}
 }
 

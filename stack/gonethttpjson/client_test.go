@@ -14,6 +14,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -22,6 +23,7 @@ import (
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/httpjson"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
+	"github.com/wirebench/wirebench/stack/gonethttpjson"
 	"github.com/wirebench/wirebench/stack/gotunedjson"
 	"github.com/wirebench/wirebench/transport"
 )
@@ -195,14 +197,27 @@ func TestClientStaleIdleConnection(t *testing.T) {
 		// Each connection answers one request, promising keep-alive, then closes: the
 		// client's next call finds its idle connection dead before any answer, and must
 		// retry on a new one.
+		serverClosed := make(chan struct{}, 16)
 		addr := rawServer(t, func(br *bufio.Reader, c net.Conn) {
 			if readHead(br) != nil {
 				return
 			}
 			io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 12\r\n\r\n{\"value\":8}\n")
+			c.Close()
+			serverClosed <- struct{}{}
 		})
 		var dials atomic.Int64
-		cl := newClient(t, stack, addr, protocol.ClientConfig{Dial: countDials(addr, &dials)})
+		var last atomic.Pointer[closeSignal]
+		dial := countDials(addr, &dials)
+		cl := newClient(t, stack, addr, protocol.ClientConfig{Dial: func(ctx context.Context) (net.Conn, error) {
+			c, err := dial(ctx)
+			if err != nil {
+				return nil, err
+			}
+			cs := &closeSignal{Conn: c, closed: make(chan struct{})}
+			last.Store(cs)
+			return cs, nil
+		}})
 		ctx := protocoltest.Context(t)
 		var first int64 // the dials up to the first call's: NewClient may dial too
 		for i := range 3 {
@@ -212,14 +227,44 @@ func TestClientStaleIdleConnection(t *testing.T) {
 			if i == 0 {
 				first = dials.Load()
 			}
-			// Let the server's close arrive and the client see it: the client's read
-			// of the EOF sends the test no event to wait on.
-			time.Sleep(20 * time.Millisecond)
+			// The server has closed the call's connection before the next call.
+			// net/http reads each idle connection in the background and closes it at
+			// the EOF, having marked it broken: the test waits for that close too, or
+			// the next call could take the connection before net/http saw the EOF (and
+			// fail, as a POST is not retried once written). The tuned client finds a
+			// dead connection only when it uses it, which is what it is tested for.
+			waitFor(t, serverClosed, "the server to close call %d's connection", i)
+			if stack == gonethttpjson.Name {
+				waitFor(t, last.Load().closed, "net/http to drop call %d's connection the server closed", i)
+			}
 		}
 		if n := dials.Load() - first; n != 2 {
 			t.Errorf("%d dials after the first call, want 2", n)
 		}
 	})
+}
+
+// closeSignal is a connection that closes its channel when it is closed.
+type closeSignal struct {
+	net.Conn
+	once   sync.Once
+	closed chan struct{}
+}
+
+func (c *closeSignal) Close() error {
+	c.once.Do(func() { close(c.closed) })
+	return c.Conn.Close()
+}
+
+// waitFor waits for ch, failing the test after 10 s (a bound on a hang, not a
+// synchronisation).
+func waitFor[T any](t *testing.T, ch <-chan T, what string, args ...any) {
+	t.Helper()
+	select {
+	case <-ch:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("no sign within 10s of "+what, args...)
+	}
 }
 
 func TestClientHonoursConnectionClose(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -117,12 +118,43 @@ func TestClientErrorDeadlineRace(t *testing.T) {
 		t.Errorf("DEADLINE_EXCEEDED just before the deadline: %v, want errors.Is(err, context.DeadlineExceeded)", err)
 	}
 	// Far from its deadline, a DEADLINE_EXCEEDED status (the server's own deadline)
-	// does not wait and stays a status.
+	// does not wait and stays a status: waiting is a select on ctx.Done(), which a
+	// context that counts its Done calls shows without a clock.
 	far, cancel2 := context.WithTimeout(context.Background(), time.Hour)
 	defer cancel2()
-	start := time.Now()
-	err = ClientError(far, "grpc-x", "Op", status.Error(codes.DeadlineExceeded, "x"))
-	if errors.Is(err, context.DeadlineExceeded) || status.Code(err) != codes.DeadlineExceeded || time.Since(start) > 10*time.Millisecond {
-		t.Errorf("DEADLINE_EXCEEDED an hour before the deadline: %v after %v", err, time.Since(start))
+	watched := &doneCounter{Context: far}
+	err = ClientError(watched, "grpc-x", "Op", status.Error(codes.DeadlineExceeded, "x"))
+	if errors.Is(err, context.DeadlineExceeded) || status.Code(err) != codes.DeadlineExceeded {
+		t.Errorf("DEADLINE_EXCEEDED an hour before the deadline: %v, want the status", err)
 	}
+	if n := watched.calls.Load(); n != 0 {
+		t.Errorf("DEADLINE_EXCEEDED an hour before the deadline: ctx.Done() asked %d times, want no wait", n)
+	}
+	// The counter does see a wait: near its deadline the same status waits for ctx.
+	// (A deadline already reached that never ends the context: no clock decides.)
+	watched = &doneCounter{Context: context.Background(), deadline: time.Now()}
+	ClientError(watched, "grpc-x", "Op", status.Error(codes.DeadlineExceeded, "x"))
+	if watched.calls.Load() == 0 {
+		t.Error("DEADLINE_EXCEEDED just before the deadline: ctx.Done() never asked, want a wait for ctx")
+	}
+}
+
+// doneCounter is a context that counts the calls of its Done method, with another
+// deadline when deadline is set.
+type doneCounter struct {
+	context.Context
+	deadline time.Time
+	calls    atomic.Int32
+}
+
+func (c *doneCounter) Deadline() (time.Time, bool) {
+	if !c.deadline.IsZero() {
+		return c.deadline, true
+	}
+	return c.Context.Deadline()
+}
+
+func (c *doneCounter) Done() <-chan struct{} {
+	c.calls.Add(1)
+	return c.Context.Done()
 }

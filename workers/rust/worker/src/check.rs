@@ -3,6 +3,10 @@
 //! with its answers verified, the refusals, edge values, and a stream stopped by its
 //! receiver. One line per check, "ok ..." or "FAIL ..."; the caller exits non-zero on a
 //! failure.
+//!
+//! It stays in Rust for the Rust clients: Go cannot make a Rust client's calls. The Rust
+//! servers are held to the Go side's one contract check instead (conform.Check, what
+//! `wirebench conform` runs), through Go clients (stack/rust's interop tests).
 
 use std::sync::Arc;
 

@@ -19,6 +19,11 @@ import java.util.function.Consumer;
  * and a stream stopped early by its receiver; with originalTrades, the same streams of
  * the original's trades, every field compared. Used by the worker's `check` command and
  * by the tests of every server and client pair.
+ *
+ * <p>It stays in Java for the Java clients: Go cannot make a Java client's calls, so the Go
+ * interop test (stack/jvm) runs `check` against the Go servers. The Java servers are held
+ * to the Go side's one contract check instead (conform.Check, what `wirebench conform`
+ * runs), through Go clients.
  */
 public final class Conformance {
   private Conformance() {}
