@@ -82,7 +82,7 @@ func TestForkPlanCases(t *testing.T) {
 		for k, f := range c.forks {
 			byName[c.bs[k].Name] = f
 		}
-		total, finished, each := forkPlan(c.bs, group, done, byName)
+		total, finished, each := forkPlan(c.bs, group, suite.Estimate(c.bs), done, byName)
 		if total != c.wantTotal || finished != c.wantFinished || each != c.wantEach {
 			t.Errorf("%s: %d of %d forks finished, %v each; want %d of %d, %v each", c.name, finished, total, each, c.wantFinished, c.wantTotal, c.wantEach)
 		}
@@ -98,8 +98,8 @@ func TestPaceArithmetic(t *testing.T) {
 	// http-json alone: 3 forks of target + StartOverhead, 2 journaled. The
 	// interleaved pair: 3 forks of 2 targets + StartOverhead, none journaled.
 	forks := map[string][]*results.Fork{bs[0].Name: cleanForks(2)}
-	p := newPace(bs, [][]int{{0}, {1, 2}}, map[string]results.Benchmark{}, forks)
 	alone, pair := target+suite.StartOverhead, 2*target+suite.StartOverhead
+	p := newPace(bs, [][]int{{0}, {1, 2}}, []time.Duration{3 * alone, 3 * pair}, map[string]results.Benchmark{}, forks)
 	if p.forks != 6 || p.done != 2 {
 		t.Errorf("forks %d, done %d; want 6 (3 + 3) and 2", p.forks, p.done)
 	}
@@ -243,7 +243,7 @@ func TestPartialGroupWarnings(t *testing.T) {
 
 func hasWarning(b results.Benchmark, w string) bool {
 	for _, x := range b.Warnings {
-		if x == w {
+		if x.String() == w {
 			return true
 		}
 	}
