@@ -9,7 +9,7 @@ import (
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/wirebench/wirebench/cluster/controlpb"
+	"github.com/wirebench/wirebench/control/controlpb"
 	"github.com/wirebench/wirebench/engine"
 	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"

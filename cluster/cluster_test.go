@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wirebench/wirebench/cluster/controlpb"
+	"github.com/wirebench/wirebench/control/controlpb"
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/engine"
 	"github.com/wirebench/wirebench/internal/testbin"

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/wirebench/wirebench/cluster/controlpb"
+	"github.com/wirebench/wirebench/control/controlpb"
 	"github.com/wirebench/wirebench/engine"
 	"github.com/wirebench/wirebench/internal/nspair"
 	"github.com/wirebench/wirebench/load"

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wirebench/wirebench/cluster/controlpb"
+	"github.com/wirebench/wirebench/control/controlpb"
 	"github.com/wirebench/wirebench/internal/nspair"
 	"github.com/wirebench/wirebench/protocol"
 )

@@ -6,7 +6,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/wirebench/wirebench/cluster/controlpb"
+	"github.com/wirebench/wirebench/control/controlpb"
 	"github.com/wirebench/wirebench/link"
 	"github.com/wirebench/wirebench/sysstat"
 	"github.com/wirebench/wirebench/transport"

@@ -11,7 +11,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
-	"github.com/wirebench/wirebench/cluster/controlpb"
+	"github.com/wirebench/wirebench/control/controlpb"
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/protocol"

@@ -437,7 +437,7 @@ func TestDockerignore(t *testing.T) {
 		t.Fatalf("go list found only %d files of the module: %q", len(needed), needed)
 	}
 	// What the jar is built from (TestDockerfileJVMImage checks the COPYs).
-	needed = append(needed, "workers/java/pom.xml", "workers/java/core/src/main/java/io/wirebench/worker/Main.java", "workers/java/originals-2.12/codegen/protoc-gen-scalapb08", "contract/schema/wirebench.proto", "cluster/controlpb/control.proto", "contract/schema/avro/Person.avsc")
+	needed = append(needed, "workers/java/pom.xml", "workers/java/core/src/main/java/io/wirebench/worker/Main.java", "workers/java/originals-2.12/codegen/protoc-gen-scalapb08", "contract/schema/wirebench.proto", "control/controlpb/control.proto", "contract/schema/avro/Person.avsc")
 	for _, p := range needed {
 		if ignored(p) {
 			t.Errorf(".dockerignore leaves out %s, which the image is built from", p)

@@ -103,7 +103,7 @@ public final class Main implements Callable<Integer> {
   }
 
   @Command(name = "worker", mixinStandardHelpOptions = true,
-      description = {"Serve the control API (cluster/controlpb/control.proto) for a driver.",
+      description = {"Serve the control API (control/controlpb/control.proto) for a driver.",
           "Prints \"listening on ADDR\" on stdout once it accepts calls; exits on Quit or when stdin ends."})
   static final class Worker implements Callable<Integer> {
     @Spec

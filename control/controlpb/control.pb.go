@@ -1815,7 +1815,7 @@ const file_control_proto_rawDesc = "" +
 	"\tRunClient\x12 .wirebench.control.v1.ClientArgs\x1a\".wirebench.control.v1.ClientStatus(\x010\x01\x12J\n" +
 	"\x04Info\x12!.wirebench.control.v1.InfoRequest\x1a\x1f.wirebench.control.v1.InfoReply\x12J\n" +
 	"\x04Quit\x12!.wirebench.control.v1.QuitRequest\x1a\x1f.wirebench.control.v1.QuitReplyBM\n" +
-	"\x17io.wirebench.control.v1P\x01Z0github.com/wirebench/wirebench/cluster/controlpbb\x06proto3"
+	"\x17io.wirebench.control.v1P\x01Z0github.com/wirebench/wirebench/control/controlpbb\x06proto3"
 
 var (
 	file_control_proto_rawDescOnce sync.Once
