@@ -9,6 +9,7 @@ import (
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/wirebench/wirebench/control"
 	"github.com/wirebench/wirebench/control/controlpb"
 	"github.com/wirebench/wirebench/engine"
 	"github.com/wirebench/wirebench/results"
@@ -207,7 +208,7 @@ func sloHolds(c *spec.Capacity, h *hdr.Histogram) bool {
 // Capacity.Confirm at the rate found (one resolution lower if it fails). observe, when
 // set, is told each step. A failure of the target's workers ends the search with the
 // steps so far and the error.
-func Capacity(ctx context.Context, res Resolved, opt Options, observe func(results.SearchStep)) (*results.Search, error) {
+func Capacity(ctx context.Context, res control.Resolved, opt Options, observe func(results.SearchStep)) (*results.Search, error) {
 	s := res.Spec
 	c := s.Capacity
 	if c == nil {
@@ -268,7 +269,7 @@ func Capacity(ctx context.Context, res Resolved, opt Options, observe func(resul
 
 // cheaperClient is the client stack built to load a server cheaply (the instrument),
 // when res's protocol has it and res uses another.
-func cheaperClient(res Resolved) string {
+func cheaperClient(res control.Resolved) string {
 	name := instrument.For(res.Protocol.Name, res.Client.Name)
 	if name == res.Client.Name {
 		return ""

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wirebench/wirebench/control"
 	"github.com/wirebench/wirebench/record"
 	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
@@ -120,7 +121,7 @@ func TestCapacityRun(t *testing.T) {
 	s.Warmup = 100 * time.Millisecond
 	s.Capacity = &spec.Capacity{SLOs: []spec.SLO{{Quantile: 99, Max: 50 * time.Millisecond}},
 		Step: 150 * time.Millisecond, Confirm: 300 * time.Millisecond, Budget: 2 * time.Second, Resolution: 0.2}
-	res, err := Resolve(s)
+	res, err := control.Resolve(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -303,7 +304,7 @@ func TestCheaperClient(t *testing.T) {
 	} {
 		s := spec.Default()
 		s.Protocol, s.ClientStack = c.protocol, c.client
-		res, err := Resolve(s)
+		res, err := control.Resolve(s)
 		if err != nil {
 			t.Fatalf("%s/%s: %v", c.protocol, c.client, err)
 		}

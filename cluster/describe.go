@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/control"
 	"github.com/wirebench/wirebench/internal/cpuset"
 	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/protocol"
@@ -9,11 +10,11 @@ import (
 	"github.com/wirebench/wirebench/spec"
 )
 
-// Benchmark is r's description in results before anything is measured: its
+// DescribeResolved is r's description in results before anything is measured: its
 // identity, settings, load and the stacks of both sides, with the tier of this run,
-// and for a capacity search its objectives.
-// summary adds what was measured (trials, summary, warnings).
-func (r Resolved) Benchmark() results.Benchmark {
+// and for a capacity search its objectives. summary adds what was measured (trials,
+// summary, warnings).
+func DescribeResolved(r control.Resolved) results.Benchmark {
 	s := r.Spec
 	b := DescribeSpec(s)
 	srvCPUs, cliCPUs := s.Pinning()
@@ -29,7 +30,7 @@ func (r Resolved) Benchmark() results.Benchmark {
 }
 
 // DescribeSpec is what s says of a benchmark for results, before its protocol and
-// stacks are resolved (Resolved.Benchmark adds the stacks): its identity (name,
+// stacks are resolved (DescribeResolved adds the stacks): its identity (name,
 // series, comparison group, calls per op), settings, load and, for a capacity
 // search, its objectives. It is also what a benchmark that could not be resolved
 // is reported as.

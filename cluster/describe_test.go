@@ -3,6 +3,7 @@ package cluster
 import (
 	"testing"
 
+	"github.com/wirebench/wirebench/control"
 	"github.com/wirebench/wirebench/spec"
 )
 
@@ -13,11 +14,11 @@ func TestBenchmarkGroupPerServer(t *testing.T) {
 	s := spec.Default()
 	s.Protocol, s.Transport, s.Workload = "grpc-proto", spec.TCP, "person.get"
 	s.ClientStack, s.InterleaveBy = "instrument", spec.InterleaveServer
-	r, err := Resolve(s)
+	r, err := control.Resolve(s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := r.Benchmark()
+	b := DescribeResolved(r)
 	if want := "person.get/closed-c50 on grpc-proto/tcp server grpc-go"; b.Group != want {
 		t.Errorf("group %q, want %q", b.Group, want)
 	}
@@ -25,10 +26,10 @@ func TestBenchmarkGroupPerServer(t *testing.T) {
 		t.Errorf("name %q, want %q", b.Name, want)
 	}
 	s.InterleaveBy = ""
-	if r, err = Resolve(s); err != nil {
+	if r, err = control.Resolve(s); err != nil {
 		t.Fatal(err)
 	}
-	if b := r.Benchmark(); b.Group != "person.get/closed-c50" {
+	if b := DescribeResolved(r); b.Group != "person.get/closed-c50" {
 		t.Errorf("without interleave_by: group %q, want person.get/closed-c50", b.Group)
 	}
 }

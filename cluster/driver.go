@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/wirebench/wirebench/transport"
 	"os"
 	"sync"
 	"time"
 
+	"github.com/wirebench/wirebench/control"
 	"github.com/wirebench/wirebench/control/controlpb"
 	"github.com/wirebench/wirebench/engine"
 	"github.com/wirebench/wirebench/internal/nspair"
@@ -17,6 +17,7 @@ import (
 	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/stats"
+	"github.com/wirebench/wirebench/transport"
 )
 
 // Options of a driver.
@@ -102,11 +103,11 @@ func RunGroup(ctx context.Context, specs []spec.Spec, opt Options) []*results.Me
 	for i := range measured {
 		measured[i] = &results.Measured{Method: spec.MethodSequential}
 	}
-	resolved := make([]Resolved, len(specs))
+	resolved := make([]control.Resolved, len(specs))
 	ok := true
 	for i, s := range specs {
 		var err error
-		if resolved[i], err = Resolve(s); err != nil {
+		if resolved[i], err = control.Resolve(s); err != nil {
 			measured[i].Err, ok = err, false
 		}
 	}
@@ -178,7 +179,7 @@ func RunGroup(ctx context.Context, specs []spec.Spec, opt Options) []*results.Me
 func RunBatch(ctx context.Context, groups [][]spec.Spec, opts []Options) [][]*results.Measured {
 	out := make([][]*results.Measured, len(groups))
 	var batch []int // the groups run together, by index
-	var rs [][]Resolved
+	var rs [][]control.Resolved
 	for g, specs := range groups {
 		if r, ok := batchable(specs, groups[0]); ok {
 			batch, rs = append(batch, g), append(rs, r)
@@ -263,18 +264,18 @@ func RunBatch(ctx context.Context, groups [][]spec.Spec, opts []Options) [][]*re
 // batchable resolves the group specs when it can share the workers of the group
 // first (RunBatch): interleaved, of first's size and plan, and target by target of
 // the same spec.Spec.WorkersKey.
-func batchable(specs, first []spec.Spec) ([]Resolved, bool) {
+func batchable(specs, first []spec.Spec) ([]control.Resolved, bool) {
 	if len(specs) < 2 || len(specs) != len(first) || !interleaved(specs) || specs[0].Trials != first[0].Trials ||
 		specs[0].Iterations != first[0].Iterations {
 		return nil, false
 	}
-	rs := make([]Resolved, len(specs))
+	rs := make([]control.Resolved, len(specs))
 	for i, s := range specs {
 		if k := s.WorkersKey(); k == "" || k != first[i].WorkersKey() || s.Capacity != nil {
 			return nil, false
 		}
 		var err error
-		if rs[i], err = Resolve(s); err != nil {
+		if rs[i], err = control.Resolve(s); err != nil {
 			return nil, false
 		}
 	}
@@ -382,7 +383,7 @@ func joinSlices(ivs []*results.Interval) *results.Interval {
 
 // runSequential measures one benchmark on its own: per trial, fresh workers, the
 // warmup, then the iterations back to back (an open schedule runs on across them).
-func runSequential(ctx context.Context, res Resolved, idx int, opt Options, dir string, out *results.Measured) {
+func runSequential(ctx context.Context, res control.Resolved, idx int, opt Options, dir string, out *results.Measured) {
 	s := res.Spec
 	for i := opt.FirstTrial; i < opt.FirstTrial+s.Trials; i++ {
 		tr := &results.Fork{Index: i}
@@ -425,8 +426,8 @@ func where(trial int, phase string, err error) error {
 }
 
 // runInterleaved measures a group in rounds (RunGroup): a batch of one group.
-func runInterleaved(ctx context.Context, rs []Resolved, opt Options, dir string, iso *isolation, out []*results.Measured) {
-	runBatch(ctx, [][]Resolved{rs}, []Options{opt}, dir, iso, [][]*results.Measured{out})
+func runInterleaved(ctx context.Context, rs []control.Resolved, opt Options, dir string, iso *isolation, out []*results.Measured) {
+	runBatch(ctx, [][]control.Resolved{rs}, []Options{opt}, dir, iso, [][]*results.Measured{out})
 }
 
 // runBatch measures groups of targets that share their workers (RunBatch; one group
@@ -436,7 +437,7 @@ func runInterleaved(ctx context.Context, rs []Resolved, opt Options, dir string,
 // each target has its own warm-up in each group. iso keeps the targets apart: each
 // runs in its own warm-up and slices only, the others frozen. opts[g] observes group
 // g and is told of its forks; the rest of the options are opts[0]'s.
-func runBatch(ctx context.Context, groups [][]Resolved, opts []Options, dir string, iso *isolation, out [][]*results.Measured) {
+func runBatch(ctx context.Context, groups [][]control.Resolved, opts []Options, dir string, iso *isolation, out [][]*results.Measured) {
 	opt := opts[0]
 	plan := groups[0][0].Spec
 	n := len(groups[0])

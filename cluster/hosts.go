@@ -14,6 +14,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/wirebench/wirebench/control"
 	"github.com/wirebench/wirebench/control/controlpb"
 	"github.com/wirebench/wirebench/internal/cpuset"
 	"github.com/wirebench/wirebench/internal/host"
@@ -43,7 +44,7 @@ func CheckHosts(h spec.Hosts) error {
 }
 
 // checkSpec says what in s cannot run on h.
-func checkSpec(h spec.Hosts, r Resolved) error {
+func checkSpec(h spec.Hosts, r control.Resolved) error {
 	s := r.Spec
 	switch {
 	case s.Transport == spec.Unix && (h.Remote() || h.Netns):
@@ -59,7 +60,7 @@ func checkSpec(h spec.Hosts, r Resolved) error {
 }
 
 // serverListen is the address the benchmark server of r listens on.
-func serverListen(h spec.Hosts, r Resolved, pair *nspair.Pair, unixPath string) (string, error) {
+func serverListen(h spec.Hosts, r control.Resolved, pair *nspair.Pair, unixPath string) (string, error) {
 	if r.Spec.Transport == spec.Unix {
 		return "unix://" + unixPath, nil
 	}
@@ -88,7 +89,7 @@ func serverListen(h spec.Hosts, r Resolved, pair *nspair.Pair, unixPath string) 
 
 // linkSetup is what a client worker is told of the link (nil for none): the proxy's
 // part, without what the kernel does on a veth.
-func linkSetup(h spec.Hosts, r Resolved) *controlpb.LinkProfile {
+func linkSetup(h spec.Hosts, r control.Resolved) *controlpb.LinkProfile {
 	if r.Protocol.InProcess || h.Link.IsZero() {
 		return nil
 	}
@@ -144,7 +145,7 @@ func dialWorker(ctx context.Context, role, url string, auth spec.ClientAuth) (*w
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s %s: %w", role, url, err)
 	}
-	opts, err := dialOptions(auth)
+	opts, err := control.DialOptions(auth)
 	if err != nil {
 		return nil, nil, err
 	}

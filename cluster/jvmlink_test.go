@@ -7,8 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wirebench/wirebench/control/controlpb"
 	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/control"
+	"github.com/wirebench/wirebench/control/controlpb"
 	"github.com/wirebench/wirebench/internal/nspair"
 	"github.com/wirebench/wirebench/link"
 	"github.com/wirebench/wirebench/load"
@@ -74,14 +75,14 @@ func TestJVMWorkerLinkFeature(t *testing.T) {
 		if bin == "" {
 			s := testSpec("grpc-proto", "tcp")
 			s.ClientStack = "grpc-java-netty"
-			res, err := Resolve(s)
+			res, err := control.Resolve(s)
 			if err != nil {
 				t.Fatal(err)
 			}
 			stream, err := w.client.RunClient(ctx)
 			if err == nil {
 				err = stream.Send(&controlpb.ClientArgs{Arg: &controlpb.ClientArgs_Setup{Setup: &controlpb.ClientSetup{
-					Benchmark: benchmarkMessage(res), Target: "tcp://127.0.0.1:1",
+					Benchmark: control.BenchmarkMessage(res), Target: "tcp://127.0.0.1:1",
 					Link: &controlpb.LinkProfile{DelayNanos: 1e6}}}})
 			}
 			if err == nil {

@@ -12,6 +12,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/control"
 	"github.com/wirebench/wirebench/engine"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/results"
@@ -52,10 +53,10 @@ func RunOneProcess(ctx context.Context, specs []spec.Spec, opt Options) []*resul
 	for i := range measured {
 		measured[i] = &results.Measured{Method: method, Isolation: iso}
 	}
-	rs := make([]Resolved, len(specs))
+	rs := make([]control.Resolved, len(specs))
 	ok := true
 	for i, s := range specs {
-		r, err := Resolve(s)
+		r, err := control.Resolve(s)
 		if err == nil {
 			err = oneProcessRefusal(r, opt.Hosts)
 		}
@@ -111,7 +112,7 @@ func RunOneProcess(ctx context.Context, specs []spec.Spec, opt Options) []*resul
 const OneProcessIsolation = "none: one process holds every target; the others' servers are idle during a line, not frozen"
 
 // oneProcessRefusal says why r cannot be measured in this process, or nil.
-func oneProcessRefusal(r Resolved, h spec.Hosts) error {
+func oneProcessRefusal(r control.Resolved, h spec.Hosts) error {
 	switch {
 	case h.Server != "" || len(h.Clients) > 0 || h.LocalClients > 1 || h.Netns || !h.Link.IsZero():
 		return errors.New("one process: workers and a link place worker processes; one process has none")
@@ -131,7 +132,7 @@ func oneProcessRefusal(r Resolved, h spec.Hosts) error {
 // oneTarget is one target's server in this process: where its clients dial, and
 // what its Serve returned once it stopped (nil for an in-process protocol).
 type oneTarget struct {
-	res    Resolved
+	res    control.Resolved
 	addr   string
 	srv    protocol.Server
 	served <-chan error // nil once its Serve has returned, or without a server
@@ -142,7 +143,7 @@ type listenFunc func(transport.Addr) (net.Listener, error)
 
 // startOneTarget starts r's server here on a listener from listen (none for an
 // in-process protocol) and checks it against the contract with a client of its own.
-func startOneTarget(ctx context.Context, r Resolved, unixPath string, listen listenFunc) (*oneTarget, error) {
+func startOneTarget(ctx context.Context, r control.Resolved, unixPath string, listen listenFunc) (*oneTarget, error) {
 	t := &oneTarget{res: r}
 	if !r.Protocol.InProcess {
 		where, err := serverListen(spec.Hosts{}, r, nil, unixPath)
@@ -257,7 +258,7 @@ func (t *oneTarget) line(ctx context.Context, proc *sysstat.Proc, ph engine.Phas
 
 // runOneTrial runs one trial of a group in this process: every server started, each
 // target's warm-up line, then the measured lines.
-func runOneTrial(ctx context.Context, rs []Resolved, opt Options, proc *sysstat.Proc, dir string, trial int, method string, out []*results.Measured) {
+func runOneTrial(ctx context.Context, rs []control.Resolved, opt Options, proc *sysstat.Proc, dir string, trial int, method string, out []*results.Measured) {
 	forks := make([]*results.Fork, len(rs))
 	targets := make([]*oneTarget, len(rs))
 	fail := func(i int, err error) {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/control"
 	"github.com/wirebench/wirebench/engine"
 	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/spec"
@@ -106,7 +107,7 @@ func TestOneProcessFreshClientPerLine(t *testing.T) {
 		t.Run(p, func(t *testing.T) {
 			s := lineSpec(p, "unix", 20)
 			s.Warmup = 50 * time.Millisecond
-			r, err := Resolve(s)
+			r, err := control.Resolve(s)
 			if err != nil {
 				t.Fatal(err)
 			}

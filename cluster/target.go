@@ -19,6 +19,7 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
 
+	"github.com/wirebench/wirebench/control"
 	"github.com/wirebench/wirebench/control/controlpb"
 	"github.com/wirebench/wirebench/internal/nspair"
 	"github.com/wirebench/wirebench/protocol"
@@ -280,7 +281,7 @@ func (w *worker) explain(err error) error {
 // its session: a fork of a batch (RunBatch) opens a session on them for each
 // workload in turn, so that a JVM warms up once per fork. Owned by one goroutine.
 type target struct {
-	res       Resolved
+	res       control.Resolved
 	srv       *worker
 	srvStream controlpb.Worker_RunServerClient
 	clis      []*clientWorker
@@ -311,7 +312,7 @@ type clientWorker struct {
 
 // startTarget starts (or reaches) the workers of res for trial trial, as the idx-th
 // target of its group, opens its session and returns once every client is Ready.
-func startTarget(ctx context.Context, res Resolved, opt Options, dir string, trial, idx int) (*target, error) {
+func startTarget(ctx context.Context, res control.Resolved, opt Options, dir string, trial, idx int) (*target, error) {
 	t, err := spawnTarget(ctx, res, opt, dir, trial, idx)
 	if err != nil {
 		return nil, err
@@ -328,7 +329,7 @@ func startTarget(ctx context.Context, res Resolved, opt Options, dir string, tri
 // worker (with the link feature when res calls through a link). The workers run the
 // stacks of res; a session of another benchmark on them (open) must have the same
 // stacks, transport and placement (spec.Spec.WorkersKey).
-func spawnTarget(ctx context.Context, res Resolved, opt Options, dir string, trial, idx int) (_ *target, err error) {
+func spawnTarget(ctx context.Context, res control.Resolved, opt Options, dir string, trial, idx int) (_ *target, err error) {
 	ctx, cancel := context.WithCancel(ctx)
 	t := &target{res: res, ctx: ctx, cancel: cancel, id: fmt.Sprintf("%d-%d", idx, trial)}
 	defer func() {
@@ -365,12 +366,12 @@ func spawnTarget(ctx context.Context, res Resolved, opt Options, dir string, tri
 
 // open opens a session of res on the target's workers: the server set up and
 // listening, every client connected, checked against the contract and Ready.
-func (t *target) open(res Resolved, opt Options, dir string) (err error) {
+func (t *target) open(res control.Resolved, opt Options, dir string) (err error) {
 	t.res = res
 	t.session, t.endSession = context.WithCancel(t.ctx)
 	t.sessions++
 	ctx, h := t.session, opt.Hosts
-	bm := benchmarkMessage(res)
+	bm := control.BenchmarkMessage(res)
 	addr := res.Spec.Target
 	t.tls = transport.TLS{}
 	if res.Spec.Secure() {
@@ -495,7 +496,7 @@ func (t *target) startServer(ctx context.Context, opt Options, sock string, bm *
 
 // openClient starts or reaches client worker i of n; with link, it must implement
 // ClientSetup.link (a worker that does not would ignore the field).
-func openClient(ctx context.Context, res Resolved, opt Options, dir, id string, i, n int, link bool) (*clientWorker, error) {
+func openClient(ctx context.Context, res control.Resolved, opt Options, dir, id string, i, n int, link bool) (*clientWorker, error) {
 	h := opt.Hosts
 	role := clientRole(i, n, "client worker")
 	var w *worker
@@ -552,7 +553,7 @@ func (t *target) mark() (*results.ProcReading, error) {
 	if err != nil {
 		return nil, t.srv.explain(err)
 	}
-	r := procReading(st.GetProc())
+	r := control.ProcReading(st.GetProc())
 	return &r, nil
 }
 
@@ -615,7 +616,7 @@ func (c *clientWorker) interval(ctx context.Context, ph *controlpb.Phase) (*resu
 	if err != nil {
 		return nil, c.recvError(ctx, err)
 	}
-	iv, err := decodeInterval(st.GetInterval())
+	iv, err := control.DecodeInterval(st.GetInterval())
 	if err != nil {
 		return nil, fmt.Errorf("%s sent a bad interval: %w", c.name(), err)
 	}
@@ -691,7 +692,7 @@ type Server struct {
 // Serve starts the server side of res in a worker process of its stack's kind,
 // listening on listen, and returns once it listens; over TLS (res.Spec.Secure) it
 // serves opt.TLS's certificate. Close stops it.
-func Serve(ctx context.Context, res Resolved, listen string, opt Options) (*Server, error) {
+func Serve(ctx context.Context, res control.Resolved, listen string, opt Options) (*Server, error) {
 	if err := opt.fill(); err != nil {
 		return nil, err
 	}
@@ -714,7 +715,7 @@ func Serve(ctx context.Context, res Resolved, listen string, opt Options) (*Serv
 	if err != nil {
 		return fail(s.w.explain(err))
 	}
-	setup := &controlpb.ServerSetup{Benchmark: benchmarkMessage(res), Listen: listen}
+	setup := &controlpb.ServerSetup{Benchmark: control.BenchmarkMessage(res), Listen: listen}
 	if res.Spec.Secure() {
 		if len(opt.TLS.CertPEM) == 0 {
 			return fail(errors.New("serving over TLS needs the server's certificate (Options.TLS)"))

@@ -20,8 +20,9 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	"github.com/wirebench/wirebench/control/controlpb"
 	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/control"
+	"github.com/wirebench/wirebench/control/controlpb"
 	"github.com/wirebench/wirebench/engine"
 	"github.com/wirebench/wirebench/internal/cpuset"
 	"github.com/wirebench/wirebench/internal/host"
@@ -175,11 +176,11 @@ func (w *Worker) RunServer(stream controlpb.Worker_RunServerServer) error {
 
 // resolve checks a setup's benchmark once, and that this worker runs the stack of
 // its side.
-func (w *Worker) resolve(b *controlpb.Benchmark, side protocol.Side) (Resolved, error) {
+func (w *Worker) resolve(b *controlpb.Benchmark, side protocol.Side) (control.Resolved, error) {
 	if b == nil {
-		return Resolved{}, status.Error(codes.InvalidArgument, "setup without a benchmark")
+		return control.Resolved{}, status.Error(codes.InvalidArgument, "setup without a benchmark")
 	}
-	s := specOf(b)
+	s := control.SpecOf(b)
 	s.ServerCPUs, s.ClientCPUs = nil, nil // the driver pins; a worker never does
 	// Nor does a worker shape or freeze: the driver's settings, at their defaults so
 	// that the spec validates.
@@ -187,16 +188,16 @@ func (w *Worker) resolve(b *controlpb.Benchmark, side protocol.Side) (Resolved, 
 	if side == protocol.ClientSide && b.Protocol != "" {
 		s.Target = "" // the setup's target is checked by the client itself
 	}
-	r, err := Resolve(s)
+	r, err := control.Resolve(s)
 	if err != nil {
-		return Resolved{}, status.Error(codes.InvalidArgument, err.Error())
+		return control.Resolved{}, status.Error(codes.InvalidArgument, err.Error())
 	}
 	st := r.Server
 	if side == protocol.ClientSide {
 		st = r.Client
 	}
 	if st.Worker != protocol.WorkerGo {
-		return Resolved{}, status.Errorf(codes.InvalidArgument, "%s stack %s runs in the %s worker, not in this one", st.Protocol, st.Name, st.Worker)
+		return control.Resolved{}, status.Errorf(codes.InvalidArgument, "%s stack %s runs in the %s worker, not in this one", st.Protocol, st.Name, st.Worker)
 	}
 	return r, nil
 }
@@ -301,7 +302,7 @@ func (w *Worker) RunClient(stream controlpb.Worker_RunClientServer) error {
 			}
 		}
 		repaceGC()
-		msg, err := intervalMessage(ph, iv)
+		msg, err := control.IntervalMessage(ph, iv)
 		if err != nil {
 			return status.Error(codes.Internal, err.Error())
 		}
@@ -372,7 +373,7 @@ type clientRun struct {
 // newClientRun opens a load generator's clients of target. noProbe is
 // protocol.ClientConfig.NoProbe: a client that would check its target with a
 // connection of its own does not (its first call dials).
-func newClientRun(ctx context.Context, res Resolved, target string, tc transport.TLS, share, count int, noProbe bool) (*clientRun, error) {
+func newClientRun(ctx context.Context, res control.Resolved, target string, tc transport.TLS, share, count int, noProbe bool) (*clientRun, error) {
 	bad := func(err error) error { return status.Error(codes.InvalidArgument, err.Error()) }
 	s := res.Spec
 	w, err := contract.LookupWorkload(s.Workload)

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/cluster"
+	"github.com/wirebench/wirebench/control"
 	"github.com/wirebench/wirebench/internal/cpuset"
 	"github.com/wirebench/wirebench/internal/host"
 	"github.com/wirebench/wirebench/load"
@@ -405,7 +406,7 @@ func measure(ctx context.Context, run groupRunner, specs []spec.Spec, opt cluste
 	out := make([]results.Benchmark, len(specs))
 	m := measured{err: make([]error, len(specs))}
 	if len(specs) == 1 && specs[0].Capacity != nil {
-		res, err := cluster.Resolve(specs[0])
+		res, err := control.Resolve(specs[0])
 		if err != nil {
 			m.err[0] = err
 			out[0] = failedBenchmark(specs[0], err)
@@ -417,7 +418,7 @@ func measure(ctx context.Context, run groupRunner, specs []spec.Spec, opt cluste
 			}
 		})
 		m.err[0] = err
-		out[0] = summary.Capacity(res.Benchmark(), found, err)
+		out[0] = summary.Capacity(cluster.DescribeResolved(res), found, err)
 		return out, m
 	}
 	m.results = runForks(ctx, run, specs, opt, prev, want)
@@ -433,13 +434,13 @@ func summarize(specs []spec.Spec, m measured) []results.Benchmark {
 	out := make([]results.Benchmark, len(specs))
 	steady := summary.Steadiness(m.results, specs[0].Load.Kind == load.Open)
 	for k := range specs {
-		res, err := cluster.Resolve(specs[k])
+		res, err := control.Resolve(specs[k])
 		if err != nil {
 			// Resolve failed before anything ran: the driver says so in its result.
 			out[k] = failedBenchmark(specs[k], m.results[k].Err)
 			continue
 		}
-		out[k] = summary.Benchmark(res.Benchmark(), m.results[k], steady[k])
+		out[k] = summary.Benchmark(cluster.DescribeResolved(res), m.results[k], steady[k])
 	}
 	return out
 }

@@ -2,7 +2,7 @@ package summary
 
 import "github.com/wirebench/wirebench/results"
 
-// Capacity completes head, a benchmark's description (cluster.Resolved.Benchmark),
+// Capacity completes head, a benchmark's description (cluster.DescribeResolved),
 // with a capacity search's result: the benchmark's figures are the confirming run's
 // (or, when it was not confirmed, the last passing step's, or else the last step's),
 // and Capacity (whose objectives head holds) the answer and every step. err is the

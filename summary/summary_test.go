@@ -8,6 +8,7 @@ import (
 
 	"github.com/wirebench/wirebench/cluster"
 	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/control"
 	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/record"
 	"github.com/wirebench/wirebench/results"
@@ -40,14 +41,14 @@ func closedSpec() spec.Spec {
 	return s
 }
 
-// resolve is s's description as the driver gives it (cluster.Resolved.Benchmark).
+// resolve is s's description as the driver gives it (cluster.DescribeResolved).
 func resolve(t *testing.T, s spec.Spec) results.Benchmark {
 	t.Helper()
-	r, err := cluster.Resolve(s)
+	r, err := control.Resolve(s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return r.Benchmark()
+	return cluster.DescribeResolved(r)
 }
 
 // withServer sets an interval's server reading: cpu used during it, peak RSS.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/cluster"
+	"github.com/wirebench/wirebench/control"
 	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/report"
 	"github.com/wirebench/wirebench/results"
@@ -28,12 +29,12 @@ type capacityCmd struct {
 	Sweep        bool          `help:"Measure every rate from --start-rate up, each (1 + --resolution) times the last, until a step fails twice running (a fine sweep: slow, the curve in full)."`
 }
 
-func (c *capacityCmd) spec() (cluster.Resolved, error) {
+func (c *capacityCmd) spec() (control.Resolved, error) {
 	var slos []spec.SLO
 	for _, s := range c.SLO {
 		o, err := spec.ParseSLO(s)
 		if err != nil {
-			return cluster.Resolved{}, usagef("--slo: %v", err)
+			return control.Resolved{}, usagef("--slo: %v", err)
 		}
 		slos = append(slos, o)
 	}
@@ -84,7 +85,7 @@ func (c *capacityCmd) Run(e *env) error {
 		}
 		fmt.Fprintf(progress, "  %s\n", capacityLine(st))
 	})
-	b := summary.Capacity(res.Benchmark(), found, runErr)
+	b := summary.Capacity(cluster.DescribeResolved(res), found, runErr)
 	out := &results.Results{SchemaVersion: results.SchemaVersion, Benchmarks: []results.Benchmark{b}, Environment: env}
 	if found != nil && len(found.Steps) > 0 {
 		table := textOut(e, c.JSON)

@@ -1,4 +1,4 @@
-package cluster
+package control
 
 import (
 	"math/rand"
@@ -11,8 +11,8 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
-	"github.com/wirebench/wirebench/control/controlpb"
 	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/control/controlpb"
 	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/spec"
@@ -82,12 +82,12 @@ func TestBenchmarkMessageWire(t *testing.T) {
 		WarmupNanos: 3e9, Iterations: 7, IterationNanos: 1.5e9, Trials: 4, Mode: "avgt", Method: "sequential",
 		CallTimeoutNanos: 250e6, ArrivalSeed: 9, DataSeed: 11, DataSize: 300, MaxMessageSize: 4 << 20,
 	}
-	if got := benchmarkMessage(r); !proto.Equal(got, want) {
+	if got := BenchmarkMessage(r); !proto.Equal(got, want) {
 		t.Errorf("message\n got %v\nwant %v", got, want)
 	}
 	s.IterationTime, s.IterationOps = 0, 5000
 	want.IterationNanos, want.IterationOps = 0, 5000
-	if got := benchmarkMessage(Resolved{Spec: s, Server: r.Server, Client: r.Client}); !proto.Equal(got, want) {
+	if got := BenchmarkMessage(Resolved{Spec: s, Server: r.Server, Client: r.Client}); !proto.Equal(got, want) {
 		t.Errorf("message of an iteration of ops\n got %v\nwant %v", got, want)
 	}
 }
@@ -124,7 +124,7 @@ func TestMessageRoundTrip(t *testing.T) {
 	roundTrip := func(rs randomSpec) bool {
 		s := rs.Spec
 		r := Resolved{Spec: s, Server: &protocol.Stack{Name: s.ServerStack}, Client: &protocol.Stack{Name: s.ClientStack}}
-		wire, err := proto.Marshal(benchmarkMessage(r))
+		wire, err := proto.Marshal(BenchmarkMessage(r))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -132,7 +132,7 @@ func TestMessageRoundTrip(t *testing.T) {
 		if err := proto.Unmarshal(wire, &m); err != nil {
 			t.Fatal(err)
 		}
-		got := specOf(&m)
+		got := SpecOf(&m)
 		want := s
 		for _, st := range spec.Settings {
 			if st.Wire == "" { // stays with the driver (TestWireFields lists them)

@@ -1,4 +1,4 @@
-package cluster
+package control
 
 import (
 	"context"
@@ -150,8 +150,8 @@ func certPool(file string) (*x509.CertPool, error) {
 	return pool, nil
 }
 
-// dialOptions are the options of a control connection to a remote worker.
-func dialOptions(a spec.ClientAuth) ([]grpc.DialOption, error) {
+// DialOptions are the options of a control connection to a remote worker.
+func DialOptions(a spec.ClientAuth) ([]grpc.DialOption, error) {
 	if err := a.Check(); err != nil {
 		return nil, err
 	}

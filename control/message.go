@@ -1,4 +1,4 @@
-package cluster
+package control
 
 import (
 	"errors"
@@ -8,18 +8,18 @@ import (
 
 	"google.golang.org/protobuf/reflect/protoreflect"
 
-	"github.com/wirebench/wirebench/control/controlpb"
 	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/control/controlpb"
 	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/record"
 	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
 )
 
-// benchmarkMessage is the control message of a resolved benchmark: its target and
+// BenchmarkMessage is the control message of a resolved benchmark: its target and
 // workload, with the stacks named, and every setting the table gives a wire field
 // (spec.Setting.Wire).
-func benchmarkMessage(r Resolved) *controlpb.Benchmark {
+func BenchmarkMessage(r Resolved) *controlpb.Benchmark {
 	s := r.Spec
 	m := s.Load
 	b := &controlpb.Benchmark{
@@ -40,10 +40,10 @@ func benchmarkMessage(r Resolved) *controlpb.Benchmark {
 	return b
 }
 
-// specOf is the inverse of benchmarkMessage. The settings only the driver reads (CPU
+// SpecOf is the inverse of BenchmarkMessage. The settings only the driver reads (CPU
 // sets, JVM options, an adaptive warm-up's bound) and the target stay with the
 // driver, at their zero values.
-func specOf(b *controlpb.Benchmark) spec.Spec {
+func SpecOf(b *controlpb.Benchmark) spec.Spec {
 	lm := b.GetLoad()
 	s := spec.Spec{
 		Protocol: b.Protocol, ServerStack: b.ServerStack, ClientStack: b.ClientStack, Label: b.Label,
@@ -68,7 +68,7 @@ func specOf(b *controlpb.Benchmark) spec.Spec {
 func wireField(st *spec.Setting) protoreflect.FieldDescriptor {
 	fd := (*controlpb.Benchmark)(nil).ProtoReflect().Descriptor().Fields().ByName(protoreflect.Name(st.Wire))
 	if fd == nil {
-		panic("cluster: setting " + st.Key + ": controlpb.Benchmark has no field " + st.Wire)
+		panic("control: setting " + st.Key + ": controlpb.Benchmark has no field " + st.Wire)
 	}
 	return fd
 }
@@ -90,7 +90,7 @@ func wireValue(st *spec.Setting, v spec.Value) protoreflect.Value {
 	case string:
 		return protoreflect.ValueOfString(v)
 	}
-	panic(fmt.Sprintf("cluster: setting %s: a %T has no wire form", st.Key, v))
+	panic(fmt.Sprintf("control: setting %s: a %T has no wire form", st.Key, v))
 }
 
 // settingValue is the inverse of wireValue.
@@ -105,10 +105,12 @@ func settingValue(st *spec.Setting, v protoreflect.Value) spec.Value {
 	case spec.Enum:
 		return v.String()
 	}
-	panic("cluster: setting " + st.Key + " has no wire form")
+	panic("control: setting " + st.Key + " has no wire form")
 }
 
-func intervalMessage(phase *controlpb.Phase, iv *record.Interval) (*controlpb.Interval, error) {
+// IntervalMessage is a client worker's answer to phase: the interval it measured,
+// with its histograms encoded.
+func IntervalMessage(phase *controlpb.Phase, iv *record.Interval) (*controlpb.Interval, error) {
 	m := &controlpb.Interval{Phase: phase.Kind, Index: phase.Index,
 		StartUnixNanos: iv.Start.UnixNano(), EndUnixNanos: iv.End.UnixNano(), Ops: iv.Ops,
 		Errors: map[string]int64{}, Clamped: iv.Clamped, Overflow: iv.Overflow}
@@ -142,7 +144,9 @@ func intervalMessage(phase *controlpb.Phase, iv *record.Interval) (*controlpb.In
 	return m, nil
 }
 
-func decodeInterval(m *controlpb.Interval) (*results.Interval, error) {
+// DecodeInterval is the inverse of IntervalMessage, as the driver receives it: an
+// interval whose response histogram does not count its ops is refused.
+func DecodeInterval(m *controlpb.Interval) (*results.Interval, error) {
 	if m == nil {
 		return nil, errors.New("empty status")
 	}
@@ -180,7 +184,8 @@ func decodeInterval(m *controlpb.Interval) (*results.Interval, error) {
 	return iv, nil
 }
 
-func procReading(m *controlpb.ProcStats) results.ProcReading {
+// ProcReading is a worker's process statistics as results record them.
+func ProcReading(m *controlpb.ProcStats) results.ProcReading {
 	return results.ProcReading{Time: time.Unix(0, m.GetTimeUnixNanos()), CPU: time.Duration(m.GetCpuNanos()),
 		RSS: m.GetRssBytes(), PeakRSS: m.GetPeakRssBytes()}
 }

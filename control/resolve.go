@@ -1,11 +1,10 @@
-package cluster
+package control
 
 import (
 	"fmt"
 	"strings"
 
 	"github.com/wirebench/wirebench/contract"
-
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/transport"
