@@ -56,7 +56,7 @@ COPY --from=build /src/bin/wirebench /usr/local/bin/wirebench
 COPY --from=jvm-build /src/workers/java/target/wirebench-worker.jar /opt/wirebench/wirebench-worker.jar
 # The original experiments' Scala 2.12 stacks, in their own jar beside the main one.
 COPY --from=jvm-build /src/workers/java/target/wirebench-worker-originals-2.12.jar /opt/wirebench/wirebench-worker-originals-2.12.jar
-# Where the driver looks for the JVM worker (cluster.JavaWorkerEnv).
+# Where the driver looks for the JVM worker (launch.JavaWorkerEnv).
 ENV WIREBENCH_JAVA_WORKER=/opt/wirebench/wirebench-worker.jar
 USER 65532:65532
 ENTRYPOINT ["wirebench"]

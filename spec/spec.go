@@ -93,7 +93,7 @@ type Spec struct {
 	// (WorkersPerGroup).
 	Workers string
 	// JVMArgs are JVM options of the benchmark's JVM workers (server and client), after
-	// the driver's defaults (cluster.JVMArgs: heap, collector, the CPU count); Go
+	// the driver's defaults (launch.JVMArgs: heap, collector, the CPU count); Go
 	// workers ignore them. A suite of an original sets the original's (e.g. -Xms2G -Xmx2G).
 	JVMArgs []string
 	// InterleaveBy splits a comparison group into rounds of their own: "" measures

@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wirebench/wirebench/cluster"
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/control"
+	"github.com/wirebench/wirebench/driver"
 	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/record"
 	"github.com/wirebench/wirebench/results"
@@ -41,14 +41,14 @@ func closedSpec() spec.Spec {
 	return s
 }
 
-// resolve is s's description as the driver gives it (cluster.DescribeResolved).
+// resolve is s's description as the driver gives it (driver.DescribeResolved).
 func resolve(t *testing.T, s spec.Spec) results.Benchmark {
 	t.Helper()
 	r, err := control.Resolve(s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return cluster.DescribeResolved(r)
+	return driver.DescribeResolved(r)
 }
 
 // withServer sets an interval's server reading: cpu used during it, peak RSS.
@@ -145,7 +145,7 @@ func TestSummarizeErrors(t *testing.T) {
 // A capacity result is judged by its search's verdicts: a confirming run whose lag p99
 // (5 ms) trips the benchmark-wide check is not flagged when the search passed it;
 // a search that ended on the generator is flagged, and names the cheaper client stack
-// the driver found (cluster.cheaperClient).
+// the driver found (driver.cheaperClient).
 func TestCapacityGeneratorFromSearch(t *testing.T) {
 	sp := spec.Default()
 	sp.Protocol, sp.Iterations = "http-json", 1

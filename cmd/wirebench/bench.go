@@ -13,10 +13,10 @@ import (
 
 	"github.com/alecthomas/kong"
 
-	"github.com/wirebench/wirebench/cluster"
 	"github.com/wirebench/wirebench/conform"
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/control"
+	"github.com/wirebench/wirebench/driver"
 	"github.com/wirebench/wirebench/internal/units"
 	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/protocol"
@@ -233,12 +233,12 @@ func (c *benchCmd) Run(e *env) error {
 		return err
 	}
 	defer metrics.stop()
-	trials, runErr := cluster.Run(e.ctx, sp, cluster.Options{ProfileDir: c.Profile, Hosts: hosts, TLS: tc,
-		Observe: func(ev cluster.Event) {
+	trials, runErr := driver.Run(e.ctx, sp, driver.Options{ProfileDir: c.Profile, Hosts: hosts, TLS: tc,
+		Observe: func(ev driver.Event) {
 			metrics.observe(sp.Name(), ev)
 			fmt.Fprintf(progress, "  %s\n", ev.Line())
 		}})
-	b := summary.Benchmark(cluster.DescribeResolved(res), &results.Measured{Trials: trials, Method: spec.MethodSequential, Err: runErr}, nil)
+	b := summary.Benchmark(driver.DescribeResolved(res), &results.Measured{Trials: trials, Method: spec.MethodSequential, Err: runErr}, nil)
 	out := &results.Results{SchemaVersion: results.SchemaVersion, Benchmarks: []results.Benchmark{b}, Environment: env}
 	measured := b.Summary.Ops > 0 || b.Summary.Errors > 0
 	if measured {

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/wirebench/wirebench/cluster"
 	"github.com/wirebench/wirebench/control"
+	"github.com/wirebench/wirebench/driver"
 	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/report"
 	"github.com/wirebench/wirebench/results"
@@ -79,13 +79,13 @@ func (c *capacityCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	found, runErr := cluster.Capacity(e.ctx, res, cluster.Options{ProfileDir: c.Profile, Hosts: hosts, TLS: tc}, func(st results.SearchStep) {
+	found, runErr := driver.Capacity(e.ctx, res, driver.Options{ProfileDir: c.Profile, Hosts: hosts, TLS: tc}, func(st results.SearchStep) {
 		if st.Interval != nil {
-			metrics.observe(sp.Name(), cluster.Event{Interval: st.Interval})
+			metrics.observe(sp.Name(), driver.Event{Interval: st.Interval})
 		}
 		fmt.Fprintf(progress, "  %s\n", capacityLine(st))
 	})
-	b := summary.Capacity(cluster.DescribeResolved(res), found, runErr)
+	b := summary.Capacity(driver.DescribeResolved(res), found, runErr)
 	out := &results.Results{SchemaVersion: results.SchemaVersion, Benchmarks: []results.Benchmark{b}, Environment: env}
 	if found != nil && len(found.Steps) > 0 {
 		table := textOut(e, c.JSON)

@@ -8,9 +8,9 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/wirebench/wirebench/cluster"
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/control"
+	"github.com/wirebench/wirebench/driver"
 	"github.com/wirebench/wirebench/internal/units"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/spec"
@@ -165,7 +165,7 @@ func (c *serveCmd) Run(e *env) error {
 // serveInWorker serves a stack of another worker kind (a JVM stack) through a worker
 // process, until a signal.
 func (c *serveCmd) serveInWorker(e *env, res control.Resolved, addr transport.Addr, tc transport.TLS, caFile string) error {
-	srv, err := cluster.Serve(e.ctx, res, addr.String(), cluster.Options{TLS: tc})
+	srv, err := driver.Serve(e.ctx, res, addr.String(), driver.Options{TLS: tc})
 	if err != nil {
 		return err
 	}

@@ -9,9 +9,9 @@ import (
 
 	"google.golang.org/grpc"
 
-	"github.com/wirebench/wirebench/cluster"
 	"github.com/wirebench/wirebench/control"
 	"github.com/wirebench/wirebench/transport"
+	"github.com/wirebench/wirebench/worker"
 )
 
 type workerCmd struct {
@@ -34,7 +34,7 @@ func (c *workerCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	w, err := cluster.NewWorker(buildVersion())
+	w, err := worker.New(buildVersion())
 	if err != nil {
 		return err
 	}

@@ -2,7 +2,7 @@
 // driver starts a server and a load generator in worker processes, streams setups,
 // phases and marks to them, and receives bound addresses, intervals and process
 // statistics. A worker written in another language joins by serving this API; the Go
-// worker (cluster/worker.go) is the reference.
+// worker (worker/worker.go) is the reference.
 //
 // The driver decides every phase: after a client's setup it asks for the warmup, then
 // for each measurement iteration, one phase at a time. Measuring one target after the

@@ -19,9 +19,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wirebench/wirebench/cluster"
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/internal/testtool"
+	"github.com/wirebench/wirebench/launch"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
 	"github.com/wirebench/wirebench/spec"
@@ -43,7 +43,7 @@ func familyJar(t *testing.T, family string) string {
 	if _, err := exec.LookPath("java"); err != nil {
 		testtool.Missing(t, "java is not installed (JDK 17+ runs the JVM worker)")
 	}
-	jar, err := filepath.Abs(filepath.Join("..", "..", "workers", "java", "target", cluster.JavaWorkerJarName(family)))
+	jar, err := filepath.Abs(filepath.Join("..", "..", "workers", "java", "target", launch.JavaWorkerJarName(family)))
 	if err != nil {
 		t.Fatal(err)
 	}
