@@ -58,8 +58,9 @@ func TestWireFields(t *testing.T) {
 		}
 	}
 	// The settings workers never read: the driver pins the processes, shapes and
-	// freezes them, starts the JVM and ends an adaptive warm-up.
-	if want := []string{"warmup_max", "server_cpus", "client_cpus", "shape", "isolation", "jvm_args"}; !slices.Equal(driverOnly, want) {
+	// freezes them, decides which groups share them, starts the JVM and ends an
+	// adaptive warm-up.
+	if want := []string{"warmup_max", "server_cpus", "client_cpus", "shape", "isolation", "workers", "jvm_args"}; !slices.Equal(driverOnly, want) {
 		t.Errorf("settings without a wire field: %v, want %v", driverOnly, want)
 	}
 }

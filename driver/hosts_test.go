@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -191,7 +192,7 @@ func TestRemoteToken(t *testing.T) {
 			t.Errorf("%s: %v; want a refusal naming the server worker and its URL", name, err)
 		}
 	}
-	logged := proc.stderr.String()
+	logged := proc.Stderr()
 	if !strings.Contains(logged, "refused /wirebench.control.v1.Worker/") || !strings.Contains(logged, "from "+pair.B.Addr.String()+":") {
 		t.Errorf("worker log:\n%s\nwant the refusals with the driver's address", logged)
 	}
@@ -256,7 +257,7 @@ func TestRemoteWorkerDies(t *testing.T) {
 		defer close(done)
 		trials, err = Run(context.Background(), s, Options{Binary: binary, Hosts: h, Observe: func(e Event) {
 			if e.Interval.Phase == string(engine.Measure) && e.Interval.Index == 1 {
-				victim.cmd.Process.Kill()
+				syscall.Kill(victim.Pid(), syscall.SIGKILL)
 			}
 		}})
 	}()

@@ -130,6 +130,9 @@ func (p *Process) Pid() int { return p.cmd.Process.Pid }
 // Exited is closed when the child has exited.
 func (p *Process) Exited() <-chan struct{} { return p.exited }
 
+// Stderr is the end of what the child wrote to its standard error (its last 8 KiB).
+func (p *Process) Stderr() string { return p.stderr.String() }
+
 // Dead reports whether the child has exited.
 func (p *Process) Dead() bool {
 	select {
