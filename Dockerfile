@@ -39,9 +39,9 @@ RUN --mount=type=cache,target=/go/pkg/mod \
 FROM maven:3.8.7-eclipse-temurin-17 AS jvm-build
 WORKDIR /src
 # The pom generates code from the contract's schemas where they lie in the repository
-# (${wirebench.root}/contract/schema and cluster/controlpb), so those come too.
+# (${wirebench.root}/contract/schema and control/controlpb), so those come too.
 COPY contract/schema/ contract/schema/
-COPY cluster/controlpb/control.proto cluster/controlpb/control.proto
+COPY control/controlpb/control.proto control/controlpb/control.proto
 COPY workers/java/ workers/java/
 RUN --mount=type=cache,target=/root/.m2 \
     mvn -q -B -f workers/java/pom.xml package -DskipTests
@@ -56,7 +56,7 @@ COPY --from=build /src/bin/wirebench /usr/local/bin/wirebench
 COPY --from=jvm-build /src/workers/java/target/wirebench-worker.jar /opt/wirebench/wirebench-worker.jar
 # The original experiments' Scala 2.12 stacks, in their own jar beside the main one.
 COPY --from=jvm-build /src/workers/java/target/wirebench-worker-originals-2.12.jar /opt/wirebench/wirebench-worker-originals-2.12.jar
-# Where the driver looks for the JVM worker (cluster.JavaWorkerEnv).
+# Where the driver looks for the JVM worker (launch.JavaWorkerEnv).
 ENV WIREBENCH_JAVA_WORKER=/opt/wirebench/wirebench-worker.jar
 USER 65532:65532
 ENTRYPOINT ["wirebench"]

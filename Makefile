@@ -43,7 +43,7 @@ generate:
 	bash contract/schema/generate-proto.sh
 	bash contract/schema/generate-capnp.sh
 	bash contract/schema/generate-thrift.sh
-	bash cluster/controlpb/generate.sh
+	bash control/controlpb/generate.sh
 	bash protocol/httpjson/generate.sh
 
 # Fails when regenerating would change the committed code; skipped with a message

@@ -56,7 +56,7 @@ func (goClock) Wait(at time.Time, done <-chan struct{}) bool {
 	}
 }
 
-// plan is what a driver asks of a Session (cluster's does it over the wire): a warmup
+// plan is what a driver asks of a Session (package driver's does it over the wire): a warmup
 // when warmup > 0, then iterations phases like phase.
 type plan struct {
 	warmup     time.Duration

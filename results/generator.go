@@ -5,7 +5,7 @@ import "time"
 // The load generator, not the target, may set a result: it falls behind its schedule
 // or runs out of CPU. One set of thresholds decides it, for a benchmark's summary
 // (package summary, which warns and sets Benchmark.GeneratorBound) and for each step
-// of a capacity search (package cluster, whose verdict is then VerdictGenerator).
+// of a capacity search (package capacity, whose verdict is then VerdictGenerator).
 const (
 	// MaxLagP99 is the open model's lag p99 (start − intended) above which calls
 	// started late.

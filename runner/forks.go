@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wirebench/wirebench/cluster"
+	"github.com/wirebench/wirebench/driver"
 	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/suite"
@@ -48,7 +48,7 @@ func forksOf(ms []*results.Measured) int {
 	return n
 }
 
-// runForks measures a group with runGroup (cluster.RunGroup or RunOneProcess) until
+// runForks measures a group with runGroup (driver.RunGroup or RunOneProcess) until
 // each benchmark has want forks, after the forks prev holds (nil: none), and returns
 // every fork, prev's first. An
 // interleaved group runs its next forks over the targets that have not failed, all
@@ -57,7 +57,7 @@ func forksOf(ms []*results.Measured) int {
 // call runs only some of the targets, their profiles go to a subdirectory of
 // opt.ProfileDir named after them (targets-0-2), since the driver names profiles by
 // the target's index in the call.
-func runForks(ctx context.Context, runGroup groupRunner, specs []spec.Spec, opt cluster.Options, prev []*results.Measured, want int) []*results.Measured {
+func runForks(ctx context.Context, runGroup groupRunner, specs []spec.Spec, opt driver.Options, prev []*results.Measured, want int) []*results.Measured {
 	if forksOf(prev) == 0 && !slices.ContainsFunc(prev, func(m *results.Measured) bool { return m != nil && m.Err != nil }) {
 		return runGroup(ctx, withTrials(specs, want), opt)
 	}
@@ -82,7 +82,7 @@ func runForks(ctx context.Context, runGroup groupRunner, specs []spec.Spec, opt 
 		o := opt
 		o.FirstTrial = first
 		if opt.Observe != nil {
-			o.Observe = func(ev cluster.Event) {
+			o.Observe = func(ev driver.Event) {
 				ev.Target = targets[ev.Target]
 				opt.Observe(ev)
 			}
@@ -154,7 +154,7 @@ func withTrials(specs []spec.Spec, n int) []spec.Spec {
 	return out
 }
 
-// journalFork journals one fork of a group (cluster.Options.ForkDone) and adds it to
+// journalFork journals one fork of a group (driver.Options.ForkDone) and adds it to
 // st, where the results of an interrupted run find it.
 func journalFork(j *journal, st *journalState, specs []spec.Spec, names []string, forks map[int]*results.Fork) error {
 	line := journalLine{Kind: "fork"}

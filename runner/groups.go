@@ -8,7 +8,7 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/wirebench/wirebench/cluster"
+	"github.com/wirebench/wirebench/driver"
 	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/suite"
@@ -51,7 +51,7 @@ type groupRun struct {
 	key    string
 	base   int
 	runner groupRunner
-	copts  cluster.Options
+	copts  driver.Options
 	// planned, resumed and each are forkPlan's; counted is the forks counted
 	// finished so far, added those --precision added to the plan.
 	planned, resumed, counted, added int
@@ -90,9 +90,9 @@ func (r *groupRuns) get(gi int) (*groupRun, error) {
 	g.planned, g.resumed, g.each = forkPlan(r.bs, all, r.estimates[gi], r.done, r.st.forks)
 	g.key = g.specs[0].RoundsGroup(g.specs[0].ServerStack)
 	g.base = baselineOf(r.s, r.bs, g.group)
-	g.runner = cluster.RunGroup
+	g.runner = driver.RunGroup
 	if r.s.Process == suite.ProcessOne {
-		g.runner = cluster.RunOneProcess
+		g.runner = driver.RunOneProcess
 	}
 	profiles := ""
 	if r.opt.ProfileDir != "" {
@@ -103,8 +103,8 @@ func (r *groupRuns) get(gi int) (*groupRun, error) {
 			return nil, err
 		}
 	}
-	g.copts = cluster.Options{Binary: r.opt.Binary, Seed: r.opt.Seed, Hosts: r.opt.Hosts, ProfileDir: profiles,
-		Observe: func(ev cluster.Event) {
+	g.copts = driver.Options{Binary: r.opt.Binary, Seed: r.opt.Seed, Hosts: r.opt.Hosts, ProfileDir: profiles,
+		Observe: func(ev driver.Event) {
 			g.start() // a group of a batch starts with its first phase
 			i := g.group[ev.Target]
 			r.observe(Event{Kind: KindInterval, Index: i, Total: r.total, Name: r.bs[i].Name, Interval: &ev})
@@ -145,7 +145,7 @@ func (g *groupRun) forksDone(n int) {
 }
 
 // batchFrom is the groups, from gi on in the run's order, that share each fork's
-// workers with gi (cluster.RunBatch): consecutive groups of the same targets (their
+// workers with gi (driver.RunBatch): consecutive groups of the same targets (their
 // spec.Spec.WorkersKey, target by target) and plan, all interleaved in worker processes,
 // none with a benchmark done or journaled by an earlier run (a resumed group runs
 // the forks it lacks on its own). One group alone is no batch.
@@ -182,10 +182,10 @@ func (r *groupRuns) batchFrom(gi int) ([]int, error) {
 // as one batch, and returns what it measured of each.
 func (r *groupRuns) runBatch(ctx context.Context, members []int) [][]*results.Measured {
 	specs := make([][]spec.Spec, len(members))
-	opts := make([]cluster.Options, len(members))
+	opts := make([]driver.Options, len(members))
 	for k, gi := range members {
 		g := r.runs[gi]
 		specs[k], opts[k] = g.specs, g.copts
 	}
-	return cluster.RunBatch(ctx, specs, opts)
+	return driver.RunBatch(ctx, specs, opts)
 }

@@ -1,4 +1,4 @@
-// Package runner runs a whole suite: every benchmark in turn over the cluster driver,
+// Package runner runs a whole suite: every benchmark in turn over package driver,
 // each finished one journaled to disk before the next starts, and the results written
 // as JSON, Markdown and HTML at the end or when the run is interrupted. It reports
 // progress as events and never prints.
@@ -16,7 +16,8 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/wirebench/wirebench/cluster"
+	"github.com/wirebench/wirebench/control"
+	"github.com/wirebench/wirebench/driver"
 	"github.com/wirebench/wirebench/internal/cpuset"
 	"github.com/wirebench/wirebench/internal/host"
 	"github.com/wirebench/wirebench/load"
@@ -42,7 +43,7 @@ type Options struct {
 	Version string
 	// Seed orders the targets of interleaved rounds.
 	Seed uint64
-	// ProfileDir, when set, receives CPU profiles of the Go workers (cluster.Options).
+	// ProfileDir, when set, receives CPU profiles of the Go workers (driver.Options).
 	ProfileDir string
 	// Observe, when set, receives progress events, from one goroutine at a time.
 	Observe func(Event)
@@ -97,7 +98,7 @@ type Event struct {
 	// Rounds is the number of rounds of an interleaved group (KindStart).
 	Rounds int
 	// Interval is set for KindInterval (its Target indexes Group).
-	Interval *cluster.Event
+	Interval *driver.Event
 	// Result is set for KindDone; Err when the benchmark failed.
 	Result *results.Benchmark
 	Err    error
@@ -215,7 +216,7 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 	total := len(benchmarks)
 	gr := &groupRuns{s: s, bs: benchmarks, groups: groups, done: done, st: st, opt: opt, j: j, p: p, total: total,
 		observe: observe, stop: stop, jerr: &jerr, estimates: estimates, runs: map[int]*groupRun{}}
-	// batched holds what a batch (cluster.RunBatch: groups sharing each fork's
+	// batched holds what a batch (driver.RunBatch: groups sharing each fork's
 	// workers) measured of each of its groups, by the group's index, until the loop
 	// below summarizes it.
 	batched := map[int][]*results.Measured{}
@@ -322,9 +323,9 @@ type measured struct {
 // benchmark whether its ratio reached the precision. The budget counts from this
 // call: a resumed group's earlier forks are not in it.
 //
-// run measures the group: cluster.RunGroup, with worker processes, or
-// cluster.RunOneProcess, in this one.
-func measureGroup(ctx context.Context, run groupRunner, specs []spec.Spec, copts cluster.Options, base int, o Options, prior []*results.Measured, grow func(forks int)) ([]results.Benchmark, measured) {
+// run measures the group: driver.RunGroup, with worker processes, or
+// driver.RunOneProcess, in this one.
+func measureGroup(ctx context.Context, run groupRunner, specs []spec.Spec, copts driver.Options, base int, o Options, prior []*results.Measured, grow func(forks int)) ([]results.Benchmark, measured) {
 	start := time.Now()
 	before := forksOf(prior)
 	summaries, m := measure(ctx, run, specs, copts, prior, specs[0].Trials)
@@ -397,28 +398,28 @@ func precisionWarning(b *results.Benchmark, p float64, took time.Duration) strin
 	return ""
 }
 
-// groupRunner measures a comparison group: cluster.RunGroup or cluster.RunOneProcess.
-type groupRunner func(context.Context, []spec.Spec, cluster.Options) []*results.Measured
+// groupRunner measures a comparison group: driver.RunGroup or driver.RunOneProcess.
+type groupRunner func(context.Context, []spec.Spec, driver.Options) []*results.Measured
 
 // measure runs one group with run (or one capacity search) until each benchmark has
 // want forks, after those prev holds (runForks), and summarizes each benchmark.
-func measure(ctx context.Context, run groupRunner, specs []spec.Spec, opt cluster.Options, prev []*results.Measured, want int) ([]results.Benchmark, measured) {
+func measure(ctx context.Context, run groupRunner, specs []spec.Spec, opt driver.Options, prev []*results.Measured, want int) ([]results.Benchmark, measured) {
 	out := make([]results.Benchmark, len(specs))
 	m := measured{err: make([]error, len(specs))}
 	if len(specs) == 1 && specs[0].Capacity != nil {
-		res, err := cluster.Resolve(specs[0])
+		res, err := control.Resolve(specs[0])
 		if err != nil {
 			m.err[0] = err
 			out[0] = failedBenchmark(specs[0], err)
 			return out, m
 		}
-		found, err := cluster.Capacity(ctx, res, opt, func(st results.SearchStep) {
+		found, err := driver.Capacity(ctx, res, opt, func(st results.SearchStep) {
 			if opt.Observe != nil {
-				opt.Observe(cluster.Event{Interval: st.Interval})
+				opt.Observe(driver.Event{Interval: st.Interval})
 			}
 		})
 		m.err[0] = err
-		out[0] = summary.Capacity(res.Benchmark(), found, err)
+		out[0] = summary.Capacity(driver.DescribeResolved(res), found, err)
 		return out, m
 	}
 	m.results = runForks(ctx, run, specs, opt, prev, want)
@@ -434,20 +435,20 @@ func summarize(specs []spec.Spec, m measured) []results.Benchmark {
 	out := make([]results.Benchmark, len(specs))
 	steady := summary.Steadiness(m.results, specs[0].Load.Kind == load.Open)
 	for k := range specs {
-		res, err := cluster.Resolve(specs[k])
+		res, err := control.Resolve(specs[k])
 		if err != nil {
 			// Resolve failed before anything ran: the driver says so in its result.
 			out[k] = failedBenchmark(specs[k], m.results[k].Err)
 			continue
 		}
-		out[k] = summary.Benchmark(res.Benchmark(), m.results[k], steady[k])
+		out[k] = summary.Benchmark(driver.DescribeResolved(res), m.results[k], steady[k])
 	}
 	return out
 }
 
 // failedBenchmark is the result of a benchmark that could not even be set up.
 func failedBenchmark(s spec.Spec, err error) results.Benchmark {
-	b := cluster.DescribeSpec(s)
+	b := driver.DescribeSpec(s)
 	if err != nil {
 		b.Warnings = results.Warnings{results.Failure(err)}
 	}
@@ -539,10 +540,10 @@ func environment(ctx context.Context, opt Options, bs []suite.Benchmark) (result
 }
 
 // Environment describes this host, the run's pinning, every worker's host and the
-// link between them, starting now. It reaches every remote worker (cluster.Describe),
+// link between them, starting now. It reaches every remote worker (driver.Describe),
 // so a wrong address or token fails here, before anything runs.
 func Environment(ctx context.Context, version string, serverCPUs, clientCPUs []int, hosts spec.Hosts) (results.Environment, error) {
-	workers, err := cluster.Describe(ctx, hosts, serverCPUs, clientCPUs)
+	workers, err := driver.Describe(ctx, hosts, serverCPUs, clientCPUs)
 	if err != nil {
 		return results.Environment{}, err
 	}
@@ -556,7 +557,7 @@ func Environment(ctx context.Context, version string, serverCPUs, clientCPUs []i
 	return results.Environment{CPUModel: h.CPUModel, Cores: h.Cores, MemoryBytes: h.MemoryBytes, Kernel: h.Kernel,
 		OS: h.OS, GoVersion: runtime.Version(), WirebenchVersion: version, Started: time.Now().UTC(),
 		ServerCPUs: cpuset.FormatCPUList(serverCPUs), ClientCPUs: cpuset.FormatCPUList(clientCPUs),
-		Workers: workers, Link: cluster.LinkOf(hosts)}, nil
+		Workers: workers, Link: driver.LinkOf(hosts)}, nil
 }
 
 // suiteInfo is what a results file says of the suite it was run from.

@@ -27,12 +27,12 @@ done
 bash contract/schema/generate-proto.sh
 bash contract/schema/generate-capnp.sh
 bash contract/schema/generate-thrift.sh
-bash cluster/controlpb/generate.sh
-changed=$(git status --porcelain -- contract/pb contract/capnpwire contract/thriftwire cluster/controlpb)
+bash control/controlpb/generate.sh
+changed=$(git status --porcelain -- contract/pb contract/capnpwire contract/thriftwire control/controlpb)
 if [ -n "$changed" ]; then
   echo "check-generate: regenerating changed committed code; run 'make generate' and commit:"
   echo "$changed"
-  git --no-pager diff --stat -- contract/pb contract/capnpwire contract/thriftwire cluster/controlpb
+  git --no-pager diff --stat -- contract/pb contract/capnpwire contract/thriftwire control/controlpb
   exit 1
 fi
 # The Rust worker's generated code (workers/rust/codegen writes it with protoc and capnp,

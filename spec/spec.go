@@ -8,7 +8,7 @@
 //
 // The package is a leaf: it knows the contract's workloads and the load models, not
 // the protocol registry; protocol and stack names are checked where the registry is
-// (cluster.Resolve).
+// (control.Resolve).
 package spec
 
 import (
@@ -93,7 +93,7 @@ type Spec struct {
 	// (WorkersPerGroup).
 	Workers string
 	// JVMArgs are JVM options of the benchmark's JVM workers (server and client), after
-	// the driver's defaults (cluster.JVMArgs: heap, collector, the CPU count); Go
+	// the driver's defaults (launch.JVMArgs: heap, collector, the CPU count); Go
 	// workers ignore them. A suite of an original sets the original's (e.g. -Xms2G -Xmx2G).
 	JVMArgs []string
 	// InterleaveBy splits a comparison group into rounds of their own: "" measures
@@ -256,7 +256,7 @@ func bad(setting, format string, args ...any) error {
 
 // Validate checks everything that can be checked without the protocol registry, and
 // returns the first problem as an *Error naming the setting. Protocol and stack
-// names are checked by cluster.Resolve.
+// names are checked by control.Resolve.
 func (s Spec) Validate() error {
 	if s.Protocol == "" {
 		return bad("protocol", "none given")

@@ -69,7 +69,7 @@ type Suite struct {
 	SmokeRun bool
 	// Process is how the suite's benchmarks are measured: "" by the driver, with
 	// worker processes per fork; ProcessOne in the process that runs the suite,
-	// servers and clients of a comparison group together (cluster.RunOneProcess).
+	// servers and clients of a comparison group together (driver.RunOneProcess).
 	Process string
 }
 

@@ -2,7 +2,7 @@ package summary
 
 import "github.com/wirebench/wirebench/results"
 
-// Capacity completes head, a benchmark's description (cluster.Resolved.Benchmark),
+// Capacity completes head, a benchmark's description (driver.DescribeResolved),
 // with a capacity search's result: the benchmark's figures are the confirming run's
 // (or, when it was not confirmed, the last passing step's, or else the last step's),
 // and Capacity (whose objectives head holds) the answer and every step. err is the
@@ -16,7 +16,7 @@ func Capacity(head results.Benchmark, r *results.Search, err error) results.Benc
 	if picked != nil {
 		result.Trials = []*results.Fork{{Intervals: []*results.Interval{picked}}}
 	}
-	// The search's step verdicts judged the generator (cluster.judgeStep, which blames
+	// The search's step verdicts judged the generator (capacity.Judge, which blames
 	// lag only where it decided a verdict); a benchmark-wide judgement of the picked
 	// step would contradict them.
 	b := build(head, result, nil, false)

@@ -21,7 +21,7 @@ import (
 // (stats.Confidence), JMH's default.
 const Confidence = stats.Confidence
 
-// Benchmark completes head, a benchmark's description (cluster.Resolved.Benchmark),
+// Benchmark completes head, a benchmark's description (driver.DescribeResolved),
 // with what the driver measured of it, m. steady is the class of each of m's forks
 // (Steadiness, with its group), or nil to classify them alone; each fork is measured
 // from its steady state on.

@@ -8,8 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wirebench/wirebench/cluster"
 	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/control"
+	"github.com/wirebench/wirebench/driver"
 	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/record"
 	"github.com/wirebench/wirebench/results"
@@ -43,14 +44,14 @@ func closedSpec() spec.Spec {
 	return s
 }
 
-// resolve is s's description as the driver gives it (cluster.Resolved.Benchmark).
+// resolve is s's description as the driver gives it (driver.DescribeResolved).
 func resolve(t *testing.T, s spec.Spec) results.Benchmark {
 	t.Helper()
-	r, err := cluster.Resolve(s)
+	r, err := control.Resolve(s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return r.Benchmark()
+	return driver.DescribeResolved(r)
 }
 
 // withServer sets an interval's server reading: cpu used during it, peak RSS.
@@ -176,7 +177,7 @@ func TestSummarizeForkFailure(t *testing.T) {
 // A capacity result is judged by its search's verdicts: a confirming run whose lag p99
 // (5 ms) trips the benchmark-wide check is not flagged when the search passed it;
 // a search that ended on the generator is flagged, and names the cheaper client stack
-// the driver found (cluster.cheaperClient).
+// the driver found (driver.cheaperClient).
 func TestCapacityGeneratorFromSearch(t *testing.T) {
 	sp := spec.Default()
 	sp.Protocol, sp.Iterations = "http-json", 1

@@ -13,9 +13,10 @@ import (
 
 	"github.com/alecthomas/kong"
 
-	"github.com/wirebench/wirebench/cluster"
 	"github.com/wirebench/wirebench/conform"
 	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/control"
+	"github.com/wirebench/wirebench/driver"
 	"github.com/wirebench/wirebench/internal/units"
 	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/protocol"
@@ -89,8 +90,8 @@ func specVars() map[string]string {
 }
 
 // spec builds the benchmark from the flags and checks it as a worker will
-// (cluster.Resolve): a wrong value is a usage error naming the flag's setting.
-func (c *benchCmd) spec() (cluster.Resolved, error) {
+// (control.Resolve): a wrong value is a usage error naming the flag's setting.
+func (c *benchCmd) spec() (control.Resolved, error) {
 	m := load.Model{Kind: load.Closed, Concurrency: c.Concurrency, Connections: c.Connections, Arrival: load.Arrival(c.Arrival)}
 	if c.Rate != nil { // --rate=0 is an open model's rate, which Normalize refuses as a suite's
 		m.Kind, m.Rate = load.Open, *c.Rate
@@ -99,20 +100,20 @@ func (c *benchCmd) spec() (cluster.Resolved, error) {
 }
 
 // resolve builds the spec of the target flags under load model m, lets plan set the
-// command's own settings, and checks it as a worker will (cluster.Resolve): a wrong
+// command's own settings, and checks it as a worker will (control.Resolve): a wrong
 // value is a usage error naming the flag's setting. A lone benchmark has no group to
 // interleave with, so it is measured sequentially.
-func (c *targetFlags) resolve(m load.Model, plan func(*spec.Spec)) (cluster.Resolved, error) {
+func (c *targetFlags) resolve(m load.Model, plan func(*spec.Spec)) (control.Resolved, error) {
 	w, err := contract.LookupWorkload(c.Workload)
 	if err != nil {
-		return cluster.Resolved{}, usageError{err}
+		return control.Resolved{}, usageError{err}
 	}
 	s := spec.Default()
 	s.Protocol, s.ServerStack, s.ClientStack, s.Transport, s.Target = c.Protocol, c.ServerStack, c.ClientStack, c.Transport, c.Target
 	if c.TLS || c.Transport == spec.TLS {
 		switch c.Transport {
 		case spec.Unix:
-			return cluster.Resolved{}, usagef("--tls is for tcp, not --transport unix")
+			return control.Resolved{}, usagef("--tls is for tcp, not --transport unix")
 		case spec.TCP, spec.TLS:
 			s.Transport = spec.TLS
 		} // quic carries TLS 1.3 always
@@ -123,7 +124,7 @@ func (c *targetFlags) resolve(m load.Model, plan func(*spec.Spec)) (cluster.Reso
 		set       bool
 	}{{"--payload", "payload", c.Payload != nil}, {"--increments", "increments", c.Increments != nil}, {"--trades", "trades", c.Trades != nil}} {
 		if err := w.Takes(p.use); p.set && err != nil {
-			return cluster.Resolved{}, usagef("%s: %v", p.flag, err)
+			return control.Resolved{}, usagef("%s: %v", p.flag, err)
 		}
 	}
 	if c.Payload != nil {
@@ -139,30 +140,30 @@ func (c *targetFlags) resolve(m load.Model, plan func(*spec.Spec)) (cluster.Reso
 		s.Params.Trade = c.Trade
 	}
 	if s.Load, err = m.Normalize(); err != nil {
-		return cluster.Resolved{}, usageError{err}
+		return control.Resolved{}, usageError{err}
 	}
 	if err := c.settings.apply(&s, c.pinned()); err != nil {
-		return cluster.Resolved{}, err
+		return control.Resolved{}, err
 	}
 	s.Method = spec.MethodSequential
 	if s.ClientOptions, err = keyValues("--option", c.Option); err != nil {
-		return cluster.Resolved{}, err
+		return control.Resolved{}, err
 	}
 	if s.ServerOptions, err = keyValues("--server-option", c.ServerOption); err != nil {
-		return cluster.Resolved{}, err
+		return control.Resolved{}, err
 	}
 	if !c.pinned() {
 		s.ServerCPUs, s.ClientCPUs = nil, nil
 	}
 	for _, cpu := range append(slices.Clone(s.ServerCPUs), s.ClientCPUs...) {
 		if cpu >= runtime.NumCPU() {
-			return cluster.Resolved{}, usagef("CPU %d does not exist here (CPUs 0-%d)", cpu, runtime.NumCPU()-1)
+			return control.Resolved{}, usagef("CPU %d does not exist here (CPUs 0-%d)", cpu, runtime.NumCPU()-1)
 		}
 	}
 	plan(&s)
-	res, err := cluster.Resolve(s)
+	res, err := control.Resolve(s)
 	if err != nil {
-		return cluster.Resolved{}, usageError{flagError(err)}
+		return control.Resolved{}, usageError{flagError(err)}
 	}
 	return res, nil
 }
@@ -234,12 +235,12 @@ func (c *benchCmd) Run(e *env) error {
 		return err
 	}
 	defer metrics.stop()
-	trials, runErr := cluster.Run(e.ctx, sp, cluster.Options{ProfileDir: c.Profile, Hosts: hosts, TLS: tc,
-		Observe: func(ev cluster.Event) {
+	trials, runErr := driver.Run(e.ctx, sp, driver.Options{ProfileDir: c.Profile, Hosts: hosts, TLS: tc,
+		Observe: func(ev driver.Event) {
 			metrics.observe(sp.Name(), ev)
 			fmt.Fprintf(progress, "  %s\n", ev.Line())
 		}})
-	b := summary.Benchmark(res.Benchmark(), &results.Measured{Trials: trials, Method: spec.MethodSequential, Err: runErr}, nil)
+	b := summary.Benchmark(driver.DescribeResolved(res), &results.Measured{Trials: trials, Method: spec.MethodSequential, Err: runErr}, nil)
 	out := &results.Results{SchemaVersion: results.SchemaVersion, Benchmarks: []results.Benchmark{b}, Environment: env}
 	measured := b.Summary.Ops > 0 || b.Summary.Errors > 0
 	if measured {

@@ -15,7 +15,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
-	"github.com/wirebench/wirebench/cluster"
+	"github.com/wirebench/wirebench/control"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
@@ -217,7 +217,7 @@ func TestSameSpecAsBench(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := cluster.Resolve(s.Benchmarks[0].Spec)
+	want, err := control.Resolve(s.Benchmarks[0].Spec)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,8 @@ import (
 
 	"github.com/alecthomas/kong"
 
-	"github.com/wirebench/wirebench/cluster"
+	"github.com/wirebench/wirebench/control"
+	"github.com/wirebench/wirebench/driver"
 	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/report"
 	"github.com/wirebench/wirebench/results"
@@ -26,10 +27,10 @@ type capacityCmd struct {
 	search *settingFlags
 }
 
-func (c *capacityCmd) spec() (cluster.Resolved, error) {
+func (c *capacityCmd) spec() (control.Resolved, error) {
 	cs := spec.DefaultCapacitySpec()
 	if err := c.search.apply(&cs, true); err != nil {
-		return cluster.Resolved{}, err
+		return control.Resolved{}, err
 	}
 	m := load.Model{Kind: load.Open, Rate: cs.Load.Rate, Arrival: load.Arrival(c.Arrival), Concurrency: c.Concurrency, Connections: c.Connections}
 	return c.targetFlags.resolve(m, func(s *spec.Spec) {
@@ -71,13 +72,13 @@ func (c *capacityCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	found, runErr := cluster.Capacity(e.ctx, res, cluster.Options{ProfileDir: c.Profile, Hosts: hosts, TLS: tc}, func(st results.SearchStep) {
+	found, runErr := driver.Capacity(e.ctx, res, driver.Options{ProfileDir: c.Profile, Hosts: hosts, TLS: tc}, func(st results.SearchStep) {
 		if st.Interval != nil {
-			metrics.observe(sp.Name(), cluster.Event{Interval: st.Interval})
+			metrics.observe(sp.Name(), driver.Event{Interval: st.Interval})
 		}
 		fmt.Fprintf(progress, "  %s\n", capacityLine(st))
 	})
-	b := summary.Capacity(res.Benchmark(), found, runErr)
+	b := summary.Capacity(driver.DescribeResolved(res), found, runErr)
 	out := &results.Results{SchemaVersion: results.SchemaVersion, Benchmarks: []results.Benchmark{b}, Environment: env}
 	if found != nil && len(found.Steps) > 0 {
 		table := textOut(e, c.JSON)

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"github.com/wirebench/wirebench/cluster"
+	"github.com/wirebench/wirebench/driver"
 	"github.com/wirebench/wirebench/link"
 	"github.com/wirebench/wirebench/spec"
 )
@@ -61,7 +61,7 @@ func (f hostFlags) over(h spec.Hosts) (spec.Hosts, error) {
 	if f.ClientWorkers < 0 {
 		return h, usagef("--client-workers %d: want 1 or more", f.ClientWorkers)
 	}
-	if err := cluster.CheckHosts(h); err != nil {
+	if err := driver.CheckHosts(h); err != nil {
 		return h, usageError{err}
 	}
 	return h, nil

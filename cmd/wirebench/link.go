@@ -10,7 +10,7 @@ import (
 	"github.com/wirebench/wirebench/transport"
 )
 
-// linkCmd is the link proxy a client worker starts beside itself (cluster/linkproc.go);
+// linkCmd is the link proxy a client worker starts beside itself (worker/linkproc.go);
 // it can be run by hand to put a delay in front of any TCP server.
 type linkCmd struct {
 	Listen   string `default:"tcp://127.0.0.1:0" help:"Address to listen on: tcp://HOST:PORT."`

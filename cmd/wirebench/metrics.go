@@ -8,7 +8,7 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/wirebench/wirebench/cluster"
+	"github.com/wirebench/wirebench/driver"
 	"github.com/wirebench/wirebench/metrics"
 	"github.com/wirebench/wirebench/runner"
 )
@@ -43,7 +43,7 @@ func startMetrics(e *env, addr string) (*metricsServer, error) {
 	return m, nil
 }
 
-func (m *metricsServer) observe(benchmark string, ev cluster.Event) {
+func (m *metricsServer) observe(benchmark string, ev driver.Event) {
 	if m == nil || ev.Interval == nil {
 		return
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wirebench/wirebench/cluster"
+	"github.com/wirebench/wirebench/driver"
 	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/runner"
 	"github.com/wirebench/wirebench/suite"
@@ -52,8 +52,8 @@ func TestRpcechoSmoke(t *testing.T) {
 				if b.IterationOps != 20 || len(b.Trials) != 1 || len(b.Trials[0].Iterations) != 1 || b.Trials[0].Iterations[0].Ops != 20 {
 					t.Errorf("%s: %d ops a line, %d trials; want one line of 20 ops", b.Name, b.IterationOps, len(b.Trials))
 				}
-				if sh := b.Shape; sh == nil || sh.Name != "shared" || sh.ServerCPUs != "" || sh.ClientCPUs != "" || b.Isolation != cluster.OneProcessIsolation {
-					t.Errorf("%s: shape %+v, isolation %q; want shared, unpinned, %q", b.Name, sh, b.Isolation, cluster.OneProcessIsolation)
+				if sh := b.Shape; sh == nil || sh.Name != "shared" || sh.ServerCPUs != "" || sh.ClientCPUs != "" || b.Isolation != driver.OneProcessIsolation {
+					t.Errorf("%s: shape %+v, isolation %q; want shared, unpinned, %q", b.Name, sh, b.Isolation, driver.OneProcessIsolation)
 				}
 				if b.Summary.ServerCPUUsPerOp != nil || b.Summary.Errors != 0 {
 					t.Errorf("%s: server CPU %v, %d errors; want unknown (one process) and none", b.Name, b.Summary.ServerCPUUsPerOp, b.Summary.Errors)

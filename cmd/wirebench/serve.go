@@ -8,8 +8,9 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/wirebench/wirebench/cluster"
 	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/control"
+	"github.com/wirebench/wirebench/driver"
 	"github.com/wirebench/wirebench/internal/units"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/spec"
@@ -109,7 +110,7 @@ func (c *serveCmd) Run(e *env) error {
 	if s.ServerOptions, err = keyValues("--option", c.Option); err != nil {
 		return err
 	}
-	res, err := cluster.Resolve(s)
+	res, err := control.Resolve(s)
 	if err != nil {
 		return usageError{err}
 	}
@@ -163,8 +164,8 @@ func (c *serveCmd) Run(e *env) error {
 
 // serveInWorker serves a stack of another worker kind (a JVM stack) through a worker
 // process, until a signal.
-func (c *serveCmd) serveInWorker(e *env, res cluster.Resolved, addr transport.Addr, tc transport.TLS, caFile string) error {
-	srv, err := cluster.Serve(e.ctx, res, addr.String(), cluster.Options{TLS: tc})
+func (c *serveCmd) serveInWorker(e *env, res control.Resolved, addr transport.Addr, tc transport.TLS, caFile string) error {
+	srv, err := driver.Serve(e.ctx, res, addr.String(), driver.Options{TLS: tc})
 	if err != nil {
 		return err
 	}

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wirebench/wirebench/cluster"
 	"github.com/wirebench/wirebench/internal/nspair"
 	"github.com/wirebench/wirebench/internal/testtool"
+	"github.com/wirebench/wirebench/launch"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
@@ -53,7 +53,7 @@ func jvmWorker(t *testing.T) (ok bool, why string) {
 	if _, err := os.Stat(jar); err != nil {
 		return false, jar + " is not built (make java)"
 	}
-	t.Setenv(cluster.JavaWorkerEnv, jar)
+	t.Setenv(launch.JavaWorkerEnv, jar)
 	return true, ""
 }
 
@@ -61,14 +61,14 @@ func jvmWorker(t *testing.T) (ok bool, why string) {
 // the Rust stacks can run; without it, why not.
 func rustWorker(t *testing.T) (ok bool, why string) {
 	t.Helper()
-	bin, err := filepath.Abs(filepath.Join("..", "..", cluster.RustWorkerPath))
+	bin, err := filepath.Abs(filepath.Join("..", "..", launch.RustWorkerPath))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(bin); err != nil {
 		return false, bin + " is not built (make rust)"
 	}
-	t.Setenv(cluster.RustWorkerEnv, bin)
+	t.Setenv(launch.RustWorkerEnv, bin)
 	return true, ""
 }
 

@@ -9,8 +9,9 @@ import (
 
 	"google.golang.org/grpc"
 
-	"github.com/wirebench/wirebench/cluster"
+	"github.com/wirebench/wirebench/control"
 	"github.com/wirebench/wirebench/transport"
+	"github.com/wirebench/wirebench/worker"
 )
 
 type workerCmd struct {
@@ -33,7 +34,7 @@ func (c *workerCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	w, err := cluster.NewWorker(buildVersion())
+	w, err := worker.New(buildVersion())
 	if err != nil {
 		return err
 	}
@@ -83,20 +84,20 @@ func (c *workerCmd) serverOptions(e *env, addr transport.Addr) ([]grpc.ServerOpt
 		if c.TLSCert == "" || c.TLSKey == "" || c.TLSClientCA == "" {
 			return nil, usagef("TLS needs --tls-cert, --tls-key and --tls-client-ca together (the workers' TLS is mutual)")
 		}
-		creds, err := cluster.ServerTLS(c.TLSCert, c.TLSKey, c.TLSClientCA)
+		creds, err := control.ServerTLS(c.TLSCert, c.TLSKey, c.TLSClientCA)
 		if err != nil {
 			return nil, usageError{err}
 		}
 		opts = append(opts, grpc.Creds(creds))
 	}
 	if c.TokenFile != "" {
-		tok, err := cluster.ReadToken(c.TokenFile)
+		tok, err := control.ReadToken(c.TokenFile)
 		if err != nil {
 			return nil, usageError{err}
 		}
-		opts = append(opts, cluster.ServerAuth{Token: tok, Log: e.stderr}.Options()...)
+		opts = append(opts, control.ServerAuth{Token: tok, Log: e.stderr}.Options()...)
 	}
-	if !tlsSet && c.TokenFile == "" && cluster.NeedsAuth(addr) {
+	if !tlsSet && c.TokenFile == "" && control.NeedsAuth(addr) {
 		return nil, usageError{errors.New("a worker listening on " + addr.String() + " can be reached from other hosts: " +
 			"give --token-file (or --tls-cert, --tls-key and --tls-client-ca), or listen on loopback or a unix socket")}
 	}

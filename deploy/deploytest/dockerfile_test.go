@@ -21,7 +21,7 @@ import (
 	"github.com/moby/patternmatcher/ignorefile"
 	"golang.org/x/mod/modfile"
 
-	"github.com/wirebench/wirebench/cluster"
+	"github.com/wirebench/wirebench/launch"
 )
 
 // repoRoot is the repository, from this package's directory (where go test runs).
@@ -339,7 +339,7 @@ func TestDockerfileJVMImage(t *testing.T) {
 			jars = append(jars, path.Join(root, "workers/java/target", string(m[1])))
 		}
 	}
-	jar := path.Join(root, "workers/java/target", cluster.JavaWorkerJarName(""))
+	jar := path.Join(root, "workers/java/target", launch.JavaWorkerJarName(""))
 	if !slices.Contains(jars, jar) {
 		t.Fatalf("no module of %s makes %s (its shade plugin's outputFile): found %q", pomFile, jar, jars)
 	}
@@ -359,8 +359,8 @@ func TestDockerfileJVMImage(t *testing.T) {
 			env[kv.Key] = kv.Value
 		}
 	}
-	if got := env[cluster.JavaWorkerEnv]; got != jarAt {
-		t.Errorf("stage wirebench-jvm: ENV %s=%q, want %q, where the jar is copied", cluster.JavaWorkerEnv, got, jarAt)
+	if got := env[launch.JavaWorkerEnv]; got != jarAt {
+		t.Errorf("stage wirebench-jvm: ENV %s=%q, want %q, where the jar is copied", launch.JavaWorkerEnv, got, jarAt)
 	}
 	// The other families' jars beside it, under their names: the driver looks for them there.
 	for _, j := range jars {
@@ -437,7 +437,7 @@ func TestDockerignore(t *testing.T) {
 		t.Fatalf("go list found only %d files of the module: %q", len(needed), needed)
 	}
 	// What the jar is built from (TestDockerfileJVMImage checks the COPYs).
-	needed = append(needed, "workers/java/pom.xml", "workers/java/core/src/main/java/io/wirebench/worker/Main.java", "workers/java/originals-2.12/codegen/protoc-gen-scalapb08", "contract/schema/wirebench.proto", "cluster/controlpb/control.proto", "contract/schema/avro/Person.avsc")
+	needed = append(needed, "workers/java/pom.xml", "workers/java/core/src/main/java/io/wirebench/worker/Main.java", "workers/java/originals-2.12/codegen/protoc-gen-scalapb08", "contract/schema/wirebench.proto", "control/controlpb/control.proto", "contract/schema/avro/Person.avsc")
 	for _, p := range needed {
 		if ignored(p) {
 			t.Errorf(".dockerignore leaves out %s, which the image is built from", p)

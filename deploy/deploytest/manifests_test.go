@@ -20,7 +20,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/validation"
 
-	"github.com/wirebench/wirebench/cluster"
+	"github.com/wirebench/wirebench/control"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/runner"
 	"github.com/wirebench/wirebench/spec"
@@ -586,7 +586,7 @@ func TestDriverSuite(t *testing.T) {
 		if b.Spec.Transport != spec.TCP && b.Spec.Transport != spec.InProc {
 			t.Errorf("Job/%s: %s is over %s, which does not cross pods", driverJob, b.Name, b.Spec.Transport)
 		}
-		r, err := cluster.Resolve(b.Spec)
+		r, err := control.Resolve(b.Spec)
 		if err != nil {
 			t.Fatalf("%s: %v", b.Name, err)
 		}

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wirebench/wirebench/cluster"
 	"github.com/wirebench/wirebench/internal/testtool"
+	"github.com/wirebench/wirebench/launch"
 	"github.com/wirebench/wirebench/stack/jvm"
 )
 
@@ -58,7 +58,7 @@ func announce(jar string) (announcement, error) {
 	if err := dec.Decode(&a); err != nil {
 		return announcement{}, fmt.Errorf("%s list --json: %v", jar, err)
 	}
-	if want := cluster.JavaWorkerJarName(a.Family); filepath.Base(jar) != want {
+	if want := launch.JavaWorkerJarName(a.Family); filepath.Base(jar) != want {
 		return announcement{}, fmt.Errorf("%s announces family %q, whose stacks the driver starts from %s", jar, a.Family, want)
 	}
 	return a, nil
@@ -129,11 +129,11 @@ func TestStacksFileIsAnnounced(t *testing.T) {
 		missing(t, "java is not installed (JDK 17+ runs the JVM worker)")
 	}
 	dir := filepath.Join("..", "..", "workers", "java", "target")
-	jars, err := filepath.Glob(filepath.Join(dir, cluster.JavaWorkerJarName("*")))
+	jars, err := filepath.Glob(filepath.Join(dir, launch.JavaWorkerJarName("*")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if main := filepath.Join(dir, cluster.JavaWorkerJarName("")); !slices.Contains(jars, main) {
+	if main := filepath.Join(dir, launch.JavaWorkerJarName("")); !slices.Contains(jars, main) {
 		jars = append(jars, main)
 	}
 	var anns []announcement
@@ -178,7 +178,7 @@ func TestStacksFileIsAnnounced(t *testing.T) {
 		delete(families, a.Family)
 	}
 	for family := range families {
-		missing(t, "stacks.json has stacks of family %q, whose jar %s is not built (run `make java`)", family, cluster.JavaWorkerJarName(family))
+		missing(t, "stacks.json has stacks of family %q, whose jar %s is not built (run `make java`)", family, launch.JavaWorkerJarName(family))
 	}
 	inFile := map[string]jvm.Announced{}
 	for _, s := range file.Stacks {

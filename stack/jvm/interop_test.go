@@ -19,10 +19,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wirebench/wirebench/cluster"
 	"github.com/wirebench/wirebench/conform"
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/internal/testtool"
+	"github.com/wirebench/wirebench/launch"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
 	"github.com/wirebench/wirebench/spec"
@@ -47,10 +47,10 @@ func familyJar(t *testing.T, family string) string {
 	// $WIREBENCH_JAVA_WORKER names the main jar, the other families' beside it, as
 	// the driver finds them; else the build's place in this tree.
 	dir := filepath.Join("..", "..", "workers", "java", "target")
-	if main := os.Getenv(cluster.JavaWorkerEnv); main != "" {
+	if main := os.Getenv(launch.JavaWorkerEnv); main != "" {
 		dir = filepath.Dir(main)
 	}
-	jar, err := filepath.Abs(filepath.Join(dir, cluster.JavaWorkerJarName(family)))
+	jar, err := filepath.Abs(filepath.Join(dir, launch.JavaWorkerJarName(family)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@
 // The worker is built as one jar per stack family (workers/java's Maven modules, which
 // cannot share a class path: Scala 2.12 and 2.13): a stack's Family names the jar that
 // runs it ("" for the main jar). A benchmark over TLS with a stack whose side does not
-// speak it is refused before anything starts (cluster.Resolve names the stack).
+// speak it is refused before anything starts (control.Resolve names the stack).
 package jvm
 
 import (

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wirebench/wirebench/cluster"
 	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/control"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/stack/jvm"
@@ -21,7 +21,7 @@ import (
 )
 
 // TestTLSRefusedForStacksWithout: a benchmark over tls with a JVM side that speaks no
-// TLS is refused by cluster.Resolve, naming the stack; one whose sides speak it resolves.
+// TLS is refused by control.Resolve, naming the stack; one whose sides speak it resolves.
 func TestTLSRefusedForStacksWithout(t *testing.T) {
 	cases := []struct {
 		proto, server, client string
@@ -40,7 +40,7 @@ func TestTLSRefusedForStacksWithout(t *testing.T) {
 	for _, c := range cases {
 		s := spec.Default()
 		s.Protocol, s.ServerStack, s.ClientStack, s.Transport = c.proto, c.server, c.client, spec.TLS
-		_, err := cluster.Resolve(s)
+		_, err := control.Resolve(s)
 		switch {
 		case c.refused == "" && err != nil:
 			t.Errorf("%s %s/%s over tls: %v, want it resolved", c.proto, c.server, c.client, err)

@@ -5,8 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wirebench/wirebench/cluster"
+	"github.com/wirebench/wirebench/driver"
 	"github.com/wirebench/wirebench/internal/testbin"
+	"github.com/wirebench/wirebench/launch"
 	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/spec"
 )
@@ -20,7 +21,7 @@ func TestMain(m *testing.M) { testbin.Main(m, "../../cmd/wirebench", &binary) }
 // against Go in both directions, each interval with ops, histograms, CPU on both sides
 // and (Rust clients count them too) bytes.
 func TestDriverRunsRustWorkers(t *testing.T) {
-	t.Setenv(cluster.RustWorkerEnv, worker(t))
+	t.Setenv(launch.RustWorkerEnv, worker(t))
 	pairs := []struct{ proto, server, client string }{
 		{"grpc-proto", "tonic", "tonic"},
 		{"grpc-proto", "grpc-go", "tonic"},
@@ -44,7 +45,7 @@ func TestDriverRunsRustWorkers(t *testing.T) {
 				s.Method = spec.MethodSequential
 				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 				defer cancel()
-				trials, err := cluster.Run(ctx, s, cluster.Options{Binary: binary})
+				trials, err := driver.Run(ctx, s, driver.Options{Binary: binary})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wirebench/wirebench/cluster"
+	"github.com/wirebench/wirebench/launch"
 	"github.com/wirebench/wirebench/conform"
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/internal/testtool"
@@ -28,9 +28,9 @@ func worker(t *testing.T) string {
 	t.Helper()
 	// $WIREBENCH_RUST_WORKER names it, as the driver finds it; else the build's place
 	// in this tree.
-	path := os.Getenv(cluster.RustWorkerEnv)
+	path := os.Getenv(launch.RustWorkerEnv)
 	if path == "" {
-		path = filepath.Join("..", "..", filepath.FromSlash(cluster.RustWorkerPath))
+		path = filepath.Join("..", "..", filepath.FromSlash(launch.RustWorkerPath))
 	}
 	bin, err := filepath.Abs(path)
 	if err != nil {

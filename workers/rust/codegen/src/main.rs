@@ -1,5 +1,5 @@
 //! Regenerates workers/rust/worker/src/gen from the repository's schemas: the control
-//! API (cluster/controlpb/control.proto), the contract's grpc-proto schema
+//! API (control/controlpb/control.proto), the contract's grpc-proto schema
 //! (contract/schema/wirebench.proto), with the contract's file descriptor set for
 //! server reflection, and the contract's Cap'n Proto schema
 //! (contract/schema/wirebench.capnp, with capnpc; the generated module lives at
@@ -14,7 +14,7 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../..");
     let out = root.join("workers/rust/worker/src/gen");
-    let control = root.join("cluster/controlpb");
+    let control = root.join("control/controlpb");
     let schema = root.join("contract/schema");
     let result = tonic_prost_build::configure()
         .out_dir(&out)

@@ -1,5 +1,5 @@
-//! The control API (cluster/controlpb/control.proto) served with tonic, as the Go
-//! worker (cluster/worker.go) and the JVM worker serve it: Info, RunServer (setup, then
+//! The control API (control/controlpb/control.proto) served with tonic, as the Go
+//! worker (worker/worker.go) and the JVM worker serve it: Info, RunServer (setup, then
 //! a process reading per mark), RunClient (setup, contract check, Ready, then one
 //! Interval per Phase the driver asks for), Quit.
 

@@ -1,4 +1,4 @@
-//! wirebench's Rust worker: serves the control API (cluster/controlpb) so that the Go
+//! wirebench's Rust worker: serves the control API (control/controlpb) so that the Go
 //! driver starts and drives it as it does the Go and JVM workers, and runs the Rust
 //! stacks (stack/). docs/rust-worker.md.
 

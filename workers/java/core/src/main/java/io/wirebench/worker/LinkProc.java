@@ -18,7 +18,7 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * The link proxy a client run puts between itself and its target, as the Go worker does
- * (cluster/linkproc.go): {@code wirebench link} as a child process, on the worker's CPUs
+ * (worker/linkproc.go): {@code wirebench link} as a child process, on the worker's CPUs
  * (a child inherits the affinity), so that its CPU is read apart from the load
  * generator's. The JVM cannot ask the kernel to kill a child when the parent dies, so
  * the proxy runs with {@code --exit-with-stdin} and this process holds its stdin: when

@@ -36,7 +36,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
 /**
  * The JVM worker's command line (picocli): worker, serve, check and list.
  *
- * <p>What the Go driver relies on (cluster/target.go, stack/jvm): {@code worker --listen
+ * <p>What the Go driver relies on (launch/java.go, stack/jvm): {@code worker --listen
  * unix:///PATH} prints exactly one line on stdout, "listening on ADDR", once it accepts
  * connections, and exits 0 on Quit or when its stdin ends; serve prints the same line. Everything
  * else goes to stderr. Exit status 0 is success, 1 a failure (a failed contract check, a server
@@ -103,7 +103,7 @@ public final class Main implements Callable<Integer> {
   }
 
   @Command(name = "worker", mixinStandardHelpOptions = true,
-      description = {"Serve the control API (cluster/controlpb/control.proto) for a driver.",
+      description = {"Serve the control API (control/controlpb/control.proto) for a driver.",
           "Prints \"listening on ADDR\" on stdout once it accepts calls; exits on Quit or when stdin ends."})
   static final class Worker implements Callable<Integer> {
     @Spec

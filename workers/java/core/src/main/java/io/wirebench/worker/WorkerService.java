@@ -18,7 +18,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 
 /**
- * The control API (cluster/controlpb/control.proto) of the JVM worker. Each RunServer
+ * The control API (control/controlpb/control.proto) of the JVM worker. Each RunServer
  * and RunClient stream is independent. Safe for concurrent use.
  */
 public final class WorkerService extends WorkerGrpc.WorkerImplBase {

@@ -51,7 +51,7 @@ class MainTest {
 
   @Test
   void theDriversWorkerCommandParses() {
-    // What cluster/target.go starts: java ... -jar JAR worker --listen unix:///PATH
+    // What launch/java.go starts: java ... -jar JAR worker --listen unix:///PATH
     Main.Worker w = parsed("worker", "--listen", "unix:///tmp/x/w.sock");
     assertEquals("unix:///tmp/x/w.sock", w.listen.toString());
   }

@@ -1,0 +1,154 @@
+package control
+
+import (
+	"math/rand"
+	"reflect"
+	"slices"
+	"testing"
+	"testing/quick"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/control/controlpb"
+	"github.com/wirebench/wirebench/load"
+	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/spec"
+	"github.com/wirebench/wirebench/spec/spectest"
+)
+
+// TestWireFields checks the table's wire fields against controlpb.Benchmark: each
+// names a field of a kind its setting converts to, and every field of the message
+// is either a setting's or one of the target's, so that a field added to the
+// message without a mapping fails here.
+func TestWireFields(t *testing.T) {
+	fields := (&controlpb.Benchmark{}).ProtoReflect().Descriptor().Fields()
+	// What the message says of the target and workload, mapped by hand.
+	mapped := map[string]bool{"name": true, "protocol": true, "server_stack": true, "client_stack": true,
+		"label": true, "transport": true, "workload": true, "payload": true, "increments": true, "trades": true, "trade": true,
+		"client_options": true, "server_options": true, "load": true}
+	kinds := map[spec.Kind][]protoreflect.Kind{
+		spec.Duration: {protoreflect.Int64Kind}, spec.Int: {protoreflect.Int32Kind, protoreflect.Int64Kind},
+		spec.Size: {protoreflect.Int32Kind, protoreflect.Int64Kind}, spec.Uint: {protoreflect.Uint64Kind},
+		spec.Enum: {protoreflect.StringKind},
+	}
+	var driverOnly []string
+	for _, st := range spec.Settings {
+		if st.Wire == "" {
+			driverOnly = append(driverOnly, st.Key)
+			continue
+		}
+		fd := fields.ByName(protoreflect.Name(st.Wire))
+		switch {
+		case fd == nil:
+			t.Errorf("setting %s: controlpb.Benchmark has no field %s", st.Key, st.Wire)
+			continue
+		case fd.Cardinality() == protoreflect.Repeated || !slices.Contains(kinds[st.Kind], fd.Kind()):
+			t.Errorf("setting %s: field %s is a %v %v, which a %v setting does not convert to", st.Key, st.Wire, fd.Cardinality(), fd.Kind(), st.Kind)
+		case mapped[st.Wire]:
+			t.Errorf("setting %s: field %s is carried twice", st.Key, st.Wire)
+		}
+		mapped[st.Wire] = true
+	}
+	for i := range fields.Len() {
+		if name := string(fields.Get(i).Name()); !mapped[name] {
+			t.Errorf("controlpb.Benchmark.%s is neither a setting's wire field nor mapped by hand", name)
+		}
+	}
+	// The settings workers never read: the driver pins the processes, shapes and
+	// freezes them, keeps them for a fork, starts the JVM and ends an adaptive warm-up.
+	if want := []string{"warmup_max", "server_cpus", "client_cpus", "shape", "isolation", "workers", "jvm_args"}; !slices.Equal(driverOnly, want) {
+		t.Errorf("settings without a wire field: %v, want %v", driverOnly, want)
+	}
+}
+
+// TestBenchmarkMessageWire checks the message of a benchmark field by field, as the
+// JVM and Rust workers read it (control.proto): the wire format they rely on.
+func TestBenchmarkMessageWire(t *testing.T) {
+	s := spec.Default()
+	s.Protocol, s.Label, s.Workload, s.Params = "grpc-proto", "big", "echo", contract.Params{Payload: 1024}
+	s.ClientOptions = map[string]string{"window": "64KiB"}
+	s.Load = load.Model{Kind: load.Open, Rate: 2500, Arrival: load.Poisson, Concurrency: 64, Connections: 2}
+	s.Warmup, s.WarmupMax, s.Iterations, s.IterationTime, s.Trials = 3*time.Second, 20*time.Second, 7, 1500*time.Millisecond, 4
+	s.Mode, s.Method, s.CallTimeout, s.ArrivalSeed, s.DataSeed, s.DataSize, s.MaxMessageSize = spec.ModeAverageTime, spec.MethodSequential, 250*time.Millisecond, 9, 11, 300, 4<<20
+	s.JVMArgs = []string{"-Xmx2g"}
+	r := Resolved{Spec: s, Server: &protocol.Stack{Name: "grpc-go"}, Client: &protocol.Stack{Name: "grpc-go-client"}}
+	want := &controlpb.Benchmark{
+		Name: s.Name(), Protocol: "grpc-proto", ServerStack: "grpc-go", ClientStack: "grpc-go-client", Label: "big",
+		Transport: "tcp", Workload: "echo", Payload: 1024, ClientOptions: map[string]string{"window": "64KiB"},
+		Load:        &controlpb.LoadModel{Kind: "open", Concurrency: 64, Connections: 2, Rate: 2500, Arrival: "poisson"},
+		WarmupNanos: 3e9, Iterations: 7, IterationNanos: 1.5e9, Trials: 4, Mode: "avgt", Method: "sequential",
+		CallTimeoutNanos: 250e6, ArrivalSeed: 9, DataSeed: 11, DataSize: 300, MaxMessageSize: 4 << 20,
+	}
+	if got := BenchmarkMessage(r); !proto.Equal(got, want) {
+		t.Errorf("message\n got %v\nwant %v", got, want)
+	}
+	s.IterationTime, s.IterationOps = 0, 5000
+	want.IterationNanos, want.IterationOps = 0, 5000
+	if got := BenchmarkMessage(Resolved{Spec: s, Server: r.Server, Client: r.Client}); !proto.Equal(got, want) {
+		t.Errorf("message of an iteration of ops\n got %v\nwant %v", got, want)
+	}
+}
+
+// randomSpec is a benchmark drawn for testing/quick: every setting over its bounds
+// (spectest), and a target, workload parameters and load of arbitrary values.
+type randomSpec struct{ spec.Spec }
+
+func (randomSpec) Generate(r *rand.Rand, _ int) reflect.Value {
+	s := spec.Spec{
+		Protocol: []string{"http-json", "grpc-proto", "capnp"}[r.Intn(3)], Label: []string{"", "win-64KiB"}[r.Intn(2)],
+		ServerStack: []string{"go-nethttp-json", "akka-http"}[r.Intn(2)], ClientStack: []string{"instrument", "grpc-go"}[r.Intn(2)],
+		Transport: []string{spec.TCP, spec.Unix, spec.TLS}[r.Intn(3)], Workload: []string{"echo", "pingpong", "stream"}[r.Intn(3)],
+		Params: contract.Params{Payload: r.Intn(1 << 26), Increments: int(r.Int31()), Trades: r.Int63(),
+			Trade: contract.TradeShapes[r.Intn(len(contract.TradeShapes))]},
+		Load: load.Model{Kind: load.Closed, Concurrency: 1 + r.Intn(spec.MaxConcurrency), Connections: 1 + r.Intn(64)},
+	}
+	if r.Intn(2) == 0 {
+		s.Load.Kind, s.Load.Rate, s.Load.Arrival = load.Open, r.Float64()*1e9, []load.Arrival{load.Constant, load.Poisson}[r.Intn(2)]
+	}
+	if r.Intn(2) == 0 {
+		s.ClientOptions = map[string]string{"window": "64KiB"}
+	}
+	if r.Intn(2) == 0 {
+		s.ServerOptions = map[string]string{"num_stream_workers": "1"}
+	}
+	spectest.Settings(r, &s)
+	return reflect.ValueOf(randomSpec{s})
+}
+
+// TestMessageRoundTrip: a benchmark sent to a worker (message, encoded, decoded) is
+// the benchmark the driver has, less what only the driver reads.
+func TestMessageRoundTrip(t *testing.T) {
+	roundTrip := func(rs randomSpec) bool {
+		s := rs.Spec
+		r := Resolved{Spec: s, Server: &protocol.Stack{Name: s.ServerStack}, Client: &protocol.Stack{Name: s.ClientStack}}
+		wire, err := proto.Marshal(BenchmarkMessage(r))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m controlpb.Benchmark
+		if err := proto.Unmarshal(wire, &m); err != nil {
+			t.Fatal(err)
+		}
+		got := SpecOf(&m)
+		want := s
+		for _, st := range spec.Settings {
+			if st.Wire == "" { // stays with the driver (TestWireFields lists them)
+				st.Set(&want, st.Get(spec.Spec{}))
+			}
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("sent\n %+v\nreceived\n %+v", want, got)
+			return false
+		}
+		if m.Name != s.Name() {
+			t.Errorf("message named %q, want %q", m.Name, s.Name())
+		}
+		return true
+	}
+	if err := quick.Check(roundTrip, &quick.Config{MaxCount: 2000, Rand: rand.New(rand.NewSource(1))}); err != nil {
+		t.Error(err)
+	}
+}

@@ -1,0 +1,592 @@
+package driver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/wirebench/wirebench/control"
+	"github.com/wirebench/wirebench/control/controlpb"
+	"github.com/wirebench/wirebench/engine"
+	"github.com/wirebench/wirebench/internal/nspair"
+	"github.com/wirebench/wirebench/launch"
+	"github.com/wirebench/wirebench/load"
+	"github.com/wirebench/wirebench/record"
+	"github.com/wirebench/wirebench/results"
+	"github.com/wirebench/wirebench/spec"
+	"github.com/wirebench/wirebench/stats"
+	"github.com/wirebench/wirebench/transport"
+)
+
+// Options of a driver.
+type Options struct {
+	// Binary is the wirebench executable to start Go workers from ("" for this one).
+	Binary string
+	// JavaWorker is the JVM worker's jar ("": $WIREBENCH_JAVA_WORKER, then the
+	// place `make java` builds it; the jars of other stack families are looked for
+	// beside it), and JavaArgs are JVM options before -jar, after JVMArgs' defaults.
+	JavaWorker string
+	JavaArgs   []string
+	// TempDir holds worker control sockets and unix benchmark sockets ("" for the
+	// system's temp dir).
+	TempDir string
+	// StartTimeout bounds a worker's start (default 10 s; three times that for a JVM).
+	StartTimeout time.Duration
+	// ProfileDir, when set, receives a profile of each worker process it spawns,
+	// named after the worker (server-T-N, client-T-N for target T of a group, trial N):
+	// a Go worker's CPU profile (.pprof), a JVM worker's JFR recording (.jfr, JFR's
+	// profile settings) and GC log (.gc.log).
+	ProfileDir string
+	// Seed orders the targets of interleaved rounds (the same seed, the same order).
+	Seed uint64
+	// Observe, when set, receives events as they happen (from one goroutine at a time).
+	Observe func(Event)
+	// ForkDone, when set, is called after each fork that ended before ctx did, with
+	// what it measured of each target it ran, by the target's index in the group (a
+	// fork of RunGroup's sequential method runs one target; any other fork every
+	// target that did not fail in an earlier one), from the goroutine that called the
+	// driver.
+	ForkDone func(forks map[int]*results.Fork)
+	// Hosts places the workers (the zero Hosts: one server and one client worker
+	// spawned here) and the link between them.
+	Hosts spec.Hosts
+	// FirstTrial numbers the trials (forks) of this call from it: a run that adds
+	// forks to a group's earlier ones (runner's --precision) keeps every fork's
+	// index, profile names and round order distinct.
+	FirstTrial int
+	// TLS holds the certificates of benchmarks over the "tls" transport, given by the
+	// user: the server's certificate and key, and the CA its clients trust. When it
+	// has no server certificate, each server started gets a certificate made for it
+	// (transport.EphemeralTLS), and its clients trust that one alone. An outside
+	// --target over TLS needs TLS.CAPEM.
+	TLS transport.TLS
+
+	// pair is the namespaces of a group run with Hosts.Netns.
+	pair *nspair.Pair
+}
+
+// Event is progress reported by the driver: one finished phase of one target.
+type Event struct {
+	// Target is the benchmark's index in the group (0 for Run).
+	Target   int
+	Trial    int // 0-based
+	Interval *results.Interval
+}
+
+// Line is the one-line progress report of an event's interval.
+func (e Event) Line() string {
+	iv := e.Interval
+	return fmt.Sprintf("trial %d %-7s %-3d %12.1f ops/s  p99 %9.1f µs  errors %d", e.Trial+1, iv.Phase, iv.Index+1,
+		iv.Throughput(), float64(iv.Resp.ValueAtQuantile(99))/1e3, iv.ErrorCount())
+}
+
+// Run runs one benchmark's trials, each with fresh workers, and returns every trial;
+// a trial that failed carries its error and what it measured, and Run stops at the
+// first failure (later trials would fail the same way) and returns it too.
+func Run(ctx context.Context, s spec.Spec, opt Options) ([]*results.Fork, error) {
+	r := RunGroup(ctx, []spec.Spec{s}, opt)[0]
+	return r.Trials, r.Err
+}
+
+// RunGroup runs a comparison group: benchmarks that differ only in their target. With
+// more than one benchmark and the interleaved method (every spec's Method), each trial
+// starts every target at once, warms each up in turn, then measures in rounds (every
+// spec's Iterations): each round gives every target one slice (its iteration) in a
+// random order, so that the targets' samples are close in time and their ratios can be
+// paired by round. Otherwise the benchmarks are measured one after the other. A
+// benchmark that fails does not stop the others; when ctx ends, every result not
+// finished carries ctx's error.
+func RunGroup(ctx context.Context, specs []spec.Spec, opt Options) []*results.Measured {
+	measured := make([]*results.Measured, len(specs))
+	for i := range measured {
+		measured[i] = &results.Measured{Method: spec.MethodSequential}
+	}
+	resolved := make([]control.Resolved, len(specs))
+	ok := true
+	for i, s := range specs {
+		var err error
+		if resolved[i], err = control.Resolve(s); err != nil {
+			measured[i].Err, ok = err, false
+		}
+	}
+	if !ok {
+		return measured
+	}
+	fail := func(err error) []*results.Measured {
+		for _, r := range measured {
+			r.Err = err
+		}
+		return measured
+	}
+	if err := opt.fill(); err != nil {
+		return fail(err)
+	}
+	pair, err := launch.NewPair(opt.Hosts)
+	if err != nil {
+		return fail(err)
+	}
+	if pair != nil {
+		defer pair.Close()
+		opt.pair = pair
+	}
+	dir, err := os.MkdirTemp(opt.TempDir, "wb-")
+	if err != nil {
+		return fail(err)
+	}
+	defer os.RemoveAll(dir)
+	if len(specs) > 1 && interleaved(specs) {
+		iso, err := isolationFor(specs, opt.Hosts)
+		if err != nil {
+			return fail(err)
+		}
+		for _, r := range measured {
+			r.Method, r.Isolation = spec.MethodInterleaved, iso.Method()
+		}
+		runInterleaved(ctx, resolved, opt, dir, iso, measured)
+		if err := iso.close(); err != nil {
+			for _, r := range measured {
+				if r.Err == nil {
+					r.Err = err
+				}
+			}
+		}
+		return measured
+	}
+	for i, res := range resolved {
+		runSequential(ctx, res, i, opt, dir, measured[i])
+		if ctx.Err() != nil {
+			for _, r := range measured[i+1:] {
+				r.Err = ctx.Err()
+			}
+			break
+		}
+	}
+	return measured
+}
+
+// RunBatch runs groups that share their targets' worker processes, fork by fork:
+// each fork starts every target's workers once and measures the groups on them in
+// turn, each group in interleaved rounds with a warm-up of its own per target, so
+// that a JVM pays its start-up and first warm-up once per fork rather than once per
+// group (spec.WorkersPerFork). Every group must have the same number of targets,
+// target by target of the same spec.Spec.WorkersKey, interleaved, with the same plan; a group
+// that does not, or whose benchmarks do not resolve, is run on its own (RunGroup).
+// opts[g] observes group g and is told of its forks (Options.ForkDone); the other
+// options are opts[0]'s. Each benchmark's result says which groups its workers
+// served (results.Measured.Workers).
+func RunBatch(ctx context.Context, groups [][]spec.Spec, opts []Options) [][]*results.Measured {
+	out := make([][]*results.Measured, len(groups))
+	var batch []int // the groups run together, by index
+	var rs [][]control.Resolved
+	for g, specs := range groups {
+		if r, ok := batchable(specs, groups[0]); ok {
+			batch, rs = append(batch, g), append(rs, r)
+		}
+	}
+	if len(batch) < 2 {
+		for g, specs := range groups {
+			out[g] = RunGroup(ctx, specs, opts[g])
+		}
+		return out
+	}
+	ran := make([]bool, len(groups))
+	measured := make([][]*results.Measured, len(batch))
+	bopts := make([]Options, len(batch))
+	for k, g := range batch {
+		ran[g] = true
+		measured[k] = make([]*results.Measured, len(groups[g]))
+		for i := range measured[k] {
+			measured[k][i] = &results.Measured{Method: spec.MethodInterleaved, Workers: &results.WorkersShare{Groups: len(batch), Position: k + 1}}
+		}
+		out[g] = measured[k]
+		bopts[k] = opts[g]
+	}
+	fail := func(err error) {
+		for _, ms := range measured {
+			for _, m := range ms {
+				m.Err = err
+			}
+		}
+	}
+	func() {
+		opt := opts[batch[0]]
+		if err := opt.fill(); err != nil {
+			fail(err)
+			return
+		}
+		pair, err := launch.NewPair(opt.Hosts)
+		if err != nil {
+			fail(err)
+			return
+		}
+		if pair != nil {
+			defer pair.Close()
+			opt.pair = pair
+		}
+		bopts[0] = opt
+		dir, err := os.MkdirTemp(opt.TempDir, "wb-")
+		if err != nil {
+			fail(err)
+			return
+		}
+		defer os.RemoveAll(dir)
+		iso, err := isolationFor(groups[batch[0]], opt.Hosts)
+		if err != nil {
+			fail(err)
+			return
+		}
+		for _, ms := range measured {
+			for _, m := range ms {
+				m.Isolation = iso.Method()
+			}
+		}
+		runBatch(ctx, rs, bopts, dir, iso, measured)
+		if err := iso.close(); err != nil {
+			for _, ms := range measured {
+				for _, m := range ms {
+					if m.Err == nil {
+						m.Err = err
+					}
+				}
+			}
+		}
+	}()
+	for g, specs := range groups {
+		if !ran[g] {
+			out[g] = RunGroup(ctx, specs, opts[g])
+		}
+	}
+	return out
+}
+
+// batchable resolves the group specs when it can share the workers of the group
+// first (RunBatch): interleaved, of first's size and plan, and target by target of
+// the same spec.Spec.WorkersKey.
+func batchable(specs, first []spec.Spec) ([]control.Resolved, bool) {
+	if len(specs) < 2 || len(specs) != len(first) || !interleaved(specs) || specs[0].Trials != first[0].Trials ||
+		specs[0].Iterations != first[0].Iterations {
+		return nil, false
+	}
+	rs := make([]control.Resolved, len(specs))
+	for i, s := range specs {
+		if k := s.WorkersKey(); k == "" || k != first[i].WorkersKey() || s.Capacity != nil {
+			return nil, false
+		}
+		var err error
+		if rs[i], err = control.Resolve(s); err != nil {
+			return nil, false
+		}
+	}
+	return rs, true
+}
+
+func interleaved(specs []spec.Spec) bool {
+	for _, s := range specs {
+		if s.Method != spec.MethodInterleaved {
+			return false
+		}
+	}
+	return true
+}
+
+func (opt *Options) fill() error {
+	if err := CheckHosts(opt.Hosts); err != nil {
+		return err
+	}
+	if opt.StartTimeout == 0 {
+		opt.StartTimeout = 10 * time.Second
+	}
+	if opt.Binary == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return err
+		}
+		opt.Binary = exe
+	}
+	return nil
+}
+
+func (opt Options) observe(target, trial int, iv *results.Interval) {
+	if opt.Observe != nil {
+		opt.Observe(Event{Target: target, Trial: trial, Interval: iv})
+	}
+}
+
+// warmupPhase and measurePhase are the phases a benchmark's plan asks for. A slice of
+// an adaptive warm-up restarts an open schedule, as a round's slice does: each is
+// judged on its own latency, not on a backlog left by the slices before it.
+func warmupPhase(index int, d time.Duration, slice bool) *controlpb.Phase {
+	return &controlpb.Phase{Kind: string(engine.Warmup), Index: int32(index), DurationNanos: int64(d), RestartSchedule: slice}
+}
+
+func measurePhase(s spec.Spec, index int, restart bool) *controlpb.Phase {
+	return &controlpb.Phase{Kind: string(engine.Measure), Index: int32(index), DurationNanos: int64(s.IterationTime),
+		Ops: s.IterationOps, RestartSchedule: restart}
+}
+
+// warmUp warms t up as s says, into tr: one phase of s.Warmup, or, adaptive
+// (s.WarmupMax), phases of spec.WarmupSlice until the warm-up has lasted s.Warmup
+// and stats.WarmupSettled says its slices stopped changing, or until it has lasted
+// s.WarmupMax. Lasted is wall time: a slice ends when its calls in flight have, which
+// for a server far behind its schedule is later than its nominal length. Each phase
+// is observed as it ends.
+func warmUp(ctx context.Context, t *target, s spec.Spec, tr *results.Fork, observe func(*results.Interval)) error {
+	if s.WarmupMax <= 0 {
+		if s.Warmup <= 0 {
+			return nil
+		}
+		iv, err := t.phase(ctx, warmupPhase(0, s.Warmup, false))
+		if err != nil {
+			return err
+		}
+		tr.Warmup = iv
+		observe(iv)
+		return nil
+	}
+	open := s.Load.Kind == load.Open
+	var levels []float64
+	began := time.Now()
+	for time.Since(began) < s.WarmupMax {
+		iv, err := t.phase(ctx, warmupPhase(len(tr.WarmupSlices), spec.WarmupSlice, true))
+		if err != nil {
+			return err
+		}
+		observe(iv)
+		tr.WarmupSlices = append(tr.WarmupSlices, iv)
+		level := iv.Level(open)
+		if open && level > 0 {
+			level = 1 / level
+		}
+		levels = append(levels, level)
+		if time.Since(began) >= s.Warmup && stats.WarmupSettled(levels) {
+			tr.WarmupSettled = true
+			break
+		}
+	}
+	tr.Warmup = joinSlices(tr.WarmupSlices)
+	return nil
+}
+
+// joinSlices merges consecutive phases of one target into one interval spanning them.
+func joinSlices(ivs []*results.Interval) *results.Interval {
+	m := &results.Interval{Phase: ivs[0].Phase, Interval: &record.Interval{}}
+	for _, iv := range ivs {
+		m.AddCounts(iv)
+		m.ClientCPUs = max(m.ClientCPUs, iv.ClientCPUs)
+		m.ServerCPU += iv.ServerCPU
+		m.Server = iv.Server
+	}
+	return m
+}
+
+// runSequential measures one benchmark on its own: per trial, fresh workers, the
+// warmup, then the iterations back to back (an open schedule runs on across them).
+func runSequential(ctx context.Context, res control.Resolved, idx int, opt Options, dir string, out *results.Measured) {
+	s := res.Spec
+	for i := opt.FirstTrial; i < opt.FirstTrial+s.Trials; i++ {
+		tr := &results.Fork{Index: i}
+		out.Trials = append(out.Trials, tr)
+		tr.Err = func() error {
+			t, err := startTarget(ctx, res, opt, dir, i, idx)
+			if err != nil {
+				return where(i, "start", err)
+			}
+			defer t.close()
+			if err := warmUp(ctx, t, s, tr, func(iv *results.Interval) { opt.observe(idx, i, iv) }); err != nil {
+				return where(i, "warmup", err)
+			}
+			for k := range s.Iterations {
+				iv, err := t.phase(ctx, measurePhase(s, k, false))
+				if err != nil {
+					return where(i, fmt.Sprintf("iteration %d", k+1), err)
+				}
+				tr.Intervals = append(tr.Intervals, iv)
+				opt.observe(idx, i, iv)
+			}
+			return nil
+		}()
+		if opt.ForkDone != nil && ctx.Err() == nil {
+			opt.ForkDone(map[int]*results.Fork{idx: tr})
+		}
+		if tr.Err != nil {
+			out.Err = tr.Err
+			return
+		}
+	}
+}
+
+// where says in which trial and phase err happened (a results.ForkError); a cancelled
+// run is left as it is.
+func where(trial int, phase string, err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return &results.ForkError{Fork: trial, Phase: phase, Err: err}
+}
+
+// runInterleaved measures a group in rounds (RunGroup): a batch of one group.
+func runInterleaved(ctx context.Context, rs []control.Resolved, opt Options, dir string, iso *isolation, out []*results.Measured) {
+	runBatch(ctx, [][]control.Resolved{rs}, []Options{opt}, dir, iso, [][]*results.Measured{out})
+}
+
+// runBatch measures groups of targets that share their workers (RunBatch; one group
+// for RunGroup's interleaved method), fork by fork: each fork starts the targets'
+// workers once, then measures each group in turn on them, in rounds. Every group has
+// the same plan (iterations, slice, trials) and, target by target, the same WorkersKey;
+// each target has its own warm-up in each group. iso keeps the targets apart: each
+// runs in its own warm-up and slices only, the others frozen. opts[g] observes group
+// g and is told of its forks; the rest of the options are opts[0]'s.
+func runBatch(ctx context.Context, groups [][]control.Resolved, opts []Options, dir string, iso *isolation, out [][]*results.Measured) {
+	opt := opts[0]
+	plan := groups[0][0].Spec
+	n := len(groups[0])
+	for trial := opt.FirstTrial; trial < opt.FirstTrial+plan.Trials; trial++ {
+		targets := make([]*target, n)
+		// drop lets target i's workers go: thawed, then stopped.
+		drop := func(i int) error {
+			if targets[i] == nil {
+				return nil
+			}
+			err := iso.release(i)
+			targets[i].close()
+			targets[i] = nil
+			return err
+		}
+		for g, rs := range groups {
+			trials := make([]*results.Fork, n)
+			fail := func(i int, err error) {
+				trials[i].Err = err
+				if out[g][i].Err == nil {
+					out[g][i].Err = err
+				}
+				if rerr := drop(i); rerr != nil {
+					trials[i].Err = errors.Join(trials[i].Err, rerr)
+				}
+			}
+			var live []int
+			in := make([]bool, n)
+			for i := range rs {
+				trials[i] = &results.Fork{Index: trial}
+				if out[g][i].Err != nil {
+					continue // failed in an earlier fork: later ones would fail the same way
+				}
+				out[g][i].Trials = append(out[g][i].Trials, trials[i])
+				live, in[i] = append(live, i), true
+			}
+			// The workers of the targets that have none (the fork's first group, or a
+			// target whose workers an earlier group's failure stopped) start at once: a
+			// fork's start-up is most of what it costs beyond its rounds, and the
+			// targets' workers are independent processes. Each is frozen once started,
+			// and thawed for its own sessions, warm-ups and slices only.
+			starts := make([]error, n)
+			var wg sync.WaitGroup
+			for _, i := range live {
+				if targets[i] == nil {
+					wg.Go(func() { targets[i], starts[i] = spawnTarget(ctx, rs[i], opt, dir, trial, i) })
+				}
+			}
+			wg.Wait()
+			for _, i := range live {
+				if starts[i] != nil {
+					fail(i, where(trial, "start", starts[i]))
+					continue
+				}
+				if t := targets[i]; t != nil && t.sessions == 0 {
+					if err := iso.add(i, fmt.Sprintf("t%d-f%d", i, trial), t.pids()); err != nil {
+						fail(i, where(trial, "isolation", err))
+					}
+				}
+			}
+			// Each target opens its session (the server set up, the clients connected
+			// and checked) and warms up alone.
+			for _, i := range live {
+				t := targets[i]
+				if t == nil {
+					continue
+				}
+				if err := iso.alone(i, func() error {
+					if err := t.open(rs[i], opt, dir); err != nil {
+						return where(trial, "start", err)
+					}
+					if err := warmUp(ctx, t, rs[i].Spec, trials[i], func(iv *results.Interval) { opts[g].observe(i, trial, iv) }); err != nil {
+						return where(trial, "warmup", err)
+					}
+					return nil
+				}); err != nil {
+					fail(i, err)
+				}
+			}
+			for round, order := range Rounds(n, plan.Iterations, opt.Seed, uint64(trial)) {
+				for _, i := range order {
+					t := targets[i]
+					if !in[i] || t == nil || trials[i].Err != nil {
+						continue
+					}
+					var iv *results.Interval
+					err := iso.alone(i, func() (err error) {
+						iv, err = t.phase(ctx, measurePhase(rs[i].Spec, round, true))
+						return err
+					})
+					if err != nil {
+						fail(i, where(trial, fmt.Sprintf("round %d", round+1), err))
+						continue
+					}
+					trials[i].Intervals = append(trials[i].Intervals, iv)
+					opts[g].observe(i, trial, iv)
+				}
+				if ctx.Err() != nil {
+					break
+				}
+			}
+			// The session ends with the group; the workers stay for the next group.
+			for _, i := range live {
+				t := targets[i]
+				if t == nil || trials[i].Err != nil {
+					continue
+				}
+				if err := iso.alone(i, t.closeSession); err != nil && ctx.Err() == nil {
+					fail(i, where(trial, "end of session", err))
+				}
+			}
+			if ctx.Err() != nil {
+				for i := range targets {
+					drop(i)
+				}
+				for _, i := range live {
+					if out[g][i].Err == nil {
+						fail(i, ctx.Err())
+					}
+				}
+				for _, rest := range out[g+1:] {
+					for _, m := range rest {
+						if m.Err == nil {
+							m.Err = ctx.Err()
+						}
+					}
+				}
+				return
+			}
+			if opts[g].ForkDone != nil {
+				forks := map[int]*results.Fork{}
+				for _, i := range live {
+					forks[i] = trials[i]
+				}
+				opts[g].ForkDone(forks)
+			}
+		}
+		// The fork's forks are reported; a target whose workers cannot be let go
+		// (thawed) runs no more forks.
+		for i := range targets {
+			if err := drop(i); err != nil {
+				for g := range out {
+					if out[g][i].Err == nil {
+						out[g][i].Err = where(trial, "isolation", err)
+					}
+				}
+			}
+		}
+	}
+}

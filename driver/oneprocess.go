@@ -1,0 +1,334 @@
+package driver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"google.golang.org/grpc/status"
+
+	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/control"
+	"github.com/wirebench/wirebench/engine"
+	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/results"
+	"github.com/wirebench/wirebench/spec"
+	"github.com/wirebench/wirebench/sysstat"
+	"github.com/wirebench/wirebench/transport"
+	"github.com/wirebench/wirebench/worker"
+)
+
+// RunOneProcess measures a comparison group the way a Go program that compares
+// protocols from its main function does (rpcecho's pkg/main.go): in this process, with
+// no worker. Per trial it starts every target's server here (a fresh server and
+// service per target, on a Unix socket or a loopback port), checks each against the
+// contract once, then measures lines: a line is one iteration (spec.Spec.IterationOps
+// ops, or IterationTime) made by a client opened for it alone and closed after it,
+// so every line pays what a fresh client pays on its first calls (HTTP/1.1 dials its
+// connection on the first call, inside the line; grpc-go and capnp-go connect before
+// it, as their clients do when made). The warm-up, when the spec has one, is a line
+// of its own that is not measured. With the interleaved method the lines go in
+// rounds (Rounds), one line of every target a round; otherwise a target's lines are
+// back to back. Nothing is pinned: client and servers share this process's CPUs, and
+// an interval's client CPU is the whole process's (servers included), its server
+// CPU unknown.
+//
+// Its benchmarks must have Go stacks on both sides, no TLS, no outside target, and
+// opt.Hosts must place nothing (suite.readProcess says so when a suite is read). A
+// benchmark that fails does not stop the others; when ctx ends, every result not
+// finished carries ctx's error.
+func RunOneProcess(ctx context.Context, specs []spec.Spec, opt Options) []*results.Measured {
+	measured := make([]*results.Measured, len(specs))
+	method := spec.MethodSequential
+	if len(specs) > 1 && interleaved(specs) {
+		method = spec.MethodInterleaved
+	}
+	iso := ""
+	if method == spec.MethodInterleaved {
+		iso = OneProcessIsolation
+	}
+	for i := range measured {
+		measured[i] = &results.Measured{Method: method, Isolation: iso}
+	}
+	rs := make([]control.Resolved, len(specs))
+	ok := true
+	for i, s := range specs {
+		r, err := control.Resolve(s)
+		if err == nil {
+			err = oneProcessRefusal(r, opt.Hosts)
+		}
+		if err != nil {
+			measured[i].Err, ok = err, false
+		}
+		rs[i] = r
+	}
+	if !ok {
+		return measured
+	}
+	fail := func(err error) []*results.Measured {
+		for _, m := range measured {
+			m.Err = err
+		}
+		return measured
+	}
+	proc, err := sysstat.Self()
+	if err != nil {
+		return fail(fmt.Errorf("reading this process's statistics: %w", err))
+	}
+	dir, err := os.MkdirTemp(opt.TempDir, "wb-one-")
+	if err != nil {
+		return fail(err)
+	}
+	defer os.RemoveAll(dir)
+	plan := rs[0].Spec
+	for trial := opt.FirstTrial; trial < opt.FirstTrial+plan.Trials && ctx.Err() == nil; trial++ {
+		runOneTrial(ctx, rs, opt, proc, dir, trial, method, measured)
+		if opt.ForkDone != nil && ctx.Err() == nil {
+			forks := map[int]*results.Fork{}
+			for i, m := range measured {
+				if n := len(m.Trials); n > 0 && m.Trials[n-1].Index == trial {
+					forks[i] = m.Trials[n-1]
+				}
+			}
+			opt.ForkDone(forks)
+		}
+	}
+	if ctx.Err() != nil {
+		for _, m := range measured {
+			if m.Err == nil {
+				m.Err = ctx.Err()
+			}
+		}
+	}
+	return measured
+}
+
+// OneProcessIsolation is what results record of an interleaved group measured in one
+// process (results.Benchmark.Isolation): nothing is frozen, since every target lives
+// in the process that measures; between its lines a target's server sits idle there.
+const OneProcessIsolation = "none: one process holds every target; the others' servers are idle during a line, not frozen"
+
+// oneProcessRefusal says why r cannot be measured in this process, or nil.
+func oneProcessRefusal(r control.Resolved, h spec.Hosts) error {
+	switch {
+	case h.Server != "" || len(h.Clients) > 0 || h.LocalClients > 1 || h.Netns || !h.Link.IsZero():
+		return errors.New("one process: workers and a link place worker processes; one process has none")
+	case r.Spec.Target != "":
+		return errors.New("one process: it serves its own targets, not an outside one")
+	case r.Spec.Secure():
+		return fmt.Errorf("one process: transport %s needs certificates, which one process does not make", r.Spec.Transport)
+	}
+	for _, st := range []*protocol.Stack{r.Server, r.Client} {
+		if st.Worker != protocol.WorkerGo {
+			return fmt.Errorf("one process: %s stack %s runs in the %s worker; one process holds Go stacks only", st.Protocol, st.Name, st.Worker)
+		}
+	}
+	return nil
+}
+
+// oneTarget is one target's server in this process: where its clients dial, and
+// what its Serve returned once it stopped (nil for an in-process protocol).
+type oneTarget struct {
+	res    control.Resolved
+	addr   string
+	srv    protocol.Server
+	served <-chan error // nil once its Serve has returned, or without a server
+}
+
+// listenFunc opens a server's listener: transport.Listen (tests count what it accepts).
+type listenFunc func(transport.Addr) (net.Listener, error)
+
+// startOneTarget starts r's server here on a listener from listen (none for an
+// in-process protocol) and checks it against the contract with a client of its own.
+func startOneTarget(ctx context.Context, r control.Resolved, unixPath string, listen listenFunc) (*oneTarget, error) {
+	t := &oneTarget{res: r}
+	if !r.Protocol.InProcess {
+		where, err := serverListen(spec.Hosts{}, r, nil, unixPath)
+		if err != nil {
+			return nil, err
+		}
+		a, err := transport.Parse(where)
+		if err != nil {
+			return nil, err
+		}
+		ds, err := contract.NewDataset(r.Spec.DataSeed, r.Spec.DataSize)
+		if err != nil {
+			return nil, err
+		}
+		if t.srv, err = r.Server.NewServer(contract.NewReference(ds), protocol.ServerConfig{
+			MaxMessageSize: r.Spec.MaxMessageSize, Options: r.Spec.ServerOptions}); err != nil {
+			return nil, err
+		}
+		ln, err := listen(a)
+		if err != nil {
+			t.srv.Close()
+			return nil, err
+		}
+		served := make(chan error, 1)
+		go func() { served <- t.srv.Serve(ln) }()
+		t.addr, t.served = transport.AddrOf(ln.Addr()).String(), served
+	}
+	run, err := t.client(ctx)
+	if err != nil {
+		t.close()
+		return nil, err
+	}
+	defer run.Close()
+	if err := run.Check(ctx, r.Spec.CallTimeout); err != nil {
+		t.close()
+		return nil, err
+	}
+	return t, nil
+}
+
+// client opens the clients of one line: fresh ones, as the original opened a client
+// for each line it printed. An HTTP client opens no probe connection: its first call
+// dials, inside the line.
+func (t *oneTarget) client(ctx context.Context) (*worker.Generator, error) {
+	run, err := worker.NewGenerator(ctx, t.res, t.addr, transport.TLS{}, 0, 1, true)
+	if err != nil {
+		return nil, errors.New(status.Convert(err).Message()) // no gRPC status here: no control API is involved
+	}
+	return run, nil
+}
+
+// stopped says why the server stopped, or nil while it serves.
+func (t *oneTarget) stopped() error {
+	select {
+	case err := <-t.served:
+		t.served = nil // its Serve has returned: close waits for nothing
+		return fmt.Errorf("%s server stopped: %v", t.res.Server.Name, err)
+	default:
+		return nil
+	}
+}
+
+func (t *oneTarget) close() {
+	if t.srv != nil {
+		t.srv.Close()
+	}
+	if t.served != nil {
+		<-t.served
+		t.served = nil
+	}
+}
+
+// line measures one phase of t with a fresh client: the engine's phase of ph's ops
+// (or time), with the process's CPU and the client's bytes around it.
+func (t *oneTarget) line(ctx context.Context, proc *sysstat.Proc, ph engine.Phase, index int) (*results.Interval, error) {
+	if err := t.stopped(); err != nil {
+		return nil, err
+	}
+	s := t.res.Spec
+	run, err := t.client(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer run.Close()
+	sess, err := engine.Start(ctx, engine.Config{Op: run.Op, Clients: run.Services, Model: run.Model,
+		CallTimeout: s.CallTimeout, Seed: s.ArrivalSeed})
+	if err != nil {
+		return nil, err
+	}
+	defer sess.Close()
+	ps := engine.PhaseSpec{Duration: s.IterationTime, Ops: s.IterationOps, RestartSchedule: true}
+	if ph == engine.Warmup {
+		ps = engine.PhaseSpec{Duration: s.Warmup, RestartSchedule: true}
+	}
+	sent, recv := run.Counter.Sent(), run.Counter.Received()
+	before, err := proc.Read()
+	if err != nil {
+		return nil, err
+	}
+	rec, err := sess.Phase(ps)
+	if err != nil {
+		return nil, err
+	}
+	after, err := proc.Read()
+	if err != nil {
+		return nil, err
+	}
+	return &results.Interval{Phase: string(ph), Index: index, Interval: rec,
+		BytesSent: run.Counter.Sent() - sent, BytesReceived: run.Counter.Received() - recv,
+		ClientCPU: after.CPU - before.CPU, ClientCPUs: worker.CPUs()}, nil
+}
+
+// runOneTrial runs one trial of a group in this process: every server started, each
+// target's warm-up line, then the measured lines.
+func runOneTrial(ctx context.Context, rs []control.Resolved, opt Options, proc *sysstat.Proc, dir string, trial int, method string, out []*results.Measured) {
+	forks := make([]*results.Fork, len(rs))
+	targets := make([]*oneTarget, len(rs))
+	fail := func(i int, err error) {
+		forks[i].Err = err
+		if out[i].Err == nil {
+			out[i].Err = err
+		}
+		if targets[i] != nil {
+			targets[i].close()
+			targets[i] = nil
+		}
+	}
+	defer func() {
+		for _, t := range targets {
+			if t != nil {
+				t.close()
+			}
+		}
+	}()
+	for i, r := range rs {
+		forks[i] = &results.Fork{Index: trial}
+		if out[i].Err != nil {
+			continue // failed in an earlier trial: later ones would fail the same way
+		}
+		out[i].Trials = append(out[i].Trials, forks[i])
+		t, err := startOneTarget(ctx, r, filepath.Join(dir, "bench-"+strconv.Itoa(trial)+"-"+strconv.Itoa(i)+".sock"), transport.Listen)
+		if err != nil {
+			fail(i, where(trial, "start", err))
+			continue
+		}
+		targets[i] = t
+	}
+	measure := func(i, index int) {
+		t := targets[i]
+		if t == nil || ctx.Err() != nil {
+			return
+		}
+		iv, err := t.line(ctx, proc, engine.Measure, index)
+		if err != nil {
+			fail(i, where(trial, fmt.Sprintf("line %d", index+1), err))
+			return
+		}
+		forks[i].Intervals = append(forks[i].Intervals, iv)
+		opt.observe(i, trial, iv)
+	}
+	for i, t := range targets {
+		if t == nil || rs[i].Spec.Warmup <= 0 {
+			continue
+		}
+		iv, err := t.line(ctx, proc, engine.Warmup, 0)
+		if err != nil {
+			fail(i, where(trial, "warmup", err))
+			continue
+		}
+		forks[i].Warmup = iv
+		opt.observe(i, trial, iv)
+	}
+	iterations := rs[0].Spec.Iterations
+	if method == spec.MethodInterleaved {
+		for round, order := range Rounds(len(rs), iterations, opt.Seed, uint64(trial)) {
+			for _, i := range order {
+				measure(i, round)
+			}
+		}
+		return
+	}
+	for i := range rs {
+		for k := range iterations {
+			measure(i, k)
+		}
+	}
+}
