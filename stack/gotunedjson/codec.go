@@ -44,6 +44,8 @@ import (
 	"strconv"
 	"sync"
 
+	gojson "github.com/goccy/go-json"
+
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/protocol/httpjson"
 )
@@ -98,11 +100,10 @@ func encodePerson(e *encoder, p *contract.Person) error {
 
 // decodePerson decodes into *p, which should be the zero Person.
 func decodePerson(data []byte, p *contract.Person) error {
-	r := getReader(data)
-	r.person(p, "")
-	r.end()
-	r.flush()
-	return wrapSyntax(r.release(), "person")
+	if err := gojson.Unmarshal(data, (*httpjson.PersonBody)(p)); err != nil {
+		return httpjson.JSONError("person", err)
+	}
+	return nil
 }
 
 func encodePersonList(e *encoder, ps []contract.Person) error {
@@ -112,19 +113,11 @@ func encodePersonList(e *encoder, ps []contract.Person) error {
 }
 
 func decodePersonList(data []byte) ([]contract.Person, error) {
-	var ps []contract.Person
-	r := getReader(data)
-	if r.object("", "a person list") {
-		for first := true; r.more('}', &first); {
-			if r.key(personListFields) == 0 {
-				ps = r.persons(ps)
-			} else {
-				r.skip()
-			}
-		}
+	var b httpjson.PersonList
+	if err := gojson.Unmarshal(data, &b); err != nil {
+		return nil, httpjson.JSONError("person list", err)
 	}
-	r.end()
-	return ps, wrapSyntax(r.release(), "person list")
+	return b.Persons, nil
 }
 
 func encodeLinks(e *encoder, links []contract.PersonLink) error {
@@ -149,19 +142,11 @@ func encodeLinks(e *encoder, links []contract.PersonLink) error {
 }
 
 func decodeLinks(data []byte) ([]contract.PersonLink, error) {
-	var links []contract.PersonLink
-	r := getReader(data)
-	if r.object("", "a link list") {
-		for first := true; r.more('}', &first); {
-			if r.key(linkListFields) == 0 {
-				links = r.links(links)
-			} else {
-				r.skip()
-			}
-		}
+	var b httpjson.LinkList
+	if err := gojson.Unmarshal(data, &b); err != nil {
+		return nil, httpjson.JSONError("link list", err)
 	}
-	r.end()
-	return links, wrapSyntax(r.release(), "link list")
+	return b.Links, nil
 }
 
 func encodeEcho(e *encoder, payload string) error {
@@ -173,32 +158,14 @@ func encodeEcho(e *encoder, payload string) error {
 // decodeEcho decodes an echo body; a body without a payload (or with a null one) is
 // an error.
 func decodeEcho(data []byte) (string, error) {
-	var (
-		payload string
-		present bool
-	)
-	r := getReader(data)
-	if r.object("", "an echo body") {
-		for first := true; r.more('}', &first); {
-			if r.key(echoFields) != 0 {
-				r.skip()
-				continue
-			}
-			// A later payload replaces an earlier one, a null one included.
-			b, ok := r.stringValue("payload", "a string")
-			if present = ok; ok {
-				payload = string(b)
-			}
-		}
+	var b httpjson.EchoRead
+	if err := gojson.Unmarshal(data, &b); err != nil {
+		return "", httpjson.JSONError("echo body", err)
 	}
-	r.end()
-	if err := r.release(); err != nil {
-		return "", wrapSyntax(err, "echo body")
+	if err := b.Validate(); err != nil {
+		return "", err
 	}
-	if !present {
-		return "", errors.New(`echo body: missing "payload"`)
-	}
-	return payload, nil
+	return *b.Payload, nil
 }
 
 func encodeValue(e *encoder, n int64) error {
@@ -210,30 +177,14 @@ func encodeValue(e *encoder, n int64) error {
 // decodeValue decodes an increment body; a body without a value (or with a null one)
 // is an error.
 func decodeValue(data []byte) (int64, error) {
-	var (
-		n       int64
-		present bool
-	)
-	r := getReader(data)
-	if r.object("", "an increment body") {
-		for first := true; r.more('}', &first); {
-			if r.key(valueFields) != 0 {
-				r.skip()
-				continue
-			}
-			if present = !r.null(); present {
-				r.intField(&n, "value")
-			}
-		}
+	var b httpjson.ValueRead
+	if err := gojson.Unmarshal(data, &b); err != nil {
+		return 0, httpjson.JSONError("increment body", err)
 	}
-	r.end()
-	if err := r.release(); err != nil {
-		return 0, wrapSyntax(err, "increment body")
+	if err := b.Validate(); err != nil {
+		return 0, err
 	}
-	if !present {
-		return 0, errors.New(`increment body: missing "value"`)
-	}
-	return n, nil
+	return *b.Value, nil
 }
 
 func encodeStats(e *encoder, s contract.Stats) error {
@@ -245,22 +196,11 @@ func encodeStats(e *encoder, s contract.Stats) error {
 }
 
 func decodeStats(data []byte) (contract.Stats, error) {
-	var s contract.Stats
-	r := getReader(data)
-	if r.object("", "stats") {
-		for first := true; r.more('}', &first); {
-			switch r.key(statsFields) {
-			case 0:
-				r.intField(&s.Calls, "calls")
-			case 1:
-				r.intField(&s.LastPayloadLen, "last_payload_len")
-			default:
-				r.skip()
-			}
-		}
+	var b httpjson.StatsBody
+	if err := gojson.Unmarshal(data, &b); err != nil {
+		return contract.Stats{}, httpjson.JSONError("stats", err)
 	}
-	r.end()
-	return s, wrapSyntax(r.release(), "stats")
+	return contract.Stats(b), nil
 }
 
 func encodeError(e *encoder, ce *contract.Error) error {
