@@ -44,8 +44,6 @@ import (
 	"strconv"
 	"sync"
 
-	gojson "github.com/goccy/go-json"
-
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/protocol/httpjson"
 )
@@ -100,10 +98,11 @@ func encodePerson(e *encoder, p *contract.Person) error {
 
 // decodePerson decodes into *p, which should be the zero Person.
 func decodePerson(data []byte, p *contract.Person) error {
-	if err := gojson.Unmarshal(data, (*httpjson.PersonBody)(p)); err != nil {
-		return httpjson.JSONError("person", err)
-	}
-	return nil
+	r := getReader(data)
+	r.person(p, "")
+	r.end()
+	r.flush()
+	return wrapSyntax(r.release(), "person")
 }
 
 func encodePersonList(e *encoder, ps []contract.Person) error {
@@ -113,11 +112,19 @@ func encodePersonList(e *encoder, ps []contract.Person) error {
 }
 
 func decodePersonList(data []byte) ([]contract.Person, error) {
-	var b httpjson.PersonList
-	if err := gojson.Unmarshal(data, &b); err != nil {
-		return nil, httpjson.JSONError("person list", err)
+	var ps []contract.Person
+	r := getReader(data)
+	if r.object("", "a person list") {
+		for first := true; r.more('}', &first); {
+			if r.key(personListFields) == 0 {
+				ps = r.persons(ps)
+			} else {
+				r.skip()
+			}
+		}
 	}
-	return b.Persons, nil
+	r.end()
+	return ps, wrapSyntax(r.release(), "person list")
 }
 
 func encodeLinks(e *encoder, links []contract.PersonLink) error {
@@ -142,11 +149,19 @@ func encodeLinks(e *encoder, links []contract.PersonLink) error {
 }
 
 func decodeLinks(data []byte) ([]contract.PersonLink, error) {
-	var b httpjson.LinkList
-	if err := gojson.Unmarshal(data, &b); err != nil {
-		return nil, httpjson.JSONError("link list", err)
+	var links []contract.PersonLink
+	r := getReader(data)
+	if r.object("", "a link list") {
+		for first := true; r.more('}', &first); {
+			if r.key(linkListFields) == 0 {
+				links = r.links(links)
+			} else {
+				r.skip()
+			}
+		}
 	}
-	return b.Links, nil
+	r.end()
+	return links, wrapSyntax(r.release(), "link list")
 }
 
 func encodeEcho(e *encoder, payload string) error {
@@ -158,14 +173,32 @@ func encodeEcho(e *encoder, payload string) error {
 // decodeEcho decodes an echo body; a body without a payload (or with a null one) is
 // an error.
 func decodeEcho(data []byte) (string, error) {
-	var b httpjson.EchoRead
-	if err := gojson.Unmarshal(data, &b); err != nil {
-		return "", httpjson.JSONError("echo body", err)
+	var (
+		payload string
+		present bool
+	)
+	r := getReader(data)
+	if r.object("", "an echo body") {
+		for first := true; r.more('}', &first); {
+			if r.key(echoFields) != 0 {
+				r.skip()
+				continue
+			}
+			// A later payload replaces an earlier one, a null one included.
+			b, ok := r.stringValue("payload", "a string")
+			if present = ok; ok {
+				payload = string(b)
+			}
+		}
 	}
-	if err := b.Validate(); err != nil {
-		return "", err
+	r.end()
+	if err := r.release(); err != nil {
+		return "", wrapSyntax(err, "echo body")
 	}
-	return *b.Payload, nil
+	if !present {
+		return "", errors.New(`echo body: missing "payload"`)
+	}
+	return payload, nil
 }
 
 func encodeValue(e *encoder, n int64) error {
@@ -177,14 +210,30 @@ func encodeValue(e *encoder, n int64) error {
 // decodeValue decodes an increment body; a body without a value (or with a null one)
 // is an error.
 func decodeValue(data []byte) (int64, error) {
-	var b httpjson.ValueRead
-	if err := gojson.Unmarshal(data, &b); err != nil {
-		return 0, httpjson.JSONError("increment body", err)
+	var (
+		n       int64
+		present bool
+	)
+	r := getReader(data)
+	if r.object("", "an increment body") {
+		for first := true; r.more('}', &first); {
+			if r.key(valueFields) != 0 {
+				r.skip()
+				continue
+			}
+			if present = !r.null(); present {
+				r.intField(&n, "value")
+			}
+		}
 	}
-	if err := b.Validate(); err != nil {
-		return 0, err
+	r.end()
+	if err := r.release(); err != nil {
+		return 0, wrapSyntax(err, "increment body")
 	}
-	return *b.Value, nil
+	if !present {
+		return 0, errors.New(`increment body: missing "value"`)
+	}
+	return n, nil
 }
 
 func encodeStats(e *encoder, s contract.Stats) error {
@@ -196,11 +245,22 @@ func encodeStats(e *encoder, s contract.Stats) error {
 }
 
 func decodeStats(data []byte) (contract.Stats, error) {
-	var b httpjson.StatsBody
-	if err := gojson.Unmarshal(data, &b); err != nil {
-		return contract.Stats{}, httpjson.JSONError("stats", err)
+	var s contract.Stats
+	r := getReader(data)
+	if r.object("", "stats") {
+		for first := true; r.more('}', &first); {
+			switch r.key(statsFields) {
+			case 0:
+				r.intField(&s.Calls, "calls")
+			case 1:
+				r.intField(&s.LastPayloadLen, "last_payload_len")
+			default:
+				r.skip()
+			}
+		}
 	}
-	return contract.Stats(b), nil
+	r.end()
+	return s, wrapSyntax(r.release(), "stats")
 }
 
 func encodeError(e *encoder, ce *contract.Error) error {
