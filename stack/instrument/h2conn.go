@@ -171,21 +171,18 @@ func (c *h2conn) openStream(ctx context.Context, st *stream, m *method, msg []by
 	if err := c.registerLocked(ctx, st); err != nil {
 		return err
 	}
-	block := c.headers.block(c, m)
-	c.wbuf = appendFrameHeader(c.wbuf, len(block), http2.FrameHeaders, http2.FlagHeadersEndHeaders, st.id)
-	c.wbuf = append(c.wbuf, block...)
-	n := 5 + len(msg)
+	c.wbuf = appendHeadersFrame(c.wbuf, st.id, http2.FlagHeadersEndHeaders, c.headers.block(c, m))
+	var pb [5]byte
+	prefix := appendMessagePrefix(pb[:0], len(msg))
+	n := len(prefix) + len(msg)
 	if n <= c.peerFrame && int64(n) <= c.sendWin && int64(n) <= st.sendWin {
-		c.wbuf = appendFrameHeader(c.wbuf, n, http2.FrameData, http2.FlagDataEndStream, st.id)
-		c.wbuf = appendMessagePrefix(c.wbuf, len(msg))
-		c.wbuf = append(c.wbuf, msg...)
+		c.wbuf = appendDataFrame(c.wbuf, st.id, http2.FlagDataEndStream, prefix, msg)
 		c.sendWin -= int64(n)
 		st.sendWin -= int64(n)
 		c.flushLocked()
 		return nil
 	}
-	var prefix [5]byte
-	return c.sendLarge(ctx, st, appendMessagePrefix(prefix[:0], len(msg)), msg)
+	return c.sendLarge(ctx, st, prefix, msg)
 }
 
 // registerLocked gives st the connection's next stream id and registers it, once the
@@ -245,13 +242,10 @@ func (c *h2conn) sendLarge(ctx context.Context, st *stream, prefix, msg []byte) 
 		if off+n == rest {
 			flags = http2.FlagDataEndStream
 		}
-		c.wbuf = appendFrameHeader(c.wbuf, n, http2.FrameData, flags, st.id)
-		if off < len(prefix) { // the frame starts in the prefix
-			c.wbuf = append(c.wbuf, prefix[off:min(len(prefix), off+n)]...)
-		}
-		if off+n > len(prefix) {
-			c.wbuf = append(c.wbuf, msg[max(off, len(prefix))-len(prefix):off+n-len(prefix)]...)
-		}
+		// The frame's bytes: what of the prefix, then what of msg, lies in [off, off+n).
+		p := prefix[min(off, len(prefix)):min(len(prefix), off+n)]
+		m := msg[max(off, len(prefix))-len(prefix) : max(off+n, len(prefix))-len(prefix)]
+		c.wbuf = appendDataFrame(c.wbuf, st.id, flags, p, m)
 		off += n
 		c.sendWin -= int64(n)
 		st.sendWin -= int64(n)
@@ -368,6 +362,25 @@ func yieldToCallers() { runtime.Gosched() }
 func appendFrameHeader(b []byte, length int, t http2.FrameType, f http2.Flags, stream uint32) []byte {
 	return append(b, byte(length>>16), byte(length>>8), byte(length), byte(t), byte(f),
 		byte(stream>>24), byte(stream>>16), byte(stream>>8), byte(stream))
+}
+
+// appendHeadersFrame appends a HEADERS frame of stream id holding the whole header
+// block (END_HEADERS is among flags: requests never need a CONTINUATION).
+func appendHeadersFrame(b []byte, id uint32, flags http2.Flags, block []byte) []byte {
+	return append(appendFrameHeader(b, len(block), http2.FrameHeaders, flags, id), block...)
+}
+
+// appendDataFrame appends a DATA frame of stream id whose payload is prefix then msg
+// (a message's gRPC or Connect prefix and the message, or a piece of them), so that
+// a message is copied once, into the frame.
+func appendDataFrame(b []byte, id uint32, flags http2.Flags, prefix, msg []byte) []byte {
+	b = appendFrameHeader(b, len(prefix)+len(msg), http2.FrameData, flags, id)
+	return append(append(b, prefix...), msg...)
+}
+
+// appendPingAck appends the acknowledgement of a PING carrying data.
+func appendPingAck(b []byte, data []byte) []byte {
+	return append(appendFrameHeader(b, 8, http2.FramePing, http2.FlagPingAck, 0), data...)
 }
 
 // appendMessagePrefix appends gRPC's message prefix: not compressed, then the length.

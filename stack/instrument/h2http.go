@@ -191,8 +191,7 @@ func (c *h2conn) openRequest(ctx context.Context, st *stream, w *httpWire, m *me
 	if body == nil {
 		flags |= http2.FlagHeadersEndStream
 	}
-	c.wbuf = appendFrameHeader(c.wbuf, len(block), http2.FrameHeaders, flags, st.id)
-	c.wbuf = append(c.wbuf, block...)
+	c.wbuf = appendHeadersFrame(c.wbuf, st.id, flags, block)
 	if body == nil {
 		c.flushLocked()
 		return nil
@@ -204,8 +203,7 @@ func (c *h2conn) openRequest(ctx context.Context, st *stream, w *httpWire, m *me
 	}
 	size := len(prefix) + len(body)
 	if size <= c.peerFrame && int64(size) <= c.sendWin && int64(size) <= st.sendWin {
-		c.wbuf = appendFrameHeader(c.wbuf, size, http2.FrameData, http2.FlagDataEndStream, st.id)
-		c.wbuf = append(append(c.wbuf, prefix...), body...)
+		c.wbuf = appendDataFrame(c.wbuf, st.id, http2.FlagDataEndStream, prefix, body)
 		c.sendWin -= int64(size)
 		st.sendWin -= int64(size)
 		c.flushLocked()

@@ -217,7 +217,7 @@ func (r *reader) frame(t http2.FrameType, flags http2.Flags, id uint32, p []byte
 			return &connError{http2.ErrCodeFrameSize, "malformed PING"}
 		}
 		if !flags.Has(http2.FlagPingAck) {
-			r.ctl = append(appendFrameHeader(r.ctl, 8, http2.FramePing, http2.FlagPingAck, 0), p...)
+			r.ctl = appendPingAck(r.ctl, p)
 		}
 	case http2.FrameGoAway:
 		if len(p) < 8 || id != 0 {
