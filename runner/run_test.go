@@ -237,7 +237,7 @@ func TestRunJournalsFailedTarget(t *testing.T) {
 }
 
 // twoWorkloads is twoTargets over two workloads: two groups of the same targets,
-// which share each fork's workers (workers: per-fork, the default).
+// which share each fork's workers (worker_lifetime: per-fork, the default).
 var twoWorkloads = strings.Replace(twoTargets, "  - name: person.get\n", "  - name: person.get\n  - name: person.create\n", 1)
 
 // A suite's groups of the same targets run as one batch, fork by fork: the forks

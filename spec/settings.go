@@ -129,7 +129,7 @@ var Settings = []*Setting{
 			{IsolationNone, "every target's processes run all the time"}},
 		Help:  "Interleaved rounds: freeze the other targets' processes while one target has its slice, so a neighbour's JIT, GC and timers run in its own slices (docs/method.md).",
 		field: func(s *Spec) any { return &s.Isolation }},
-	{Key: "workers", Kind: Enum,
+	{Key: "worker_lifetime", Kind: Enum,
 		Choices: []Choice{{WorkersPerFork, "a fork's worker processes serve every group of the suite with the same targets, one after the other, so a JVM warms up once per fork"},
 			{WorkersPerGroup, "each group's forks start worker processes of their own"}},
 		Help:  "Whether the groups of a suite that have the same targets share each fork's worker processes (warm once per fork) or start their own (docs/method.md, \"Warm once\").",

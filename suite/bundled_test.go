@@ -85,7 +85,7 @@ func TestQuickFitsItsBudget(t *testing.T) {
 }
 
 // rest-vs-grpc's estimate, counted by hand: 2 groups (stream, pingpong) of the same
-// 10 targets, whose workers each fork starts once (workers: per-fork). Per fork, the
+// 10 targets, whose workers each fork starts once (worker_lifetime: per-fork). Per fork, the
 // first group: 0.5 s to start + 5 JVM targets × (4 s warm-up + 2 JVM processes × 2 s)
 // + 5 Go targets × 0.5 s warm-up + 10 targets × 12 rounds × (250 ms + 3 ms) = 73.36 s;
 // the second, on warm workers: 5 × 4 s + 5 × 0.5 s + 30.36 s = 52.86 s. 5 forks: 10 min

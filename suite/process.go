@@ -17,7 +17,7 @@ import (
 //
 // One process is never pinned: the suite's benchmarks lose the default pinning
 // (spec.Default's) and are of the shared shape with no isolation (nothing is frozen),
-// and a file that sets server_cpus, client_cpus, shape, isolation or workers anywhere is
+// and a file that sets server_cpus, client_cpus, shape, isolation or worker_lifetime anywhere is
 // refused.
 func (c *checker) readProcess(s *Suite, f field, doc *yaml.Node) {
 	v, ok := c.str("process", f.val)
@@ -38,8 +38,8 @@ func (c *checker) readProcess(s *Suite, f field, doc *yaml.Node) {
 	if setsKey(doc, "server_cpus", "client_cpus") {
 		add("server_cpus and client_cpus pin worker processes; one process is not pinned")
 	}
-	if setsKey(doc, "shape", "isolation", "workers") {
-		add("shape, isolation and workers place, freeze and keep worker processes; one process is shared and unpinned, freezes nothing and has no workers")
+	if setsKey(doc, "shape", "isolation", "worker_lifetime") {
+		add("shape, isolation and worker_lifetime place, freeze and keep worker processes; one process is shared and unpinned, freezes nothing and has no workers")
 	}
 	if s.Hosts.Server != "" || len(s.Hosts.Clients) > 0 || s.Hosts.LocalClients > 1 || s.Hosts.Netns || !s.Hosts.Link.IsZero() {
 		add("workers and link place worker processes; one process has none")

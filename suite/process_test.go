@@ -50,7 +50,7 @@ func TestProcessOneRefusals(t *testing.T) {
 			|defaults: {shape: split}
 			|targets: [grpc-proto]
 			|workloads: [echo]`,
-			`t.yaml:1:1: process: one: shape, isolation and workers place, freeze and keep worker processes; one process is shared and unpinned, freezes nothing and has no workers`},
+			`t.yaml:1:1: process: one: shape, isolation and worker_lifetime place, freeze and keep worker processes; one process is shared and unpinned, freezes nothing and has no workers`},
 		{"a JVM stack", `
 			|process: one
 			|targets: [{protocol: http-json, server_stack: akka-http-10.1}]

@@ -31,7 +31,7 @@ var badSettings = []struct{ key, value, want string }{
 	{"client_cpus", "[1]", `t.yaml:2:16: client_cpus: want a CPU list such as "0", "0-1" or none, got a list`},
 	{"shape", "wide", `t.yaml:2:10: shape: "wide", want split (the server on server_cpus, the load generators on client_cpus) or shared (the server and the load generators all on server_cpus and client_cpus together, as on one machine)`},
 	{"isolation", "cgroup", `t.yaml:2:14: isolation: "cgroup", want freeze (the other targets' processes are frozen during each target's warm-up and slices) or none (every target's processes run all the time)`},
-	{"workers", "shared", `t.yaml:2:12: workers: "shared", want per-fork (a fork's worker processes serve every group of the suite with the same targets, one after the other, so a JVM warms up once per fork) or per-group (each group's forks start worker processes of their own)`},
+	{"worker_lifetime", "shared", `t.yaml:2:20: worker_lifetime: "shared", want per-fork (a fork's worker processes serve every group of the suite with the same targets, one after the other, so a JVM warms up once per fork) or per-group (each group's forks start worker processes of their own)`},
 	{"data_size", "0", `t.yaml:2:14: data_size: 0 is out of range [1, 1000000]`},
 	{"data_seed", "-1", `t.yaml:2:14: data_seed: want an integer from 0 to 18446744073709551615, got "-1"`},
 	{"arrival_seed", "1.5", `t.yaml:2:17: arrival_seed: want an integer from 0 to 18446744073709551615, got "1.5"`},
