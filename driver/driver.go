@@ -263,18 +263,13 @@ func RunBatch(ctx context.Context, groups [][]spec.Spec, opts []Options) [][]*re
 }
 
 // batchable resolves the group specs when it can share the workers of the group
-// first (RunBatch): interleaved, of first's size and plan, and target by target of
-// the same spec.Spec.WorkersKey.
+// first (RunBatch, spec.SameWorkers).
 func batchable(specs, first []spec.Spec) ([]control.Resolved, bool) {
-	if len(specs) < 2 || len(specs) != len(first) || !interleaved(specs) || specs[0].Trials != first[0].Trials ||
-		specs[0].Iterations != first[0].Iterations {
+	if !spec.SameWorkers(first, specs) {
 		return nil, false
 	}
 	rs := make([]control.Resolved, len(specs))
 	for i, s := range specs {
-		if k := s.WorkersKey(); k == "" || k != first[i].WorkersKey() || s.Capacity != nil {
-			return nil, false
-		}
 		var err error
 		if rs[i], err = control.Resolve(s); err != nil {
 			return nil, false

@@ -150,12 +150,9 @@ func (g *groupRun) forksDone(n int) {
 // none with a benchmark done or journaled by an earlier run (a resumed group runs
 // the forks it lacks on its own). One group alone is no batch.
 func (r *groupRuns) batchFrom(gi int) ([]int, error) {
-	if r.s.Process == suite.ProcessOne {
-		return nil, nil
-	}
 	fresh := func(gj int) (*groupRun, error) {
 		g, err := r.get(gj)
-		if err != nil || g == nil || len(g.group) != len(r.groups[gj]) || forksOf(g.prior) > 0 || !suite.SharesWorkers(g.specs) {
+		if err != nil || g == nil || len(g.group) != len(r.groups[gj]) || forksOf(g.prior) > 0 || !spec.SharesWorkers(g.specs) {
 			return nil, err
 		}
 		return g, nil
@@ -170,7 +167,7 @@ func (r *groupRuns) batchFrom(gi int) ([]int, error) {
 		if err != nil {
 			return nil, err
 		}
-		if g == nil || !suite.SameWorkers(first.specs, g.specs) {
+		if g == nil || !spec.SameWorkers(first.specs, g.specs) {
 			break
 		}
 		members = append(members, gj)

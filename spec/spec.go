@@ -141,6 +141,36 @@ func (s Spec) WorkersKey() string {
 		server, client, s.Shape, s.Isolation, s.JVMArgs)
 }
 
+// SharesWorkers says whether a comparison group's workers can serve other groups,
+// one after the other, in each fork (WorkersPerFork): an interleaved group of
+// two or more targets in worker processes, none a capacity search.
+func SharesWorkers(specs []Spec) bool {
+	if len(specs) < 2 || specs[0].Method != MethodInterleaved {
+		return false
+	}
+	for _, s := range specs {
+		if s.Capacity != nil || s.WorkersKey() == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// SameWorkers says whether two groups that share workers (SharesWorkers) can share
+// them with each other: the same targets' workers (Spec.WorkersKey), target by
+// target, and the same plan of forks and rounds.
+func SameWorkers(a, b []Spec) bool {
+	if !SharesWorkers(a) || !SharesWorkers(b) || len(a) != len(b) || a[0].Trials != b[0].Trials || a[0].Iterations != b[0].Iterations {
+		return false
+	}
+	for k := range a {
+		if a[k].WorkersKey() != b[k].WorkersKey() {
+			return false
+		}
+	}
+	return true
+}
+
 // Pinning returns the CPUs the server and the load generators may run on, as the
 // shape says: split, ServerCPUs and ClientCPUs; shared, both sides on the union of
 // the two (in order, without repeats). nil: not pinned.

@@ -16,7 +16,8 @@ import (
 // certificate or a capacity search. Each problem is reported once, at the key.
 //
 // One process is never pinned: the suite's benchmarks lose the default pinning
-// (spec.Default's) and are of the shared shape with no isolation (nothing is frozen),
+// (spec.Default's) and are of the shared shape with no isolation (nothing is frozen)
+// and no workers to share between groups (spec.WorkersPerGroup),
 // and a file that sets server_cpus, client_cpus, shape, isolation or worker_lifetime anywhere is
 // refused.
 func (c *checker) readProcess(s *Suite, f field, doc *yaml.Node) {
@@ -74,6 +75,7 @@ func (c *checker) readProcess(s *Suite, f field, doc *yaml.Node) {
 		sp := &s.Benchmarks[i].Spec
 		sp.ServerCPUs, sp.ClientCPUs = nil, nil
 		sp.Shape, sp.Isolation = spec.ShapeShared, spec.IsolationNone
+		sp.Workers = spec.WorkersPerGroup // no worker processes to share
 	}
 }
 

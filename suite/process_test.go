@@ -17,11 +17,11 @@ func TestProcessOne(t *testing.T) {
 		t.Errorf("process %q, want %q", s.Process, suite.ProcessOne)
 	}
 	// One process is shared and unpinned, and freezes nothing: spec.Default's split
-	// pinning and freezing are dropped.
+	// pinning, freezing and sharing workers are dropped.
 	for _, b := range s.Benchmarks {
 		sp := b.Spec
-		if sp.ServerCPUs != nil || sp.ClientCPUs != nil || sp.Shape != spec.ShapeShared || sp.Isolation != spec.IsolationNone {
-			t.Errorf("%s: CPUs %v/%v, shape %q, isolation %q; want none, shared, none", b.Name, sp.ServerCPUs, sp.ClientCPUs, sp.Shape, sp.Isolation)
+		if sp.ServerCPUs != nil || sp.ClientCPUs != nil || sp.Shape != spec.ShapeShared || sp.Isolation != spec.IsolationNone || sp.Workers != spec.WorkersPerGroup {
+			t.Errorf("%s: CPUs %v/%v, shape %q, isolation %q, worker lifetime %q; want none, shared, none, per-group", b.Name, sp.ServerCPUs, sp.ClientCPUs, sp.Shape, sp.Isolation, sp.Workers)
 		}
 	}
 	if s := mustParse(t, `

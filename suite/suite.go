@@ -377,7 +377,7 @@ func (s *Suite) Estimate() time.Duration { return Estimate(s.Benchmarks) }
 // each benchmark otherwise. Iterations of a number of ops count as nothing, so for
 // them it is a lower bound; an adaptive warm-up counts at its longest (WarmupMax),
 // except in a group whose workers an earlier group of the same fork warmed up
-// (SameWorkers, spec.WorkersPerFork): there it counts at WarmWarmup, and the fork
+// (spec.SameWorkers): there it counts at WarmWarmup, and the fork
 // starts no processes.
 func Estimate(bs []Benchmark) time.Duration {
 	var total time.Duration
@@ -405,8 +405,8 @@ func GroupEstimates(bs []Benchmark) []time.Duration {
 			prev = nil
 			continue
 		}
-		warm := prev != nil && SameWorkers(prev, specs)
-		if !SharesWorkers(specs) {
+		warm := prev != nil && spec.SameWorkers(prev, specs)
+		if !spec.SharesWorkers(specs) {
 			prev = nil
 		} else if !warm {
 			prev = specs
@@ -440,36 +440,6 @@ func WarmWarmup(sp spec.Spec) time.Duration {
 		return sp.Warmup
 	}
 	return min(sp.WarmupMax, max(sp.Warmup, 3*stats.WarmupWindow*spec.WarmupSlice))
-}
-
-// SharesWorkers says whether a comparison group's workers can serve other groups,
-// one after the other, in each fork (spec.WorkersPerFork): an interleaved group of
-// two or more targets in worker processes, none a capacity search.
-func SharesWorkers(specs []spec.Spec) bool {
-	if len(specs) < 2 || specs[0].Method != spec.MethodInterleaved {
-		return false
-	}
-	for _, s := range specs {
-		if s.Capacity != nil || s.WorkersKey() == "" {
-			return false
-		}
-	}
-	return true
-}
-
-// SameWorkers says whether two groups that share workers (SharesWorkers) can share
-// them with each other: the same targets' workers (spec.Spec.WorkersKey), target by
-// target, and the same plan of forks and rounds.
-func SameWorkers(a, b []spec.Spec) bool {
-	if !SharesWorkers(a) || !SharesWorkers(b) || len(a) != len(b) || a[0].Trials != b[0].Trials || a[0].Iterations != b[0].Iterations {
-		return false
-	}
-	for k := range a {
-		if a[k].WorkersKey() != b[k].WorkersKey() {
-			return false
-		}
-	}
-	return true
 }
 
 // Estimate returns how long the benchmark takes to run on its own.
