@@ -375,10 +375,10 @@ func (s *Suite) Estimate() time.Duration { return Estimate(s.Benchmarks) }
 // warmups and the iterations with their PhaseOverhead, and StartOverhead once per
 // trial of a group measured interleaved (its targets start at once) or per trial of
 // each benchmark otherwise. Iterations of a number of ops count as nothing, so for
-// them it is a lower bound; an adaptive warm-up counts at its longest (WarmupMax),
-// except in a group whose workers an earlier group of the same fork warmed up
-// (spec.SameWorkers): there it counts at WarmWarmup, and the fork
-// starts no processes.
+// them it is a lower bound; an adaptive warm-up counts at ColdWarmup, except in a
+// group whose workers an earlier group of the same fork warmed up
+// (spec.SameWorkers): there it counts at WarmWarmup, and the fork starts no
+// processes. Keep-alive slices count too (keepAliveCost).
 func Estimate(bs []Benchmark) time.Duration {
 	var total time.Duration
 	for _, d := range GroupEstimates(bs) {
@@ -420,7 +420,7 @@ func GroupEstimates(bs []Benchmark) []time.Duration {
 			if warm {
 				warmups[k] = WarmWarmup(sp)
 			} else {
-				warmups[k] = sp.WarmupBound()
+				warmups[k] = ColdWarmup(sp)
 				fork += jvmStarts(sp) * JVMStartOverhead
 			}
 			fork += warmups[k] + time.Duration(sp.Iterations)*(sp.IterationTime+PhaseOverhead)
@@ -445,6 +445,24 @@ func keepAliveCost(specs []spec.Spec, warmups []time.Duration) time.Duration {
 	return total
 }
 
+// ColdWarmup is what Estimate counts for the warm-up of a target on workers that have
+// just started: a fixed warm-up at its length; an adaptive one at ColdAdaptiveWarmup,
+// within its minimum and WarmupMax.
+func ColdWarmup(sp spec.Spec) time.Duration {
+	if sp.WarmupMax <= 0 {
+		return sp.Warmup
+	}
+	return min(sp.WarmupMax, max(sp.Warmup, ColdAdaptiveWarmup))
+}
+
+// ColdAdaptiveWarmup is how long an adaptive warm-up on new workers is counted
+// (ColdWarmup). Measured on the 2-vCPU machine kind (2026-11-28, the first group of
+// each fork, 5 forks a suite): metrifier's Blaze pair 29.9 s on average (its
+// warmup_max 60 s), grpc-java's Netty and Avro pairs and http4s 0.23 18.6–19.4 s (20 s),
+// metrifier-v1's Blaze pair 22.5 s (60 s); Akka HTTP 21.4 s and Akka gRPC 25.5 s (30 s).
+// Counting each at its warmup_max made metrifier-v1's estimate 24 % long.
+const ColdAdaptiveWarmup = 25 * time.Second
+
 // WarmWarmup is what Estimate counts for the warm-up of a target whose workers are
 // warm (an earlier group of the fork ran on them): a fixed warm-up at its length; an
 // adaptive one at three windows of slices (stats.WarmupSettled needs two at least),
@@ -465,7 +483,7 @@ func (b Benchmark) Estimate() time.Duration {
 	if c := sp.Capacity; c != nil {
 		return sp.WarmupBound() + c.Budget + StartOverhead
 	}
-	return time.Duration(sp.Trials) * (sp.WarmupBound() + time.Duration(sp.Iterations)*(sp.IterationTime+PhaseOverhead) + StartOverhead + jvmStarts(sp)*JVMStartOverhead)
+	return time.Duration(sp.Trials) * (ColdWarmup(sp) + time.Duration(sp.Iterations)*(sp.IterationTime+PhaseOverhead) + StartOverhead + jvmStarts(sp)*JVMStartOverhead)
 }
 
 // JVMStartOverhead is what an estimate adds to a fork for each JVM worker process it
