@@ -25,10 +25,6 @@ type (
 		}
 		Last bool
 	}
-	userStreamArgs struct {
-		Count    int64
-		PageSize int32
-	}
 )
 
 // net/rpc's own client, rpc.Dial with its gob codec, calls the go-netrpc-gob server:
@@ -61,7 +57,10 @@ func TestStockClient(t *testing.T) {
 			}
 			// A stream of 3 trades in pages of 2: two pages, the second the last.
 			var first, second userPage
-			if err := c.Call("Wirebench.StreamTrades", userStreamArgs{Count: 3, PageSize: 2}, &first); err != nil {
+			if err := c.Call("Wirebench.StreamTrades", struct {
+				Count    int64
+				PageSize int32
+			}{3, 2}, &first); err != nil {
 				t.Fatal(err)
 			}
 			if err := c.Call("Wirebench.NextTrades", first.Stream, &second); err != nil {
