@@ -68,8 +68,8 @@ func (c *Client) Close() error {
 }
 
 // call makes one call and waits for its answer or for ctx to end; a call whose
-// context ends is left to net/rpc, which drops its answer when it comes (net/rpc
-// cannot cancel a call).
+// context ends is left to net/rpc, which decodes its answer into reply when it comes
+// (net/rpc cannot cancel a call), so after an error the caller must not read reply.
 func (c *Client) call(ctx context.Context, method string, args, reply any) error {
 	if c.closed.Load() {
 		return ErrClosed
@@ -112,44 +112,58 @@ func (c *Client) callError(err error) error {
 
 func (c *Client) ListPersons(ctx context.Context) ([]contract.Person, error) {
 	var reply netrpcgob.Persons
-	err := c.call(ctx, netrpcgob.ListPersons, netrpcgob.Empty{}, &reply)
-	return reply.Persons, err
+	if err := c.call(ctx, netrpcgob.ListPersons, netrpcgob.Empty{}, &reply); err != nil {
+		return nil, err
+	}
+	return reply.Persons, nil
 }
 
 func (c *Client) GetPerson(ctx context.Context, id int64) (contract.Person, error) {
 	var reply contract.Person
-	err := c.call(ctx, netrpcgob.GetPerson, id, &reply)
-	return reply, err
+	if err := c.call(ctx, netrpcgob.GetPerson, id, &reply); err != nil {
+		return contract.Person{}, err
+	}
+	return reply, nil
 }
 
 func (c *Client) GetPersonLinks(ctx context.Context, id int64) ([]contract.PersonLink, error) {
 	var reply netrpcgob.Links
-	err := c.call(ctx, netrpcgob.GetPersonLinks, id, &reply)
-	return reply.Links, err
+	if err := c.call(ctx, netrpcgob.GetPersonLinks, id, &reply); err != nil {
+		return nil, err
+	}
+	return reply.Links, nil
 }
 
 func (c *Client) CreatePerson(ctx context.Context, p contract.Person) (contract.Person, error) {
 	var reply contract.Person
-	err := c.call(ctx, netrpcgob.CreatePerson, p, &reply)
-	return reply, err
+	if err := c.call(ctx, netrpcgob.CreatePerson, p, &reply); err != nil {
+		return contract.Person{}, err
+	}
+	return reply, nil
 }
 
 func (c *Client) Echo(ctx context.Context, payload string) (string, error) {
 	var reply string
-	err := c.call(ctx, netrpcgob.Echo, payload, &reply)
-	return reply, err
+	if err := c.call(ctx, netrpcgob.Echo, payload, &reply); err != nil {
+		return "", err
+	}
+	return reply, nil
 }
 
 func (c *Client) Stats(ctx context.Context) (contract.Stats, error) {
 	var reply contract.Stats
-	err := c.call(ctx, netrpcgob.Stats, netrpcgob.Empty{}, &reply)
-	return reply, err
+	if err := c.call(ctx, netrpcgob.Stats, netrpcgob.Empty{}, &reply); err != nil {
+		return contract.Stats{}, err
+	}
+	return reply, nil
 }
 
 func (c *Client) Increment(ctx context.Context, n int64) (int64, error) {
 	var reply int64
-	err := c.call(ctx, netrpcgob.Increment, n, &reply)
-	return reply, err
+	if err := c.call(ctx, netrpcgob.Increment, n, &reply); err != nil {
+		return 0, err
+	}
+	return reply, nil
 }
 
 // StreamTrades pulls the stream's pages of netrpcgob.DefaultPageSize trades, one call
