@@ -42,7 +42,7 @@ func DescribeSpec(s spec.Spec) results.Benchmark {
 		Label: s.Label, Params: s.ParamMap(), Options: s.ClientOptions, ServerOptions: s.ServerOptions, Target: s.Target,
 		Load: results.Load{Model: string(s.Load.Kind), Concurrency: s.Load.Concurrency,
 			Connections: s.Load.Connections, Rate: s.Load.Rate, Arrival: string(s.Load.Arrival)},
-		Mode: s.Mode, WarmupSeconds: s.Warmup.Seconds(), WarmupMaxSeconds: s.WarmupMax.Seconds(), IterationSeconds: s.IterationTime.Seconds(),
+		Mode: s.Mode, WarmupSeconds: s.Warmup.Seconds(), WarmupMaxSeconds: s.WarmupMax.Seconds(), KeepAliveSeconds: s.KeepAlive.Seconds(), IterationSeconds: s.IterationTime.Seconds(),
 		IterationOps: s.IterationOps, Iterations: s.Iterations,
 	}
 	srv, cli := s.Pinning()

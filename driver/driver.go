@@ -322,33 +322,55 @@ func measurePhase(s spec.Spec, index int, restart bool) *controlpb.Phase {
 		Ops: s.IterationOps, RestartSchedule: restart}
 }
 
-// warmUp warms t up as s says, into tr: one phase of s.Warmup, or, adaptive
+// warmUp warms a target up as s says, into tr: one phase of s.Warmup, or, adaptive
 // (s.WarmupMax), phases of spec.WarmupSlice until the warm-up has lasted s.Warmup
 // and stats.WarmupSettled says its slices stopped changing, or until it has lasted
-// s.WarmupMax. Lasted is wall time: a slice ends when its calls in flight have, which
-// for a server far behind its schedule is later than its nominal length. Each phase
-// is observed as it ends.
-func warmUp(ctx context.Context, t *target, s spec.Spec, tr *results.Fork, observe func(*results.Interval)) error {
+// s.WarmupMax. Lasted is the wall time of its own phases: a slice ends when its calls
+// in flight have, which for a server far behind its schedule is later than its
+// nominal length. Each phase is observed as it ends.
+//
+// w runs the phases. Its pause runs before each one (an interleaved group's
+// keep-alive slices for the targets warmed up before this one, keepAlives), and a
+// fixed warm-up longer than w.chunk runs in phases of at most w.chunk so that pause
+// gets its turns; such a phase after the first restarts an open schedule, as a
+// round's slice does, rather than make up for the pause.
+func warmUp(ctx context.Context, w warmer, s spec.Spec, tr *results.Fork, observe func(*results.Interval)) error {
 	if s.WarmupMax <= 0 {
 		if s.Warmup <= 0 {
 			return nil
 		}
-		iv, err := t.phase(ctx, warmupPhase(0, s.Warmup, false))
-		if err != nil {
-			return err
+		var parts []*results.Interval
+		for left := s.Warmup; left > 0; {
+			d := left
+			if w.chunk > 0 && d > w.chunk {
+				d = w.chunk
+			}
+			w.pause()
+			iv, err := w.phase(ctx, warmupPhase(len(parts), d, len(parts) > 0))
+			if err != nil {
+				return err
+			}
+			parts = append(parts, iv)
+			left -= d
 		}
-		tr.Warmup = iv
-		observe(iv)
+		tr.Warmup = joinSlices(parts)
+		if len(parts) == 1 {
+			tr.Warmup = parts[0]
+		}
+		observe(tr.Warmup)
 		return nil
 	}
 	open := s.Load.Kind == load.Open
 	var levels []float64
-	began := time.Now()
-	for time.Since(began) < s.WarmupMax {
-		iv, err := t.phase(ctx, warmupPhase(len(tr.WarmupSlices), spec.WarmupSlice, true))
+	var lasted time.Duration
+	for lasted < s.WarmupMax {
+		w.pause()
+		began := time.Now()
+		iv, err := w.phase(ctx, warmupPhase(len(tr.WarmupSlices), spec.WarmupSlice, true))
 		if err != nil {
 			return err
 		}
+		lasted += time.Since(began)
 		observe(iv)
 		tr.WarmupSlices = append(tr.WarmupSlices, iv)
 		level := iv.Level(open)
@@ -356,13 +378,79 @@ func warmUp(ctx context.Context, t *target, s spec.Spec, tr *results.Fork, obser
 			level = 1 / level
 		}
 		levels = append(levels, level)
-		if time.Since(began) >= s.Warmup && stats.WarmupSettled(levels) {
+		if lasted >= s.Warmup && stats.WarmupSettled(levels) {
 			tr.WarmupSettled = true
 			break
 		}
 	}
 	tr.Warmup = joinSlices(tr.WarmupSlices)
 	return nil
+}
+
+// warmer runs the phases of one target's warm-up (warmUp): phase runs one, pause
+// runs before each, and a fixed warm-up runs in phases of at most chunk (0: one).
+type warmer struct {
+	phase func(context.Context, *controlpb.Phase) (*results.Interval, error)
+	pause func()
+	chunk time.Duration
+}
+
+// warmerOf runs t's warm-up phases as they come, with no pauses.
+func warmerOf(t *target) warmer {
+	return warmer{phase: t.phase, pause: func() {}}
+}
+
+// keepAlives gives the targets of one group and fork that have warmed up their
+// keep-alive slices (spec.Spec.KeepAlive) while the others warm up: a target that
+// has not run for its KeepAlive runs one spec.KeepAliveSlice of its own load, alone
+// and not measured, counted in its fork (results.Fork.KeepAlive). A frozen target is
+// idle as far as its own timers can tell: Blaze's server (http4s 0.18) closes a
+// connection idle for 30 s, and measured on metrifier's group (2026-11-28), a Blaze
+// pair frozen 40 s while a neighbour warmed up began its rounds at 2,860 calls/s
+// where it had warmed up to 10,000, and needed most of its 20 rounds to return, where
+// after a 10 s wait it began at 9,000 (docs/method.md, "Keep-alive").
+type keepAlives struct {
+	trial   int
+	iso     *isolation
+	every   []time.Duration // by target; 0: none
+	lastRan []time.Time     // by target: the end of its warm-up or last keep-alive; zero before
+	run     func(i int, p *controlpb.Phase) error
+	forks   []*results.Fork
+	fail    func(i int, err error)
+	now     func() time.Time // time.Now; a test's clock
+}
+
+// warmed marks target i as warmed up now.
+func (k *keepAlives) warmed(i int) { k.lastRan[i] = k.now() }
+
+// chunk is the longest a phase of target busy's warm-up may run so that the others
+// get their keep-alives on time: the shortest of their KeepAlive; 0 for none.
+func (k *keepAlives) chunk(busy int) time.Duration {
+	var c time.Duration
+	for i, d := range k.every {
+		if i != busy && d > 0 && (c == 0 || d < c) {
+			c = d
+		}
+	}
+	return c
+}
+
+// due runs the keep-alive slices due while target busy warms up.
+func (k *keepAlives) due(busy int) {
+	for i, d := range k.every {
+		if i == busy || d <= 0 || k.lastRan[i].IsZero() || k.forks[i].Err != nil || k.now().Sub(k.lastRan[i]) < d {
+			continue
+		}
+		err := k.iso.alone(i, func() error {
+			return k.run(i, warmupPhase(0, spec.KeepAliveSlice, true))
+		})
+		if err != nil {
+			k.fail(i, where(k.trial, "keep-alive", err))
+			continue
+		}
+		k.forks[i].KeepAlive++
+		k.lastRan[i] = k.now()
+	}
 }
 
 // joinSlices merges consecutive phases of one target into one interval spanning them.
@@ -390,7 +478,7 @@ func runSequential(ctx context.Context, res control.Resolved, idx int, opt Optio
 				return where(i, "start", err)
 			}
 			defer t.close()
-			if err := warmUp(ctx, t, s, tr, func(iv *results.Interval) { opt.observe(idx, i, iv) }); err != nil {
+			if err := warmUp(ctx, warmerOf(t), s, tr, func(iv *results.Interval) { opt.observe(idx, i, iv) }); err != nil {
 				return where(i, "warmup", err)
 			}
 			for k := range s.Iterations {
@@ -496,23 +584,34 @@ func runBatch(ctx context.Context, groups [][]control.Resolved, opts []Options, 
 				}
 			}
 			// Each target opens its session (the server set up, the clients connected
-			// and checked) and warms up alone.
+			// and checked) and warms up alone; those warmed up before it get their
+			// keep-alive slices between its phases.
+			keep := &keepAlives{trial: trial, iso: iso, every: make([]time.Duration, n), now: time.Now,
+				lastRan: make([]time.Time, n), forks: trials, fail: fail,
+				run: func(i int, p *controlpb.Phase) error { _, err := targets[i].phase(ctx, p); return err }}
+			for _, i := range live {
+				keep.every[i] = rs[i].Spec.KeepAlive
+			}
 			for _, i := range live {
 				t := targets[i]
 				if t == nil {
 					continue
 				}
-				if err := iso.alone(i, func() error {
-					if err := t.open(rs[i], opt, dir); err != nil {
-						return where(trial, "start", err)
-					}
-					if err := warmUp(ctx, t, rs[i].Spec, trials[i], func(iv *results.Interval) { opts[g].observe(i, trial, iv) }); err != nil {
-						return where(trial, "warmup", err)
-					}
-					return nil
-				}); err != nil {
-					fail(i, err)
+				keep.due(i)
+				if err := iso.alone(i, func() error { return t.open(rs[i], opt, dir) }); err != nil {
+					fail(i, where(trial, "start", err))
+					continue
 				}
+				w := warmer{chunk: keep.chunk(i), pause: func() { keep.due(i) },
+					phase: func(ctx context.Context, p *controlpb.Phase) (iv *results.Interval, err error) {
+						err = iso.alone(i, func() error { iv, err = t.phase(ctx, p); return err })
+						return iv, err
+					}}
+				if err := warmUp(ctx, w, rs[i].Spec, trials[i], func(iv *results.Interval) { opts[g].observe(i, trial, iv) }); err != nil {
+					fail(i, where(trial, "warmup", err))
+					continue
+				}
+				keep.warmed(i)
 			}
 			for round, order := range Rounds(n, plan.Iterations, opt.Seed, uint64(trial)) {
 				for _, i := range order {

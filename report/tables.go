@@ -209,8 +209,25 @@ func setupNote(g results.Group) string {
 		default:
 			parts = append(parts, "the other targets frozen during each slice ("+iso+")")
 		}
+		if n := keepAliveSlices(g); n > 0 {
+			parts = append(parts, fmt.Sprintf("while the others warmed up, a target warmed up before them got an unmeasured slice of its load whenever idle for %g s (%d in all)",
+				b.KeepAliveSeconds, n))
+		}
 	}
 	return strings.Join(parts, "; ")
+}
+
+// keepAliveSlices counts the keep-alive slices of a group's benchmarks over their forks.
+func keepAliveSlices(g results.Group) int {
+	n := 0
+	for _, b := range g.Benchmarks {
+		for _, t := range b.Trials {
+			if t.Warmup != nil {
+				n += t.Warmup.KeepAliveSlices
+			}
+		}
+	}
+	return n
 }
 
 // measuredNote says how a group was measured and what its Relative column is against.

@@ -83,8 +83,12 @@ type Fork struct {
 	Warmup        *Interval
 	WarmupSlices  []*Interval
 	WarmupSettled bool
-	Intervals     []*Interval
-	Err           error
+	// KeepAlive counts the keep-alive slices the target got while its group's other
+	// targets warmed up after it (spec.Spec.KeepAlive): unmeasured slices of its own
+	// load.
+	KeepAlive int
+	Intervals []*Interval
+	Err       error
 }
 
 // Measured is what the driver measured of one benchmark of a comparison group.

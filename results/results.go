@@ -230,6 +230,10 @@ type Benchmark struct {
 	// WarmupSeconds and at most this, until its slices stopped changing (each trial's
 	// Warmup says how long it took).
 	WarmupMaxSeconds float64 `json:"warmup_max_s,omitempty"`
+	// KeepAliveSeconds, in an interleaved group, is how long the target could go
+	// without running while the others warmed up after it (spec.Spec.KeepAlive);
+	// 0: no keep-alive (and in files written before it existed).
+	KeepAliveSeconds float64 `json:"keepalive_s,omitempty"`
 	// IterationSeconds is set for time-bounded iterations, IterationOps for
 	// count-bounded ones.
 	IterationSeconds float64 `json:"iteration_s,omitempty"`
@@ -367,6 +371,10 @@ type Warmup struct {
 	Adaptive bool      `json:"adaptive,omitempty"`
 	Settled  bool      `json:"settled,omitempty"`
 	Levels   []float64 `json:"levels,omitempty"`
+	// KeepAliveSlices counts the unmeasured slices of its own load the target got
+	// after its warm-up while the group's other targets warmed up (the benchmark's
+	// KeepAliveSeconds).
+	KeepAliveSlices int `json:"keepalive_slices,omitempty"`
 }
 
 // Steady is the steady-state class of one fork of one target, after Barrett et al.

@@ -52,6 +52,7 @@ type forkRecord struct {
 	Warmup        *ivRecord   `json:"warmup,omitempty"`
 	WarmupSlices  []*ivRecord `json:"warmup_slices,omitempty"`
 	WarmupSettled bool        `json:"warmup_settled,omitempty"`
+	KeepAlive     int         `json:"keepalive,omitempty"`
 	Intervals     []*ivRecord `json:"intervals"`
 	// Error is why the fork failed, and Phase what it was doing then
 	// (results.ForkError); a journal written before Phase holds the whole error's
@@ -248,7 +249,7 @@ func (j *journal) close() error { return j.f.Close() }
 // forkRecordOf is f, a fork of the benchmark name measured as settings says, as the
 // journal holds it.
 func forkRecordOf(name, settings string, f *results.Fork) (forkRecord, error) {
-	r := forkRecord{Name: name, Settings: settings, Index: f.Index, WarmupSettled: f.WarmupSettled}
+	r := forkRecord{Name: name, Settings: settings, Index: f.Index, WarmupSettled: f.WarmupSettled, KeepAlive: f.KeepAlive}
 	if f.Err != nil {
 		r.Phase, r.Error = results.TrialFailure(f.Err)
 	}
@@ -309,7 +310,7 @@ func ivRecordOf(iv *results.Interval) (*ivRecord, error) {
 
 // fork is the inverse of forkRecordOf.
 func (r forkRecord) fork() (*results.Fork, error) {
-	f := &results.Fork{Index: r.Index, WarmupSettled: r.WarmupSettled}
+	f := &results.Fork{Index: r.Index, WarmupSettled: r.WarmupSettled, KeepAlive: r.KeepAlive}
 	switch {
 	case r.Phase != "":
 		f.Err = &results.ForkError{Fork: r.Index, Phase: r.Phase, Err: errors.New(r.Error)}

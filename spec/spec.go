@@ -58,7 +58,13 @@ type Spec struct {
 	// WarmupMax, when set, makes the warm-up adaptive: it runs in slices of
 	// WarmupSlice and ends once it has lasted Warmup and its slices stopped changing
 	// (stats.WarmupSettled), or at WarmupMax. 0: the warm-up is Warmup, fixed.
-	WarmupMax     time.Duration
+	WarmupMax time.Duration
+	// KeepAlive, in an interleaved group, is how long a target that has warmed up may
+	// go without running while the group's other targets warm up after it: it then
+	// gets a slice of KeepAliveSlice of its own load, not measured, so that a timer
+	// of its (a server's idle timeout, a keep-alive) does not find its connections
+	// idle when the rounds begin. 0: never.
+	KeepAlive     time.Duration
 	Iterations    int
 	IterationTime time.Duration
 	IterationOps  int64
@@ -235,6 +241,10 @@ const PhaseOverhead = 3 * time.Millisecond
 // default iteration. The last slice may run past WarmupMax by less than one slice.
 const WarmupSlice = time.Second
 
+// KeepAliveSlice is the length of one keep-alive slice (Spec.KeepAlive): the
+// rounds' usual slice.
+const KeepAliveSlice = 50 * time.Millisecond
+
 // WarmupBound is the longest the warm-up of s can last: WarmupMax for an adaptive
 // one, Warmup otherwise.
 func (s Spec) WarmupBound() time.Duration {
@@ -262,7 +272,7 @@ func Default() Spec {
 	return Spec{
 		Transport: TCP, Workload: "person.get",
 		Load:   load.Model{Kind: load.Closed, Concurrency: 50, Connections: 1},
-		Warmup: time.Second, Iterations: 5, IterationTime: time.Second, Trials: 1,
+		Warmup: time.Second, KeepAlive: 5 * time.Second, Iterations: 5, IterationTime: time.Second, Trials: 1,
 		Mode: ModeThroughput, Method: MethodInterleaved, CallTimeout: 10 * time.Second,
 		ArrivalSeed: 1, DataSeed: contract.DefaultSeed, DataSize: contract.DefaultSize,
 		MaxMessageSize: DefaultMaxMessageSize, ServerCPUs: []int{0}, ClientCPUs: []int{1},
@@ -328,6 +338,9 @@ func (s Spec) Validate() error {
 		return err
 	}
 	// Settings that are wrong only together.
+	if s.KeepAlive != 0 && s.KeepAlive < WarmupSlice {
+		return bad("keep_alive", "%v, want 0 (none) or at least one warm-up slice (%v): a target gets its keep-alive between its neighbours' warm-up slices", s.KeepAlive, WarmupSlice)
+	}
 	if s.WarmupMax != 0 && s.WarmupMax < max(s.Warmup, WarmupSlice) {
 		return bad("warmup_max", "%v, want 0 (a fixed warm-up) or from the warmup (%v, and at least one %v slice) to %v",
 			s.WarmupMax, s.Warmup, WarmupSlice, MaxTime)

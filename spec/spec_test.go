@@ -58,6 +58,7 @@ func TestValidate(t *testing.T) {
 		{"warmup_max", func(s *Spec) { s.Warmup, s.WarmupMax = 10*time.Second, 5*time.Second }}, // shorter than the warmup
 		{"warmup_max", func(s *Spec) { s.Warmup, s.WarmupMax = 0, WarmupSlice/2 }},              // less than one slice
 		{"warmup_max", func(s *Spec) { s.WarmupMax = MaxTime + time.Second }},
+		{"keep_alive", func(s *Spec) { s.KeepAlive = 500 * time.Millisecond }}, // shorter than a warm-up slice
 		{"call_timeout", func(s *Spec) { s.CallTimeout = 25 * time.Hour }},
 		{"mode", func(s *Spec) { s.Mode = "fast" }},
 		{"method", func(s *Spec) { s.Method = "random" }},

@@ -20,6 +20,7 @@ import (
 var badSettings = []struct{ key, value, want string }{
 	{"warmup", "25h", `t.yaml:2:11: warmup: 25h0m0s is out of range [0s, 24h0m0s]`},
 	{"warmup_max", "-1s", `t.yaml:2:15: warmup_max: -1s is out of range [0s, 24h0m0s]`},
+	{"keep_alive", "500ms", `t.yaml:3:11: keep_alive: 500ms, want 0 (none) or at least one warm-up slice (1s): a target gets its keep-alive between its neighbours' warm-up slices`},
 	{"iterations", "1000001", `t.yaml:2:15: iterations: 1000001 is out of range [1, 1000000]`},
 	{"duration", "500us", `t.yaml:2:13: duration: 500µs is out of range [1ms, 24h0m0s]`},
 	{"ops", "0", `t.yaml:2:8: ops: 0 is out of range [1, 1000000000000]`},

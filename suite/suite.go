@@ -415,17 +415,34 @@ func GroupEstimates(bs []Benchmark) []time.Duration {
 		if warm {
 			fork = 0
 		}
-		for _, sp := range specs {
+		warmups := make([]time.Duration, len(specs))
+		for k, sp := range specs {
 			if warm {
-				fork += WarmWarmup(sp)
+				warmups[k] = WarmWarmup(sp)
 			} else {
-				fork += sp.WarmupBound() + jvmStarts(sp)*JVMStartOverhead
+				warmups[k] = sp.WarmupBound()
+				fork += jvmStarts(sp) * JVMStartOverhead
 			}
-			fork += time.Duration(sp.Iterations) * (sp.IterationTime + PhaseOverhead)
+			fork += warmups[k] + time.Duration(sp.Iterations)*(sp.IterationTime+PhaseOverhead)
 		}
+		fork += keepAliveCost(specs, warmups)
 		out[gi] = time.Duration(first.Trials) * fork
 	}
 	return out
+}
+
+// keepAliveCost is what a fork of an interleaved group spends on keep-alive slices
+// (spec.Spec.KeepAlive): each target gets one for each of its KeepAlive that the
+// warm-ups after its own (warmups, by target) last.
+func keepAliveCost(specs []spec.Spec, warmups []time.Duration) time.Duration {
+	var total, after time.Duration
+	for k := len(specs) - 1; k >= 0; k-- {
+		if ka := specs[k].KeepAlive; ka > 0 {
+			total += time.Duration(after/ka) * (spec.KeepAliveSlice + PhaseOverhead)
+		}
+		after += warmups[k]
+	}
+	return total
 }
 
 // WarmWarmup is what Estimate counts for the warm-up of a target whose workers are

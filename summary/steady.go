@@ -79,10 +79,13 @@ func steadyMachine(ivs []*results.Interval, machine map[int]float64, open bool) 
 
 // warmupOf is what t's warm-up did, for its results; nil without one.
 func warmupOf(t *results.Fork, open bool) *results.Warmup {
-	if t.Warmup == nil {
+	if t.Warmup == nil && t.KeepAlive == 0 {
 		return nil
 	}
-	w := &results.Warmup{Seconds: t.Warmup.Seconds(), Adaptive: t.WarmupSlices != nil, Settled: t.WarmupSettled}
+	w := &results.Warmup{Adaptive: t.WarmupSlices != nil, Settled: t.WarmupSettled, KeepAliveSlices: t.KeepAlive}
+	if t.Warmup != nil {
+		w.Seconds = t.Warmup.Seconds()
+	}
 	for _, iv := range t.WarmupSlices {
 		level := iv.Level(open)
 		if open {

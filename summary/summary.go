@@ -36,6 +36,9 @@ func build(head results.Benchmark, m *results.Measured, steady []*results.Steady
 	b.Method = m.Method
 	b.Isolation = m.Isolation
 	b.Workers = m.Workers
+	if m.Method != results.MethodInterleaved {
+		b.KeepAliveSeconds = 0 // measured alone: no neighbour warmed up after it
+	}
 	open := b.Load.Model == results.ModelOpen
 	all := record.NewInterval(open)
 	var scores, avgScores []float64

@@ -15,7 +15,8 @@ import (
 
 // Settings draws a value of every setting of spec.Settings into s, satisfying the
 // rules between settings that Validate checks: exactly one of the alternatives
-// duration and ops, and warmup_max 0 or from max(warmup, one slice).
+// duration and ops, warmup_max 0 or from max(warmup, one slice), and keep_alive 0 or
+// from one slice.
 func Settings(r *rand.Rand, s *spec.Spec) {
 	for _, st := range spec.Settings {
 		st.Set(s, Value(r, st))
@@ -29,6 +30,12 @@ func Settings(r *rand.Rand, s *spec.Spec) {
 		s.WarmupMax = lo + time.Duration(r.Int63n(int64(spec.MaxTime-lo)+1))
 		if r.Intn(2) == 0 {
 			s.WarmupMax = 0
+		}
+	}
+	if s.KeepAlive != 0 && s.KeepAlive < spec.WarmupSlice {
+		s.KeepAlive = spec.WarmupSlice + time.Duration(r.Int63n(int64(spec.MaxTime-spec.WarmupSlice)+1))
+		if r.Intn(2) == 0 {
+			s.KeepAlive = 0
 		}
 	}
 }
