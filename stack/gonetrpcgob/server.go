@@ -158,6 +158,9 @@ func (s *Server) isClosed() bool {
 // like Close. A stream between two pages is no call in flight: it ends at Close.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
+	// Marked closed before its listeners close, so that Serve, whose Accept then
+	// fails, returns nil, and no connection is taken while the calls drain.
+	s.closed = true
 	for ln := range s.listeners {
 		ln.Close()
 	}
