@@ -32,10 +32,13 @@ vet:
 # Fuzz tests, 20 s each (go test fuzzes one target of one package at a time; their
 # seed corpora run with every `go test`): the journal's reader, which reads what a
 # kill -9 leaves (runner/journal_test.go), and the instrument's HTTP/2 frame reader,
-# which reads whatever a server sends (stack/instrument/h2read_fuzz_test.go).
+# which reads whatever a server sends (stack/instrument/h2read_fuzz_test.go), and
+# netrpc-gob's message limit, which reads whatever a peer sends
+# (protocol/netrpcgob/limit_test.go).
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzReadJournal$$' -fuzztime 20s ./runner/
 	$(GO) test -run '^$$' -fuzz '^FuzzFrameReader$$' -fuzztime 20s ./stack/instrument/
+	$(GO) test -run '^$$' -fuzz '^FuzzLimitReader$$' -fuzztime 20s ./protocol/netrpcgob/
 
 # Regenerates the wire code from contract/schema (needs protoc, capnp, thrift and the Go
 # plugins: `make tools`) and the http-json bodies' easyjson code (go.mod's easyjson tool).

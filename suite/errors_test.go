@@ -151,11 +151,11 @@ var errorCases = []struct {
 		|targets:
 		|  - protocol: soap
 		|workloads: [person.get]`,
-		`t.yaml:2:15: unknown protocol "soap" (known: [capnp connect-json connect-proto direct grpc-avro grpc-proto grpc-web http-json thrift-binary thrift-compact websocket])`},
+		`t.yaml:2:15: unknown protocol "soap" (known: [capnp connect-json connect-proto direct grpc-avro grpc-proto grpc-web http-json netrpc-gob thrift-binary thrift-compact websocket])`},
 	{"unknown protocol, shorthand entry", `
 		|targets: [direct, thrift]
 		|workloads: [person.get]`,
-		`t.yaml:1:19: unknown protocol "thrift" (known: [capnp connect-json connect-proto direct grpc-avro grpc-proto grpc-web http-json thrift-binary thrift-compact websocket])`},
+		`t.yaml:1:19: unknown protocol "thrift" (known: [capnp connect-json connect-proto direct grpc-avro grpc-proto grpc-web http-json netrpc-gob thrift-binary thrift-compact websocket])`},
 	{"unknown transport", `
 		|targets:
 		|  - protocol: http-json
@@ -330,7 +330,7 @@ func TestErrorsJoined(t *testing.T) {
 		|warmup: 1s`)))
 	want := []string{
 		`t.yaml:2:15: iterations: 0 is out of range [1, 1000000]`,
-		`t.yaml:4:15: unknown protocol "soap" (known: [capnp connect-json connect-proto direct grpc-avro grpc-proto grpc-web http-json thrift-binary thrift-compact websocket])`,
+		`t.yaml:4:15: unknown protocol "soap" (known: [capnp connect-json connect-proto direct grpc-avro grpc-proto grpc-web http-json netrpc-gob thrift-binary thrift-compact websocket])`,
 		`t.yaml:6:23: transports: "udp", want tcp, unix, tls (tcp with TLS 1.3) or quic (HTTP/3's UDP)`,
 		`t.yaml:9:16: payloads: size "-1": want a number of bytes such as 11, 1KiB, 100KiB or 4MiB`,
 		`t.yaml:10:1: unknown key "warmup" in the suite (valid: name, description, views, original, deviations, baseline, interleave_by, process, skip, defaults, load, targets, workloads, workers, link); warmup is a run setting: put it under defaults (or in a target or workload entry)`,

@@ -16,7 +16,6 @@
 package capnprpc
 
 import (
-	"context"
 	"errors"
 	"strings"
 
@@ -39,41 +38,23 @@ func init() {
 	})
 }
 
-// errPrefix starts the reason of every exception that carries a contract error.
-const errPrefix = "wirebench:"
-
 // EncodeError turns a service error into the error a server method returns: contract
 // errors become "wirebench:<code>: <message>" exception reasons, context errors pass
-// as they are, and any other failure of the service is reported as internal.
-func EncodeError(err error) error {
-	if err == nil {
-		return nil
-	}
-	var ce *contract.Error
-	switch {
-	case errors.As(err, &ce):
-		return errors.New(errPrefix + string(ce.Code) + ": " + ce.Message)
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		return err
-	default:
-		return errors.New(errPrefix + string(contract.Internal) + ": " + err.Error())
-	}
-}
+// as they are, and any other failure of the service is reported as internal
+// (protocol.ErrorReason).
+func EncodeError(err error) error { return protocol.ErrorReason(err) }
 
 // DecodeError returns the contract error carried by a call's exception, or nil when
 // the exception is not one. The exception's reason is the innermost error of the
 // chain: the rpc package wraps it in the method's name.
 func DecodeError(err error) *contract.Error {
 	for ; err != nil; err = errors.Unwrap(err) {
-		rest, ok := strings.CutPrefix(err.Error(), errPrefix)
-		if !ok {
-			continue
+		if ce := protocol.ReasonError(err.Error()); ce != nil {
+			return ce
 		}
-		code, msg, ok := strings.Cut(rest, ": ")
-		if !ok || !contract.Code(code).Valid() {
-			return nil
+		if strings.HasPrefix(err.Error(), "wirebench:") {
+			return nil // a reason with a code the contract does not have
 		}
-		return &contract.Error{Code: contract.Code(code), Message: msg}
 	}
 	return nil
 }

@@ -23,6 +23,7 @@ func TestDefaultStacksRegistered(t *testing.T) {
 		"grpc-proto":     "grpc-go",
 		"grpc-web":       "connect-go",
 		"http-json":      "go-nethttp-json",
+		"netrpc-gob":     "go-netrpc-gob",
 		"thrift-binary":  "thrift-go",
 		"thrift-compact": "thrift-go",
 		"websocket":      "coder-websocket",
