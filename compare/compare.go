@@ -321,7 +321,7 @@ func pctChange(old, new float64) float64 {
 // iteration with no ops has no avgt score and is left out. It also returns
 // the iterations' response-time p99s in µs.
 func Samples(b results.Benchmark) (scores, p99s []float64) {
-	for _, t := range b.Trials {
+	for _, t := range b.Forks {
 		for _, it := range t.Iterations {
 			switch {
 			case b.Mode != results.ModeAverageTime:

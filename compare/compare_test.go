@@ -13,12 +13,12 @@ import (
 // with response-time p99 p99us.
 func thrpt(name string, p99us float64, xs ...float64) results.Benchmark {
 	b := results.Benchmark{Name: name, Mode: results.ModeThroughput, Load: results.Load{Model: results.ModelClosed, Concurrency: 10, Connections: 1}}
-	t := results.Trial{}
+	t := results.ForkResult{}
 	for i, x := range xs {
 		t.Iterations = append(t.Iterations, results.Iteration{Index: i, Seconds: 1, Ops: int64(x), ThroughputOpsS: x,
 			LatencyUs: results.Latency{P99: p99us + float64(i)}})
 	}
-	b.Trials = []results.Trial{t}
+	b.Forks = []results.ForkResult{t}
 	b.Summary.LatencyUs.P99 = p99us
 	return b
 }
@@ -27,12 +27,12 @@ func thrpt(name string, p99us float64, xs ...float64) results.Benchmark {
 // iterations make ops[i] ops: 10,000 ops is 1 ms/op per caller.
 func avgt(name string, ops ...int64) results.Benchmark {
 	b := results.Benchmark{Name: name, Mode: results.ModeAverageTime, Load: results.Load{Model: results.ModelClosed, Concurrency: 10, Connections: 1}}
-	t := results.Trial{}
+	t := results.ForkResult{}
 	for i, n := range ops {
 		t.Iterations = append(t.Iterations, results.Iteration{Index: i, Seconds: 1, Ops: n, ThroughputOpsS: float64(n),
 			LatencyUs: results.Latency{P99: 2000}})
 	}
-	b.Trials = []results.Trial{t}
+	b.Forks = []results.ForkResult{t}
 	b.Summary.LatencyUs.P99 = 2000
 	return b
 }

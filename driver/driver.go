@@ -56,7 +56,7 @@ type Options struct {
 	// FirstTrial numbers the trials (forks) of this call from it: a run that adds
 	// forks to a group's earlier ones (runner's --precision) keeps every fork's
 	// index, profile names and round order distinct.
-	FirstTrial int
+	FirstFork int
 	// TLS holds the certificates of benchmarks over the "tls" transport, given by the
 	// user: the server's certificate and key, and the CA its clients trust. When it
 	// has no server certificate, each server started gets a certificate made for it
@@ -72,14 +72,14 @@ type Options struct {
 type Event struct {
 	// Target is the benchmark's index in the group (0 for Run).
 	Target   int
-	Trial    int // 0-based
+	Fork     int // 0-based
 	Interval *results.Interval
 }
 
 // Line is the one-line progress report of an event's interval.
 func (e Event) Line() string {
 	iv := e.Interval
-	return fmt.Sprintf("trial %d %-7s %-3d %12.1f ops/s  p99 %9.1f µs  errors %d", e.Trial+1, iv.Phase, iv.Index+1,
+	return fmt.Sprintf("trial %d %-7s %-3d %12.1f ops/s  p99 %9.1f µs  errors %d", e.Fork+1, iv.Phase, iv.Index+1,
 		iv.Throughput(), float64(iv.Resp.ValueAtQuantile(99))/1e3, iv.ErrorCount())
 }
 
@@ -88,7 +88,7 @@ func (e Event) Line() string {
 // first failure (later trials would fail the same way) and returns it too.
 func Run(ctx context.Context, s spec.Spec, opt Options) ([]*results.Fork, error) {
 	r := RunGroup(ctx, []spec.Spec{s}, opt)[0]
-	return r.Trials, r.Err
+	return r.Forks, r.Err
 }
 
 // RunGroup runs a comparison group: benchmarks that differ only in their target. With
@@ -306,7 +306,7 @@ func (opt *Options) fill() error {
 
 func (opt Options) observe(target, trial int, iv *results.Interval) {
 	if opt.Observe != nil {
-		opt.Observe(Event{Target: target, Trial: trial, Interval: iv})
+		opt.Observe(Event{Target: target, Fork: trial, Interval: iv})
 	}
 }
 
@@ -381,9 +381,9 @@ func joinSlices(ivs []*results.Interval) *results.Interval {
 // warmup, then the iterations back to back (an open schedule runs on across them).
 func runSequential(ctx context.Context, res control.Resolved, idx int, opt Options, dir string, out *results.Measured) {
 	s := res.Spec
-	for i := opt.FirstTrial; i < opt.FirstTrial+s.Trials; i++ {
+	for i := opt.FirstFork; i < opt.FirstFork+s.Forks; i++ {
 		tr := &results.Fork{Index: i}
-		out.Trials = append(out.Trials, tr)
+		out.Forks = append(out.Forks, tr)
 		tr.Err = func() error {
 			t, err := startTarget(ctx, res, opt, dir, i, idx)
 			if err != nil {
@@ -438,7 +438,7 @@ func runBatch(ctx context.Context, groups [][]control.Resolved, opts []Options, 
 	opt := opts[0]
 	plan := groups[0][0].Spec
 	n := len(groups[0])
-	for trial := opt.FirstTrial; trial < opt.FirstTrial+plan.Trials; trial++ {
+	for trial := opt.FirstFork; trial < opt.FirstFork+plan.Forks; trial++ {
 		targets := make([]*target, n)
 		// drop lets target i's workers go: thawed, then stopped.
 		drop := func(i int) error {
@@ -468,7 +468,7 @@ func runBatch(ctx context.Context, groups [][]control.Resolved, opts []Options, 
 				if out[g][i].Err != nil {
 					continue // failed in an earlier fork: later ones would fail the same way
 				}
-				out[g][i].Trials = append(out[g][i].Trials, trials[i])
+				out[g][i].Forks = append(out[g][i].Forks, trials[i])
 				live, in[i] = append(live, i), true
 			}
 			// The workers of the targets that have none (the fork's first group, or a

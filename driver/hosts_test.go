@@ -72,7 +72,7 @@ func writeToken(t *testing.T, tok string) string {
 
 func remoteSpec(protocol string) spec.Spec {
 	s := testSpec(protocol, "tcp")
-	s.Warmup, s.Iterations, s.IterationTime, s.Trials = 100*time.Millisecond, 2, 300*time.Millisecond, 1
+	s.Warmup, s.Iterations, s.IterationTime, s.Forks = 100*time.Millisecond, 2, 300*time.Millisecond, 1
 	return s
 }
 

@@ -184,7 +184,7 @@ func TestRunGroupFrozenNeighbours(t *testing.T) {
 	var specs []spec.Spec
 	for _, p := range []string{"http-json", "grpc-proto"} {
 		s := testSpec(p, "tcp")
-		s.Method, s.Iterations, s.Trials, s.IterationTime = spec.MethodInterleaved, 3, 2, 50*time.Millisecond
+		s.Method, s.Iterations, s.Forks, s.IterationTime = spec.MethodInterleaved, 3, 2, 50*time.Millisecond
 		specs = append(specs, s)
 	}
 	frozen := func(target, trial int) (bool, int) {
@@ -201,21 +201,21 @@ func TestRunGroupFrozenNeighbours(t *testing.T) {
 	rs := RunGroup(t.Context(), specs, Options{Binary: binary, Seed: 3, Observe: func(e Event) {
 		checked++
 		for j := range specs {
-			f, procs := frozen(j, e.Trial)
+			f, procs := frozen(j, e.Fork)
 			warming := e.Interval.Phase == string(engine.Warmup) && j == e.Target
 			if procs < 2 {
-				t.Errorf("fork %d: target %d's group holds %d processes; want its server and client workers", e.Trial, j, procs)
+				t.Errorf("fork %d: target %d's group holds %d processes; want its server and client workers", e.Fork, j, procs)
 			}
 			if f == warming {
-				t.Errorf("fork %d, %s of target %d: target %d frozen %v", e.Trial, e.Interval.Phase, e.Target, j, f)
+				t.Errorf("fork %d, %s of target %d: target %d frozen %v", e.Fork, e.Interval.Phase, e.Target, j, f)
 			}
 		}
 	}})
 	for i, r := range rs {
-		if r.Err != nil || r.Isolation != string(freeze.CgroupV2) || len(r.Trials) != 2 {
-			t.Fatalf("target %d: err %v, isolation %q, %d forks", i, r.Err, r.Isolation, len(r.Trials))
+		if r.Err != nil || r.Isolation != string(freeze.CgroupV2) || len(r.Forks) != 2 {
+			t.Fatalf("target %d: err %v, isolation %q, %d forks", i, r.Err, r.Isolation, len(r.Forks))
 		}
-		for _, tr := range r.Trials {
+		for _, tr := range r.Forks {
 			if len(tr.Intervals) != 3 {
 				t.Errorf("target %d fork %d: %d slices; want 3", i, tr.Index, len(tr.Intervals))
 			}

@@ -85,13 +85,13 @@ func RunOneProcess(ctx context.Context, specs []spec.Spec, opt Options) []*resul
 	}
 	defer os.RemoveAll(dir)
 	plan := rs[0].Spec
-	for trial := opt.FirstTrial; trial < opt.FirstTrial+plan.Trials && ctx.Err() == nil; trial++ {
-		runOneTrial(ctx, rs, opt, proc, dir, trial, method, measured)
+	for trial := opt.FirstFork; trial < opt.FirstFork+plan.Forks && ctx.Err() == nil; trial++ {
+		runOneFork(ctx, rs, opt, proc, dir, trial, method, measured)
 		if opt.ForkDone != nil && ctx.Err() == nil {
 			forks := map[int]*results.Fork{}
 			for i, m := range measured {
-				if n := len(m.Trials); n > 0 && m.Trials[n-1].Index == trial {
-					forks[i] = m.Trials[n-1]
+				if n := len(m.Forks); n > 0 && m.Forks[n-1].Index == trial {
+					forks[i] = m.Forks[n-1]
 				}
 			}
 			opt.ForkDone(forks)
@@ -259,7 +259,7 @@ func (t *oneTarget) line(ctx context.Context, proc *sysstat.Proc, ph engine.Phas
 
 // runOneTrial runs one trial of a group in this process: every server started, each
 // target's warm-up line, then the measured lines.
-func runOneTrial(ctx context.Context, rs []control.Resolved, opt Options, proc *sysstat.Proc, dir string, trial int, method string, out []*results.Measured) {
+func runOneFork(ctx context.Context, rs []control.Resolved, opt Options, proc *sysstat.Proc, dir string, trial int, method string, out []*results.Measured) {
 	forks := make([]*results.Fork, len(rs))
 	targets := make([]*oneTarget, len(rs))
 	fail := func(i int, err error) {
@@ -284,7 +284,7 @@ func runOneTrial(ctx context.Context, rs []control.Resolved, opt Options, proc *
 		if out[i].Err != nil {
 			continue // failed in an earlier trial: later ones would fail the same way
 		}
-		out[i].Trials = append(out[i].Trials, forks[i])
+		out[i].Forks = append(out[i].Forks, forks[i])
 		t, err := startOneTarget(ctx, r, filepath.Join(dir, "bench-"+strconv.Itoa(trial)+"-"+strconv.Itoa(i)+".sock"), transport.Listen)
 		if err != nil {
 			fail(i, where(trial, "start", err))

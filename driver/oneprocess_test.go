@@ -24,7 +24,7 @@ func lineSpec(protocol, transport string, ops int64) spec.Spec {
 	s.Protocol, s.Transport = protocol, transport
 	s.Workload, s.Params = "echo+stats", contract.Params{Payload: 11}
 	s.Load, _ = load.Model{Kind: load.Closed, Concurrency: 1}.Normalize()
-	s.Warmup, s.Iterations, s.IterationTime, s.IterationOps, s.Trials = 0, 2, 0, ops, 2
+	s.Warmup, s.Iterations, s.IterationTime, s.IterationOps, s.Forks = 0, 2, 0, ops, 2
 	s.CallTimeout, s.ServerCPUs, s.ClientCPUs = 10*time.Second, nil, nil
 	s.Method = spec.MethodInterleaved
 	return s
@@ -46,10 +46,10 @@ func TestRunOneProcessLines(t *testing.T) {
 		if m.Err != nil {
 			t.Fatalf("%s: %v", name, m.Err)
 		}
-		if m.Method != spec.MethodInterleaved || m.Isolation != OneProcessIsolation || len(m.Trials) != 2 {
-			t.Fatalf("%s: method %s, isolation %q, %d trials; want interleaved, %q, 2", name, m.Method, m.Isolation, len(m.Trials), OneProcessIsolation)
+		if m.Method != spec.MethodInterleaved || m.Isolation != OneProcessIsolation || len(m.Forks) != 2 {
+			t.Fatalf("%s: method %s, isolation %q, %d trials; want interleaved, %q, 2", name, m.Method, m.Isolation, len(m.Forks), OneProcessIsolation)
 		}
-		for k, f := range m.Trials {
+		for k, f := range m.Forks {
 			if f.Index != k || f.Warmup != nil || len(f.Intervals) != 2 {
 				t.Fatalf("%s trial %d: index %d, warmup %v, %d lines; want %d, none, 2", name, k, f.Index, f.Warmup != nil, len(f.Intervals), k)
 			}
@@ -155,12 +155,12 @@ func TestOneProcessFreshClientPerLine(t *testing.T) {
 func TestRunOneProcessRefuses(t *testing.T) {
 	tls := lineSpec("grpc-proto", spec.TLS, 20)
 	ms := RunOneProcess(context.Background(), []spec.Spec{tls}, Options{TempDir: t.TempDir()})
-	if ms[0].Err == nil || len(ms[0].Trials) != 0 {
-		t.Errorf("tls: err %v, %d trials; want a refusal and nothing run", ms[0].Err, len(ms[0].Trials))
+	if ms[0].Err == nil || len(ms[0].Forks) != 0 {
+		t.Errorf("tls: err %v, %d trials; want a refusal and nothing run", ms[0].Err, len(ms[0].Forks))
 	}
 	ok := lineSpec("direct", spec.InProc, 20)
 	ms = RunOneProcess(context.Background(), []spec.Spec{ok}, Options{TempDir: t.TempDir(), Hosts: spec.Hosts{Server: "tcp://127.0.0.1:1"}})
-	if ms[0].Err == nil || len(ms[0].Trials) != 0 {
-		t.Errorf("remote server: err %v, %d trials; want a refusal", ms[0].Err, len(ms[0].Trials))
+	if ms[0].Err == nil || len(ms[0].Forks) != 0 {
+		t.Errorf("remote server: err %v, %d trials; want a refusal", ms[0].Err, len(ms[0].Forks))
 	}
 }

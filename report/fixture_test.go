@@ -83,7 +83,7 @@ func fixture(t testing.TB) *results.Results {
 		b.Name = fmt.Sprintf("%s/%s/%s", s.proto, s.transport, results.GroupOf(&b))
 		merged := record.NewHistogram()
 		for trial := range 2 {
-			tr := results.Trial{Index: trial}
+			tr := results.ForkResult{Index: trial}
 			for it := range 2 {
 				iv := results.Iteration{Index: it, Seconds: 1, ThroughputOpsS: s.thr * (1 + 0.01*float64(it-trial))}
 				iv.Ops = int64(iv.ThroughputOpsS)
@@ -100,7 +100,7 @@ func fixture(t testing.TB) *results.Results {
 				iv.LatencyUs = results.LatencyFrom(merged)
 				tr.Iterations = append(tr.Iterations, iv)
 			}
-			b.Trials = append(b.Trials, tr)
+			b.Forks = append(b.Forks, tr)
 		}
 		sum := &b.Summary
 		sum.ThroughputOpsS = results.Throughput{Mean: s.thr, Error: s.thrErr, CI: 0.999, N: 4}
@@ -134,7 +134,7 @@ func fixture(t testing.TB) *results.Results {
 	// Failed calls, one trial cut short, and a message with Markdown in it.
 	e := &r.Benchmarks[7]
 	e.Summary.Errors, e.Summary.ErrorsByKind = 37, map[string]int64{"unavailable": 30, "timeout": 7}
-	e.Trials[1].Error, e.Trials[1].Phase = "worker exited: signal: killed\nstack trace follows", "round 2"
+	e.Forks[1].Error, e.Forks[1].Phase = "worker exited: signal: killed\nstack trace follows", "round 2"
 	e.Warnings = results.Warnings{{Kind: results.WarnOther, Text: "client CPU at 97% of its share: results may be *generator*-bound | check"}}
 	// Stacks: the production Go stacks, but a tuned server for http-json/tcp/person.get.
 	stack := func(name, tier string) *results.Stack {

@@ -148,7 +148,7 @@ func pairFailure(b *results.Benchmark) string {
 	if f := b.Warnings.Of(results.WarnFailed); len(f) > 0 {
 		return firstLine(f[0].Text)
 	}
-	for _, t := range b.Trials {
+	for _, t := range b.Forks {
 		if t.Error != "" {
 			return firstLine(t.Error)
 		}

@@ -42,7 +42,7 @@ func matrixFixture() *results.Results {
 	}
 	failed := pair("grpc-proto", "person.get", 1, "tonic", "tonic", 0, 0, 0, nil, 0)
 	failed.Summary = results.Summary{}
-	failed.Trials = []results.Trial{{Index: 0, Phase: "start", Error: "client worker (pid 7): exit status 1\nstderr: bind: address in use"}}
+	failed.Forks = []results.ForkResult{{Index: 0, Phase: "start", Error: "client worker (pid 7): exit status 1\nstderr: bind: address in use"}}
 	direct := results.Benchmark{Name: "direct/person.get/closed-c50", Protocol: "direct", Transport: results.InProcess,
 		Workload: "person.get", Params: map[string]any{}, CallsPerOp: 1, Load: closed50, Mode: results.ModeThroughput,
 		ServerStack: stack("go-call", results.TierProduction), ClientStack: stack("go-call", results.TierProduction)}

@@ -53,7 +53,7 @@ func WriteText(out io.Writer, bs []results.Benchmark) error {
 		for _, warn := range b.Warnings {
 			fmt.Fprintf(w, "  warning: %s\n", warn)
 		}
-		for _, t := range b.Trials {
+		for _, t := range b.Forks {
 			if t.Error != "" {
 				fmt.Fprintf(w, "  %s\n", cutShort(t))
 			}
@@ -64,7 +64,7 @@ func WriteText(out io.Writer, bs []results.Benchmark) error {
 
 // cutShort says that trial t was cut short, where and why (the first line of its
 // error): "trial 2 cut short at round 3: worker exited".
-func cutShort(t results.Trial) string {
+func cutShort(t results.ForkResult) string {
 	if t.Phase != "" {
 		return fmt.Sprintf("trial %d cut short at %s: %s", t.Index+1, t.Phase, firstLine(t.Error))
 	}

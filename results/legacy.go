@@ -81,7 +81,7 @@ func legacyPlace(s string) (fork int, phase, why string) {
 
 // legacyTrial brings the error of a trial from a file written before Trial.Phase,
 // "trial N, PHASE: why" (N its own number), to Phase and Error.
-func legacyTrial(t *Trial) {
+func legacyFork(t *ForkResult) {
 	if t.Phase != "" || t.Error == "" {
 		return
 	}

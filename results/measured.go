@@ -90,7 +90,7 @@ type Fork struct {
 // Measured is what the driver measured of one benchmark of a comparison group.
 type Measured struct {
 	// Trials are the benchmark's forks, in order.
-	Trials []*Fork
+	Forks []*Fork
 	// Method is how it was measured: MethodInterleaved or MethodSequential.
 	Method string
 	// Isolation is how its group's other targets were kept from running during its

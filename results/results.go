@@ -235,9 +235,9 @@ type Benchmark struct {
 	IterationSeconds float64 `json:"iteration_s,omitempty"`
 	IterationOps     int64   `json:"iteration_ops,omitempty"`
 	// Iterations is the number of measurement iterations per trial.
-	Iterations int     `json:"iterations"`
-	Trials     []Trial `json:"trials"`
-	Summary    Summary `json:"summary"`
+	Iterations int          `json:"iterations"`
+	Forks      []ForkResult `json:"trials"`
+	Summary    Summary      `json:"summary"`
 	// Warnings are what a reader must know before trusting the figures, in the order
 	// they were found. In JSON they are "warnings", as reports print them, and
 	// "warning_details", as data (warning.go).
@@ -339,7 +339,7 @@ type Load struct {
 }
 
 // Trial is one run of a benchmark with fresh worker processes: a fork.
-type Trial struct {
+type ForkResult struct {
 	Index      int         `json:"index"`
 	Iterations []Iteration `json:"iterations"`
 	// Error says why a trial was cut short; its iterations so far are kept. Phase is
@@ -574,14 +574,14 @@ func (r *Results) marshal() ([]byte, error) {
 		if b.Params == nil {
 			b.Params = map[string]any{}
 		}
-		trials := make([]Trial, len(b.Trials))
-		for j, t := range b.Trials {
+		trials := make([]ForkResult, len(b.Forks))
+		for j, t := range b.Forks {
 			if t.Iterations == nil {
 				t.Iterations = []Iteration{}
 			}
 			trials[j] = t
 		}
-		b.Trials = trials
+		b.Forks = trials
 		out.Benchmarks[i] = b
 	}
 	var buf bytes.Buffer

@@ -54,7 +54,7 @@ func sample(t *testing.T) *Results {
 				Load: Load{Model: ModelOpen, Concurrency: 4, Connections: 2, Rate: 2000,
 					Arrival: "poisson", MaxInFlight: 256},
 				Mode: ModeThroughput, WarmupSeconds: 5, IterationSeconds: 1, Iterations: 2,
-				Trials: []Trial{
+				Forks: []ForkResult{
 					{Index: 0, Iterations: []Iteration{
 						{Index: 0, Seconds: 1.0002, Ops: 1999, ThroughputOpsS: 1998.6,
 							LatencyUs: lat, ServiceUs: &lat, LagUs: &lag, Histogram: hist},
@@ -87,7 +87,7 @@ func sample(t *testing.T) *Results {
 				Workload: "person.get", Params: map[string]any{"persons": float64(100)},
 				Load: Load{Model: ModelClosed, Concurrency: 1, Connections: 0},
 				Mode: ModeAverageTime, WarmupSeconds: 1, IterationOps: 100000, Iterations: 1,
-				Trials: []Trial{{Index: 0, Iterations: []Iteration{
+				Forks: []ForkResult{{Index: 0, Iterations: []Iteration{
 					{Index: 0, Seconds: 0.05, Ops: 100000, ThroughputOpsS: 2e6,
 						LatencyUs: Latency{Mean: 0.5, P50: 0.4, P75: 0.5, P90: 0.6, P99: 1.2, P999: 8, Max: 90}},
 				}}},
@@ -317,19 +317,19 @@ func TestReadRejects(t *testing.T) {
 func TestWriteFillsNilCollections(t *testing.T) {
 	r := sample(t)
 	r.Benchmarks[1].Params = nil
-	r.Benchmarks[1].Trials = []Trial{{Index: 0, Error: "dial tcp: connection refused"}} // no iterations
+	r.Benchmarks[1].Forks = []ForkResult{{Index: 0, Error: "dial tcp: connection refused"}} // no iterations
 	var buf bytes.Buffer
 	if err := r.Write(&buf); err != nil {
 		t.Fatal(err)
 	}
-	if r.Benchmarks[1].Params != nil || r.Benchmarks[1].Trials[0].Iterations != nil {
+	if r.Benchmarks[1].Params != nil || r.Benchmarks[1].Forks[0].Iterations != nil {
 		t.Error("Write modified its receiver")
 	}
 	got, err := Read(&buf)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b := got.Benchmarks[1]; b.Params == nil || len(b.Params) != 0 || b.Trials[0].Iterations == nil {
+	if b := got.Benchmarks[1]; b.Params == nil || len(b.Params) != 0 || b.Forks[0].Iterations == nil {
 		t.Errorf("nil collections not written as empty: %+v", b)
 	}
 }

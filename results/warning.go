@@ -169,7 +169,7 @@ func Failure(err error) Warning {
 // why, for a *ForkError; else no phase and err's whole text. An error that joins a
 // fork's failure with another (errors.Join) keeps its whole text, so nothing of it
 // is lost.
-func TrialFailure(err error) (phase, why string) {
+func ForkFailure(err error) (phase, why string) {
 	if fe, ok := err.(*ForkError); ok {
 		return fe.Phase, fe.Err.Error()
 	}
@@ -225,8 +225,8 @@ func (b *Benchmark) UnmarshalJSON(data []byte) error {
 			b.Warnings[i] = legacyWarning(s)
 		}
 	}
-	for i := range b.Trials {
-		legacyTrial(&b.Trials[i])
+	for i := range b.Forks {
+		legacyFork(&b.Forks[i])
 	}
 	return nil
 }

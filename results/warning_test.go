@@ -22,8 +22,8 @@ func TestReadWarningsWrittenAsText(t *testing.T) {
 	want := sample(t)
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("warnings %+v, trials' errors %q %q;\nwant %+v, %q %q", got.Benchmarks[0].Warnings,
-			got.Benchmarks[0].Trials[1].Phase, got.Benchmarks[0].Trials[1].Error,
-			want.Benchmarks[0].Warnings, want.Benchmarks[0].Trials[1].Phase, want.Benchmarks[0].Trials[1].Error)
+			got.Benchmarks[0].Forks[1].Phase, got.Benchmarks[0].Forks[1].Error,
+			want.Benchmarks[0].Warnings, want.Benchmarks[0].Forks[1].Phase, want.Benchmarks[0].Forks[1].Error)
 	}
 }
 
@@ -90,15 +90,15 @@ func TestLegacyWarning(t *testing.T) {
 
 // A trial's error of an older file loses its "trial N, PHASE: " to Phase only when N
 // is the trial's own number.
-func TestLegacyTrial(t *testing.T) {
-	for _, c := range []struct{ in, want Trial }{
-		{Trial{Index: 1, Error: "trial 2, start: exit status 1"}, Trial{Index: 1, Phase: "start", Error: "exit status 1"}},
-		{Trial{Index: 0, Error: "trial 2, start: exit status 1"}, Trial{Index: 0, Error: "trial 2, start: exit status 1"}},
-		{Trial{Index: 0, Error: "context canceled"}, Trial{Index: 0, Error: "context canceled"}},
-		{Trial{Index: 0, Phase: "round 1", Error: "trial 1, x: y"}, Trial{Index: 0, Phase: "round 1", Error: "trial 1, x: y"}},
+func TestLegacyFork(t *testing.T) {
+	for _, c := range []struct{ in, want ForkResult }{
+		{ForkResult{Index: 1, Error: "trial 2, start: exit status 1"}, ForkResult{Index: 1, Phase: "start", Error: "exit status 1"}},
+		{ForkResult{Index: 0, Error: "trial 2, start: exit status 1"}, ForkResult{Index: 0, Error: "trial 2, start: exit status 1"}},
+		{ForkResult{Index: 0, Error: "context canceled"}, ForkResult{Index: 0, Error: "context canceled"}},
+		{ForkResult{Index: 0, Phase: "round 1", Error: "trial 1, x: y"}, ForkResult{Index: 0, Phase: "round 1", Error: "trial 1, x: y"}},
 	} {
 		got := c.in
-		legacyTrial(&got)
+		legacyFork(&got)
 		if got.Phase != c.want.Phase || got.Error != c.want.Error {
 			t.Errorf("%+v: %+v, want %+v", c.in, got, c.want)
 		}
@@ -120,10 +120,10 @@ func TestFailure(t *testing.T) {
 		t.Errorf("Failure of no fork = %+v", w)
 	}
 	joined := errors.Join(fe, errors.New("release: EBUSY"))
-	if phase, why := TrialFailure(joined); phase != "" || why != joined.Error() {
+	if phase, why := ForkFailure(joined); phase != "" || why != joined.Error() {
 		t.Errorf("TrialFailure of a joined error = %q, %q: want its whole text", phase, why)
 	}
-	if phase, why := TrialFailure(fe); phase != "isolation" || why != "worker exited" {
+	if phase, why := ForkFailure(fe); phase != "isolation" || why != "worker exited" {
 		t.Errorf("TrialFailure = %q, %q", phase, why)
 	}
 }

@@ -23,7 +23,7 @@ import (
 func planBench(protocol, method string) suite.Benchmark {
 	s := spec.Default()
 	s.Protocol, s.Method = protocol, method
-	s.Warmup, s.Iterations, s.IterationTime, s.Trials = time.Second, 2, time.Second, 3
+	s.Warmup, s.Iterations, s.IterationTime, s.Forks = time.Second, 2, time.Second, 3
 	return suite.Benchmark{Name: s.Name(), Spec: s}
 }
 

@@ -328,7 +328,7 @@ type measured struct {
 func measureGroup(ctx context.Context, run groupRunner, specs []spec.Spec, copts driver.Options, base int, o Options, prior []*results.Measured, grow func(forks int)) ([]results.Benchmark, measured) {
 	start := time.Now()
 	before := forksOf(prior)
-	summaries, m := measure(ctx, run, specs, copts, prior, specs[0].Trials)
+	summaries, m := measure(ctx, run, specs, copts, prior, specs[0].Forks)
 	if len(specs) < 2 {
 		return summaries, m
 	}
@@ -340,7 +340,7 @@ func measureGroup(ctx context.Context, run groupRunner, specs []spec.Spec, copts
 	if budget <= 0 {
 		budget = PrecisionBudget
 	}
-	batch := specs[0].Trials
+	batch := specs[0].Forks
 	for ctx.Err() == nil && widest(summaries) > o.Precision {
 		forks := forksOf(m.results)
 		spent := time.Since(start)

@@ -37,7 +37,7 @@ func TestBaselineOf(t *testing.T) {
 func TestForkPlan(t *testing.T) {
 	bench := func(protocol string, method string) suite.Benchmark {
 		s := spec.Default()
-		s.Protocol, s.Method, s.Trials = protocol, method, 3
+		s.Protocol, s.Method, s.Forks = protocol, method, 3
 		return suite.Benchmark{Name: s.Name(), Spec: s}
 	}
 	forks := func(n int, failed bool) []*results.Fork {

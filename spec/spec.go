@@ -63,7 +63,7 @@ type Spec struct {
 	IterationTime time.Duration
 	IterationOps  int64
 	// Trials repeat the whole measurement with fresh worker processes.
-	Trials int
+	Forks int
 	// Mode is the score: ModeThroughput (ops/s) or ModeAverageTime (ms per op per caller).
 	Mode string
 	// Method is how a comparison group is measured: MethodInterleaved (rounds of short
@@ -160,7 +160,7 @@ func SharesWorkers(specs []Spec) bool {
 // them with each other: the same targets' workers (Spec.WorkersKey), target by
 // target, and the same plan of forks and rounds.
 func SameWorkers(a, b []Spec) bool {
-	if !SharesWorkers(a) || !SharesWorkers(b) || len(a) != len(b) || a[0].Trials != b[0].Trials || a[0].Iterations != b[0].Iterations {
+	if !SharesWorkers(a) || !SharesWorkers(b) || len(a) != len(b) || a[0].Forks != b[0].Forks || a[0].Iterations != b[0].Iterations {
 		return false
 	}
 	for k := range a {
@@ -249,7 +249,7 @@ const DefaultMaxMessageSize = 16 << 20
 const (
 	MaxTime        = 24 * time.Hour
 	MaxIterations  = 1_000_000
-	MaxTrials      = 1000
+	MaxForks       = 1000
 	MaxOps         = 1_000_000_000_000
 	MaxDataSize    = 1_000_000
 	MaxMessageSize = 1<<31 - 1
@@ -262,7 +262,7 @@ func Default() Spec {
 	return Spec{
 		Transport: TCP, Workload: "person.get",
 		Load:   load.Model{Kind: load.Closed, Concurrency: 50, Connections: 1},
-		Warmup: time.Second, Iterations: 5, IterationTime: time.Second, Trials: 1,
+		Warmup: time.Second, Iterations: 5, IterationTime: time.Second, Forks: 1,
 		Mode: ModeThroughput, Method: MethodInterleaved, CallTimeout: 10 * time.Second,
 		ArrivalSeed: 1, DataSeed: contract.DefaultSeed, DataSize: contract.DefaultSize,
 		MaxMessageSize: DefaultMaxMessageSize, ServerCPUs: []int{0}, ClientCPUs: []int{1},

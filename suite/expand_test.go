@@ -133,7 +133,7 @@ func TestOverrides(t *testing.T) {
 	var got []row
 	for _, b := range s.Benchmarks {
 		sp := b.Spec
-		got = append(got, row{b.Name, sp.Warmup, sp.Iterations, sp.Trials, sp.IterationTime, sp.IterationOps, sp.Mode, sp.Target, sp.Transport})
+		got = append(got, row{b.Name, sp.Warmup, sp.Iterations, sp.Forks, sp.IterationTime, sp.IterationOps, sp.Mode, sp.Target, sp.Transport})
 		if sp.ServerCPUs != nil || !slices.Equal(sp.ClientCPUs, []int{0, 1}) || sp.DataSize != 100 {
 			t.Errorf("%s: cpus %v %v, data size %d: defaults not applied", b.Name, sp.ServerCPUs, sp.ClientCPUs, sp.DataSize)
 		}
@@ -208,7 +208,7 @@ func TestSmoke(t *testing.T) {
 	}
 	var got []row
 	for _, b := range s.Benchmarks {
-		got = append(got, row{b.Name, b.Spec.Warmup, b.Spec.IterationTime, b.Spec.Iterations, b.Spec.Trials, b.Spec.IterationOps})
+		got = append(got, row{b.Name, b.Spec.Warmup, b.Spec.IterationTime, b.Spec.Iterations, b.Spec.Forks, b.Spec.IterationOps})
 	}
 	ms := 200 * time.Millisecond
 	want := []row{

@@ -37,7 +37,7 @@ func (s *Suite) Smoke() {
 	s.SmokeRun = true
 	s.rewrite(func(b *Benchmark) error {
 		sp := &b.Spec
-		sp.Warmup, sp.WarmupMax, sp.Iterations, sp.Trials = 0, 0, 1, 1
+		sp.Warmup, sp.WarmupMax, sp.Iterations, sp.Forks = 0, 0, 1, 1
 		if sp.IterationOps > 0 {
 			sp.IterationOps = min(sp.IterationOps, SmokeIterationOps)
 		} else {

@@ -423,7 +423,7 @@ func GroupEstimates(bs []Benchmark) []time.Duration {
 			}
 			fork += time.Duration(sp.Iterations) * (sp.IterationTime + PhaseOverhead)
 		}
-		out[gi] = time.Duration(first.Trials) * fork
+		out[gi] = time.Duration(first.Forks) * fork
 	}
 	return out
 }
@@ -448,7 +448,7 @@ func (b Benchmark) Estimate() time.Duration {
 	if c := sp.Capacity; c != nil {
 		return sp.WarmupBound() + c.Budget + StartOverhead
 	}
-	return time.Duration(sp.Trials) * (sp.WarmupBound() + time.Duration(sp.Iterations)*(sp.IterationTime+PhaseOverhead) + StartOverhead + jvmStarts(sp)*JVMStartOverhead)
+	return time.Duration(sp.Forks) * (sp.WarmupBound() + time.Duration(sp.Iterations)*(sp.IterationTime+PhaseOverhead) + StartOverhead + jvmStarts(sp)*JVMStartOverhead)
 }
 
 // JVMStartOverhead is what an estimate adds to a fork for each JVM worker process it

@@ -19,7 +19,7 @@ func forkOf(tps []float64) *results.Measured {
 		iv.Start, iv.End = t0.Add(time.Duration(i)*time.Second), t0.Add(time.Duration(i+1)*time.Second)
 		tr.Intervals = append(tr.Intervals, &results.Interval{Phase: "measure", Index: i, Interval: iv})
 	}
-	return &results.Measured{Trials: []*results.Fork{tr}, Method: results.MethodInterleaved}
+	return &results.Measured{Forks: []*results.Fork{tr}, Method: results.MethodInterleaved}
 }
 
 // Steadiness over three interleaved targets of 60 rounds; each case says why its
@@ -98,7 +98,7 @@ func TestSteadiness(t *testing.T) {
 // A benchmark's forks that were not steady from their first measured slice are said
 // once per class, each a warning of its own kind, forks numbered from 1.
 func TestSteadyWarnings(t *testing.T) {
-	trials := []results.Trial{
+	trials := []results.ForkResult{
 		{Index: 0, Steady: &results.Steady{Class: results.SteadyFlat}},
 		{Index: 1, Steady: &results.Steady{Class: results.SteadyWarmedUp, AfterSeconds: 2.5, Change: 0.8}},
 		{Index: 2, Steady: &results.Steady{Class: results.SteadyNone}},

@@ -221,7 +221,7 @@ func (c *benchCmd) Run(e *env) error {
 		return err
 	}
 	sp := res.Spec
-	progress, err := c.start(e, fmt.Sprintf("%s: %d trial(s) × (warmup %v + %d iterations)", sp.Name(), sp.Trials, sp.Warmup, sp.Iterations))
+	progress, err := c.start(e, fmt.Sprintf("%s: %d trial(s) × (warmup %v + %d iterations)", sp.Name(), sp.Forks, sp.Warmup, sp.Iterations))
 	if err != nil {
 		return err
 	}
@@ -240,7 +240,7 @@ func (c *benchCmd) Run(e *env) error {
 			metrics.observe(sp.Name(), ev)
 			fmt.Fprintf(progress, "  %s\n", ev.Line())
 		}})
-	b := summary.Benchmark(driver.DescribeResolved(res), &results.Measured{Trials: trials, Method: spec.MethodSequential, Err: runErr}, nil)
+	b := summary.Benchmark(driver.DescribeResolved(res), &results.Measured{Forks: trials, Method: spec.MethodSequential, Err: runErr}, nil)
 	out := &results.Results{SchemaVersion: results.SchemaVersion, Benchmarks: []results.Benchmark{b}, Environment: env}
 	measured := b.Summary.Ops > 0 || b.Summary.Errors > 0
 	if measured {

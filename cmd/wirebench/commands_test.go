@@ -222,8 +222,8 @@ func TestOneShortFlagVocabulary(t *testing.T) {
 	if err != nil || got.Target != "tcp://127.0.0.1:9" {
 		t.Errorf("bench -t tcp://127.0.0.1:9: target %q, %v", got.Target, err)
 	}
-	if got, err := benchSpec(t, "-p", "http-json", "--trials", "3"); err != nil || got.Trials != 3 {
-		t.Errorf("bench --trials 3: trials %d, %v", got.Trials, err)
+	if got, err := benchSpec(t, "-p", "http-json", "--trials", "3"); err != nil || got.Forks != 3 {
+		t.Errorf("bench --trials 3: trials %d, %v", got.Forks, err)
 	}
 }
 

@@ -19,12 +19,12 @@ func writeCompareFile(t *testing.T, name string, scores map[string][]float64) st
 		b := results.Benchmark{Name: bench, Protocol: "direct", Transport: "inproc", Workload: "person.get",
 			Load: results.Load{Model: results.ModelClosed, Concurrency: 1, Connections: 1},
 			Mode: results.ModeThroughput, IterationSeconds: 1, Iterations: len(xs)}
-		tr := results.Trial{}
+		tr := results.ForkResult{}
 		for i, x := range xs {
 			tr.Iterations = append(tr.Iterations, results.Iteration{Index: i, Seconds: 1, Ops: int64(x), ThroughputOpsS: x,
 				LatencyUs: results.Latency{Mean: 10, P50: 10, P75: 11, P90: 12, P99: 20, P999: 30, Max: 40}})
 		}
-		b.Trials = []results.Trial{tr}
+		b.Forks = []results.ForkResult{tr}
 		b.Summary.ThroughputOpsS = results.Throughput{Mean: xs[0], N: len(xs), CI: 0.999}
 		b.Summary.LatencyUs = results.Latency{Mean: 10, P50: 10, P75: 11, P90: 12, P99: 20, P999: 30, Max: 40}
 		res.Benchmarks = append(res.Benchmarks, b)

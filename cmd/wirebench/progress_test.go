@@ -26,7 +26,7 @@ func progressEvents() []runner.Event {
 	return []runner.Event{
 		{Kind: runner.KindStart, Total: 2, Name: names[0], Group: names, GroupKey: group, Rounds: 2, Resumed: 1,
 			Fork: 1, Forks: 3, Left: 80 * time.Second},
-		{Kind: runner.KindInterval, Index: 1, Total: 2, Name: names[1], Interval: &driver.Event{Target: 1, Trial: 1, Interval: iv}},
+		{Kind: runner.KindInterval, Index: 1, Total: 2, Name: names[1], Interval: &driver.Event{Target: 1, Fork: 1, Interval: iv}},
 		{Kind: runner.KindFork, Total: 2, Name: names[0], Group: names, GroupKey: group, Fork: 2, Forks: 3, Left: 40 * time.Second},
 	}
 }

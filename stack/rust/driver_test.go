@@ -40,7 +40,7 @@ func TestDriverRunsRustWorkers(t *testing.T) {
 				if s.Load, err = model.Normalize(); err != nil {
 					t.Fatal(err)
 				}
-				s.Warmup, s.Iterations, s.IterationTime, s.Trials = 100*time.Millisecond, 2, 200*time.Millisecond, 1
+				s.Warmup, s.Iterations, s.IterationTime, s.Forks = 100*time.Millisecond, 2, 200*time.Millisecond, 1
 				s.CallTimeout, s.ServerCPUs, s.ClientCPUs = 5*time.Second, nil, nil
 				s.Method = spec.MethodSequential
 				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
