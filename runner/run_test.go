@@ -28,7 +28,7 @@ defaults:
   warmup: 0s
   iterations: 2
   duration: 100ms
-  trials: 3
+  forks: 3
 load:
   concurrency: [2]
 targets:

@@ -38,6 +38,9 @@ func TestBundledSuitesParse(t *testing.T) {
 		if s.Name != name {
 			t.Errorf("suite %s: name %q, want the file's name", name, s.Name)
 		}
+		if len(s.Notes) > 0 {
+			t.Errorf("suite %s uses deprecated keys: %q", name, s.Notes)
+		}
 		if s.Description == "" {
 			t.Errorf("suite %s has no description", name)
 		}

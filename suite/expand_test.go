@@ -107,7 +107,7 @@ func TestOverrides(t *testing.T) {
 		|  - protocol: grpc-proto
 		|    iterations: 4
 		|    ops: 500
-		|    trials: 2
+		|    forks: 2
 		|    load: {concurrency: 20, connections: 2}
 		|    options: {window: 1MiB}
 		|    server_options: {window: 2MiB}
@@ -122,13 +122,13 @@ func TestOverrides(t *testing.T) {
 		|    mode: thrpt
 		|    load: {rates: [100, 200.5], arrival: poisson}`)
 	type row struct {
-		name               string
-		warmup             time.Duration
-		iterations, trials int
-		iterTime           time.Duration
-		iterOps            int64
-		mode               string
-		target, transport  string
+		name              string
+		warmup            time.Duration
+		iterations, forks int
+		iterTime          time.Duration
+		iterOps           int64
+		mode              string
+		target, transport string
 	}
 	var got []row
 	for _, b := range s.Benchmarks {
@@ -188,7 +188,7 @@ func TestOpenSweep(t *testing.T) {
 
 func TestSmoke(t *testing.T) {
 	s := mustParse(t, `
-		|defaults: {warmup: 5s, warmup_max: 30s, iterations: 20, duration: 10s, trials: 3}
+		|defaults: {warmup: 5s, warmup_max: 30s, iterations: 20, duration: 10s, forks: 3}
 		|targets: [grpc-proto]
 		|workloads:
 		|  - name: stream
@@ -201,10 +201,10 @@ func TestSmoke(t *testing.T) {
 		|    ops: 10`)
 	s.Smoke()
 	type row struct {
-		name               string
-		warmup, iterTime   time.Duration
-		iterations, trials int
-		ops                int64
+		name              string
+		warmup, iterTime  time.Duration
+		iterations, forks int
+		ops               int64
 	}
 	var got []row
 	for _, b := range s.Benchmarks {

@@ -67,6 +67,10 @@ type Suite struct {
 	Skips []Skip
 	// SmokeRun is set by Smoke: the suite's figures will not be measurements.
 	SmokeRun bool
+	// Notes say what the file should change though it was read, one line each with
+	// its FILE:LINE: a former setting key (spec.Setting.OldKey) read as today's. The
+	// program shows them; a library does not print.
+	Notes []string
 	// Process is how the suite's benchmarks are measured: "" by the driver, with
 	// worker processes per fork; ProcessOne in the process that runs the suite,
 	// servers and clients of a comparison group together (driver.RunOneProcess).
@@ -97,7 +101,7 @@ var topKeys = []string{"name", "description", "views", "original", "deviations",
 
 func topHint(key string) string {
 	switch {
-	case slices.Contains(settingKeys, key):
+	case slices.Contains(settingKeys, key) || spec.RenamedSetting(key) != nil:
 		return key + " is a run setting: put it under defaults (or in a target or workload entry)"
 	case key == "target" || key == "workload":
 		return "did you mean " + key + "s?"
@@ -239,6 +243,7 @@ func parse(file string, data []byte, loadOriginal func(string) (*originals.Origi
 	if c.failed() {
 		return nil, c.err()
 	}
+	s.Notes = c.notes()
 	return s, nil
 }
 

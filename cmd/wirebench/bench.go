@@ -221,7 +221,7 @@ func (c *benchCmd) Run(e *env) error {
 		return err
 	}
 	sp := res.Spec
-	progress, err := c.start(e, fmt.Sprintf("%s: %d trial(s) × (warmup %v + %d iterations)", sp.Name(), sp.Forks, sp.Warmup, sp.Iterations))
+	progress, err := c.start(e, fmt.Sprintf("%s: %d fork(s) × (warmup %v + %d iterations)", sp.Name(), sp.Forks, sp.Warmup, sp.Iterations))
 	if err != nil {
 		return err
 	}
@@ -300,6 +300,9 @@ func checkTarget(ctx context.Context, sp spec.Spec) error {
 // start says what is about to run (and how it is pinned) on the progress writer it
 // returns (stderr, or nothing with --quiet), and makes the profile directory.
 func (c *targetFlags) start(e *env, what string) (io.Writer, error) {
+	for _, note := range c.settings.deprecated() {
+		fmt.Fprintf(e.stderr, "wirebench: %s\n", note)
+	}
 	progress := io.Writer(e.stderr)
 	if c.Quiet {
 		progress = io.Discard

@@ -277,7 +277,7 @@ defaults:
   warmup: 0s
   iterations: 2
   duration: 200ms
-  trials: 3
+  forks: 3
 load:
   concurrency: [2]
 targets:
@@ -411,7 +411,7 @@ defaults:
   warmup: 0s
   iterations: 3
   duration: 100ms
-  trials: 1
+  forks: 1
 load:
   concurrency: [2]
 targets:

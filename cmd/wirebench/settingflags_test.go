@@ -22,7 +22,7 @@ func TestSettingFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	omitted := map[string][]string{"capacity": {"iterations", "duration", "ops", "trials", "mode"}}
+	omitted := map[string][]string{"capacity": {"iterations", "duration", "ops", "forks", "mode"}}
 	for _, cmd := range parser.Model.Children {
 		if cmd.Name != "bench" && cmd.Name != "capacity" {
 			continue
@@ -49,7 +49,7 @@ func TestSettingFlags(t *testing.T) {
 		}
 	}
 	// The defaults as users see them, written out (not taken from spec.Default).
-	want := map[string]string{"warmup": "1s", "iterations": "5", "duration": "1s", "trials": "1", "mode": "thrpt",
+	want := map[string]string{"warmup": "1s", "iterations": "5", "duration": "1s", "forks": "1", "mode": "thrpt",
 		"call-timeout": "10s", "server-cpus": "0", "client-cpus": "1", "data-size": "20", "seed": "1",
 		"arrival-seed": "1", "max-message-size": "16MiB", "warmup-max": "", "ops": "", "jvm-args": ""}
 	for _, cmd := range parser.Model.Children {
