@@ -21,9 +21,15 @@ import (
 	"time"
 )
 
-// SchemaVersion is the version of the results format this package writes and
-// the only one it reads.
-const SchemaVersion = 1
+// SchemaVersion is the version of the results format this package writes. It reads
+// that and every version from OldestSchemaVersion on, as this version's model.
+//
+// Version 2 calls a benchmark's forks "forks"; version 1 called them "trials", and
+// is otherwise the same.
+const SchemaVersion = 2
+
+// OldestSchemaVersion is the oldest version of the results format Read reads.
+const OldestSchemaVersion = 1
 
 // Results is one results file: the environment and every benchmark run.
 type Results struct {
@@ -235,9 +241,11 @@ type Benchmark struct {
 	IterationSeconds float64 `json:"iteration_s,omitempty"`
 	IterationOps     int64   `json:"iteration_ops,omitempty"`
 	// Iterations is the number of measurement iterations per trial.
-	Iterations int          `json:"iterations"`
-	Forks      []ForkResult `json:"trials"`
-	Summary    Summary      `json:"summary"`
+	Iterations int `json:"iterations"`
+	// Forks are the benchmark's forks, each with fresh worker processes, in order
+	// ("trials" in schema_version 1, which reading takes too).
+	Forks   []ForkResult `json:"forks"`
+	Summary Summary      `json:"summary"`
 	// Warnings are what a reader must know before trusting the figures, in the order
 	// they were found. In JSON they are "warnings", as reports print them, and
 	// "warning_details", as data (warning.go).
@@ -596,9 +604,10 @@ func (r *Results) marshal() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// Read reads a results file. It refuses a schema_version other than
-// SchemaVersion, and a document that does not match Schema, with messages that
-// say which.
+// Read reads a results file of any schema_version from OldestSchemaVersion to
+// SchemaVersion, as this version's model (its SchemaVersion is SchemaVersion, so
+// that writing it again writes today's format). It refuses another version, and a
+// document that does not match Schema, with messages that say which.
 func Read(r io.Reader) (*Results, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
@@ -617,8 +626,8 @@ func Read(r io.Reader) (*Results, error) {
 	if err := json.Unmarshal(*head.SchemaVersion, &v); err != nil {
 		return nil, fmt.Errorf("results: schema_version %s is not an integer", *head.SchemaVersion)
 	}
-	if v != SchemaVersion {
-		return nil, fmt.Errorf("results: schema_version %d is not supported: this wirebench reads version %d only", v, SchemaVersion)
+	if v < OldestSchemaVersion || v > SchemaVersion {
+		return nil, fmt.Errorf("results: schema_version %d is not supported: this wirebench reads versions %d to %d", v, OldestSchemaVersion, SchemaVersion)
 	}
 	if err := ValidateJSON(data); err != nil {
 		return nil, err // already says "results ..."
@@ -627,6 +636,7 @@ func Read(r io.Reader) (*Results, error) {
 	if err := json.Unmarshal(data, &res); err != nil {
 		return nil, fmt.Errorf("results: decode: %w", err)
 	}
+	res.SchemaVersion = SchemaVersion // Benchmark.UnmarshalJSON read the older names
 	return &res, nil
 }
 

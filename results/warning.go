@@ -187,6 +187,9 @@ type benchmarkJSON struct {
 	benchmarkFields
 	Warnings       []string `json:"warnings,omitempty"`
 	WarningDetails Warnings `json:"warning_details,omitempty"`
+	// Trials are the forks under their name in schema_version 1 (and in run journals
+	// written before version 2), read only.
+	Trials []ForkResult `json:"trials,omitempty"`
 }
 
 // benchmarkFields is Benchmark without its methods, so that encoding/json encodes
@@ -210,14 +213,18 @@ func (b Benchmark) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON reads b's warnings from warning_details, or, in a file written
-// before it, from their texts; and brings a trial error of such a file to today's
-// form (legacyTrial).
+// before it, from their texts; takes its forks from "trials" in a file written
+// before they were called forks (schema_version 1); and brings a fork's error of
+// such a file to today's form (legacyFork).
 func (b *Benchmark) UnmarshalJSON(data []byte) error {
 	var j benchmarkJSON
 	if err := json.Unmarshal(data, &j); err != nil {
 		return err
 	}
 	*b = Benchmark(j.benchmarkFields)
+	if b.Forks == nil {
+		b.Forks = j.Trials
+	}
 	b.Warnings = j.WarningDetails
 	if b.Warnings == nil && j.Warnings != nil {
 		b.Warnings = make(Warnings, len(j.Warnings))
