@@ -79,7 +79,7 @@ type Event struct {
 // Line is the one-line progress report of an event's interval.
 func (e Event) Line() string {
 	iv := e.Interval
-	return fmt.Sprintf("trial %d %-7s %-3d %12.1f ops/s  p99 %9.1f µs  errors %d", e.Fork+1, iv.Phase, iv.Index+1,
+	return fmt.Sprintf("fork %d %-7s %-3d %12.1f ops/s  p99 %9.1f µs  errors %d", e.Fork+1, iv.Phase, iv.Index+1,
 		iv.Throughput(), float64(iv.Resp.ValueAtQuantile(99))/1e3, iv.ErrorCount())
 }
 

@@ -270,8 +270,8 @@ func TestRemoteWorkerDies(t *testing.T) {
 		t.Fatal("the run succeeded with a client worker killed")
 	}
 	t.Logf("error: %v", err)
-	if !strings.Contains(err.Error(), "client worker 2 "+c2) || !strings.Contains(err.Error(), "trial 1, iteration 3") {
-		t.Errorf("error %q; want it to name client worker 2, its URL, and trial 1, iteration 3", err)
+	if !strings.Contains(err.Error(), "client worker 2 "+c2) || !strings.Contains(err.Error(), "fork 1, iteration 3") {
+		t.Errorf("error %q; want it to name client worker 2, its URL, and fork 1, iteration 3", err)
 	}
 	if len(trials) != 1 || len(trials[0].Intervals) != 2 {
 		t.Errorf("kept %d trials; want the one with its 2 finished iterations", len(trials))

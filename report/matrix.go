@@ -162,7 +162,7 @@ func pairFailure(b *results.Benchmark) string {
 const maxCellReason = 100
 
 // cellReason is reason shortened to maxCellReason characters (where it happened, the
-// trial and phase, is left for the warnings: Warning.Text holds the reason alone).
+// fork and phase, is left for the warnings: Warning.Text holds the reason alone).
 func cellReason(reason string) string {
 	if r := []rune(reason); len(r) > maxCellReason {
 		reason = string(r[:maxCellReason-1]) + "…"

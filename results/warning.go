@@ -98,12 +98,12 @@ type Warning struct {
 }
 
 // String is w as reports print it, and as a results file's "warnings" holds it: its
-// kind's label, its place, then its text, e.g. "failed: trial 2, round 1: worker
+// kind's label, its place, then its text, e.g. "failed: fork 2, round 1: worker
 // exited" or "generator-bound: the client used 97% of its CPUs".
 func (w Warning) String() string {
 	s := w.Text
 	if w.Fork > 0 && w.Phase != "" {
-		s = fmt.Sprintf("trial %d, %s: %s", w.Fork, w.Phase, s)
+		s = fmt.Sprintf("fork %d, %s: %s", w.Fork, w.Phase, s)
 	}
 	if l := w.Kind.Label(); l != "" {
 		s = l + ": " + s
@@ -150,8 +150,9 @@ type ForkError struct {
 	Err   error
 }
 
-// Error says where and why, as the driver always has: "trial 2, round 1: worker exited".
-func (e *ForkError) Error() string { return fmt.Sprintf("trial %d, %s: %v", e.Fork+1, e.Phase, e.Err) }
+// Error says where and why: "fork 2, round 1: worker exited" (before schema_version
+// 2, "trial 2, round 1: worker exited", which legacyPlace reads).
+func (e *ForkError) Error() string { return fmt.Sprintf("fork %d, %s: %v", e.Fork+1, e.Phase, e.Err) }
 
 func (e *ForkError) Unwrap() error { return e.Err }
 

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -21,7 +22,7 @@ func TestReadWarningsWrittenAsText(t *testing.T) {
 	}
 	want := sample(t)
 	if !reflect.DeepEqual(got, want) {
-		t.Errorf("warnings %+v, trials' errors %q %q;\nwant %+v, %q %q", got.Benchmarks[0].Warnings,
+		t.Errorf("warnings %+v, forks' errors %q %q;\nwant %+v, %q %q", got.Benchmarks[0].Warnings,
 			got.Benchmarks[0].Forks[1].Phase, got.Benchmarks[0].Forks[1].Error,
 			want.Benchmarks[0].Warnings, want.Benchmarks[0].Forks[1].Phase, want.Benchmarks[0].Forks[1].Error)
 	}
@@ -44,7 +45,7 @@ func TestWarningsReadByOlderReaders(t *testing.T) {
 	}
 	want := []string{
 		`generator-bound: lag p99 40µs is over 1ms <no> & "quoted"`,
-		"failed: trial 2, round 2: worker exited: signal: killed",
+		"failed: fork 2, round 2: worker exited: signal: killed",
 		"a warning of no kind",
 	}
 	if got := old.Benchmarks[0].Warnings; !slices.Equal(got, want) {
@@ -55,7 +56,8 @@ func TestWarningsReadByOlderReaders(t *testing.T) {
 	}
 }
 
-// Each text of an older file, read and printed again, is the text it was.
+// Each text of an older file, read and printed again, is the text it was, but that a
+// failure's place says fork where it said trial.
 func TestLegacyWarning(t *testing.T) {
 	for _, c := range []struct {
 		text string
@@ -82,14 +84,14 @@ func TestLegacyWarning(t *testing.T) {
 		if got != c.want {
 			t.Errorf("%q: read %+v, want %+v", c.text, got, c.want)
 		}
-		if s := got.String(); s != c.text {
+		if s := got.String(); s != strings.Replace(c.text, "failed: trial ", "failed: fork ", 1) {
 			t.Errorf("%q: printed again as %q", c.text, s)
 		}
 	}
 }
 
-// A trial's error of an older file loses its "trial N, PHASE: " to Phase only when N
-// is the trial's own number.
+// A fork's error of an older file loses its "trial N, PHASE: " to Phase only when N
+// is the fork's own number.
 func TestLegacyFork(t *testing.T) {
 	for _, c := range []struct{ in, want ForkResult }{
 		{ForkResult{Index: 1, Error: "trial 2, start: exit status 1"}, ForkResult{Index: 1, Phase: "start", Error: "exit status 1"}},
@@ -106,14 +108,14 @@ func TestLegacyFork(t *testing.T) {
 }
 
 // A failure carries the fork (from 1) and phase of the driver's ForkError, whose text
-// is what the driver has always printed; any other error is a failure of no fork.
+// says them; any other error is a failure of no fork.
 func TestFailure(t *testing.T) {
 	cause := errors.New("worker exited")
 	fe := &ForkError{Fork: 0, Phase: "isolation", Err: cause}
-	if fe.Error() != "trial 1, isolation: worker exited" || !errors.Is(fe, cause) {
+	if fe.Error() != "fork 1, isolation: worker exited" || !errors.Is(fe, cause) {
 		t.Errorf("ForkError %q, wraps its cause: %v", fe, errors.Is(fe, cause))
 	}
-	if w := Failure(fe); w != (Warning{Kind: WarnFailed, Fork: 1, Phase: "isolation", Text: "worker exited"}) || w.String() != "failed: trial 1, isolation: worker exited" {
+	if w := Failure(fe); w != (Warning{Kind: WarnFailed, Fork: 1, Phase: "isolation", Text: "worker exited"}) || w.String() != "failed: fork 1, isolation: worker exited" {
 		t.Errorf("Failure(%q) = %+v, %q", fe, w, w)
 	}
 	if w := Failure(fmt.Errorf("resolve: %w", cause)); w != (Warning{Kind: WarnFailed, Text: "resolve: worker exited"}) {
@@ -121,10 +123,10 @@ func TestFailure(t *testing.T) {
 	}
 	joined := errors.Join(fe, errors.New("release: EBUSY"))
 	if phase, why := ForkFailure(joined); phase != "" || why != joined.Error() {
-		t.Errorf("TrialFailure of a joined error = %q, %q: want its whole text", phase, why)
+		t.Errorf("ForkFailure of a joined error = %q, %q: want its whole text", phase, why)
 	}
 	if phase, why := ForkFailure(fe); phase != "isolation" || why != "worker exited" {
-		t.Errorf("TrialFailure = %q, %q", phase, why)
+		t.Errorf("ForkFailure = %q, %q", phase, why)
 	}
 }
 

@@ -53,7 +53,7 @@ func Group(bs []results.Benchmark, base int) {
 // process would change, is said once for its group, in the table's title.)
 func intervalWarning(r *results.Relative) string {
 	if r.DF < results.MinIntervalDF {
-		return fmt.Sprintf("its interval rests on %s (%.0f degrees of freedom); run more forks (trials) or rounds before reading it", r.Samples(), r.DF)
+		return fmt.Sprintf("its interval rests on %s (%.0f degrees of freedom); run more forks or rounds before reading it", r.Samples(), r.DF)
 	}
 	return ""
 }

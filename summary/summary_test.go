@@ -169,7 +169,7 @@ func TestSummarizeForkFailure(t *testing.T) {
 		t.Fatalf("failure warnings %+v, want %+v", failed, want)
 	}
 	// Printed, it reads as the driver's error always did.
-	if got := failed[0].String(); got != "failed: trial 2, round 2: worker exited: signal: killed" {
+	if got := failed[0].String(); got != "failed: fork 2, round 2: worker exited: signal: killed" {
 		t.Errorf("printed %q", got)
 	}
 }

@@ -97,7 +97,7 @@ func TestCompareExitCodes(t *testing.T) {
 func TestOldResultsFile(t *testing.T) {
 	old := filepath.Join("..", "..", "results", "testdata", "results-v1-trials.json")
 	code, stdout, stderr := runCLI(t, "report", "--format", "csv", old)
-	if code != exitOK || !strings.Contains(stdout, "grpc-proto/tcp/person.get/closed-c4") || !strings.Contains(stdout, "2, start: exit status 1") {
+	if code != exitOK || !strings.Contains(stdout, "grpc-proto/tcp/person.get/closed-c4") || !strings.Contains(stdout, "fork 2, start: exit status 1") {
 		t.Errorf("report of a version 1 file: exit %d\n%s%s", code, stdout, stderr)
 	}
 	if code, stdout, stderr := runCLI(t, "compare", old, old); code != exitOK {

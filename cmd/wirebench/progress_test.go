@@ -42,7 +42,7 @@ func TestProgressPlain(t *testing.T) {
 	pr.finish()
 	for _, want := range []string{
 		"[1-2/2] 2 targets interleaved, 2 rounds: http-json/tcp/person.get/closed-c2, grpc-proto/tcp/person.get/closed-c2 · fork 2 of 3, about 1m20s left (1 of its forks done in an earlier run)\n",
-		"    fork 2 of 3  round 1/2  grpc-proto/tcp/person.get/closed-c2  trial 2 measure 1",
+		"    fork 2 of 3  round 1/2  grpc-proto/tcp/person.get/closed-c2  fork 2 measure 1",
 		"    fork 2 of 3 done (person.get/closed-c2), about 40s left\n",
 	} {
 		if !strings.Contains(out.String(), want) {
