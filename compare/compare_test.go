@@ -9,7 +9,7 @@ import (
 	"github.com/wirebench/wirebench/results"
 )
 
-// thrpt is a throughput benchmark whose iterations (one trial) score xs ops/s,
+// thrpt is a throughput benchmark whose iterations (one fork) score xs ops/s,
 // with response-time p99 p99us.
 func thrpt(name string, p99us float64, xs ...float64) results.Benchmark {
 	b := results.Benchmark{Name: name, Mode: results.ModeThroughput, Load: results.Load{Model: results.ModelClosed, Concurrency: 10, Connections: 1}}
@@ -96,7 +96,7 @@ func TestCompare(t *testing.T) {
 		{"zero threshold", thrpt("a", 900, tight...), thrpt("a", 900, scaleAll(tight, 0.99)...), 0, Regressed, ""},
 		// ops/s against ms/op: different units, not compared.
 		{"mode changed", thrpt("a", 900, base...), avgt("a", 10000, 10010, 10020), 5, Incomparable, "mode changed from thrpt to avgt: not compared"},
-		// No iterations in the new file (a trial that failed at once).
+		// No iterations in the new file (a fork that failed at once).
 		{"no iterations", thrpt("a", 900, base...), thrpt("a", 900), 5, Inconclusive, "no iterations in the new file"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -369,7 +369,7 @@ type note struct {
 }
 
 // notes gathers what a reader must know before trusting a figure: warnings,
-// a generator-bound result, failed calls, trials cut short, late arrivals.
+// a generator-bound result, failed calls, forks cut short, late arrivals.
 func notes(bs []results.Benchmark) []note {
 	var ns []note
 	for _, b := range bs {

@@ -169,7 +169,7 @@ type Link struct {
 	Made []string `json:"made,omitempty"`
 }
 
-// Benchmark is one target × workload × load point, over all its trials.
+// Benchmark is one target × workload × load point, over all its forks.
 type Benchmark struct {
 	Name string `json:"name"`
 	// Series names the target without its transport (spec.Spec.Series): the protocol,
@@ -233,14 +233,14 @@ type Benchmark struct {
 	Mode          string  `json:"mode"`
 	WarmupSeconds float64 `json:"warmup_s"`
 	// WarmupMaxSeconds is set for an adaptive warm-up: it lasted at least
-	// WarmupSeconds and at most this, until its slices stopped changing (each trial's
+	// WarmupSeconds and at most this, until its slices stopped changing (each fork's
 	// Warmup says how long it took).
 	WarmupMaxSeconds float64 `json:"warmup_max_s,omitempty"`
 	// IterationSeconds is set for time-bounded iterations, IterationOps for
 	// count-bounded ones.
 	IterationSeconds float64 `json:"iteration_s,omitempty"`
 	IterationOps     int64   `json:"iteration_ops,omitempty"`
-	// Iterations is the number of measurement iterations per trial.
+	// Iterations is the number of measurement iterations per fork.
 	Iterations int `json:"iterations"`
 	// Forks are the benchmark's forks, each with fresh worker processes, in order
 	// ("trials" in schema_version 1, which reading takes too).
@@ -254,7 +254,7 @@ type Benchmark struct {
 	// the result (lag grew, or the client ran out of CPU).
 	GeneratorBound bool `json:"generator_bound"`
 	// Steady is the benchmark's steady-state class over its forks: the worst of its
-	// trials' (no steady state, then slowdown, warmed up, flat); empty when not
+	// forks' (no steady state, then slowdown, warmed up, flat); empty when not
 	// classified.
 	Steady string `json:"steady,omitempty"`
 	// Capacity is set for a capacity search: the highest rate the target sustained
@@ -346,26 +346,27 @@ type Load struct {
 	MaxInFlight int `json:"max_in_flight,omitempty"`
 }
 
-// Trial is one run of a benchmark with fresh worker processes: a fork.
+// ForkResult is one fork of a benchmark as a results file keeps it: a run of it with
+// fresh worker processes (Fork is what the driver measured of it).
 type ForkResult struct {
 	Index      int         `json:"index"`
 	Iterations []Iteration `json:"iterations"`
-	// Error says why a trial was cut short; its iterations so far are kept. Phase is
-	// what the trial was doing then ("start", "warmup", "round 3"; ForkError), empty
+	// Error says why a fork was cut short; its iterations so far are kept. Phase is
+	// what the fork was doing then ("start", "warmup", "round 3"; ForkError), empty
 	// when the failure was not of one phase (the run was stopped). In files written
 	// before Phase, Error began with "trial N, PHASE: ", which reading takes apart
-	// (legacyTrial).
+	// (legacyFork).
 	Error string `json:"error,omitempty"`
 	Phase string `json:"phase,omitempty"`
-	// Steady is how the trial's slices settled; its summary and ratios use the
+	// Steady is how the fork's slices settled; its summary and ratios use the
 	// iterations from StartRound on. Nil in files written before it existed.
 	Steady *Steady `json:"steady,omitempty"`
-	// Warmup is the trial's warm-up; nil without one (and in files written before it
+	// Warmup is the fork's warm-up; nil without one (and in files written before it
 	// was recorded).
 	Warmup *Warmup `json:"warmup,omitempty"`
 }
 
-// Warmup is how one trial (fork) of one target warmed up.
+// Warmup is how one fork of one target warmed up.
 type Warmup struct {
 	Seconds float64 `json:"seconds"`
 	// Adaptive is set when it ran in slices until they stopped changing; Settled says
@@ -421,9 +422,9 @@ type Iteration struct {
 	Histogram string `json:"histogram,omitempty"`
 }
 
-// Summary is a benchmark's result over every iteration of every trial.
+// Summary is a benchmark's result over every iteration of every fork.
 type Summary struct {
-	// ThroughputOpsS is the score: mean ± error over iterations × trials.
+	// ThroughputOpsS is the score: mean ± error over iterations × forks.
 	ThroughputOpsS Throughput `json:"throughput_ops_s"`
 	LatencyUs      Latency    `json:"latency_us"`
 	ServiceUs      *Latency   `json:"service_us,omitempty"`
@@ -472,7 +473,7 @@ type Relative struct {
 	// Rounds is the number of paired samples (interleaved rounds, or iterations
 	// paired by index when measured sequentially), over every fork.
 	Rounds int `json:"rounds"`
-	// Forks is how many forks (trials, each with fresh processes) the rounds came
+	// Forks is how many forks (each with fresh processes) the rounds came
 	// from. With two or more, the interval has Forks − 1 degrees of freedom and holds
 	// what differs from process to process; with one, only what differs from round
 	// to round.
@@ -558,7 +559,7 @@ type Latency struct {
 }
 
 // Write writes r as indented JSON, after checking it against Schema so that no
-// file this package writes fails to read back. A nil Params, Trials or
+// file this package writes fails to read back. A nil Params, Forks or
 // Iterations is written as an empty object or array, since the schema requires
 // them to be present. Write does not modify r.
 func (r *Results) Write(w io.Writer) error {
@@ -582,14 +583,14 @@ func (r *Results) marshal() ([]byte, error) {
 		if b.Params == nil {
 			b.Params = map[string]any{}
 		}
-		trials := make([]ForkResult, len(b.Forks))
+		forks := make([]ForkResult, len(b.Forks))
 		for j, t := range b.Forks {
 			if t.Iterations == nil {
 				t.Iterations = []Iteration{}
 			}
-			trials[j] = t
+			forks[j] = t
 		}
-		b.Forks = trials
+		b.Forks = forks
 		out.Benchmarks[i] = b
 	}
 	var buf bytes.Buffer

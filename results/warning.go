@@ -88,7 +88,7 @@ func (k WarningKind) IsError() bool { return k == WarnErrors || k == WarnFailed 
 type Warning struct {
 	Kind WarningKind `json:"kind"`
 	// Fork is the fork a failure happened in, numbered from 1 as reports number forks
-	// (its trial's index + 1); 0 when the warning is not of one fork. Phase is what
+	// (its ForkResult.Index + 1); 0 when the warning is not of one fork. Phase is what
 	// the fork was doing: "start", "isolation", "warmup", "round 3", "iteration 2".
 	Fork  int    `json:"fork,omitempty"`
 	Phase string `json:"phase,omitempty"`
@@ -140,10 +140,10 @@ func (ws Warnings) Strings() []string {
 }
 
 // ForkError is a failure in one phase of one fork. The driver's errors carry it, so
-// that the results keep where a fork failed as data (Trial.Phase, Warning.Fork and
+// that the results keep where a fork failed as data (ForkResult.Phase, Warning.Fork and
 // Phase) beside why (the error it wraps).
 type ForkError struct {
-	// Fork is the fork's index, as Fork.Index and Trial.Index count (from 0).
+	// Fork is the fork's index, as Fork.Index and ForkResult.Index count (from 0).
 	Fork int
 	// Phase is what the fork was doing: "start", "isolation", "warmup", "round 3".
 	Phase string
@@ -166,7 +166,7 @@ func Failure(err error) Warning {
 	return w
 }
 
-// TrialFailure is what a trial that err cut short records: the phase it failed in and
+// ForkFailure is what a fork that err cut short records: the phase it failed in and
 // why, for a *ForkError; else no phase and err's whole text. An error that joins a
 // fork's failure with another (errors.Join) keeps its whole text, so nothing of it
 // is lost.

@@ -12,9 +12,9 @@ import (
 	"testing"
 )
 
-// A file written before warnings had kinds (its warnings texts only, its trial error
+// A file written before warnings had kinds (its warnings texts only, its fork's error
 // led by "trial N, PHASE: ") reads as the same results written today: each warning's
-// kind from the label it begins with, a failure's fork and phase, the trial's phase.
+// kind from the label it begins with, a failure's fork and phase, the fork's phase.
 func TestReadWarningsWrittenAsText(t *testing.T) {
 	got, err := ReadFile(filepath.Join("testdata", "results-v1-text-warnings.json"))
 	if err != nil {

@@ -145,7 +145,7 @@ func runForks(ctx context.Context, runGroup groupRunner, specs []spec.Spec, opt 
 	return out
 }
 
-// withTrials is specs with n trials each.
+// withForks is specs with n forks each.
 func withForks(specs []spec.Spec, n int) []spec.Spec {
 	out := slices.Clone(specs)
 	for k := range out {

@@ -54,7 +54,7 @@ func loadSuite(t *testing.T, sequential, oneProcess bool) *suite.Suite {
 	return s
 }
 
-// trialIndices are each benchmark's fork indices, by name.
+// forkIndices are each benchmark's fork indices, by name.
 func forkIndices(r *results.Results) map[string][]int {
 	out := map[string][]int{}
 	for _, b := range r.Benchmarks {
@@ -171,14 +171,14 @@ func TestRunInterruptAndResume(t *testing.T) {
 				t.Errorf("resume starts at %+v, want %d forks resumed of %d", start, c.first, c.forks)
 			}
 			for k, want := range c.resumed {
-				var trials []int
-				for tr := range 3 {
-					if ran[k][tr] {
-						trials = append(trials, tr)
+				var forks []int
+				for f := range 3 {
+					if ran[k][f] {
+						forks = append(forks, f)
 					}
 				}
-				if !sameInts(trials, want) {
-					t.Errorf("%s: the resume ran forks %v, want %v", names[k], trials, want)
+				if !sameInts(forks, want) {
+					t.Errorf("%s: the resume ran forks %v, want %v", names[k], forks, want)
 				}
 			}
 			got = forkIndices(out.Results)

@@ -1,6 +1,6 @@
 // Package spec defines one benchmark: what is measured (a protocol served by a server
 // stack and called by a client stack, a workload and its parameters, a load model),
-// how (warmup, iterations, trials, method) and where (transport, CPU sets). It owns
+// how (warmup, iterations, forks, method) and where (transport, CPU sets). It owns
 // the defaults and the validation, and nothing else. The settings of how and where
 // are defined once, in the table Settings (settings.go): the suite keys and their
 // checks, the command line's flags and the control message sent to workers are all
@@ -62,7 +62,7 @@ type Spec struct {
 	Iterations    int
 	IterationTime time.Duration
 	IterationOps  int64
-	// Trials repeat the whole measurement with fresh worker processes.
+	// Forks repeat the whole measurement with fresh worker processes.
 	Forks int
 	// Mode is the score: ModeThroughput (ops/s) or ModeAverageTime (ms per op per caller).
 	Mode string
@@ -219,7 +219,7 @@ const (
 // server certificate and a CA its clients trust: tls and quic.
 func (s Spec) Secure() bool { return s.Transport == TLS || s.Transport == QUIC }
 
-// StartOverhead is the time an estimate adds to each trial for starting and stopping the
+// StartOverhead is the time an estimate adds to each fork for starting and stopping the
 // worker processes and checking the target against the contract (a group's targets
 // start at once: 0.36 s a fork for the quick suite's 10 processes, measured on the
 // 2-vCPU machine kind, docs/method.md).

@@ -152,10 +152,10 @@ func pairForks(t, b map[Slot]float64) *paired {
 	return p
 }
 
-// Slot is one sample's place: its trial (fork) and its round (iteration index).
+// Slot is one sample's place: its fork and its round (iteration index).
 type Slot struct{ Fork, Round int }
 
-// SortedSlots are m's slots by trial, then round.
+// SortedSlots are m's slots by fork, then round.
 func SortedSlots(m map[Slot]float64) []Slot {
 	out := make([]Slot, 0, len(m))
 	for k := range m {
@@ -187,14 +187,14 @@ func msPerOp(it results.Iteration) float64 {
 func latencyP50(it results.Iteration) float64 { return it.LatencyUs.P50 }
 func latencyP99(it results.Iteration) float64 { return it.LatencyUs.P99 }
 
-// SteadyThroughput is b's throughput by slot, from the steady part of each trial
+// SteadyThroughput is b's throughput by slot, from the steady part of each fork
 // that reached a steady state: the slices Paired pairs in the closed model.
 func SteadyThroughput(b *results.Benchmark) map[Slot]float64 {
 	return steadyValues(b, throughput, true)
 }
 
-// steadyValues are b's values by slot, from the steady part of each trial (a
-// trial's Steady.StartRound and after); steadyOnly leaves out the trials that
+// steadyValues are b's values by slot, from the steady part of each fork (a
+// fork's Steady.StartRound and after); steadyOnly leaves out the forks that
 // reached no steady state.
 func steadyValues(b *results.Benchmark, value sliceValue, steadyOnly bool) map[Slot]float64 {
 	out := map[Slot]float64{}

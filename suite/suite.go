@@ -376,9 +376,9 @@ func (s *Suite) matchesAny(baseline string) bool {
 // Estimate returns how long the suite takes to run (Estimate of its benchmarks).
 func (s *Suite) Estimate() time.Duration { return Estimate(s.Benchmarks) }
 
-// Estimate returns how long bs take to run, group by group (Groups): per trial, the
+// Estimate returns how long bs take to run, group by group (Groups): per fork, the
 // warmups and the iterations with their PhaseOverhead, and StartOverhead once per
-// trial of a group measured interleaved (its targets start at once) or per trial of
+// fork of a group measured interleaved (its targets start at once) or per fork of
 // each benchmark otherwise. Iterations of a number of ops count as nothing, so for
 // them it is a lower bound; an adaptive warm-up counts at its longest (WarmupMax),
 // except in a group whose workers an earlier group of the same fork warmed up

@@ -138,7 +138,7 @@ func TestGroupIntervalOverflow(t *testing.T) {
 
 // A fork's rounds before its steady state are left out of the pairs: a target at
 // half speed for its first 20 rounds, then at 1.5× the baseline, is 1.5× once its
-// trial says it was steady from round 20.
+// fork says it was steady from round 20.
 func TestGroupUsesSteadyRounds(t *testing.T) {
 	var tp, bp []float64
 	for i := range 60 {

@@ -13,7 +13,7 @@ import (
 
 // Steadiness classifies every target × fork of a group (stats.ClassifySteady), rs
 // being what the driver measured of each target: the result is indexed like rs and
-// its trials. A fork is classified on throughput in the closed model, on
+// its forks. A fork is classified on throughput in the closed model, on
 // response-time p50 in the open one, where the throughput is the fixed rate and a
 // target warming up shows as calls getting shorter. Summary.Benchmark then measures
 // each fork from its steady state's first slice; a fork with no steady state is
@@ -95,9 +95,9 @@ func warmupOf(t *results.Fork, open bool) *results.Warmup {
 
 // warmupWarning names the forks whose adaptive warm-up stopped at its longest
 // (warmupMax) with its slices still changing.
-func warmupWarning(trials []results.ForkResult, warmupMax time.Duration) string {
+func warmupWarning(forks []results.ForkResult, warmupMax time.Duration) string {
 	var capped []string
-	for _, t := range trials {
+	for _, t := range forks {
 		if w := t.Warmup; w != nil && w.Adaptive && !w.Settled {
 			capped = append(capped, fmt.Sprint(t.Index+1))
 		}
@@ -187,9 +187,9 @@ func benchmarkSteady(classes []string) string {
 // steadyWarnings say, for a benchmark, which forks were not steady from their first
 // measured slice and what was done about it: one warning per class (no steady state,
 // warmed up, slowdown) that some fork had.
-func steadyWarnings(trials []results.ForkResult) results.Warnings {
+func steadyWarnings(forks []results.ForkResult) results.Warnings {
 	var none, warmed, slowed []string
-	for _, t := range trials {
+	for _, t := range forks {
 		s := t.Steady
 		if s == nil {
 			continue

@@ -59,7 +59,7 @@ func build(head results.Benchmark, m *results.Measured, steady []*results.Steady
 		for _, iv := range t.Intervals {
 			rt.Iterations = append(rt.Iterations, iteration(iv))
 			if iv.Index < rt.Steady.StartRound {
-				continue // before the steady state: kept in the trial, not measured
+				continue // before the steady state: kept in the fork, not measured
 			}
 			all.Add(iv.Interval)
 			secs := iv.Seconds()

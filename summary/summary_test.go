@@ -60,11 +60,11 @@ func withServer(iv *results.Interval, cpu time.Duration, rss int64) *results.Int
 	return iv
 }
 
-// Score and error as JMH: mean of every iteration of every trial, 99.9 % Student t
+// Score and error as JMH: mean of every iteration of every fork, 99.9 % Student t
 // half-width; per-op figures are totals over ops; server CPU from the marks.
 func TestSummarizeClosed(t *testing.T) {
 	sp := closedSpec()
-	var trials []*results.Fork
+	var forks []*results.Fork
 	opsPerIter := []int64{1000, 1100, 900, 1050, 950, 1000}
 	for k := range 2 {
 		tr := &results.Fork{Index: k}
@@ -72,9 +72,9 @@ func TestSummarizeClosed(t *testing.T) {
 			iv := interval(i, opsPerIter[3*k+i], 200*time.Microsecond, 0, 10*time.Millisecond, false)
 			tr.Intervals = append(tr.Intervals, withServer(iv, 10*time.Millisecond, (10+int64(k))<<20))
 		}
-		trials = append(trials, tr)
+		forks = append(forks, tr)
 	}
-	b := Benchmark(resolve(t, sp), &results.Measured{Forks: trials, Method: spec.MethodSequential}, nil)
+	b := Benchmark(resolve(t, sp), &results.Measured{Forks: forks, Method: spec.MethodSequential}, nil)
 	s := b.Summary
 	// Mean 1000; deviations 0, ±100, ±50: sd √(25000/5) = 70.711; t(0.9995, 5) =
 	// 6.869 (Student t table), so Error = 6.869 × 70.711 / √6 = 198.3.
@@ -103,7 +103,7 @@ func TestSummarizeClosed(t *testing.T) {
 		t.Errorf("warnings %v on a healthy run", b.Warnings)
 	}
 	sp.Mode = spec.ModeAverageTime
-	b = Benchmark(resolve(t, sp), &results.Measured{Forks: trials}, nil)
+	b = Benchmark(resolve(t, sp), &results.Measured{Forks: forks}, nil)
 	if a := b.Summary.AvgTimeMs; a == nil || a.N != 6 || math.Abs(a.Mean-4) > 0.02 {
 		t.Errorf("avgt score %+v, want about 4 ms over 6 iterations", a)
 	}
@@ -153,7 +153,7 @@ func TestSummarizeErrors(t *testing.T) {
 	}
 }
 
-// A fork that failed keeps where (its phase) apart from why, in its trial and in the
+// A fork that failed keeps where (its phase) apart from why, in its fork and in the
 // benchmark's failure warning, which names the fork as reports number it (from 1).
 func TestSummarizeForkFailure(t *testing.T) {
 	ok := &results.Fork{Index: 0, Intervals: []*results.Interval{interval(0, 10, time.Millisecond, 0, time.Millisecond, false)}}
@@ -161,7 +161,7 @@ func TestSummarizeForkFailure(t *testing.T) {
 	cut.Err = &results.ForkError{Fork: 1, Phase: "round 2", Err: errors.New("worker exited: signal: killed")}
 	b := Benchmark(resolve(t, closedSpec()), &results.Measured{Forks: []*results.Fork{ok, cut}, Err: cut.Err}, nil)
 	if tr := b.Forks[1]; tr.Phase != "round 2" || tr.Error != "worker exited: signal: killed" || b.Forks[0].Error != "" {
-		t.Errorf("trials %+v, want the second cut short in round 2", b.Forks)
+		t.Errorf("forks %+v, want the second cut short in round 2", b.Forks)
 	}
 	failed := b.Warnings.Of(results.WarnFailed)
 	want := results.Warning{Kind: results.WarnFailed, Fork: 2, Phase: "round 2", Text: "worker exited: signal: killed"}

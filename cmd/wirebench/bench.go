@@ -235,12 +235,12 @@ func (c *benchCmd) Run(e *env) error {
 		return err
 	}
 	defer metrics.stop()
-	trials, runErr := driver.Run(e.ctx, sp, driver.Options{ProfileDir: c.Profile, Hosts: hosts, TLS: tc,
+	forks, runErr := driver.Run(e.ctx, sp, driver.Options{ProfileDir: c.Profile, Hosts: hosts, TLS: tc,
 		Observe: func(ev driver.Event) {
 			metrics.observe(sp.Name(), ev)
 			fmt.Fprintf(progress, "  %s\n", ev.Line())
 		}})
-	b := summary.Benchmark(driver.DescribeResolved(res), &results.Measured{Forks: trials, Method: spec.MethodSequential, Err: runErr}, nil)
+	b := summary.Benchmark(driver.DescribeResolved(res), &results.Measured{Forks: forks, Method: spec.MethodSequential, Err: runErr}, nil)
 	out := &results.Results{SchemaVersion: results.SchemaVersion, Benchmarks: []results.Benchmark{b}, Environment: env}
 	measured := b.Summary.Ops > 0 || b.Summary.Errors > 0
 	if measured {

@@ -402,7 +402,7 @@ func TestRunInterruptSaysWhatItWrote(t *testing.T) {
 
 // --precision adds forks to a group while a ratio is wider than asked and the budget
 // allows: a precision no run of a few forks can reach (0.1 %) ends with the budget,
-// after more forks than the suite's one, each fork's trial numbered on from the last,
+// after more forks than the suite's one, each fork numbered on from the last,
 // and the results say the precision was not reached.
 func TestRunPrecisionAddsForks(t *testing.T) {
 	path := writeSuite(t, `name: precise
@@ -429,11 +429,11 @@ workloads:
 	b := res.Benchmarks[1]
 	rel := b.Summary.Relative
 	if rel == nil || rel.Forks < 2 || len(b.Forks) != rel.Forks {
-		t.Fatalf("relative %+v over %d trials: want forks added", rel, len(b.Forks))
+		t.Fatalf("relative %+v over %d forks: want forks added", rel, len(b.Forks))
 	}
 	for i, tr := range b.Forks {
 		if tr.Index != i {
-			t.Errorf("trial %d has index %d: forks added later must number on", i, tr.Index)
+			t.Errorf("fork %d has index %d: forks added later must number on", i, tr.Index)
 		}
 	}
 	if w := strings.Join(b.Warnings.Of(results.WarnPrecision).Strings(), "\n"); !strings.Contains(w, "precision: ±0.1 % not reached") {

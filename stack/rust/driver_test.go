@@ -45,13 +45,13 @@ func TestDriverRunsRustWorkers(t *testing.T) {
 				s.Method = spec.MethodSequential
 				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 				defer cancel()
-				trials, err := driver.Run(ctx, s, driver.Options{Binary: binary})
+				forks, err := driver.Run(ctx, s, driver.Options{Binary: binary})
 				if err != nil {
 					t.Fatal(err)
 				}
-				for _, tr := range trials {
+				for _, tr := range forks {
 					if tr.Err != nil || len(tr.Intervals) != 2 {
-						t.Fatalf("trial %d: %v, %d intervals", tr.Index, tr.Err, len(tr.Intervals))
+						t.Fatalf("fork %d: %v, %d intervals", tr.Index, tr.Err, len(tr.Intervals))
 					}
 					for k, iv := range tr.Intervals {
 						if iv.Ops == 0 || iv.Resp.TotalCount() != iv.Ops || iv.ErrorCount() != 0 || iv.Index != k {
