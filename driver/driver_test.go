@@ -41,21 +41,21 @@ func testSpec(protocol, transport string) spec.Spec {
 	return s
 }
 
-// A benchmark over real worker processes: trials with fresh workers, intervals with
+// A benchmark over real worker processes: forks with fresh workers, intervals with
 // histograms, CPU, bytes and the server's readings.
 func TestRunForks(t *testing.T) {
 	var events []Event
-	trials, err := Run(context.Background(), testSpec("grpc-proto", "unix"), Options{Binary: binary,
+	forks, err := Run(context.Background(), testSpec("grpc-proto", "unix"), Options{Binary: binary,
 		Observe: func(e Event) { events = append(events, e) }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(trials) != 2 || len(events) != 6 {
-		t.Fatalf("%d trials, %d events; want 2 and 6 (warmup + 2 iterations each)", len(trials), len(events))
+	if len(forks) != 2 || len(events) != 6 {
+		t.Fatalf("%d forks, %d events; want 2 and 6 (warmup + 2 iterations each)", len(forks), len(events))
 	}
-	for _, tr := range trials {
+	for _, tr := range forks {
 		if tr.Warmup == nil || len(tr.Intervals) != 2 {
-			t.Fatalf("trial %d: warmup %v, %d intervals", tr.Index, tr.Warmup != nil, len(tr.Intervals))
+			t.Fatalf("fork %d: warmup %v, %d intervals", tr.Index, tr.Warmup != nil, len(tr.Intervals))
 		}
 		for k, iv := range tr.Intervals {
 			if iv.Ops == 0 || iv.Resp.TotalCount() != iv.Ops || iv.ErrorCount() != 0 || iv.Index != k {
@@ -73,11 +73,11 @@ func TestRunForks(t *testing.T) {
 
 // In-process protocols need no server worker.
 func TestRunDirect(t *testing.T) {
-	trials, err := Run(context.Background(), testSpec("direct", "inproc"), Options{Binary: binary})
+	forks, err := Run(context.Background(), testSpec("direct", "inproc"), Options{Binary: binary})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tr := trials[0]; len(tr.Intervals) != 2 || tr.Intervals[0].Server != nil {
+	if tr := forks[0]; len(tr.Intervals) != 2 || tr.Intervals[0].Server != nil {
 		t.Errorf("direct: %d intervals, server reading %v", len(tr.Intervals), tr.Intervals[0].Server)
 	}
 }
@@ -106,7 +106,7 @@ func TestRunGroupInterleaved(t *testing.T) {
 	}
 	for i, r := range rs {
 		if r.Err != nil || r.Method != spec.MethodInterleaved || len(r.Forks) != 1 {
-			t.Fatalf("target %d: err %v, method %q, %d trials", i, r.Err, r.Method, len(r.Forks))
+			t.Fatalf("target %d: err %v, method %q, %d forks", i, r.Err, r.Method, len(r.Forks))
 		}
 		tr := r.Forks[0]
 		if tr.Warmup == nil || len(tr.Intervals) != 4 {
@@ -137,7 +137,7 @@ func TestAdaptiveWarmupStopsAtItsMax(t *testing.T) {
 	}})
 	for i, r := range rs {
 		if r.Err != nil || len(r.Forks) != 1 || len(r.Forks[0].Intervals) != 2 {
-			t.Fatalf("target %d: err %v, %d trials", i, r.Err, len(r.Forks))
+			t.Fatalf("target %d: err %v, %d forks", i, r.Err, len(r.Forks))
 		}
 	}
 	a, f := rs[0].Forks[0], rs[1].Forks[0]
@@ -181,7 +181,7 @@ func TestRunGroupOneFails(t *testing.T) {
 func TestWorkerKilled(t *testing.T) {
 	s := testSpec("http-json", "tcp")
 	s.Iterations, s.Forks = 50, 1
-	var trials []*results.Fork
+	var forks []*results.Fork
 	var err error
 	done := make(chan struct{})
 	// The driver's sockets go under a directory of this test's own, so that the
@@ -190,10 +190,10 @@ func TestWorkerKilled(t *testing.T) {
 	go func() {
 		defer close(done)
 		killed := false
-		trials, err = Run(context.Background(), s, Options{Binary: binary, TempDir: tmp, Observe: func(e Event) {
+		forks, err = Run(context.Background(), s, Options{Binary: binary, TempDir: tmp, Observe: func(e Event) {
 			if e.Interval.Phase == string(engine.Measure) && e.Interval.Index == 1 && !killed {
 				killed = true
-				killWorker(t, tmp, "server-0-0.sock") // the server worker of trial 0
+				killWorker(t, tmp, "server-0-0.sock") // the server worker of fork 0
 			}
 		}})
 	}()
@@ -209,8 +209,8 @@ func TestWorkerKilled(t *testing.T) {
 	if !strings.Contains(err.Error(), "server worker") && !strings.Contains(err.Error(), "client worker") {
 		t.Errorf("error %q does not say which worker failed", err)
 	}
-	if len(trials) != 1 || len(trials[0].Intervals) < 2 || trials[0].Err == nil {
-		t.Errorf("kept %d trials; want the one, with its 2+ finished intervals and its error", len(trials))
+	if len(forks) != 1 || len(forks[0].Intervals) < 2 || forks[0].Err == nil {
+		t.Errorf("kept %d forks; want the one, with its 2+ finished intervals and its error", len(forks))
 	}
 }
 
@@ -320,7 +320,7 @@ func TestRunTLSGroup(t *testing.T) {
 	var perOp [2]float64
 	for i, r := range rs {
 		if r.Err != nil || len(r.Forks) != 1 {
-			t.Fatalf("%s: err %v, %d trials", specs[i].Name(), r.Err, len(r.Forks))
+			t.Fatalf("%s: err %v, %d forks", specs[i].Name(), r.Err, len(r.Forks))
 		}
 		var sent, ops int64
 		for _, iv := range r.Forks[0].Intervals {
@@ -351,12 +351,12 @@ func TestRunQUIC(t *testing.T) {
 			t.Fatal(err)
 		}
 		s.Params = wl.DefaultParams()
-		trials, err := Run(context.Background(), s, Options{Binary: binary})
+		forks, err := Run(context.Background(), s, Options{Binary: binary})
 		if err != nil {
 			t.Fatalf("%s: %v", w, err)
 		}
 		var ops, sent, recv int64
-		for _, iv := range trials[0].Intervals {
+		for _, iv := range forks[0].Intervals {
 			ops, sent, recv = ops+iv.Ops, sent+iv.BytesSent, recv+iv.BytesReceived
 			if iv.ErrorCount() != 0 {
 				t.Errorf("%s: errors %v", w, iv.Errors)

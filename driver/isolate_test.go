@@ -187,11 +187,11 @@ func TestRunGroupFrozenNeighbours(t *testing.T) {
 		s.Method, s.Iterations, s.Forks, s.IterationTime = spec.MethodInterleaved, 3, 2, 50*time.Millisecond
 		specs = append(specs, s)
 	}
-	frozen := func(target, trial int) (bool, int) {
-		g := filepath.Join(dir, fmt.Sprintf("t%d-f%d", target, trial))
+	frozen := func(target, fork int) (bool, int) {
+		g := filepath.Join(dir, fmt.Sprintf("t%d-f%d", target, fork))
 		ev, err := os.ReadFile(filepath.Join(g, "cgroup.events"))
 		if err != nil {
-			t.Errorf("target %d fork %d: %v", target, trial, err)
+			t.Errorf("target %d fork %d: %v", target, fork, err)
 			return false, 0
 		}
 		procs, _ := os.ReadFile(filepath.Join(g, "cgroup.procs"))

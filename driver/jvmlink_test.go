@@ -33,12 +33,12 @@ func TestJVMClientBehindLink(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	h := spec.Hosts{Link: link.Profile{Delay: 5 * time.Millisecond}}
-	trials, err := Run(ctx, s, Options{Binary: binary, JavaWorker: jar, StartTimeout: 30 * time.Second, Hosts: h})
+	forks, err := Run(ctx, s, Options{Binary: binary, JavaWorker: jar, StartTimeout: 30 * time.Second, Hosts: h})
 	if err != nil {
 		t.Fatal(err)
 	}
 	all := record.NewInterval(false)
-	for _, iv := range trials[0].Intervals {
+	for _, iv := range forks[0].Intervals {
 		all.Add(iv.Interval)
 		if iv.Ops == 0 || iv.LinkCPU <= 0 {
 			t.Errorf("interval %d: %d ops, link CPU %v; want calls and the proxy's CPU", iv.Index, iv.Ops, iv.LinkCPU)
