@@ -61,7 +61,7 @@ type Change int
 // when the interval lies within ±T, a significant worsening is Regressed when
 // the whole interval is worse than −T and Worse when the whole interval is
 // within it; an interval that straddles ±T is Inconclusive: more iterations or
-// trials would tell.
+// forks would tell.
 const (
 	Same         Change = iota // "~", and the interval within ±threshold
 	Better                     // significantly better
@@ -83,7 +83,7 @@ type Row struct {
 	// Mode is the benchmark's mode (the new file's if they differ); Unit is
 	// "ops/s" for thrpt and "ms/op" for avgt.
 	Mode, Unit string
-	// Old and New are the per-iteration scores of every trial, sorted; nil
+	// Old and New are the per-iteration scores of every fork, sorted; nil
 	// when the benchmark is not in that file.
 	Old, New []float64
 	// OldScore and NewScore are the medians of Old and New (benchstat's
@@ -315,13 +315,13 @@ func pctChange(old, new float64) float64 {
 	return (new/old - 1) * 100
 }
 
-// Samples returns a benchmark's per-iteration scores over every trial,
+// Samples returns a benchmark's per-iteration scores over every fork,
 // sorted: throughput in ops/s for thrpt, ms per op per caller for avgt
 // (seconds × concurrency / ops × 1000, as bench computes the avgt score). An
 // iteration with no ops has no avgt score and is left out. It also returns
 // the iterations' response-time p99s in µs.
 func Samples(b results.Benchmark) (scores, p99s []float64) {
-	for _, t := range b.Trials {
+	for _, t := range b.Forks {
 		for _, it := range t.Iterations {
 			switch {
 			case b.Mode != results.ModeAverageTime:

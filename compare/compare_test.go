@@ -9,16 +9,16 @@ import (
 	"github.com/wirebench/wirebench/results"
 )
 
-// thrpt is a throughput benchmark whose iterations (one trial) score xs ops/s,
+// thrpt is a throughput benchmark whose iterations (one fork) score xs ops/s,
 // with response-time p99 p99us.
 func thrpt(name string, p99us float64, xs ...float64) results.Benchmark {
 	b := results.Benchmark{Name: name, Mode: results.ModeThroughput, Load: results.Load{Model: results.ModelClosed, Concurrency: 10, Connections: 1}}
-	t := results.Trial{}
+	t := results.ForkResult{}
 	for i, x := range xs {
 		t.Iterations = append(t.Iterations, results.Iteration{Index: i, Seconds: 1, Ops: int64(x), ThroughputOpsS: x,
 			LatencyUs: results.Latency{P99: p99us + float64(i)}})
 	}
-	b.Trials = []results.Trial{t}
+	b.Forks = []results.ForkResult{t}
 	b.Summary.LatencyUs.P99 = p99us
 	return b
 }
@@ -27,12 +27,12 @@ func thrpt(name string, p99us float64, xs ...float64) results.Benchmark {
 // iterations make ops[i] ops: 10,000 ops is 1 ms/op per caller.
 func avgt(name string, ops ...int64) results.Benchmark {
 	b := results.Benchmark{Name: name, Mode: results.ModeAverageTime, Load: results.Load{Model: results.ModelClosed, Concurrency: 10, Connections: 1}}
-	t := results.Trial{}
+	t := results.ForkResult{}
 	for i, n := range ops {
 		t.Iterations = append(t.Iterations, results.Iteration{Index: i, Seconds: 1, Ops: n, ThroughputOpsS: float64(n),
 			LatencyUs: results.Latency{P99: 2000}})
 	}
-	b.Trials = []results.Trial{t}
+	b.Forks = []results.ForkResult{t}
 	b.Summary.LatencyUs.P99 = 2000
 	return b
 }
@@ -96,7 +96,7 @@ func TestCompare(t *testing.T) {
 		{"zero threshold", thrpt("a", 900, tight...), thrpt("a", 900, scaleAll(tight, 0.99)...), 0, Regressed, ""},
 		// ops/s against ms/op: different units, not compared.
 		{"mode changed", thrpt("a", 900, base...), avgt("a", 10000, 10010, 10020), 5, Incomparable, "mode changed from thrpt to avgt: not compared"},
-		// No iterations in the new file (a trial that failed at once).
+		// No iterations in the new file (a fork that failed at once).
 		{"no iterations", thrpt("a", 900, base...), thrpt("a", 900), 5, Inconclusive, "no iterations in the new file"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -71,7 +71,7 @@ func TestBenchmarkMessageWire(t *testing.T) {
 	s.Protocol, s.Label, s.Workload, s.Params = "grpc-proto", "big", "echo", contract.Params{Payload: 1024}
 	s.ClientOptions = map[string]string{"window": "64KiB"}
 	s.Load = load.Model{Kind: load.Open, Rate: 2500, Arrival: load.Poisson, Concurrency: 64, Connections: 2}
-	s.Warmup, s.WarmupMax, s.Iterations, s.IterationTime, s.Trials = 3*time.Second, 20*time.Second, 7, 1500*time.Millisecond, 4
+	s.Warmup, s.WarmupMax, s.Iterations, s.IterationTime, s.Forks = 3*time.Second, 20*time.Second, 7, 1500*time.Millisecond, 4
 	s.Mode, s.Method, s.CallTimeout, s.ArrivalSeed, s.DataSeed, s.DataSize, s.MaxMessageSize = spec.ModeAverageTime, spec.MethodSequential, 250*time.Millisecond, 9, 11, 300, 4<<20
 	s.JVMArgs = []string{"-Xmx2g"}
 	r := Resolved{Spec: s, Server: &protocol.Stack{Name: "grpc-go"}, Client: &protocol.Stack{Name: "grpc-go-client"}}
@@ -79,7 +79,7 @@ func TestBenchmarkMessageWire(t *testing.T) {
 		Name: s.Name(), Protocol: "grpc-proto", ServerStack: "grpc-go", ClientStack: "grpc-go-client", Label: "big",
 		Transport: "tcp", Workload: "echo", Payload: 1024, ClientOptions: map[string]string{"window": "64KiB"},
 		Load:        &controlpb.LoadModel{Kind: "open", Concurrency: 64, Connections: 2, Rate: 2500, Arrival: "poisson"},
-		WarmupNanos: 3e9, Iterations: 7, IterationNanos: 1.5e9, Trials: 4, Mode: "avgt", Method: "sequential",
+		WarmupNanos: 3e9, Iterations: 7, IterationNanos: 1.5e9, Forks: 4, Mode: "avgt", Method: "sequential",
 		CallTimeoutNanos: 250e6, ArrivalSeed: 9, DataSeed: 11, DataSize: 300, MaxMessageSize: 4 << 20,
 	}
 	if got := BenchmarkMessage(r); !proto.Equal(got, want) {

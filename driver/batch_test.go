@@ -48,7 +48,7 @@ func batchGroups(workers string) [][]spec.Spec {
 		for _, p := range []string{"grpc-proto", "http-json"} {
 			s := testSpec(p, "tcp")
 			s.Workload, s.Workers = w, workers
-			s.Method, s.Iterations, s.Trials, s.IterationTime, s.Warmup = spec.MethodInterleaved, 2, 2, 30*time.Millisecond, 50*time.Millisecond
+			s.Method, s.Iterations, s.Forks, s.IterationTime, s.Warmup = spec.MethodInterleaved, 2, 2, 30*time.Millisecond, 50*time.Millisecond
 			g = append(g, s)
 		}
 		groups = append(groups, g)
@@ -75,7 +75,7 @@ func TestRunBatchSharesWorkers(t *testing.T) {
 				opts[g] = Options{Binary: bin,
 					Observe: func(e Event) {
 						if e.Interval.Phase == string(engine.Warmup) {
-							order = append(order, fmt.Sprintf("g%d-f%d", g, e.Trial))
+							order = append(order, fmt.Sprintf("g%d-f%d", g, e.Fork))
 						}
 					},
 					ForkDone: func(fs map[int]*results.Fork) { forks[g] += len(fs) }}
@@ -86,10 +86,10 @@ func TestRunBatchSharesWorkers(t *testing.T) {
 			}
 			for g, ms := range out {
 				for i, m := range ms {
-					if m.Err != nil || len(m.Trials) != 2 {
-						t.Fatalf("group %d target %d: err %v, %d forks; want 2", g, i, m.Err, len(m.Trials))
+					if m.Err != nil || len(m.Forks) != 2 {
+						t.Fatalf("group %d target %d: err %v, %d forks; want 2", g, i, m.Err, len(m.Forks))
 					}
-					for _, f := range m.Trials {
+					for _, f := range m.Forks {
 						if f.Warmup == nil || len(f.Intervals) != 2 || f.Intervals[1].Ops == 0 {
 							t.Errorf("group %d target %d fork %d: warm-up %v, %d slices; want a warm-up and 2 slices with calls", g, i, f.Index, f.Warmup != nil, len(f.Intervals))
 						}
@@ -128,7 +128,7 @@ func TestRunBatchTargetDies(t *testing.T) {
 	groups := batchGroups(spec.WorkersPerFork)
 	killed := false
 	opts := []Options{{Binary: bin, Observe: func(e Event) {
-		if e.Target == 0 && e.Trial == 0 && e.Interval.Phase == string(engine.Measure) && !killed {
+		if e.Target == 0 && e.Fork == 0 && e.Interval.Phase == string(engine.Measure) && !killed {
 			killed = true
 			for _, line := range spawned(t, log) {
 				if strings.Contains(line, "server-0-0.sock") {
@@ -142,12 +142,12 @@ func TestRunBatchTargetDies(t *testing.T) {
 	if !killed {
 		t.Fatal("no slice of the first target was observed")
 	}
-	if m := out[0][0]; m.Err == nil || len(m.Trials) != 1 || m.Trials[0].Err == nil {
-		t.Errorf("the killed target in the first group: err %v, %d forks; want its first fork failed and no second", m.Err, len(m.Trials))
+	if m := out[0][0]; m.Err == nil || len(m.Forks) != 1 || m.Forks[0].Err == nil {
+		t.Errorf("the killed target in the first group: err %v, %d forks; want its first fork failed and no second", m.Err, len(m.Forks))
 	}
 	for _, m := range []*results.Measured{out[0][1], out[1][0], out[1][1]} {
-		if m.Err != nil || len(m.Trials) != 2 || len(m.Trials[1].Intervals) != 2 {
-			t.Errorf("err %v, %d forks; want 2 forks measured", m.Err, len(m.Trials))
+		if m.Err != nil || len(m.Forks) != 2 || len(m.Forks[1].Intervals) != 2 {
+			t.Errorf("err %v, %d forks; want 2 forks measured", m.Err, len(m.Forks))
 		}
 	}
 	if n := len(spawned(t, log)); n != 10 {
@@ -165,8 +165,8 @@ func TestRunBatchOnlySameTargets(t *testing.T) {
 	out := RunBatch(context.Background(), groups, []Options{{Binary: binary}, {Binary: binary}})
 	for g, ms := range out {
 		for i, m := range ms {
-			if m.Err != nil || m.Workers != nil || len(m.Trials) != 2 {
-				t.Errorf("group %d target %d: err %v, workers %v, %d forks; want 2 forks on workers of its own", g, i, m.Err, m.Workers, len(m.Trials))
+			if m.Err != nil || m.Workers != nil || len(m.Forks) != 2 {
+				t.Errorf("group %d target %d: err %v, workers %v, %d forks; want 2 forks on workers of its own", g, i, m.Err, m.Workers, len(m.Forks))
 			}
 		}
 	}
@@ -180,7 +180,7 @@ func TestRunBatchJVM(t *testing.T) {
 	for _, g := range groups {
 		g[0].ServerStack, g[0].ClientStack = "grpc-java-netty", "grpc-java-netty"
 		for i := range g {
-			g[i].Trials = 1
+			g[i].Forks = 1
 		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
@@ -188,7 +188,7 @@ func TestRunBatchJVM(t *testing.T) {
 	opt := Options{Binary: binary, JavaWorker: jar, StartTimeout: 30 * time.Second}
 	out := RunBatch(ctx, groups, []Options{opt, opt})
 	for g, ms := range out {
-		if m := ms[0]; m.Err != nil || len(m.Trials) != 1 || len(m.Trials[0].Intervals) != 2 || m.Workers == nil {
+		if m := ms[0]; m.Err != nil || len(m.Forks) != 1 || len(m.Forks[0].Intervals) != 2 || m.Workers == nil {
 			t.Fatalf("group %d, grpc-java: err %v, workers %v; want 2 slices on shared workers", g, m.Err, m.Workers)
 		}
 	}

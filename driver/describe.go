@@ -13,7 +13,7 @@ import (
 
 // DescribeResolved is r's description in results before anything is measured: its
 // identity, settings, load and the stacks of both sides, with the tier of this run,
-// and for a capacity search its objectives. summary adds what was measured (trials,
+// and for a capacity search its objectives. summary adds what was measured (forks,
 // summary, warnings).
 func DescribeResolved(r control.Resolved) results.Benchmark {
 	s := r.Spec

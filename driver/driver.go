@@ -36,7 +36,7 @@ type Options struct {
 	// StartTimeout bounds a worker's start (default 10 s; three times that for a JVM).
 	StartTimeout time.Duration
 	// ProfileDir, when set, receives a profile of each worker process it spawns,
-	// named after the worker (server-T-N, client-T-N for target T of a group, trial N):
+	// named after the worker (server-T-N, client-T-N for target T of a group, fork N):
 	// a Go worker's CPU profile (.pprof), a JVM worker's JFR recording (.jfr, JFR's
 	// profile settings) and GC log (.gc.log).
 	ProfileDir string
@@ -53,10 +53,10 @@ type Options struct {
 	// Hosts places the workers (the zero Hosts: one server and one client worker
 	// spawned here) and the link between them.
 	Hosts spec.Hosts
-	// FirstTrial numbers the trials (forks) of this call from it: a run that adds
+	// FirstFork numbers the forks of this call from it: a run that adds
 	// forks to a group's earlier ones (runner's --precision) keeps every fork's
 	// index, profile names and round order distinct.
-	FirstTrial int
+	FirstFork int
 	// TLS holds the certificates of benchmarks over the "tls" transport, given by the
 	// user: the server's certificate and key, and the CA its clients trust. When it
 	// has no server certificate, each server started gets a certificate made for it
@@ -72,27 +72,27 @@ type Options struct {
 type Event struct {
 	// Target is the benchmark's index in the group (0 for Run).
 	Target   int
-	Trial    int // 0-based
+	Fork     int // 0-based
 	Interval *results.Interval
 }
 
 // Line is the one-line progress report of an event's interval.
 func (e Event) Line() string {
 	iv := e.Interval
-	return fmt.Sprintf("trial %d %-7s %-3d %12.1f ops/s  p99 %9.1f µs  errors %d", e.Trial+1, iv.Phase, iv.Index+1,
+	return fmt.Sprintf("fork %d %-7s %-3d %12.1f ops/s  p99 %9.1f µs  errors %d", e.Fork+1, iv.Phase, iv.Index+1,
 		iv.Throughput(), float64(iv.Resp.ValueAtQuantile(99))/1e3, iv.ErrorCount())
 }
 
-// Run runs one benchmark's trials, each with fresh workers, and returns every trial;
-// a trial that failed carries its error and what it measured, and Run stops at the
-// first failure (later trials would fail the same way) and returns it too.
+// Run runs one benchmark's forks, each with fresh workers, and returns every fork;
+// a fork that failed carries its error and what it measured, and Run stops at the
+// first failure (later forks would fail the same way) and returns it too.
 func Run(ctx context.Context, s spec.Spec, opt Options) ([]*results.Fork, error) {
 	r := RunGroup(ctx, []spec.Spec{s}, opt)[0]
-	return r.Trials, r.Err
+	return r.Forks, r.Err
 }
 
 // RunGroup runs a comparison group: benchmarks that differ only in their target. With
-// more than one benchmark and the interleaved method (every spec's Method), each trial
+// more than one benchmark and the interleaved method (every spec's Method), each fork
 // starts every target at once, warms each up in turn, then measures in rounds (every
 // spec's Iterations): each round gives every target one slice (its iteration) in a
 // random order, so that the targets' samples are close in time and their ratios can be
@@ -304,9 +304,9 @@ func (opt *Options) fill() error {
 	return nil
 }
 
-func (opt Options) observe(target, trial int, iv *results.Interval) {
+func (opt Options) observe(target, fork int, iv *results.Interval) {
 	if opt.Observe != nil {
-		opt.Observe(Event{Target: target, Trial: trial, Interval: iv})
+		opt.Observe(Event{Target: target, Fork: fork, Interval: iv})
 	}
 }
 
@@ -410,7 +410,7 @@ func warmerOf(t *target) warmer {
 // where it had warmed up to 10,000, and needed most of its 20 rounds to return, where
 // after a 10 s wait it began at 9,000 (docs/method.md, "Keep-alive").
 type keepAlives struct {
-	trial   int
+	fork    int
 	iso     *isolation
 	every   []time.Duration // by target; 0: none
 	lastRan []time.Time     // by target: the end of its warm-up or last keep-alive; zero before
@@ -445,7 +445,7 @@ func (k *keepAlives) due(busy int) {
 			return k.run(i, warmupPhase(0, spec.KeepAliveSlice, true))
 		})
 		if err != nil {
-			k.fail(i, where(k.trial, "keep-alive", err))
+			k.fail(i, where(k.fork, "keep-alive", err))
 			continue
 		}
 		k.forks[i].KeepAlive++
@@ -465,13 +465,13 @@ func joinSlices(ivs []*results.Interval) *results.Interval {
 	return m
 }
 
-// runSequential measures one benchmark on its own: per trial, fresh workers, the
+// runSequential measures one benchmark on its own: per fork, fresh workers, the
 // warmup, then the iterations back to back (an open schedule runs on across them).
 func runSequential(ctx context.Context, res control.Resolved, idx int, opt Options, dir string, out *results.Measured) {
 	s := res.Spec
-	for i := opt.FirstTrial; i < opt.FirstTrial+s.Trials; i++ {
+	for i := opt.FirstFork; i < opt.FirstFork+s.Forks; i++ {
 		tr := &results.Fork{Index: i}
-		out.Trials = append(out.Trials, tr)
+		out.Forks = append(out.Forks, tr)
 		tr.Err = func() error {
 			t, err := startTarget(ctx, res, opt, dir, i, idx)
 			if err != nil {
@@ -501,13 +501,13 @@ func runSequential(ctx context.Context, res control.Resolved, idx int, opt Optio
 	}
 }
 
-// where says in which trial and phase err happened (a results.ForkError); a cancelled
+// where says in which fork and phase err happened (a results.ForkError); a cancelled
 // run is left as it is.
-func where(trial int, phase string, err error) error {
+func where(fork int, phase string, err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
-	return &results.ForkError{Fork: trial, Phase: phase, Err: err}
+	return &results.ForkError{Fork: fork, Phase: phase, Err: err}
 }
 
 // runInterleaved measures a group in rounds (RunGroup): a batch of one group.
@@ -518,7 +518,7 @@ func runInterleaved(ctx context.Context, rs []control.Resolved, opt Options, dir
 // runBatch measures groups of targets that share their workers (RunBatch; one group
 // for RunGroup's interleaved method), fork by fork: each fork starts the targets'
 // workers once, then measures each group in turn on them, in rounds. Every group has
-// the same plan (iterations, slice, trials) and, target by target, the same WorkersKey;
+// the same plan (iterations, slice, forks) and, target by target, the same WorkersKey;
 // each target has its own warm-up in each group. iso keeps the targets apart: each
 // runs in its own warm-up and slices only, the others frozen. opts[g] observes group
 // g and is told of its forks; the rest of the options are opts[0]'s.
@@ -526,7 +526,7 @@ func runBatch(ctx context.Context, groups [][]control.Resolved, opts []Options, 
 	opt := opts[0]
 	plan := groups[0][0].Spec
 	n := len(groups[0])
-	for trial := opt.FirstTrial; trial < opt.FirstTrial+plan.Trials; trial++ {
+	for fork := opt.FirstFork; fork < opt.FirstFork+plan.Forks; fork++ {
 		targets := make([]*target, n)
 		// drop lets target i's workers go: thawed, then stopped.
 		drop := func(i int) error {
@@ -539,24 +539,24 @@ func runBatch(ctx context.Context, groups [][]control.Resolved, opts []Options, 
 			return err
 		}
 		for g, rs := range groups {
-			trials := make([]*results.Fork, n)
+			recs := make([]*results.Fork, n)
 			fail := func(i int, err error) {
-				trials[i].Err = err
+				recs[i].Err = err
 				if out[g][i].Err == nil {
 					out[g][i].Err = err
 				}
 				if rerr := drop(i); rerr != nil {
-					trials[i].Err = errors.Join(trials[i].Err, rerr)
+					recs[i].Err = errors.Join(recs[i].Err, rerr)
 				}
 			}
 			var live []int
 			in := make([]bool, n)
 			for i := range rs {
-				trials[i] = &results.Fork{Index: trial}
+				recs[i] = &results.Fork{Index: fork}
 				if out[g][i].Err != nil {
 					continue // failed in an earlier fork: later ones would fail the same way
 				}
-				out[g][i].Trials = append(out[g][i].Trials, trials[i])
+				out[g][i].Forks = append(out[g][i].Forks, recs[i])
 				live, in[i] = append(live, i), true
 			}
 			// The workers of the targets that have none (the fork's first group, or a
@@ -568,26 +568,26 @@ func runBatch(ctx context.Context, groups [][]control.Resolved, opts []Options, 
 			var wg sync.WaitGroup
 			for _, i := range live {
 				if targets[i] == nil {
-					wg.Go(func() { targets[i], starts[i] = spawnTarget(ctx, rs[i], opt, dir, trial, i) })
+					wg.Go(func() { targets[i], starts[i] = spawnTarget(ctx, rs[i], opt, dir, fork, i) })
 				}
 			}
 			wg.Wait()
 			for _, i := range live {
 				if starts[i] != nil {
-					fail(i, where(trial, "start", starts[i]))
+					fail(i, where(fork, "start", starts[i]))
 					continue
 				}
 				if t := targets[i]; t != nil && t.sessions == 0 {
-					if err := iso.add(i, fmt.Sprintf("t%d-f%d", i, trial), t.pids()); err != nil {
-						fail(i, where(trial, "isolation", err))
+					if err := iso.add(i, fmt.Sprintf("t%d-f%d", i, fork), t.pids()); err != nil {
+						fail(i, where(fork, "isolation", err))
 					}
 				}
 			}
 			// Each target opens its session (the server set up, the clients connected
 			// and checked) and warms up alone; those warmed up before it get their
 			// keep-alive slices between its phases.
-			keep := &keepAlives{trial: trial, iso: iso, every: make([]time.Duration, n), now: time.Now,
-				lastRan: make([]time.Time, n), forks: trials, fail: fail,
+			keep := &keepAlives{fork: fork, iso: iso, every: make([]time.Duration, n), now: time.Now,
+				lastRan: make([]time.Time, n), forks: recs, fail: fail,
 				run: func(i int, p *controlpb.Phase) error { _, err := targets[i].phase(ctx, p); return err }}
 			for _, i := range live {
 				keep.every[i] = rs[i].Spec.KeepAlive
@@ -599,7 +599,7 @@ func runBatch(ctx context.Context, groups [][]control.Resolved, opts []Options, 
 				}
 				keep.due(i)
 				if err := iso.alone(i, func() error { return t.open(rs[i], opt, dir) }); err != nil {
-					fail(i, where(trial, "start", err))
+					fail(i, where(fork, "start", err))
 					continue
 				}
 				w := warmer{chunk: keep.chunk(i), pause: func() { keep.due(i) },
@@ -607,16 +607,16 @@ func runBatch(ctx context.Context, groups [][]control.Resolved, opts []Options, 
 						err = iso.alone(i, func() error { iv, err = t.phase(ctx, p); return err })
 						return iv, err
 					}}
-				if err := warmUp(ctx, w, rs[i].Spec, trials[i], func(iv *results.Interval) { opts[g].observe(i, trial, iv) }); err != nil {
-					fail(i, where(trial, "warmup", err))
+				if err := warmUp(ctx, w, rs[i].Spec, recs[i], func(iv *results.Interval) { opts[g].observe(i, fork, iv) }); err != nil {
+					fail(i, where(fork, "warmup", err))
 					continue
 				}
 				keep.warmed(i)
 			}
-			for round, order := range Rounds(n, plan.Iterations, opt.Seed, uint64(trial)) {
+			for round, order := range Rounds(n, plan.Iterations, opt.Seed, uint64(fork)) {
 				for _, i := range order {
 					t := targets[i]
-					if !in[i] || t == nil || trials[i].Err != nil {
+					if !in[i] || t == nil || recs[i].Err != nil {
 						continue
 					}
 					var iv *results.Interval
@@ -625,11 +625,11 @@ func runBatch(ctx context.Context, groups [][]control.Resolved, opts []Options, 
 						return err
 					})
 					if err != nil {
-						fail(i, where(trial, fmt.Sprintf("round %d", round+1), err))
+						fail(i, where(fork, fmt.Sprintf("round %d", round+1), err))
 						continue
 					}
-					trials[i].Intervals = append(trials[i].Intervals, iv)
-					opts[g].observe(i, trial, iv)
+					recs[i].Intervals = append(recs[i].Intervals, iv)
+					opts[g].observe(i, fork, iv)
 				}
 				if ctx.Err() != nil {
 					break
@@ -638,11 +638,11 @@ func runBatch(ctx context.Context, groups [][]control.Resolved, opts []Options, 
 			// The session ends with the group; the workers stay for the next group.
 			for _, i := range live {
 				t := targets[i]
-				if t == nil || trials[i].Err != nil {
+				if t == nil || recs[i].Err != nil {
 					continue
 				}
 				if err := iso.alone(i, t.closeSession); err != nil && ctx.Err() == nil {
-					fail(i, where(trial, "end of session", err))
+					fail(i, where(fork, "end of session", err))
 				}
 			}
 			if ctx.Err() != nil {
@@ -666,7 +666,7 @@ func runBatch(ctx context.Context, groups [][]control.Resolved, opts []Options, 
 			if opts[g].ForkDone != nil {
 				forks := map[int]*results.Fork{}
 				for _, i := range live {
-					forks[i] = trials[i]
+					forks[i] = recs[i]
 				}
 				opts[g].ForkDone(forks)
 			}
@@ -677,7 +677,7 @@ func runBatch(ctx context.Context, groups [][]control.Resolved, opts []Options, 
 			if err := drop(i); err != nil {
 				for g := range out {
 					if out[g][i].Err == nil {
-						out[g][i].Err = where(trial, "isolation", err)
+						out[g][i].Err = where(fork, "isolation", err)
 					}
 				}
 			}

@@ -35,27 +35,27 @@ func testSpec(protocol, transport string) spec.Spec {
 	s := spec.Default()
 	s.Protocol, s.Transport = protocol, transport
 	s.Load, _ = load.Model{Kind: load.Closed, Concurrency: 4}.Normalize()
-	s.Warmup, s.Iterations, s.IterationTime, s.Trials = 100*time.Millisecond, 2, 200*time.Millisecond, 2
+	s.Warmup, s.Iterations, s.IterationTime, s.Forks = 100*time.Millisecond, 2, 200*time.Millisecond, 2
 	s.CallTimeout, s.ServerCPUs, s.ClientCPUs = 5*time.Second, nil, nil
 	s.Method = spec.MethodSequential
 	return s
 }
 
-// A benchmark over real worker processes: trials with fresh workers, intervals with
+// A benchmark over real worker processes: forks with fresh workers, intervals with
 // histograms, CPU, bytes and the server's readings.
-func TestRunTrials(t *testing.T) {
+func TestRunForks(t *testing.T) {
 	var events []Event
-	trials, err := Run(context.Background(), testSpec("grpc-proto", "unix"), Options{Binary: binary,
+	forks, err := Run(context.Background(), testSpec("grpc-proto", "unix"), Options{Binary: binary,
 		Observe: func(e Event) { events = append(events, e) }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(trials) != 2 || len(events) != 6 {
-		t.Fatalf("%d trials, %d events; want 2 and 6 (warmup + 2 iterations each)", len(trials), len(events))
+	if len(forks) != 2 || len(events) != 6 {
+		t.Fatalf("%d forks, %d events; want 2 and 6 (warmup + 2 iterations each)", len(forks), len(events))
 	}
-	for _, tr := range trials {
+	for _, tr := range forks {
 		if tr.Warmup == nil || len(tr.Intervals) != 2 {
-			t.Fatalf("trial %d: warmup %v, %d intervals", tr.Index, tr.Warmup != nil, len(tr.Intervals))
+			t.Fatalf("fork %d: warmup %v, %d intervals", tr.Index, tr.Warmup != nil, len(tr.Intervals))
 		}
 		for k, iv := range tr.Intervals {
 			if iv.Ops == 0 || iv.Resp.TotalCount() != iv.Ops || iv.ErrorCount() != 0 || iv.Index != k {
@@ -73,11 +73,11 @@ func TestRunTrials(t *testing.T) {
 
 // In-process protocols need no server worker.
 func TestRunDirect(t *testing.T) {
-	trials, err := Run(context.Background(), testSpec("direct", "inproc"), Options{Binary: binary})
+	forks, err := Run(context.Background(), testSpec("direct", "inproc"), Options{Binary: binary})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tr := trials[0]; len(tr.Intervals) != 2 || tr.Intervals[0].Server != nil {
+	if tr := forks[0]; len(tr.Intervals) != 2 || tr.Intervals[0].Server != nil {
 		t.Errorf("direct: %d intervals, server reading %v", len(tr.Intervals), tr.Intervals[0].Server)
 	}
 }
@@ -88,7 +88,7 @@ func TestRunGroupInterleaved(t *testing.T) {
 	var specs []spec.Spec
 	for _, p := range []string{"http-json", "grpc-proto", "capnp"} {
 		s := testSpec(p, "tcp")
-		s.Method, s.Iterations, s.Trials, s.IterationTime = spec.MethodInterleaved, 4, 1, 50*time.Millisecond
+		s.Method, s.Iterations, s.Forks, s.IterationTime = spec.MethodInterleaved, 4, 1, 50*time.Millisecond
 		specs = append(specs, s)
 	}
 	var order []int
@@ -105,10 +105,10 @@ func TestRunGroupInterleaved(t *testing.T) {
 		t.Errorf("slices in order %v, want the rounds' order %v", order, want)
 	}
 	for i, r := range rs {
-		if r.Err != nil || r.Method != spec.MethodInterleaved || len(r.Trials) != 1 {
-			t.Fatalf("target %d: err %v, method %q, %d trials", i, r.Err, r.Method, len(r.Trials))
+		if r.Err != nil || r.Method != spec.MethodInterleaved || len(r.Forks) != 1 {
+			t.Fatalf("target %d: err %v, method %q, %d forks", i, r.Err, r.Method, len(r.Forks))
 		}
-		tr := r.Trials[0]
+		tr := r.Forks[0]
 		if tr.Warmup == nil || len(tr.Intervals) != 4 {
 			t.Fatalf("target %d: warmup %v, %d slices; want a warmup and 4", i, tr.Warmup != nil, len(tr.Intervals))
 		}
@@ -126,7 +126,7 @@ func TestRunGroupInterleaved(t *testing.T) {
 func TestAdaptiveWarmupStopsAtItsMax(t *testing.T) {
 	adaptive, fixed := testSpec("http-json", "tcp"), testSpec("grpc-proto", "tcp")
 	for _, s := range []*spec.Spec{&adaptive, &fixed} {
-		s.Method, s.Iterations, s.Trials, s.IterationTime = spec.MethodInterleaved, 2, 1, 50*time.Millisecond
+		s.Method, s.Iterations, s.Forks, s.IterationTime = spec.MethodInterleaved, 2, 1, 50*time.Millisecond
 	}
 	adaptive.Warmup, adaptive.WarmupMax = 0, 2*spec.WarmupSlice
 	warmups := map[int][]int{}
@@ -136,11 +136,11 @@ func TestAdaptiveWarmupStopsAtItsMax(t *testing.T) {
 		}
 	}})
 	for i, r := range rs {
-		if r.Err != nil || len(r.Trials) != 1 || len(r.Trials[0].Intervals) != 2 {
-			t.Fatalf("target %d: err %v, %d trials", i, r.Err, len(r.Trials))
+		if r.Err != nil || len(r.Forks) != 1 || len(r.Forks[0].Intervals) != 2 {
+			t.Fatalf("target %d: err %v, %d forks", i, r.Err, len(r.Forks))
 		}
 	}
-	a, f := rs[0].Trials[0], rs[1].Trials[0]
+	a, f := rs[0].Forks[0], rs[1].Forks[0]
 	if len(a.WarmupSlices) != 2 || a.WarmupSettled || fmt.Sprint(warmups[0]) != "[0 1]" {
 		t.Fatalf("adaptive: %d slices (observed %v), settled %v; want 2 slices numbered 0 and 1, not settled",
 			len(a.WarmupSlices), warmups[0], a.WarmupSettled)
@@ -165,10 +165,10 @@ func TestRunGroupOneFails(t *testing.T) {
 	good, bad := testSpec("grpc-proto", "tcp"), testSpec("grpc-proto", "tcp")
 	bad.Label, bad.ClientOptions = "bad", map[string]string{"no_such_option": "1"}
 	for _, s := range []*spec.Spec{&good, &bad} {
-		s.Method, s.Trials, s.Iterations, s.IterationTime = spec.MethodInterleaved, 1, 3, 50*time.Millisecond
+		s.Method, s.Forks, s.Iterations, s.IterationTime = spec.MethodInterleaved, 1, 3, 50*time.Millisecond
 	}
 	rs := RunGroup(context.Background(), []spec.Spec{good, bad}, Options{Binary: binary})
-	if rs[0].Err != nil || len(rs[0].Trials[0].Intervals) != 3 {
+	if rs[0].Err != nil || len(rs[0].Forks[0].Intervals) != 3 {
 		t.Errorf("the good target: err %v; want its 3 slices", rs[0].Err)
 	}
 	if rs[1].Err == nil || !strings.Contains(rs[1].Err.Error(), "no_such_option") {
@@ -180,8 +180,8 @@ func TestRunGroupOneFails(t *testing.T) {
 // the intervals measured so far, and does not hang.
 func TestWorkerKilled(t *testing.T) {
 	s := testSpec("http-json", "tcp")
-	s.Iterations, s.Trials = 50, 1
-	var trials []*results.Fork
+	s.Iterations, s.Forks = 50, 1
+	var forks []*results.Fork
 	var err error
 	done := make(chan struct{})
 	// The driver's sockets go under a directory of this test's own, so that the
@@ -190,10 +190,10 @@ func TestWorkerKilled(t *testing.T) {
 	go func() {
 		defer close(done)
 		killed := false
-		trials, err = Run(context.Background(), s, Options{Binary: binary, TempDir: tmp, Observe: func(e Event) {
+		forks, err = Run(context.Background(), s, Options{Binary: binary, TempDir: tmp, Observe: func(e Event) {
 			if e.Interval.Phase == string(engine.Measure) && e.Interval.Index == 1 && !killed {
 				killed = true
-				killWorker(t, tmp, "server-0-0.sock") // the server worker of trial 0
+				killWorker(t, tmp, "server-0-0.sock") // the server worker of fork 0
 			}
 		}})
 	}()
@@ -209,8 +209,8 @@ func TestWorkerKilled(t *testing.T) {
 	if !strings.Contains(err.Error(), "server worker") && !strings.Contains(err.Error(), "client worker") {
 		t.Errorf("error %q does not say which worker failed", err)
 	}
-	if len(trials) != 1 || len(trials[0].Intervals) < 2 || trials[0].Err == nil {
-		t.Errorf("kept %d trials; want the one, with its 2+ finished intervals and its error", len(trials))
+	if len(forks) != 1 || len(forks[0].Intervals) < 2 || forks[0].Err == nil {
+		t.Errorf("kept %d forks; want the one, with its 2+ finished intervals and its error", len(forks))
 	}
 }
 
@@ -313,17 +313,17 @@ func TestRunTLSGroup(t *testing.T) {
 	var specs []spec.Spec
 	for _, tr := range []string{spec.TCP, spec.TLS} {
 		s := testSpec("http-json", tr)
-		s.Method, s.Iterations, s.Trials, s.IterationTime = spec.MethodInterleaved, 2, 1, 100*time.Millisecond
+		s.Method, s.Iterations, s.Forks, s.IterationTime = spec.MethodInterleaved, 2, 1, 100*time.Millisecond
 		specs = append(specs, s)
 	}
 	rs := RunGroup(context.Background(), specs, Options{Binary: binary, Seed: 1})
 	var perOp [2]float64
 	for i, r := range rs {
-		if r.Err != nil || len(r.Trials) != 1 {
-			t.Fatalf("%s: err %v, %d trials", specs[i].Name(), r.Err, len(r.Trials))
+		if r.Err != nil || len(r.Forks) != 1 {
+			t.Fatalf("%s: err %v, %d forks", specs[i].Name(), r.Err, len(r.Forks))
 		}
 		var sent, ops int64
-		for _, iv := range r.Trials[0].Intervals {
+		for _, iv := range r.Forks[0].Intervals {
 			sent, ops = sent+iv.BytesSent, ops+iv.Ops
 			if iv.ErrorCount() != 0 {
 				t.Errorf("%s: errors %v", specs[i].Name(), iv.Errors)
@@ -345,18 +345,18 @@ func TestRunTLSGroup(t *testing.T) {
 func TestRunQUIC(t *testing.T) {
 	for _, w := range []string{"person.get", "stream"} {
 		s := testSpec("http-json", spec.QUIC)
-		s.ServerStack, s.ClientStack, s.Trials, s.Workload = "go-quicgo-json-h3", "go-quicgo-json-h3", 1, w
+		s.ServerStack, s.ClientStack, s.Forks, s.Workload = "go-quicgo-json-h3", "go-quicgo-json-h3", 1, w
 		wl, err := contract.LookupWorkload(w)
 		if err != nil {
 			t.Fatal(err)
 		}
 		s.Params = wl.DefaultParams()
-		trials, err := Run(context.Background(), s, Options{Binary: binary})
+		forks, err := Run(context.Background(), s, Options{Binary: binary})
 		if err != nil {
 			t.Fatalf("%s: %v", w, err)
 		}
 		var ops, sent, recv int64
-		for _, iv := range trials[0].Intervals {
+		for _, iv := range forks[0].Intervals {
 			ops, sent, recv = ops+iv.Ops, sent+iv.BytesSent, recv+iv.BytesReceived
 			if iv.ErrorCount() != 0 {
 				t.Errorf("%s: errors %v", w, iv.Errors)

@@ -72,7 +72,7 @@ func writeToken(t *testing.T, tok string) string {
 
 func remoteSpec(protocol string) spec.Spec {
 	s := testSpec(protocol, "tcp")
-	s.Warmup, s.Iterations, s.IterationTime, s.Trials = 100*time.Millisecond, 2, 300*time.Millisecond, 1
+	s.Warmup, s.Iterations, s.IterationTime, s.Forks = 100*time.Millisecond, 2, 300*time.Millisecond, 1
 	return s
 }
 
@@ -91,11 +91,11 @@ func TestRemoteRunThreeClients(t *testing.T) {
 	}
 	s := remoteSpec("grpc-proto")
 	s.Load, _ = load.Model{Kind: load.Closed, Concurrency: 6, Connections: 3}.Normalize()
-	trials, err := Run(context.Background(), s, Options{Binary: binary, Hosts: h})
+	forks, err := Run(context.Background(), s, Options{Binary: binary, Hosts: h})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, iv := range append([]*results.Interval{trials[0].Warmup}, trials[0].Intervals...) {
+	for _, iv := range append([]*results.Interval{forks[0].Warmup}, forks[0].Intervals...) {
 		if len(iv.Parts) != 3 {
 			t.Fatalf("%s %d: %d parts; want one per client worker", iv.Phase, iv.Index, len(iv.Parts))
 		}
@@ -218,12 +218,12 @@ func TestLinkDelay(t *testing.T) {
 	s.Warmup, s.Iterations, s.IterationTime = 50*time.Millisecond, 1, 400*time.Millisecond
 	p50 := func(lk link.Profile) float64 {
 		h := spec.Hosts{Server: srv, Clients: []string{cli}, Auth: spec.ClientAuth{TokenFile: tok}, Link: lk}
-		trials, err := Run(context.Background(), s, Options{Binary: binary, Hosts: h})
+		forks, err := Run(context.Background(), s, Options{Binary: binary, Hosts: h})
 		if err != nil {
 			t.Fatal(err)
 		}
 		all := record.NewInterval(false)
-		for _, iv := range trials[0].Intervals {
+		for _, iv := range forks[0].Intervals {
 			all.Add(iv.Interval)
 			if !lk.IsZero() && iv.LinkCPU <= 0 {
 				t.Errorf("link CPU %v; want the proxy's", iv.LinkCPU)
@@ -239,7 +239,7 @@ func TestLinkDelay(t *testing.T) {
 }
 
 // A remote client worker that dies mid-run: the run says which worker (role and
-// URL) and where (trial and iteration), keeps the iterations that finished, and does
+// URL) and where (fork and iteration), keeps the iterations that finished, and does
 // not hang.
 func TestRemoteWorkerDies(t *testing.T) {
 	pair := newHosts(t)
@@ -250,12 +250,12 @@ func TestRemoteWorkerDies(t *testing.T) {
 	s := remoteSpec("http-json")
 	s.Iterations, s.IterationTime = 50, 100*time.Millisecond
 	h := spec.Hosts{Server: srv, Clients: []string{c1, c2}, Auth: spec.ClientAuth{TokenFile: tok}}
-	var trials []*results.Fork
+	var forks []*results.Fork
 	var err error
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		trials, err = Run(context.Background(), s, Options{Binary: binary, Hosts: h, Observe: func(e Event) {
+		forks, err = Run(context.Background(), s, Options{Binary: binary, Hosts: h, Observe: func(e Event) {
 			if e.Interval.Phase == string(engine.Measure) && e.Interval.Index == 1 {
 				syscall.Kill(victim.Pid(), syscall.SIGKILL)
 			}
@@ -270,11 +270,11 @@ func TestRemoteWorkerDies(t *testing.T) {
 		t.Fatal("the run succeeded with a client worker killed")
 	}
 	t.Logf("error: %v", err)
-	if !strings.Contains(err.Error(), "client worker 2 "+c2) || !strings.Contains(err.Error(), "trial 1, iteration 3") {
-		t.Errorf("error %q; want it to name client worker 2, its URL, and trial 1, iteration 3", err)
+	if !strings.Contains(err.Error(), "client worker 2 "+c2) || !strings.Contains(err.Error(), "fork 1, iteration 3") {
+		t.Errorf("error %q; want it to name client worker 2, its URL, and fork 1, iteration 3", err)
 	}
-	if len(trials) != 1 || len(trials[0].Intervals) != 2 {
-		t.Errorf("kept %d trials; want the one with its 2 finished iterations", len(trials))
+	if len(forks) != 1 || len(forks[0].Intervals) != 2 {
+		t.Errorf("kept %d forks; want the one with its 2 finished iterations", len(forks))
 	}
 }
 
@@ -290,11 +290,11 @@ func TestNetnsRun(t *testing.T) {
 	s := remoteSpec("http-json")
 	s.Iterations = 1
 	h := spec.Hosts{Netns: true, LocalClients: 2, Link: link.Profile{Delay: 200 * time.Microsecond, RateBits: 100_000_000, Loss: 0.001}}
-	trials, err := Run(context.Background(), s, Options{Binary: binary, Hosts: h})
+	forks, err := Run(context.Background(), s, Options{Binary: binary, Hosts: h})
 	if err != nil {
 		t.Fatal(err)
 	}
-	iv := trials[0].Intervals[0]
+	iv := forks[0].Intervals[0]
 	if iv.Ops == 0 || len(iv.Parts) != 2 || iv.LinkCPU <= 0 {
 		t.Errorf("%d ops, %d parts, link CPU %v; want calls from both clients through the link", iv.Ops, len(iv.Parts), iv.LinkCPU)
 	}

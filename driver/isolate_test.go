@@ -184,14 +184,14 @@ func TestRunGroupFrozenNeighbours(t *testing.T) {
 	var specs []spec.Spec
 	for _, p := range []string{"http-json", "grpc-proto"} {
 		s := testSpec(p, "tcp")
-		s.Method, s.Iterations, s.Trials, s.IterationTime = spec.MethodInterleaved, 3, 2, 50*time.Millisecond
+		s.Method, s.Iterations, s.Forks, s.IterationTime = spec.MethodInterleaved, 3, 2, 50*time.Millisecond
 		specs = append(specs, s)
 	}
-	frozen := func(target, trial int) (bool, int) {
-		g := filepath.Join(dir, fmt.Sprintf("t%d-f%d", target, trial))
+	frozen := func(target, fork int) (bool, int) {
+		g := filepath.Join(dir, fmt.Sprintf("t%d-f%d", target, fork))
 		ev, err := os.ReadFile(filepath.Join(g, "cgroup.events"))
 		if err != nil {
-			t.Errorf("target %d fork %d: %v", target, trial, err)
+			t.Errorf("target %d fork %d: %v", target, fork, err)
 			return false, 0
 		}
 		procs, _ := os.ReadFile(filepath.Join(g, "cgroup.procs"))
@@ -201,20 +201,20 @@ func TestRunGroupFrozenNeighbours(t *testing.T) {
 	rs := RunGroup(t.Context(), specs, Options{Binary: binary, Seed: 3, Observe: func(e Event) {
 		checked++
 		for j := range specs {
-			f, procs := frozen(j, e.Trial)
+			f, procs := frozen(j, e.Fork)
 			if procs < 2 {
-				t.Errorf("fork %d: target %d's group holds %d processes; want its server and client workers", e.Trial, j, procs)
+				t.Errorf("fork %d: target %d's group holds %d processes; want its server and client workers", e.Fork, j, procs)
 			}
 			if !f {
-				t.Errorf("fork %d, %s of target %d: target %d frozen %v", e.Trial, e.Interval.Phase, e.Target, j, f)
+				t.Errorf("fork %d, %s of target %d: target %d frozen %v", e.Fork, e.Interval.Phase, e.Target, j, f)
 			}
 		}
 	}})
 	for i, r := range rs {
-		if r.Err != nil || r.Isolation != string(freeze.CgroupV2) || len(r.Trials) != 2 {
-			t.Fatalf("target %d: err %v, isolation %q, %d forks", i, r.Err, r.Isolation, len(r.Trials))
+		if r.Err != nil || r.Isolation != string(freeze.CgroupV2) || len(r.Forks) != 2 {
+			t.Fatalf("target %d: err %v, isolation %q, %d forks", i, r.Err, r.Isolation, len(r.Forks))
 		}
-		for _, tr := range r.Trials {
+		for _, tr := range r.Forks {
 			if len(tr.Intervals) != 3 {
 				t.Errorf("target %d fork %d: %d slices; want 3", i, tr.Index, len(tr.Intervals))
 			}

@@ -29,16 +29,16 @@ func TestJVMClientBehindLink(t *testing.T) {
 	s.ClientStack = "grpc-java-netty"
 	s.Workload, s.Params = "pingpong", contract.Params{Increments: 1}
 	s.Load, _ = load.Model{Kind: load.Closed, Concurrency: 1}.Normalize()
-	s.Warmup, s.Iterations, s.IterationTime, s.Trials = 200*time.Millisecond, 2, 500*time.Millisecond, 1
+	s.Warmup, s.Iterations, s.IterationTime, s.Forks = 200*time.Millisecond, 2, 500*time.Millisecond, 1
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	h := spec.Hosts{Link: link.Profile{Delay: 5 * time.Millisecond}}
-	trials, err := Run(ctx, s, Options{Binary: binary, JavaWorker: jar, StartTimeout: 30 * time.Second, Hosts: h})
+	forks, err := Run(ctx, s, Options{Binary: binary, JavaWorker: jar, StartTimeout: 30 * time.Second, Hosts: h})
 	if err != nil {
 		t.Fatal(err)
 	}
 	all := record.NewInterval(false)
-	for _, iv := range trials[0].Intervals {
+	for _, iv := range forks[0].Intervals {
 		all.Add(iv.Interval)
 		if iv.Ops == 0 || iv.LinkCPU <= 0 {
 			t.Errorf("interval %d: %d ops, link CPU %v; want calls and the proxy's CPU", iv.Index, iv.Ops, iv.LinkCPU)

@@ -30,7 +30,7 @@ func newKeepAliveHarness(every ...time.Duration) *keepAliveHarness {
 	for i := range forks {
 		forks[i] = &results.Fork{Index: 1}
 	}
-	h.k = &keepAlives{trial: 1, iso: &isolation{method: "none"}, every: every, lastRan: make([]time.Time, n), forks: forks,
+	h.k = &keepAlives{fork: 1, iso: &isolation{method: "none"}, every: every, lastRan: make([]time.Time, n), forks: forks,
 		now: func() time.Time { return h.clock },
 		fail: func(i int, err error) {
 			h.failed[i] = err

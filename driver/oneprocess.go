@@ -24,7 +24,7 @@ import (
 
 // RunOneProcess measures a comparison group the way a Go program that compares
 // protocols from its main function does (rpcecho's pkg/main.go): in this process, with
-// no worker. Per trial it starts every target's server here (a fresh server and
+// no worker. Per fork it starts every target's server here (a fresh server and
 // service per target, on a Unix socket or a loopback port), checks each against the
 // contract once, then measures lines: a line is one iteration (spec.Spec.IterationOps
 // ops, or IterationTime) made by a client opened for it alone and closed after it,
@@ -85,13 +85,13 @@ func RunOneProcess(ctx context.Context, specs []spec.Spec, opt Options) []*resul
 	}
 	defer os.RemoveAll(dir)
 	plan := rs[0].Spec
-	for trial := opt.FirstTrial; trial < opt.FirstTrial+plan.Trials && ctx.Err() == nil; trial++ {
-		runOneTrial(ctx, rs, opt, proc, dir, trial, method, measured)
+	for fork := opt.FirstFork; fork < opt.FirstFork+plan.Forks && ctx.Err() == nil; fork++ {
+		runOneFork(ctx, rs, opt, proc, dir, fork, method, measured)
 		if opt.ForkDone != nil && ctx.Err() == nil {
 			forks := map[int]*results.Fork{}
 			for i, m := range measured {
-				if n := len(m.Trials); n > 0 && m.Trials[n-1].Index == trial {
-					forks[i] = m.Trials[n-1]
+				if n := len(m.Forks); n > 0 && m.Forks[n-1].Index == fork {
+					forks[i] = m.Forks[n-1]
 				}
 			}
 			opt.ForkDone(forks)
@@ -257,9 +257,9 @@ func (t *oneTarget) line(ctx context.Context, proc *sysstat.Proc, ph engine.Phas
 		ClientCPU: after.CPU - before.CPU, ClientCPUs: worker.CPUs()}, nil
 }
 
-// runOneTrial runs one trial of a group in this process: every server started, each
+// runOneFork runs one fork of a group in this process: every server started, each
 // target's warm-up line, then the measured lines.
-func runOneTrial(ctx context.Context, rs []control.Resolved, opt Options, proc *sysstat.Proc, dir string, trial int, method string, out []*results.Measured) {
+func runOneFork(ctx context.Context, rs []control.Resolved, opt Options, proc *sysstat.Proc, dir string, fork int, method string, out []*results.Measured) {
 	forks := make([]*results.Fork, len(rs))
 	targets := make([]*oneTarget, len(rs))
 	fail := func(i int, err error) {
@@ -280,14 +280,14 @@ func runOneTrial(ctx context.Context, rs []control.Resolved, opt Options, proc *
 		}
 	}()
 	for i, r := range rs {
-		forks[i] = &results.Fork{Index: trial}
+		forks[i] = &results.Fork{Index: fork}
 		if out[i].Err != nil {
-			continue // failed in an earlier trial: later ones would fail the same way
+			continue // failed in an earlier fork: later ones would fail the same way
 		}
-		out[i].Trials = append(out[i].Trials, forks[i])
-		t, err := startOneTarget(ctx, r, filepath.Join(dir, "bench-"+strconv.Itoa(trial)+"-"+strconv.Itoa(i)+".sock"), transport.Listen)
+		out[i].Forks = append(out[i].Forks, forks[i])
+		t, err := startOneTarget(ctx, r, filepath.Join(dir, "bench-"+strconv.Itoa(fork)+"-"+strconv.Itoa(i)+".sock"), transport.Listen)
 		if err != nil {
-			fail(i, where(trial, "start", err))
+			fail(i, where(fork, "start", err))
 			continue
 		}
 		targets[i] = t
@@ -299,11 +299,11 @@ func runOneTrial(ctx context.Context, rs []control.Resolved, opt Options, proc *
 		}
 		iv, err := t.line(ctx, proc, engine.Measure, index)
 		if err != nil {
-			fail(i, where(trial, fmt.Sprintf("line %d", index+1), err))
+			fail(i, where(fork, fmt.Sprintf("line %d", index+1), err))
 			return
 		}
 		forks[i].Intervals = append(forks[i].Intervals, iv)
-		opt.observe(i, trial, iv)
+		opt.observe(i, fork, iv)
 	}
 	for i, t := range targets {
 		if t == nil || rs[i].Spec.Warmup <= 0 {
@@ -311,15 +311,15 @@ func runOneTrial(ctx context.Context, rs []control.Resolved, opt Options, proc *
 		}
 		iv, err := t.line(ctx, proc, engine.Warmup, 0)
 		if err != nil {
-			fail(i, where(trial, "warmup", err))
+			fail(i, where(fork, "warmup", err))
 			continue
 		}
 		forks[i].Warmup = iv
-		opt.observe(i, trial, iv)
+		opt.observe(i, fork, iv)
 	}
 	iterations := rs[0].Spec.Iterations
 	if method == spec.MethodInterleaved {
-		for round, order := range Rounds(len(rs), iterations, opt.Seed, uint64(trial)) {
+		for round, order := range Rounds(len(rs), iterations, opt.Seed, uint64(fork)) {
 			for _, i := range order {
 				measure(i, round)
 			}

@@ -24,7 +24,7 @@ func lineSpec(protocol, transport string, ops int64) spec.Spec {
 	s.Protocol, s.Transport = protocol, transport
 	s.Workload, s.Params = "echo+stats", contract.Params{Payload: 11}
 	s.Load, _ = load.Model{Kind: load.Closed, Concurrency: 1}.Normalize()
-	s.Warmup, s.Iterations, s.IterationTime, s.IterationOps, s.Trials = 0, 2, 0, ops, 2
+	s.Warmup, s.Iterations, s.IterationTime, s.IterationOps, s.Forks = 0, 2, 0, ops, 2
 	s.CallTimeout, s.ServerCPUs, s.ClientCPUs = 10*time.Second, nil, nil
 	s.Method = spec.MethodInterleaved
 	return s
@@ -32,30 +32,30 @@ func lineSpec(protocol, transport string, ops int64) spec.Spec {
 
 // A group measured in this process: every target's lines are the iteration's ops
 // (rpcecho's 1000 echo+stats iterations), in rounds of one line per target, in each
-// of the trials, with the process's CPU and the client's bytes; no server reading.
+// of the forks, with the process's CPU and the client's bytes; no server reading.
 func TestRunOneProcessLines(t *testing.T) {
 	specs := []spec.Spec{lineSpec("direct", spec.InProc, 1000), lineSpec("http-json", "unix", 1000),
 		lineSpec("grpc-proto", "tcp", 1000), lineSpec("capnp", "unix", 1000)}
 	var events int
 	ms := RunOneProcess(context.Background(), specs, Options{TempDir: t.TempDir(), Observe: func(Event) { events++ }})
 	if events != 4*2*2 {
-		t.Errorf("%d events, want 16 (4 targets × 2 trials × 2 lines)", events)
+		t.Errorf("%d events, want 16 (4 targets × 2 forks × 2 lines)", events)
 	}
 	for i, m := range ms {
 		name := specs[i].Protocol
 		if m.Err != nil {
 			t.Fatalf("%s: %v", name, m.Err)
 		}
-		if m.Method != spec.MethodInterleaved || m.Isolation != OneProcessIsolation || len(m.Trials) != 2 {
-			t.Fatalf("%s: method %s, isolation %q, %d trials; want interleaved, %q, 2", name, m.Method, m.Isolation, len(m.Trials), OneProcessIsolation)
+		if m.Method != spec.MethodInterleaved || m.Isolation != OneProcessIsolation || len(m.Forks) != 2 {
+			t.Fatalf("%s: method %s, isolation %q, %d forks; want interleaved, %q, 2", name, m.Method, m.Isolation, len(m.Forks), OneProcessIsolation)
 		}
-		for k, f := range m.Trials {
+		for k, f := range m.Forks {
 			if f.Index != k || f.Warmup != nil || len(f.Intervals) != 2 {
-				t.Fatalf("%s trial %d: index %d, warmup %v, %d lines; want %d, none, 2", name, k, f.Index, f.Warmup != nil, len(f.Intervals), k)
+				t.Fatalf("%s fork %d: index %d, warmup %v, %d lines; want %d, none, 2", name, k, f.Index, f.Warmup != nil, len(f.Intervals), k)
 			}
 			for r, iv := range f.Intervals {
 				if iv.Ops != 1000 || iv.Resp.TotalCount() != 1000 || iv.ErrorCount() != 0 || iv.Index != r || iv.Phase != string(engine.Measure) {
-					t.Errorf("%s trial %d line %d: %d ops (%d recorded), %d errors, index %d, phase %s; want 1000 ops, no error, index %d, measure",
+					t.Errorf("%s fork %d line %d: %d ops (%d recorded), %d errors, index %d, phase %s; want 1000 ops, no error, index %d, measure",
 						name, k, r, iv.Ops, iv.Resp.TotalCount(), iv.ErrorCount(), iv.Index, iv.Phase, r)
 				}
 				if iv.Server != nil || iv.ClientCPUs < 1 {
@@ -155,12 +155,12 @@ func TestOneProcessFreshClientPerLine(t *testing.T) {
 func TestRunOneProcessRefuses(t *testing.T) {
 	tls := lineSpec("grpc-proto", spec.TLS, 20)
 	ms := RunOneProcess(context.Background(), []spec.Spec{tls}, Options{TempDir: t.TempDir()})
-	if ms[0].Err == nil || len(ms[0].Trials) != 0 {
-		t.Errorf("tls: err %v, %d trials; want a refusal and nothing run", ms[0].Err, len(ms[0].Trials))
+	if ms[0].Err == nil || len(ms[0].Forks) != 0 {
+		t.Errorf("tls: err %v, %d forks; want a refusal and nothing run", ms[0].Err, len(ms[0].Forks))
 	}
 	ok := lineSpec("direct", spec.InProc, 20)
 	ms = RunOneProcess(context.Background(), []spec.Spec{ok}, Options{TempDir: t.TempDir(), Hosts: spec.Hosts{Server: "tcp://127.0.0.1:1"}})
-	if ms[0].Err == nil || len(ms[0].Trials) != 0 {
-		t.Errorf("remote server: err %v, %d trials; want a refusal", ms[0].Err, len(ms[0].Trials))
+	if ms[0].Err == nil || len(ms[0].Forks) != 0 {
+		t.Errorf("remote server: err %v, %d forks; want a refusal", ms[0].Err, len(ms[0].Forks))
 	}
 }

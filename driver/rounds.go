@@ -6,7 +6,7 @@ import "math/rand/v2"
 // of 0..n-1, each a permutation drawn at random, so that no target always follows
 // another (a target slowed by its predecessor's leftovers is slowed in every
 // position alike). The same seed and stream give the same order, so a run's schedule
-// can be reproduced; trials use different streams.
+// can be reproduced; forks use different streams.
 func Rounds(n, rounds int, seed, stream uint64) [][]int {
 	r := rand.New(rand.NewPCG(seed, stream))
 	out := make([][]int, rounds)

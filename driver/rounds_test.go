@@ -26,7 +26,7 @@ func TestRounds(t *testing.T) {
 			t.Errorf("target %d never goes first: %v", k, first)
 		}
 	}
-	// Reproducible from the seed; another trial (stream) or seed gives another order.
+	// Reproducible from the seed; another fork (stream) or seed gives another order.
 	if fmt.Sprint(Rounds(5, 200, 42, 0)) != fmt.Sprint(rs) {
 		t.Error("the same seed gave another order")
 	}

@@ -61,10 +61,10 @@ type clientWorker struct {
 	stream controlpb.Worker_RunClientClient
 }
 
-// startTarget starts (or reaches) the workers of res for trial trial, as the idx-th
+// startTarget starts (or reaches) the workers of res for fork fork, as the idx-th
 // target of its group, opens its session and returns once every client is Ready.
-func startTarget(ctx context.Context, res control.Resolved, opt Options, dir string, trial, idx int) (*target, error) {
-	t, err := spawnTarget(ctx, res, opt, dir, trial, idx)
+func startTarget(ctx context.Context, res control.Resolved, opt Options, dir string, fork, idx int) (*target, error) {
+	t, err := spawnTarget(ctx, res, opt, dir, fork, idx)
 	if err != nil {
 		return nil, err
 	}
@@ -75,14 +75,14 @@ func startTarget(ctx context.Context, res control.Resolved, opt Options, dir str
 	return t, nil
 }
 
-// spawnTarget starts (or reaches) the workers of res for trial trial, as the idx-th
+// spawnTarget starts (or reaches) the workers of res for fork fork, as the idx-th
 // target of its group, without a session: the server worker, and every client
 // worker (with the link feature when res calls through a link). The workers run the
 // stacks of res; a session of another benchmark on them (open) must have the same
 // stacks, transport and placement (spec.Spec.WorkersKey).
-func spawnTarget(ctx context.Context, res control.Resolved, opt Options, dir string, trial, idx int) (_ *target, err error) {
+func spawnTarget(ctx context.Context, res control.Resolved, opt Options, dir string, fork, idx int) (_ *target, err error) {
 	ctx, cancel := context.WithCancel(ctx)
-	t := &target{res: res, ctx: ctx, cancel: cancel, id: fmt.Sprintf("%d-%d", idx, trial)}
+	t := &target{res: res, ctx: ctx, cancel: cancel, id: fmt.Sprintf("%d-%d", idx, fork)}
 	defer func() {
 		if err != nil {
 			t.close()

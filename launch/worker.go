@@ -20,7 +20,7 @@ import (
 )
 
 // Worker is the driver's handle on one worker: a process it spawned (Start: pinned,
-// dying with the driver, stopped after its trial) or a remote one reached by URL
+// dying with the driver, stopped after its fork) or a remote one reached by URL
 // (Dial: used as it is, never started, pinned or stopped by the driver). Its Client
 // is safe for concurrent use; Close is called once, when the driver is done with it.
 type Worker struct {

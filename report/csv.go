@@ -51,7 +51,7 @@ var benchmarkColumns = []csvColumn{
 	{"iteration_s", func(b *results.Benchmark) string { return optFloat(b.IterationSeconds, b.IterationSeconds != 0) }},
 	{"iteration_ops", func(b *results.Benchmark) string { return optInt(b.IterationOps, b.IterationOps != 0) }},
 	{"iterations", func(b *results.Benchmark) string { return strconv.Itoa(b.Iterations) }},
-	{"trials", func(b *results.Benchmark) string { return strconv.Itoa(len(b.Trials)) }},
+	{"forks", func(b *results.Benchmark) string { return strconv.Itoa(len(b.Forks)) }},
 	{"score", func(b *results.Benchmark) string { s, _, _ := b.Score(); return csvFloat(s) }},
 	{"score_error", func(b *results.Benchmark) string { _, e, _ := b.Score(); return csvFloat(e) }},
 	{"score_units", func(b *results.Benchmark) string { _, _, u := b.Score(); return u }},
@@ -126,11 +126,11 @@ var summaryColumns = []csvColumn{
 	}},
 	{"generator_bound", func(b *results.Benchmark) string { return strconv.FormatBool(b.GeneratorBound) }},
 	{"warnings", func(b *results.Benchmark) string { return strings.Join(b.Warnings.Strings(), "; ") }},
-	{"trial_errors", func(b *results.Benchmark) string {
+	{"fork_errors", func(b *results.Benchmark) string {
 		var es []string
-		for _, t := range b.Trials {
+		for _, t := range b.Forks {
 			if t.Error != "" {
-				where := fmt.Sprint("trial ", t.Index+1)
+				where := fmt.Sprint("fork ", t.Index+1)
 				if t.Phase != "" {
 					where += ", " + t.Phase
 				}

@@ -17,7 +17,7 @@ import (
 // closed-model operations (so the radar appears), an average-time operation,
 // a rate sweep of two protocols with one saturating, an in-process benchmark
 // whose server figures are unknown (null), a benchmark with failed calls, a
-// trial cut short and warnings, one saved without histograms, stacks on every
+// fork cut short and warnings, one saved without histograms, stacks on every
 // benchmark (one server stack tuned), and one comparison group measured
 // interleaved, with paired ratios against its baseline and a drift warning.
 func fixture(t testing.TB) *results.Results {
@@ -82,14 +82,14 @@ func fixture(t testing.TB) *results.Results {
 		}
 		b.Name = fmt.Sprintf("%s/%s/%s", s.proto, s.transport, results.GroupOf(&b))
 		merged := record.NewHistogram()
-		for trial := range 2 {
-			tr := results.Trial{Index: trial}
+		for fork := range 2 {
+			tr := results.ForkResult{Index: fork}
 			for it := range 2 {
-				iv := results.Iteration{Index: it, Seconds: 1, ThroughputOpsS: s.thr * (1 + 0.01*float64(it-trial))}
+				iv := results.Iteration{Index: it, Seconds: 1, ThroughputOpsS: s.thr * (1 + 0.01*float64(it-fork))}
 				iv.Ops = int64(iv.ThroughputOpsS)
 				// The grpc-proto/unix stream (from an older file, say) has no histograms.
 				if !(s.proto == "grpc-proto" && s.transport == "unix" && s.workload == "stream") {
-					h := syntheticHistogram(t, s.latUs*(1+0.03*float64(2*trial+it)), s.tail, 1500+500*i)
+					h := syntheticHistogram(t, s.latUs*(1+0.03*float64(2*fork+it)), s.tail, 1500+500*i)
 					merged.Merge(h)
 					enc, err := record.EncodeHistogram(h)
 					if err != nil {
@@ -100,7 +100,7 @@ func fixture(t testing.TB) *results.Results {
 				iv.LatencyUs = results.LatencyFrom(merged)
 				tr.Iterations = append(tr.Iterations, iv)
 			}
-			b.Trials = append(b.Trials, tr)
+			b.Forks = append(b.Forks, tr)
 		}
 		sum := &b.Summary
 		sum.ThroughputOpsS = results.Throughput{Mean: s.thr, Error: s.thrErr, CI: 0.999, N: 4}
@@ -131,10 +131,10 @@ func fixture(t testing.TB) *results.Results {
 	sat := &r.Benchmarks[18]
 	sat.Summary.Overflow = 5120
 	sat.Warnings = results.Warnings{{Kind: results.WarnOther, Text: "achieved 3105 ops/s of 4000 targeted: the target did not keep up"}}
-	// Failed calls, one trial cut short, and a message with Markdown in it.
+	// Failed calls, one fork cut short, and a message with Markdown in it.
 	e := &r.Benchmarks[7]
 	e.Summary.Errors, e.Summary.ErrorsByKind = 37, map[string]int64{"unavailable": 30, "timeout": 7}
-	e.Trials[1].Error, e.Trials[1].Phase = "worker exited: signal: killed\nstack trace follows", "round 2"
+	e.Forks[1].Error, e.Forks[1].Phase = "worker exited: signal: killed\nstack trace follows", "round 2"
 	e.Warnings = results.Warnings{{Kind: results.WarnOther, Text: "client CPU at 97% of its share: results may be *generator*-bound | check"}}
 	// Stacks: the production Go stacks, but a tuned server for http-json/tcp/person.get.
 	stack := func(name, tier string) *results.Stack {

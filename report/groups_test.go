@@ -101,7 +101,7 @@ func TestNotesSayEachThingOnce(t *testing.T) {
 	want := []note{
 		{"b", "warning", "generator-bound: lag p99 2ms is over 1ms"},
 		{"b", "error", "errors: 3 timeout (first: deadline exceeded)"},
-		{"b", "error", "failed: trial 2, warmup: worker exited"},
+		{"b", "error", "failed: fork 2, warmup: worker exited"},
 		{"b", "warning", "a newer wirebench's warning"},
 	}
 	if ns := notes([]results.Benchmark{b}); !slices.Equal(ns, want) {

@@ -35,7 +35,7 @@ func TestHTMLSelfContained(t *testing.T) {
 	if strings.Contains(page, "<?xml") {
 		t.Error("an XML declaration inside the page")
 	}
-	for _, want := range []string{"Benchmark", "Total number of requests", "AMD EPYC 7B13", "trial 2 cut short", "Relative"} {
+	for _, want := range []string{"Benchmark", "Total number of requests", "AMD EPYC 7B13", "fork 2 cut short", "Relative"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %q", want)
 		}

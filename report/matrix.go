@@ -148,7 +148,7 @@ func pairFailure(b *results.Benchmark) string {
 	if f := b.Warnings.Of(results.WarnFailed); len(f) > 0 {
 		return firstLine(f[0].Text)
 	}
-	for _, t := range b.Trials {
+	for _, t := range b.Forks {
 		if t.Error != "" {
 			return firstLine(t.Error)
 		}
@@ -162,7 +162,7 @@ func pairFailure(b *results.Benchmark) string {
 const maxCellReason = 100
 
 // cellReason is reason shortened to maxCellReason characters (where it happened, the
-// trial and phase, is left for the warnings: Warning.Text holds the reason alone).
+// fork and phase, is left for the warnings: Warning.Text holds the reason alone).
 func cellReason(reason string) string {
 	if r := []rune(reason); len(r) > maxCellReason {
 		reason = string(r[:maxCellReason-1]) + "…"

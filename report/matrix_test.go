@@ -42,7 +42,7 @@ func matrixFixture() *results.Results {
 	}
 	failed := pair("grpc-proto", "person.get", 1, "tonic", "tonic", 0, 0, 0, nil, 0)
 	failed.Summary = results.Summary{}
-	failed.Trials = []results.Trial{{Index: 0, Phase: "start", Error: "client worker (pid 7): exit status 1\nstderr: bind: address in use"}}
+	failed.Forks = []results.ForkResult{{Index: 0, Phase: "start", Error: "client worker (pid 7): exit status 1\nstderr: bind: address in use"}}
 	direct := results.Benchmark{Name: "direct/person.get/closed-c50", Protocol: "direct", Transport: results.InProcess,
 		Workload: "person.get", Params: map[string]any{}, CallsPerOp: 1, Load: closed50, Mode: results.ModeThroughput,
 		ServerStack: stack("go-call", results.TierProduction), ClientStack: stack("go-call", results.TierProduction)}
@@ -71,7 +71,7 @@ func matrixFixture() *results.Results {
 // TestMatrixGrid checks every cell of the grids against figures worked out by hand
 // from the fixture: calls/s are ops/s × calls per op, the ± is the error over the
 // mean in per cent, CPU per call is CPU per op ÷ calls per op; a failed pair's
-// reason is its first trial error's first line, in the throughput grid.
+// reason is its first fork error's first line, in the throughput grid.
 func TestMatrixGrid(t *testing.T) {
 	v := matrixView(matrixFixture())
 	type grid struct {
@@ -207,7 +207,7 @@ func TestMatrixRenders(t *testing.T) {
 }
 
 // A failure's reason is cut at maxCellReason (100) characters, the 100th an ellipsis.
-// Where it happened (the trial and phase) is left to the warnings: the cell holds the
+// Where it happened (the fork and phase) is left to the warnings: the cell holds the
 // reason alone, for a failure of today's results and of a file written before
 // warnings were data alike.
 func TestCellReason(t *testing.T) {

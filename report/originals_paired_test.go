@@ -42,7 +42,7 @@ func pairedRun(ms map[string][][]float64) []results.Benchmark {
 		var sum float64
 		var n int
 		for f, row := range ms[name] {
-			tr := results.Trial{Index: f, Steady: &results.Steady{Class: results.SteadyFlat}}
+			tr := results.ForkResult{Index: f, Steady: &results.Steady{Class: results.SteadyFlat}}
 			for i, v := range row {
 				it := results.Iteration{Index: i, Seconds: v, Ops: 1000, ThroughputOpsS: 1000 / v}
 				if open {
@@ -52,7 +52,7 @@ func pairedRun(ms map[string][][]float64) []results.Benchmark {
 				sum += v
 				n++
 			}
-			b.Trials = append(b.Trials, tr)
+			b.Forks = append(b.Forks, tr)
 		}
 		mean := sum / float64(n)
 		b.Summary.AvgTimeMs = &results.Throughput{Mean: mean, Error: mean / 10, CI: 0.999, N: n}

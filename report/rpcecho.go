@@ -222,7 +222,7 @@ func groupLines(bs []results.Benchmark, header string) []string {
 	for _, b := range bs {
 		_, measured := lineOps(&b)
 		perLine = perLine && measured
-		forks = max(forks, len(b.Trials))
+		forks = max(forks, len(b.Forks))
 	}
 	if !perLine || forks == 0 {
 		lines := []string{header + " from the score"}
@@ -241,17 +241,17 @@ func groupLines(bs []results.Benchmark, header string) []string {
 	for f := range forks {
 		rounds := 0
 		for _, b := range bs {
-			if f < len(b.Trials) {
-				rounds = max(rounds, len(b.Trials[f].Iterations))
+			if f < len(b.Forks) {
+				rounds = max(rounds, len(b.Forks[f].Iterations))
 			}
 		}
 		for r := range rounds {
 			lines = append(lines, fmt.Sprintf("%s fork %d, round %d", header, f+1, r+1))
 			for _, b := range bs {
-				if f >= len(b.Trials) || r >= len(b.Trials[f].Iterations) {
+				if f >= len(b.Forks) || r >= len(b.Forks[f].Iterations) {
 					continue
 				}
-				it := b.Trials[f].Iterations[r]
+				it := b.Forks[f].Iterations[r]
 				lines = append(lines, rpcechoLine(b.Protocol, b.Transport, b.IterationOps, it.Seconds)+"\t"+exactTime(b.Protocol, it.Seconds))
 			}
 		}

@@ -102,11 +102,11 @@ func TestRPCEchoLinesPerIteration(t *testing.T) {
 			Params: map[string]any{"payload": float64(1000)}, IterationOps: 1000, Mode: results.ModeAverageTime,
 			Load: results.Load{Model: results.ModelClosed, Concurrency: 1, Connections: 1}}
 		for f, fork := range secs {
-			tr := results.Trial{Index: f}
+			tr := results.ForkResult{Index: f}
 			for r, s := range fork {
 				tr.Iterations = append(tr.Iterations, results.Iteration{Index: r, Seconds: s, Ops: 1000})
 			}
-			b.Trials = append(b.Trials, tr)
+			b.Forks = append(b.Forks, tr)
 		}
 		b.Summary.AvgTimeMs = &results.Throughput{Mean: 0.18}
 		b.Name = b.Protocol + "/" + b.Transport + "/" + results.GroupOf(&b)

@@ -121,7 +121,7 @@ func steadyCell(b *results.Benchmark) string {
 		cell = "too few"
 	case results.SteadyWarmedUp, results.SteadySlowdown:
 		var after float64
-		for _, t := range b.Trials {
+		for _, t := range b.Forks {
 			if t.Steady != nil {
 				after = max(after, t.Steady.AfterSeconds)
 			}
@@ -129,7 +129,7 @@ func steadyCell(b *results.Benchmark) string {
 		cell = fmt.Sprintf("%s %.1f s", b.Steady, after)
 	}
 	lo, hi, capped, n := math.Inf(1), 0.0, 0, 0
-	for _, t := range b.Trials {
+	for _, t := range b.Forks {
 		if w := t.Warmup; w != nil && w.Adaptive {
 			lo, hi, n = min(lo, w.Seconds), max(hi, w.Seconds), n+1
 			if !w.Settled {
@@ -221,7 +221,7 @@ func setupNote(g results.Group) string {
 func keepAliveSlices(g results.Group) int {
 	n := 0
 	for _, b := range g.Benchmarks {
-		for _, t := range b.Trials {
+		for _, t := range b.Forks {
 			if t.Warmup != nil {
 				n += t.Warmup.KeepAliveSlices
 			}
@@ -386,7 +386,7 @@ type note struct {
 }
 
 // notes gathers what a reader must know before trusting a figure: warnings,
-// a generator-bound result, failed calls, trials cut short, late arrivals.
+// a generator-bound result, failed calls, forks cut short, late arrivals.
 func notes(bs []results.Benchmark) []note {
 	var ns []note
 	for _, b := range bs {
@@ -422,7 +422,7 @@ func notes(bs []results.Benchmark) []note {
 			}
 			add("error", "%d failed calls of %d%s", s.Errors, s.Ops+s.Errors, by)
 		}
-		for _, t := range b.Trials {
+		for _, t := range b.Forks {
 			if t.Error != "" {
 				add("error", "%s", cutShort(t))
 			}

@@ -17,13 +17,13 @@ func TestSteadyCell(t *testing.T) {
 		want string
 	}{
 		{results.Benchmark{}, "-"},
-		{results.Benchmark{Steady: results.SteadyFlat, Trials: []results.Trial{{Warmup: &results.Warmup{Seconds: 5}}}}, "flat"},
-		{results.Benchmark{Steady: results.SteadyWarmedUp, Trials: []results.Trial{
+		{results.Benchmark{Steady: results.SteadyFlat, Forks: []results.ForkResult{{Warmup: &results.Warmup{Seconds: 5}}}}, "flat"},
+		{results.Benchmark{Steady: results.SteadyWarmedUp, Forks: []results.ForkResult{
 			{Steady: &results.Steady{Class: results.SteadyWarmedUp, AfterSeconds: 2.14}, Warmup: warm(18.2, true)},
 			{Steady: &results.Steady{Class: results.SteadyFlat}, Warmup: warm(30.1, false)},
 			{Steady: &results.Steady{Class: results.SteadyFlat}, Warmup: warm(30.0, false)},
 		}}, "warmed up 2.1 s; warm-up 18–30 s, 2 capped"},
-		{results.Benchmark{Steady: results.SteadyFlat, Trials: []results.Trial{{Warmup: warm(12, true)}, {Warmup: warm(12.2, true)}}}, "flat; warm-up 12 s"},
+		{results.Benchmark{Steady: results.SteadyFlat, Forks: []results.ForkResult{{Warmup: warm(12, true)}, {Warmup: warm(12.2, true)}}}, "flat; warm-up 12 s"},
 	} {
 		if got := steadyCell(&c.b); got != c.want {
 			t.Errorf("steadyCell = %q, want %q", got, c.want)

@@ -53,7 +53,7 @@ func WriteText(out io.Writer, bs []results.Benchmark) error {
 		for _, warn := range b.Warnings {
 			fmt.Fprintf(w, "  warning: %s\n", warn)
 		}
-		for _, t := range b.Trials {
+		for _, t := range b.Forks {
 			if t.Error != "" {
 				fmt.Fprintf(w, "  %s\n", cutShort(t))
 			}
@@ -62,13 +62,13 @@ func WriteText(out io.Writer, bs []results.Benchmark) error {
 	return w.Flush()
 }
 
-// cutShort says that trial t was cut short, where and why (the first line of its
-// error): "trial 2 cut short at round 3: worker exited".
-func cutShort(t results.Trial) string {
+// cutShort says that fork t was cut short, where and why (the first line of its
+// error): "fork 2 cut short at round 3: worker exited".
+func cutShort(t results.ForkResult) string {
 	if t.Phase != "" {
-		return fmt.Sprintf("trial %d cut short at %s: %s", t.Index+1, t.Phase, firstLine(t.Error))
+		return fmt.Sprintf("fork %d cut short at %s: %s", t.Index+1, t.Phase, firstLine(t.Error))
 	}
-	return fmt.Sprintf("trial %d cut short: %s", t.Index+1, firstLine(t.Error))
+	return fmt.Sprintf("fork %d cut short: %s", t.Index+1, firstLine(t.Error))
 }
 
 func firstLine(s string) string {

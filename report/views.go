@@ -57,7 +57,7 @@ func views(r *results.Results) []view {
 // per operation.
 func jmhPerProtocol(bs []results.Benchmark) view {
 	v := view{Title: "JMH table per protocol",
-		Note: "The shape of metrifier's per-stack JMH output: Score is the mean over Cnt iterations (iterations × trials), Error the 99.9 % confidence half-width."}
+		Note: "The shape of metrifier's per-stack JMH output: Score is the mean over Cnt iterations (iterations × forks), Error the 99.9 % confidence half-width."}
 	var order []string
 	rows := map[string][]results.Benchmark{}
 	for _, b := range bs {

@@ -31,7 +31,7 @@ func LatencyFrom(h *hdr.Histogram) Latency {
 // to the summary's percentiles).
 func (b *Benchmark) Histogram() *hdr.Histogram {
 	var acc *hdr.Histogram
-	for _, t := range b.Trials {
+	for _, t := range b.Forks {
 		for _, it := range t.Iterations {
 			h, err := record.DecodeHistogram(it.Histogram)
 			if err != nil {

@@ -79,9 +79,9 @@ func legacyPlace(s string) (fork int, phase, why string) {
 	return fork, phase, why
 }
 
-// legacyTrial brings the error of a trial from a file written before Trial.Phase,
+// legacyFork brings the error of a fork from a file written before ForkResult.Phase,
 // "trial N, PHASE: why" (N its own number), to Phase and Error.
-func legacyTrial(t *Trial) {
+func legacyFork(t *ForkResult) {
 	if t.Phase != "" || t.Error == "" {
 		return
 	}

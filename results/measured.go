@@ -72,8 +72,7 @@ type ProcReading struct {
 	RSS, PeakRSS int64
 }
 
-// Fork is what one trial of one benchmark measured: a fork, with fresh worker
-// processes. A fork cut short keeps what finished.
+// Fork is what one fork of one benchmark measured, with fresh worker processes. A fork cut short keeps what finished.
 type Fork struct {
 	Index int
 	// Warmup is the whole warm-up, its slices merged; WarmupSlices are those slices
@@ -93,8 +92,8 @@ type Fork struct {
 
 // Measured is what the driver measured of one benchmark of a comparison group.
 type Measured struct {
-	// Trials are the benchmark's forks, in order.
-	Trials []*Fork
+	// Forks are the benchmark's forks, in order.
+	Forks []*Fork
 	// Method is how it was measured: MethodInterleaved or MethodSequential.
 	Method string
 	// Isolation is how its group's other targets were kept from running during its

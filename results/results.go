@@ -21,9 +21,15 @@ import (
 	"time"
 )
 
-// SchemaVersion is the version of the results format this package writes and
-// the only one it reads.
-const SchemaVersion = 1
+// SchemaVersion is the version of the results format this package writes. It reads
+// that and every version from OldestSchemaVersion on, as this version's model.
+//
+// Version 2 calls a benchmark's forks "forks"; version 1 called them "trials", and
+// is otherwise the same.
+const SchemaVersion = 2
+
+// OldestSchemaVersion is the oldest version of the results format Read reads.
+const OldestSchemaVersion = 1
 
 // Results is one results file: the environment and every benchmark run.
 type Results struct {
@@ -163,7 +169,7 @@ type Link struct {
 	Made []string `json:"made,omitempty"`
 }
 
-// Benchmark is one target × workload × load point, over all its trials.
+// Benchmark is one target × workload × load point, over all its forks.
 type Benchmark struct {
 	Name string `json:"name"`
 	// Series names the target without its transport (spec.Spec.Series): the protocol,
@@ -227,7 +233,7 @@ type Benchmark struct {
 	Mode          string  `json:"mode"`
 	WarmupSeconds float64 `json:"warmup_s"`
 	// WarmupMaxSeconds is set for an adaptive warm-up: it lasted at least
-	// WarmupSeconds and at most this, until its slices stopped changing (each trial's
+	// WarmupSeconds and at most this, until its slices stopped changing (each fork's
 	// Warmup says how long it took).
 	WarmupMaxSeconds float64 `json:"warmup_max_s,omitempty"`
 	// KeepAliveSeconds, in an interleaved group, is how long the target could go
@@ -238,10 +244,12 @@ type Benchmark struct {
 	// count-bounded ones.
 	IterationSeconds float64 `json:"iteration_s,omitempty"`
 	IterationOps     int64   `json:"iteration_ops,omitempty"`
-	// Iterations is the number of measurement iterations per trial.
-	Iterations int     `json:"iterations"`
-	Trials     []Trial `json:"trials"`
-	Summary    Summary `json:"summary"`
+	// Iterations is the number of measurement iterations per fork.
+	Iterations int `json:"iterations"`
+	// Forks are the benchmark's forks, each with fresh worker processes, in order
+	// ("trials" in schema_version 1, which reading takes too).
+	Forks   []ForkResult `json:"forks"`
+	Summary Summary      `json:"summary"`
 	// Warnings are what a reader must know before trusting the figures, in the order
 	// they were found. In JSON they are "warnings", as reports print them, and
 	// "warning_details", as data (warning.go).
@@ -250,7 +258,7 @@ type Benchmark struct {
 	// the result (lag grew, or the client ran out of CPU).
 	GeneratorBound bool `json:"generator_bound"`
 	// Steady is the benchmark's steady-state class over its forks: the worst of its
-	// trials' (no steady state, then slowdown, warmed up, flat); empty when not
+	// forks' (no steady state, then slowdown, warmed up, flat); empty when not
 	// classified.
 	Steady string `json:"steady,omitempty"`
 	// Capacity is set for a capacity search: the highest rate the target sustained
@@ -342,26 +350,27 @@ type Load struct {
 	MaxInFlight int `json:"max_in_flight,omitempty"`
 }
 
-// Trial is one run of a benchmark with fresh worker processes: a fork.
-type Trial struct {
+// ForkResult is one fork of a benchmark as a results file keeps it: a run of it with
+// fresh worker processes (Fork is what the driver measured of it).
+type ForkResult struct {
 	Index      int         `json:"index"`
 	Iterations []Iteration `json:"iterations"`
-	// Error says why a trial was cut short; its iterations so far are kept. Phase is
-	// what the trial was doing then ("start", "warmup", "round 3"; ForkError), empty
+	// Error says why a fork was cut short; its iterations so far are kept. Phase is
+	// what the fork was doing then ("start", "warmup", "round 3"; ForkError), empty
 	// when the failure was not of one phase (the run was stopped). In files written
 	// before Phase, Error began with "trial N, PHASE: ", which reading takes apart
-	// (legacyTrial).
+	// (legacyFork).
 	Error string `json:"error,omitempty"`
 	Phase string `json:"phase,omitempty"`
-	// Steady is how the trial's slices settled; its summary and ratios use the
+	// Steady is how the fork's slices settled; its summary and ratios use the
 	// iterations from StartRound on. Nil in files written before it existed.
 	Steady *Steady `json:"steady,omitempty"`
-	// Warmup is the trial's warm-up; nil without one (and in files written before it
+	// Warmup is the fork's warm-up; nil without one (and in files written before it
 	// was recorded).
 	Warmup *Warmup `json:"warmup,omitempty"`
 }
 
-// Warmup is how one trial (fork) of one target warmed up.
+// Warmup is how one fork of one target warmed up.
 type Warmup struct {
 	Seconds float64 `json:"seconds"`
 	// Adaptive is set when it ran in slices until they stopped changing; Settled says
@@ -421,9 +430,9 @@ type Iteration struct {
 	Histogram string `json:"histogram,omitempty"`
 }
 
-// Summary is a benchmark's result over every iteration of every trial.
+// Summary is a benchmark's result over every iteration of every fork.
 type Summary struct {
-	// ThroughputOpsS is the score: mean ± error over iterations × trials.
+	// ThroughputOpsS is the score: mean ± error over iterations × forks.
 	ThroughputOpsS Throughput `json:"throughput_ops_s"`
 	LatencyUs      Latency    `json:"latency_us"`
 	ServiceUs      *Latency   `json:"service_us,omitempty"`
@@ -472,7 +481,7 @@ type Relative struct {
 	// Rounds is the number of paired samples (interleaved rounds, or iterations
 	// paired by index when measured sequentially), over every fork.
 	Rounds int `json:"rounds"`
-	// Forks is how many forks (trials, each with fresh processes) the rounds came
+	// Forks is how many forks (each with fresh processes) the rounds came
 	// from. With two or more, the interval has Forks − 1 degrees of freedom and holds
 	// what differs from process to process; with one, only what differs from round
 	// to round.
@@ -558,7 +567,7 @@ type Latency struct {
 }
 
 // Write writes r as indented JSON, after checking it against Schema so that no
-// file this package writes fails to read back. A nil Params, Trials or
+// file this package writes fails to read back. A nil Params, Forks or
 // Iterations is written as an empty object or array, since the schema requires
 // them to be present. Write does not modify r.
 func (r *Results) Write(w io.Writer) error {
@@ -582,14 +591,14 @@ func (r *Results) marshal() ([]byte, error) {
 		if b.Params == nil {
 			b.Params = map[string]any{}
 		}
-		trials := make([]Trial, len(b.Trials))
-		for j, t := range b.Trials {
+		forks := make([]ForkResult, len(b.Forks))
+		for j, t := range b.Forks {
 			if t.Iterations == nil {
 				t.Iterations = []Iteration{}
 			}
-			trials[j] = t
+			forks[j] = t
 		}
-		b.Trials = trials
+		b.Forks = forks
 		out.Benchmarks[i] = b
 	}
 	var buf bytes.Buffer
@@ -604,9 +613,10 @@ func (r *Results) marshal() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// Read reads a results file. It refuses a schema_version other than
-// SchemaVersion, and a document that does not match Schema, with messages that
-// say which.
+// Read reads a results file of any schema_version from OldestSchemaVersion to
+// SchemaVersion, as this version's model (its SchemaVersion is SchemaVersion, so
+// that writing it again writes today's format). It refuses another version, and a
+// document that does not match Schema, with messages that say which.
 func Read(r io.Reader) (*Results, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
@@ -625,8 +635,8 @@ func Read(r io.Reader) (*Results, error) {
 	if err := json.Unmarshal(*head.SchemaVersion, &v); err != nil {
 		return nil, fmt.Errorf("results: schema_version %s is not an integer", *head.SchemaVersion)
 	}
-	if v != SchemaVersion {
-		return nil, fmt.Errorf("results: schema_version %d is not supported: this wirebench reads version %d only", v, SchemaVersion)
+	if v < OldestSchemaVersion || v > SchemaVersion {
+		return nil, fmt.Errorf("results: schema_version %d is not supported: this wirebench reads versions %d to %d", v, OldestSchemaVersion, SchemaVersion)
 	}
 	if err := ValidateJSON(data); err != nil {
 		return nil, err // already says "results ..."
@@ -635,6 +645,7 @@ func Read(r io.Reader) (*Results, error) {
 	if err := json.Unmarshal(data, &res); err != nil {
 		return nil, fmt.Errorf("results: decode: %w", err)
 	}
+	res.SchemaVersion = SchemaVersion // Benchmark.UnmarshalJSON read the older names
 	return &res, nil
 }
 

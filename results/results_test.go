@@ -54,7 +54,7 @@ func sample(t *testing.T) *Results {
 				Load: Load{Model: ModelOpen, Concurrency: 4, Connections: 2, Rate: 2000,
 					Arrival: "poisson", MaxInFlight: 256},
 				Mode: ModeThroughput, WarmupSeconds: 5, IterationSeconds: 1, Iterations: 2,
-				Trials: []Trial{
+				Forks: []ForkResult{
 					{Index: 0, Iterations: []Iteration{
 						{Index: 0, Seconds: 1.0002, Ops: 1999, ThroughputOpsS: 1998.6,
 							LatencyUs: lat, ServiceUs: &lat, LagUs: &lag, Histogram: hist},
@@ -87,7 +87,7 @@ func sample(t *testing.T) *Results {
 				Workload: "person.get", Params: map[string]any{"persons": float64(100)},
 				Load: Load{Model: ModelClosed, Concurrency: 1, Connections: 0},
 				Mode: ModeAverageTime, WarmupSeconds: 1, IterationOps: 100000, Iterations: 1,
-				Trials: []Trial{{Index: 0, Iterations: []Iteration{
+				Forks: []ForkResult{{Index: 0, Iterations: []Iteration{
 					{Index: 0, Seconds: 0.05, Ops: 100000, ThroughputOpsS: 2e6,
 						LatencyUs: Latency{Mean: 0.5, P50: 0.4, P75: 0.5, P90: 0.6, P99: 1.2, P999: 8, Max: 90}},
 				}}},
@@ -129,17 +129,21 @@ func TestWriteValidateReadBack(t *testing.T) {
 	}
 
 	// The golden file pins the exact bytes, so a renamed field shows up in review.
-	golden.Check(t, "results-v1.json", buf.Bytes())
+	golden.Check(t, "results-v2.json", buf.Bytes())
 }
 
 func TestReadFileGolden(t *testing.T) {
-	// A file written by an earlier build must keep reading.
-	got, err := ReadFile(filepath.Join("testdata", "results-v1.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(got, sample(t)) {
-		t.Error("golden file does not read back as the sample")
+	// A file written by an earlier build must keep reading: results-v1.json was
+	// written by the build before version 2 (its forks called trials), and reads as
+	// today's model, version 2.
+	for _, name := range []string{"results-v1.json", "results-v2.json"} {
+		got, err := ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, sample(t)) {
+			t.Errorf("%s does not read back as the sample", name)
+		}
 	}
 	if _, err := ReadFile(filepath.Join("testdata", "missing.json")); err == nil || !strings.Contains(err.Error(), "missing.json") {
 		t.Errorf("ReadFile of a missing file: %v, want an error naming it", err)
@@ -163,7 +167,7 @@ var stablePaths = []string{
 	"benchmarks/0/load/connections",
 	"benchmarks/0/load/rate",    // required for the open model (benchmark 0)
 	"benchmarks/0/load/arrival", // required for the open model
-	"benchmarks/0/trials",
+	"benchmarks/0/forks",
 	"benchmarks/0/summary",
 	"benchmarks/0/summary/throughput_ops_s",
 	"benchmarks/0/summary/throughput_ops_s/mean",
@@ -290,11 +294,16 @@ func TestReadRejects(t *testing.T) {
 		name, doc, wantErr string
 	}{
 		// A future version may have changed a stable name's meaning: refuse it.
-		{"future version", strings.Replace(good, `"schema_version": 1`, `"schema_version": 2`, 1),
-			"schema_version 2 is not supported: this wirebench reads version 1 only"},
+		{"future version", strings.Replace(good, `"schema_version": 2`, `"schema_version": 3`, 1),
+			"schema_version 3 is not supported: this wirebench reads versions 1 to 2"},
 		// Version 0 never existed.
-		{"zero version", strings.Replace(good, `"schema_version": 1`, `"schema_version": 0`, 1),
+		{"zero version", strings.Replace(good, `"schema_version": 2`, `"schema_version": 0`, 1),
 			"schema_version 0 is not supported"},
+		// Each version calls the forks by its own name only.
+		{"version 1 with forks", strings.Replace(good, `"schema_version": 2`, `"schema_version": 1`, 1),
+			"missing property 'trials'"},
+		{"version 2 with trials", strings.Replace(good, `"forks": [`, `"trials": [`, 1),
+			"missing property 'forks'"},
 		// Some other JSON file given by mistake.
 		{"no version", `{"benchmarks": []}`, "no schema_version: not a wirebench results file"},
 		// A version that is not a number.
@@ -317,19 +326,19 @@ func TestReadRejects(t *testing.T) {
 func TestWriteFillsNilCollections(t *testing.T) {
 	r := sample(t)
 	r.Benchmarks[1].Params = nil
-	r.Benchmarks[1].Trials = []Trial{{Index: 0, Error: "dial tcp: connection refused"}} // no iterations
+	r.Benchmarks[1].Forks = []ForkResult{{Index: 0, Error: "dial tcp: connection refused"}} // no iterations
 	var buf bytes.Buffer
 	if err := r.Write(&buf); err != nil {
 		t.Fatal(err)
 	}
-	if r.Benchmarks[1].Params != nil || r.Benchmarks[1].Trials[0].Iterations != nil {
+	if r.Benchmarks[1].Params != nil || r.Benchmarks[1].Forks[0].Iterations != nil {
 		t.Error("Write modified its receiver")
 	}
 	got, err := Read(&buf)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b := got.Benchmarks[1]; b.Params == nil || len(b.Params) != 0 || b.Trials[0].Iterations == nil {
+	if b := got.Benchmarks[1]; b.Params == nil || len(b.Params) != 0 || b.Forks[0].Iterations == nil {
 		t.Errorf("nil collections not written as empty: %+v", b)
 	}
 }
@@ -442,5 +451,32 @@ func TestRelativeHasInterval(t *testing.T) {
 		if got := c.r.Samples(); got != c.says {
 			t.Errorf("%+v: Samples %q, want %q", c.r, got, c.says)
 		}
+	}
+}
+
+// A file of schema_version 1, written by hand as that version was (its forks under
+// "trials", a failed fork's place in its error's text): its forks are read as forks,
+// and the file as version 2.
+func TestReadVersion1Trials(t *testing.T) {
+	got, err := ReadFile(filepath.Join("testdata", "results-v1-trials.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.SchemaVersion != 2 {
+		t.Errorf("schema_version %d, want 2 (read as today's model)", got.SchemaVersion)
+	}
+	b := got.Benchmarks[0]
+	if len(b.Forks) != 2 || b.Forks[0].Index != 0 || len(b.Forks[0].Iterations) != 1 || b.Forks[0].Iterations[0].Ops != 5000 {
+		t.Fatalf("forks %+v, want 2, the first of one iteration of 5000 ops", b.Forks)
+	}
+	if f := b.Forks[1]; f.Index != 1 || f.Phase != "start" || f.Error != "exit status 1" {
+		t.Errorf("second fork: index %d, phase %q, error %q; want 1, start, exit status 1", f.Index, f.Phase, f.Error)
+	}
+	var buf bytes.Buffer
+	if err := got.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if s := buf.String(); !strings.Contains(s, `"schema_version": 2`) || !strings.Contains(s, `"forks": [`) || strings.Contains(s, `"trials"`) {
+		t.Errorf("written again, not in version 2:\n%.600s", s)
 	}
 }

@@ -88,7 +88,7 @@ func (k WarningKind) IsError() bool { return k == WarnErrors || k == WarnFailed 
 type Warning struct {
 	Kind WarningKind `json:"kind"`
 	// Fork is the fork a failure happened in, numbered from 1 as reports number forks
-	// (its trial's index + 1); 0 when the warning is not of one fork. Phase is what
+	// (its ForkResult.Index + 1); 0 when the warning is not of one fork. Phase is what
 	// the fork was doing: "start", "isolation", "warmup", "round 3", "iteration 2".
 	Fork  int    `json:"fork,omitempty"`
 	Phase string `json:"phase,omitempty"`
@@ -98,12 +98,12 @@ type Warning struct {
 }
 
 // String is w as reports print it, and as a results file's "warnings" holds it: its
-// kind's label, its place, then its text, e.g. "failed: trial 2, round 1: worker
+// kind's label, its place, then its text, e.g. "failed: fork 2, round 1: worker
 // exited" or "generator-bound: the client used 97% of its CPUs".
 func (w Warning) String() string {
 	s := w.Text
 	if w.Fork > 0 && w.Phase != "" {
-		s = fmt.Sprintf("trial %d, %s: %s", w.Fork, w.Phase, s)
+		s = fmt.Sprintf("fork %d, %s: %s", w.Fork, w.Phase, s)
 	}
 	if l := w.Kind.Label(); l != "" {
 		s = l + ": " + s
@@ -140,18 +140,19 @@ func (ws Warnings) Strings() []string {
 }
 
 // ForkError is a failure in one phase of one fork. The driver's errors carry it, so
-// that the results keep where a fork failed as data (Trial.Phase, Warning.Fork and
+// that the results keep where a fork failed as data (ForkResult.Phase, Warning.Fork and
 // Phase) beside why (the error it wraps).
 type ForkError struct {
-	// Fork is the fork's index, as Fork.Index and Trial.Index count (from 0).
+	// Fork is the fork's index, as Fork.Index and ForkResult.Index count (from 0).
 	Fork int
 	// Phase is what the fork was doing: "start", "isolation", "warmup", "round 3".
 	Phase string
 	Err   error
 }
 
-// Error says where and why, as the driver always has: "trial 2, round 1: worker exited".
-func (e *ForkError) Error() string { return fmt.Sprintf("trial %d, %s: %v", e.Fork+1, e.Phase, e.Err) }
+// Error says where and why: "fork 2, round 1: worker exited" (before schema_version
+// 2, "trial 2, round 1: worker exited", which legacyPlace reads).
+func (e *ForkError) Error() string { return fmt.Sprintf("fork %d, %s: %v", e.Fork+1, e.Phase, e.Err) }
 
 func (e *ForkError) Unwrap() error { return e.Err }
 
@@ -165,11 +166,11 @@ func Failure(err error) Warning {
 	return w
 }
 
-// TrialFailure is what a trial that err cut short records: the phase it failed in and
+// ForkFailure is what a fork that err cut short records: the phase it failed in and
 // why, for a *ForkError; else no phase and err's whole text. An error that joins a
 // fork's failure with another (errors.Join) keeps its whole text, so nothing of it
 // is lost.
-func TrialFailure(err error) (phase, why string) {
+func ForkFailure(err error) (phase, why string) {
 	if fe, ok := err.(*ForkError); ok {
 		return fe.Phase, fe.Err.Error()
 	}
@@ -187,6 +188,9 @@ type benchmarkJSON struct {
 	benchmarkFields
 	Warnings       []string `json:"warnings,omitempty"`
 	WarningDetails Warnings `json:"warning_details,omitempty"`
+	// Trials are the forks under their name in schema_version 1 (and in run journals
+	// written before version 2), read only.
+	Trials []ForkResult `json:"trials,omitempty"`
 }
 
 // benchmarkFields is Benchmark without its methods, so that encoding/json encodes
@@ -210,14 +214,18 @@ func (b Benchmark) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON reads b's warnings from warning_details, or, in a file written
-// before it, from their texts; and brings a trial error of such a file to today's
-// form (legacyTrial).
+// before it, from their texts; takes its forks from "trials" in a file written
+// before they were called forks (schema_version 1); and brings a fork's error of
+// such a file to today's form (legacyFork).
 func (b *Benchmark) UnmarshalJSON(data []byte) error {
 	var j benchmarkJSON
 	if err := json.Unmarshal(data, &j); err != nil {
 		return err
 	}
 	*b = Benchmark(j.benchmarkFields)
+	if b.Forks == nil {
+		b.Forks = j.Trials
+	}
 	b.Warnings = j.WarningDetails
 	if b.Warnings == nil && j.Warnings != nil {
 		b.Warnings = make(Warnings, len(j.Warnings))
@@ -225,8 +233,8 @@ func (b *Benchmark) UnmarshalJSON(data []byte) error {
 			b.Warnings[i] = legacyWarning(s)
 		}
 	}
-	for i := range b.Trials {
-		legacyTrial(&b.Trials[i])
+	for i := range b.Forks {
+		legacyFork(&b.Forks[i])
 	}
 	return nil
 }

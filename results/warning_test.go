@@ -8,12 +8,13 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 )
 
-// A file written before warnings had kinds (its warnings texts only, its trial error
+// A file written before warnings had kinds (its warnings texts only, its fork's error
 // led by "trial N, PHASE: ") reads as the same results written today: each warning's
-// kind from the label it begins with, a failure's fork and phase, the trial's phase.
+// kind from the label it begins with, a failure's fork and phase, the fork's phase.
 func TestReadWarningsWrittenAsText(t *testing.T) {
 	got, err := ReadFile(filepath.Join("testdata", "results-v1-text-warnings.json"))
 	if err != nil {
@@ -21,9 +22,9 @@ func TestReadWarningsWrittenAsText(t *testing.T) {
 	}
 	want := sample(t)
 	if !reflect.DeepEqual(got, want) {
-		t.Errorf("warnings %+v, trials' errors %q %q;\nwant %+v, %q %q", got.Benchmarks[0].Warnings,
-			got.Benchmarks[0].Trials[1].Phase, got.Benchmarks[0].Trials[1].Error,
-			want.Benchmarks[0].Warnings, want.Benchmarks[0].Trials[1].Phase, want.Benchmarks[0].Trials[1].Error)
+		t.Errorf("warnings %+v, forks' errors %q %q;\nwant %+v, %q %q", got.Benchmarks[0].Warnings,
+			got.Benchmarks[0].Forks[1].Phase, got.Benchmarks[0].Forks[1].Error,
+			want.Benchmarks[0].Warnings, want.Benchmarks[0].Forks[1].Phase, want.Benchmarks[0].Forks[1].Error)
 	}
 }
 
@@ -44,7 +45,7 @@ func TestWarningsReadByOlderReaders(t *testing.T) {
 	}
 	want := []string{
 		`generator-bound: lag p99 40µs is over 1ms <no> & "quoted"`,
-		"failed: trial 2, round 2: worker exited: signal: killed",
+		"failed: fork 2, round 2: worker exited: signal: killed",
 		"a warning of no kind",
 	}
 	if got := old.Benchmarks[0].Warnings; !slices.Equal(got, want) {
@@ -55,7 +56,8 @@ func TestWarningsReadByOlderReaders(t *testing.T) {
 	}
 }
 
-// Each text of an older file, read and printed again, is the text it was.
+// Each text of an older file, read and printed again, is the text it was, but that a
+// failure's place says fork where it said trial.
 func TestLegacyWarning(t *testing.T) {
 	for _, c := range []struct {
 		text string
@@ -82,23 +84,23 @@ func TestLegacyWarning(t *testing.T) {
 		if got != c.want {
 			t.Errorf("%q: read %+v, want %+v", c.text, got, c.want)
 		}
-		if s := got.String(); s != c.text {
+		if s := got.String(); s != strings.Replace(c.text, "failed: trial ", "failed: fork ", 1) {
 			t.Errorf("%q: printed again as %q", c.text, s)
 		}
 	}
 }
 
-// A trial's error of an older file loses its "trial N, PHASE: " to Phase only when N
-// is the trial's own number.
-func TestLegacyTrial(t *testing.T) {
-	for _, c := range []struct{ in, want Trial }{
-		{Trial{Index: 1, Error: "trial 2, start: exit status 1"}, Trial{Index: 1, Phase: "start", Error: "exit status 1"}},
-		{Trial{Index: 0, Error: "trial 2, start: exit status 1"}, Trial{Index: 0, Error: "trial 2, start: exit status 1"}},
-		{Trial{Index: 0, Error: "context canceled"}, Trial{Index: 0, Error: "context canceled"}},
-		{Trial{Index: 0, Phase: "round 1", Error: "trial 1, x: y"}, Trial{Index: 0, Phase: "round 1", Error: "trial 1, x: y"}},
+// A fork's error of an older file loses its "trial N, PHASE: " to Phase only when N
+// is the fork's own number.
+func TestLegacyFork(t *testing.T) {
+	for _, c := range []struct{ in, want ForkResult }{
+		{ForkResult{Index: 1, Error: "trial 2, start: exit status 1"}, ForkResult{Index: 1, Phase: "start", Error: "exit status 1"}},
+		{ForkResult{Index: 0, Error: "trial 2, start: exit status 1"}, ForkResult{Index: 0, Error: "trial 2, start: exit status 1"}},
+		{ForkResult{Index: 0, Error: "context canceled"}, ForkResult{Index: 0, Error: "context canceled"}},
+		{ForkResult{Index: 0, Phase: "round 1", Error: "trial 1, x: y"}, ForkResult{Index: 0, Phase: "round 1", Error: "trial 1, x: y"}},
 	} {
 		got := c.in
-		legacyTrial(&got)
+		legacyFork(&got)
 		if got.Phase != c.want.Phase || got.Error != c.want.Error {
 			t.Errorf("%+v: %+v, want %+v", c.in, got, c.want)
 		}
@@ -106,25 +108,25 @@ func TestLegacyTrial(t *testing.T) {
 }
 
 // A failure carries the fork (from 1) and phase of the driver's ForkError, whose text
-// is what the driver has always printed; any other error is a failure of no fork.
+// says them; any other error is a failure of no fork.
 func TestFailure(t *testing.T) {
 	cause := errors.New("worker exited")
 	fe := &ForkError{Fork: 0, Phase: "isolation", Err: cause}
-	if fe.Error() != "trial 1, isolation: worker exited" || !errors.Is(fe, cause) {
+	if fe.Error() != "fork 1, isolation: worker exited" || !errors.Is(fe, cause) {
 		t.Errorf("ForkError %q, wraps its cause: %v", fe, errors.Is(fe, cause))
 	}
-	if w := Failure(fe); w != (Warning{Kind: WarnFailed, Fork: 1, Phase: "isolation", Text: "worker exited"}) || w.String() != "failed: trial 1, isolation: worker exited" {
+	if w := Failure(fe); w != (Warning{Kind: WarnFailed, Fork: 1, Phase: "isolation", Text: "worker exited"}) || w.String() != "failed: fork 1, isolation: worker exited" {
 		t.Errorf("Failure(%q) = %+v, %q", fe, w, w)
 	}
 	if w := Failure(fmt.Errorf("resolve: %w", cause)); w != (Warning{Kind: WarnFailed, Text: "resolve: worker exited"}) {
 		t.Errorf("Failure of no fork = %+v", w)
 	}
 	joined := errors.Join(fe, errors.New("release: EBUSY"))
-	if phase, why := TrialFailure(joined); phase != "" || why != joined.Error() {
-		t.Errorf("TrialFailure of a joined error = %q, %q: want its whole text", phase, why)
+	if phase, why := ForkFailure(joined); phase != "" || why != joined.Error() {
+		t.Errorf("ForkFailure of a joined error = %q, %q: want its whole text", phase, why)
 	}
-	if phase, why := TrialFailure(fe); phase != "isolation" || why != "worker exited" {
-		t.Errorf("TrialFailure = %q, %q", phase, why)
+	if phase, why := ForkFailure(fe); phase != "isolation" || why != "worker exited" {
+		t.Errorf("ForkFailure = %q, %q", phase, why)
 	}
 }
 

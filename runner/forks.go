@@ -24,7 +24,7 @@ func measuredOf(forks []*results.Fork) *results.Measured {
 	if len(forks) == 0 {
 		return nil
 	}
-	m := &results.Measured{Trials: forks}
+	m := &results.Measured{Forks: forks}
 	for _, f := range forks {
 		if f.Err != nil && m.Err == nil {
 			m.Err = f.Err
@@ -41,7 +41,7 @@ func forksOf(ms []*results.Measured) int {
 		if m == nil {
 			continue
 		}
-		for _, f := range m.Trials {
+		for _, f := range m.Forks {
 			n = max(n, f.Index+1)
 		}
 	}
@@ -59,7 +59,7 @@ func forksOf(ms []*results.Measured) int {
 // the target's index in the call.
 func runForks(ctx context.Context, runGroup groupRunner, specs []spec.Spec, opt driver.Options, prev []*results.Measured, want int) []*results.Measured {
 	if forksOf(prev) == 0 && !slices.ContainsFunc(prev, func(m *results.Measured) bool { return m != nil && m.Err != nil }) {
-		return runGroup(ctx, withTrials(specs, want), opt)
+		return runGroup(ctx, withForks(specs, want), opt)
 	}
 	interleaved := len(specs) > 1 && specs[0].Method == spec.MethodInterleaved
 	method := spec.MethodSequential
@@ -70,7 +70,7 @@ func runForks(ctx context.Context, runGroup groupRunner, specs []spec.Spec, opt 
 	for k := range specs {
 		out[k] = &results.Measured{Method: method}
 		if k < len(prev) && prev[k] != nil {
-			out[k].Trials, out[k].Err = slices.Clone(prev[k].Trials), prev[k].Err
+			out[k].Forks, out[k].Err = slices.Clone(prev[k].Forks), prev[k].Err
 			out[k].Isolation, out[k].Workers = prev[k].Isolation, prev[k].Workers
 		}
 	}
@@ -80,7 +80,7 @@ func runForks(ctx context.Context, runGroup groupRunner, specs []spec.Spec, opt 
 			sub[j] = specs[k]
 		}
 		o := opt
-		o.FirstTrial = first
+		o.FirstFork = first
 		if opt.Observe != nil {
 			o.Observe = func(ev driver.Event) {
 				ev.Target = targets[ev.Target]
@@ -109,9 +109,9 @@ func runForks(ctx context.Context, runGroup groupRunner, specs []spec.Spec, opt 
 				return
 			}
 		}
-		for j, r := range runGroup(ctx, withTrials(sub, want-first), o) {
+		for j, r := range runGroup(ctx, withForks(sub, want-first), o) {
 			k := targets[j]
-			out[k].Trials = append(out[k].Trials, r.Trials...)
+			out[k].Forks = append(out[k].Forks, r.Forks...)
 			if out[k].Err == nil {
 				out[k].Err = r.Err
 			}
@@ -133,7 +133,7 @@ func runForks(ctx context.Context, runGroup groupRunner, specs []spec.Spec, opt 
 		return out
 	}
 	for k := range specs {
-		if out[k].Err != nil || len(out[k].Trials) >= want {
+		if out[k].Err != nil || len(out[k].Forks) >= want {
 			continue
 		}
 		if ctx.Err() != nil {
@@ -145,11 +145,11 @@ func runForks(ctx context.Context, runGroup groupRunner, specs []spec.Spec, opt 
 	return out
 }
 
-// withTrials is specs with n trials each.
-func withTrials(specs []spec.Spec, n int) []spec.Spec {
+// withForks is specs with n forks each.
+func withForks(specs []spec.Spec, n int) []spec.Spec {
 	out := slices.Clone(specs)
 	for k := range out {
-		out[k].Trials = n
+		out[k].Forks = n
 	}
 	return out
 }
@@ -191,7 +191,7 @@ func forkPlan(bs []suite.Benchmark, group []int, estimate time.Duration, done ma
 			finished = 1
 		}
 	case len(group) > 1 && first.Method == spec.MethodInterleaved:
-		total = first.Trials
+		total = first.Forks
 		all := true
 		for _, i := range group {
 			if _, ok := done[bs[i].Name]; !ok {
@@ -205,13 +205,13 @@ func forkPlan(bs []suite.Benchmark, group []int, estimate time.Duration, done ma
 		finished = min(finished, total)
 	default:
 		for _, i := range group {
-			n := bs[i].Spec.Trials
+			n := bs[i].Spec.Forks
 			total += n
 			m := measuredOf(forks[bs[i].Name])
 			if _, ok := done[bs[i].Name]; ok || m != nil && m.Err != nil {
 				finished += n // a failed benchmark runs no more forks
 			} else if m != nil {
-				finished += min(len(m.Trials), n)
+				finished += min(len(m.Forks), n)
 			}
 		}
 	}
@@ -293,7 +293,7 @@ func partialGroup(s *suite.Suite, bs []suite.Benchmark, group []int, done map[st
 	for k := range out {
 		w := fmt.Sprintf("%d of its group's %d forks finished; resuming the run (run --resume) measures the rest", finished, total)
 		if !interleaved {
-			w = fmt.Sprintf("%d of its %d forks finished; resuming the run (run --resume) measures the rest", len(m.results[k].Trials), specs[k].Trials)
+			w = fmt.Sprintf("%d of its %d forks finished; resuming the run (run --resume) measures the rest", len(m.results[k].Forks), specs[k].Forks)
 		}
 		out[k].Warnings = append(out[k].Warnings, results.Warning{Kind: results.WarnInterrupted, Text: w})
 	}

@@ -251,7 +251,7 @@ func (j *journal) close() error { return j.f.Close() }
 func forkRecordOf(name, settings string, f *results.Fork) (forkRecord, error) {
 	r := forkRecord{Name: name, Settings: settings, Index: f.Index, WarmupSettled: f.WarmupSettled, KeepAlive: f.KeepAlive}
 	if f.Err != nil {
-		r.Phase, r.Error = results.TrialFailure(f.Err)
+		r.Phase, r.Error = results.ForkFailure(f.Err)
 	}
 	var err error
 	if r.Warmup, err = ivRecordOf(f.Warmup); err != nil {

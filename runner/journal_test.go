@@ -98,7 +98,7 @@ func TestJournalForkRoundTrip(t *testing.T) {
 			len(f.Intervals) != 2 || len(f.WarmupSlices) != 2 {
 			t.Fatalf("fork %+v, want %+v", f, want)
 		}
-		// Where it failed is kept as data, for the trial's phase and the failure warning.
+		// Where it failed is kept as data, for the fork's phase and the failure warning.
 		if fe, ok := f.Err.(*results.ForkError); !ok || fe.Fork != 2 || fe.Phase != "round 2" || fe.Err.Error() != "connection reset" {
 			t.Errorf("fork error %#v, want fork 2's round 2: connection reset", f.Err)
 		}

@@ -18,12 +18,12 @@ import (
 )
 
 // planBench is a benchmark of protocol with 1 s of warmup, 2 iterations of 1 s and 3
-// trials, measured by method: a fork of it on its own is planned at
+// forks, measured by method: a fork of it on its own is planned at
 // 1 s + 2 × (1 s + PhaseOverhead) + StartOverhead (no JVM worker).
 func planBench(protocol, method string) suite.Benchmark {
 	s := spec.Default()
 	s.Protocol, s.Method = protocol, method
-	s.Warmup, s.Iterations, s.IterationTime, s.Trials = time.Second, 2, time.Second, 3
+	s.Warmup, s.Iterations, s.IterationTime, s.Forks = time.Second, 2, time.Second, 3
 	return suite.Benchmark{Name: s.Name(), Spec: s}
 }
 
@@ -59,14 +59,14 @@ func TestForkPlanCases(t *testing.T) {
 		{"capacity, summarized", []suite.Benchmark{capacity}, []bool{true}, nil, 1, 1,
 			time.Second + spec.DefaultCapacityBudget + suite.StartOverhead},
 		// One benchmark whose method says interleaved has nothing to interleave
-		// with: its 3 trials are its forks, 2 of them journaled.
+		// with: its 3 forks, 2 of them journaled.
 		{"alone, interleaved method", []suite.Benchmark{planBench("grpc-proto", spec.MethodInterleaved)}, nil,
 			map[int][]*results.Fork{0: cleanForks(2)}, 3, 2, target + suite.StartOverhead},
-		// --precision journaled more forks than the trials: the plan's 3 are all
+		// --precision journaled more forks than its forks setting: the plan's 3 are all
 		// finished, not 5.
 		{"interleaved, forks beyond the plan", []suite.Benchmark{planBench("grpc-proto", spec.MethodInterleaved), planBench("capnp", spec.MethodInterleaved)}, nil,
 			map[int][]*results.Fork{0: cleanForks(5), 1: cleanForks(5)}, 3, 3, 2*target + suite.StartOverhead},
-		// Sequential: each target's own forks, capped at its trials: 3 + 1.
+		// Sequential: each target's own forks, capped at its forks setting: 3 + 1.
 		{"sequential, forks beyond the plan", []suite.Benchmark{planBench("grpc-proto", spec.MethodSequential), planBench("capnp", spec.MethodSequential)}, nil,
 			map[int][]*results.Fork{0: cleanForks(4), 1: cleanForks(1)}, 6, 4, target + suite.StartOverhead},
 	} {

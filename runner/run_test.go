@@ -28,7 +28,7 @@ defaults:
   warmup: 0s
   iterations: 2
   duration: 100ms
-  trials: 3
+  forks: 3
 load:
   concurrency: [2]
 targets:
@@ -54,11 +54,11 @@ func loadSuite(t *testing.T, sequential, oneProcess bool) *suite.Suite {
 	return s
 }
 
-// trialIndices are each benchmark's fork indices, by name.
-func trialIndices(r *results.Results) map[string][]int {
+// forkIndices are each benchmark's fork indices, by name.
+func forkIndices(r *results.Results) map[string][]int {
 	out := map[string][]int{}
 	for _, b := range r.Benchmarks {
-		for _, tr := range b.Trials {
+		for _, tr := range b.Forks {
 			out[b.Name] = append(out[b.Name], tr.Index)
 		}
 	}
@@ -129,7 +129,7 @@ func TestRunInterruptAndResume(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := trialIndices(r)
+			got := forkIndices(r)
 			if len(got) != len(c.firstRun) {
 				t.Errorf("results of the interrupted run hold forks of %v, want %v", got, c.firstRun)
 			}
@@ -161,7 +161,7 @@ func TestRunInterruptAndResume(t *testing.T) {
 						if ran[k] == nil {
 							ran[k] = map[int]bool{}
 						}
-						ran[k][e.Interval.Trial] = true
+						ran[k][e.Interval.Fork] = true
 					}
 				}})
 			if err != nil || out.Failed > 0 {
@@ -171,17 +171,17 @@ func TestRunInterruptAndResume(t *testing.T) {
 				t.Errorf("resume starts at %+v, want %d forks resumed of %d", start, c.first, c.forks)
 			}
 			for k, want := range c.resumed {
-				var trials []int
-				for tr := range 3 {
-					if ran[k][tr] {
-						trials = append(trials, tr)
+				var forks []int
+				for f := range 3 {
+					if ran[k][f] {
+						forks = append(forks, f)
 					}
 				}
-				if !sameInts(trials, want) {
-					t.Errorf("%s: the resume ran forks %v, want %v", names[k], trials, want)
+				if !sameInts(forks, want) {
+					t.Errorf("%s: the resume ran forks %v, want %v", names[k], forks, want)
 				}
 			}
-			got = trialIndices(out.Results)
+			got = forkIndices(out.Results)
 			for _, n := range names {
 				if !sameInts(got[n], []int{0, 1, 2}) {
 					t.Errorf("%s: forks %v after the resume, want 0, 1, 2", n, got[n])
@@ -266,8 +266,8 @@ func TestRunBatchForkByFork(t *testing.T) {
 		if strings.Contains(b.Name, "person.create") {
 			want = 2
 		}
-		if b.Workers == nil || b.Workers.Groups != 2 || b.Workers.Position != want || len(b.Trials) != 3 {
-			t.Errorf("%s: workers %+v, %d forks; want its workers shared by 2 groups, its own the %d., 3 forks", b.Name, b.Workers, len(b.Trials), want)
+		if b.Workers == nil || b.Workers.Groups != 2 || b.Workers.Position != want || len(b.Forks) != 3 {
+			t.Errorf("%s: workers %+v, %d forks; want its workers shared by 2 groups, its own the %d., 3 forks", b.Name, b.Workers, len(b.Forks), want)
 		}
 	}
 
@@ -290,7 +290,7 @@ func TestRunBatchForkByFork(t *testing.T) {
 	if err != nil || out.Failed > 0 {
 		t.Fatalf("resume: %v, %d failed", err, out.Failed)
 	}
-	got := trialIndices(out.Results)
+	got := forkIndices(out.Results)
 	if len(got) != 4 {
 		t.Fatalf("results of %d benchmarks, want 4", len(got))
 	}

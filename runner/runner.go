@@ -53,7 +53,7 @@ type Options struct {
 	// Precision, when > 0, makes each interleaved group add forks until every
 	// ratio's interval is within ±Precision of it (0.05: ±5 %), or until Budget,
 	// the group's time, is spent (0: PrecisionBudget). Each batch of forks has the
-	// suite's trials count.
+	// suite's forks count.
 	Precision float64
 	Budget    time.Duration
 	// Command is the command line that started the run, for the results' title.
@@ -88,8 +88,8 @@ type Event struct {
 	Estimate time.Duration
 	Resumed  int
 	// Fork counts the run's finished forks, an earlier run's included, and Forks is
-	// the run's number of forks: a group of interleaved targets has one per trial,
-	// any other benchmark one per trial of its own, a capacity search one;
+	// the run's number of forks: each fork of a group of interleaved targets counts
+	// once, any other benchmark's each, a capacity search one;
 	// --precision adds forks as it goes. Left is the time the forks not finished
 	// should take: their plan (suite.Estimate), scaled by the time the forks finished
 	// in this run took against their plan. Set for KindStart and KindFork.
@@ -328,7 +328,7 @@ type measured struct {
 func measureGroup(ctx context.Context, run groupRunner, specs []spec.Spec, copts driver.Options, base int, o Options, prior []*results.Measured, grow func(forks int)) ([]results.Benchmark, measured) {
 	start := time.Now()
 	before := forksOf(prior)
-	summaries, m := measure(ctx, run, specs, copts, prior, specs[0].Trials)
+	summaries, m := measure(ctx, run, specs, copts, prior, specs[0].Forks)
 	if len(specs) < 2 {
 		return summaries, m
 	}
@@ -340,7 +340,7 @@ func measureGroup(ctx context.Context, run groupRunner, specs []spec.Spec, copts
 	if budget <= 0 {
 		budget = PrecisionBudget
 	}
-	batch := specs[0].Trials
+	batch := specs[0].Forks
 	for ctx.Err() == nil && widest(summaries) > o.Precision {
 		forks := forksOf(m.results)
 		spent := time.Since(start)

@@ -32,12 +32,12 @@ func TestBaselineOf(t *testing.T) {
 }
 
 // forkPlan counts a group's forks as a resume sees them: an interleaved group's forks
-// are the trials its targets run together, any other group's each target's trials; a
+// are the forks its targets run together, any other group's each target's forks; a
 // failed target runs no more, and a summarized one has all of them.
 func TestForkPlan(t *testing.T) {
 	bench := func(protocol string, method string) suite.Benchmark {
 		s := spec.Default()
-		s.Protocol, s.Method, s.Trials = protocol, method, 3
+		s.Protocol, s.Method, s.Forks = protocol, method, 3
 		return suite.Benchmark{Name: s.Name(), Spec: s}
 	}
 	forks := func(n int, failed bool) []*results.Fork {

@@ -14,8 +14,8 @@ import (
 // the spec's CPU sets.
 //
 // A remote worker (a control URL) is used as it is: the driver does not start, pin
-// or stop it, and opens a fresh RunServer or RunClient stream on it per trial.
-// Spawned workers are started per trial, pinned, and die with the driver.
+// or stop it, and opens a fresh RunServer or RunClient stream on it per fork.
+// Spawned workers are started per fork, pinned, and die with the driver.
 type Hosts struct {
 	// Server is the control URL of a remote server worker (tcp://HOST:PORT or
 	// unix:///PATH); "" spawns one here.

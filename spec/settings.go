@@ -72,6 +72,11 @@ type Setting struct {
 	// have their own of (a JVM stack's longer warmup); the others are the group's
 	// plan (SamePlan).
 	PerTarget bool
+	// OldKey and OldFlag are the setting's former suite key and flag, still read so
+	// that users' suite files and scripts keep working: the suite reader and the
+	// command line each say, once, that the old name is deprecated and name the new
+	// one (RenamedSetting). "" for none.
+	OldKey, OldFlag string
 	// Alternative names the setting this one excludes: an iteration lasts a duration
 	// or a number of ops. The zero value of either means "not chosen".
 	Alternative string
@@ -83,7 +88,7 @@ type Setting struct {
 // them (and a suite's "valid:" key lists name them).
 var Settings = []*Setting{
 	{Key: "warmup", Flag: "warmup", Kind: Duration, Max: int64(MaxTime), Wire: "warmup_nanos", PerTarget: true,
-		Help:  "Warmup before measuring, in each trial (0 for none).",
+		Help:  "Warmup before measuring, in each fork (0 for none).",
 		field: func(s *Spec) any { return &s.Warmup }},
 	{Key: "warmup_max", Flag: "warmup-max", Kind: Duration, Max: int64(MaxTime), PerTarget: true,
 		Help:  "Make the warmup adaptive: after the warmup, go on in 1s slices until they stop changing, for at most this long (0: the warmup is fixed).",
@@ -92,7 +97,7 @@ var Settings = []*Setting{
 		Help:  "Interleaved rounds: while the group's other targets warm up, give a target already warmed up an unmeasured slice of its own load at least this often, so no timer of its (an idle connection's, a keep-alive's) finds it idle longer (0: never; docs/method.md).",
 		field: func(s *Spec) any { return &s.KeepAlive }},
 	{Key: "iterations", Flag: "iterations", Short: 'i', Kind: Int, Min: 1, Max: MaxIterations, Wire: "iterations",
-		Help:  "Measurement iterations per trial.",
+		Help:  "Measurement iterations (rounds) per fork.",
 		field: func(s *Spec) any { return &s.Iterations }},
 	{Key: "duration", Flag: "duration", Short: 'd', Kind: Duration, Min: int64(time.Millisecond), Max: int64(MaxTime), Wire: "iteration_nanos",
 		Alternative: "ops",
@@ -102,9 +107,10 @@ var Settings = []*Setting{
 		Alternative: "duration",
 		Help:        "Make each iteration this many ops instead of a duration long.",
 		field:       func(s *Spec) any { return &s.IterationOps }},
-	{Key: "trials", Flag: "trials", Kind: Int, Min: 1, Max: MaxTrials, Wire: "trials",
-		Help:  "Trials, each with fresh server and client processes.",
-		field: func(s *Spec) any { return &s.Trials }},
+	{Key: "forks", Flag: "forks", Kind: Int, Min: 1, Max: MaxForks, Wire: "forks",
+		OldKey: "trials", OldFlag: "trials",
+		Help:  "Forks, each with fresh server and client processes.",
+		field: func(s *Spec) any { return &s.Forks }},
 	{Key: "mode", Flag: "mode", Kind: Enum, Wire: "mode",
 		Choices: []Choice{{ModeThroughput, "ops/s"}, {ModeAverageTime, "time per op"}},
 		Help:    "Score: thrpt (ops/s) or avgt (ms per op per caller).",
@@ -159,6 +165,16 @@ var Settings = []*Setting{
 func LookupSetting(key string) *Setting {
 	for _, st := range Settings {
 		if st.Key == key {
+			return st
+		}
+	}
+	return nil
+}
+
+// RenamedSetting returns the setting whose former suite key (OldKey) is key, or nil.
+func RenamedSetting(key string) *Setting {
+	for _, st := range Settings {
+		if st.OldKey != "" && st.OldKey == key {
 			return st
 		}
 	}

@@ -1,6 +1,6 @@
 // Package spec defines one benchmark: what is measured (a protocol served by a server
 // stack and called by a client stack, a workload and its parameters, a load model),
-// how (warmup, iterations, trials, method) and where (transport, CPU sets). It owns
+// how (warmup, iterations, forks, method) and where (transport, CPU sets). It owns
 // the defaults and the validation, and nothing else. The settings of how and where
 // are defined once, in the table Settings (settings.go): the suite keys and their
 // checks, the command line's flags and the control message sent to workers are all
@@ -68,8 +68,8 @@ type Spec struct {
 	Iterations    int
 	IterationTime time.Duration
 	IterationOps  int64
-	// Trials repeat the whole measurement with fresh worker processes.
-	Trials int
+	// Forks repeat the whole measurement with fresh worker processes.
+	Forks int
 	// Mode is the score: ModeThroughput (ops/s) or ModeAverageTime (ms per op per caller).
 	Mode string
 	// Method is how a comparison group is measured: MethodInterleaved (rounds of short
@@ -166,7 +166,7 @@ func SharesWorkers(specs []Spec) bool {
 // them with each other: the same targets' workers (Spec.WorkersKey), target by
 // target, and the same plan of forks and rounds.
 func SameWorkers(a, b []Spec) bool {
-	if !SharesWorkers(a) || !SharesWorkers(b) || len(a) != len(b) || a[0].Trials != b[0].Trials || a[0].Iterations != b[0].Iterations {
+	if !SharesWorkers(a) || !SharesWorkers(b) || len(a) != len(b) || a[0].Forks != b[0].Forks || a[0].Iterations != b[0].Iterations {
 		return false
 	}
 	for k := range a {
@@ -225,7 +225,7 @@ const (
 // server certificate and a CA its clients trust: tls and quic.
 func (s Spec) Secure() bool { return s.Transport == TLS || s.Transport == QUIC }
 
-// StartOverhead is the time an estimate adds to each trial for starting and stopping the
+// StartOverhead is the time an estimate adds to each fork for starting and stopping the
 // worker processes and checking the target against the contract (a group's targets
 // start at once: 0.36 s a fork for the quick suite's 10 processes, measured on the
 // 2-vCPU machine kind, docs/method.md).
@@ -259,7 +259,7 @@ const DefaultMaxMessageSize = 16 << 20
 const (
 	MaxTime        = 24 * time.Hour
 	MaxIterations  = 1_000_000
-	MaxTrials      = 1000
+	MaxForks       = 1000
 	MaxOps         = 1_000_000_000_000
 	MaxDataSize    = 1_000_000
 	MaxMessageSize = 1<<31 - 1
@@ -272,7 +272,7 @@ func Default() Spec {
 	return Spec{
 		Transport: TCP, Workload: "person.get",
 		Load:   load.Model{Kind: load.Closed, Concurrency: 50, Connections: 1},
-		Warmup: time.Second, KeepAlive: 5 * time.Second, Iterations: 5, IterationTime: time.Second, Trials: 1,
+		Warmup: time.Second, KeepAlive: 5 * time.Second, Iterations: 5, IterationTime: time.Second, Forks: 1,
 		Mode: ModeThroughput, Method: MethodInterleaved, CallTimeout: 10 * time.Second,
 		ArrivalSeed: 1, DataSeed: contract.DefaultSeed, DataSize: contract.DefaultSize,
 		MaxMessageSize: DefaultMaxMessageSize, ServerCPUs: []int{0}, ClientCPUs: []int{1},

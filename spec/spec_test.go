@@ -51,7 +51,7 @@ func TestValidate(t *testing.T) {
 		{"load", func(s *Spec) { s.Load.Concurrency = 0 }},
 		{"transport", func(s *Spec) { s.Transport = "udp" }},
 		{"iterations", func(s *Spec) { s.Iterations = 0 }},
-		{"trials", func(s *Spec) { s.Trials = MaxTrials + 1 }},
+		{"forks", func(s *Spec) { s.Forks = MaxForks + 1 }},
 		{"duration", func(s *Spec) { s.IterationOps = 10 }}, // both a duration and ops
 		{"duration", func(s *Spec) { s.IterationTime = 0 }}, // neither
 		{"warmup", func(s *Spec) { s.Warmup = -time.Second }},

@@ -40,15 +40,15 @@ func Paired(b, base *results.Benchmark) (*results.Relative, string) {
 	if nb+nbase == 0 {
 		return rel, ""
 	}
-	half := 2*nb >= len(b.Trials) || 2*nbase >= len(base.Trials)
+	half := 2*nb >= len(b.Forks) || 2*nbase >= len(base.Forks)
 	all := of(b, base, false)
 	if all == nil || !half && rel != nil && (rel.DF >= results.MinIntervalDF || all.DF <= rel.DF) {
 		return rel, ""
 	}
 	all.Unsteady = true
-	who, n, of2 := b, nb, len(b.Trials)
+	who, n, of2 := b, nb, len(b.Forks)
 	if nbase > nb {
-		who, n, of2 = base, nbase, len(base.Trials)
+		who, n, of2 = base, nbase, len(base.Forks)
 	}
 	return all, fmt.Sprintf("%s reached no steady state in %d of its %d forks, and its ratio pairs every fork: it is not of steady speeds alone", who.Name, n, of2)
 }
@@ -74,7 +74,7 @@ func baselineOf(b *results.Benchmark) string {
 // unsteadyForks counts b's forks that reached no steady state.
 func unsteadyForks(b *results.Benchmark) int {
 	n := 0
-	for _, t := range b.Trials {
+	for _, t := range b.Forks {
 		if t.Steady != nil && t.Steady.Class == results.SteadyNone {
 			n++
 		}
@@ -125,10 +125,10 @@ func pairForks(t, b map[Slot]float64) *paired {
 		if !ok {
 			continue
 		}
-		f, seen := forks[k.Trial]
+		f, seen := forks[k.Fork]
 		if !seen {
 			f = len(ts)
-			forks[k.Trial] = f
+			forks[k.Fork] = f
 			ts, bs = append(ts, nil), append(bs, nil)
 		}
 		ts[f], bs[f] = append(ts[f], t[k]), append(bs[f], v)
@@ -152,18 +152,18 @@ func pairForks(t, b map[Slot]float64) *paired {
 	return p
 }
 
-// Slot is one sample's place: its trial (fork) and its round (iteration index).
-type Slot struct{ Trial, Round int }
+// Slot is one sample's place: its fork and its round (iteration index).
+type Slot struct{ Fork, Round int }
 
-// SortedSlots are m's slots by trial, then round.
+// SortedSlots are m's slots by fork, then round.
 func SortedSlots(m map[Slot]float64) []Slot {
 	out := make([]Slot, 0, len(m))
 	for k := range m {
 		out = append(out, k)
 	}
 	slices.SortFunc(out, func(a, b Slot) int {
-		if a.Trial != b.Trial {
-			return a.Trial - b.Trial
+		if a.Fork != b.Fork {
+			return a.Fork - b.Fork
 		}
 		return a.Round - b.Round
 	})
@@ -187,18 +187,18 @@ func msPerOp(it results.Iteration) float64 {
 func latencyP50(it results.Iteration) float64 { return it.LatencyUs.P50 }
 func latencyP99(it results.Iteration) float64 { return it.LatencyUs.P99 }
 
-// SteadyThroughput is b's throughput by slot, from the steady part of each trial
+// SteadyThroughput is b's throughput by slot, from the steady part of each fork
 // that reached a steady state: the slices Paired pairs in the closed model.
 func SteadyThroughput(b *results.Benchmark) map[Slot]float64 {
 	return steadyValues(b, throughput, true)
 }
 
-// steadyValues are b's values by slot, from the steady part of each trial (a
-// trial's Steady.StartRound and after); steadyOnly leaves out the trials that
+// steadyValues are b's values by slot, from the steady part of each fork (a
+// fork's Steady.StartRound and after); steadyOnly leaves out the forks that
 // reached no steady state.
 func steadyValues(b *results.Benchmark, value sliceValue, steadyOnly bool) map[Slot]float64 {
 	out := map[Slot]float64{}
-	for _, t := range b.Trials {
+	for _, t := range b.Forks {
 		from := 0
 		if t.Steady != nil {
 			from = t.Steady.StartRound

@@ -35,14 +35,14 @@ func seeded(r *rand.Rand, forks, rounds int, level float64) slices {
 func avgtBench(name, baseline string, ms slices) results.Benchmark {
 	b := results.Benchmark{Name: name, Group: "g", Mode: results.ModeAverageTime, Load: results.Load{Model: results.ModelClosed, Concurrency: 1}}
 	for f, row := range ms.values {
-		tr := results.Trial{Index: f, Steady: &results.Steady{Class: results.SteadyFlat, StartRound: ms.start[f]}}
+		tr := results.ForkResult{Index: f, Steady: &results.Steady{Class: results.SteadyFlat, StartRound: ms.start[f]}}
 		if ms.start[f] > 0 {
 			tr.Steady.Class = results.SteadyWarmedUp
 		}
 		for i, v := range row {
 			tr.Iterations = append(tr.Iterations, results.Iteration{Index: i, Seconds: v, Ops: 1000, ThroughputOpsS: 1000 / v})
 		}
-		b.Trials = append(b.Trials, tr)
+		b.Forks = append(b.Forks, tr)
 	}
 	if baseline != "" {
 		b.Summary.Relative = &results.Relative{Baseline: baseline}
@@ -112,12 +112,12 @@ func TestPairedOpenLatency(t *testing.T) {
 			Load:    results.Load{Model: results.ModelOpen, Rate: 1000, Arrival: "poisson", Concurrency: 8},
 			Summary: results.Summary{Relative: &results.Relative{Baseline: "base", Of: results.RelativeLatencyP50}}}
 		for f := range p50.values {
-			tr := results.Trial{Index: f, Steady: &results.Steady{Class: results.SteadyFlat}}
+			tr := results.ForkResult{Index: f, Steady: &results.Steady{Class: results.SteadyFlat}}
 			for i := range p50.values[f] {
 				tr.Iterations = append(tr.Iterations, results.Iteration{Index: i, Seconds: 1, Ops: 1000, ThroughputOpsS: 1000,
 					LatencyUs: results.Latency{P50: p50.values[f][i], P99: p99.values[f][i]}})
 			}
-			b.Trials = append(b.Trials, tr)
+			b.Forks = append(b.Forks, tr)
 		}
 		return b
 	}

@@ -26,7 +26,7 @@ func TestTQuantile(t *testing.T) {
 		{0.995, 30, 2.74999565356723},
 		// 99.9 % over 5 iterations (df=4); also the closed form for df=4.
 		{0.9995, 4, 8.61030158137928},
-		// 99.9 % over 30 iterations (3 trials × 10 iterations → df=29).
+		// 99.9 % over 30 iterations (3 forks × 10 iterations → df=29).
 		{0.9995, 29, 3.65940501946633},
 		// 99.9 % over 100 iterations.
 		{0.9995, 99, 3.39152883336365},

@@ -38,6 +38,9 @@ func TestBundledSuitesParse(t *testing.T) {
 		if s.Name != name {
 			t.Errorf("suite %s: name %q, want the file's name", name, s.Name)
 		}
+		if len(s.Notes) > 0 {
+			t.Errorf("suite %s uses deprecated keys: %q", name, s.Notes)
+		}
 		if s.Description == "" {
 			t.Errorf("suite %s has no description", name)
 		}
@@ -62,7 +65,7 @@ func TestQuickFitsItsBudget(t *testing.T) {
 		if sp.IterationTime == 0 {
 			t.Fatalf("%s: iterations by ops have no known length; quick must use durations", b.Name)
 		}
-		if sp.Method != spec.MethodInterleaved || sp.Trials != s.Benchmarks[0].Spec.Trials {
+		if sp.Method != spec.MethodInterleaved || sp.Forks != s.Benchmarks[0].Spec.Forks {
 			t.Fatalf("%s: quick is one interleaved group", b.Name)
 		}
 		// 3 ms between two phases (measured: docs/method.md).
@@ -70,7 +73,7 @@ func TestQuickFitsItsBudget(t *testing.T) {
 		protocols[sp.Protocol] = true
 	}
 	// 0.5 s to start a fork's workers, at once.
-	total := time.Duration(s.Benchmarks[0].Spec.Trials) * (fork + 500*time.Millisecond)
+	total := time.Duration(s.Benchmarks[0].Spec.Forks) * (fork + 500*time.Millisecond)
 	if total > 90*time.Second {
 		t.Errorf("quick takes about %v, over its 90 s budget", total)
 	}

@@ -42,13 +42,26 @@ func TestDocExamples(t *testing.T) {
 }
 
 // TestDocSettings: the settings table of docs/suites.md has a row for every setting
-// of spec.Settings, in its order, and none other.
+// of spec.Settings, in its order, and none other; its load table one for every key
+// of spec.LoadKeys.
 func TestDocSettings(t *testing.T) {
+	if keys, want := docTableKeys(t, "### Settings\n"), spec.SettingKeys(); !slices.Equal(keys, want) {
+		t.Errorf("docs/suites.md's settings table lists\n %v\nthe settings are\n %v", keys, want)
+	}
+	if keys, want := docTableKeys(t, "### Load\n"), spec.LoadKeyNames(); !slices.Equal(keys, want) {
+		t.Errorf("docs/suites.md's load table lists\n %v\nthe load keys are\n %v", keys, want)
+	}
+}
+
+// docTableKeys are the first cells of the first table after heading in
+// docs/suites.md, without their backquotes.
+func docTableKeys(t *testing.T, heading string) []string {
+	t.Helper()
 	data, err := os.ReadFile("../docs/suites.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, section, _ := strings.Cut(string(data), "### Settings\n")
+	_, section, _ := strings.Cut(string(data), heading)
 	var keys []string
 	for _, line := range strings.Split(section, "\n") {
 		if strings.HasPrefix(line, "| `") {
@@ -58,9 +71,7 @@ func TestDocSettings(t *testing.T) {
 			break // the end of the table
 		}
 	}
-	if want := spec.SettingKeys(); !slices.Equal(keys, want) {
-		t.Errorf("docs/suites.md's settings table lists\n %v\nthe settings are\n %v", keys, want)
-	}
+	return keys
 }
 
 // TestDocProtocols: the protocol row of docs/suites.md's targets table names every

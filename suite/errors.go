@@ -5,8 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/wirebench/wirebench/spec"
 )
 
 // Error is one problem in a suite file, at the position of the key or value it is about.
@@ -35,6 +39,39 @@ type checker struct {
 	file string
 	errs []*Error
 	seen map[Error]bool
+	// old are the lines each former setting key was used on, in file order, by key.
+	old     map[*spec.Setting][]int
+	oldKeys []*spec.Setting // old's keys in the order first met
+}
+
+// renamed records that key k is a former name of st's key (read as st.Key).
+func (c *checker) renamed(k *yaml.Node, st *spec.Setting) {
+	if c.old == nil {
+		c.old = map[*spec.Setting][]int{}
+	}
+	if _, seen := c.old[st]; !seen {
+		c.oldKeys = append(c.oldKeys, st)
+	}
+	c.old[st] = append(c.old[st], k.Line)
+}
+
+// notes are what the file should change though it was read: one line per former
+// setting key it uses, at its first use, with the lines of the others.
+func (c *checker) notes() []string {
+	var out []string
+	for _, st := range c.oldKeys {
+		lines := c.old[st]
+		note := fmt.Sprintf("%s:%d: %q is deprecated: it is %q now (read as %s)", c.file, lines[0], st.OldKey, st.Key, st.Key)
+		if len(lines) > 1 {
+			var more []string
+			for _, l := range lines[1:] {
+				more = append(more, strconv.Itoa(l))
+			}
+			note += "; also on line " + strings.Join(more, ", ")
+		}
+		out = append(out, note)
+	}
+	return out
 }
 
 func newChecker(file string) *checker {

@@ -60,26 +60,26 @@ var errorCases = []struct {
 		|  iteratons: 3
 		|targets: [direct]
 		|workloads: [person.get]`,
-		`t.yaml:3:3: unknown key "iteratons" in defaults (valid: warmup, warmup_max, keep_alive, iterations, duration, ops, trials, mode, method, call_timeout, server_cpus, client_cpus, shape, isolation, worker_lifetime, data_size, data_seed, arrival_seed, max_message_size, jvm_args)`},
+		`t.yaml:3:3: unknown key "iteratons" in defaults (valid: warmup, warmup_max, keep_alive, iterations, duration, ops, forks, mode, method, call_timeout, server_cpus, client_cpus, shape, isolation, worker_lifetime, data_size, data_seed, arrival_seed, max_message_size, jvm_args)`},
 	{"load in defaults", `
 		|defaults:
 		|  load: {concurrency: 4}
 		|targets: [direct]
 		|workloads: [person.get]`,
-		`t.yaml:2:3: unknown key "load" in defaults (valid: warmup, warmup_max, keep_alive, iterations, duration, ops, trials, mode, method, call_timeout, server_cpus, client_cpus, shape, isolation, worker_lifetime, data_size, data_seed, arrival_seed, max_message_size, jvm_args); load is set at the top level (or in a target or workload entry)`},
+		`t.yaml:2:3: unknown key "load" in defaults (valid: warmup, warmup_max, keep_alive, iterations, duration, ops, forks, mode, method, call_timeout, server_cpus, client_cpus, shape, isolation, worker_lifetime, data_size, data_seed, arrival_seed, max_message_size, jvm_args); load is set at the top level (or in a target or workload entry)`},
 	{"unknown key in a target", `
 		|targets:
 		|  - protocol: direct
 		|  - protocol: grpc-proto
 		|    transport: unix
 		|workloads: [person.get]`,
-		`t.yaml:4:5: unknown key "transport" in targets[1] (valid: protocol, server_stack, client_stack, label, transports, tls, address, options, server_options, warmup, warmup_max, keep_alive, iterations, duration, ops, trials, mode, method, call_timeout, server_cpus, client_cpus, shape, isolation, worker_lifetime, data_size, data_seed, arrival_seed, max_message_size, jvm_args, load); did you mean transports?`},
+		`t.yaml:4:5: unknown key "transport" in targets[1] (valid: protocol, server_stack, client_stack, label, transports, tls, address, options, server_options, warmup, warmup_max, keep_alive, iterations, duration, ops, forks, mode, method, call_timeout, server_cpus, client_cpus, shape, isolation, worker_lifetime, data_size, data_seed, arrival_seed, max_message_size, jvm_args, load); did you mean transports?`},
 	{"unknown key in a workload", `
 		|targets: [direct]
 		|workloads:
 		|  - name: echo
 		|    payload: 1KiB`,
-		`t.yaml:4:5: unknown key "payload" in workloads[0] (valid: name, payloads, increments, trades, trade, warmup, warmup_max, keep_alive, iterations, duration, ops, trials, mode, method, call_timeout, server_cpus, client_cpus, shape, isolation, worker_lifetime, data_size, data_seed, arrival_seed, max_message_size, jvm_args, load); did you mean payloads?`},
+		`t.yaml:4:5: unknown key "payload" in workloads[0] (valid: name, payloads, increments, trades, trade, warmup, warmup_max, keep_alive, iterations, duration, ops, forks, mode, method, call_timeout, server_cpus, client_cpus, shape, isolation, worker_lifetime, data_size, data_seed, arrival_seed, max_message_size, jvm_args, load); did you mean payloads?`},
 	{"unknown key in load", `
 		|targets: [direct]
 		|workloads: [person.get]
@@ -89,9 +89,21 @@ var errorCases = []struct {
 		|targets: [direct]
 		|workloads: [person.get]
 		|defaults:
-		|  trials: 2
+		|  forks: 2
+		|  forks: 3`,
+		`t.yaml:5:3: key "forks" repeated in defaults (first at line 4)`},
+	{"a setting under its former name and its own", `
+		|targets: [direct]
+		|workloads: [person.get]
+		|defaults:
+		|  forks: 2
 		|  trials: 3`,
-		`t.yaml:5:3: key "trials" repeated in defaults (first at line 4)`},
+		`t.yaml:5:3: key "trials" in defaults sets forks again (first at line 4, as "forks"): trials is its former name`},
+	{"a former setting key at the top level", `
+		|trials: 3
+		|targets: [direct]
+		|workloads: [person.get]`,
+		`t.yaml:1:1: unknown key "trials" in the suite (valid: name, description, views, original, deviations, baseline, interleave_by, process, skip, defaults, load, targets, workloads, workers, link); trials is a run setting: put it under defaults (or in a target or workload entry)`},
 	{"wrong type: a word for an integer", `
 		|defaults: {iterations: three}
 		|targets: [direct]
@@ -108,10 +120,10 @@ var errorCases = []struct {
 		|workloads: [person.get]`,
 		`t.yaml:3:14: options: want a mapping of option names to values, got a list`},
 	{"integer out of range", `
-		|defaults: {trials: 0}
+		|defaults: {forks: 0}
 		|targets: [direct]
 		|workloads: [person.get]`,
-		`t.yaml:1:20: trials: 0 is out of range [1, 1000]`},
+		`t.yaml:1:19: forks: 0 is out of range [1, 1000]`},
 	{"bad mode", `
 		|defaults: {mode: fast}
 		|targets: [direct]

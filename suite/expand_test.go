@@ -107,7 +107,7 @@ func TestOverrides(t *testing.T) {
 		|  - protocol: grpc-proto
 		|    iterations: 4
 		|    ops: 500
-		|    trials: 2
+		|    forks: 2
 		|    load: {concurrency: 20, connections: 2}
 		|    options: {window: 1MiB}
 		|    server_options: {window: 2MiB}
@@ -122,18 +122,18 @@ func TestOverrides(t *testing.T) {
 		|    mode: thrpt
 		|    load: {rates: [100, 200.5], arrival: poisson}`)
 	type row struct {
-		name               string
-		warmup             time.Duration
-		iterations, trials int
-		iterTime           time.Duration
-		iterOps            int64
-		mode               string
-		target, transport  string
+		name              string
+		warmup            time.Duration
+		iterations, forks int
+		iterTime          time.Duration
+		iterOps           int64
+		mode              string
+		target, transport string
 	}
 	var got []row
 	for _, b := range s.Benchmarks {
 		sp := b.Spec
-		got = append(got, row{b.Name, sp.Warmup, sp.Iterations, sp.Trials, sp.IterationTime, sp.IterationOps, sp.Mode, sp.Target, sp.Transport})
+		got = append(got, row{b.Name, sp.Warmup, sp.Iterations, sp.Forks, sp.IterationTime, sp.IterationOps, sp.Mode, sp.Target, sp.Transport})
 		if sp.ServerCPUs != nil || !slices.Equal(sp.ClientCPUs, []int{0, 1}) || sp.DataSize != 100 {
 			t.Errorf("%s: cpus %v %v, data size %d: defaults not applied", b.Name, sp.ServerCPUs, sp.ClientCPUs, sp.DataSize)
 		}
@@ -188,7 +188,7 @@ func TestOpenSweep(t *testing.T) {
 
 func TestSmoke(t *testing.T) {
 	s := mustParse(t, `
-		|defaults: {warmup: 5s, warmup_max: 30s, iterations: 20, duration: 10s, trials: 3}
+		|defaults: {warmup: 5s, warmup_max: 30s, iterations: 20, duration: 10s, forks: 3}
 		|targets: [grpc-proto]
 		|workloads:
 		|  - name: stream
@@ -201,14 +201,14 @@ func TestSmoke(t *testing.T) {
 		|    ops: 10`)
 	s.Smoke()
 	type row struct {
-		name               string
-		warmup, iterTime   time.Duration
-		iterations, trials int
-		ops                int64
+		name              string
+		warmup, iterTime  time.Duration
+		iterations, forks int
+		ops               int64
 	}
 	var got []row
 	for _, b := range s.Benchmarks {
-		got = append(got, row{b.Name, b.Spec.Warmup, b.Spec.IterationTime, b.Spec.Iterations, b.Spec.Trials, b.Spec.IterationOps})
+		got = append(got, row{b.Name, b.Spec.Warmup, b.Spec.IterationTime, b.Spec.Iterations, b.Spec.Forks, b.Spec.IterationOps})
 	}
 	ms := 200 * time.Millisecond
 	want := []row{

@@ -9,10 +9,10 @@ import (
 	"github.com/wirebench/wirebench/spec"
 )
 
-// loadKeys are the keys of a load block, and capacityKeys those of its capacity
-// block (spec.CapacitySettings).
+// loadKeys are the keys of a load block (spec.LoadKeys), and capacityKeys those of
+// its capacity block (spec.CapacitySettings).
 var (
-	loadKeys     = []string{"concurrency", "connections", "rates", "arrival", "capacity"}
+	loadKeys     = spec.LoadKeyNames()
 	capacityKeys = spec.CapacityKeys()
 )
 

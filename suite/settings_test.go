@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -24,7 +25,7 @@ var badSettings = []struct{ key, value, want string }{
 	{"iterations", "1000001", `t.yaml:2:15: iterations: 1000001 is out of range [1, 1000000]`},
 	{"duration", "500us", `t.yaml:2:13: duration: 500µs is out of range [1ms, 24h0m0s]`},
 	{"ops", "0", `t.yaml:2:8: ops: 0 is out of range [1, 1000000000000]`},
-	{"trials", "1001", `t.yaml:2:11: trials: 1001 is out of range [1, 1000]`},
+	{"forks", "1001", `t.yaml:2:10: forks: 1001 is out of range [1, 1000]`},
 	{"mode", "fast", `t.yaml:2:9: mode: "fast", want thrpt (ops/s) or avgt (time per op)`},
 	{"method", "random", `t.yaml:2:11: method: "random", want interleaved (rounds of short slices over a comparison group's targets) or sequential (one after the other)`},
 	{"call_timeout", "1 sec", `t.yaml:2:17: call_timeout: "1 sec" is not a duration (want e.g. 500ms, 1s, 1m30s)`},
@@ -67,8 +68,8 @@ func TestBadSettings(t *testing.T) {
 // its own line and column, as in defaults.
 func TestBadSettingInEntries(t *testing.T) {
 	for _, c := range []struct{ text, want string }{
-		{"targets:\n  - protocol: grpc-proto\n    trials: 0\nworkloads: [person.get]\n",
-			`t.yaml:3:13: trials: 0 is out of range [1, 1000]`},
+		{"targets:\n  - protocol: grpc-proto\n    forks: 0\nworkloads: [person.get]\n",
+			`t.yaml:3:12: forks: 0 is out of range [1, 1000]`},
 		{"targets: [grpc-proto]\nworkloads:\n  - {name: echo, mode: slow}\n",
 			`t.yaml:3:24: mode: "slow", want thrpt (ops/s) or avgt (time per op)`},
 	} {
@@ -151,5 +152,33 @@ func TestSettingsRoundTrip(t *testing.T) {
 	}
 	if err := quick.Check(roundTrip, &quick.Config{MaxCount: 1000, Rand: rand.New(rand.NewSource(1))}); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestFormerKey: a suite file that uses a setting's former key (trials, now forks)
+// is read as if it used the new one, and says so once, at the first use, naming the
+// other lines; a file without one has no note.
+func TestFormerKey(t *testing.T) {
+	s := mustParse(t, `
+		|defaults:
+		|  trials: 4
+		|targets:
+		|  - protocol: grpc-proto
+		|  - protocol: capnp
+		|    trials: 2
+		|workloads: [person.get]`)
+	got := map[string]int{}
+	for _, b := range s.Benchmarks {
+		got[b.Spec.Protocol] = b.Spec.Forks
+	}
+	if got["grpc-proto"] != 4 || got["capnp"] != 2 {
+		t.Errorf("forks by protocol %v, want grpc-proto 4 (from defaults) and capnp 2", got)
+	}
+	want := []string{`t.yaml:2: "trials" is deprecated: it is "forks" now (read as forks); also on line 6`}
+	if !slices.Equal(s.Notes, want) {
+		t.Errorf("notes %q, want %q", s.Notes, want)
+	}
+	if s := mustParse(t, "|defaults: {forks: 4}\n|targets: [direct]\n|workloads: [person.get]"); s.Notes != nil {
+		t.Errorf("a file with the new key: notes %q, want none", s.Notes)
 	}
 }

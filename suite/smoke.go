@@ -27,7 +27,7 @@ func (s *Suite) Sequential() {
 	}
 }
 
-// Smoke turns the suite into its smoke run: no warmup, one trial of one iteration of
+// Smoke turns the suite into its smoke run: no warmup, one fork of one iteration of
 // SmokeIterationTime (or at most SmokeIterationOps ops), capacity searches of steps
 // of SmokeIterationTime within four of them, streams of at most SmokeTrades
 // trades, ping-pongs of at most SmokeIncrements increments, open loops at most
@@ -37,7 +37,7 @@ func (s *Suite) Smoke() {
 	s.SmokeRun = true
 	s.rewrite(func(b *Benchmark) error {
 		sp := &b.Spec
-		sp.Warmup, sp.WarmupMax, sp.Iterations, sp.Trials = 0, 0, 1, 1
+		sp.Warmup, sp.WarmupMax, sp.Iterations, sp.Forks = 0, 0, 1, 1
 		if sp.IterationOps > 0 {
 			sp.IterationOps = min(sp.IterationOps, SmokeIterationOps)
 		} else {

@@ -67,6 +67,10 @@ type Suite struct {
 	Skips []Skip
 	// SmokeRun is set by Smoke: the suite's figures will not be measurements.
 	SmokeRun bool
+	// Notes say what the file should change though it was read, one line each with
+	// its FILE:LINE: a former setting key (spec.Setting.OldKey) read as today's. The
+	// program shows them; a library does not print.
+	Notes []string
 	// Process is how the suite's benchmarks are measured: "" by the driver, with
 	// worker processes per fork; ProcessOne in the process that runs the suite,
 	// servers and clients of a comparison group together (driver.RunOneProcess).
@@ -97,7 +101,7 @@ var topKeys = []string{"name", "description", "views", "original", "deviations",
 
 func topHint(key string) string {
 	switch {
-	case slices.Contains(settingKeys, key):
+	case slices.Contains(settingKeys, key) || spec.RenamedSetting(key) != nil:
 		return key + " is a run setting: put it under defaults (or in a target or workload entry)"
 	case key == "target" || key == "workload":
 		return "did you mean " + key + "s?"
@@ -239,6 +243,7 @@ func parse(file string, data []byte, loadOriginal func(string) (*originals.Origi
 	if c.failed() {
 		return nil, c.err()
 	}
+	s.Notes = c.notes()
 	return s, nil
 }
 
@@ -371,9 +376,9 @@ func (s *Suite) matchesAny(baseline string) bool {
 // Estimate returns how long the suite takes to run (Estimate of its benchmarks).
 func (s *Suite) Estimate() time.Duration { return Estimate(s.Benchmarks) }
 
-// Estimate returns how long bs take to run, group by group (Groups): per trial, the
+// Estimate returns how long bs take to run, group by group (Groups): per fork, the
 // warmups and the iterations with their PhaseOverhead, and StartOverhead once per
-// trial of a group measured interleaved (its targets start at once) or per trial of
+// fork of a group measured interleaved (its targets start at once) or per fork of
 // each benchmark otherwise. Iterations of a number of ops count as nothing, so for
 // them it is a lower bound; an adaptive warm-up counts at ColdWarmup, except in a
 // group whose workers an earlier group of the same fork warmed up
@@ -426,7 +431,7 @@ func GroupEstimates(bs []Benchmark) []time.Duration {
 			fork += warmups[k] + time.Duration(sp.Iterations)*(sp.IterationTime+PhaseOverhead)
 		}
 		fork += keepAliveCost(specs, warmups)
-		out[gi] = time.Duration(first.Trials) * fork
+		out[gi] = time.Duration(first.Forks) * fork
 	}
 	return out
 }
@@ -483,7 +488,7 @@ func (b Benchmark) Estimate() time.Duration {
 	if c := sp.Capacity; c != nil {
 		return sp.WarmupBound() + c.Budget + StartOverhead
 	}
-	return time.Duration(sp.Trials) * (ColdWarmup(sp) + time.Duration(sp.Iterations)*(sp.IterationTime+PhaseOverhead) + StartOverhead + jvmStarts(sp)*JVMStartOverhead)
+	return time.Duration(sp.Forks) * (ColdWarmup(sp) + time.Duration(sp.Iterations)*(sp.IterationTime+PhaseOverhead) + StartOverhead + jvmStarts(sp)*JVMStartOverhead)
 }
 
 // JVMStartOverhead is what an estimate adds to a fork for each JVM worker process it

@@ -11,6 +11,7 @@ import (
 
 	"github.com/wirebench/wirebench/internal/cpuset"
 	"github.com/wirebench/wirebench/internal/units"
+	"github.com/wirebench/wirebench/spec"
 )
 
 // This file reads yaml.Nodes into Go values, reporting every problem at the node's
@@ -72,12 +73,21 @@ func (c *checker) fields(n *yaml.Node, where string, valid []string, hint func(s
 			ok = false
 			continue
 		}
-		if first, dup := out[k.Value]; dup {
-			c.at(k, "key %q repeated in %s (first at line %d)", k.Value, where, first.key.Line)
+		name := k.Value
+		if st := spec.RenamedSetting(name); st != nil && slices.Contains(valid, st.Key) {
+			name = st.Key // a former name, read as today's (checker.renamed)
+			c.renamed(k, st)
+		}
+		if first, dup := out[name]; dup {
+			if name != k.Value || first.key.Value != name {
+				c.at(k, "key %q in %s sets %s again (first at line %d, as %q): %s is its former name", k.Value, where, name, first.key.Line, first.key.Value, spec.LookupSetting(name).OldKey)
+			} else {
+				c.at(k, "key %q repeated in %s (first at line %d)", k.Value, where, first.key.Line)
+			}
 			ok = false
 			continue
 		}
-		if !slices.Contains(valid, k.Value) {
+		if !slices.Contains(valid, name) {
 			msg := fmt.Sprintf("unknown key %q in %s (valid: %s)", k.Value, where, strings.Join(valid, ", "))
 			if hint != nil {
 				if h := hint(k.Value); h != "" {
@@ -88,7 +98,7 @@ func (c *checker) fields(n *yaml.Node, where string, valid []string, hint func(s
 			ok = false
 			continue
 		}
-		out[k.Value] = field{key: k, val: n.Content[i+1]}
+		out[name] = field{key: k, val: n.Content[i+1]}
 	}
 	return out, ok
 }

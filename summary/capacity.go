@@ -14,7 +14,7 @@ func Capacity(head results.Benchmark, r *results.Search, err error) results.Benc
 	}
 	result := &results.Measured{Method: results.MethodSequential, Err: err}
 	if picked != nil {
-		result.Trials = []*results.Fork{{Intervals: []*results.Interval{picked}}}
+		result.Forks = []*results.Fork{{Intervals: []*results.Interval{picked}}}
 	}
 	// The search's step verdicts judged the generator (capacity.Judge, which blames
 	// lag only where it decided a verdict); a benchmark-wide judgement of the picked

@@ -10,8 +10,8 @@ import (
 )
 
 // Group completes the results of one comparison group: bs are the group's
-// benchmarks as Benchmark made them (their trials are the forks, their iterations
-// the rounds) and base is the index of the group's baseline. Every other benchmark
+// benchmarks as Benchmark made them (their forks, their iterations the
+// rounds) and base is the index of the group's baseline. Every other benchmark
 // gets its ratio to the baseline (Summary.Relative) from stats.Paired: paired by
 // fork and round (by iteration when measured one after the other) over the rounds
 // where both were steady, with an interval from both levels
@@ -53,7 +53,7 @@ func Group(bs []results.Benchmark, base int) {
 // process would change, is said once for its group, in the table's title.)
 func intervalWarning(r *results.Relative) string {
 	if r.DF < results.MinIntervalDF {
-		return fmt.Sprintf("its interval rests on %s (%.0f degrees of freedom); run more forks (trials) or rounds before reading it", r.Samples(), r.DF)
+		return fmt.Sprintf("its interval rests on %s (%.0f degrees of freedom); run more forks or rounds before reading it", r.Samples(), r.DF)
 	}
 	return ""
 }

@@ -14,11 +14,11 @@ import (
 func benchmarkOf(name string, tps ...[]float64) results.Benchmark {
 	b := results.Benchmark{Name: name, Mode: results.ModeThroughput, Load: results.Load{Model: results.ModelClosed}}
 	for f, fork := range tps {
-		tr := results.Trial{Index: f, Steady: &results.Steady{Class: results.SteadyFlat}}
+		tr := results.ForkResult{Index: f, Steady: &results.Steady{Class: results.SteadyFlat}}
 		for i, tp := range fork {
 			tr.Iterations = append(tr.Iterations, results.Iteration{Index: i, Seconds: 0.1, Ops: int64(tp / 10), ThroughputOpsS: tp})
 		}
-		b.Trials = append(b.Trials, tr)
+		b.Forks = append(b.Forks, tr)
 	}
 	return b
 }
@@ -138,7 +138,7 @@ func TestGroupIntervalOverflow(t *testing.T) {
 
 // A fork's rounds before its steady state are left out of the pairs: a target at
 // half speed for its first 20 rounds, then at 1.5× the baseline, is 1.5× once its
-// trial says it was steady from round 20.
+// fork says it was steady from round 20.
 func TestGroupUsesSteadyRounds(t *testing.T) {
 	var tp, bp []float64
 	for i := range 60 {
@@ -150,7 +150,7 @@ func TestGroupUsesSteadyRounds(t *testing.T) {
 		}
 	}
 	bs := []results.Benchmark{benchmarkOf("a", bp), benchmarkOf("b", tp)}
-	bs[1].Trials[0].Steady = &results.Steady{Class: results.SteadyWarmedUp, StartRound: 20}
+	bs[1].Forks[0].Steady = &results.Steady{Class: results.SteadyWarmedUp, StartRound: 20}
 	Group(bs, 0)
 	if rel := bs[1].Summary.Relative; rel.Rounds != 40 || math.Abs(rel.Ratio.Mean-1.5) > 1e-9 {
 		t.Errorf("relative %+v, want 1.5× over rounds 20..59", rel)
@@ -164,8 +164,8 @@ func TestGroupOpenPairsLatency(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for k := range bs {
 		bs[k].Load.Model = results.ModelOpen
-		for i := range bs[k].Trials[0].Iterations {
-			it := &bs[k].Trials[0].Iterations[i]
+		for i := range bs[k].Forks[0].Iterations {
+			it := &bs[k].Forks[0].Iterations[i]
 			noise := math.Exp(0.05 * r.NormFloat64())
 			it.ThroughputOpsS, it.LatencyUs.P50, it.LatencyUs.P99 = 1000, 100*noise, 1000*noise
 			if k == 1 {
@@ -203,7 +203,7 @@ func TestGroupUnsteady(t *testing.T) {
 	// Eight forks; in fork 0 the target ran at twice its speed and the baseline's
 	// slices never settled: left out, 7 forks remain (6 df), the ratio is 1×.
 	bs := []results.Benchmark{benchmarkOf("a", forks(8)...), benchmarkOf("b", forks(8, double)...)}
-	bs[0].Trials[0].Steady.Class = results.SteadyNone
+	bs[0].Forks[0].Steady.Class = results.SteadyNone
 	Group(bs, 0)
 	if rel := bs[1].Summary.Relative; rel.Unsteady || rel.Forks != 7 || math.Abs(rel.Ratio.Mean-1) > 1e-9 {
 		t.Errorf("one unsteady fork of eight: relative %+v, want it left out (7 forks, 1×), unmarked", rel)
@@ -211,7 +211,7 @@ func TestGroupUnsteady(t *testing.T) {
 	// Five forks, one unsteady: leaving it out leaves 4 forks (3 df, too few for an
 	// interval); pairing all five gives 4 df, so all are paired and it is marked.
 	bs = []results.Benchmark{benchmarkOf("a", forks(5)...), benchmarkOf("b", forks(5, double)...)}
-	bs[0].Trials[0].Steady.Class = results.SteadyNone
+	bs[0].Forks[0].Steady.Class = results.SteadyNone
 	Group(bs, 0)
 	if rel := bs[1].Summary.Relative; !rel.Unsteady || rel.Forks != 5 || !strings.Contains(strings.Join(bs[1].Warnings.Of(results.WarnUnsteadyRatio).Strings(), "\n"), "no steady state: a reached no steady state in 1 of its 5 forks") {
 		t.Errorf("one of five: relative %+v, warnings %q: want every fork paired and the ratio marked", rel, bs[1].Warnings)
@@ -219,7 +219,7 @@ func TestGroupUnsteady(t *testing.T) {
 	// Half the forks unsteady: all paired, marked.
 	bs = []results.Benchmark{benchmarkOf("a", forks(8)...), benchmarkOf("b", forks(8, double, double)...)}
 	for f := range 4 {
-		bs[0].Trials[f].Steady.Class = results.SteadyNone
+		bs[0].Forks[f].Steady.Class = results.SteadyNone
 	}
 	Group(bs, 0)
 	if rel := bs[1].Summary.Relative; !rel.Unsteady || rel.Forks != 8 || !strings.Contains(strings.Join(bs[1].Warnings.Of(results.WarnUnsteadyRatio).Strings(), "\n"), "no steady state: a reached no steady state in 4 of its 8 forks") {

@@ -41,7 +41,7 @@ type Overhead struct {
 func warmupCost(b results.Benchmark) float64 {
 	var sum float64
 	n := 0
-	for _, t := range b.Trials {
+	for _, t := range b.Forks {
 		if t.Warmup != nil {
 			sum += t.Warmup.Seconds
 			n++

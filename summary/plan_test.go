@@ -45,7 +45,7 @@ func TestPlans(t *testing.T) {
 	}
 	// Adaptive warm-ups cost what they lasted: forks of 14 s and 18 s warm up for
 	// 16 s on average, in place of the 0.2 s setting.
-	bs[1].Trials = []results.Trial{{Warmup: &results.Warmup{Seconds: 14, Adaptive: true}}, {Warmup: &results.Warmup{Seconds: 18, Adaptive: true}}}
+	bs[1].Forks = []results.ForkResult{{Warmup: &results.Warmup{Seconds: 14, Adaptive: true}}, {Warmup: &results.Warmup{Seconds: 18, Adaptive: true}}}
 	if d := Plans(bs, oh, 90*time.Second, 0.05)[0].ForkCost - 16.7; d > 1e-9 || d < -1e-9 {
 		t.Errorf("fork cost with recorded warm-ups %v, want 0.5 + 0.2 + 16 = 16.7 s", d+16.7)
 	}

@@ -13,7 +13,7 @@ import (
 
 // Steadiness classifies every target × fork of a group (stats.ClassifySteady), rs
 // being what the driver measured of each target: the result is indexed like rs and
-// its trials. A fork is classified on throughput in the closed model, on
+// its forks. A fork is classified on throughput in the closed model, on
 // response-time p50 in the open one, where the throughput is the fixed rate and a
 // target warming up shows as calls getting shorter. Summary.Benchmark then measures
 // each fork from its steady state's first slice; a fork with no steady state is
@@ -36,7 +36,7 @@ func Steadiness(rs []*results.Measured, open bool) [][]*results.Steady {
 		if r == nil {
 			continue
 		}
-		for _, t := range r.Trials {
+		for _, t := range r.Forks {
 			xs := map[int]float64{}
 			for _, iv := range t.Intervals {
 				xs[iv.Index] = iv.Level(open)
@@ -49,7 +49,7 @@ func Steadiness(rs []*results.Measured, open bool) [][]*results.Steady {
 		if r == nil {
 			continue
 		}
-		for f, t := range r.Trials {
+		for f, t := range r.Forks {
 			c := raw[i][f]
 			if c.Class != stats.Flat && !c.TooFew && r.Method == results.MethodInterleaved {
 				// The reference must itself be steady: targets whose own series looked
@@ -98,9 +98,9 @@ func warmupOf(t *results.Fork, open bool) *results.Warmup {
 
 // warmupWarning names the forks whose adaptive warm-up stopped at its longest
 // (warmupMax) with its slices still changing.
-func warmupWarning(trials []results.Trial, warmupMax time.Duration) string {
+func warmupWarning(forks []results.ForkResult, warmupMax time.Duration) string {
 	var capped []string
-	for _, t := range trials {
+	for _, t := range forks {
 		if w := t.Warmup; w != nil && w.Adaptive && !w.Settled {
 			capped = append(capped, fmt.Sprint(t.Index+1))
 		}
@@ -190,9 +190,9 @@ func benchmarkSteady(classes []string) string {
 // steadyWarnings say, for a benchmark, which forks were not steady from their first
 // measured slice and what was done about it: one warning per class (no steady state,
 // warmed up, slowdown) that some fork had.
-func steadyWarnings(trials []results.Trial) results.Warnings {
+func steadyWarnings(forks []results.ForkResult) results.Warnings {
 	var none, warmed, slowed []string
-	for _, t := range trials {
+	for _, t := range forks {
 		s := t.Steady
 		if s == nil {
 			continue

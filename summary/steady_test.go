@@ -19,7 +19,7 @@ func forkOf(tps []float64) *results.Measured {
 		iv.Start, iv.End = t0.Add(time.Duration(i)*time.Second), t0.Add(time.Duration(i+1)*time.Second)
 		tr.Intervals = append(tr.Intervals, &results.Interval{Phase: "measure", Index: i, Interval: iv})
 	}
-	return &results.Measured{Trials: []*results.Fork{tr}, Method: results.MethodInterleaved}
+	return &results.Measured{Forks: []*results.Fork{tr}, Method: results.MethodInterleaved}
 }
 
 // Steadiness over three interleaved targets of 60 rounds; each case says why its
@@ -98,7 +98,7 @@ func TestSteadiness(t *testing.T) {
 // A benchmark's forks that were not steady from their first measured slice are said
 // once per class, each a warning of its own kind, forks numbered from 1.
 func TestSteadyWarnings(t *testing.T) {
-	trials := []results.Trial{
+	forks := []results.ForkResult{
 		{Index: 0, Steady: &results.Steady{Class: results.SteadyFlat}},
 		{Index: 1, Steady: &results.Steady{Class: results.SteadyWarmedUp, AfterSeconds: 2.5, Change: 0.8}},
 		{Index: 2, Steady: &results.Steady{Class: results.SteadyNone}},
@@ -110,7 +110,7 @@ func TestSteadyWarnings(t *testing.T) {
 		"warmed up: warmed up during the rounds (fork 2 after 2.5 s (+80 %)); only its steady rounds are measured",
 		"slowdown: got slower during the rounds (fork 4 after 4.0 s (-10 %)); only its steady rounds are measured",
 	}
-	ws := steadyWarnings(trials)
+	ws := steadyWarnings(forks)
 	kinds := []results.WarningKind{results.WarnStillWarming, results.WarnWarmedUp, results.WarnSlowdown}
 	if len(ws) != len(want) {
 		t.Fatalf("warnings %+v, want %d", ws, len(want))
@@ -120,7 +120,7 @@ func TestSteadyWarnings(t *testing.T) {
 			t.Errorf("warning %d: %s %q, want %s %q", i, w.Kind, w, kinds[i], want[i])
 		}
 	}
-	if ws := steadyWarnings(trials[:1]); ws != nil {
+	if ws := steadyWarnings(forks[:1]); ws != nil {
 		t.Errorf("flat forks warned: %+v", ws)
 	}
 }

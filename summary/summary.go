@@ -49,20 +49,20 @@ func build(head results.Benchmark, m *results.Measured, steady []*results.Steady
 	// has one without a server worker (in-process protocols, outside targets).
 	serverKnown := true
 	var rss int64 = -1
-	if len(steady) != len(m.Trials) {
+	if len(steady) != len(m.Forks) {
 		steady = Steadiness([]*results.Measured{m}, open)[0]
 	}
 	var classes []string
-	for k, t := range m.Trials {
-		rt := results.Trial{Index: t.Index, Steady: steady[k], Warmup: warmupOf(t, open)}
+	for k, t := range m.Forks {
+		rt := results.ForkResult{Index: t.Index, Steady: steady[k], Warmup: warmupOf(t, open)}
 		if t.Err != nil {
-			rt.Phase, rt.Error = results.TrialFailure(t.Err)
+			rt.Phase, rt.Error = results.ForkFailure(t.Err)
 		}
 		classes = append(classes, rt.Steady.Class)
 		for _, iv := range t.Intervals {
 			rt.Iterations = append(rt.Iterations, iteration(iv))
 			if iv.Index < rt.Steady.StartRound {
-				continue // before the steady state: kept in the trial, not measured
+				continue // before the steady state: kept in the fork, not measured
 			}
 			all.Add(iv.Interval)
 			secs := iv.Seconds()
@@ -84,7 +84,7 @@ func build(head results.Benchmark, m *results.Measured, steady []*results.Steady
 			serverCPU += iv.ServerCPU
 			rss = max(rss, iv.Server.PeakRSS)
 		}
-		b.Trials = append(b.Trials, rt)
+		b.Forks = append(b.Forks, rt)
 	}
 	b.Steady = benchmarkSteady(classes)
 	s := &b.Summary
@@ -113,7 +113,7 @@ func build(head results.Benchmark, m *results.Measured, steady []*results.Steady
 			v := linkCPU.Seconds() * 1e6 / ops
 			s.LinkCPUUsPerOp = &v
 		}
-		if serverKnown && len(m.Trials) > 0 {
+		if serverKnown && len(m.Forks) > 0 {
 			v := serverCPU.Seconds() * 1e6 / ops
 			s.ServerCPUUsPerOp = &v
 		}
@@ -130,10 +130,10 @@ func build(head results.Benchmark, m *results.Measured, steady []*results.Steady
 	if judgeGenerator {
 		b.Warnings, b.GeneratorBound = judge(&b, all, seconds, cpuSeconds)
 	}
-	if w := warmupWarning(b.Trials, time.Duration(b.WarmupMaxSeconds*float64(time.Second))); w != "" {
+	if w := warmupWarning(b.Forks, time.Duration(b.WarmupMaxSeconds*float64(time.Second))); w != "" {
 		b.Warnings = append(b.Warnings, results.Warning{Kind: results.WarnWarmupUnsettled, Text: w})
 	}
-	b.Warnings = append(b.Warnings, steadyWarnings(b.Trials)...)
+	b.Warnings = append(b.Warnings, steadyWarnings(b.Forks)...)
 	if all.Clamped > 0 {
 		b.Warnings = append(b.Warnings, results.Warning{Kind: results.WarnClamped,
 			Text: fmt.Sprintf("%d calls took over %v and were recorded as %v: the maximum is a floor", all.Clamped, time.Duration(record.HighestNs), time.Duration(record.HighestNs))})

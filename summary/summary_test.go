@@ -40,7 +40,7 @@ func closedSpec() spec.Spec {
 	s := spec.Default()
 	s.Protocol, s.Workload, s.Params = "grpc-proto", "echo", contract.Params{Payload: 1024}
 	s.Load, _ = load.Model{Kind: load.Closed, Concurrency: 4}.Normalize()
-	s.Iterations, s.Trials = 3, 2
+	s.Iterations, s.Forks = 3, 2
 	return s
 }
 
@@ -60,11 +60,11 @@ func withServer(iv *results.Interval, cpu time.Duration, rss int64) *results.Int
 	return iv
 }
 
-// Score and error as JMH: mean of every iteration of every trial, 99.9 % Student t
+// Score and error as JMH: mean of every iteration of every fork, 99.9 % Student t
 // half-width; per-op figures are totals over ops; server CPU from the marks.
 func TestSummarizeClosed(t *testing.T) {
 	sp := closedSpec()
-	var trials []*results.Fork
+	var forks []*results.Fork
 	opsPerIter := []int64{1000, 1100, 900, 1050, 950, 1000}
 	for k := range 2 {
 		tr := &results.Fork{Index: k}
@@ -72,9 +72,9 @@ func TestSummarizeClosed(t *testing.T) {
 			iv := interval(i, opsPerIter[3*k+i], 200*time.Microsecond, 0, 10*time.Millisecond, false)
 			tr.Intervals = append(tr.Intervals, withServer(iv, 10*time.Millisecond, (10+int64(k))<<20))
 		}
-		trials = append(trials, tr)
+		forks = append(forks, tr)
 	}
-	b := Benchmark(resolve(t, sp), &results.Measured{Trials: trials, Method: spec.MethodSequential}, nil)
+	b := Benchmark(resolve(t, sp), &results.Measured{Forks: forks, Method: spec.MethodSequential}, nil)
 	s := b.Summary
 	// Mean 1000; deviations 0, ±100, ±50: sd √(25000/5) = 70.711; t(0.9995, 5) =
 	// 6.869 (Student t table), so Error = 6.869 × 70.711 / √6 = 198.3.
@@ -103,7 +103,7 @@ func TestSummarizeClosed(t *testing.T) {
 		t.Errorf("warnings %v on a healthy run", b.Warnings)
 	}
 	sp.Mode = spec.ModeAverageTime
-	b = Benchmark(resolve(t, sp), &results.Measured{Trials: trials}, nil)
+	b = Benchmark(resolve(t, sp), &results.Measured{Forks: forks}, nil)
 	if a := b.Summary.AvgTimeMs; a == nil || a.N != 6 || math.Abs(a.Mean-4) > 0.02 {
 		t.Errorf("avgt score %+v, want about 4 ms over 6 iterations", a)
 	}
@@ -116,7 +116,7 @@ func TestSummarizeGeneratorBound(t *testing.T) {
 	sp.Load, _ = load.Model{Kind: load.Open, Rate: 1000, Concurrency: 8}.Normalize()
 	// 900 of 1000 arrivals, 5 ms lag, 950 ms of CPU in 1 s on 1 CPU.
 	tr := &results.Fork{Intervals: []*results.Interval{interval(0, 900, 6*time.Millisecond, 5*time.Millisecond, 950*time.Millisecond, true)}}
-	b := Benchmark(resolve(t, sp), &results.Measured{Trials: []*results.Fork{tr}}, nil)
+	b := Benchmark(resolve(t, sp), &results.Measured{Forks: []*results.Fork{tr}}, nil)
 	bound := b.Warnings.Of(results.WarnGenerator)
 	all := strings.Join(bound.Strings(), "\n")
 	for _, want := range []string{"generator-bound: lag p99", "generator-bound: achieved 900", "generator-bound: the client used 95% of its CPUs"} {
@@ -132,7 +132,7 @@ func TestSummarizeGeneratorBound(t *testing.T) {
 	}
 	sp.Protocol, sp.Transport, sp.Load = "direct", spec.InProc, closedSpec().Load
 	tr = &results.Fork{Intervals: []*results.Interval{interval(0, 900, time.Microsecond, 0, 990*time.Millisecond, false)}}
-	if b := Benchmark(resolve(t, sp), &results.Measured{Trials: []*results.Fork{tr}}, nil); b.GeneratorBound {
+	if b := Benchmark(resolve(t, sp), &results.Measured{Forks: []*results.Fork{tr}}, nil); b.GeneratorBound {
 		t.Errorf("in-process run flagged: %v", b.Warnings)
 	}
 }
@@ -143,7 +143,7 @@ func TestSummarizeErrors(t *testing.T) {
 	iv.Errors[record.Timeout] = 3
 	iv.FirstErrors = map[record.ErrorKind]string{record.Timeout: "call timeout"}
 	tr := &results.Fork{Intervals: []*results.Interval{iv}}
-	b := Benchmark(resolve(t, closedSpec()), &results.Measured{Trials: []*results.Fork{tr}}, nil)
+	b := Benchmark(resolve(t, closedSpec()), &results.Measured{Forks: []*results.Fork{tr}}, nil)
 	want := results.Warnings{{Kind: results.WarnErrors, Text: "3 timeout (first: call timeout)"}}
 	if b.Summary.Errors != 3 || b.Summary.ErrorsByKind["timeout"] != 3 || !reflect.DeepEqual(b.Warnings, want) {
 		t.Errorf("errors %d %v, warnings %+v", b.Summary.Errors, b.Summary.ErrorsByKind, b.Warnings)
@@ -153,15 +153,15 @@ func TestSummarizeErrors(t *testing.T) {
 	}
 }
 
-// A fork that failed keeps where (its phase) apart from why, in its trial and in the
+// A fork that failed keeps where (its phase) apart from why, in its fork and in the
 // benchmark's failure warning, which names the fork as reports number it (from 1).
 func TestSummarizeForkFailure(t *testing.T) {
 	ok := &results.Fork{Index: 0, Intervals: []*results.Interval{interval(0, 10, time.Millisecond, 0, time.Millisecond, false)}}
 	cut := &results.Fork{Index: 1, Intervals: []*results.Interval{interval(0, 10, time.Millisecond, 0, time.Millisecond, false)}}
 	cut.Err = &results.ForkError{Fork: 1, Phase: "round 2", Err: errors.New("worker exited: signal: killed")}
-	b := Benchmark(resolve(t, closedSpec()), &results.Measured{Trials: []*results.Fork{ok, cut}, Err: cut.Err}, nil)
-	if tr := b.Trials[1]; tr.Phase != "round 2" || tr.Error != "worker exited: signal: killed" || b.Trials[0].Error != "" {
-		t.Errorf("trials %+v, want the second cut short in round 2", b.Trials)
+	b := Benchmark(resolve(t, closedSpec()), &results.Measured{Forks: []*results.Fork{ok, cut}, Err: cut.Err}, nil)
+	if tr := b.Forks[1]; tr.Phase != "round 2" || tr.Error != "worker exited: signal: killed" || b.Forks[0].Error != "" {
+		t.Errorf("forks %+v, want the second cut short in round 2", b.Forks)
 	}
 	failed := b.Warnings.Of(results.WarnFailed)
 	want := results.Warning{Kind: results.WarnFailed, Fork: 2, Phase: "round 2", Text: "worker exited: signal: killed"}
@@ -169,7 +169,7 @@ func TestSummarizeForkFailure(t *testing.T) {
 		t.Fatalf("failure warnings %+v, want %+v", failed, want)
 	}
 	// Printed, it reads as the driver's error always did.
-	if got := failed[0].String(); got != "failed: trial 2, round 2: worker exited: signal: killed" {
+	if got := failed[0].String(); got != "failed: fork 2, round 2: worker exited: signal: killed" {
 		t.Errorf("printed %q", got)
 	}
 }

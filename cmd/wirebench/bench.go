@@ -44,10 +44,11 @@ type targetFlags struct {
 	Payload    *units.Size `help:"echo, echo+stats: payload size (e.g. 11B, 1KiB, 100KiB)."`
 	Increments *int        `help:"pingpong: sequential increments per op."`
 	Trades     *int64      `help:"stream: trades streamed per op."`
-	Trade      string      `enum:"compact,original" default:"compact" help:"stream: the trade's shape, compact (6 fields) or original (REST vs gRPC's 23 fields; stacks that carry it only)."`
+	Trade      string      `enum:"${trade_shapes}" default:"${trade}" help:"stream: the trade's shape, compact (6 fields) or original (REST vs gRPC's 23 fields; stacks that carry it only)."`
 
-	Connections int    `default:"${connections}" help:"Clients the calls are spread over (a gRPC or Cap'n Proto client is one connection; HTTP/1.1 opens one per call in flight)."`
-	Arrival     string `help:"Open model (with a rate): arrival spacing, constant (the default) or poisson."`
+	// The load flags' names and help are spec.LoadKeys' (TestLoadFlags).
+	Connections int    `default:"${connections}" help:"${connections_help}"`
+	Arrival     string `help:"${arrival_help}"`
 
 	// Settings are the flags of the benchmark settings (settingFlags), which the
 	// command's constructor (newCLI) makes before kong reads the flags.
@@ -68,20 +69,26 @@ type targetFlags struct {
 
 type benchCmd struct {
 	targetFlags
-	Concurrency int      `short:"c" default:"${concurrency}" help:"Closed model: calls in flight. Open model: the cap on calls in flight."`
-	Rate        *float64 `short:"r" help:"Open model: arrivals per second (switches from the closed model)."`
+	Concurrency int      `short:"c" default:"${concurrency}" help:"${concurrency_help}"`
+	Rate        *float64 `short:"r" help:"${rates_help}"`
 }
 
 // specVars are the kong variables of flags outside settingFlags that read a
-// setting's default or help (serve's data set and message bound): KEY and KEY_help
-// for each setting of spec.Settings, and spec.Default's transport, workload and load
-// (and a capacity search's cap on calls in flight, spec.DefaultCapacitySpec's).
+// setting's default or help (serve's data set and message bound, call's and
+// conform's call timeout): KEY and KEY_help for each setting of spec.Settings,
+// spec.Default's transport, workload and load (and a capacity search's cap on calls
+// in flight, spec.DefaultCapacitySpec's), KEY_help of each load key (spec.LoadKeys),
+// and the stream workload's trade shapes and default.
 func specVars() map[string]string {
 	d := spec.Default()
 	v := map[string]string{
 		"transport": d.Transport, "workload": d.Workload,
 		"concurrency": strconv.Itoa(d.Load.Concurrency), "connections": strconv.Itoa(d.Load.Connections),
 		"capacity_concurrency": strconv.Itoa(spec.DefaultCapacitySpec().Load.Concurrency),
+		"trade":                contract.TradeCompact, "trade_shapes": strings.Join(contract.TradeShapes, ","),
+	}
+	for _, k := range spec.LoadKeys {
+		v[k.Key+"_help"] = k.Help
 	}
 	for _, st := range spec.Settings {
 		v[st.Key], v[st.Key+"_help"] = st.Format(st.Get(d)), st.Help
@@ -221,7 +228,7 @@ func (c *benchCmd) Run(e *env) error {
 		return err
 	}
 	sp := res.Spec
-	progress, err := c.start(e, fmt.Sprintf("%s: %d trial(s) × (warmup %v + %d iterations)", sp.Name(), sp.Trials, sp.Warmup, sp.Iterations))
+	progress, err := c.start(e, fmt.Sprintf("%s: %d fork(s) × (warmup %v + %d iterations)", sp.Name(), sp.Forks, sp.Warmup, sp.Iterations))
 	if err != nil {
 		return err
 	}
@@ -235,12 +242,12 @@ func (c *benchCmd) Run(e *env) error {
 		return err
 	}
 	defer metrics.stop()
-	trials, runErr := driver.Run(e.ctx, sp, driver.Options{ProfileDir: c.Profile, Hosts: hosts, TLS: tc,
+	forks, runErr := driver.Run(e.ctx, sp, driver.Options{ProfileDir: c.Profile, Hosts: hosts, TLS: tc,
 		Observe: func(ev driver.Event) {
 			metrics.observe(sp.Name(), ev)
 			fmt.Fprintf(progress, "  %s\n", ev.Line())
 		}})
-	b := summary.Benchmark(driver.DescribeResolved(res), &results.Measured{Trials: trials, Method: spec.MethodSequential, Err: runErr}, nil)
+	b := summary.Benchmark(driver.DescribeResolved(res), &results.Measured{Forks: forks, Method: spec.MethodSequential, Err: runErr}, nil)
 	out := &results.Results{SchemaVersion: results.SchemaVersion, Benchmarks: []results.Benchmark{b}, Environment: env}
 	measured := b.Summary.Ops > 0 || b.Summary.Errors > 0
 	if measured {
@@ -300,6 +307,9 @@ func checkTarget(ctx context.Context, sp spec.Spec) error {
 // start says what is about to run (and how it is pinned) on the progress writer it
 // returns (stderr, or nothing with --quiet), and makes the profile directory.
 func (c *targetFlags) start(e *env, what string) (io.Writer, error) {
+	for _, note := range c.settings.deprecated() {
+		fmt.Fprintf(e.stderr, "wirebench: %s\n", note)
+	}
 	progress := io.Writer(e.stderr)
 	if c.Quiet {
 		progress = io.Discard

@@ -26,7 +26,7 @@ type callCmd struct {
 	Value          int64         `default:"41" help:"increment: the number to increment."`
 	Count          int64         `default:"3" help:"stream-trades: how many trades to stream."`
 	Person         string        `help:"create-person: the person as JSON (default: a copy of person 1)."`
-	Timeout        time.Duration `default:"10s" help:"Deadline of each call."`
+	Timeout        time.Duration `default:"${call_timeout}" help:"Deadline of each call."`
 	MaxMessageSize units.Size    `default:"${max_message_size}" help:"Largest response accepted."`
 	dataFlags
 }

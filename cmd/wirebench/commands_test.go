@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -188,7 +189,7 @@ func TestBenchTransportTLS(t *testing.T) {
 }
 
 // Each short flag means one long flag in every command: -t is --target (bench's
-// --trials has none), -f is --format (run's --filter has none).
+// --forks has none), -f is --format (run's --filter has none).
 func TestOneShortFlagVocabulary(t *testing.T) {
 	parser, err := kong.New(newCLI(), kong.Vars(cliVars()))
 	if err != nil {
@@ -222,8 +223,48 @@ func TestOneShortFlagVocabulary(t *testing.T) {
 	if err != nil || got.Target != "tcp://127.0.0.1:9" {
 		t.Errorf("bench -t tcp://127.0.0.1:9: target %q, %v", got.Target, err)
 	}
-	if got, err := benchSpec(t, "-p", "http-json", "--trials", "3"); err != nil || got.Trials != 3 {
-		t.Errorf("bench --trials 3: trials %d, %v", got.Trials, err)
+	if got, err := benchSpec(t, "-p", "http-json", "--forks", "3"); err != nil || got.Forks != 3 {
+		t.Errorf("bench --forks 3: forks %d, %v", got.Forks, err)
+	}
+}
+
+// --trials, the former name of --forks, still sets the forks, hidden from the help,
+// with a note saying what it is now; given with --forks (at another value than its
+// default) it is refused.
+func TestFormerFlag(t *testing.T) {
+	parse := func(args ...string) (*cli, *kong.Kong, error) {
+		c := newCLI()
+		parser, err := kong.New(c, kong.Vars(cliVars()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = parser.Parse(append([]string{"bench", "-p", "http-json"}, args...))
+		return c, parser, err
+	}
+	c, parser, err := parse("--trials", "3")
+	if err != nil {
+		t.Fatalf("bench --trials 3: %v", err)
+	}
+	if res, err := c.Bench.spec(); err != nil || res.Spec.Forks != 3 {
+		t.Errorf("bench --trials 3: forks %d, %v; want 3", res.Spec.Forks, err)
+	}
+	want := []string{"--trials is deprecated: it is --forks now (read as --forks)"}
+	if got := c.Bench.settings.deprecated(); !slices.Equal(got, want) {
+		t.Errorf("bench --trials 3: notes %q, want %q", got, want)
+	}
+	for _, cmd := range parser.Model.Children {
+		for _, f := range cmd.Flags {
+			if f.Name == "trials" && !f.Hidden {
+				t.Errorf("%s --trials is in the help; want it hidden", cmd.Name)
+			}
+		}
+	}
+	c, _, err = parse("--forks", "2")
+	if res, err2 := c.Bench.spec(); err != nil || err2 != nil || res.Spec.Forks != 2 || c.Bench.settings.deprecated() != nil {
+		t.Errorf("bench --forks 2: forks %d, notes %q, %v %v; want 2 and no note", res.Spec.Forks, c.Bench.settings.deprecated(), err, err2)
+	}
+	if _, err := benchSpec(t, "-p", "http-json", "--trials", "3", "--forks", "2"); err == nil || !strings.Contains(err.Error(), "--trials and --forks are one setting") {
+		t.Errorf("bench --trials 3 --forks 2: %v, want a refusal naming both", err)
 	}
 }
 
@@ -404,5 +445,16 @@ func TestHistoryHTMLToStdout(t *testing.T) {
 	}
 	if _, err := os.Stat("-"); err == nil { // runCLI runs in this directory
 		t.Error("history --html - made a file named -")
+	}
+}
+
+// A user's suite file with trials, the former name of forks, still runs, and run says
+// once, at its first use, what to rename it to.
+func TestFormerSuiteKey(t *testing.T) {
+	file := writeSuite(t, "defaults:\n  trials: 2\ntargets:\n  - protocol: direct\n    trials: 3\nworkloads: [person.get]\n")
+	code, stdout, stderr := runCLI(t, "run", "--list", file)
+	want := "wirebench: " + file + `:2: "trials" is deprecated: it is "forks" now (read as forks); also on line 5` + "\n"
+	if code != 0 || stderr != want || !strings.Contains(stdout, "direct/") {
+		t.Errorf("run --list with trials: exit %d\nstdout %s\nstderr %q\nwant stderr %q", code, stdout, stderr, want)
 	}
 }

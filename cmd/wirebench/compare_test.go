@@ -19,12 +19,12 @@ func writeCompareFile(t *testing.T, name string, scores map[string][]float64) st
 		b := results.Benchmark{Name: bench, Protocol: "direct", Transport: "inproc", Workload: "person.get",
 			Load: results.Load{Model: results.ModelClosed, Concurrency: 1, Connections: 1},
 			Mode: results.ModeThroughput, IterationSeconds: 1, Iterations: len(xs)}
-		tr := results.Trial{}
+		tr := results.ForkResult{}
 		for i, x := range xs {
 			tr.Iterations = append(tr.Iterations, results.Iteration{Index: i, Seconds: 1, Ops: int64(x), ThroughputOpsS: x,
 				LatencyUs: results.Latency{Mean: 10, P50: 10, P75: 11, P90: 12, P99: 20, P999: 30, Max: 40}})
 		}
-		b.Trials = []results.Trial{tr}
+		b.Forks = []results.ForkResult{tr}
 		b.Summary.ThroughputOpsS = results.Throughput{Mean: xs[0], N: len(xs), CI: 0.999}
 		b.Summary.LatencyUs = results.Latency{Mean: 10, P50: 10, P75: 11, P90: 12, P99: 20, P999: 30, Max: 40}
 		res.Benchmarks = append(res.Benchmarks, b)
@@ -56,8 +56,8 @@ func TestCompareExitCodes(t *testing.T) {
 	same := writeCompareFile(t, "same.json", map[string][]float64{"a": base, "b": base})
 	faster := writeCompareFile(t, "faster.json", map[string][]float64{"a": scaled(1.2), "b": base})
 	slower := writeCompareFile(t, "slower.json", map[string][]float64{"a": scaled(0.8), "b": base})
-	bad := filepath.Join(t.TempDir(), "v2.json")
-	if err := os.WriteFile(bad, []byte(`{"schema_version": 2}`), 0o644); err != nil {
+	bad := filepath.Join(t.TempDir(), "v3.json")
+	if err := os.WriteFile(bad, []byte(`{"schema_version": 3}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -74,7 +74,7 @@ func TestCompareExitCodes(t *testing.T) {
 		{"regressed benchstat", []string{"compare", "--format=benchstat", old, slower}, exitFailure, "vs base", "regressed"},
 		{"within a 25% threshold", []string{"compare", "--threshold", "25%", old, slower}, exitOK, "worse", ""},
 		{"missing file", []string{"compare", old, filepath.Join(t.TempDir(), "nope.json")}, exitUsage, "", "no such file"},
-		{"wrong schema_version", []string{"compare", bad, old}, exitUsage, "", "schema_version 2 is not supported"},
+		{"wrong schema_version", []string{"compare", bad, old}, exitUsage, "", "schema_version 3 is not supported"},
 		{"bad threshold", []string{"compare", "--threshold", "lots", old, same}, exitUsage, "", "--threshold"},
 		{"negative threshold", []string{"compare", "--threshold=-5%", old, same}, exitUsage, "", "negative"},
 		{"bad alpha", []string{"compare", "--alpha", "2", old, same}, exitUsage, "", "--alpha"},
@@ -88,5 +88,23 @@ func TestCompareExitCodes(t *testing.T) {
 					c.args, code, c.code, stdout, stderr, c.stdout, c.stderr)
 			}
 		})
+	}
+}
+
+// A results file of schema_version 1 (its forks called trials; written by hand in
+// results/testdata) is read by every command that reads results: report renders its
+// forks, compare compares it, history import records it.
+func TestOldResultsFile(t *testing.T) {
+	old := filepath.Join("..", "..", "results", "testdata", "results-v1-trials.json")
+	code, stdout, stderr := runCLI(t, "report", "--format", "csv", old)
+	if code != exitOK || !strings.Contains(stdout, "grpc-proto/tcp/person.get/closed-c4") || !strings.Contains(stdout, "fork 2, start: exit status 1") {
+		t.Errorf("report of a version 1 file: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if code, stdout, stderr := runCLI(t, "compare", old, old); code != exitOK {
+		t.Errorf("compare of a version 1 file: exit %d\n%s%s", code, stdout, stderr)
+	}
+	st := filepath.Join(t.TempDir(), "history.db")
+	if code, stdout, stderr := runCLI(t, "history", "import", "--store", st, "--machine", "test-machine", old); code != exitOK || !strings.Contains(stderr, "1 run(s) imported") {
+		t.Errorf("history import of a version 1 file: exit %d\n%s%s", code, stdout, stderr)
 	}
 }

@@ -15,7 +15,7 @@ type conformCmd struct {
 	Protocol       string        `short:"p" required:"" help:"Protocol the server speaks (see 'wirebench list')."`
 	Target         string        `short:"t" required:"" env:"WIREBENCH_TARGET" help:"Server address: tcp://HOST:PORT or unix:///PATH."`
 	Stack          string        `help:"Go client stack that calls the server (default: the protocol's; see 'wirebench list')."`
-	Timeout        time.Duration `default:"10s" help:"Deadline of each call."`
+	Timeout        time.Duration `default:"${call_timeout}" help:"Deadline of each call."`
 	MaxMessageSize units.Size    `default:"${max_message_size}" help:"Largest response accepted."`
 	Quiet          bool          `short:"q" help:"Print only the differences and the verdict, not each operation checked."`
 	OriginalTrades bool          `help:"Also check StreamOriginalTrades, the REST vs gRPC original's 23-field trade (for a server that carries it)."`

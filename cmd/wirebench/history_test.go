@@ -29,7 +29,7 @@ defaults:
   warmup: 300ms
   iterations: 24
   duration: 400ms
-  trials: 1
+  forks: 1
 load:
   concurrency: [8]
 targets:

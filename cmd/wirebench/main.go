@@ -137,7 +137,7 @@ func cliVars() map[string]string {
 func newCLI() *cli {
 	c := &cli{}
 	c.Bench.settings = newSettingFlags()
-	c.Capacity.settings = newSettingFlags("iterations", "duration", "ops", "trials", "mode")
+	c.Capacity.settings = newSettingFlags("iterations", "duration", "ops", "forks", "mode")
 	c.Capacity.search = newTableFlags(spec.CapacitySettings, spec.DefaultCapacitySpec())
 	c.Bench.Settings, c.Capacity.Settings = c.Bench.settings.plugin(), c.Capacity.settings.plugin()
 	c.Capacity.Search = c.Capacity.search.plugin()

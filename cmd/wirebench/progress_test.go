@@ -26,7 +26,7 @@ func progressEvents() []runner.Event {
 	return []runner.Event{
 		{Kind: runner.KindStart, Total: 2, Name: names[0], Group: names, GroupKey: group, Rounds: 2, Resumed: 1,
 			Fork: 1, Forks: 3, Left: 80 * time.Second},
-		{Kind: runner.KindInterval, Index: 1, Total: 2, Name: names[1], Interval: &driver.Event{Target: 1, Trial: 1, Interval: iv}},
+		{Kind: runner.KindInterval, Index: 1, Total: 2, Name: names[1], Interval: &driver.Event{Target: 1, Fork: 1, Interval: iv}},
 		{Kind: runner.KindFork, Total: 2, Name: names[0], Group: names, GroupKey: group, Fork: 2, Forks: 3, Left: 40 * time.Second},
 	}
 }
@@ -42,7 +42,7 @@ func TestProgressPlain(t *testing.T) {
 	pr.finish()
 	for _, want := range []string{
 		"[1-2/2] 2 targets interleaved, 2 rounds: http-json/tcp/person.get/closed-c2, grpc-proto/tcp/person.get/closed-c2 · fork 2 of 3, about 1m20s left (1 of its forks done in an earlier run)\n",
-		"    fork 2 of 3  round 1/2  grpc-proto/tcp/person.get/closed-c2  trial 2 measure 1",
+		"    fork 2 of 3  round 1/2  grpc-proto/tcp/person.get/closed-c2  fork 2 measure 1",
 		"    fork 2 of 3 done (person.get/closed-c2), about 40s left\n",
 	} {
 		if !strings.Contains(out.String(), want) {

@@ -49,8 +49,8 @@ func TestRpcechoSmoke(t *testing.T) {
 				t.Errorf("%d benchmarks, want %d", len(res.Benchmarks), len(s.Benchmarks))
 			}
 			for _, b := range res.Benchmarks {
-				if b.IterationOps != 20 || len(b.Trials) != 1 || len(b.Trials[0].Iterations) != 1 || b.Trials[0].Iterations[0].Ops != 20 {
-					t.Errorf("%s: %d ops a line, %d trials; want one line of 20 ops", b.Name, b.IterationOps, len(b.Trials))
+				if b.IterationOps != 20 || len(b.Forks) != 1 || len(b.Forks[0].Iterations) != 1 || b.Forks[0].Iterations[0].Ops != 20 {
+					t.Errorf("%s: %d ops a line, %d forks; want one line of 20 ops", b.Name, b.IterationOps, len(b.Forks))
 				}
 				if sh := b.Shape; sh == nil || sh.Name != "shared" || sh.ServerCPUs != "" || sh.ClientCPUs != "" || b.Isolation != driver.OneProcessIsolation {
 					t.Errorf("%s: shape %+v, isolation %q; want shared, unpinned, %q", b.Name, sh, b.Isolation, driver.OneProcessIsolation)

@@ -64,6 +64,9 @@ func (c *runCmd) Run(e *env, kctx *kong.Context) error {
 	if err != nil {
 		return usageError{err}
 	}
+	for _, note := range s.Notes {
+		fmt.Fprintf(e.stderr, "wirebench: %s\n", note)
+	}
 	if c.RateScale != 1 {
 		if err := s.ScaleRates(c.RateScale); err != nil {
 			return usagef("--rate-scale: %v", err)

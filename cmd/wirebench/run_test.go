@@ -277,7 +277,7 @@ defaults:
   warmup: 0s
   iterations: 2
   duration: 200ms
-  trials: 3
+  forks: 3
 load:
   concurrency: [2]
 targets:
@@ -343,7 +343,7 @@ func TestRunKillMidGroupResume(t *testing.T) {
 	}
 	for _, b := range readResults(t, out).Benchmarks {
 		var idx []int
-		for _, tr := range b.Trials {
+		for _, tr := range b.Forks {
 			idx = append(idx, tr.Index)
 		}
 		if fmt.Sprint(idx) != "[0 1 2]" {
@@ -378,8 +378,8 @@ func TestRunInterruptSaysWhatItWrote(t *testing.T) {
 		}
 		res := readResults(t, out)
 		for _, b := range res.Benchmarks {
-			if len(b.Trials) != 1 || !strings.Contains(strings.Join(b.Warnings.Strings(), " "), "interrupted: 1 of its group's 3 forks finished") {
-				t.Errorf("%s: %d forks, warnings %q; want the finished fork, said so", b.Name, len(b.Trials), b.Warnings)
+			if len(b.Forks) != 1 || !strings.Contains(strings.Join(b.Warnings.Strings(), " "), "interrupted: 1 of its group's 3 forks finished") {
+				t.Errorf("%s: %d forks, warnings %q; want the finished fork, said so", b.Name, len(b.Forks), b.Warnings)
 			}
 		}
 		if len(res.Benchmarks) != 2 {
@@ -402,7 +402,7 @@ func TestRunInterruptSaysWhatItWrote(t *testing.T) {
 
 // --precision adds forks to a group while a ratio is wider than asked and the budget
 // allows: a precision no run of a few forks can reach (0.1 %) ends with the budget,
-// after more forks than the suite's one, each fork's trial numbered on from the last,
+// after more forks than the suite's one, each fork numbered on from the last,
 // and the results say the precision was not reached.
 func TestRunPrecisionAddsForks(t *testing.T) {
 	path := writeSuite(t, `name: precise
@@ -411,7 +411,7 @@ defaults:
   warmup: 0s
   iterations: 3
   duration: 100ms
-  trials: 1
+  forks: 1
 load:
   concurrency: [2]
 targets:
@@ -428,12 +428,12 @@ workloads:
 	res := readResults(t, out)
 	b := res.Benchmarks[1]
 	rel := b.Summary.Relative
-	if rel == nil || rel.Forks < 2 || len(b.Trials) != rel.Forks {
-		t.Fatalf("relative %+v over %d trials: want forks added", rel, len(b.Trials))
+	if rel == nil || rel.Forks < 2 || len(b.Forks) != rel.Forks {
+		t.Fatalf("relative %+v over %d forks: want forks added", rel, len(b.Forks))
 	}
-	for i, tr := range b.Trials {
+	for i, tr := range b.Forks {
 		if tr.Index != i {
-			t.Errorf("trial %d has index %d: forks added later must number on", i, tr.Index)
+			t.Errorf("fork %d has index %d: forks added later must number on", i, tr.Index)
 		}
 	}
 	if w := strings.Join(b.Warnings.Of(results.WarnPrecision).Strings(), "\n"); !strings.Contains(w, "precision: ±0.1 % not reached") {

@@ -21,7 +21,11 @@ import (
 // struct type made at run time, embedded as a plugin).
 type settingFlags struct {
 	settings []*spec.Setting
-	values   reflect.Value // *struct{...}: a field per setting, in settings' order
+	values   reflect.Value // *struct{...}: a field per setting, in settings' order, then the old flags'
+	// old is the field of each setting's former flag (Setting.OldFlag), a pointer nil
+	// unless it was given; -1 for a setting without one.
+	old      []int
+	defaults spec.Spec // the flags' defaults
 }
 
 // newSettingFlags makes the flags of every setting of spec.Settings with a Flag but
@@ -33,7 +37,7 @@ func newSettingFlags(omit ...string) *settingFlags {
 // newTableFlags makes the flags of every setting of table with a Flag but those
 // omitted, with d's values as their defaults.
 func newTableFlags(table []*spec.Setting, d spec.Spec, omit ...string) *settingFlags {
-	f := &settingFlags{}
+	f := &settingFlags{defaults: d}
 	var fields []reflect.StructField
 	for _, st := range table {
 		if st.Flag == "" || slices.Contains(omit, st.Key) {
@@ -56,8 +60,43 @@ func newTableFlags(table []*spec.Setting, d spec.Spec, omit ...string) *settingF
 		f.settings = append(f.settings, st)
 		fields = append(fields, reflect.StructField{Name: fmt.Sprintf("Setting%d", len(fields)), Type: flagType(st.Kind), Tag: reflect.StructTag(tag)})
 	}
+	// Each former flag is a hidden one of its own after them, read by apply as the
+	// new one (deprecated says so).
+	f.old = make([]int, len(f.settings))
+	for i, st := range f.settings {
+		f.old[i] = -1
+		if st.OldFlag == "" {
+			continue
+		}
+		f.old[i] = len(fields)
+		tag := fmt.Sprintf("name:%q hidden:\"\" help:%q", st.OldFlag, "Deprecated: --"+st.Flag+".")
+		fields = append(fields, reflect.StructField{Name: fmt.Sprintf("Old%d", i), Type: reflect.PointerTo(flagType(st.Kind)), Tag: reflect.StructTag(tag)})
+	}
 	f.values = reflect.New(reflect.StructOf(fields))
 	return f
+}
+
+// deprecated says, one line each, which former flags were given and what they are now.
+func (f *settingFlags) deprecated() []string {
+	var notes []string
+	for i, st := range f.settings {
+		if f.oldValue(i) != nil {
+			notes = append(notes, fmt.Sprintf("--%s is deprecated: it is --%s now (read as --%s)", st.OldFlag, st.Flag, st.Flag))
+		}
+	}
+	return notes
+}
+
+// oldValue is the value of the i-th setting's former flag, or nil when it has none or
+// it was not given.
+func (f *settingFlags) oldValue(i int) any {
+	if f.old[i] < 0 {
+		return nil
+	}
+	if p := f.values.Elem().Field(f.old[i]); !p.IsNil() {
+		return p.Elem().Interface()
+	}
+	return nil
 }
 
 // flagType is the Go type kong reads a flag of kind k into.
@@ -90,7 +129,16 @@ func (f *settingFlags) plugin() kong.Plugins { return kong.Plugins{f.values.Inte
 func (f *settingFlags) apply(s *spec.Spec, pin bool) error {
 	for i, st := range f.settings {
 		var v spec.Value
-		switch fv := f.values.Elem().Field(i).Interface().(type) {
+		given := f.values.Elem().Field(i).Interface()
+		if old := f.oldValue(i); old != nil {
+			// The new flag keeps its default unless given: one that does not was
+			// given too (one given as its default is not seen, and the old one wins).
+			if fmt.Sprint(given) != st.Format(st.Get(f.defaults)) {
+				return usagef("--%s and --%s are one setting (--%s is its former name): give --%s", st.OldFlag, st.Flag, st.OldFlag, st.Flag)
+			}
+			given = old
+		}
+		switch fv := given.(type) {
 		case units.Size:
 			v = int64(fv)
 		case []string: // SLOs

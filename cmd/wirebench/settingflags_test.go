@@ -22,7 +22,7 @@ func TestSettingFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	omitted := map[string][]string{"capacity": {"iterations", "duration", "ops", "trials", "mode"}}
+	omitted := map[string][]string{"capacity": {"iterations", "duration", "ops", "forks", "mode"}}
 	for _, cmd := range parser.Model.Children {
 		if cmd.Name != "bench" && cmd.Name != "capacity" {
 			continue
@@ -49,7 +49,7 @@ func TestSettingFlags(t *testing.T) {
 		}
 	}
 	// The defaults as users see them, written out (not taken from spec.Default).
-	want := map[string]string{"warmup": "1s", "iterations": "5", "duration": "1s", "trials": "1", "mode": "thrpt",
+	want := map[string]string{"warmup": "1s", "iterations": "5", "duration": "1s", "forks": "1", "mode": "thrpt",
 		"call-timeout": "10s", "server-cpus": "0", "client-cpus": "1", "data-size": "20", "seed": "1",
 		"arrival-seed": "1", "max-message-size": "16MiB", "warmup-max": "", "keep-alive": "5s", "ops": "", "jvm-args": ""}
 	for _, cmd := range parser.Model.Children {
@@ -131,14 +131,7 @@ func TestCapacityFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	flags := map[string]*kong.Flag{}
-	for _, cmd := range parser.Model.Children {
-		if cmd.Name == "capacity" {
-			for _, f := range cmd.Flags {
-				flags[f.Name] = f
-			}
-		}
-	}
+	flags := flagsOf(parser, "capacity")
 	for _, st := range spec.CapacitySettings {
 		if f := flags[st.Flag]; f == nil {
 			t.Errorf("capacity has no --%s for setting %s", st.Flag, st.Key)
@@ -184,4 +177,68 @@ func TestCapacityFlags(t *testing.T) {
 	if _, err := c.Capacity.spec(); err == nil || !strings.HasPrefix(err.Error(), `--slo: SLO "q50=1ms"`) {
 		t.Errorf("--slo q50=1ms: %v, want a usage error naming --slo", err)
 	}
+}
+
+// TestLoadFlags: bench has a flag for every load key with one (spec.LoadKeys), named,
+// shortened and explained as the table says.
+func TestLoadFlags(t *testing.T) {
+	parser, err := kong.New(newCLI(), kong.Vars(cliVars()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	flags := flagsOf(parser, "bench")
+	for _, k := range spec.LoadKeys {
+		if k.Flag == "" {
+			continue
+		}
+		switch f := flags[k.Flag]; {
+		case f == nil:
+			t.Errorf("bench has no --%s for load key %s", k.Flag, k.Key)
+		case f.Help != k.Help || f.Short != k.Short:
+			t.Errorf("bench --%s: help %q, short %q; want the table's %q, %q", k.Flag, f.Help, f.Short, k.Help, k.Short)
+		}
+	}
+}
+
+// The defaults of flags outside the settings table that mean a setting, as users
+// see them, written out: call's and conform's --timeout is the call timeout.
+func TestDefaultsOfSettingsElsewhere(t *testing.T) {
+	parser, err := kong.New(newCLI(), kong.Vars(cliVars()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]map[string]string{
+		"call":    {"timeout": "10s", "max-message-size": "16MiB"},
+		"conform": {"timeout": "10s", "max-message-size": "16MiB"},
+		"serve":   {"max-message-size": "16MiB", "data-size": "20", "seed": "1"},
+		"bench":   {"trade": "compact", "concurrency": "50", "connections": "1"},
+	}
+	for _, cmd := range parser.Model.Children {
+		for _, f := range cmd.Flags {
+			if d, ok := want[cmd.Name][f.Name]; ok {
+				if f.Default != d {
+					t.Errorf("%s --%s: default %q, want %q", cmd.Name, f.Name, f.Default, d)
+				}
+				delete(want[cmd.Name], f.Name)
+			}
+		}
+	}
+	for cmd, left := range want {
+		if len(left) > 0 {
+			t.Errorf("%s lacks flags %v", cmd, left)
+		}
+	}
+}
+
+// flagsOf are the flags of command name, by name.
+func flagsOf(parser *kong.Kong, name string) map[string]*kong.Flag {
+	flags := map[string]*kong.Flag{}
+	for _, cmd := range parser.Model.Children {
+		if cmd.Name == name {
+			for _, f := range cmd.Flags {
+				flags[f.Name] = f
+			}
+		}
+	}
+	return flags
 }

@@ -65,12 +65,12 @@ type Benchmark struct {
 	Load          *LoadModel        `protobuf:"bytes,13,opt,name=load,proto3" json:"load,omitempty"`
 	// The driver's plan (the worker is told each phase separately): warmup, measurement
 	// iterations (rounds when interleaved) of iteration_nanos or iteration_ops each,
-	// trials, mode ("thrpt" or "avgt"), method ("interleaved" or "sequential").
+	// forks, mode ("thrpt" or "avgt"), method ("interleaved" or "sequential").
 	WarmupNanos    int64  `protobuf:"varint,14,opt,name=warmup_nanos,json=warmupNanos,proto3" json:"warmup_nanos,omitempty"`
 	Iterations     int32  `protobuf:"varint,15,opt,name=iterations,proto3" json:"iterations,omitempty"`
 	IterationNanos int64  `protobuf:"varint,16,opt,name=iteration_nanos,json=iterationNanos,proto3" json:"iteration_nanos,omitempty"`
 	IterationOps   int64  `protobuf:"varint,17,opt,name=iteration_ops,json=iterationOps,proto3" json:"iteration_ops,omitempty"`
-	Trials         int32  `protobuf:"varint,18,opt,name=trials,proto3" json:"trials,omitempty"`
+	Forks          int32  `protobuf:"varint,18,opt,name=forks,proto3" json:"forks,omitempty"`
 	Mode           string `protobuf:"bytes,19,opt,name=mode,proto3" json:"mode,omitempty"`
 	Method         string `protobuf:"bytes,20,opt,name=method,proto3" json:"method,omitempty"`
 	// A call taking longer than call_timeout_nanos fails as a timeout (0: none).
@@ -242,9 +242,9 @@ func (x *Benchmark) GetIterationOps() int64 {
 	return 0
 }
 
-func (x *Benchmark) GetTrials() int32 {
+func (x *Benchmark) GetForks() int32 {
 	if x != nil {
-		return x.Trials
+		return x.Forks
 	}
 	return 0
 }
@@ -1665,7 +1665,7 @@ var File_control_proto protoreflect.FileDescriptor
 
 const file_control_proto_rawDesc = "" +
 	"\n" +
-	"\rcontrol.proto\x12\x14wirebench.control.v1\"\xb2\b\n" +
+	"\rcontrol.proto\x12\x14wirebench.control.v1\"\xb0\b\n" +
 	"\tBenchmark\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1a\n" +
 	"\bprotocol\x18\x02 \x01(\tR\bprotocol\x12!\n" +
@@ -1689,8 +1689,8 @@ const file_control_proto_rawDesc = "" +
 	"iterations\x18\x0f \x01(\x05R\n" +
 	"iterations\x12'\n" +
 	"\x0fiteration_nanos\x18\x10 \x01(\x03R\x0eiterationNanos\x12#\n" +
-	"\riteration_ops\x18\x11 \x01(\x03R\fiterationOps\x12\x16\n" +
-	"\x06trials\x18\x12 \x01(\x05R\x06trials\x12\x12\n" +
+	"\riteration_ops\x18\x11 \x01(\x03R\fiterationOps\x12\x14\n" +
+	"\x05forks\x18\x12 \x01(\x05R\x05forks\x12\x12\n" +
 	"\x04mode\x18\x13 \x01(\tR\x04mode\x12\x16\n" +
 	"\x06method\x18\x14 \x01(\tR\x06method\x12,\n" +
 	"\x12call_timeout_nanos\x18\x15 \x01(\x03R\x10callTimeoutNanos\x12!\n" +

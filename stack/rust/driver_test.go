@@ -40,18 +40,18 @@ func TestDriverRunsRustWorkers(t *testing.T) {
 				if s.Load, err = model.Normalize(); err != nil {
 					t.Fatal(err)
 				}
-				s.Warmup, s.Iterations, s.IterationTime, s.Trials = 100*time.Millisecond, 2, 200*time.Millisecond, 1
+				s.Warmup, s.Iterations, s.IterationTime, s.Forks = 100*time.Millisecond, 2, 200*time.Millisecond, 1
 				s.CallTimeout, s.ServerCPUs, s.ClientCPUs = 5*time.Second, nil, nil
 				s.Method = spec.MethodSequential
 				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 				defer cancel()
-				trials, err := driver.Run(ctx, s, driver.Options{Binary: binary})
+				forks, err := driver.Run(ctx, s, driver.Options{Binary: binary})
 				if err != nil {
 					t.Fatal(err)
 				}
-				for _, tr := range trials {
+				for _, tr := range forks {
 					if tr.Err != nil || len(tr.Intervals) != 2 {
-						t.Fatalf("trial %d: %v, %d intervals", tr.Index, tr.Err, len(tr.Intervals))
+						t.Fatalf("fork %d: %v, %d intervals", tr.Index, tr.Err, len(tr.Intervals))
 					}
 					for k, iv := range tr.Intervals {
 						if iv.Ops == 0 || iv.Resp.TotalCount() != iv.Ops || iv.ErrorCount() != 0 || iv.Index != k {

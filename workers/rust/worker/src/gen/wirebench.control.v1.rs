@@ -53,7 +53,7 @@ pub struct Benchmark {
     pub load: ::core::option::Option<LoadModel>,
     /// The driver's plan (the worker is told each phase separately): warmup, measurement
     /// iterations (rounds when interleaved) of iteration_nanos or iteration_ops each,
-    /// trials, mode ("thrpt" or "avgt"), method ("interleaved" or "sequential").
+    /// forks, mode ("thrpt" or "avgt"), method ("interleaved" or "sequential").
     #[prost(int64, tag = "14")]
     pub warmup_nanos: i64,
     #[prost(int32, tag = "15")]
@@ -63,7 +63,7 @@ pub struct Benchmark {
     #[prost(int64, tag = "17")]
     pub iteration_ops: i64,
     #[prost(int32, tag = "18")]
-    pub trials: i32,
+    pub forks: i32,
     #[prost(string, tag = "19")]
     pub mode: ::prost::alloc::string::String,
     #[prost(string, tag = "20")]
