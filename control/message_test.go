@@ -58,8 +58,9 @@ func TestWireFields(t *testing.T) {
 		}
 	}
 	// The settings workers never read: the driver pins the processes, shapes and
-	// freezes them, keeps them for a fork, starts the JVM and ends an adaptive warm-up.
-	if want := []string{"warmup_max", "server_cpus", "client_cpus", "shape", "isolation", "worker_lifetime", "jvm_args"}; !slices.Equal(driverOnly, want) {
+	// freezes them, keeps them for a fork, starts the JVM, ends an adaptive warm-up and
+	// runs the keep-alive slices (as ordinary warm-up phases).
+	if want := []string{"warmup_max", "keep_alive", "server_cpus", "client_cpus", "shape", "isolation", "worker_lifetime", "jvm_args"}; !slices.Equal(driverOnly, want) {
 		t.Errorf("settings without a wire field: %v, want %v", driverOnly, want)
 	}
 }
