@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"encoding/gob"
 	"io"
+	"net"
 	"net/rpc"
+	"time"
 
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/protocol"
@@ -73,6 +75,34 @@ func (c *serverCodec) WriteResponse(r *rpc.Response, body any) error {
 		c.rwc.Close()
 	}
 	return nil
+}
+
+// lingerTime bounds how long a server reads and drops the rest of a request it
+// refused for its size before it closes the connection: net/http's rstAvoidanceDelay.
+const lingerTime = 500 * time.Millisecond
+
+// Close closes the connection. After a request over the limit the client is likely
+// still writing it, and closing a socket with bytes unread resets the connection: the
+// reset can reach the client before the refusal does, and its write then fails with a
+// broken pipe instead of resource_exhausted (seen in CI). So, as net/http does after
+// refusing a body, the server first shuts its side for writing and reads and drops
+// what the client still sends, for at most lingerTime, then closes.
+func (c *serverCodec) Close() error {
+	if c.in.Over() != nil {
+		c.linger()
+	}
+	return c.rwc.Close()
+}
+
+func (c *serverCodec) linger() {
+	cw, ok := c.rwc.(interface{ CloseWrite() error })
+	nc, ok2 := c.rwc.(net.Conn)
+	if !ok || !ok2 || cw.CloseWrite() != nil {
+		return
+	}
+	if nc.SetReadDeadline(time.Now().Add(lingerTime)) == nil {
+		io.Copy(io.Discard, nc) // ends at the client's close, an error or the deadline
+	}
 }
 
 // clientCodec is the rpc.ClientCodec of a client's connection.
