@@ -17,8 +17,8 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/wirebench/wirebench/compare"
-	"github.com/wirebench/wirebench/report"
 	"github.com/wirebench/wirebench/engine"
+	"github.com/wirebench/wirebench/report"
 	"github.com/wirebench/wirebench/runner"
 	"github.com/wirebench/wirebench/suite"
 )

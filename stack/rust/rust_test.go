@@ -12,10 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wirebench/wirebench/launch"
 	"github.com/wirebench/wirebench/conform"
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/internal/testtool"
+	"github.com/wirebench/wirebench/launch"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
 	_ "github.com/wirebench/wirebench/stack/all"
