@@ -3,12 +3,10 @@ package capnpgo
 import (
 	"context"
 	"crypto/tls"
-	"errors"
 	"fmt"
 	"net"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"capnproto.org/go/capnp/v3"
 	"capnproto.org/go/capnp/v3/rpc"
@@ -17,6 +15,7 @@ import (
 	"github.com/wirebench/wirebench/contract/capnpwire"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/capnprpc"
+	"github.com/wirebench/wirebench/stack/internal/accept"
 	"github.com/wirebench/wirebench/stack/internal/drain"
 	"github.com/wirebench/wirebench/transport"
 )
@@ -89,23 +88,14 @@ func (s *Server) Serve(ln net.Listener) error {
 		ln.Close()
 	}()
 
-	var backoff time.Duration
 	for {
-		nc, err := ln.Accept()
+		nc, err := accept.Next(ln)
 		if err != nil {
 			if s.isClosed() {
 				return nil
 			}
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
-				// Out of file descriptors and the like: wait and retry, as net/http does.
-				backoff = min(max(2*backoff, 5*time.Millisecond), time.Second)
-				time.Sleep(backoff)
-				continue
-			}
 			return err
 		}
-		backoff = 0
 		if s.tls != nil {
 			s.handshake(nc)
 			continue

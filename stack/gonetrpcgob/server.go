@@ -3,17 +3,16 @@ package gonetrpcgob
 import (
 	"context"
 	"crypto/tls"
-	"errors"
 	"fmt"
 	"net"
 	"net/rpc"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/netrpcgob"
+	"github.com/wirebench/wirebench/stack/internal/accept"
 	"github.com/wirebench/wirebench/stack/internal/drain"
 	"github.com/wirebench/wirebench/transport"
 )
@@ -78,23 +77,14 @@ func (s *Server) Serve(ln net.Listener) error {
 		s.mu.Unlock()
 		ln.Close()
 	}()
-	var backoff time.Duration
 	for {
-		nc, err := ln.Accept()
+		nc, err := accept.Next(ln)
 		if err != nil {
 			if s.isClosed() {
 				return nil
 			}
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
-				// Out of file descriptors and the like: wait and retry, as net/http does.
-				backoff = min(max(2*backoff, 5*time.Millisecond), time.Second)
-				time.Sleep(backoff)
-				continue
-			}
 			return err
 		}
-		backoff = 0
 		if !s.track(nc) {
 			nc.Close()
 			return nil

@@ -8,7 +8,6 @@ import (
 	"net"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/apache/thrift/lib/go/thrift"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/wirebench/wirebench/contract/thriftwire"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/thriftrpc"
+	"github.com/wirebench/wirebench/stack/internal/accept"
 	"github.com/wirebench/wirebench/stack/internal/drain"
 	"github.com/wirebench/wirebench/transport"
 )
@@ -197,23 +197,14 @@ func (t *serverTransport) Listen() error { return nil }
 // Accept returns the next connection, waiting and retrying after a temporary failure
 // (out of file descriptors and the like) as net/http does.
 func (t *serverTransport) Accept() (thrift.TTransport, error) {
-	var backoff time.Duration
-	for {
-		nc, err := t.ln.Accept()
-		if err != nil {
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
-				backoff = min(max(2*backoff, 5*time.Millisecond), time.Second)
-				time.Sleep(backoff)
-				continue
-			}
-			return nil, err
-		}
-		if c := t.srv.track(nc); c != nil {
-			return c, nil
-		}
-		return nil, net.ErrClosed
+	nc, err := accept.Next(t.ln)
+	if err != nil {
+		return nil, err
 	}
+	if c := t.srv.track(nc); c != nil {
+		return c, nil
+	}
+	return nil, net.ErrClosed
 }
 
 func (t *serverTransport) Close() error     { return t.ln.Close() }

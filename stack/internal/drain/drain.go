@@ -1,6 +1,6 @@
 // Package drain waits for a server's calls in progress to finish, for the Go stacks
 // whose libraries have no graceful shutdown of their own (capnp-go, Apache Thrift's Go
-// server): the stack counts its calls, stops accepting, and waits here.
+// server, net/rpc): the stack counts its calls, stops accepting, and waits here.
 package drain
 
 import (
