@@ -10,8 +10,8 @@ import (
 	"github.com/wirebench/wirebench/control"
 	"github.com/wirebench/wirebench/control/controlpb"
 	"github.com/wirebench/wirebench/engine"
+	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/results"
-	"github.com/wirebench/wirebench/stack/instrument"
 )
 
 // Capacity runs a capacity search on one target (res.Spec.Capacity must be set):
@@ -80,10 +80,10 @@ func Capacity(ctx context.Context, res control.Resolved, opt Options, observe fu
 	return out, nil
 }
 
-// cheaperClient is the client stack built to load a server cheaply (the instrument),
-// when res's protocol has it and res uses another.
+// cheaperClient is the client stack built to load a server cheaply (the instrument,
+// protocol.LoadClient), when res's protocol has it and res uses another.
 func cheaperClient(res control.Resolved) string {
-	name := instrument.For(res.Protocol.Name, res.Client.Name)
+	name := protocol.LoadClient(res.Protocol.Name, res.Client.Name)
 	if name == res.Client.Name {
 		return ""
 	}

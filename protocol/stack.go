@@ -159,6 +159,35 @@ func RegisterStack(s *Stack) {
 	stacks[s.Protocol] = append(stacks[s.Protocol], s)
 }
 
+// loadClient is the function LoadClient asks, set by the stack that is wirebench's
+// load generator (the instrument), so that the driver finds it without importing a
+// concrete stack.
+var loadClient func(proto, client string) string
+
+// RegisterLoadClient sets how LoadClient answers: f names, for a protocol and a client
+// stack of it, the client stack built to load that protocol's servers cheaply (the
+// same protocol and HTTP version), or "". It panics when called twice.
+func RegisterLoadClient(f func(proto, client string) string) {
+	mu.Lock()
+	defer mu.Unlock()
+	if loadClient != nil {
+		panic("protocol: RegisterLoadClient called twice")
+	}
+	loadClient = f
+}
+
+// LoadClient is the client stack built to load a server of proto cheaply in place of
+// client, or "" when there is none (or no load generator is linked in).
+func LoadClient(proto, client string) string {
+	mu.RLock()
+	f := loadClient
+	mu.RUnlock()
+	if f == nil {
+		return ""
+	}
+	return f(proto, client)
+}
+
 // ErrUnknownStack is wrapped by LookupStack's error for a stack that does not exist,
 // or does not implement the side of the protocol asked for.
 var ErrUnknownStack = errors.New("unknown stack")

@@ -108,6 +108,7 @@ var (
 )
 
 func init() {
+	protocol.RegisterLoadClient(For)
 	protocol.RegisterStack(&protocol.Stack{
 		Name: Name, Protocol: httpjson.Name, Language: "go", Tier: protocol.Tuned, Worker: protocol.WorkerGo,
 		Summary:   "load generator: the lean HTTP/1.1 client, answers checked by hash once decoded",
