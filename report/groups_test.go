@@ -88,7 +88,8 @@ func TestSweeps(t *testing.T) {
 // The notes take each warning by its kind: the summary's generator-bound warning and
 // failed calls are said once (not again from GeneratorBound and the error counts),
 // failed calls and a failed benchmark are errors, a fork's failure names its fork
-// and phase, and a warning of a kind this wirebench does not know is a warning.
+// and phase and is not said again for the fork it cut short (another fork's cut is),
+// and a warning of a kind this wirebench does not know is a warning.
 func TestNotesSayEachThingOnce(t *testing.T) {
 	b := results.Benchmark{Name: "b", GeneratorBound: true,
 		Warnings: results.Warnings{
@@ -97,12 +98,17 @@ func TestNotesSayEachThingOnce(t *testing.T) {
 			{Kind: results.WarnFailed, Fork: 2, Phase: "warmup", Text: "worker exited"},
 			{Kind: "from-the-future", Text: "a newer wirebench's warning"},
 		},
+		Forks: []results.ForkResult{
+			{Index: 1, Phase: "warmup", Error: "worker exited"},
+			{Index: 2, Phase: "round 3", Error: "connection reset\nmore detail"},
+		},
 		Summary: results.Summary{Errors: 3, Ops: 10, ErrorsByKind: map[string]int64{"timeout": 3}}}
 	want := []note{
 		{"b", "warning", "generator-bound: lag p99 2ms is over 1ms"},
 		{"b", "error", "errors: 3 timeout (first: deadline exceeded)"},
 		{"b", "error", "failed: fork 2, warmup: worker exited"},
 		{"b", "warning", "a newer wirebench's warning"},
+		{"b", "error", "fork 3 cut short at round 3: connection reset"},
 	}
 	if ns := notes([]results.Benchmark{b}); !slices.Equal(ns, want) {
 		t.Errorf("notes = %+v\nwant %+v", ns, want)

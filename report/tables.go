@@ -39,19 +39,19 @@ func scoreTable(bs []results.Benchmark) table {
 	}
 	for _, b := range bs {
 		score, errS, units := b.Score()
-		n := b.Summary.ThroughputOpsS.N
-		if a := b.Summary.AvgTimeMs; b.Mode == results.ModeAverageTime && a != nil {
-			n = a.N
-		}
-		e := ""
+		n := scoreN(&b)
+		cell, e := scoreNum(score), ""
 		if n >= 2 {
 			e = "± " + scoreNum(errS)
+		}
+		if unmeasured(&b) {
+			cell = notAvailable
 		}
 		name := b.Name
 		if b.Tuned() {
 			name += results.TunedMark
 		}
-		t.Rows = append(t.Rows, []string{name, b.Mode, strconv.Itoa(n), scoreNum(score), e, units})
+		t.Rows = append(t.Rows, []string{name, b.Mode, strconv.Itoa(n), cell, e, units})
 	}
 	return t
 }
@@ -97,10 +97,14 @@ func comparisonTables(bs []results.Benchmark) []table {
 			if s.ServerCPUUsPerOp != nil {
 				server = fixed(*s.ServerCPUUsPerOp, 2)
 			}
-			t.Rows = append(t.Rows, []string{results.SeriesLabel(&b), cell, rel[i], steadyCell(&b),
+			row := []string{results.SeriesLabel(&b), cell, rel[i], steadyCell(&b),
 				latencyUs(s.LatencyUs.P50), latencyUs(s.LatencyUs.P99),
 				fixed(s.ClientCPUUsPerOp, 2), server,
-				bytesCell(&s, s.BytesSentPerOp), bytesCell(&s, s.BytesRecvPerOp)})
+				bytesCell(&s, s.BytesSentPerOp), bytesCell(&s, s.BytesRecvPerOp)}
+			if unmeasured(&b) {
+				row = unmeasuredRow(&b, row)
+			}
+			t.Rows = append(t.Rows, row)
 		}
 		ts = append(ts, t)
 	}
@@ -346,6 +350,26 @@ func legend(bs []results.Benchmark) []string {
 	return nil
 }
 
+// unmeasured reports a benchmark that measured no call (it failed before its rounds,
+// or every round failed): its figures are unknown, not zero, and its rows say so.
+func unmeasured(b *results.Benchmark) bool {
+	return b.Summary.Ops == 0 && scoreN(b) == 0
+}
+
+// unmeasuredRow is a comparison row of an unmeasured benchmark: its name, "failed"
+// (or "not measured") for its steady state, n/a for every figure.
+func unmeasuredRow(b *results.Benchmark, row []string) []string {
+	out := make([]string, len(row))
+	for i := range out {
+		out[i] = notAvailable
+	}
+	out[0], out[3] = row[0], "not measured"
+	if len(b.Warnings.Of(results.WarnFailed)) > 0 {
+		out[3] = "failed"
+	}
+	return out
+}
+
 func scoreN(b *results.Benchmark) int {
 	if a := b.Summary.AvgTimeMs; b.Mode == results.ModeAverageTime && a != nil {
 		return a.N
@@ -423,12 +447,23 @@ func notes(bs []results.Benchmark) []note {
 			add("error", "%d failed calls of %d%s", s.Errors, s.Ops+s.Errors, by)
 		}
 		for _, t := range b.Forks {
-			if t.Error != "" {
+			if t.Error != "" && !failureSaid(&b, t) {
 				add("error", "%s", cutShort(t))
 			}
 		}
 	}
 	return ns
+}
+
+// failureSaid reports whether b's failure warning already says why fork t was cut
+// short (the benchmark failed in that fork, for that reason).
+func failureSaid(b *results.Benchmark, t results.ForkResult) bool {
+	for _, w := range b.Warnings.Of(results.WarnFailed) {
+		if w.Fork == t.Index+1 && w.Phase == t.Phase && firstLine(w.Text) == firstLine(t.Error) {
+			return true
+		}
+	}
+	return false
 }
 
 // keyValue is one line of the environment.

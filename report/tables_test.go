@@ -30,3 +30,38 @@ func TestSteadyCell(t *testing.T) {
 		}
 	}
 }
+
+// A benchmark that measured no call (its JVM worker could not start, say) shows n/a
+// for its figures and "failed" for its steady state, not a score of 0 beside its
+// measured neighbour.
+func TestUnmeasuredBenchmarkShowsNoFigures(t *testing.T) {
+	ok := results.Benchmark{Name: "grpc-proto/tcp/person.get/closed-c4", Series: "grpc-proto/tcp", Group: "person.get/closed-c4",
+		Mode: results.ModeThroughput, Steady: results.SteadyFlat}
+	ok.Summary.Ops = 5000
+	ok.Summary.ThroughputOpsS = results.Throughput{Mean: 2500, Error: 50, CI: 0.999, N: 20}
+	failed := results.Benchmark{Name: "http-json/tcp/person.get/closed-c4", Series: "http-json/tcp", Group: "person.get/closed-c4",
+		Mode: results.ModeThroughput, Steady: results.SteadyUnknown,
+		Warnings: results.Warnings{{Kind: results.WarnFailed, Fork: 1, Phase: "start", Text: "server worker: the JVM worker is not built"}}}
+
+	rows := scoreTable([]results.Benchmark{ok, failed}).Rows
+	if rows[0][3] != "2500.000" || rows[1][3] != "n/a" || rows[1][4] != "" {
+		t.Errorf("JMH rows %q, want the measured score, then n/a with no error", rows)
+	}
+	ts := comparisonTables([]results.Benchmark{ok, failed})
+	if len(ts) != 1 || len(ts[0].Rows) != 2 {
+		t.Fatalf("comparison tables %+v, want one table of two rows", ts)
+	}
+	row := ts[0].Rows[1]
+	if row[0] != results.SeriesLabel(&failed) || row[3] != "failed" {
+		t.Errorf("failed row %q, want its series and \"failed\"", row)
+	}
+	for i, c := range row {
+		if i != 0 && i != 3 && c != "n/a" {
+			t.Errorf("failed row, column %s: %q, want n/a", ts[0].Head[i], c)
+		}
+	}
+	failed.Warnings = nil
+	if row := comparisonTables([]results.Benchmark{ok, failed})[0].Rows[1]; row[3] != "not measured" {
+		t.Errorf("unmeasured row without a failure: %q, want \"not measured\"", row)
+	}
+}

@@ -54,7 +54,7 @@ func WriteText(out io.Writer, bs []results.Benchmark) error {
 			fmt.Fprintf(w, "  warning: %s\n", warn)
 		}
 		for _, t := range b.Forks {
-			if t.Error != "" {
+			if t.Error != "" && !failureSaid(&b, t) {
 				fmt.Fprintf(w, "  %s\n", cutShort(t))
 			}
 		}
