@@ -246,6 +246,14 @@ func (p *pace) finished(n int, each time.Duration) {
 	p.planned += time.Duration(n) * each
 }
 
+// dropped counts n forks of the given planned time each as settled without running
+// (their benchmark failed): no longer to do, and not part of how the finished forks
+// took against their plan, which forks that failed at once would bring to nothing.
+func (p *pace) dropped(n int, each time.Duration) {
+	p.done += n
+	p.todo = max(p.todo-time.Duration(n)*each, 0)
+}
+
 func (p *pace) add(n int, each time.Duration) {
 	p.forks += n
 	p.todo += time.Duration(n) * each

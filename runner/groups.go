@@ -114,11 +114,11 @@ func (r *groupRuns) get(gi int) (*groupRun, error) {
 				r.stop()
 				return
 			}
+			n := len(forks) // a fork of each target it ran
 			if g.rounds > 0 {
-				g.forksDone(1) // one fork of every target
-			} else {
-				g.forksDone(len(forks)) // a fork of each target it ran
+				n = 1 // one fork of every target
 			}
+			g.forksDone(n, measuredNothing(forks))
 		}}
 	r.runs[gi] = g
 	return g, nil
@@ -135,13 +135,30 @@ func (g *groupRun) start() {
 		Estimate: r.estimates[g.index], Rounds: g.rounds, Resumed: g.resumed, Fork: r.p.done, Forks: r.p.forks, Left: r.p.left()})
 }
 
-// forksDone counts n of the group's forks finished.
-func (g *groupRun) forksDone(n int) {
+// forksDone counts n of the group's forks finished, or, when notRun, settled without
+// measuring (they failed before their first slice, or were left out after a failure).
+func (g *groupRun) forksDone(n int, notRun bool) {
 	r := g.rs
 	g.counted += n
-	r.p.finished(n, g.each)
-	r.observe(Event{Kind: KindFork, Index: g.group[0], Total: r.total, Name: g.names[0], Group: g.names, GroupKey: g.key,
-		Fork: r.p.done, Forks: r.p.forks, Left: r.p.left()})
+	ev := Event{Kind: KindFork, Index: g.group[0], Total: r.total, Name: g.names[0], Group: g.names, GroupKey: g.key}
+	if notRun {
+		r.p.dropped(n, g.each)
+		ev.NotRun = n
+	} else {
+		r.p.finished(n, g.each)
+	}
+	ev.Fork, ev.Forks, ev.Left = r.p.done, r.p.forks, r.p.left()
+	r.observe(ev)
+}
+
+// measuredNothing reports forks none of which measured a slice or warmed up.
+func measuredNothing(forks map[int]*results.Fork) bool {
+	for _, f := range forks {
+		if f.Warmup != nil || len(f.Intervals) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // batchFrom is the groups, from gi on in the run's order, that share each fork's

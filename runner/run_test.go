@@ -236,6 +236,30 @@ func TestRunJournalsFailedTarget(t *testing.T) {
 	}
 }
 
+// A benchmark that fails before measuring anything settles its forks as not run:
+// the fork events say so and count all of its forks, and the time left is not
+// scaled to nothing by forks that took no time.
+func TestRunFailedBenchmarkForksNotRun(t *testing.T) {
+	s := loadSuite(t, false, false)
+	bad := s.Benchmarks[1]
+	bad.Spec.Label, bad.Spec.ClientOptions = "bad", map[string]string{"no_such_option": "1"}
+	bad.Name = bad.Spec.Name()
+	s.Benchmarks = []suite.Benchmark{bad}
+	var notRun, events int
+	out, err := Run(context.Background(), s, Options{Dir: filepath.Join(t.TempDir(), "out"), Binary: binary, Seed: 1, Observe: func(e Event) {
+		if e.Kind == KindFork {
+			events++
+			notRun += e.NotRun
+		}
+	}})
+	if err != nil || out.Failed != 1 {
+		t.Fatalf("run: %v, %d failed; want the bad benchmark failed", err, out.Failed)
+	}
+	if forks := bad.Spec.Forks; events == 0 || notRun != forks {
+		t.Errorf("%d fork events counting %d forks not run, want all %d of its forks not run", events, notRun, forks)
+	}
+}
+
 // twoWorkloads is twoTargets over two workloads: two groups of the same targets,
 // which share each fork's workers (worker_lifetime: per-fork, the default).
 var twoWorkloads = strings.Replace(twoTargets, "  - name: person.get\n", "  - name: person.get\n  - name: person.create\n", 1)

@@ -95,6 +95,9 @@ type Event struct {
 	// in this run took against their plan. Set for KindStart and KindFork.
 	Fork, Forks int
 	Left        time.Duration
+	// NotRun, set for KindFork, counts the forks of this event settled without
+	// measuring anything: they failed at once, or their benchmark had failed.
+	NotRun int
 	// Rounds is the number of rounds of an interleaved group (KindStart).
 	Rounds int
 	// Interval is set for KindInterval (its Target indexes Group).
@@ -271,8 +274,8 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 		}
 		if rest := g.planned - g.resumed + g.added - g.counted; rest > 0 {
 			// Forks the plan had and no fork reported: a capacity search (journaled
-			// whole), the forks a failed target did not run.
-			g.forksDone(rest)
+			// whole), or the forks a failed target did not run.
+			g.forksDone(rest, errs.any())
 		}
 		for k, i := range g.group {
 			done[benchmarks[i].Name] = summaries[k]
@@ -314,6 +317,16 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 type measured struct {
 	results []*results.Measured
 	err     []error
+}
+
+// any reports whether a benchmark of the group failed.
+func (m measured) any() bool {
+	for _, err := range m.err {
+		if err != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // measureGroup measures a group (measure), after the forks prior holds (an earlier

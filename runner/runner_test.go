@@ -101,4 +101,9 @@ func TestPaceLeft(t *testing.T) {
 	if p.forks != 6 || p.done != 1 {
 		t.Errorf("forks %d, done %d after adding 2: want 6 and 1", p.forks, p.done)
 	}
+	// Two forks settled without running leave 30 s of plan, still at half the speed.
+	p.dropped(2, 10*time.Second)
+	if got := p.left(); p.done != 3 || got < 60*time.Second || got > 61*time.Second {
+		t.Errorf("after 2 forks not run: done %d, %v left; want 3 and 60s (30s planned, at half the speed)", p.done, got)
+	}
 }

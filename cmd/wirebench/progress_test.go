@@ -51,6 +51,19 @@ func TestProgressPlain(t *testing.T) {
 	}
 }
 
+// Forks settled without running (their benchmark failed at once) are said to be not
+// run, not done.
+func TestProgressForksNotRun(t *testing.T) {
+	var out strings.Builder
+	pr := newProgress(&out, false)
+	pr.observe(runner.Event{Kind: runner.KindFork, Total: 5, Name: "a", Group: []string{"a"}, GroupKey: "person.get/closed-c4",
+		Fork: 5, Forks: 25, NotRun: 4, Left: 2 * time.Minute})
+	pr.finish()
+	if want := "    4 forks not run (person.get/closed-c4): 5 of 25 settled, about 2m0s left\n"; out.String() != want {
+		t.Errorf("progress %q, want %q", out.String(), want)
+	}
+}
+
 // openPTY opens a pseudo-terminal: its controlling side and its terminal.
 func openPTY(t *testing.T) (*os.File, *os.File) {
 	t.Helper()

@@ -394,6 +394,9 @@ func (pr *progress) observe(ev runner.Event) {
 		pr.mu.Lock()
 		pr.counts(ev)
 		line := fmt.Sprintf("    fork %d of %d done (%s)", ev.Fork, ev.Forks, pr.group)
+		if ev.NotRun > 0 {
+			line = fmt.Sprintf("    %d fork%s not run (%s): %d of %d settled", ev.NotRun, plural(ev.NotRun), pr.group, ev.Fork, ev.Forks)
+		}
 		if ev.Fork < ev.Forks {
 			line += ", " + pr.leftLine()
 		}
