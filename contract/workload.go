@@ -56,6 +56,9 @@ type Workload struct {
 	// so that the op measures what a short-lived client pays. The load generator
 	// provides such a Service (protocol.PerCall); the op itself is an ordinary one.
 	NewConnection bool
+	// Streams says that an op is one server-streaming call: a server and client that
+	// have run only unary calls have not yet run (nor, in a JVM, compiled) its code.
+	Streams bool
 }
 
 // DefaultParams returns a copy of the workload's defaults.
@@ -261,7 +264,7 @@ var workloads = []*Workload{
 	{
 		Name: "stream", Summary: "receive and decode a stream of trades (trade: compact or original)",
 		Uses: []string{"trades", "trade"}, Defaults: Params{Trades: 10000},
-		Calls: one,
+		Calls: one, Streams: true,
 		New: func(p Params, _ *Dataset) (Op, error) {
 			count := p.Trades
 			if p.Trade == TradeOriginal {

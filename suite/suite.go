@@ -24,6 +24,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/originals"
 	"github.com/wirebench/wirebench/protocol"
@@ -382,8 +383,9 @@ func (s *Suite) Estimate() time.Duration { return Estimate(s.Benchmarks) }
 // each benchmark otherwise. Iterations of a number of ops count as nothing, so for
 // them it is a lower bound; an adaptive warm-up counts at ColdWarmup, except in a
 // group whose workers an earlier group of the same fork warmed up
-// (spec.SameWorkers): there it counts at WarmWarmup, and the fork starts no
-// processes. Keep-alive slices count too (keepAliveCost).
+// (spec.SameWorkers) with the same kind of call (streamsWorkload): there it counts at
+// WarmWarmup. A group on an earlier group's workers starts no processes. Keep-alive
+// slices count too (keepAliveCost).
 func Estimate(bs []Benchmark) time.Duration {
 	var total time.Duration
 	for _, d := range GroupEstimates(bs) {
@@ -397,6 +399,7 @@ func GroupEstimates(bs []Benchmark) []time.Duration {
 	groups := Groups(bs)
 	out := make([]time.Duration, len(groups))
 	var prev []spec.Spec // the previous interleaved group, when it can share workers
+	var kinds []bool     // the call kinds (streams) its batch's groups have run
 	for gi, g := range groups {
 		specs := make([]spec.Spec, len(g))
 		for k, i := range g {
@@ -410,21 +413,28 @@ func GroupEstimates(bs []Benchmark) []time.Duration {
 			prev = nil
 			continue
 		}
-		warm := prev != nil && spec.SameWorkers(prev, specs)
+		shared := prev != nil && spec.SameWorkers(prev, specs)
 		if !spec.SharesWorkers(specs) {
 			prev = nil
-		} else if !warm {
-			prev = specs
+		} else if !shared {
+			prev, kinds = specs, nil
 		}
+		// Workers that served only the other kind of call are warm processes but
+		// cold code: their warm-ups count as on new workers (streamsWorkload).
+		warm := shared && slices.Contains(kinds, streamsWorkload(first))
+		kinds = append(kinds, streamsWorkload(first))
 		fork := StartOverhead
-		if warm {
+		if shared {
 			fork = 0
 		}
 		warmups := make([]time.Duration, len(specs))
 		for k, sp := range specs {
-			if warm {
+			switch {
+			case warm:
 				warmups[k] = WarmWarmup(sp)
-			} else {
+			case shared:
+				warmups[k] = ColdWarmup(sp)
+			default:
 				warmups[k] = ColdWarmup(sp)
 				fork += jvmStarts(sp) * JVMStartOverhead
 			}
@@ -450,9 +460,22 @@ func keepAliveCost(specs []spec.Spec, warmups []time.Duration) time.Duration {
 	return total
 }
 
+// streamsWorkload says whether sp's workload streams (contract.Workload.Streams): a
+// JVM that has run only unary calls has not compiled a stream's code, nor the reverse.
+// Measured on the 2-vCPU machine kind (2026-11-28, docs/results/rest-vs-grpc.md):
+// rest-vs-grpc's JVM rows, with adaptive warm-ups of 4–20 s, warmed up for 11–21 s
+// (17.3 s on average) on ping-pong after the stream group had warmed their workers,
+// where metrifier's, unary after unary, took 11.5–17.5 s (WarmWarmup). An unknown
+// workload counts as unary.
+func streamsWorkload(sp spec.Spec) bool {
+	w, err := contract.LookupWorkload(sp.Workload)
+	return err == nil && w.Streams
+}
+
 // ColdWarmup is what Estimate counts for the warm-up of a target on workers that have
-// just started: a fixed warm-up at its length; an adaptive one at ColdAdaptiveWarmup,
-// within its minimum and WarmupMax.
+// just started, or that have served only the other kind of call (streamsWorkload): a
+// fixed warm-up at its length; an adaptive one at ColdAdaptiveWarmup, within its
+// minimum and WarmupMax.
 func ColdWarmup(sp spec.Spec) time.Duration {
 	if sp.WarmupMax <= 0 {
 		return sp.Warmup
