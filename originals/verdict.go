@@ -90,7 +90,8 @@ func (c Claim) Side() int {
 //   - the original's interval includes 1 (its figures, whatever their ratio, do not
 //     tell which is larger; it is not read as a claim of "no gap"): it claims only a
 //     ratio within its interval, so ours holds when it lies wholly within it, does not
-//     hold when it lies wholly outside it, and is inconclusive otherwise.
+//     hold when it lies wholly outside it, and is inconclusive otherwise (ours, narrow
+//     or wide, lies partly within it and partly outside it).
 //
 // An interval with Low == High (a ratio with no interval: two scores measured apart with
 // no errors, or latencies) is judged by its point. The interval's edges belong to it.
@@ -115,7 +116,7 @@ func Judge(c Claim, ours Estimate) (Verdict, string) {
 		case ours.Low >= c.Low && ours.High <= c.High:
 			return Holds, fmt.Sprintf("%s includes 1, so its figures claim only a ratio within that interval; %s lies within it", orig, us)
 		}
-		return Inconclusive, fmt.Sprintf("%s includes 1, so its figures claim only a ratio within that interval; %s reaches into it and beyond it: too wide to tell", orig, us)
+		return Inconclusive, fmt.Sprintf("%s includes 1, so its figures claim only a ratio within that interval; %s reaches into it and beyond it, so it neither bears that interval out nor rules it out", orig, us)
 	}
 	where, other := "above", "below"
 	if side < 0 {
