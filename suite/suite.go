@@ -398,8 +398,8 @@ func Estimate(bs []Benchmark) time.Duration {
 func GroupEstimates(bs []Benchmark) []time.Duration {
 	groups := Groups(bs)
 	out := make([]time.Duration, len(groups))
-	var prev []spec.Spec // the previous interleaved group, when it can share workers
-	var kinds []bool     // the call kinds (streams) its batch's groups have run
+	var prev []spec.Spec   // the previous interleaved group, when it can share workers
+	ran := map[bool]bool{} // the call kinds (streamsWorkload) run on prev's workers
 	for gi, g := range groups {
 		specs := make([]spec.Spec, len(g))
 		for k, i := range g {
@@ -417,25 +417,25 @@ func GroupEstimates(bs []Benchmark) []time.Duration {
 		if !spec.SharesWorkers(specs) {
 			prev = nil
 		} else if !shared {
-			prev, kinds = specs, nil
+			prev, ran = specs, map[bool]bool{}
 		}
 		// Workers that served only the other kind of call are warm processes but
 		// cold code: their warm-ups count as on new workers (streamsWorkload).
-		warm := shared && slices.Contains(kinds, streamsWorkload(first))
-		kinds = append(kinds, streamsWorkload(first))
+		kind := streamsWorkload(first)
+		warm := shared && ran[kind]
+		ran[kind] = true
 		fork := StartOverhead
 		if shared {
 			fork = 0
 		}
 		warmups := make([]time.Duration, len(specs))
 		for k, sp := range specs {
-			switch {
-			case warm:
+			if warm {
 				warmups[k] = WarmWarmup(sp)
-			case shared:
+			} else {
 				warmups[k] = ColdWarmup(sp)
-			default:
-				warmups[k] = ColdWarmup(sp)
+			}
+			if !shared {
 				fork += jvmStarts(sp) * JVMStartOverhead
 			}
 			fork += warmups[k] + time.Duration(sp.Iterations)*(sp.IterationTime+PhaseOverhead)
