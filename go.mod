@@ -10,6 +10,7 @@ require (
 	github.com/aclements/go-moremath v0.0.0-20210112150236-f10218a38794
 	github.com/alecthomas/kong v1.17.0
 	github.com/apache/thrift v0.25.0
+	github.com/bufbuild/protocompile v0.14.1
 	github.com/bytedance/sonic v1.15.5
 	github.com/coder/websocket v1.8.15
 	github.com/goccy/go-json v0.12.0
