@@ -14,8 +14,16 @@ import (
 
 func init() {
 	Register(protocol.WorkerJava, Launcher{Command: javaCommand, StartFactor: 3, ProfileGrace: 30 * time.Second,
-		RuntimeArgs: JVMArgs})
+		RuntimeArgs: JVMArgs, StartCost: JVMStartCost})
 }
+
+// JVMStartCost is what an estimate adds to a fork for each JVM worker process it
+// starts: the JVM's own start, class loading and the contract check, in the interpreter,
+// with the fork's other processes starting at the same time on the same CPUs. Measured
+// on the 2-vCPU machine kind (docs/method.md, "2026-11-27: freezing"): rest-vs-grpc's
+// ping-pong group, 10 JVM processes a fork, ran 22 s a fork longer than the estimate
+// without this.
+const JVMStartCost = 2 * time.Second
 
 // javaCommand is the command line of a JVM worker: java with JVMArgs (and
 // JVMProfileArgs when profiled), the jar of the stack's family, and the wirebench

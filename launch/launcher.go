@@ -38,6 +38,10 @@ type Launcher struct {
 	// pinned) runs with, the user's (Options.RuntimeArgs) last, as results record
 	// them; nil for a language whose runtime takes none.
 	RuntimeArgs func(user []string, cpus int) []string
+	// StartCost is what a run's estimate (package plan) adds to a fork for each worker
+	// of this language it starts, beyond the start of any worker: a JVM's own start and
+	// class loading. 0 for a worker that starts in milliseconds.
+	StartCost time.Duration
 }
 
 // Command is what a launcher is told of the worker to start.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/driver"
+	"github.com/wirebench/wirebench/plan"
 	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/suite"
@@ -181,7 +182,7 @@ func journalFork(j *journal, st *journalState, specs []spec.Spec, names []string
 
 // forkPlan is the forks of one group of bs: how many its plan has, how many are
 // finished (summarized, or journaled by an earlier run: forks), and the planned time
-// of each, from the group's estimate (suite.GroupEstimates).
+// of each, from the group's estimate (plan.Group.Estimate).
 func forkPlan(bs []suite.Benchmark, group []int, estimate time.Duration, done map[string]results.Benchmark, forks map[string][]*results.Fork) (total, finished int, each time.Duration) {
 	first := bs[group[0]].Spec
 	switch {
@@ -227,10 +228,12 @@ type pace struct {
 	start         time.Time
 }
 
-func newPace(bs []suite.Benchmark, groups [][]int, estimates []time.Duration, done map[string]results.Benchmark, forks map[string][]*results.Fork) *pace {
+// newPace adds up the forks of pl's groups and their planned time, counting those an
+// earlier run summarized (done) or journaled (forks) as finished.
+func newPace(pl *plan.Plan, done map[string]results.Benchmark, forks map[string][]*results.Fork) *pace {
 	p := &pace{start: time.Now()}
-	for gi, g := range groups {
-		total, finished, each := forkPlan(bs, g, estimates[gi], done, forks)
+	for _, g := range pl.Groups() {
+		total, finished, each := forkPlan(pl.Benchmarks, g.Members, g.Estimate(), done, forks)
 		p.forks += total
 		p.done += finished
 		p.todo += time.Duration(total-finished) * each

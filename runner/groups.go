@@ -9,39 +9,182 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/driver"
+	"github.com/wirebench/wirebench/plan"
 	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/suite"
 )
 
-// groupRuns are the comparison groups of one run (Run), each made ready to measure
-// when first asked for (get), with what every group's bookkeeping shares: the
-// journal, the pace, the progress events.
+// groupRuns carries out a run's plan: its batches in order, each group made ready to
+// measure when first asked for (get), with what every group's bookkeeping shares:
+// the journal, the pace, the progress events.
 type groupRuns struct {
-	s       *suite.Suite
-	bs      []suite.Benchmark
-	groups  [][]int
-	done    map[string]results.Benchmark
-	st      *journalState
-	opt     Options
-	j       *journal
-	p       *pace
+	s    *suite.Suite
+	plan *plan.Plan
+	bs   []suite.Benchmark
+	done map[string]results.Benchmark
+	st   *journalState
+	opt  Options
+	j    *journal
+	p    *pace
+	// total is the number of benchmarks.
 	total   int
 	observe func(Event)
 	// stop stops the driver and jerr is set when the journal cannot be written.
 	stop func()
-	jerr *error
-	// estimates are the groups' planned times (suite.GroupEstimates).
-	estimates []time.Duration
-	runs      map[int]*groupRun
+	jerr error
+	runs map[int]*groupRun
+	// batch measures a batch of groups that share their workers (driver.RunBatch;
+	// a test's recorder).
+	batch func(context.Context, [][]spec.Spec, []driver.Options) [][]*results.Measured
+	// single measures a group of its own: driver.RunGroup, or driver.RunOneProcess
+	// for a suite of process: one.
+	single groupRunner
+}
+
+func newGroupRuns(s *suite.Suite, p *plan.Plan, done map[string]results.Benchmark, st *journalState, opt Options, j *journal) *groupRuns {
+	r := &groupRuns{s: s, plan: p, bs: p.Benchmarks, done: done, st: st, opt: opt, j: j, total: len(p.Benchmarks),
+		runs: map[int]*groupRun{}, batch: driver.RunBatch, single: driver.RunGroup, stop: func() {}}
+	if s.Process == suite.ProcessOne {
+		r.single = driver.RunOneProcess
+	}
+	r.observe = func(e Event) {
+		if opt.Observe != nil {
+			opt.Observe(e)
+		}
+	}
+	r.p = newPace(p, done, st.forks)
+	return r
+}
+
+// runPlan measures the plan's batches in order, the groups of a batch on shared
+// workers, and summarizes and journals each group. It returns ctx's error when ctx
+// ended (runErr), and err when nothing more can be kept safely (a journal that cannot
+// be written, a profile directory that cannot be made).
+func (r *groupRuns) runPlan(ctx context.Context, out *Outcome) (runErr, err error) {
+	// The driver runs under its own context, so that a journal that cannot be
+	// written stops it.
+	dctx, stop := context.WithCancel(ctx)
+	defer stop()
+	r.stop = stop
+	for _, b := range r.plan.Batches {
+		prior, err := r.runShared(dctx, b)
+		if err != nil {
+			return nil, err
+		}
+		for _, pg := range b.Groups {
+			r.skipped(pg)
+			g, err := r.get(pg)
+			if err != nil || g == nil {
+				if err != nil {
+					return nil, err
+				}
+				continue
+			}
+			if m, ok := prior[pg.Index]; ok {
+				g.prior = m
+			}
+			if err := r.measure(ctx, dctx, g, out); err != nil || ctx.Err() != nil {
+				return ctx.Err(), err
+			}
+		}
+	}
+	return nil, nil
+}
+
+// skipped reports the group's benchmarks an earlier run summarized.
+func (r *groupRuns) skipped(pg plan.Group) {
+	for _, i := range pg.Members {
+		if _, ok := r.done[r.bs[i].Name]; ok {
+			r.observe(Event{Kind: KindSkipped, Index: i, Total: r.total, Name: r.bs[i].Name})
+		}
+	}
+}
+
+// runShared measures a batch whose groups share each fork's workers, and returns what
+// it measured of each group, by the group's index (nil for a batch of one group: the
+// group is measured on its own).
+func (r *groupRuns) runShared(ctx context.Context, b plan.Batch) (map[int][]*results.Measured, error) {
+	if !b.Shared() {
+		return nil, nil
+	}
+	specs := make([][]spec.Spec, len(b.Groups))
+	opts := make([]driver.Options, len(b.Groups))
+	for k, pg := range b.Groups {
+		g, err := r.get(pg)
+		if err != nil {
+			return nil, err
+		}
+		specs[k], opts[k] = g.specs, g.copts
+	}
+	out := map[int][]*results.Measured{}
+	for k, m := range r.batch(ctx, specs, opts) {
+		out[b.Groups[k].Index] = m
+	}
+	return out, r.jerr
+}
+
+// measure measures group g (after what its batch measured of it, g.prior), then
+// journals and reports its summaries. ctx is the run's context, dctx the driver's.
+func (r *groupRuns) measure(ctx, dctx context.Context, g *groupRun, out *Outcome) error {
+	if r.jerr != nil || ctx.Err() != nil {
+		return r.jerr // nothing more can be kept safely
+	}
+	g.start()
+	summaries, errs := measureGroup(dctx, g.runner, g.specs, g.copts, g.base, r.opt, g.prior, func(n int) {
+		g.added += n
+		r.p.add(n, g.each)
+	})
+	if r.jerr != nil || ctx.Err() != nil {
+		return r.jerr
+	}
+	if err := r.j.append(journalLine{Kind: "group", Benchmarks: summaries}); err != nil {
+		return err
+	}
+	if rest := g.planned - g.resumed + g.added - g.counted; rest > 0 {
+		// Forks the plan had and no fork reported: a capacity search (journaled
+		// whole), or the forks a failed target did not run.
+		g.forksDone(rest, errs.any())
+	}
+	for k, i := range g.group {
+		r.done[r.bs[i].Name] = summaries[k]
+		if errs.err[k] != nil {
+			out.Failed++
+		}
+		r.observe(Event{Kind: KindDone, Index: i, Total: r.total, Name: r.bs[i].Name, Result: &summaries[k], Err: errs.err[k]})
+	}
+	return nil
+}
+
+// results are the run's results in suite order, the groups an interruption cut
+// short from their finished forks, and what earlier runs journaled for this suite.
+func (r *groupRuns) results(env *results.Environment) *results.Results {
+	for _, pg := range r.plan.Groups() {
+		for _, b := range partialGroup(r.s, r.bs, pg.Members, r.done, r.st.forks) {
+			r.done[b.Name] = b
+		}
+	}
+	res := &results.Results{SchemaVersion: results.SchemaVersion, Environment: *env,
+		Command: r.opt.Command, Smoke: r.s.SmokeRun, Suite: suiteInfo(r.s)}
+	for _, b := range r.bs {
+		if b, ok := r.done[b.Name]; ok {
+			res.Benchmarks = append(res.Benchmarks, b)
+		}
+	}
+	for _, b := range r.st.benchmarks {
+		if !contains(res.Benchmarks, b.Name) {
+			res.Benchmarks = append(res.Benchmarks, b) // filtered out this time
+		}
+	}
+	return res
 }
 
 // groupRun is one comparison group of a run: its benchmarks not yet summarized, and
 // how they are measured, journaled and reported.
 type groupRun struct {
 	rs    *groupRuns
-	index int   // in rs.groups
-	group []int // indices into rs.bs
+	plan  plan.Group
+	group []int // indices into rs.bs, of the members not done
 	specs []spec.Spec
 	names []string
 	// prior is what an earlier run journaled of each (nil entries: nothing).
@@ -59,20 +202,19 @@ type groupRun struct {
 	started                          bool
 }
 
-// get is group gi made ready (once), or nil when all its benchmarks are done.
-func (r *groupRuns) get(gi int) (*groupRun, error) {
-	if g, ok := r.runs[gi]; ok {
+// get is group pg made ready (once), or nil when all its benchmarks are done.
+func (r *groupRuns) get(pg plan.Group) (*groupRun, error) {
+	if g, ok := r.runs[pg.Index]; ok {
 		return g, nil
 	}
-	all := r.groups[gi]
-	g := &groupRun{rs: r, index: gi}
-	for _, i := range all {
+	g := &groupRun{rs: r, plan: pg}
+	for _, i := range pg.Members {
 		if _, ok := r.done[r.bs[i].Name]; !ok {
 			g.group = append(g.group, i)
 		}
 	}
 	if len(g.group) == 0 {
-		r.runs[gi] = nil
+		r.runs[pg.Index] = nil
 		return nil, nil
 	}
 	n := len(g.group)
@@ -87,41 +229,51 @@ func (r *groupRuns) get(gi int) (*groupRun, error) {
 	if n > 1 && g.specs[0].Method == spec.MethodInterleaved {
 		g.rounds = g.specs[0].Iterations
 	}
-	g.planned, g.resumed, g.each = forkPlan(r.bs, all, r.estimates[gi], r.done, r.st.forks)
+	g.planned, g.resumed, g.each = forkPlan(r.bs, pg.Members, pg.Estimate(), r.done, r.st.forks)
 	g.key = g.specs[0].RoundsGroup(g.specs[0].ServerStack)
 	g.base = baselineOf(r.s, r.bs, g.group)
-	g.runner = driver.RunGroup
-	if r.s.Process == suite.ProcessOne {
-		g.runner = driver.RunOneProcess
-	}
-	profiles := ""
-	if r.opt.ProfileDir != "" {
-		// One directory per group: the workers' file names count targets within a
-		// group (a batch's workers write theirs in its first group's).
-		profiles = filepath.Join(r.opt.ProfileDir, fmt.Sprintf("group-%03d", g.group[0]))
-		if err := os.MkdirAll(profiles, 0o755); err != nil {
-			return nil, err
-		}
+	g.runner = r.single
+	profiles, err := r.profileDir(g)
+	if err != nil {
+		return nil, err
 	}
 	g.copts = driver.Options{Binary: r.opt.Binary, Seed: r.opt.Seed, Hosts: r.opt.Hosts, ProfileDir: profiles,
-		Observe: func(ev driver.Event) {
-			g.start() // a group of a batch starts with its first phase
-			i := g.group[ev.Target]
-			r.observe(Event{Kind: KindInterval, Index: i, Total: r.total, Name: r.bs[i].Name, Interval: &ev})
-		},
-		ForkDone: func(forks map[int]*results.Fork) {
-			if *r.jerr = journalFork(r.j, r.st, g.specs, g.names, forks); *r.jerr != nil {
-				r.stop()
-				return
-			}
-			n := len(forks) // a fork of each target it ran
-			if g.rounds > 0 {
-				n = 1 // one fork of every target
-			}
-			g.forksDone(n, measuredNothing(forks))
-		}}
-	r.runs[gi] = g
+		Observe: g.observeInterval, ForkDone: g.forkDone}
+	r.runs[pg.Index] = g
 	return g, nil
+}
+
+// profileDir makes the directory of g's workers' profiles, one per group: the
+// workers' file names count targets within a group (a batch's workers write theirs
+// in its first group's). "" when the run is not profiled.
+func (r *groupRuns) profileDir(g *groupRun) (string, error) {
+	if r.opt.ProfileDir == "" {
+		return "", nil
+	}
+	dir := filepath.Join(r.opt.ProfileDir, fmt.Sprintf("group-%03d", g.group[0]))
+	return dir, os.MkdirAll(dir, 0o755)
+}
+
+// observeInterval reports a phase of one of g's targets (driver.Options.Observe).
+func (g *groupRun) observeInterval(ev driver.Event) {
+	g.start() // a group of a batch starts with its first phase
+	r := g.rs
+	i := g.group[ev.Target]
+	r.observe(Event{Kind: KindInterval, Index: i, Total: r.total, Name: r.bs[i].Name, Interval: &ev})
+}
+
+// forkDone journals a fork of g's targets (driver.Options.ForkDone) and counts it.
+func (g *groupRun) forkDone(forks map[int]*results.Fork) {
+	r := g.rs
+	if r.jerr = journalFork(r.j, r.st, g.specs, g.names, forks); r.jerr != nil {
+		r.stop()
+		return
+	}
+	n := len(forks) // a fork of each target it ran
+	if g.rounds > 0 {
+		n = 1 // one fork of every target
+	}
+	g.forksDone(n, measuredNothing(forks))
 }
 
 // start reports the group's start, once.
@@ -132,7 +284,7 @@ func (g *groupRun) start() {
 	g.started = true
 	r := g.rs
 	r.observe(Event{Kind: KindStart, Index: g.group[0], Total: r.total, Name: g.names[0], Group: g.names, GroupKey: g.key,
-		Estimate: r.estimates[g.index], Rounds: g.rounds, Resumed: g.resumed, Fork: r.p.done, Forks: r.p.forks, Left: r.p.left()})
+		Estimate: g.plan.Estimate(), Rounds: g.rounds, Resumed: g.resumed, Fork: r.p.done, Forks: r.p.forks, Left: r.p.left()})
 }
 
 // forksDone counts n of the group's forks finished, or, when notRun, settled without
@@ -159,47 +311,4 @@ func measuredNothing(forks map[int]*results.Fork) bool {
 		}
 	}
 	return true
-}
-
-// batchFrom is the groups, from gi on in the run's order, that share each fork's
-// workers with gi (driver.RunBatch): consecutive groups of the same targets (their
-// spec.Spec.WorkersKey, target by target) and plan, all interleaved in worker processes,
-// none with a benchmark done or journaled by an earlier run (a resumed group runs
-// the forks it lacks on its own). One group alone is no batch.
-func (r *groupRuns) batchFrom(gi int) ([]int, error) {
-	fresh := func(gj int) (*groupRun, error) {
-		g, err := r.get(gj)
-		if err != nil || g == nil || len(g.group) != len(r.groups[gj]) || forksOf(g.prior) > 0 || !spec.SharesWorkers(g.specs) {
-			return nil, err
-		}
-		return g, nil
-	}
-	first, err := fresh(gi)
-	if first == nil {
-		return nil, err
-	}
-	members := []int{gi}
-	for gj := gi + 1; gj < len(r.groups); gj++ {
-		g, err := fresh(gj)
-		if err != nil {
-			return nil, err
-		}
-		if g == nil || !spec.SameWorkers(first.specs, g.specs) {
-			break
-		}
-		members = append(members, gj)
-	}
-	return members, nil
-}
-
-// runBatch measures the groups members (indices into r.groups, made ready by get)
-// as one batch, and returns what it measured of each.
-func (r *groupRuns) runBatch(ctx context.Context, members []int) [][]*results.Measured {
-	specs := make([][]spec.Spec, len(members))
-	opts := make([]driver.Options, len(members))
-	for k, gi := range members {
-		g := r.runs[gi]
-		specs[k], opts[k] = g.specs, g.copts
-	}
-	return driver.RunBatch(ctx, specs, opts)
 }

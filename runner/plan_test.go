@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wirebench/wirebench/plan"
 	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
 	_ "github.com/wirebench/wirebench/stack/all" // summaries resolve their stacks
@@ -39,7 +40,7 @@ func cleanForks(n int) []*results.Fork {
 }
 
 // target is the planned time of one target in one fork: warmup and two iterations.
-const target = time.Second + 2*(time.Second+suite.PhaseOverhead)
+const target = time.Second + 2*(time.Second+plan.PhaseOverhead)
 
 func TestForkPlanCases(t *testing.T) {
 	capacity := planBench("grpc-proto", spec.MethodSequential)
@@ -55,20 +56,20 @@ func TestForkPlanCases(t *testing.T) {
 		// A capacity search is one fork, finished once summarized; planned at its
 		// warmup, its budget and a start.
 		{"capacity, fresh", []suite.Benchmark{capacity}, nil, nil, 1, 0,
-			time.Second + spec.DefaultCapacityBudget + suite.StartOverhead},
+			time.Second + spec.DefaultCapacityBudget + plan.StartOverhead},
 		{"capacity, summarized", []suite.Benchmark{capacity}, []bool{true}, nil, 1, 1,
-			time.Second + spec.DefaultCapacityBudget + suite.StartOverhead},
+			time.Second + spec.DefaultCapacityBudget + plan.StartOverhead},
 		// One benchmark whose method says interleaved has nothing to interleave
 		// with: its 3 forks, 2 of them journaled.
 		{"alone, interleaved method", []suite.Benchmark{planBench("grpc-proto", spec.MethodInterleaved)}, nil,
-			map[int][]*results.Fork{0: cleanForks(2)}, 3, 2, target + suite.StartOverhead},
+			map[int][]*results.Fork{0: cleanForks(2)}, 3, 2, target + plan.StartOverhead},
 		// --precision journaled more forks than its forks setting: the plan's 3 are all
 		// finished, not 5.
 		{"interleaved, forks beyond the plan", []suite.Benchmark{planBench("grpc-proto", spec.MethodInterleaved), planBench("capnp", spec.MethodInterleaved)}, nil,
-			map[int][]*results.Fork{0: cleanForks(5), 1: cleanForks(5)}, 3, 3, 2*target + suite.StartOverhead},
+			map[int][]*results.Fork{0: cleanForks(5), 1: cleanForks(5)}, 3, 3, 2*target + plan.StartOverhead},
 		// Sequential: each target's own forks, capped at its forks setting: 3 + 1.
 		{"sequential, forks beyond the plan", []suite.Benchmark{planBench("grpc-proto", spec.MethodSequential), planBench("capnp", spec.MethodSequential)}, nil,
-			map[int][]*results.Fork{0: cleanForks(4), 1: cleanForks(1)}, 6, 4, target + suite.StartOverhead},
+			map[int][]*results.Fork{0: cleanForks(4), 1: cleanForks(1)}, 6, 4, target + plan.StartOverhead},
 	} {
 		done := map[string]results.Benchmark{}
 		group := make([]int, len(c.bs))
@@ -82,7 +83,7 @@ func TestForkPlanCases(t *testing.T) {
 		for k, f := range c.forks {
 			byName[c.bs[k].Name] = f
 		}
-		total, finished, each := forkPlan(c.bs, group, suite.Estimate(c.bs), done, byName)
+		total, finished, each := forkPlan(c.bs, group, plan.Build(c.bs, nil).Estimate(), done, byName)
 		if total != c.wantTotal || finished != c.wantFinished || each != c.wantEach {
 			t.Errorf("%s: %d of %d forks finished, %v each; want %d of %d, %v each", c.name, finished, total, each, c.wantFinished, c.wantTotal, c.wantEach)
 		}
@@ -98,8 +99,8 @@ func TestPaceArithmetic(t *testing.T) {
 	// http-json alone: 3 forks of target + StartOverhead, 2 journaled. The
 	// interleaved pair: 3 forks of 2 targets + StartOverhead, none journaled.
 	forks := map[string][]*results.Fork{bs[0].Name: cleanForks(2)}
-	alone, pair := target+suite.StartOverhead, 2*target+suite.StartOverhead
-	p := newPace(bs, [][]int{{0}, {1, 2}}, []time.Duration{3 * alone, 3 * pair}, map[string]results.Benchmark{}, forks)
+	alone, pair := target+plan.StartOverhead, 2*target+plan.StartOverhead
+	p := newPace(plan.Build(bs, nil), map[string]results.Benchmark{}, forks)
 	if p.forks != 6 || p.done != 2 {
 		t.Errorf("forks %d, done %d; want 6 (3 + 3) and 2", p.forks, p.done)
 	}

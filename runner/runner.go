@@ -21,6 +21,7 @@ import (
 	"github.com/wirebench/wirebench/internal/cpuset"
 	"github.com/wirebench/wirebench/internal/host"
 	"github.com/wirebench/wirebench/load"
+	"github.com/wirebench/wirebench/plan"
 	"github.com/wirebench/wirebench/report"
 	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
@@ -156,12 +157,12 @@ func baselineOf(s *suite.Suite, bs []suite.Benchmark, group []int) int {
 	return 0
 }
 
-// Run runs the suite, group by group (Groups), journaling each fork as it finishes
-// and each group when it is summarized. When ctx ends it stops the fork in progress
-// (which is not kept: --resume runs it again), writes the reports from what finished,
-// the finished forks of the group cut short included, and returns ctx's error with
-// the outcome. A benchmark that fails is kept with its error and the run goes on;
-// Outcome.Failed counts them.
+// Run runs the suite as its plan says (package plan: batches of groups, in suite
+// order), journaling each fork as it finishes and each group when it is summarized.
+// When ctx ends it stops the fork in progress (which is not kept: --resume runs it
+// again), writes the reports from what finished, the finished forks of the group cut
+// short included, and returns ctx's error with the outcome. A benchmark that fails is
+// kept with its error and the run goes on; Outcome.Failed counts them.
 func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 	benchmarks := Select(s, opt.Filter)
 	if len(benchmarks) == 0 {
@@ -172,28 +173,9 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 		return nil, err
 	}
 	defer j.close()
-	var env *results.Environment
-	if h := st.header; h != nil {
-		if h.Suite != "" && h.Suite != s.Name {
-			return nil, fmt.Errorf("%s holds a run of suite %q, not %q", opt.Dir, h.Suite, s.Name)
-		}
-		env = h.Environment
-	}
-	if env == nil {
-		e, err := environment(ctx, opt, benchmarks)
-		if err != nil {
-			return nil, err
-		}
-		if s.Process == suite.ProcessOne && len(e.Workers) > 0 {
-			// No worker: this process is the server and the client.
-			here := e.Workers[0]
-			here.Role = OneProcessRole
-			e.Workers = []results.WorkerHost{here}
-		}
-		env = &e
-		if err := j.append(journalLine{Kind: "header", Suite: s.Name, Environment: env, Args: opt.Args}); err != nil {
-			return nil, err
-		}
+	env, err := runEnvironment(ctx, s, opt, benchmarks, j, st)
+	if err != nil {
+		return nil, err
 	}
 	done := map[string]results.Benchmark{}
 	for _, b := range st.benchmarks {
@@ -202,114 +184,50 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 	if err := sameSettings(opt.Dir, benchmarks, done, st.settings); err != nil {
 		return nil, err
 	}
-	observe := func(e Event) {
-		if opt.Observe != nil {
-			opt.Observe(e)
-		}
-	}
-	groups := suite.Groups(benchmarks)
-	estimates := suite.GroupEstimates(benchmarks)
-	p := newPace(benchmarks, groups, estimates, done, st.forks)
+	p := plan.Build(benchmarks, func(name string) bool {
+		_, ok := done[name]
+		return ok || len(st.forks[name]) > 0
+	})
+	r := newGroupRuns(s, p, done, st, opt, j)
 	out := &Outcome{}
-	var runErr, jerr error
-	// The driver runs under its own context, so that a journal that cannot be
-	// written stops it.
-	dctx, stop := context.WithCancel(ctx)
-	defer stop()
-	total := len(benchmarks)
-	gr := &groupRuns{s: s, bs: benchmarks, groups: groups, done: done, st: st, opt: opt, j: j, p: p, total: total,
-		observe: observe, stop: stop, jerr: &jerr, estimates: estimates, runs: map[int]*groupRun{}}
-	// batched holds what a batch (driver.RunBatch: groups sharing each fork's
-	// workers) measured of each of its groups, by the group's index, until the loop
-	// below summarizes it.
-	batched := map[int][]*results.Measured{}
-	for gi, all := range groups {
-		for _, i := range all {
-			if _, ok := done[benchmarks[i].Name]; ok {
-				observe(Event{Kind: KindSkipped, Index: i, Total: total, Name: benchmarks[i].Name})
-			}
-		}
-		g, err := gr.get(gi)
-		if err != nil {
-			return out, err
-		}
-		if g == nil {
-			continue
-		}
-		if _, ok := batched[gi]; !ok {
-			if members, err := gr.batchFrom(gi); err != nil {
-				return out, err
-			} else if len(members) > 1 {
-				for k, m := range gr.runBatch(dctx, members) {
-					batched[members[k]] = m
-				}
-			}
-		}
-		prior := g.prior
-		if m, ok := batched[gi]; ok {
-			prior = m
-			delete(batched, gi)
-		}
-		if jerr != nil {
-			return nil, jerr // nothing more can be kept safely
-		}
-		if ctx.Err() != nil {
-			runErr = ctx.Err()
-			break
-		}
-		g.start()
-		summaries, errs := measureGroup(dctx, g.runner, g.specs, g.copts, g.base, opt, prior, func(n int) {
-			g.added += n
-			p.add(n, g.each)
-		})
-		if jerr != nil {
-			return nil, jerr // nothing more can be kept safely
-		}
-		if ctx.Err() != nil {
-			runErr = ctx.Err()
-			break
-		}
-		if jerr := j.append(journalLine{Kind: "group", Benchmarks: summaries}); jerr != nil {
-			return nil, jerr
-		}
-		if rest := g.planned - g.resumed + g.added - g.counted; rest > 0 {
-			// Forks the plan had and no fork reported: a capacity search (journaled
-			// whole), or the forks a failed target did not run.
-			g.forksDone(rest, errs.any())
-		}
-		for k, i := range g.group {
-			done[benchmarks[i].Name] = summaries[k]
-			if errs.err[k] != nil {
-				out.Failed++
-			}
-			observe(Event{Kind: KindDone, Index: i, Total: total, Name: benchmarks[i].Name, Result: &summaries[k], Err: errs.err[k]})
-		}
+	runErr, err := r.runPlan(ctx, out)
+	if err != nil {
+		return out, err
 	}
-	// The groups cut short: what their finished forks measured.
-	for _, g := range groups {
-		for _, b := range partialGroup(s, benchmarks, g, done, st.forks) {
-			done[b.Name] = b
-		}
-	}
-	// Results in suite order, with what earlier runs journaled for this suite.
-	out.Results = &results.Results{SchemaVersion: results.SchemaVersion, Environment: *env,
-		Command: opt.Command, Smoke: s.SmokeRun, Suite: suiteInfo(s)}
-	for _, b := range benchmarks {
-		if r, ok := done[b.Name]; ok {
-			out.Results.Benchmarks = append(out.Results.Benchmarks, r)
-		}
-	}
-	for _, r := range st.benchmarks {
-		if !contains(out.Results.Benchmarks, r.Name) {
-			out.Results.Benchmarks = append(out.Results.Benchmarks, r) // filtered out this time
-		}
-	}
+	out.Results = r.results(env)
 	if len(out.Results.Benchmarks) == 0 {
 		return out, runErr
 	}
 	files, err := WriteReports(opt.Dir, out.Results)
 	out.Files = files
 	return out, errors.Join(runErr, err)
+}
+
+// runEnvironment is the run's environment: the journal's, on a resume, else read now
+// and journaled in the run's header.
+func runEnvironment(ctx context.Context, s *suite.Suite, opt Options, bs []suite.Benchmark, j *journal, st *journalState) (*results.Environment, error) {
+	if h := st.header; h != nil {
+		if h.Suite != "" && h.Suite != s.Name {
+			return nil, fmt.Errorf("%s holds a run of suite %q, not %q", opt.Dir, h.Suite, s.Name)
+		}
+		if h.Environment != nil {
+			return h.Environment, nil
+		}
+	}
+	e, err := environment(ctx, opt, bs)
+	if err != nil {
+		return nil, err
+	}
+	if s.Process == suite.ProcessOne && len(e.Workers) > 0 {
+		// No worker: this process is the server and the client.
+		here := e.Workers[0]
+		here.Role = OneProcessRole
+		e.Workers = []results.WorkerHost{here}
+	}
+	if err := j.append(journalLine{Kind: "header", Suite: s.Name, Environment: &e, Args: opt.Args}); err != nil {
+		return nil, err
+	}
+	return &e, nil
 }
 
 // measured is what measure returns beside the summaries: the driver's results of a

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wirebench/wirebench/plan"
 	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/suite"
@@ -75,11 +76,11 @@ func TestForkPlan(t *testing.T) {
 		for k, f := range c.forks {
 			byName[bs[k].Name] = f
 		}
-		total, finished, each := forkPlan(bs, []int{0, 1}, suite.Estimate(bs), done, byName)
+		total, finished, each := forkPlan(bs, []int{0, 1}, plan.Build(bs, nil).Estimate(), done, byName)
 		if total != c.wantTotal || finished != c.wantFinished {
 			t.Errorf("%s: %d of %d forks finished, want %d of %d", c.name, finished, total, c.wantFinished, c.wantTotal)
 		}
-		if want := suite.Estimate(bs) / time.Duration(total); each != want {
+		if want := plan.Build(bs, nil).Estimate() / time.Duration(total); each != want {
 			t.Errorf("%s: %v a fork, want %v", c.name, each, want)
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
@@ -115,29 +114,6 @@ func TestMatrixSuiteGroupsPerServer(t *testing.T) {
 				t.Errorf("group of %s holds %s", key, s.Benchmarks[i].Name)
 			}
 		}
-	}
-}
-
-// TestMatrixSuiteTime counts the matrix's estimate by hand: 3 forks × (14 groups × 0.5 s
-// + 60 pairs × (2 s + 6 × 253 ms) + 54 JVM processes × 2 s). The JVM processes of a
-// fork: grpc-proto's 4 JVM servers (grpc-java-netty, grpc-java-okhttp, akka-grpc,
-// pekko-grpc) × 5 clients = 20 and its 2 JVM clients (grpc-java-netty, -okhttp) × 6
-// servers = 12; http-json's 4 JVM servers (jetty-jackson, akka-http, pekko-http,
-// http4s-circe) × 5 clients less the 4 skipped h2c pairs = 16 and its JVM client
-// (java-httpclient) × 6 servers = 6; capnp none: 54. In a group of 5 clients, each
-// warmed up for 2 s in turn, the first gets a keep-alive slice (keep_alive 5 s; 50 ms
-// + 3 ms) for the 8 s of warm-ups after its own, the second for 6 s: 2; in a group of
-// 4, 1; of 2, none. 6 grpc-proto groups of 5 and http-json's 2 of 5 and 4 of 4: 20 a
-// fork. That is 16 min 21.42 s.
-func TestMatrixSuiteTime(t *testing.T) {
-	s, err := suite.Load("matrix")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := 3 * (14*500*time.Millisecond + 60*(2*time.Second+6*(250*time.Millisecond+spec.PhaseOverhead)) + 54*2*time.Second +
-		20*(50*time.Millisecond+spec.PhaseOverhead))
-	if got := s.Estimate(); got != want || got > 17*time.Minute {
-		t.Errorf("estimate %v, want %v (and at most 17 min)", got, want)
 	}
 }
 

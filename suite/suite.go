@@ -20,17 +20,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/originals"
-	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
-	"github.com/wirebench/wirebench/stats"
 	"github.com/wirebench/wirebench/suites"
 )
 
@@ -91,12 +87,6 @@ const (
 	MaxFileSize = 1 << 20
 )
 
-// StartOverhead and PhaseOverhead are spec's: what Estimate adds for a fork's start-up
-// and for the handover between two phases.
-const (
-	StartOverhead = spec.StartOverhead
-	PhaseOverhead = spec.PhaseOverhead
-)
 
 var topKeys = []string{"name", "description", "views", "original", "deviations", "baseline", "interleave_by", "process", "skip", "defaults", "load", "targets", "workloads", "workers", "link"}
 
@@ -372,172 +362,6 @@ func (s *Suite) matchesAny(baseline string) bool {
 		}
 	}
 	return false
-}
-
-// Estimate returns how long the suite takes to run (Estimate of its benchmarks).
-func (s *Suite) Estimate() time.Duration { return Estimate(s.Benchmarks) }
-
-// Estimate returns how long bs take to run, group by group (Groups): per fork, the
-// warmups and the iterations with their PhaseOverhead, and StartOverhead once per
-// fork of a group measured interleaved (its targets start at once) or per fork of
-// each benchmark otherwise. Iterations of a number of ops count as nothing, so for
-// them it is a lower bound; an adaptive warm-up counts at ColdWarmup, except in a
-// group whose workers an earlier group of the same fork warmed up
-// (spec.SameWorkers) with the same kind of call (streamsWorkload): there it counts at
-// WarmWarmup. A group on an earlier group's workers starts no processes. Keep-alive
-// slices count too (keepAliveCost).
-func Estimate(bs []Benchmark) time.Duration {
-	var total time.Duration
-	for _, d := range GroupEstimates(bs) {
-		total += d
-	}
-	return total
-}
-
-// GroupEstimates is Estimate group by group, in the order of Groups(bs).
-func GroupEstimates(bs []Benchmark) []time.Duration {
-	groups := Groups(bs)
-	out := make([]time.Duration, len(groups))
-	var prev []spec.Spec   // the previous interleaved group, when it can share workers
-	ran := map[bool]bool{} // the call kinds (streamsWorkload) run on prev's workers
-	for gi, g := range groups {
-		specs := make([]spec.Spec, len(g))
-		for k, i := range g {
-			specs[k] = bs[i].Spec
-		}
-		first := specs[0]
-		if len(g) < 2 || first.Method != spec.MethodInterleaved {
-			for _, i := range g {
-				out[gi] += bs[i].Estimate()
-			}
-			prev = nil
-			continue
-		}
-		shared := prev != nil && spec.SameWorkers(prev, specs)
-		if !spec.SharesWorkers(specs) {
-			prev = nil
-		} else if !shared {
-			prev, ran = specs, map[bool]bool{}
-		}
-		// Workers that served only the other kind of call are warm processes but
-		// cold code: their warm-ups count as on new workers (streamsWorkload).
-		kind := streamsWorkload(first)
-		warm := shared && ran[kind]
-		ran[kind] = true
-		fork := StartOverhead
-		if shared {
-			fork = 0
-		}
-		warmups := make([]time.Duration, len(specs))
-		for k, sp := range specs {
-			if warm {
-				warmups[k] = WarmWarmup(sp)
-			} else {
-				warmups[k] = ColdWarmup(sp)
-			}
-			if !shared {
-				fork += jvmStarts(sp) * JVMStartOverhead
-			}
-			fork += warmups[k] + time.Duration(sp.Iterations)*(sp.IterationTime+PhaseOverhead)
-		}
-		fork += keepAliveCost(specs, warmups)
-		out[gi] = time.Duration(first.Forks) * fork
-	}
-	return out
-}
-
-// keepAliveCost is what a fork of an interleaved group spends on keep-alive slices
-// (spec.Spec.KeepAlive): each target gets one for each of its KeepAlive that the
-// warm-ups after its own (warmups, by target) last.
-func keepAliveCost(specs []spec.Spec, warmups []time.Duration) time.Duration {
-	var total, after time.Duration
-	for k := len(specs) - 1; k >= 0; k-- {
-		if ka := specs[k].KeepAlive; ka > 0 {
-			total += time.Duration(after/ka) * (spec.KeepAliveSlice + PhaseOverhead)
-		}
-		after += warmups[k]
-	}
-	return total
-}
-
-// streamsWorkload says whether sp's workload streams (contract.Workload.Streams): a
-// JVM that has run only unary calls has not compiled a stream's code, nor the reverse.
-// Measured on the 2-vCPU machine kind (2026-11-28, docs/results/rest-vs-grpc.md):
-// rest-vs-grpc's JVM rows, with adaptive warm-ups of 4–20 s, warmed up for 11–21 s
-// (17.3 s on average) on ping-pong after the stream group had warmed their workers,
-// where metrifier's, unary after unary, took 11.5–17.5 s (WarmWarmup). An unknown
-// workload counts as unary.
-func streamsWorkload(sp spec.Spec) bool {
-	w, err := contract.LookupWorkload(sp.Workload)
-	return err == nil && w.Streams
-}
-
-// ColdWarmup is what Estimate counts for the warm-up of a target on workers that have
-// just started, or that have served only the other kind of call (streamsWorkload): a
-// fixed warm-up at its length; an adaptive one at ColdAdaptiveWarmup, within its
-// minimum and WarmupMax.
-func ColdWarmup(sp spec.Spec) time.Duration {
-	if sp.WarmupMax <= 0 {
-		return sp.Warmup
-	}
-	return min(sp.WarmupMax, max(sp.Warmup, ColdAdaptiveWarmup))
-}
-
-// ColdAdaptiveWarmup is how long an adaptive warm-up on new workers is counted
-// (ColdWarmup). Measured on the 2-vCPU machine kind (2026-11-28, the first group of
-// each fork, 5 forks a suite): metrifier's Blaze pair 29.9 s on average (its
-// warmup_max 60 s), grpc-java's Netty and Avro pairs and http4s 0.23 18.6–19.4 s (20 s),
-// metrifier-v1's Blaze pair 22.5 s (60 s); Akka HTTP 21.4 s and Akka gRPC 25.5 s (30 s).
-// Counting each at its warmup_max made metrifier-v1's estimate 24 % long.
-const ColdAdaptiveWarmup = 25 * time.Second
-
-// WarmWarmup is what Estimate counts for the warm-up of a target whose workers are
-// warm (an earlier group of the fork ran on them): a fixed warm-up at its length; an
-// adaptive one at three windows of slices (stats.WarmupSettled needs two at least),
-// within its minimum and WarmupMax. Measured (docs/results/metrifier.md, 2026-11-28):
-// metrifier's four JVM rows on warm workers warmed up for 46–70 s a group and fork
-// together, 11.5–17.5 s each, where two windows (8 s) would count 32 s and three (12 s)
-// count 48 s.
-func WarmWarmup(sp spec.Spec) time.Duration {
-	if sp.WarmupMax <= 0 {
-		return sp.Warmup
-	}
-	return min(sp.WarmupMax, max(sp.Warmup, 3*stats.WarmupWindow*spec.WarmupSlice))
-}
-
-// Estimate returns how long the benchmark takes to run on its own.
-func (b Benchmark) Estimate() time.Duration {
-	sp := b.Spec
-	if c := sp.Capacity; c != nil {
-		return sp.WarmupBound() + c.Budget + StartOverhead
-	}
-	return time.Duration(sp.Forks) * (ColdWarmup(sp) + time.Duration(sp.Iterations)*(sp.IterationTime+PhaseOverhead) + StartOverhead + jvmStarts(sp)*JVMStartOverhead)
-}
-
-// JVMStartOverhead is what an estimate adds to a fork for each JVM worker process it
-// starts: the JVM's own start, class loading and the contract check, in the interpreter,
-// with the fork's other processes starting at the same time on the same CPUs. Measured
-// on the 2-vCPU machine kind (docs/method.md, "2026-11-27: freezing"): rest-vs-grpc's
-// ping-pong group, 10 JVM processes a fork, ran 22 s a fork longer than the estimate
-// without this.
-const JVMStartOverhead = 2 * time.Second
-
-// jvmStarts is the number of JVM worker processes a fork of sp starts (its server and
-// client stacks'); a stack that is not registered counts as none.
-func jvmStarts(sp spec.Spec) time.Duration {
-	n := 0
-	for _, side := range []struct {
-		name string
-		side protocol.Side
-	}{{sp.ServerStack, protocol.ServerSide}, {sp.ClientStack, protocol.ClientSide}} {
-		if sp.Target != "" && side.side == protocol.ServerSide {
-			continue // an outside server: not started here
-		}
-		if st, err := protocol.LookupStack(sp.Protocol, side.name, side.side); err == nil && st.Worker == protocol.WorkerJava {
-			n++
-		}
-	}
-	return time.Duration(n)
 }
 
 // Groups splits bs into comparison groups, in first-seen order: benchmarks with the

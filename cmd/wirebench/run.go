@@ -18,6 +18,7 @@ import (
 
 	"github.com/wirebench/wirebench/compare"
 	"github.com/wirebench/wirebench/engine"
+	"github.com/wirebench/wirebench/plan"
 	"github.com/wirebench/wirebench/report"
 	"github.com/wirebench/wirebench/runner"
 	"github.com/wirebench/wirebench/suite"
@@ -225,11 +226,11 @@ func listSuites(w io.Writer) error {
 	return nil
 }
 
-// estimateText says how long bs should take (suite.Estimate): "about 10m31s", or
+// estimateText says how long bs should take (their plan's estimate): "about 10m31s", or
 // "at least 4s" when some iterations are counts of calls, whose time is not known
 // beforehand and is counted as nothing.
 func estimateText(bs []suite.Benchmark) string {
-	d := suite.Estimate(bs).Round(time.Second)
+	d := plan.Build(bs, nil).Estimate().Round(time.Second)
 	for _, b := range bs {
 		if b.Spec.IterationOps > 0 {
 			return fmt.Sprintf("at least %v", d)

@@ -1,0 +1,139 @@
+// Package plan is a run's schedule as a value, built before anything runs: from a
+// suite's benchmarks (or `bench`'s one), the comparison groups, the batches of groups
+// that share each fork's worker processes, their forks and rounds, each target's
+// warm-up and keep-alive slices, and what each of those is expected to cost. `run
+// --list` prints its estimate, the runner carries out its batches in order (journaling
+// and resuming them) and reports the time left from it, and the driver runs each
+// batch it is given. Nothing else decides the schedule, so the estimate and what runs
+// cannot drift apart.
+//
+// The costs come from measurements on this project's 2-vCPU machine kind (each
+// constant says where); start-up costs come from each worker language's launcher
+// (launch.Launcher.StartCost), so no language is named here.
+package plan
+
+import (
+	"time"
+
+	"github.com/wirebench/wirebench/spec"
+	"github.com/wirebench/wirebench/suite"
+)
+
+// Plan is what a run will measure, in order. It is a plain value: a caller may change
+// it before carrying it out (a test does), and the estimate follows.
+type Plan struct {
+	// Benchmarks are the run's benchmarks, in suite order; groups index them.
+	Benchmarks []suite.Benchmark
+	// Batches are run one after the other, each as one call to the driver.
+	Batches []Batch
+}
+
+// Batch is one or more comparison groups measured on the same worker processes, fork
+// by fork: each fork starts the targets' workers once and measures the groups on them
+// in turn. A batch of several groups is interleaved, its groups of the same targets
+// (spec.SameWorkers); a batch of one group is any group.
+type Batch struct {
+	Groups []Group
+}
+
+// Shared reports whether the batch's groups share each fork's workers.
+func (b Batch) Shared() bool { return len(b.Groups) > 1 }
+
+// Kind says how a group is measured.
+type Kind int
+
+const (
+	// Interleaved: two or more targets up at once, measured in rounds of slices.
+	Interleaved Kind = iota
+	// Sequential: each benchmark on its own, its forks one after the other.
+	Sequential
+	// Capacity: one capacity search.
+	Capacity
+)
+
+// Group is one comparison group: benchmarks that differ only in their target.
+type Group struct {
+	// Index is the group's place among the run's groups (suite.Groups order).
+	Index int
+	// Members are the group's benchmarks, as indices into Plan.Benchmarks.
+	Members []int
+	Kind    Kind
+	// Forks is the group's number of forks (Sequential: each member's), Rounds the
+	// rounds of each fork (Interleaved) or each member's iterations.
+	Forks, Rounds int
+	// Fork is what one fork of an Interleaved group costs; the other kinds' costs are
+	// their members' Alone.
+	Fork ForkCost
+	// Alone is what each member costs measured on its own (Sequential, Capacity), by
+	// member.
+	Alone []time.Duration
+	// Resumed says an earlier run journaled forks or results of the group's
+	// benchmarks: it runs alone, on fresh workers, whatever its targets.
+	Resumed bool
+}
+
+// ForkCost is what one fork of an interleaved group is expected to cost.
+type ForkCost struct {
+	// Start is the time to start and stop the fork's worker processes and check each
+	// target (0 for a group on workers an earlier group of its batch started).
+	Start time.Duration
+	// Warmups are each target's warm-up, by member: cold on new workers, or on
+	// workers that served only the other kind of call; warm otherwise.
+	Warmups []time.Duration
+	// Warm says, by member, whether its warm-up counts as warm.
+	Warm []bool
+	// KeepAlive is the keep-alive slices the targets warmed up first get while the
+	// others warm up (spec.Spec.KeepAlive).
+	KeepAlive time.Duration
+	// Rounds is the time of the fork's rounds: every target's slices and the
+	// handover between phases.
+	Rounds time.Duration
+}
+
+// Total is the fork's expected time.
+func (f ForkCost) Total() time.Duration {
+	t := f.Start + f.KeepAlive + f.Rounds
+	for _, w := range f.Warmups {
+		t += w
+	}
+	return t
+}
+
+// Estimate is the group's expected time.
+func (g Group) Estimate() time.Duration {
+	if g.Kind == Interleaved {
+		return time.Duration(g.Forks) * g.Fork.Total()
+	}
+	var t time.Duration
+	for _, d := range g.Alone {
+		t += d
+	}
+	return t
+}
+
+// Specs are the specs of g's members in p.
+func (p *Plan) Specs(g Group) []spec.Spec {
+	out := make([]spec.Spec, len(g.Members))
+	for k, i := range g.Members {
+		out[k] = p.Benchmarks[i].Spec
+	}
+	return out
+}
+
+// Groups are every batch's groups, in the order they run.
+func (p *Plan) Groups() []Group {
+	var out []Group
+	for _, b := range p.Batches {
+		out = append(out, b.Groups...)
+	}
+	return out
+}
+
+// Estimate is the run's expected time: the sum of its groups'.
+func (p *Plan) Estimate() time.Duration {
+	var t time.Duration
+	for _, g := range p.Groups() {
+		t += g.Estimate()
+	}
+	return t
+}
