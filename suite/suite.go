@@ -87,7 +87,6 @@ const (
 	MaxFileSize = 1 << 20
 )
 
-
 var topKeys = []string{"name", "description", "views", "original", "deviations", "baseline", "interleave_by", "process", "skip", "defaults", "load", "targets", "workloads", "workers", "link"}
 
 func topHint(key string) string {
