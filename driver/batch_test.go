@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/engine"
+	"github.com/wirebench/wirebench/launch"
 	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
 )
@@ -185,7 +186,7 @@ func TestRunBatchJVM(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	opt := Options{Binary: binary, JavaWorker: jar, StartTimeout: 30 * time.Second}
+	opt := Options{Binary: binary, Launch: launch.Options{JavaWorker: jar}, StartTimeout: 30 * time.Second}
 	out := RunBatch(ctx, groups, []Options{opt, opt})
 	for g, ms := range out {
 		if m := ms[0]; m.Err != nil || len(m.Forks) != 1 || len(m.Forks[0].Intervals) != 2 || m.Workers == nil {

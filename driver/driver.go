@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sync"
 	"time"
 
@@ -25,11 +26,10 @@ import (
 type Options struct {
 	// Binary is the wirebench executable to start Go workers from ("" for this one).
 	Binary string
-	// JavaWorker is the JVM worker's jar ("": $WIREBENCH_JAVA_WORKER, then the
-	// place `make java` builds it; the jars of other stack families are looked for
-	// beside it), and JavaArgs are JVM options before -jar, after JVMArgs' defaults.
-	JavaWorker string
-	JavaArgs   []string
+	// Launch is what every worker's launcher is told beyond Binary, StartTimeout and
+	// ProfileDir, which the driver sets: a language's own settings (where its worker
+	// is built) and the runtime options before each benchmark's own.
+	Launch launch.Options
 	// TempDir holds worker control sockets and unix benchmark sockets ("" for the
 	// system's temp dir).
 	TempDir string
@@ -104,79 +104,121 @@ func RunGroup(ctx context.Context, specs []spec.Spec, opt Options) []*results.Me
 	for i := range measured {
 		measured[i] = &results.Measured{Method: spec.MethodSequential}
 	}
-	resolved := make([]control.Resolved, len(specs))
-	ok := true
-	for i, s := range specs {
-		var err error
-		if resolved[i], err = control.Resolve(s); err != nil {
-			measured[i].Err, ok = err, false
-		}
-	}
-	if !ok {
-		return measured
-	}
-	fail := func(err error) []*results.Measured {
-		for _, r := range measured {
-			r.Err = err
+	resolved, err := resolveAll(specs)
+	if err != nil {
+		for i := range measured {
+			measured[i].Err = err[i]
 		}
 		return measured
 	}
-	if err := opt.fill(); err != nil {
-		return fail(err)
-	}
-	pair, err := launch.NewPair(opt.Hosts)
-	if err != nil {
-		return fail(err)
-	}
-	if pair != nil {
-		defer pair.Close()
-		opt.pair = pair
-	}
-	dir, err := os.MkdirTemp(opt.TempDir, "wb-")
-	if err != nil {
-		return fail(err)
-	}
-	defer os.RemoveAll(dir)
 	if len(specs) > 1 && interleaved(specs) {
-		iso, err := isolationFor(specs, opt.Hosts)
-		if err != nil {
-			return fail(err)
-		}
 		for _, r := range measured {
-			r.Method, r.Isolation = spec.MethodInterleaved, iso.Method()
+			r.Method = spec.MethodInterleaved
 		}
-		runInterleaved(ctx, resolved, opt, dir, iso, measured)
-		if err := iso.close(); err != nil {
-			for _, r := range measured {
-				if r.Err == nil {
-					r.Err = err
-				}
-			}
-		}
+		runShared(ctx, [][]control.Resolved{resolved}, []Options{opt}, [][]*results.Measured{measured})
 		return measured
 	}
+	ws, err0 := setUp(&opt, nil)
+	if err0 != nil {
+		failAll([][]*results.Measured{measured}, err0)
+		return measured
+	}
+	defer ws.close()
 	for i, res := range resolved {
-		runSequential(ctx, res, i, opt, dir, measured[i])
+		runSequential(ctx, res, i, opt, ws.dir, measured[i])
 		if ctx.Err() != nil {
-			for _, r := range measured[i+1:] {
-				r.Err = ctx.Err()
-			}
+			failAll([][]*results.Measured{measured[i+1:]}, ctx.Err())
 			break
 		}
 	}
 	return measured
 }
 
+// resolveAll resolves every spec; when one does not, it returns each spec's error
+// (nil for those that resolved).
+func resolveAll(specs []spec.Spec) ([]control.Resolved, []error) {
+	resolved := make([]control.Resolved, len(specs))
+	errs := make([]error, len(specs))
+	ok := true
+	for i, s := range specs {
+		var err error
+		if resolved[i], err = control.Resolve(s); err != nil {
+			errs[i], ok = err, false
+		}
+	}
+	if !ok {
+		return nil, errs
+	}
+	return resolved, nil
+}
+
+// failAll sets err on every result that has no error yet.
+func failAll(out [][]*results.Measured, err error) {
+	for _, ms := range out {
+		for _, m := range ms {
+			if m.Err == nil {
+				m.Err = err
+			}
+		}
+	}
+}
+
+// workspace is what a call of the driver sets up before its first fork: the
+// options filled in, the hosts' network namespaces, a temporary directory for
+// sockets, and for interleaved targets their isolation.
+type workspace struct {
+	dir  string
+	iso  *isolation
+	pair *nspair.Pair
+}
+
+// setUp fills opt in and sets up a workspace; specs, when given, are a group to
+// isolate (isolationFor).
+func setUp(opt *Options, specs []spec.Spec) (*workspace, error) {
+	if err := opt.fill(); err != nil {
+		return nil, err
+	}
+	pair, err := launch.NewPair(opt.Hosts)
+	if err != nil {
+		return nil, err
+	}
+	ws := &workspace{pair: pair}
+	opt.pair = pair
+	if ws.dir, err = os.MkdirTemp(opt.TempDir, "wb-"); err != nil {
+		ws.close()
+		return nil, err
+	}
+	if specs != nil {
+		if ws.iso, err = isolationFor(specs, opt.Hosts); err != nil {
+			ws.close()
+			return nil, err
+		}
+	}
+	return ws, nil
+}
+
+// close removes the workspace: the directory and the namespaces (the isolation is
+// closed by its user, whose results its error goes to).
+func (ws *workspace) close() {
+	if ws.dir != "" {
+		os.RemoveAll(ws.dir)
+	}
+	if ws.pair != nil {
+		ws.pair.Close()
+	}
+}
+
 // RunBatch runs groups that share their targets' worker processes, fork by fork:
 // each fork starts every target's workers once and measures the groups on them in
 // turn, each group in interleaved rounds with a warm-up of its own per target, so
 // that a JVM pays its start-up and first warm-up once per fork rather than once per
-// group (spec.WorkersPerFork). Every group must have the same number of targets,
-// target by target of the same spec.Spec.WorkersKey, interleaved, with the same plan; a group
-// that does not, or whose benchmarks do not resolve, is run on its own (RunGroup).
-// opts[g] observes group g and is told of its forks (Options.ForkDone); the other
-// options are opts[0]'s. Each benchmark's result says which groups its workers
-// served (results.Measured.Workers).
+// group (spec.WorkersPerFork). The batch is the caller's (package plan decides it):
+// every group must have the same number of targets, target by target of the same
+// spec.Spec.WorkersKey, interleaved, with the same plan; a group that does not, or
+// whose benchmarks do not resolve, is run on its own (RunGroup), so a wrong batch
+// measures right, only slower. opts[g] observes group g and is told of its forks
+// (Options.ForkDone); the other options are opts[0]'s. Each benchmark's result says
+// which groups its workers served (results.Measured.Workers).
 func RunBatch(ctx context.Context, groups [][]spec.Spec, opts []Options) [][]*results.Measured {
 	out := make([][]*results.Measured, len(groups))
 	var batch []int // the groups run together, by index
@@ -186,80 +228,51 @@ func RunBatch(ctx context.Context, groups [][]spec.Spec, opts []Options) [][]*re
 			batch, rs = append(batch, g), append(rs, r)
 		}
 	}
-	if len(batch) < 2 {
-		for g, specs := range groups {
-			out[g] = RunGroup(ctx, specs, opts[g])
-		}
-		return out
-	}
-	ran := make([]bool, len(groups))
-	measured := make([][]*results.Measured, len(batch))
-	bopts := make([]Options, len(batch))
-	for k, g := range batch {
-		ran[g] = true
-		measured[k] = make([]*results.Measured, len(groups[g]))
-		for i := range measured[k] {
-			measured[k][i] = &results.Measured{Method: spec.MethodInterleaved, Workers: &results.WorkersShare{Groups: len(batch), Position: k + 1}}
-		}
-		out[g] = measured[k]
-		bopts[k] = opts[g]
-	}
-	fail := func(err error) {
-		for _, ms := range measured {
-			for _, m := range ms {
-				m.Err = err
+	if len(batch) >= 2 {
+		measured := make([][]*results.Measured, len(batch))
+		bopts := make([]Options, len(batch))
+		for k, g := range batch {
+			measured[k] = make([]*results.Measured, len(groups[g]))
+			for i := range measured[k] {
+				measured[k][i] = &results.Measured{Method: spec.MethodInterleaved, Workers: &results.WorkersShare{Groups: len(batch), Position: k + 1}}
 			}
+			out[g], bopts[k] = measured[k], opts[g]
 		}
+		runShared(ctx, rs, bopts, measured)
 	}
-	func() {
-		opt := opts[batch[0]]
-		if err := opt.fill(); err != nil {
-			fail(err)
-			return
-		}
-		pair, err := launch.NewPair(opt.Hosts)
-		if err != nil {
-			fail(err)
-			return
-		}
-		if pair != nil {
-			defer pair.Close()
-			opt.pair = pair
-		}
-		bopts[0] = opt
-		dir, err := os.MkdirTemp(opt.TempDir, "wb-")
-		if err != nil {
-			fail(err)
-			return
-		}
-		defer os.RemoveAll(dir)
-		iso, err := isolationFor(groups[batch[0]], opt.Hosts)
-		if err != nil {
-			fail(err)
-			return
-		}
-		for _, ms := range measured {
-			for _, m := range ms {
-				m.Isolation = iso.Method()
-			}
-		}
-		runBatch(ctx, rs, bopts, dir, iso, measured)
-		if err := iso.close(); err != nil {
-			for _, ms := range measured {
-				for _, m := range ms {
-					if m.Err == nil {
-						m.Err = err
-					}
-				}
-			}
-		}
-	}()
 	for g, specs := range groups {
-		if !ran[g] {
+		if out[g] == nil {
 			out[g] = RunGroup(ctx, specs, opts[g])
 		}
 	}
 	return out
+}
+
+// runShared measures interleaved groups of the same targets on each fork's shared
+// workers (runBatch), in a workspace of their own.
+func runShared(ctx context.Context, rs [][]control.Resolved, opts []Options, out [][]*results.Measured) {
+	specs := make([]spec.Spec, len(rs[0]))
+	for i, r := range rs[0] {
+		specs[i] = r.Spec
+	}
+	opt := opts[0]
+	ws, err := setUp(&opt, specs)
+	if err != nil {
+		failAll(out, err)
+		return
+	}
+	defer ws.close()
+	opts = slices.Clone(opts)
+	opts[0] = opt
+	for _, ms := range out {
+		for _, m := range ms {
+			m.Isolation = ws.iso.Method()
+		}
+	}
+	runBatch(ctx, rs, opts, ws.dir, ws.iso, out)
+	if err := ws.iso.close(); err != nil {
+		failAll(out, err)
+	}
 }
 
 // batchable resolves the group specs when it can share the workers of the group
@@ -468,29 +481,10 @@ func joinSlices(ivs []*results.Interval) *results.Interval {
 // runSequential measures one benchmark on its own: per fork, fresh workers, the
 // warmup, then the iterations back to back (an open schedule runs on across them).
 func runSequential(ctx context.Context, res control.Resolved, idx int, opt Options, dir string, out *results.Measured) {
-	s := res.Spec
-	for i := opt.FirstFork; i < opt.FirstFork+s.Forks; i++ {
+	for i := opt.FirstFork; i < opt.FirstFork+res.Spec.Forks; i++ {
 		tr := &results.Fork{Index: i}
 		out.Forks = append(out.Forks, tr)
-		tr.Err = func() error {
-			t, err := startTarget(ctx, res, opt, dir, i, idx)
-			if err != nil {
-				return where(i, "start", err)
-			}
-			defer t.close()
-			if err := warmUp(ctx, warmerOf(t), s, tr, func(iv *results.Interval) { opt.observe(idx, i, iv) }); err != nil {
-				return where(i, "warmup", err)
-			}
-			for k := range s.Iterations {
-				iv, err := t.phase(ctx, measurePhase(s, k, false))
-				if err != nil {
-					return where(i, fmt.Sprintf("iteration %d", k+1), err)
-				}
-				tr.Intervals = append(tr.Intervals, iv)
-				opt.observe(idx, i, iv)
-			}
-			return nil
-		}()
+		tr.Err = sequentialFork(ctx, res, idx, opt, dir, tr)
 		if opt.ForkDone != nil && ctx.Err() == nil {
 			opt.ForkDone(map[int]*results.Fork{idx: tr})
 		}
@@ -499,6 +493,28 @@ func runSequential(ctx context.Context, res control.Resolved, idx int, opt Optio
 			return
 		}
 	}
+}
+
+// sequentialFork measures fork tr of runSequential's benchmark on fresh workers.
+func sequentialFork(ctx context.Context, res control.Resolved, idx int, opt Options, dir string, tr *results.Fork) error {
+	s, i := res.Spec, tr.Index
+	t, err := startTarget(ctx, res, opt, dir, i, idx)
+	if err != nil {
+		return where(i, "start", err)
+	}
+	defer t.close()
+	if err := warmUp(ctx, warmerOf(t), s, tr, func(iv *results.Interval) { opt.observe(idx, i, iv) }); err != nil {
+		return where(i, "warmup", err)
+	}
+	for k := range s.Iterations {
+		iv, err := t.phase(ctx, measurePhase(s, k, false))
+		if err != nil {
+			return where(i, fmt.Sprintf("iteration %d", k+1), err)
+		}
+		tr.Intervals = append(tr.Intervals, iv)
+		opt.observe(idx, i, iv)
+	}
+	return nil
 }
 
 // where says in which fork and phase err happened (a results.ForkError); a cancelled
@@ -510,11 +526,6 @@ func where(fork int, phase string, err error) error {
 	return &results.ForkError{Fork: fork, Phase: phase, Err: err}
 }
 
-// runInterleaved measures a group in rounds (RunGroup): a batch of one group.
-func runInterleaved(ctx context.Context, rs []control.Resolved, opt Options, dir string, iso *isolation, out []*results.Measured) {
-	runBatch(ctx, [][]control.Resolved{rs}, []Options{opt}, dir, iso, [][]*results.Measured{out})
-}
-
 // runBatch measures groups of targets that share their workers (RunBatch; one group
 // for RunGroup's interleaved method), fork by fork: each fork starts the targets'
 // workers once, then measures each group in turn on them, in rounds. Every group has
@@ -523,163 +534,244 @@ func runInterleaved(ctx context.Context, rs []control.Resolved, opt Options, dir
 // runs in its own warm-up and slices only, the others frozen. opts[g] observes group
 // g and is told of its forks; the rest of the options are opts[0]'s.
 func runBatch(ctx context.Context, groups [][]control.Resolved, opts []Options, dir string, iso *isolation, out [][]*results.Measured) {
-	opt := opts[0]
-	plan := groups[0][0].Spec
-	n := len(groups[0])
-	for fork := opt.FirstFork; fork < opt.FirstFork+plan.Forks; fork++ {
-		targets := make([]*target, n)
-		// drop lets target i's workers go: thawed, then stopped.
-		drop := func(i int) error {
-			if targets[i] == nil {
-				return nil
-			}
-			err := iso.release(i)
-			targets[i].close()
-			targets[i] = nil
-			return err
-		}
-		for g, rs := range groups {
-			recs := make([]*results.Fork, n)
-			fail := func(i int, err error) {
-				recs[i].Err = err
-				if out[g][i].Err == nil {
-					out[g][i].Err = err
-				}
-				if rerr := drop(i); rerr != nil {
-					recs[i].Err = errors.Join(recs[i].Err, rerr)
-				}
-			}
-			var live []int
-			in := make([]bool, n)
-			for i := range rs {
-				recs[i] = &results.Fork{Index: fork}
-				if out[g][i].Err != nil {
-					continue // failed in an earlier fork: later ones would fail the same way
-				}
-				out[g][i].Forks = append(out[g][i].Forks, recs[i])
-				live, in[i] = append(live, i), true
-			}
-			// The workers of the targets that have none (the fork's first group, or a
-			// target whose workers an earlier group's failure stopped) start at once: a
-			// fork's start-up is most of what it costs beyond its rounds, and the
-			// targets' workers are independent processes. Each is frozen once started,
-			// and thawed for its own sessions, warm-ups and slices only.
-			starts := make([]error, n)
-			var wg sync.WaitGroup
-			for _, i := range live {
-				if targets[i] == nil {
-					wg.Go(func() { targets[i], starts[i] = spawnTarget(ctx, rs[i], opt, dir, fork, i) })
-				}
-			}
-			wg.Wait()
-			for _, i := range live {
-				if starts[i] != nil {
-					fail(i, where(fork, "start", starts[i]))
-					continue
-				}
-				if t := targets[i]; t != nil && t.sessions == 0 {
-					if err := iso.add(i, fmt.Sprintf("t%d-f%d", i, fork), t.pids()); err != nil {
-						fail(i, where(fork, "isolation", err))
-					}
-				}
-			}
-			// Each target opens its session (the server set up, the clients connected
-			// and checked) and warms up alone; those warmed up before it get their
-			// keep-alive slices between its phases.
-			keep := &keepAlives{fork: fork, iso: iso, every: make([]time.Duration, n), now: time.Now,
-				lastRan: make([]time.Time, n), forks: recs, fail: fail,
-				run: func(i int, p *controlpb.Phase) error { _, err := targets[i].phase(ctx, p); return err }}
-			for _, i := range live {
-				keep.every[i] = rs[i].Spec.KeepAlive
-			}
-			for _, i := range live {
-				t := targets[i]
-				if t == nil {
-					continue
-				}
-				keep.due(i)
-				if err := iso.alone(i, func() error { return t.open(rs[i], opt, dir) }); err != nil {
-					fail(i, where(fork, "start", err))
-					continue
-				}
-				w := warmer{chunk: keep.chunk(i), pause: func() { keep.due(i) },
-					phase: func(ctx context.Context, p *controlpb.Phase) (iv *results.Interval, err error) {
-						err = iso.alone(i, func() error { iv, err = t.phase(ctx, p); return err })
-						return iv, err
-					}}
-				if err := warmUp(ctx, w, rs[i].Spec, recs[i], func(iv *results.Interval) { opts[g].observe(i, fork, iv) }); err != nil {
-					fail(i, where(fork, "warmup", err))
-					continue
-				}
-				keep.warmed(i)
-			}
-			for round, order := range Rounds(n, plan.Iterations, opt.Seed, uint64(fork)) {
-				for _, i := range order {
-					t := targets[i]
-					if !in[i] || t == nil || recs[i].Err != nil {
-						continue
-					}
-					var iv *results.Interval
-					err := iso.alone(i, func() (err error) {
-						iv, err = t.phase(ctx, measurePhase(rs[i].Spec, round, true))
-						return err
-					})
-					if err != nil {
-						fail(i, where(fork, fmt.Sprintf("round %d", round+1), err))
-						continue
-					}
-					recs[i].Intervals = append(recs[i].Intervals, iv)
-					opts[g].observe(i, fork, iv)
-				}
-				if ctx.Err() != nil {
-					break
-				}
-			}
-			// The session ends with the group; the workers stay for the next group.
-			for _, i := range live {
-				t := targets[i]
-				if t == nil || recs[i].Err != nil {
-					continue
-				}
-				if err := iso.alone(i, t.closeSession); err != nil && ctx.Err() == nil {
-					fail(i, where(fork, "end of session", err))
-				}
-			}
-			if ctx.Err() != nil {
-				for i := range targets {
-					drop(i)
-				}
-				for _, i := range live {
-					if out[g][i].Err == nil {
-						fail(i, ctx.Err())
-					}
-				}
-				for _, rest := range out[g+1:] {
-					for _, m := range rest {
-						if m.Err == nil {
-							m.Err = ctx.Err()
-						}
-					}
-				}
-				return
-			}
-			if opts[g].ForkDone != nil {
-				forks := map[int]*results.Fork{}
-				for _, i := range live {
-					forks[i] = recs[i]
-				}
-				opts[g].ForkDone(forks)
+	b := &batchRun{ctx: ctx, groups: groups, opts: opts, opt: opts[0], dir: dir, iso: iso, out: out, n: len(groups[0])}
+	first := b.opt.FirstFork
+	for fork := first; fork < first+groups[0][0].Spec.Forks; fork++ {
+		f := &forkRun{batchRun: b, fork: fork, targets: make([]*target, b.n)}
+		for g := range groups {
+			if !f.measureGroup(g) {
+				return // ctx ended
 			}
 		}
-		// The fork's forks are reported; a target whose workers cannot be let go
-		// (thawed) runs no more forks.
-		for i := range targets {
-			if err := drop(i); err != nil {
-				for g := range out {
-					if out[g][i].Err == nil {
-						out[g][i].Err = where(fork, "isolation", err)
-					}
-				}
+		f.release()
+	}
+}
+
+// batchRun is what every fork of a batch shares (runBatch).
+type batchRun struct {
+	ctx    context.Context
+	groups [][]control.Resolved
+	opts   []Options
+	opt    Options // opts[0]
+	dir    string
+	iso    *isolation
+	out    [][]*results.Measured
+	n      int // targets of each group
+}
+
+// forkRun is one fork of a batch: its targets' workers, which serve the batch's
+// groups one after the other.
+type forkRun struct {
+	*batchRun
+	fork    int
+	targets []*target // by target; nil: not started, or let go
+}
+
+// drop lets target i's workers go: thawed, then stopped.
+func (f *forkRun) drop(i int) error {
+	if f.targets[i] == nil {
+		return nil
+	}
+	err := f.iso.release(i)
+	f.targets[i].close()
+	f.targets[i] = nil
+	return err
+}
+
+// release lets every target's workers go at the end of the fork; a target whose
+// workers cannot be let go (thawed) runs no more forks.
+func (f *forkRun) release() {
+	for i := range f.targets {
+		err := f.drop(i)
+		if err == nil {
+			continue
+		}
+		for g := range f.out {
+			if f.out[g][i].Err == nil {
+				f.out[g][i].Err = where(f.fork, "isolation", err)
+			}
+		}
+	}
+}
+
+// groupFork is one group's part of a fork.
+type groupFork struct {
+	*forkRun
+	g    int
+	rs   []control.Resolved
+	recs []*results.Fork // by target
+	live []int           // the targets that run in this fork
+	keep *keepAlives
+}
+
+// measureGroup measures group g in this fork: its targets' workers started where
+// needed, each target's session opened and warmed up alone, the rounds, the sessions
+// closed. It reports false when ctx ended, with every result not finished failed.
+func (f *forkRun) measureGroup(g int) bool {
+	gf := &groupFork{forkRun: f, g: g, rs: f.groups[g], recs: make([]*results.Fork, f.n)}
+	for i := range gf.rs {
+		gf.recs[i] = &results.Fork{Index: f.fork}
+		if f.out[g][i].Err != nil {
+			continue // failed in an earlier fork: later ones would fail the same way
+		}
+		f.out[g][i].Forks = append(f.out[g][i].Forks, gf.recs[i])
+		gf.live = append(gf.live, i)
+	}
+	gf.startWorkers()
+	gf.warmUpAll()
+	gf.rounds()
+	gf.closeSessions()
+	if f.ctx.Err() != nil {
+		gf.cancel()
+		return false
+	}
+	if done := f.opts[g].ForkDone; done != nil {
+		forks := map[int]*results.Fork{}
+		for _, i := range gf.live {
+			forks[i] = gf.recs[i]
+		}
+		done(forks)
+	}
+	return true
+}
+
+// fail records target i's failure in this fork and lets its workers go.
+func (gf *groupFork) fail(i int, err error) {
+	gf.recs[i].Err = err
+	if gf.out[gf.g][i].Err == nil {
+		gf.out[gf.g][i].Err = err
+	}
+	if rerr := gf.drop(i); rerr != nil {
+		gf.recs[i].Err = errors.Join(gf.recs[i].Err, rerr)
+	}
+}
+
+// startWorkers starts the workers of the targets that have none (the fork's first
+// group, or a target whose workers an earlier group's failure stopped), all at once:
+// a fork's start-up is most of what it costs beyond its rounds, and the targets'
+// workers are independent processes. Each is frozen once started, and thawed for its
+// own sessions, warm-ups and slices only.
+func (gf *groupFork) startWorkers() {
+	starts := make([]error, gf.n)
+	var wg sync.WaitGroup
+	for _, i := range gf.live {
+		if gf.targets[i] == nil {
+			wg.Go(func() { gf.targets[i], starts[i] = spawnTarget(gf.ctx, gf.rs[i], gf.opt, gf.dir, gf.fork, i) })
+		}
+	}
+	wg.Wait()
+	for _, i := range gf.live {
+		if starts[i] != nil {
+			gf.fail(i, where(gf.fork, "start", starts[i]))
+			continue
+		}
+		if t := gf.targets[i]; t != nil && t.sessions == 0 {
+			if err := gf.iso.add(i, fmt.Sprintf("t%d-f%d", i, gf.fork), t.pids()); err != nil {
+				gf.fail(i, where(gf.fork, "isolation", err))
+			}
+		}
+	}
+}
+
+// warmUpAll opens each target's session (the server set up, the clients connected
+// and checked) and warms it up alone; those warmed up before it get their keep-alive
+// slices between its phases.
+func (gf *groupFork) warmUpAll() {
+	gf.keep = &keepAlives{fork: gf.fork, iso: gf.iso, every: make([]time.Duration, gf.n), now: time.Now,
+		lastRan: make([]time.Time, gf.n), forks: gf.recs, fail: gf.fail,
+		run: func(i int, p *controlpb.Phase) error { _, err := gf.targets[i].phase(gf.ctx, p); return err }}
+	for _, i := range gf.live {
+		gf.keep.every[i] = gf.rs[i].Spec.KeepAlive
+	}
+	for _, i := range gf.live {
+		if gf.targets[i] != nil {
+			gf.warmUpOne(i)
+		}
+	}
+}
+
+// warmUpOne opens target i's session and warms it up, alone.
+func (gf *groupFork) warmUpOne(i int) {
+	t := gf.targets[i]
+	gf.keep.due(i)
+	if err := gf.iso.alone(i, func() error { return t.open(gf.rs[i], gf.opt, gf.dir) }); err != nil {
+		gf.fail(i, where(gf.fork, "start", err))
+		return
+	}
+	w := warmer{chunk: gf.keep.chunk(i), pause: func() { gf.keep.due(i) },
+		phase: func(ctx context.Context, p *controlpb.Phase) (iv *results.Interval, err error) {
+			err = gf.iso.alone(i, func() error { iv, err = t.phase(ctx, p); return err })
+			return iv, err
+		}}
+	observe := func(iv *results.Interval) { gf.opts[gf.g].observe(i, gf.fork, iv) }
+	if err := warmUp(gf.ctx, w, gf.rs[i].Spec, gf.recs[i], observe); err != nil {
+		gf.fail(i, where(gf.fork, "warmup", err))
+		return
+	}
+	gf.keep.warmed(i)
+}
+
+// rounds gives every live target one slice a round, alone, in each round's order.
+func (gf *groupFork) rounds() {
+	plan := gf.groups[0][0].Spec
+	for round, order := range Rounds(gf.n, plan.Iterations, gf.opt.Seed, uint64(gf.fork)) {
+		for _, i := range order {
+			gf.slice(i, round)
+		}
+		if gf.ctx.Err() != nil {
+			return
+		}
+	}
+}
+
+// slice measures target i's slice of the round, when it runs in this fork.
+func (gf *groupFork) slice(i, round int) {
+	t := gf.targets[i]
+	if !slices.Contains(gf.live, i) || t == nil || gf.recs[i].Err != nil {
+		return
+	}
+	var iv *results.Interval
+	err := gf.iso.alone(i, func() (err error) {
+		iv, err = t.phase(gf.ctx, measurePhase(gf.rs[i].Spec, round, true))
+		return err
+	})
+	if err != nil {
+		gf.fail(i, where(gf.fork, fmt.Sprintf("round %d", round+1), err))
+		return
+	}
+	gf.recs[i].Intervals = append(gf.recs[i].Intervals, iv)
+	gf.opts[gf.g].observe(i, gf.fork, iv)
+}
+
+// closeSessions ends the group's sessions; the workers stay for the next group.
+func (gf *groupFork) closeSessions() {
+	for _, i := range gf.live {
+		t := gf.targets[i]
+		if t == nil || gf.recs[i].Err != nil {
+			continue
+		}
+		if err := gf.iso.alone(i, t.closeSession); err != nil && gf.ctx.Err() == nil {
+			gf.fail(i, where(gf.fork, "end of session", err))
+		}
+	}
+}
+
+// cancel stops every worker and fails what this group and the later ones did not
+// finish with ctx's error.
+func (gf *groupFork) cancel() {
+	for i := range gf.targets {
+		gf.drop(i)
+	}
+	err := gf.ctx.Err()
+	for _, i := range gf.live {
+		if gf.out[gf.g][i].Err == nil {
+			gf.fail(i, err)
+		}
+	}
+	for _, rest := range gf.out[gf.g+1:] {
+		for _, m := range rest {
+			if m.Err == nil {
+				m.Err = err
 			}
 		}
 	}

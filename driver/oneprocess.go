@@ -54,57 +54,62 @@ func RunOneProcess(ctx context.Context, specs []spec.Spec, opt Options) []*resul
 	for i := range measured {
 		measured[i] = &results.Measured{Method: method, Isolation: iso}
 	}
-	rs := make([]control.Resolved, len(specs))
-	ok := true
+	rs, ok := resolveOneProcess(specs, opt.Hosts, measured)
+	if !ok {
+		return measured
+	}
+	all := [][]*results.Measured{measured}
+	proc, err := sysstat.Self()
+	if err != nil {
+		failAll(all, fmt.Errorf("reading this process's statistics: %w", err))
+		return measured
+	}
+	dir, err := os.MkdirTemp(opt.TempDir, "wb-one-")
+	if err != nil {
+		failAll(all, err)
+		return measured
+	}
+	defer os.RemoveAll(dir)
+	f := &oneFork{rs: rs, opt: opt, proc: proc, dir: dir, method: method, out: measured}
+	for fork := opt.FirstFork; fork < opt.FirstFork+rs[0].Spec.Forks && ctx.Err() == nil; fork++ {
+		f.run(ctx, fork)
+		if opt.ForkDone != nil && ctx.Err() == nil {
+			opt.ForkDone(forksOf(measured, fork))
+		}
+	}
+	if ctx.Err() != nil {
+		failAll(all, ctx.Err())
+	}
+	return measured
+}
+
+// resolveOneProcess resolves specs and checks that each can run in this process,
+// setting the error of those that cannot on measured; ok says all can.
+func resolveOneProcess(specs []spec.Spec, h spec.Hosts, measured []*results.Measured) (rs []control.Resolved, ok bool) {
+	rs = make([]control.Resolved, len(specs))
+	ok = true
 	for i, s := range specs {
 		r, err := control.Resolve(s)
 		if err == nil {
-			err = oneProcessRefusal(r, opt.Hosts)
+			err = oneProcessRefusal(r, h)
 		}
 		if err != nil {
 			measured[i].Err, ok = err, false
 		}
 		rs[i] = r
 	}
-	if !ok {
-		return measured
-	}
-	fail := func(err error) []*results.Measured {
-		for _, m := range measured {
-			m.Err = err
-		}
-		return measured
-	}
-	proc, err := sysstat.Self()
-	if err != nil {
-		return fail(fmt.Errorf("reading this process's statistics: %w", err))
-	}
-	dir, err := os.MkdirTemp(opt.TempDir, "wb-one-")
-	if err != nil {
-		return fail(err)
-	}
-	defer os.RemoveAll(dir)
-	plan := rs[0].Spec
-	for fork := opt.FirstFork; fork < opt.FirstFork+plan.Forks && ctx.Err() == nil; fork++ {
-		runOneFork(ctx, rs, opt, proc, dir, fork, method, measured)
-		if opt.ForkDone != nil && ctx.Err() == nil {
-			forks := map[int]*results.Fork{}
-			for i, m := range measured {
-				if n := len(m.Forks); n > 0 && m.Forks[n-1].Index == fork {
-					forks[i] = m.Forks[n-1]
-				}
-			}
-			opt.ForkDone(forks)
+	return rs, ok
+}
+
+// forksOf is the forks of index fork in measured, by target (those that ran it).
+func forksOf(measured []*results.Measured, fork int) map[int]*results.Fork {
+	forks := map[int]*results.Fork{}
+	for i, m := range measured {
+		if n := len(m.Forks); n > 0 && m.Forks[n-1].Index == fork {
+			forks[i] = m.Forks[n-1]
 		}
 	}
-	if ctx.Err() != nil {
-		for _, m := range measured {
-			if m.Err == nil {
-				m.Err = ctx.Err()
-			}
-		}
-	}
-	return measured
+	return forks
 }
 
 // OneProcessIsolation is what results record of an interleaved group measured in one
@@ -257,78 +262,107 @@ func (t *oneTarget) line(ctx context.Context, proc *sysstat.Proc, ph engine.Phas
 		ClientCPU: after.CPU - before.CPU, ClientCPUs: worker.CPUs()}, nil
 }
 
-// runOneFork runs one fork of a group in this process: every server started, each
-// target's warm-up line, then the measured lines.
-func runOneFork(ctx context.Context, rs []control.Resolved, opt Options, proc *sysstat.Proc, dir string, fork int, method string, out []*results.Measured) {
-	forks := make([]*results.Fork, len(rs))
-	targets := make([]*oneTarget, len(rs))
-	fail := func(i int, err error) {
-		forks[i].Err = err
-		if out[i].Err == nil {
-			out[i].Err = err
-		}
-		if targets[i] != nil {
-			targets[i].close()
-			targets[i] = nil
-		}
-	}
+// oneFork runs the forks of a group in this process (RunOneProcess).
+type oneFork struct {
+	rs     []control.Resolved
+	opt    Options
+	proc   *sysstat.Proc
+	dir    string
+	method string
+	out    []*results.Measured
+	// of the fork in progress, by target:
+	fork    int
+	forks   []*results.Fork
+	targets []*oneTarget
+}
+
+// run runs one fork: every server started, each target's warm-up line, then the
+// measured lines, in rounds or target after target.
+func (f *oneFork) run(ctx context.Context, fork int) {
+	f.fork, f.forks, f.targets = fork, make([]*results.Fork, len(f.rs)), make([]*oneTarget, len(f.rs))
 	defer func() {
-		for _, t := range targets {
+		for _, t := range f.targets {
 			if t != nil {
 				t.close()
 			}
 		}
 	}()
-	for i, r := range rs {
-		forks[i] = &results.Fork{Index: fork}
-		if out[i].Err != nil {
-			continue // failed in an earlier fork: later ones would fail the same way
-		}
-		out[i].Forks = append(out[i].Forks, forks[i])
-		t, err := startOneTarget(ctx, r, filepath.Join(dir, "bench-"+strconv.Itoa(fork)+"-"+strconv.Itoa(i)+".sock"), transport.Listen)
-		if err != nil {
-			fail(i, where(fork, "start", err))
-			continue
-		}
-		targets[i] = t
+	for i := range f.rs {
+		f.start(ctx, i)
 	}
-	measure := func(i, index int) {
-		t := targets[i]
-		if t == nil || ctx.Err() != nil {
-			return
-		}
-		iv, err := t.line(ctx, proc, engine.Measure, index)
-		if err != nil {
-			fail(i, where(fork, fmt.Sprintf("line %d", index+1), err))
-			return
-		}
-		forks[i].Intervals = append(forks[i].Intervals, iv)
-		opt.observe(i, fork, iv)
+	for i := range f.rs {
+		f.warmUp(ctx, i)
 	}
-	for i, t := range targets {
-		if t == nil || rs[i].Spec.Warmup <= 0 {
-			continue
-		}
-		iv, err := t.line(ctx, proc, engine.Warmup, 0)
-		if err != nil {
-			fail(i, where(fork, "warmup", err))
-			continue
-		}
-		forks[i].Warmup = iv
-		opt.observe(i, fork, iv)
-	}
-	iterations := rs[0].Spec.Iterations
-	if method == spec.MethodInterleaved {
-		for round, order := range Rounds(len(rs), iterations, opt.Seed, uint64(fork)) {
+	iterations := f.rs[0].Spec.Iterations
+	if f.method == spec.MethodInterleaved {
+		for round, order := range Rounds(len(f.rs), iterations, f.opt.Seed, uint64(fork)) {
 			for _, i := range order {
-				measure(i, round)
+				f.measure(ctx, i, round)
 			}
 		}
 		return
 	}
-	for i := range rs {
+	for i := range f.rs {
 		for k := range iterations {
-			measure(i, k)
+			f.measure(ctx, i, k)
 		}
 	}
+}
+
+// fail records target i's failure in this fork and stops its server.
+func (f *oneFork) fail(i int, err error) {
+	f.forks[i].Err = err
+	if f.out[i].Err == nil {
+		f.out[i].Err = err
+	}
+	if f.targets[i] != nil {
+		f.targets[i].close()
+		f.targets[i] = nil
+	}
+}
+
+// start starts target i's server, unless it failed in an earlier fork.
+func (f *oneFork) start(ctx context.Context, i int) {
+	f.forks[i] = &results.Fork{Index: f.fork}
+	if f.out[i].Err != nil {
+		return // failed in an earlier fork: later ones would fail the same way
+	}
+	f.out[i].Forks = append(f.out[i].Forks, f.forks[i])
+	sock := filepath.Join(f.dir, "bench-"+strconv.Itoa(f.fork)+"-"+strconv.Itoa(i)+".sock")
+	t, err := startOneTarget(ctx, f.rs[i], sock, transport.Listen)
+	if err != nil {
+		f.fail(i, where(f.fork, "start", err))
+		return
+	}
+	f.targets[i] = t
+}
+
+// warmUp runs target i's warm-up line, when its spec has one.
+func (f *oneFork) warmUp(ctx context.Context, i int) {
+	t := f.targets[i]
+	if t == nil || f.rs[i].Spec.Warmup <= 0 {
+		return
+	}
+	iv, err := t.line(ctx, f.proc, engine.Warmup, 0)
+	if err != nil {
+		f.fail(i, where(f.fork, "warmup", err))
+		return
+	}
+	f.forks[i].Warmup = iv
+	f.opt.observe(i, f.fork, iv)
+}
+
+// measure runs target i's measured line of the given index.
+func (f *oneFork) measure(ctx context.Context, i, index int) {
+	t := f.targets[i]
+	if t == nil || ctx.Err() != nil {
+		return
+	}
+	iv, err := t.line(ctx, f.proc, engine.Measure, index)
+	if err != nil {
+		f.fail(i, where(f.fork, fmt.Sprintf("line %d", index+1), err))
+		return
+	}
+	f.forks[i].Intervals = append(f.forks[i].Intervals, iv)
+	f.opt.observe(i, f.fork, iv)
 }

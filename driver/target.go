@@ -19,11 +19,13 @@ import (
 	"github.com/wirebench/wirebench/transport"
 )
 
-// launchOptions are what opt says of the workers of a benchmark whose JVM options are
-// jvmArgs: the driver's JVM options, then the benchmark's.
-func (opt Options) launchOptions(jvmArgs []string) launch.Options {
-	return launch.Options{Binary: opt.Binary, JavaWorker: opt.JavaWorker, RuntimeArgs: append(slices.Clone(opt.JavaArgs), jvmArgs...),
-		StartTimeout: opt.StartTimeout, ProfileDir: opt.ProfileDir}
+// launchOptions are what opt says of the workers of a benchmark whose runtime options
+// are runtimeArgs (spec.Spec.JVMArgs): the driver's, then the benchmark's.
+func (opt Options) launchOptions(runtimeArgs []string) launch.Options {
+	o := opt.Launch
+	o.Binary, o.StartTimeout, o.ProfileDir = opt.Binary, opt.StartTimeout, opt.ProfileDir
+	o.RuntimeArgs = append(slices.Clone(o.RuntimeArgs), runtimeArgs...)
+	return o
 }
 
 // target is one benchmark's running server and load generators: the server

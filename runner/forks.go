@@ -67,83 +67,105 @@ func runForks(ctx context.Context, runGroup groupRunner, specs []spec.Spec, opt 
 	if interleaved {
 		method = spec.MethodInterleaved
 	}
-	out := make([]*results.Measured, len(specs))
+	f := &moreForks{run: runGroup, specs: specs, opt: opt, want: want, out: make([]*results.Measured, len(specs))}
 	for k := range specs {
-		out[k] = &results.Measured{Method: method}
+		f.out[k] = &results.Measured{Method: method}
 		if k < len(prev) && prev[k] != nil {
-			out[k].Forks, out[k].Err = slices.Clone(prev[k].Forks), prev[k].Err
-			out[k].Isolation, out[k].Workers = prev[k].Isolation, prev[k].Workers
-		}
-	}
-	run := func(targets []int, first int) {
-		sub := make([]spec.Spec, len(targets))
-		for j, k := range targets {
-			sub[j] = specs[k]
-		}
-		o := opt
-		o.FirstFork = first
-		if opt.Observe != nil {
-			o.Observe = func(ev driver.Event) {
-				ev.Target = targets[ev.Target]
-				opt.Observe(ev)
-			}
-		}
-		if opt.ForkDone != nil {
-			o.ForkDone = func(forks map[int]*results.Fork) {
-				mapped := map[int]*results.Fork{}
-				for j, f := range forks {
-					mapped[targets[j]] = f
-				}
-				opt.ForkDone(mapped)
-			}
-		}
-		if opt.ProfileDir != "" && len(targets) < len(specs) {
-			names := make([]string, len(targets))
-			for j, k := range targets {
-				names[j] = strconv.Itoa(k)
-			}
-			o.ProfileDir = filepath.Join(opt.ProfileDir, "targets-"+strings.Join(names, "-"))
-			if err := os.MkdirAll(o.ProfileDir, 0o755); err != nil {
-				for _, k := range targets {
-					out[k].Err = err
-				}
-				return
-			}
-		}
-		for j, r := range runGroup(ctx, withForks(sub, want-first), o) {
-			k := targets[j]
-			out[k].Forks = append(out[k].Forks, r.Forks...)
-			if out[k].Err == nil {
-				out[k].Err = r.Err
-			}
-			if out[k].Isolation == "" {
-				out[k].Isolation = r.Isolation // a journaled fork does not say how it was isolated
-			}
+			f.out[k].Forks, f.out[k].Err = slices.Clone(prev[k].Forks), prev[k].Err
+			f.out[k].Isolation, f.out[k].Workers = prev[k].Isolation, prev[k].Workers
 		}
 	}
 	if interleaved {
 		var live []int
 		for k := range specs {
-			if out[k].Err == nil {
+			if f.out[k].Err == nil {
 				live = append(live, k)
 			}
 		}
-		if first := forksOf(out); want > first && len(live) > 0 {
-			run(live, first)
+		if first := forksOf(f.out); want > first && len(live) > 0 {
+			f.targets(ctx, live, first)
 		}
-		return out
+		return f.out
 	}
 	for k := range specs {
-		if out[k].Err != nil || len(out[k].Forks) >= want {
+		if f.out[k].Err != nil || len(f.out[k].Forks) >= want {
 			continue
 		}
 		if ctx.Err() != nil {
-			out[k].Err = ctx.Err()
+			f.out[k].Err = ctx.Err()
 			continue
 		}
-		run([]int{k}, forksOf(out[k:k+1]))
+		f.targets(ctx, []int{k}, forksOf(f.out[k:k+1]))
 	}
-	return out
+	return f.out
+}
+
+// moreForks runs the forks a group lacks (runForks) for some of its targets at a time.
+type moreForks struct {
+	run   groupRunner
+	specs []spec.Spec
+	opt   driver.Options
+	want  int
+	out   []*results.Measured // by the group's target, prev's forks first
+}
+
+// targets runs the forks from first to want of the group's targets (indices into
+// specs), its events and forks told by the group's target indices.
+func (f *moreForks) targets(ctx context.Context, targets []int, first int) {
+	sub := make([]spec.Spec, len(targets))
+	for j, k := range targets {
+		sub[j] = f.specs[k]
+	}
+	o, err := f.options(targets, first)
+	if err != nil {
+		for _, k := range targets {
+			f.out[k].Err = err
+		}
+		return
+	}
+	for j, r := range f.run(ctx, withForks(sub, f.want-first), o) {
+		k := targets[j]
+		f.out[k].Forks = append(f.out[k].Forks, r.Forks...)
+		if f.out[k].Err == nil {
+			f.out[k].Err = r.Err
+		}
+		if f.out[k].Isolation == "" {
+			f.out[k].Isolation = r.Isolation // a journaled fork does not say how it was isolated
+		}
+	}
+}
+
+// options are the driver's options for a call on targets from fork first: its
+// events and forks mapped back to the group's target indices, and, when the call runs
+// only some of the targets, their profiles in a subdirectory named after them.
+func (f *moreForks) options(targets []int, first int) (driver.Options, error) {
+	opt := f.opt
+	o := opt
+	o.FirstFork = first
+	if opt.Observe != nil {
+		o.Observe = func(ev driver.Event) {
+			ev.Target = targets[ev.Target]
+			opt.Observe(ev)
+		}
+	}
+	if opt.ForkDone != nil {
+		o.ForkDone = func(forks map[int]*results.Fork) {
+			mapped := map[int]*results.Fork{}
+			for j, f := range forks {
+				mapped[targets[j]] = f
+			}
+			opt.ForkDone(mapped)
+		}
+	}
+	if opt.ProfileDir != "" && len(targets) < len(f.specs) {
+		names := make([]string, len(targets))
+		for j, k := range targets {
+			names[j] = strconv.Itoa(k)
+		}
+		o.ProfileDir = filepath.Join(opt.ProfileDir, "targets-"+strings.Join(names, "-"))
+		return o, os.MkdirAll(o.ProfileDir, 0o755)
+	}
+	return o, nil
 }
 
 // withForks is specs with n forks each.

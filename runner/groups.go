@@ -73,23 +73,26 @@ func (r *groupRuns) runPlan(ctx context.Context, out *Outcome) (runErr, err erro
 			return nil, err
 		}
 		for _, pg := range b.Groups {
-			r.skipped(pg)
-			g, err := r.get(pg)
-			if err != nil || g == nil {
-				if err != nil {
-					return nil, err
-				}
-				continue
-			}
-			if m, ok := prior[pg.Index]; ok {
-				g.prior = m
-			}
-			if err := r.measure(ctx, dctx, g, out); err != nil || ctx.Err() != nil {
+			if err := r.runGroup(ctx, dctx, pg, prior, out); err != nil || ctx.Err() != nil {
 				return ctx.Err(), err
 			}
 		}
 	}
 	return nil, nil
+}
+
+// runGroup measures group pg, after what its batch measured of it (prior, by group
+// index), unless an earlier run summarized all of it.
+func (r *groupRuns) runGroup(ctx, dctx context.Context, pg plan.Group, prior map[int][]*results.Measured, out *Outcome) error {
+	r.skipped(pg)
+	g, err := r.get(pg)
+	if err != nil || g == nil {
+		return err
+	}
+	if m, ok := prior[pg.Index]; ok {
+		g.prior = m
+	}
+	return r.measure(ctx, dctx, g, out)
 }
 
 // skipped reports the group's benchmarks an earlier run summarized.

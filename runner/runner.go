@@ -82,7 +82,7 @@ type Event struct {
 	// Group is set for KindStart and KindFork: the names of the benchmarks measured
 	// together (one, or a comparison group measured interleaved), Index being the
 	// first's, and GroupKey the group's key (spec.Spec.RoundsGroup); Estimate is their
-	// expected length (suite.Estimate) and Resumed the forks of theirs an earlier run
+	// expected length (plan.Group.Estimate) and Resumed the forks of theirs an earlier run
 	// journaled (KindStart).
 	Group    []string
 	GroupKey string
@@ -92,7 +92,7 @@ type Event struct {
 	// the run's number of forks: each fork of a group of interleaved targets counts
 	// once, any other benchmark's each, a capacity search one;
 	// --precision adds forks as it goes. Left is the time the forks not finished
-	// should take: their plan (suite.Estimate), scaled by the time the forks finished
+	// should take: their plan (package plan), scaled by the time the forks finished
 	// in this run took against their plan. Set for KindStart and KindFork.
 	Fork, Forks int
 	Left        time.Duration
