@@ -29,7 +29,7 @@ import (
 
 var binary string
 
-func TestMain(m *testing.M) { testbin.Main(m, "../cmd/wirebench", &binary) }
+func TestMain(m *testing.M) { testbin.Main(m, "github.com/wirebench/wirebench/cmd/wirebench", &binary) }
 
 func testSpec(protocol, transport string) spec.Spec {
 	s := spec.Default()

@@ -18,7 +18,7 @@ import (
 
 var binary string
 
-func TestMain(m *testing.M) { testbin.Main(m, "../cmd/wirebench", &binary) }
+func TestMain(m *testing.M) { testbin.Main(m, "github.com/wirebench/wirebench/cmd/wirebench", &binary) }
 
 // A worker language added from outside the driver: a launcher registered here, under
 // a worker kind no file of the driver or of launch names, is what Start (the one way

@@ -18,7 +18,7 @@ import (
 
 var binary string
 
-func TestMain(m *testing.M) { testbin.Main(m, "../cmd/wirebench", &binary) }
+func TestMain(m *testing.M) { testbin.Main(m, "github.com/wirebench/wirebench/cmd/wirebench", &binary) }
 
 // twoTargets is a suite of one comparison group of two targets, three forks of two
 // short rounds.

@@ -9,8 +9,9 @@ import (
 	"testing"
 )
 
-// Main builds the wirebench command at pkg (a path relative to the test's package,
-// e.g. "../cmd/wirebench") into a temporary directory, sets *binary to its path, runs
+// Main builds the wirebench command at pkg (its import path,
+// "github.com/wirebench/wirebench/cmd/wirebench", which holds wherever the test's
+// package lives; or a path relative to the test's package) into a temporary directory, sets *binary to its path, runs
 // the tests and exits with their code. Call it from TestMain. A failed build prints
 // the compiler's output and exits 2.
 func Main(m *testing.M, pkg string, binary *string) {

@@ -15,7 +15,7 @@ import (
 // binary is wirebench itself, for the Go workers of the mixed pairs.
 var binary string
 
-func TestMain(m *testing.M) { testbin.Main(m, "../../cmd/wirebench", &binary) }
+func TestMain(m *testing.M) { testbin.Main(m, "github.com/wirebench/wirebench/cmd/wirebench", &binary) }
 
 // The driver runs the Rust worker as it runs the others: Rust against Rust, and Rust
 // against Go in both directions, each interval with ops, histograms, CPU on both sides
