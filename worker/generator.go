@@ -13,9 +13,9 @@ import (
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/control"
 	"github.com/wirebench/wirebench/internal/cpuset"
-	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/protocol"
-	"github.com/wirebench/wirebench/transport"
+	"github.com/wirebench/wirebench/protocol/transport"
+	"github.com/wirebench/wirebench/spec/load"
 )
 
 // Generator is a load generator's clients and op: what a client worker runs its

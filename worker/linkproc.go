@@ -7,10 +7,10 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/control/controlpb"
-	"github.com/wirebench/wirebench/launch"
-	"github.com/wirebench/wirebench/link"
-	"github.com/wirebench/wirebench/sysstat"
-	"github.com/wirebench/wirebench/transport"
+	"github.com/wirebench/wirebench/driver/launch"
+	"github.com/wirebench/wirebench/protocol/transport"
+	"github.com/wirebench/wirebench/spec/link"
+	"github.com/wirebench/wirebench/worker/sysstat"
 )
 
 // linkProc is the link proxy a client worker runs beside itself: `wirebench link`,

@@ -23,13 +23,13 @@ import (
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/control"
 	"github.com/wirebench/wirebench/control/controlpb"
-	"github.com/wirebench/wirebench/engine"
 	"github.com/wirebench/wirebench/internal/cpuset"
 	"github.com/wirebench/wirebench/internal/host"
 	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/protocol/transport"
 	"github.com/wirebench/wirebench/spec"
-	"github.com/wirebench/wirebench/sysstat"
-	"github.com/wirebench/wirebench/transport"
+	"github.com/wirebench/wirebench/worker/engine"
+	"github.com/wirebench/wirebench/worker/sysstat"
 )
 
 // Worker serves the control API. Each RunServer or RunClient stream is independent;

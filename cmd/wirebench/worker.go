@@ -10,7 +10,7 @@ import (
 	"google.golang.org/grpc"
 
 	"github.com/wirebench/wirebench/control"
-	"github.com/wirebench/wirebench/transport"
+	"github.com/wirebench/wirebench/protocol/transport"
 	"github.com/wirebench/wirebench/worker"
 )
 
