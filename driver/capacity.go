@@ -11,7 +11,7 @@ import (
 	"github.com/wirebench/wirebench/driver/capacity"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/results"
-	"github.com/wirebench/wirebench/worker/engine"
+	"github.com/wirebench/wirebench/workers/go/engine"
 )
 
 // Capacity runs a capacity search on one target (res.Spec.Capacity must be set):

@@ -19,7 +19,7 @@ import (
 	"github.com/wirebench/wirebench/results/stats"
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/spec/load"
-	"github.com/wirebench/wirebench/worker/engine"
+	"github.com/wirebench/wirebench/workers/go/engine"
 )
 
 // Options of a driver.

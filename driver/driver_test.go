@@ -24,7 +24,7 @@ import (
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/spec/load"
 	_ "github.com/wirebench/wirebench/stack/all"
-	"github.com/wirebench/wirebench/worker/engine"
+	"github.com/wirebench/wirebench/workers/go/engine"
 )
 
 var binary string

@@ -23,7 +23,7 @@ import (
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/spec/link"
 	"github.com/wirebench/wirebench/spec/load"
-	"github.com/wirebench/wirebench/worker/engine"
+	"github.com/wirebench/wirebench/workers/go/engine"
 )
 
 // The tests of runs across hosts stand hosts in with network namespaces: a pair

@@ -17,9 +17,9 @@ import (
 	"github.com/wirebench/wirebench/protocol/transport"
 	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
-	"github.com/wirebench/wirebench/worker"
-	"github.com/wirebench/wirebench/worker/engine"
-	"github.com/wirebench/wirebench/worker/sysstat"
+	"github.com/wirebench/wirebench/workers/go"
+	"github.com/wirebench/wirebench/workers/go/engine"
+	"github.com/wirebench/wirebench/workers/go/sysstat"
 )
 
 // RunOneProcess measures a comparison group the way a Go program that compares

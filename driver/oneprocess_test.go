@@ -13,8 +13,8 @@ import (
 	"github.com/wirebench/wirebench/protocol/transport"
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/spec/load"
-	"github.com/wirebench/wirebench/worker/engine"
-	"github.com/wirebench/wirebench/worker/sysstat"
+	"github.com/wirebench/wirebench/workers/go/engine"
+	"github.com/wirebench/wirebench/workers/go/sysstat"
 )
 
 // lineSpec is rpcecho's benchmark: echo+stats of "Hello World" (11 B), one caller,

@@ -21,7 +21,7 @@ import (
 	"github.com/wirebench/wirebench/results/compare"
 	"github.com/wirebench/wirebench/runner"
 	"github.com/wirebench/wirebench/suite"
-	"github.com/wirebench/wirebench/worker/engine"
+	"github.com/wirebench/wirebench/workers/go/engine"
 )
 
 type runCmd struct {

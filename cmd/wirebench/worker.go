@@ -11,7 +11,7 @@ import (
 
 	"github.com/wirebench/wirebench/control"
 	"github.com/wirebench/wirebench/protocol/transport"
-	"github.com/wirebench/wirebench/worker"
+	"github.com/wirebench/wirebench/workers/go"
 )
 
 type workerCmd struct {

@@ -26,7 +26,7 @@ import (
 	"github.com/wirebench/wirebench/control/controlpb"
 	"github.com/wirebench/wirebench/driver/launch"
 	"github.com/wirebench/wirebench/spec"
-	"github.com/wirebench/wirebench/worker"
+	"github.com/wirebench/wirebench/workers/go"
 )
 
 // syncBuffer is a log written by the server's goroutines and read by the test.

@@ -34,7 +34,7 @@ import (
 	_ "github.com/wirebench/wirebench/stack/all"
 	"github.com/wirebench/wirebench/stack/gofasthttp"
 	"github.com/wirebench/wirebench/stack/instrument"
-	"github.com/wirebench/wirebench/worker/sysstat"
+	"github.com/wirebench/wirebench/workers/go/sysstat"
 )
 
 // TestConformance runs the conformance suite with the instrument as the client,

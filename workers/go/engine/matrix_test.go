@@ -10,7 +10,7 @@ import (
 	"github.com/wirebench/wirebench/protocol/transport"
 	"github.com/wirebench/wirebench/spec/load"
 	_ "github.com/wirebench/wirebench/stack/all"
-	"github.com/wirebench/wirebench/worker/engine"
+	"github.com/wirebench/wirebench/workers/go/engine"
 )
 
 // Every protocol × transport × workload × load model runs through the engine with

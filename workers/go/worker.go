@@ -28,8 +28,8 @@ import (
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/transport"
 	"github.com/wirebench/wirebench/spec"
-	"github.com/wirebench/wirebench/worker/engine"
-	"github.com/wirebench/wirebench/worker/sysstat"
+	"github.com/wirebench/wirebench/workers/go/engine"
+	"github.com/wirebench/wirebench/workers/go/sysstat"
 )
 
 // Worker serves the control API. Each RunServer or RunClient stream is independent;

@@ -10,7 +10,7 @@ import (
 	"github.com/wirebench/wirebench/driver/launch"
 	"github.com/wirebench/wirebench/protocol/transport"
 	"github.com/wirebench/wirebench/spec/link"
-	"github.com/wirebench/wirebench/worker/sysstat"
+	"github.com/wirebench/wirebench/workers/go/sysstat"
 )
 
 // linkProc is the link proxy a client worker runs beside itself: `wirebench link`,
