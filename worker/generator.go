@@ -15,6 +15,7 @@ import (
 	"github.com/wirebench/wirebench/internal/cpuset"
 	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/stack/outside"
 	"github.com/wirebench/wirebench/transport"
 )
 
@@ -77,7 +78,14 @@ func NewGenerator(ctx context.Context, res control.Resolved, target string, tc t
 	}
 	for range model.Connections {
 		dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		c, err := res.Client.NewClient(dctx, cfg)
+		var c protocol.Client
+		if s.Call != nil {
+			// A user's own method or endpoint, not the contract: the outside client,
+			// whatever the protocol's client stack.
+			c, err = outside.NewClient(dctx, res.Protocol.Name, s.Call, cfg)
+		} else {
+			c, err = res.Client.NewClient(dctx, cfg)
+		}
 		cancel()
 		if err != nil {
 			r.Close()
