@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math/big"
 	"strings"
 
 	"github.com/wirebench/wirebench/contract"
@@ -93,12 +94,10 @@ func subset(want, got any, path string) (string, bool) {
 			gs, isStr := got.(string)
 			return path, isStr && gs == w.String()
 		}
-		if g.String() == w.String() {
-			return "", true
-		}
-		wf, err1 := w.Float64()
-		gf, err2 := g.Float64()
-		return path, err1 == nil && err2 == nil && wf == gf
+		// Exactly, as rationals: 1.0 equals 1, and 64-bit integers keep every digit.
+		wr, ok1 := new(big.Rat).SetString(w.String())
+		gr, ok2 := new(big.Rat).SetString(g.String())
+		return path, ok1 && ok2 && wr.Cmp(gr) == 0
 	default:
 		return path, want == got
 	}
