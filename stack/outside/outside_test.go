@@ -188,3 +188,23 @@ func writeFile(t *testing.T, dir, name, content string) string {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestGhzBeside runs ghz (bojand/ghz, installed by scripts/install-tools.sh) and
+// wirebench against the same helloworld server with the same flags, translated as
+// docs/your-service.md's table says: both succeed, every call answered OK.
+func TestGhzBeside(t *testing.T) {
+	needNetns(t)
+	ghz := testtool.Command(t, "ghz")
+	addr, _ := serve(t, "greeter_server", "-port", "PORT")
+	out, err := exec.Command(ghz, "--insecure", "--proto", helloProto(), "--call", "helloworld.Greeter.SayHello",
+		"-d", `{"name":"g"}`, "-n", "500", "-c", "10", addr).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "[OK]   500 responses") {
+		t.Fatalf("ghz: %v\n%s", err, out)
+	}
+	b := benchJSON(t, "--insecure", "--proto", helloProto(), "--call", "helloworld.Greeter.SayHello",
+		"--data", `{"name":"g"}`, "-c", "10", "--target", "grpc://"+addr, "--expect", `{"message":"Hello g"}`)
+	wantCalls(t, b)
+	if b.Call != "helloworld.Greeter/SayHello" {
+		t.Errorf("ghz's spelling of the call read as %q, want helloworld.Greeter/SayHello", b.Call)
+	}
+}

@@ -268,5 +268,9 @@ func wantCalls(t *testing.T, b results.Benchmark) {
 	}
 }
 
-func helloProto() string { return filepath.Join(examples, "helloworld", "helloworld", "helloworld.proto") }
-func routeProto() string { return filepath.Join(examples, "route_guide", "routeguide", "route_guide.proto") }
+func helloProto() string {
+	return filepath.Join(examples, "helloworld", "helloworld", "helloworld.proto")
+}
+func routeProto() string {
+	return filepath.Join(examples, "route_guide", "routeguide", "route_guide.proto")
+}
