@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -218,59 +216,23 @@ func (c *targetFlags) data() ([]string, error) {
 	case c.Data != "" && c.DataFile != "":
 		return nil, usagef("give --data or --data-file, not both")
 	case c.Data != "":
-		return jsonMessages("--data", []byte(c.Data), false)
+		msgs, err := outside.Messages("--data", []byte(c.Data), false)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		return msgs, nil
 	case c.DataFile != "":
 		b, err := os.ReadFile(c.DataFile)
 		if err != nil {
 			return nil, usagef("--data-file: %v", err)
 		}
-		return jsonMessages(c.DataFile, b, true)
+		msgs, err := outside.Messages(c.DataFile, b, true)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		return msgs, nil
 	}
 	return nil, nil
-}
-
-// jsonMessages splits b into JSON messages: an array's elements, one value, or (lines)
-// one value a line, blank lines skipped. A line that is not JSON is named by its
-// number.
-func jsonMessages(where string, b []byte, lines bool) ([]string, error) {
-	t := bytes.TrimSpace(b)
-	if len(t) == 0 {
-		return nil, usagef("%s: no JSON message", where)
-	}
-	if t[0] == '[' {
-		var arr []json.RawMessage
-		if err := json.Unmarshal(t, &arr); err != nil {
-			return nil, usagef("%s: %v", where, err)
-		}
-		out := make([]string, len(arr))
-		for i, m := range arr {
-			out[i] = string(m)
-		}
-		return out, nil
-	}
-	if json.Valid(t) {
-		return []string{string(t)}, nil
-	}
-	if !lines {
-		return nil, usagef("%s: not JSON", where)
-	}
-	var out []string
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(nil, 64<<20)
-	for n := 1; sc.Scan(); n++ {
-		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 {
-			continue
-		}
-		if !json.Valid(line) {
-			return nil, usagef("%s:%d: not JSON", where, n)
-		}
-		out = append(out, string(line))
-	}
-	if err := sc.Err(); err != nil {
-		return nil, usagef("%s: %v", where, err)
-	}
-	return out, nil
 }
 
 // metadataFlag reads --metadata: a JSON object of strings.

@@ -208,3 +208,45 @@ func TestGhzBeside(t *testing.T) {
 		t.Errorf("ghz's spelling of the call read as %q, want helloworld.Greeter/SayHello", b.Call)
 	}
 }
+
+// TestGatewaySuite runs "our gRPC endpoint against our REST gateway" as one suite:
+// grpc-go's helloworld server called over gRPC, and through a grpc-gateway v2 REST
+// gateway in front of it, measured in interleaved rounds (smoke length) with a paired
+// ratio; the group's header says the outside servers were not frozen.
+func TestGatewaySuite(t *testing.T) {
+	needNetns(t)
+	grpcAddr, _ := serve(t, "greeter_server", "-port", "PORT")
+	gwAddr, _ := serve(t, "gateway", "-listen", "127.0.0.1:PORT", "-backend", grpcAddr)
+	dir := t.TempDir()
+	suite := writeFile(t, dir, "gateway.yaml", `name: grpc-vs-gateway
+description: helloworld's SayHello over gRPC and through a grpc-gateway REST gateway
+defaults: {warmup: 300ms, iterations: 4, duration: 250ms, forks: 2, method: interleaved}
+load: {concurrency: 8}
+targets:
+  - protocol: grpc-proto
+    target: grpc://`+grpcAddr+`
+    call: helloworld.Greeter/SayHello
+    proto: `+helloProto()+`
+    data: '{"name":"s"}'
+    expect: '{"message":"Hello s"}'
+  - protocol: http-json
+    target: http://`+gwAddr+`/v1/hello
+    body: '{"name":"s"}'
+    expect: '{"message":"Hello s"}'
+workloads: [call]
+`)
+	out := filepath.Join(dir, "out")
+	code, stdout, stderr := wirebench(t, "run", suite, "--smoke", "-o", out, "--no-store")
+	if code != 0 {
+		t.Fatalf("run: exit %d\n%s%s", code, stdout, stderr)
+	}
+	report, err := os.ReadFile(filepath.Join(out, "report.md"))
+	if err != nil {
+		t.Fatalf("%v\n%s%s", err, stdout, stderr)
+	}
+	for _, want := range []string{"target=" + grpcAddr, "target=" + gwAddr, "call=POST v1.hello", "cannot be frozen"} {
+		if !strings.Contains(string(report), want) {
+			t.Errorf("report.md lacks %q:\n%s", want, report)
+		}
+	}
+}
