@@ -250,3 +250,31 @@ workloads: [call]
 		}
 	}
 }
+
+// TestConnectAndGRPCWeb calls a method of a schema over the Connect protocol (binary
+// and JSON codecs) and gRPC-Web, unary and server-streaming, and over TLS. The
+// servers are wirebench's own connect-go servers of its contract (`wirebench
+// serve`), loaded as any outside server is, through their .proto: no server of
+// those protocols that nobody here wrote is built here.
+func TestConnectAndGRPCWeb(t *testing.T) {
+	needServers(t)
+	proto := filepath.Join("..", "..", "contract", "schema", "wirebench.proto")
+	for _, p := range []string{"connect-proto", "connect-json", "grpc-web"} {
+		t.Run(p, func(t *testing.T) {
+			addr, _ := serve(t, "wirebench", "serve", "-p", p, "--listen", "tcp://127.0.0.1:PORT")
+			at := []string{"-p", p, "--target", "http://" + addr, "--proto", proto}
+			b := benchJSON(t, append(at, "--call", "wirebench.v1.EchoService/Echo", "--data", `{"payload":"hi"}`, "--expect", `{"payload":"hi"}`)...)
+			wantCalls(t, b)
+			if b.Protocol != p {
+				t.Errorf("protocol %q, want %q", b.Protocol, p)
+			}
+			wantCalls(t, benchJSON(t, append(at, "--call", "wirebench.v1.TradeService/StreamTrades", "--data", `{"count":20}`, "--expect", `{}`)...))
+		})
+	}
+	t.Run("tls", func(t *testing.T) {
+		ca := filepath.Join(t.TempDir(), "ca.pem")
+		addr, _ := serve(t, "wirebench", "serve", "-p", "connect-proto", "--listen", "tcp://127.0.0.1:PORT", "--tls", "--tls-ca-out", ca)
+		wantCalls(t, benchJSON(t, "-p", "connect-proto", "--target", "https://"+addr, "--proto", proto, "--tls-bench-ca", ca,
+			"--call", "wirebench.v1.EchoService/Echo", "--data", `{"payload":"tls"}`, "--expect", `{"payload":"tls"}`))
+	})
+}
