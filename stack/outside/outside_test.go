@@ -271,6 +271,19 @@ func TestConnectAndGRPCWeb(t *testing.T) {
 			wantCalls(t, benchJSON(t, append(at, "--call", "wirebench.v1.TradeService/StreamTrades", "--data", `{"count":20}`, "--expect", `{}`)...))
 		})
 	}
+	t.Run("http2", func(t *testing.T) {
+		// An HTTP endpoint over HTTP/2 (h2c), which go-httpbin does not speak: the
+		// contract's http-json server of net/http does.
+		addr, _ := serve(t, "wirebench", "serve", "-p", "http-json", "--listen", "tcp://127.0.0.1:PORT")
+		b := benchJSON(t, "--target", "http://"+addr+"/echo", "--body", `{"payload":"h2"}`, "--expect", `{"payload":"h2"}`, "--option", "http=2")
+		wantCalls(t, b)
+		one := benchJSON(t, "--target", "http://"+addr+"/echo", "--body", `{"payload":"h2"}`, "--expect", `{"payload":"h2"}`)
+		// HTTP/2's frames and compressed headers make a call's bytes differ from
+		// HTTP/1.1's: the option took effect.
+		if b.Summary.BytesSentPerOp == one.Summary.BytesSentPerOp {
+			t.Errorf("HTTP/2 and HTTP/1.1 sent %v bytes a call each; want them to differ", b.Summary.BytesSentPerOp)
+		}
+	})
 	t.Run("tls", func(t *testing.T) {
 		ca := filepath.Join(t.TempDir(), "ca.pem")
 		addr, _ := serve(t, "wirebench", "serve", "-p", "connect-proto", "--listen", "tcp://127.0.0.1:PORT", "--tls", "--tls-ca-out", ca)
