@@ -102,7 +102,7 @@ func (c *targetFlags) prepareOutside(ctx context.Context) error {
 		return c.httpCall(path)
 	case c.Call == "":
 		return usagef("--target %s://...: give the method, --call package.Service/Method", scheme)
-	case scheme == "grpc" || scheme == "grpcs":
+	case scheme == "grpc" || scheme == "grpcs" || !outsideScheme: // a tcp:// or unix:// target with --call
 		if c.Protocol == "" {
 			c.Protocol = grpcproto.Name
 		}

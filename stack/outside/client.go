@@ -33,8 +33,9 @@ func (c *Client) Close() error { return c.close() }
 
 // NewClient connects a client of call over protocol proto (grpc-proto, connect-proto,
 // connect-json or grpc-web for an RPC; http-json for an HTTP call) to cfg.Target,
-// through cfg.Dial (so that bytes are counted) and with cfg.TLS. Unless cfg.NoProbe it
-// waits, within ctx, until the connection is up, so a dead target fails here.
+// through cfg.Dial (so that bytes are counted) and with cfg.TLS. A gRPC client waits,
+// within ctx, until its connection is up, so a dead target fails here; the others
+// connect on their first call (the worker's check before a run makes one).
 func NewClient(ctx context.Context, proto string, call *spec.Call, cfg protocol.ClientConfig) (*Client, error) {
 	if err := call.Validate(); err != nil {
 		return nil, err

@@ -29,6 +29,9 @@ func TestHelloworld(t *testing.T) {
 	if b.Summary.BytesSentPerOp <= 0 || b.Summary.BytesRecvPerOp <= 0 {
 		t.Errorf("bytes per op %v sent, %v received; want them counted", b.Summary.BytesSentPerOp, b.Summary.BytesRecvPerOp)
 	}
+	t.Run("tcp target", func(t *testing.T) { // --target tcp:// with --call: gRPC, as ghz
+		wantCalls(t, benchJSON(t, "--target", "tcp://"+addr, "--call", "helloworld.Greeter.SayHello", "--proto", helloProto(), "--connections", "2"))
+	})
 	t.Run("protoset", func(t *testing.T) {
 		protoc := testtool.Command(t, "protoc")
 		set := filepath.Join(t.TempDir(), "hello.protoset")
