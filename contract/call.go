@@ -19,7 +19,7 @@ type Caller interface {
 // the contract serves.
 var CallWorkload = &Workload{
 	Name:    "call",
-	Summary: "one call of an outside server's own method or endpoint (bench --call or --target http://...; docs/your-service.md)",
+	Summary: "one call of your own method or endpoint (docs/your-service.md)",
 	Calls:   one,
 	New: func(Params, *Dataset) (Op, error) {
 		return func(ctx context.Context, s Service, seq uint64) error {
