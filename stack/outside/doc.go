@@ -5,7 +5,7 @@
 // "call" (contract.CallWorkload), and its every answer's status is checked and, with
 // spec.Call.Expect, its reply.
 //
-// A failed call's error carries its status (a StatusError: "grpc:UNAVAILABLE",
+// A failed call's error carries its status (a StatusError: "grpc:Unavailable",
 // "connect:not_found", "http:503"), which the engine counts by status code.
 //
 // The schema is loaded once, where the benchmark is resolved (Schema: .proto files,
