@@ -180,3 +180,14 @@ func TestCallRoundTrip(t *testing.T) {
 		t.Errorf("CallOf(bad JSON) = %v, want an error naming the benchmark", err)
 	}
 }
+
+// An outside call is made by stack/outside's client: a client stack named for it is
+// refused.
+func TestCallRefusesAClientStack(t *testing.T) {
+	s := spec.Default()
+	s.Protocol, s.Target, s.Workload, s.ClientStack = "grpc-proto", "tcp://127.0.0.1:9", spec.CallWorkload, "instrument"
+	s.Call = &spec.Call{Kind: spec.CallRPC, Method: "pkg.S/M", Schema: []byte{1}}
+	if _, err := Resolve(s); err == nil || !strings.Contains(err.Error(), "instrument") {
+		t.Errorf("Resolve with a client stack: %v, want an error naming it", err)
+	}
+}
