@@ -51,14 +51,18 @@ type Call struct {
 }
 
 // Name names the call in a benchmark's name: the method, or the HTTP method and path
-// (slashes become dots there, as a name's parts are separated by slashes, and the
-// query is dropped).
+// with its query. Slashes become dots, as a name's parts are separated by slashes,
+// and commas semicolons, as its tags are separated by commas. Two calls that differ
+// only in their data or body have one name: a label tells them apart.
 func (c *Call) Name() string {
 	if c.Kind == CallHTTP {
-		p, _, _ := strings.Cut(c.Path, "?")
+		p, q, hasQuery := strings.Cut(c.Path, "?")
 		p = strings.Trim(strings.ReplaceAll(p, "/", "."), ".")
 		if p == "" {
 			p = "."
+		}
+		if hasQuery {
+			p += "?" + strings.NewReplacer("/", ".", ",", ";").Replace(q)
 		}
 		return c.HTTPMethod + " " + p
 	}

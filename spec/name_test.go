@@ -47,8 +47,8 @@ func TestNameOfAnOutsideCall(t *testing.T) {
 	if got, want := s.Name(), "grpc-proto[target=127.0.0.1:50051,call=helloworld.Greeter.SayHello]/tcp/call/closed-c50"; got != want {
 		t.Errorf("Name() = %q, want %q", got, want)
 	}
-	s.Call = &Call{Kind: CallHTTP, HTTPMethod: "POST", Path: "/v1/hello?x=1"}
-	if got, want := s.Series(), "grpc-proto[target=127.0.0.1:50051,call=POST v1.hello]"; got != want {
+	s.Call = &Call{Kind: CallHTTP, HTTPMethod: "POST", Path: "/v1/hello?x=1,2&y=a/b"}
+	if got, want := s.Series(), "grpc-proto[target=127.0.0.1:50051,call=POST v1.hello?x=1;2&y=a.b]"; got != want {
 		t.Errorf("Series() = %q, want %q", got, want)
 	}
 	if err := s.Validate(); err != nil {
