@@ -14,9 +14,9 @@ import (
 	"github.com/wirebench/wirebench/protocol/connectproto"
 	"github.com/wirebench/wirebench/protocol/grpcproto"
 	"github.com/wirebench/wirebench/protocol/httpjson"
+	"github.com/wirebench/wirebench/protocol/transport"
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/stack/outside"
-	"github.com/wirebench/wirebench/transport"
 )
 
 // outsideFlags load an outside server's own method or endpoint (docs/your-service.md)

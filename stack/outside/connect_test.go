@@ -17,8 +17,8 @@ import (
 
 	"github.com/wirebench/wirebench/internal/protoload"
 	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/protocol/transport"
 	"github.com/wirebench/wirebench/spec"
-	"github.com/wirebench/wirebench/transport"
 )
 
 // sumProto is a schema with a client-streaming and a bidirectional method, which

@@ -18,8 +18,8 @@ import (
 
 	"github.com/wirebench/wirebench/internal/protoload"
 	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/protocol/transport"
 	"github.com/wirebench/wirebench/stack/internal/grpcx"
-	"github.com/wirebench/wirebench/transport"
 )
 
 // FromReflection is spec.Call.SchemaFrom for a schema the server's reflection service
