@@ -1,6 +1,7 @@
 package control
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -31,6 +32,13 @@ func BenchmarkMessage(r Resolved) *controlpb.Benchmark {
 		Load: &controlpb.LoadModel{Kind: string(m.Kind), Concurrency: int32(m.Concurrency),
 			Connections: int32(m.Connections), Rate: m.Rate, Arrival: string(m.Arrival)},
 	}
+	if s.Call != nil {
+		j, err := json.Marshal(s.Call)
+		if err != nil {
+			panic("control: a spec.Call always marshals: " + err.Error())
+		}
+		b.Call = string(j)
+	}
 	pb := b.ProtoReflect()
 	for _, st := range spec.Settings {
 		if st.Wire != "" {
@@ -40,7 +48,7 @@ func BenchmarkMessage(r Resolved) *controlpb.Benchmark {
 	return b
 }
 
-// SpecOf is the inverse of BenchmarkMessage. The settings only the driver reads (CPU
+// SpecOf is the inverse of BenchmarkMessage; CallOf reads its call. The settings only the driver reads (CPU
 // sets, JVM options, an adaptive warm-up's bound) and the target stay with the
 // driver, at their zero values.
 func SpecOf(b *controlpb.Benchmark) spec.Spec {
@@ -61,6 +69,19 @@ func SpecOf(b *controlpb.Benchmark) spec.Spec {
 		}
 	}
 	return s
+}
+
+// CallOf returns the outside call of a benchmark message (nil when it has none), or
+// an error when its JSON does not read.
+func CallOf(b *controlpb.Benchmark) (*spec.Call, error) {
+	if b.GetCall() == "" {
+		return nil, nil
+	}
+	c := new(spec.Call)
+	if err := json.Unmarshal([]byte(b.GetCall()), c); err != nil {
+		return nil, fmt.Errorf("benchmark %s: its call: %w", b.GetName(), err)
+	}
+	return c, nil
 }
 
 // wireField is the controlpb.Benchmark field of st. TestWireFields checks that

@@ -4,6 +4,7 @@ import (
 	"math/rand"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"testing/quick"
 	"time"
@@ -28,7 +29,7 @@ func TestWireFields(t *testing.T) {
 	// What the message says of the target and workload, mapped by hand.
 	mapped := map[string]bool{"name": true, "protocol": true, "server_stack": true, "client_stack": true,
 		"label": true, "transport": true, "workload": true, "payload": true, "increments": true, "trades": true, "trade": true,
-		"client_options": true, "server_options": true, "load": true}
+		"client_options": true, "server_options": true, "load": true, "call": true}
 	kinds := map[spec.Kind][]protoreflect.Kind{
 		spec.Duration: {protoreflect.Int64Kind}, spec.Int: {protoreflect.Int32Kind, protoreflect.Int64Kind},
 		spec.Size: {protoreflect.Int32Kind, protoreflect.Int64Kind}, spec.Uint: {protoreflect.Uint64Kind},
@@ -151,5 +152,42 @@ func TestMessageRoundTrip(t *testing.T) {
 	}
 	if err := quick.Check(roundTrip, &quick.Config{MaxCount: 2000, Rand: rand.New(rand.NewSource(1))}); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestCallRoundTrip checks that an outside call travels to a worker whole, and that a
+// message without one reads as none.
+func TestCallRoundTrip(t *testing.T) {
+	s := spec.Default()
+	s.Protocol, s.Target, s.Workload = "grpc-proto", "tcp://127.0.0.1:9", spec.CallWorkload
+	s.Call = &spec.Call{Kind: spec.CallRPC, Method: "pkg.S/M", Schema: []byte{1, 2, 3}, SchemaFrom: "x.proto",
+		Data: []string{`{"a":1}`, `{"a":2}`}, Metadata: map[string]string{"k": "v"}, Expect: `{"b":2}`}
+	r, err := Resolve(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := CallOf(BenchmarkMessage(r))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, s.Call) {
+		t.Errorf("call after the wire = %+v, want %+v", got, s.Call)
+	}
+	if c, err := CallOf(&controlpb.Benchmark{}); c != nil || err != nil {
+		t.Errorf("CallOf(no call) = %v, %v; want nil, nil", c, err)
+	}
+	if _, err := CallOf(&controlpb.Benchmark{Name: "b", Call: "{"}); err == nil || !strings.Contains(err.Error(), "benchmark b") {
+		t.Errorf("CallOf(bad JSON) = %v, want an error naming the benchmark", err)
+	}
+}
+
+// An outside call is made by stack/outside's client: a client stack named for it is
+// refused.
+func TestCallRefusesAClientStack(t *testing.T) {
+	s := spec.Default()
+	s.Protocol, s.Target, s.Workload, s.ClientStack = "grpc-proto", "tcp://127.0.0.1:9", spec.CallWorkload, "instrument"
+	s.Call = &spec.Call{Kind: spec.CallRPC, Method: "pkg.S/M", Schema: []byte{1}}
+	if _, err := Resolve(s); err == nil || !strings.Contains(err.Error(), "instrument") {
+		t.Errorf("Resolve with a client stack: %v, want an error naming it", err)
 	}
 }

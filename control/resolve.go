@@ -59,6 +59,9 @@ func Resolve(s spec.Spec) (Resolved, error) {
 	if s.ClientStack == p.DefaultClient {
 		s.ClientStack = ""
 	}
+	if s.Call != nil && s.ClientStack != "" {
+		return Resolved{}, fmt.Errorf("an outside call is made by wirebench's own client of it (stack/outside, in the Go worker), not by the %s client stack", s.ClientStack)
+	}
 	switch {
 	case p.InProcess && s.Target != "":
 		return Resolved{}, fmt.Errorf("%s is in-process: it has no server to target", p.Name)

@@ -45,6 +45,12 @@ func DescribeSpec(s spec.Spec) results.Benchmark {
 		Mode: s.Mode, WarmupSeconds: s.Warmup.Seconds(), WarmupMaxSeconds: s.WarmupMax.Seconds(), KeepAliveSeconds: s.KeepAlive.Seconds(), IterationSeconds: s.IterationTime.Seconds(),
 		IterationOps: s.IterationOps, Iterations: s.Iterations,
 	}
+	if s.Call != nil {
+		b.Call = s.Call.Method
+		if s.Call.Kind == spec.CallHTTP {
+			b.Call = s.Call.HTTPMethod + " " + s.Call.Path
+		}
+	}
 	srv, cli := s.Pinning()
 	b.Shape = &results.Shape{Name: s.Shape, ServerCPUs: cpuset.FormatCPUList(srv), ClientCPUs: cpuset.FormatCPUList(cli)}
 	if b.Shape.Name == "" {

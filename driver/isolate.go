@@ -3,6 +3,8 @@ package driver
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/wirebench/wirebench/internal/freeze"
 	"github.com/wirebench/wirebench/spec"
@@ -38,7 +40,23 @@ func isolationFor(specs []spec.Spec, hosts spec.Hosts) (*isolation, error) {
 	if err != nil {
 		return &isolation{method: "none: " + err.Error()}, nil
 	}
-	return &isolation{method: string(f.Method()), f: f, groups: make([]freeze.Group, n), frozen: make([]bool, n)}, nil
+	return &isolation{method: string(f.Method()) + outsideNote(specs), f: f, groups: make([]freeze.Group, n), frozen: make([]bool, n)}, nil
+}
+
+// outsideNote says, for a group with outside servers (an address, not a server
+// wirebench started), that those cannot be frozen: wirebench freezes only the
+// processes it started, their clients. "" when the group has none.
+func outsideNote(specs []spec.Spec) string {
+	var outside []string
+	for _, s := range specs {
+		if s.Target != "" && !slices.Contains(outside, s.Target) {
+			outside = append(outside, s.Target)
+		}
+	}
+	if len(outside) == 0 {
+		return ""
+	}
+	return "; the outside servers at " + strings.Join(outside, ", ") + " cannot be frozen: only their clients were"
 }
 
 // Method is what results record of the isolation (Benchmark.Isolation).

@@ -38,6 +38,7 @@ var benchmarkColumns = []csvColumn{
 	{"params", func(b *results.Benchmark) string { return results.ParamString(b.Params) }},
 	{"options", func(b *results.Benchmark) string { return mapString(b.Options) }},
 	{"target", func(b *results.Benchmark) string { return b.Target }},
+	{"call", func(b *results.Benchmark) string { return b.Call }},
 	{"load_model", func(b *results.Benchmark) string { return b.Load.Model }},
 	{"load_concurrency", func(b *results.Benchmark) string { return strconv.Itoa(b.Load.Concurrency) }},
 	{"load_connections", func(b *results.Benchmark) string { return strconv.Itoa(b.Load.Connections) }},
@@ -92,6 +93,7 @@ var summaryColumns = []csvColumn{
 	{"ops", func(b *results.Benchmark) string { return strconv.FormatInt(b.Summary.Ops, 10) }},
 	{"errors", func(b *results.Benchmark) string { return strconv.FormatInt(b.Summary.Errors, 10) }},
 	{"errors_by_kind", func(b *results.Benchmark) string { return mapString(b.Summary.ErrorsByKind) }},
+	{"errors_by_status", func(b *results.Benchmark) string { return mapString(b.Summary.ErrorsByStatus) }},
 	{"overflow", func(b *results.Benchmark) string { return strconv.FormatInt(b.Summary.Overflow, 10) }},
 	{"client_cpu_us_per_op", func(b *results.Benchmark) string { return csvFloat(b.Summary.ClientCPUUsPerOp) }},
 	{"server_cpu_us_per_op", func(b *results.Benchmark) string {

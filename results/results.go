@@ -206,6 +206,10 @@ type Benchmark struct {
 	// Target is the address of an outside server, set when one was loaded
 	// instead of a server wirebench started.
 	Target string `json:"target,omitempty"`
+	// Call is the outside server's own method ("pkg.Service/Method") or endpoint
+	// ("GET /path") that was loaded at Target, when it was not wirebench's contract
+	// (the workload "call"); its series is named by Target and Call.
+	Call string `json:"call,omitempty"`
 	// ServerStack and ClientStack are the implementations of each side, with the
 	// tier of this run (tuned when options changed a library's defaults). For an
 	// in-process protocol both are the stack the service runs in; for an outside
@@ -439,8 +443,15 @@ type Summary struct {
 	LagUs          *Latency   `json:"lag_us,omitempty"`
 	Ops            int64      `json:"ops"`
 	Errors         int64      `json:"errors"`
-	// ErrorsByKind counts errors by kind, e.g. {"unavailable": 3, "timeout": 1}.
+	// ErrorsByKind counts errors by kind, e.g. {"unavailable": 3, "timeout": 1};
+	// the calls an outside server answered with an error status are counted as
+	// "status" here, and by their status in ErrorsByStatus.
 	ErrorsByKind map[string]int64 `json:"errors_by_kind,omitempty"`
+	// ErrorsByStatus counts the calls an outside server (the workload "call")
+	// answered with an error status, by the status: the protocol and its code,
+	// e.g. {"grpc:Unavailable": 3, "http:503": 1}. Absent in files of earlier
+	// versions, which had no outside calls.
+	ErrorsByStatus map[string]int64 `json:"errors_by_status,omitempty"`
 	// Overflow counts open-model arrivals that found every in-flight slot busy
 	// and so started late.
 	Overflow         int64   `json:"overflow,omitempty"`

@@ -24,6 +24,12 @@ func (s Spec) Series() string {
 	if s.Label != "" {
 		tags = append(tags, s.Label)
 	}
+	if s.Call != nil {
+		// An outside server's series is its own: named by its address and call, never
+		// merged with wirebench's servers of the same protocol and workload.
+		_, addr, _ := strings.Cut(s.Target, "://")
+		tags = append(tags, "target="+strings.ReplaceAll(addr, "/", "."), "call="+s.Call.Name())
+	}
 	if s.ServerStack != "" {
 		tags = append(tags, "server="+s.ServerStack)
 	}

@@ -35,3 +35,31 @@ func TestRoundsGroup(t *testing.T) {
 		t.Error("Validate accepted interleave_by client")
 	}
 }
+
+// An outside server's series is named by its address and call, so that it is never
+// merged with wirebench's own server of the same protocol and workload, nor with
+// another server or call.
+func TestNameOfAnOutsideCall(t *testing.T) {
+	s := Default()
+	s.Protocol, s.Transport, s.Workload = "grpc-proto", TCP, CallWorkload
+	s.Target = "tcp://127.0.0.1:50051"
+	s.Call = &Call{Kind: CallRPC, Method: "helloworld.Greeter/SayHello", Schema: []byte{0}}
+	if got, want := s.Name(), "grpc-proto[target=127.0.0.1:50051,call=helloworld.Greeter.SayHello]/tcp/call/closed-c50"; got != want {
+		t.Errorf("Name() = %q, want %q", got, want)
+	}
+	s.Call = &Call{Kind: CallHTTP, HTTPMethod: "POST", Path: "/v1/hello?x=1,2&y=a/b"}
+	if got, want := s.Series(), "grpc-proto[target=127.0.0.1:50051,call=POST v1.hello?x=1;2&y=a.b]"; got != want {
+		t.Errorf("Series() = %q, want %q", got, want)
+	}
+	if err := s.Validate(); err != nil {
+		t.Errorf("Validate: %v", err)
+	}
+	s.Workload = "echo"
+	if err := s.Validate(); err == nil {
+		t.Error("an outside call under a contract workload validates")
+	}
+	s.Workload, s.Call = CallWorkload, nil
+	if err := s.Validate(); err == nil {
+		t.Error("the call workload without a call validates")
+	}
+}

@@ -38,6 +38,9 @@ type Spec struct {
 	// Target, when set, is an outside server to load (tcp://HOST:PORT or
 	// unix:///PATH): no server worker is started.
 	Target string
+	// Call, when set, is the outside call made at Target (a user's own method or
+	// endpoint, not the contract), under the workload CallWorkload.
+	Call *Call
 	// Workload is a contract workload name and Params its parameters.
 	Workload string
 	Params   contract.Params
@@ -310,6 +313,9 @@ func (s Spec) Validate() error {
 	}
 	if _, err := s.Load.Normalize(); err != nil {
 		return bad("load", "%v", err)
+	}
+	if err := s.checkCall(); err != nil {
+		return err
 	}
 	if s.Capacity != nil {
 		if s.Load.Kind != load.Open {

@@ -11,6 +11,7 @@ import (
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/transport"
+	"github.com/wirebench/wirebench/spec"
 )
 
 // target is one entry of targets: a protocol, where it runs, and its overrides.
@@ -24,7 +25,8 @@ type target struct {
 	// default), crossed with each other; their nodes say where a duplicate differs.
 	serverStacks, clientStacks         []string
 	serverStackNodes, clientStackNodes []*yaml.Node
-	address                            string // set for an outside server
+	address                            string     // set for an outside server
+	call                               *spec.Call // an outside server's own call (target:, outside.go)
 	options                            map[string]string
 	serverOptions                      map[string]string
 	settings                           settings
@@ -42,7 +44,7 @@ type workload struct {
 }
 
 var (
-	targetKeys   = append([]string{"protocol", "server_stack", "client_stack", "label", "transports", "tls", "address", "options", "server_options"}, append(settingKeys, "load")...)
+	targetKeys   = append(append([]string{"protocol", "server_stack", "client_stack", "label", "transports", "tls", "address", "options", "server_options"}, outsideKeys...), append(settingKeys, "load")...)
 	paramKeys    = []string{"payloads", "increments", "trades", "trade"}
 	workloadKeys = append(append([]string{"name"}, paramKeys...), append(settingKeys, "load")...)
 )
@@ -130,6 +132,7 @@ func (c *checker) readTarget(n *yaml.Node, i int) *target {
 		t.load = c.readLoad(f.val, where+".load")
 	}
 	c.readWhere(t, fs)
+	c.readOutside(t, fs)
 	t.serverStacks, t.serverStackNodes = c.readStacks(t, fs, "server_stack", protocol.ServerSide)
 	t.clientStacks, t.clientStackNodes = c.readStacks(t, fs, "client_stack", protocol.ClientSide)
 	return t

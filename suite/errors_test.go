@@ -73,7 +73,7 @@ var errorCases = []struct {
 		|  - protocol: grpc-proto
 		|    transport: unix
 		|workloads: [person.get]`,
-		`t.yaml:4:5: unknown key "transport" in targets[1] (valid: protocol, server_stack, client_stack, label, transports, tls, address, options, server_options, warmup, warmup_max, keep_alive, iterations, duration, ops, forks, mode, method, call_timeout, server_cpus, client_cpus, shape, isolation, worker_lifetime, data_size, data_seed, arrival_seed, max_message_size, jvm_args, load); did you mean transports?`},
+		`t.yaml:4:5: unknown key "transport" in targets[1] (valid: protocol, server_stack, client_stack, label, transports, tls, address, options, server_options, target, call, proto, import_paths, protoset, data, data_file, metadata, expect, http_method, headers, body, warmup, warmup_max, keep_alive, iterations, duration, ops, forks, mode, method, call_timeout, server_cpus, client_cpus, shape, isolation, worker_lifetime, data_size, data_seed, arrival_seed, max_message_size, jvm_args, load); did you mean transports?`},
 	{"unknown key in a workload", `
 		|targets: [direct]
 		|workloads:

@@ -106,6 +106,7 @@ func benchmark(t *target, transport, serverStack, clientStack string, w *contrac
 	sp := spec.Default()
 	sp.Protocol, sp.ServerStack, sp.ClientStack, sp.Label = t.proto.Name, serverStack, clientStack, t.label
 	sp.Transport, sp.Target, sp.Workload, sp.Params = transport, t.address, w.Name, p
+	sp.Call = t.call
 	sp.ClientOptions, sp.ServerOptions = cloneMap(t.options), cloneMap(t.serverOptions)
 	sp.Load, sp.Capacity = lp.model, lp.capacity
 	s.apply(&sp)

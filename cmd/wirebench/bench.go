@@ -34,11 +34,11 @@ import (
 // spec.Settings (settingFlags), with spec.Default's values as their defaults, so a
 // command and a suite given the same values build the same spec.
 type targetFlags struct {
-	Protocol    string `short:"p" required:"" help:"Protocol to benchmark (see 'wirebench list')."`
+	Protocol    string `short:"p" help:"Protocol to benchmark (see 'wirebench list'); required but with an outside target of its own scheme (grpc://, http://)."`
 	ServerStack string `help:"Server stack (default: the protocol's production stack; see 'wirebench list')."`
 	ClientStack string `help:"Client stack (default: the protocol's production stack; see 'wirebench list')."`
 	Transport   string `default:"${transport}" enum:"tcp,unix,tls,quic" help:"Transport between client and server: tcp (loopback), unix, tls (tcp with TLS 1.3, as --tls), or quic (UDP with TLS 1.3, for HTTP/3 stacks only)."`
-	Target      string `short:"t" help:"Load this running server (ours or anyone's that speaks the contract) instead of starting one: tcp://HOST:PORT, unix:///PATH, or udp://HOST:PORT (HTTP/3)."`
+	Target      string `short:"t" help:"Load this running server instead of starting one: one of the contract, tcp://HOST:PORT, unix:///PATH, or udp://HOST:PORT (HTTP/3); or anyone's own method with --call (grpc://HOST:PORT, grpcs://, or http(s)://HOST:PORT for Connect and gRPC-Web), or an HTTP endpoint, http(s)://HOST:PORT/PATH (docs/your-service.md)."`
 	Workload    string `short:"w" default:"${workload}" help:"Workload to run (see 'wirebench list')."`
 
 	Payload    *units.Size `help:"echo, echo+stats: payload size (e.g. 11B, 1KiB, 100KiB)."`
@@ -65,6 +65,7 @@ type targetFlags struct {
 	hostFlags
 	recordFlags
 	benchTLSFlags
+	outsideFlags
 }
 
 type benchCmd struct {
@@ -112,11 +113,15 @@ func (c *benchCmd) spec() (control.Resolved, error) {
 // interleave with, so it is measured sequentially.
 func (c *targetFlags) resolve(m load.Model, plan func(*spec.Spec)) (control.Resolved, error) {
 	w, err := contract.LookupWorkload(c.Workload)
+	if c.call != nil {
+		w, err = contract.CallWorkload, nil // an outside call runs its own workload
+	}
 	if err != nil {
 		return control.Resolved{}, usageError{err}
 	}
 	s := spec.Default()
 	s.Protocol, s.ServerStack, s.ClientStack, s.Transport, s.Target = c.Protocol, c.ServerStack, c.ClientStack, c.Transport, c.Target
+	s.Call = c.call
 	if c.TLS || c.Transport == spec.TLS {
 		switch c.Transport {
 		case spec.Unix:
@@ -212,6 +217,9 @@ func keyValues(flag string, kvs []string) (map[string]string, error) {
 func (c *targetFlags) pinned() bool { return !c.NoPin && runtime.NumCPU() >= 2 }
 
 func (c *benchCmd) Run(e *env) error {
+	if err := c.prepareOutside(e.ctx); err != nil {
+		return err
+	}
 	res, err := c.spec()
 	if err != nil {
 		return err
@@ -231,6 +239,9 @@ func (c *benchCmd) Run(e *env) error {
 	progress, err := c.start(e, fmt.Sprintf("%s: %d fork(s) × (warmup %v + %d iterations)", sp.Name(), sp.Forks, sp.Warmup, sp.Iterations))
 	if err != nil {
 		return err
+	}
+	if sp.Call != nil {
+		fmt.Fprintf(progress, "wirebench: %s at %s\n", outsideSummary(sp.Call), sp.Target)
 	}
 	srvCPUs, cliCPUs := sp.Pinning()
 	env, err := runner.Environment(e.ctx, buildVersion(), srvCPUs, cliCPUs, hosts)
@@ -283,7 +294,7 @@ func (c *benchCmd) Run(e *env) error {
 // its own framing. A TLS or QUIC target, or a protocol without a Go client, is not
 // checked.
 func checkTarget(ctx context.Context, sp spec.Spec) error {
-	if sp.Target == "" || (sp.Transport != spec.TCP && sp.Transport != spec.Unix) {
+	if sp.Target == "" || sp.Call != nil || (sp.Transport != spec.TCP && sp.Transport != spec.Unix) {
 		return nil
 	}
 	target, err := transport.Parse(sp.Target)

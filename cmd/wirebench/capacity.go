@@ -42,6 +42,9 @@ func (c *capacityCmd) spec() (control.Resolved, error) {
 // Run searches for the highest rate the target sustains within the objectives and
 // prints the steps and the answer.
 func (c *capacityCmd) Run(e *env) error {
+	if err := c.prepareOutside(e.ctx); err != nil {
+		return err
+	}
 	res, err := c.spec()
 	if err != nil {
 		return err

@@ -61,7 +61,7 @@ func (c listCmd) Run(e *env) error {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "WORKLOAD\tPARAMETERS\tDESCRIPTION")
-	for _, wl := range contract.Workloads() {
+	for _, wl := range append(contract.Workloads(), contract.CallWorkload) {
 		fmt.Fprintf(w, "%s\t%s\t%s\n", wl.Name, workloadParams(wl), wl.Summary)
 	}
 	fmt.Fprintln(w)

@@ -82,8 +82,12 @@ type Benchmark struct {
 	DataSize    int32  `protobuf:"varint,24,opt,name=data_size,json=dataSize,proto3" json:"data_size,omitempty"`
 	// max_message_size bounds one message on both sides, in bytes.
 	MaxMessageSize int64 `protobuf:"varint,25,opt,name=max_message_size,json=maxMessageSize,proto3" json:"max_message_size,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// call, for the workload "call", is the outside call the client makes (a user's own
+	// gRPC, Connect or gRPC-Web method with its schema as a FileDescriptorSet, or an
+	// HTTP endpoint): spec.Call as JSON. "" for every other workload.
+	Call          string `protobuf:"bytes,31,opt,name=call,proto3" json:"call,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Benchmark) Reset() {
@@ -296,6 +300,13 @@ func (x *Benchmark) GetMaxMessageSize() int64 {
 		return x.MaxMessageSize
 	}
 	return 0
+}
+
+func (x *Benchmark) GetCall() string {
+	if x != nil {
+		return x.Call
+	}
+	return ""
 }
 
 type LoadModel struct {
@@ -1665,7 +1676,7 @@ var File_control_proto protoreflect.FileDescriptor
 
 const file_control_proto_rawDesc = "" +
 	"\n" +
-	"\rcontrol.proto\x12\x14wirebench.control.v1\"\xb0\b\n" +
+	"\rcontrol.proto\x12\x14wirebench.control.v1\"\xc4\b\n" +
 	"\tBenchmark\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1a\n" +
 	"\bprotocol\x18\x02 \x01(\tR\bprotocol\x12!\n" +
@@ -1697,7 +1708,8 @@ const file_control_proto_rawDesc = "" +
 	"\farrival_seed\x18\x16 \x01(\x04R\varrivalSeed\x12\x1b\n" +
 	"\tdata_seed\x18\x17 \x01(\x04R\bdataSeed\x12\x1b\n" +
 	"\tdata_size\x18\x18 \x01(\x05R\bdataSize\x12(\n" +
-	"\x10max_message_size\x18\x19 \x01(\x03R\x0emaxMessageSize\x1a@\n" +
+	"\x10max_message_size\x18\x19 \x01(\x03R\x0emaxMessageSize\x12\x12\n" +
+	"\x04call\x18\x1f \x01(\tR\x04call\x1a@\n" +
 	"\x12ClientOptionsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\x1a@\n" +

@@ -102,6 +102,14 @@ func build(head results.Benchmark, m *results.Measured, steady []*results.Steady
 	if len(all.Errors) > 0 {
 		s.ErrorsByKind = map[string]int64{}
 		for k, n := range all.Errors {
+			if k.IsStatus() {
+				if s.ErrorsByStatus == nil {
+					s.ErrorsByStatus = map[string]int64{}
+				}
+				s.ErrorsByStatus[string(k)] = n
+				s.ErrorsByKind[statusKind] += n
+				continue
+			}
 			s.ErrorsByKind[string(k)] = n
 		}
 	}
@@ -226,3 +234,8 @@ func errorWarning(all *record.Interval) string {
 	}
 	return strings.Join(parts, "; ")
 }
+
+// statusKind is the kind (results.Summary.ErrorsByKind) under which the calls an
+// outside server answered with an error status are counted together; ErrorsByStatus
+// counts them by status.
+const statusKind = "status"

@@ -218,3 +218,18 @@ func TestThroughputFrom(t *testing.T) {
 		}
 	}
 }
+
+// The calls an outside server answered with an error status are counted by status
+// (errors_by_status) and together as "status" by kind.
+func TestSummarizeErrorsByStatus(t *testing.T) {
+	iv := interval(0, 10, time.Millisecond, 0, time.Millisecond, false)
+	iv.Errors[record.StatusKind("grpc:Unavailable")] = 2
+	iv.Errors[record.StatusKind("http:503")] = 1
+	iv.Errors[record.Timeout] = 4
+	b := Benchmark(resolve(t, closedSpec()), &results.Measured{Forks: []*results.Fork{{Intervals: []*results.Interval{iv}}}}, nil)
+	s := b.Summary
+	if s.Errors != 7 || !reflect.DeepEqual(s.ErrorsByStatus, map[string]int64{"grpc:Unavailable": 2, "http:503": 1}) ||
+		!reflect.DeepEqual(s.ErrorsByKind, map[string]int64{"status": 3, "timeout": 4}) {
+		t.Errorf("errors %d, by status %v, by kind %v", s.Errors, s.ErrorsByStatus, s.ErrorsByKind)
+	}
+}

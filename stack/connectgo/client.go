@@ -51,6 +51,17 @@ func NewClient(ctx context.Context, proto string, cfg protocol.ClientConfig, opt
 	if cfg.Dial == nil {
 		return nil, fmt.Errorf("%s: ClientConfig.Dial is nil", proto)
 	}
+	tr, base, err := H2Transport(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", proto, err)
+	}
+	return newClient(ctx, proto, cfg, &http.Client{Transport: tr}, tr, nil, base, opts)
+}
+
+// H2Transport is the HTTP/2 transport of a client of cfg (h2c, or h2 over TLS with
+// cfg.TLS), whose every connection comes from cfg.Dial (not nil), and the base URL
+// of its target (a Unix socket's host is localhost).
+func H2Transport(cfg protocol.ClientConfig) (*http.Transport, string, error) {
 	dial := cfg.Dial
 	var protocols http.Protocols
 	protocols.SetUnencryptedHTTP2(true)
@@ -66,11 +77,11 @@ func NewClient(ctx context.Context, proto string, cfg protocol.ClientConfig, opt
 	if cfg.TLS.Enabled() {
 		var err error
 		if tr.TLSClientConfig, err = cfg.TLS.ClientConfig("h2"); err != nil {
-			return nil, fmt.Errorf("%s: %w", proto, err)
+			return nil, "", err
 		}
 		scheme = "https://"
 	}
-	return newClient(ctx, proto, cfg, &http.Client{Transport: tr}, tr, nil, scheme+host, opts)
+	return tr, scheme + host, nil
 }
 
 // NewH3Client is NewClient over HTTP/3: connect-go's generated clients with net/http's

@@ -16,6 +16,7 @@ import (
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/transport"
 	"github.com/wirebench/wirebench/spec/load"
+	"github.com/wirebench/wirebench/stack/outside"
 )
 
 // Generator is a load generator's clients and op: what a client worker runs its
@@ -31,6 +32,7 @@ type Generator struct {
 	// Counter counts the bytes the clients' connections send and receive.
 	Counter transport.Counter
 	clients []protocol.Client
+	outside bool // an outside call (spec.Call), not the contract
 }
 
 // NewGenerator opens a load generator's clients of target, for share of count
@@ -59,7 +61,7 @@ func NewGenerator(ctx context.Context, res control.Resolved, target string, tc t
 	if err != nil {
 		return nil, bad(err)
 	}
-	r := &Generator{Op: op, Model: model}
+	r := &Generator{Op: op, Model: model, outside: s.Call != nil}
 	cfg := protocol.ClientConfig{MaxMessageSize: s.MaxMessageSize, Options: s.ClientOptions, TLS: tc, NoProbe: noProbe,
 		// Callers are dealt to the clients round-robin, so none carries more than this.
 		Concurrency: (model.Concurrency + model.Connections - 1) / model.Connections}
@@ -77,7 +79,14 @@ func NewGenerator(ctx context.Context, res control.Resolved, target string, tc t
 	}
 	for range model.Connections {
 		dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		c, err := res.Client.NewClient(dctx, cfg)
+		var c protocol.Client
+		if s.Call != nil {
+			// A user's own method or endpoint, not the contract: the outside client,
+			// whatever the protocol's client stack.
+			c, err = outside.NewClient(dctx, res.Protocol.Name, s.Call, cfg)
+		} else {
+			c, err = res.Client.NewClient(dctx, cfg)
+		}
 		cancel()
 		if err != nil {
 			r.Close()
@@ -106,15 +115,19 @@ const checkTimeout = 30 * time.Second
 // target that does less than the contract asks fails before anything is measured.
 func (r *Generator) Check(ctx context.Context, callTimeout time.Duration) error {
 	limit := max(checkTimeout, callTimeout)
+	what := "the target failed the contract check"
+	if r.outside {
+		what = "the outside call's first call failed"
+	}
 	for i, c := range r.Services {
 		cctx, cancel := context.WithTimeout(ctx, limit)
 		err := r.Op(cctx, c, uint64(i))
 		cancel()
 		switch {
 		case err != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded):
-			return fmt.Errorf("the target failed the contract check (connection %d): no answer within %v: %w", i+1, limit, err)
+			return fmt.Errorf("%s (connection %d): no answer within %v: %w", what, i+1, limit, err)
 		case err != nil:
-			return fmt.Errorf("the target failed the contract check (connection %d): %w", i+1, err)
+			return fmt.Errorf("%s (connection %d): %w", what, i+1, err)
 		}
 	}
 	return nil

@@ -172,6 +172,11 @@ func (w *Worker) resolve(b *controlpb.Benchmark, side protocol.Side) (control.Re
 		return control.Resolved{}, status.Error(codes.InvalidArgument, "setup without a benchmark")
 	}
 	s := control.SpecOf(b)
+	call, err := control.CallOf(b)
+	if err != nil {
+		return control.Resolved{}, status.Error(codes.InvalidArgument, err.Error())
+	}
+	s.Call = call
 	s.ServerCPUs, s.ClientCPUs = nil, nil // the driver pins; a worker never does
 	// Nor does a worker shape or freeze: the driver's settings, at their defaults so
 	// that the spec validates.

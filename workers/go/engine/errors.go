@@ -13,7 +13,15 @@ import (
 
 // classify returns the kind of err (non-nil). Contract refusals keep their code
 // ("not_found", ...), so a report tells a server that refused from one that broke.
+//
+// A call an outside server answered with an error status (an error with a
+// StatusCode method, as stack/outside's) is counted by that status, e.g.
+// "grpc:Unavailable" or "http:503" (record.IsStatus).
 func classify(err error) record.ErrorKind {
+	var st interface{ StatusCode() string }
+	if errors.As(err, &st) && st.StatusCode() != "" {
+		return record.StatusKind(st.StatusCode())
+	}
 	if c := contract.CodeOf(err); c != "" {
 		return record.ErrorKind(c)
 	}
