@@ -240,20 +240,23 @@ func (r *groupRuns) get(pg plan.Group) (*groupRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	g.copts = driver.Options{Binary: r.opt.Binary, Seed: r.opt.Seed, Hosts: r.opt.Hosts, ProfileDir: profiles,
+	g.copts = driver.Options{Binary: r.opt.Binary, Seed: r.opt.Seed, Hosts: r.opt.Hosts, ProfileDir: profiles, TLS: r.opt.TLS,
 		Observe: g.observeInterval, ForkDone: g.forkDone}
 	r.runs[pg.Index] = g
 	return g, nil
 }
 
-// profileDir makes the directory of g's workers' profiles, one per group: the
-// workers' file names count targets within a group (a batch's workers write theirs
-// in its first group's). "" when the run is not profiled.
+// profileDir makes the directory of g's workers' profiles, one per group when the
+// run has several (the workers' file names count targets within a group; a batch's
+// workers write theirs in its first group's). "" when the run is not profiled.
 func (r *groupRuns) profileDir(g *groupRun) (string, error) {
 	if r.opt.ProfileDir == "" {
 		return "", nil
 	}
-	dir := filepath.Join(r.opt.ProfileDir, fmt.Sprintf("group-%03d", g.group[0]))
+	dir := r.opt.ProfileDir
+	if len(r.plan.Groups()) > 1 {
+		dir = filepath.Join(dir, fmt.Sprintf("group-%03d", g.group[0]))
+	}
 	return dir, os.MkdirAll(dir, 0o755)
 }
 

@@ -24,6 +24,7 @@ import (
 	"github.com/wirebench/wirebench/report"
 	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/results/summary"
+	"github.com/wirebench/wirebench/protocol/transport"
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/spec/load"
 	"github.com/wirebench/wirebench/suite"
@@ -59,6 +60,10 @@ type Options struct {
 	Budget    time.Duration
 	// Command is the command line that started the run, for the results' title.
 	Command string
+	// TLS holds the certificates of benchmarks over the "tls" transport given by the
+	// user (driver.Options.TLS); without a server certificate each server gets one
+	// made for it.
+	TLS transport.TLS
 	// Args are the arguments the run was started with that decide what it measures
 	// (the command line's, by name, as JSON), journaled in its header for a resume to
 	// read back (ReadHeader). The runner keeps them and does not read them.
@@ -493,6 +498,9 @@ func Environment(ctx context.Context, version string, serverCPUs, clientCPUs []i
 
 // suiteInfo is what a results file says of the suite it was run from.
 func suiteInfo(s *suite.Suite) *results.SuiteInfo {
+	if s.Name == "" {
+		return nil // one benchmark from bench's flags, not a suite
+	}
 	info := &results.SuiteInfo{Name: s.Name, Description: s.Description, Views: s.Views, Process: s.Process}
 	if o := s.Original; o != nil {
 		info.Original = &results.OriginalRef{Name: o.Name, Setup: o.Setup}

@@ -22,10 +22,10 @@ import (
 	"github.com/wirebench/wirebench/protocol/transport"
 	"github.com/wirebench/wirebench/report"
 	"github.com/wirebench/wirebench/results"
-	"github.com/wirebench/wirebench/results/summary"
 	"github.com/wirebench/wirebench/runner"
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/spec/load"
+	"github.com/wirebench/wirebench/suite"
 )
 
 // targetFlags say what is measured and where: the protocol and its stacks, the
@@ -70,6 +70,7 @@ type targetFlags struct {
 
 type benchCmd struct {
 	targetFlags
+	Out         string   `short:"o" placeholder:"DIR" help:"Keep the run's journal and reports (results.json, report.md, report.html) in this directory, as run does (default: none kept)."`
 	Concurrency int      `short:"c" default:"${concurrency}" help:"${concurrency_help}"`
 	Rate        *float64 `short:"r" help:"${rates_help}"`
 }
@@ -216,7 +217,7 @@ func keyValues(flag string, kvs []string) (map[string]string, error) {
 // --no-pin, nor on a machine of one CPU (start says which).
 func (c *targetFlags) pinned() bool { return !c.NoPin && runtime.NumCPU() >= 2 }
 
-func (c *benchCmd) Run(e *env) error {
+func (c *benchCmd) Run(e *env, kctx *kong.Context) error {
 	if err := c.prepareOutside(e.ctx); err != nil {
 		return err
 	}
@@ -243,23 +244,19 @@ func (c *benchCmd) Run(e *env) error {
 	if sp.Call != nil {
 		fmt.Fprintf(progress, "wirebench: %s at %s\n", outsideSummary(sp.Call), sp.Target)
 	}
-	srvCPUs, cliCPUs := sp.Pinning()
-	env, err := runner.Environment(e.ctx, buildVersion(), srvCPUs, cliCPUs, hosts)
-	if err != nil {
-		return err
-	}
 	metrics, err := startMetrics(e, c.MetricsAddr)
 	if err != nil {
 		return err
 	}
 	defer metrics.stop()
-	forks, runErr := driver.Run(e.ctx, sp, driver.Options{ProfileDir: c.Profile, Hosts: hosts, TLS: tc,
-		Observe: func(ev driver.Event) {
-			metrics.observe(sp.Name(), ev)
-			fmt.Fprintf(progress, "  %s\n", ev.Line())
-		}})
-	b := summary.Benchmark(driver.DescribeResolved(res), &results.Measured{Forks: forks, Method: spec.MethodSequential, Err: runErr}, nil)
-	out := &results.Results{SchemaVersion: results.SchemaVersion, Benchmarks: []results.Benchmark{b}, Environment: env}
+	out, runErr := c.runPlanned(e, sp, hosts, tc, commandLine(kctx.Args), func(ev driver.Event) {
+		metrics.observe(sp.Name(), ev)
+		fmt.Fprintf(progress, "  %s\n", ev.Line())
+	})
+	if out == nil || len(out.Benchmarks) == 0 {
+		return runErr
+	}
+	b := out.Benchmarks[0]
 	measured := b.Summary.Ops > 0 || b.Summary.Errors > 0
 	if measured {
 		table := textOut(e, c.JSON)
@@ -285,6 +282,44 @@ func (c *benchCmd) Run(e *env) error {
 		return fmt.Errorf("no call succeeded (%d errors)", b.Summary.Errors)
 	}
 	return nil
+}
+
+// runPlanned measures sp as a plan of one benchmark through the runner, as `run`
+// measures a suite's: journaled fork by fork, summarized from each fork's steady
+// state, reported (results.json, report.md, report.html) into --out, or a temporary
+// directory removed afterwards. It returns the results, and the benchmark's failure
+// or the run's interruption.
+func (c *benchCmd) runPlanned(e *env, sp spec.Spec, hosts spec.Hosts, tc transport.TLS, command string, observe func(driver.Event)) (*results.Results, error) {
+	dir := c.Out
+	if dir == "" {
+		tmp, err := os.MkdirTemp("", "wirebench-bench-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(tmp)
+		dir = tmp
+	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	s := &suite.Suite{Benchmarks: []suite.Benchmark{{Name: sp.Name(), Spec: sp}}}
+	var failed error
+	out, err := runner.Run(e.ctx, s, runner.Options{Dir: dir, Version: buildVersion(), Hosts: hosts, TLS: tc,
+		ProfileDir: c.Profile, Command: command,
+		Observe: func(ev runner.Event) {
+			switch {
+			case ev.Kind == runner.KindInterval && ev.Interval != nil:
+				observe(*ev.Interval)
+			case ev.Kind == runner.KindDone && ev.Err != nil:
+				failed = ev.Err
+			}
+		}})
+	if out == nil || out.Results == nil {
+		return nil, errors.Join(err, failed)
+	}
+	if c.Out != "" {
+		fmt.Fprintf(e.stderr, "reports: %s\n", strings.Join(reportFiles(out.Files), ", "))
+	}
+	return out.Results, errors.Join(err, failed)
 }
 
 // checkTarget calls Stats at the spec's outside server (--target), if any, with the
