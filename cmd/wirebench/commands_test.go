@@ -368,6 +368,10 @@ func TestGatePreviousRun(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "(run 1)") || strings.Contains(stdout, "(run 3)") {
 		t.Errorf("gate of run 2: exit %d, want it against run 1\n%s%s", code, stdout, stderr)
 	}
+	// -f is --format, as on report and compare.
+	if code, stdout, stderr := runCLI(t, "gate", filepath.Dir(files[1]), "--store", st, "-f", "table"); code != 0 || !strings.Contains(stdout, "(run 1)") {
+		t.Errorf("gate -f table: exit %d\n%s%s", code, stdout, stderr)
+	}
 	code, stdout, stderr = runCLI(t, "gate", files[0], "--store", st)
 	if code != exitUsage || !strings.Contains(stderr, "no earlier run") {
 		t.Errorf("gate of the first run: exit %d, want 2 and no baseline\n%s%s", code, stdout, stderr)
