@@ -291,12 +291,16 @@ type progress struct {
 	printed time.Time
 	// started counts the benchmarks started or skipped so far.
 	started int
+	// width is the terminal's columns, asked at each line (0: no terminal, lines as
+	// they are). Every line is fitted to it, so none wraps: a live bar whose line
+	// wraps redraws below its old self, leaving a stale line at each redraw.
+	width func() int
 }
 
 func newProgress(w io.Writer, live bool) *progress {
-	pr := &progress{w: w, live: live}
+	pr := &progress{w: w, live: live, width: func() int { return terminalWidth(w) }}
 	if live {
-		pr.p = mpb.New(mpb.WithOutput(w), mpb.WithWidth(30), mpb.WithRefreshRate(200*time.Millisecond))
+		pr.p = mpb.New(mpb.WithOutput(w), mpb.WithWidth(barWidth), mpb.WithRefreshRate(200*time.Millisecond))
 	}
 	return pr
 }
@@ -387,7 +391,7 @@ func (pr *progress) observe(ev runner.Event) {
 		fork := pr.forkLine()
 		pr.mu.Unlock()
 		if !pr.live && !quiet {
-			fmt.Fprintf(pr.w, "    %s  %s\n", fork, msg)
+			fmt.Fprintln(pr.w, fitLine(fmt.Sprintf("    %s  %s", fork, msg), pr.width()))
 		}
 	case runner.KindFork:
 		pr.moveBar(ev)
@@ -402,7 +406,7 @@ func (pr *progress) observe(ev runner.Event) {
 		}
 		pr.mu.Unlock()
 		if !pr.live {
-			fmt.Fprintln(pr.w, line)
+			fmt.Fprintln(pr.w, wrapLines(line, pr.width()))
 		}
 	case runner.KindDone:
 		if ev.Err != nil {
@@ -422,25 +426,47 @@ func (pr *progress) newBar() {
 		})
 	}
 	pr.bar = pr.p.New(0, mpb.BarStyle(),
-		mpb.PrependDecorators(locked(func() string { return pr.forkLine() + "  " + pr.group + " " })),
+		mpb.PrependDecorators(locked(func() string { return pr.barHead(pr.width()) })),
 		mpb.AppendDecorators(locked(func() string { return " " + pr.leftLine() })),
 		mpb.BarExtender(mpb.BarFillerFunc(func(w io.Writer, _ decor.Statistics) error {
 			pr.mu.Lock()
 			line := pr.status
 			pr.mu.Unlock()
-			_, err := fmt.Fprintln(w, "  "+line)
+			_, err := fmt.Fprintln(w, fitLine("  "+line, pr.width()-1))
 			return err
 		}), false),
 	)
 }
 
-// printf writes a line above the live bar, or plainly.
+// printf writes a line above the live bar, or plainly, wrapped to the terminal's width.
 func (pr *progress) printf(format string, args ...any) {
+	s := wrapLines(fmt.Sprintf(format, args...), pr.width())
 	if pr.live && pr.p != nil {
-		fmt.Fprintf(pr.p, format, args...)
+		fmt.Fprint(pr.p, s)
 		return
 	}
-	fmt.Fprintf(pr.w, format, args...)
+	fmt.Fprint(pr.w, s)
+}
+
+// barWidth is the bar's own columns (mpb.WithWidth).
+const barWidth = 30
+
+// barHead is the live bar's first decorator, "fork 3 of 15  person.get/closed-c50 ",
+// the group cut so that it, the bar and the time left fit in width columns; called
+// with pr.mu held.
+func (pr *progress) barHead(width int) string {
+	fork, left := pr.forkLine()+"  ", " "+pr.leftLine()
+	if width <= 0 {
+		return fork + pr.group + " "
+	}
+	// The group gets what is left beside a bar of at least minBar columns (mpb gives
+	// the bar what its decorators leave, up to barWidth).
+	const minBar = 10
+	room := width - 1 - len(fork) - min(barWidth, max(width-1-len(fork)-len(left)-1-24, minBar)) - len(left) - 1
+	if room < 4 {
+		return fork
+	}
+	return fork + fitLine(pr.group, room) + " "
 }
 
 func (pr *progress) finish() {
