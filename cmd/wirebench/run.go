@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/wirebench/wirebench/internal/textgrid"
+	"github.com/wirebench/wirebench/spec"
 	"io"
 	"os"
 	"path/filepath"
@@ -128,6 +130,13 @@ func (c *runCmd) Run(e *env, kctx *kong.Context) error {
 	if err != nil {
 		return err
 	}
+	specs := make([]spec.Spec, len(selected))
+	for i, b := range selected {
+		specs[i] = b.Spec
+	}
+	if m := missingWorkers(specs, hosts, launchOptions()); m != "" {
+		return usagef("suite %s cannot start all its workers, so nothing was measured:\n  %s", s.Name, m)
+	}
 	metrics, err := startMetrics(e, c.MetricsAddr)
 	if err != nil {
 		return err
@@ -149,10 +158,11 @@ func (c *runCmd) Run(e *env, kctx *kong.Context) error {
 	prog.finish()
 	if out != nil && out.Results != nil && len(out.Results.Benchmarks) > 0 {
 		fmt.Fprintln(e.stdout)
-		if err := report.WriteSummaryText(e.stdout, out.Results); err != nil {
+		width := terminalWidth(e.stdout)
+		if err := report.WriteSummaryTextWidth(e.stdout, out.Results, width); err != nil {
 			return err
 		}
-		if err := report.WriteViewsText(e.stdout, out.Results); err != nil {
+		if err := report.WriteViewsTextWidth(e.stdout, out.Results, width); err != nil {
 			return err
 		}
 		fmt.Fprintf(e.stdout, "\nreports: %s\n", strings.Join(reportFiles(out.Files), ", "))
@@ -362,8 +372,8 @@ func (pr *progress) observe(ev runner.Event) {
 		pr.started += len(ev.Group)
 		head := fmt.Sprintf("[%d/%d] %s", first, ev.Total, ev.Name)
 		if ev.Rounds > 0 {
-			head = fmt.Sprintf("[%d-%d/%d] %d targets interleaved, %d rounds: %s", first, pr.started, ev.Total,
-				len(ev.Group), ev.Rounds, strings.Join(ev.Group, ", "))
+			head = fmt.Sprintf("[%d-%d/%d] %d targets interleaved, %d round%s: %s", first, pr.started, ev.Total,
+				len(ev.Group), ev.Rounds, plural(ev.Rounds), strings.Join(ev.Group, ", "))
 		}
 		line := fmt.Sprintf("%s · %s, %s", head, pr.forkLine(), pr.leftLine())
 		if ev.Resumed > 0 {
@@ -391,7 +401,7 @@ func (pr *progress) observe(ev runner.Event) {
 		fork := pr.forkLine()
 		pr.mu.Unlock()
 		if !pr.live && !quiet {
-			fmt.Fprintln(pr.w, fitLine(fmt.Sprintf("    %s  %s", fork, msg), pr.width()))
+			fmt.Fprintln(pr.w, textgrid.Cut(fmt.Sprintf("    %s  %s", fork, msg), pr.width()))
 		}
 	case runner.KindFork:
 		pr.moveBar(ev)
@@ -406,7 +416,7 @@ func (pr *progress) observe(ev runner.Event) {
 		}
 		pr.mu.Unlock()
 		if !pr.live {
-			fmt.Fprintln(pr.w, wrapLines(line, pr.width()))
+			fmt.Fprintln(pr.w, textgrid.Wrap(line, pr.width(), "    "))
 		}
 	case runner.KindDone:
 		if ev.Err != nil {
@@ -432,7 +442,7 @@ func (pr *progress) newBar() {
 			pr.mu.Lock()
 			line := pr.status
 			pr.mu.Unlock()
-			_, err := fmt.Fprintln(w, fitLine("  "+line, pr.width()-1))
+			_, err := fmt.Fprintln(w, textgrid.Cut("  "+line, pr.width()-1))
 			return err
 		}), false),
 	)
@@ -440,7 +450,7 @@ func (pr *progress) newBar() {
 
 // printf writes a line above the live bar, or plainly, wrapped to the terminal's width.
 func (pr *progress) printf(format string, args ...any) {
-	s := wrapLines(fmt.Sprintf(format, args...), pr.width())
+	s := textgrid.Wrap(fmt.Sprintf(format, args...), pr.width(), "    ")
 	if pr.live && pr.p != nil {
 		fmt.Fprint(pr.p, s)
 		return
@@ -466,7 +476,7 @@ func (pr *progress) barHead(width int) string {
 	if room < 4 {
 		return fork
 	}
-	return fork + fitLine(pr.group, room) + " "
+	return fork + textgrid.Cut(pr.group, room) + " "
 }
 
 func (pr *progress) finish() {
