@@ -142,8 +142,8 @@ func (c *runCmd) Run(e *env, kctx *kong.Context) error {
 		return err
 	}
 	defer metrics.stop()
-	fmt.Fprintf(e.stderr, "wirebench: suite %s: %d benchmarks, %s; writing to %s\n",
-		s.Name, len(selected), estimateText(selected), dir)
+	fmt.Fprintln(e.stderr, textgrid.Wrap(fmt.Sprintf("wirebench: suite %s: %d benchmarks, %s; writing to %s",
+		s.Name, len(selected), estimateText(selected), dir), terminalWidth(e.stderr), "  "))
 	prog := newProgress(e.stderr, !c.Plain && liveTerminal(e.stderr))
 	observe := prog.observe
 	if metrics != nil {
@@ -165,7 +165,7 @@ func (c *runCmd) Run(e *env, kctx *kong.Context) error {
 		if err := report.WriteViewsTextWidth(e.stdout, out.Results, width); err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stdout, "\nreports: %s\n", strings.Join(reportFiles(out.Files), ", "))
+		fmt.Fprintf(e.stdout, "\n%s\n", textgrid.Wrap("reports: "+strings.Join(reportFiles(out.Files), ", "), width, "  "))
 	}
 	// Only a run that finished is recorded: a resumed run records when it completes.
 	if runErr == nil && out != nil && out.Results != nil && len(out.Results.Benchmarks) > 0 {
