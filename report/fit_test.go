@@ -91,3 +91,42 @@ func TestInterruptedTitle(t *testing.T) {
 		t.Errorf("markdown title: %q", strings.SplitN(md.String(), "\n", 2)[0])
 	}
 }
+
+// A smoke run is marked in the CSV (a column on every row) and on every chart (its
+// title, and a mark drawn in its corner, so a PNG alone says it too).
+func TestSmokeMarkedEverywhere(t *testing.T) {
+	r := verdictFixture() // a smoke run
+	var csv bytes.Buffer
+	if err := WriteCSV(&csv, r); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(csv.String()), "\n")
+	if !strings.HasSuffix(lines[0], ",smoke") {
+		t.Errorf("CSV header %q has no smoke column last", lines[0])
+	}
+	for _, l := range lines[1:] {
+		if !strings.HasSuffix(l, ",true") {
+			t.Errorf("CSV row not marked: %q", l)
+		}
+	}
+	cs, err := Charts(r)
+	if err != nil || len(cs) == 0 {
+		t.Fatalf("%d charts, %v", len(cs), err)
+	}
+	for _, c := range cs {
+		if !strings.HasPrefix(c.Title, "[SMOKE] ") {
+			t.Errorf("chart %s: title %q", c.Name, c.Title)
+		}
+		var svg bytes.Buffer
+		if err := c.WriteSVG(&svg); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(svg.String(), smokeMark) {
+			t.Errorf("chart %s draws no smoke mark", c.Name)
+		}
+	}
+	r.Smoke = false
+	if cs, _ := Charts(r); strings.HasPrefix(cs[0].Title, "[SMOKE]") {
+		t.Error("a measured run's chart marked smoke")
+	}
+}

@@ -44,6 +44,11 @@ func scoreTable(bs []results.Benchmark) table {
 		if n >= 2 {
 			e = "± " + scoreNum(errS)
 		}
+		if n >= 2 && n-1 < results.MinIntervalDF {
+			// Student's t at 99.9 % over 8.6: the error says how few samples there
+			// were more than anything of the score (bench -i 2: ±8000 %).
+			e += " (too few)"
+		}
 		if unmeasured(&b) {
 			cell = notAvailable
 		}
