@@ -44,6 +44,9 @@ type runCmd struct {
 	RecordSmoke bool          `name:"record-smoke" help:"Record a --smoke run in the store too (smoke runs are kept out of it: their figures are not measurements)."`
 	hostFlags
 	recordFlags
+	// startedAs is the command line that started a resumed run, from its journal ("":
+	// not resumed, or a journal from before it was kept).
+	startedAs string
 }
 
 func (c *runCmd) Run(e *env, kctx *kong.Context) error {
@@ -154,7 +157,7 @@ func (c *runCmd) Run(e *env, kctx *kong.Context) error {
 	}
 	out, runErr := runner.Run(e.ctx, s, runner.Options{Dir: dir, Resume: c.Resume != "", Filter: filter,
 		Version: buildVersion(), Seed: c.OrderSeed, Hosts: hosts, ProfileDir: c.Profile, Observe: observe,
-		Precision: precision, Budget: c.Budget, Command: commandLine(kctx.Args), Args: args})
+		Precision: precision, Budget: c.Budget, Command: c.command(kctx), Args: args})
 	prog.finish()
 	if out != nil && out.Results != nil && len(out.Results.Benchmarks) > 0 {
 		fmt.Fprintln(e.stdout)
@@ -209,6 +212,18 @@ func (c *runCmd) recordRun(e *env, path string, smoke bool) error {
 		return err
 	}
 	return c.recordDocument(e.ctx, e.stderr, doc, path)
+}
+
+// command is the command line the results name: the one that started the run, and
+// for a resumed run what resumed it after it ("wirebench run quick --out r, resumed
+// by wirebench run --resume r"); a journal from before it kept the command gives the
+// resuming command alone.
+func (c *runCmd) command(kctx *kong.Context) string {
+	now := commandLine(kctx.Args)
+	if c.startedAs == "" || c.startedAs == now {
+		return now
+	}
+	return c.startedAs + ", resumed by " + now
 }
 
 // commandLine is the command as a shell would take it back: "wirebench run quick

@@ -203,9 +203,10 @@ func TestRunResumeReadsJournal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Every flag of run that changes what is measured, and the suite; the others
-	// (output, progress, profiles, how workers are reached, store tags) are not.
-	want := []string{"budget", "client-worker", "client-workers", "filter", "link", "netns", "no-store", "order-seed",
+	// Every flag of run that changes what is measured, the suite and the command line
+	// (for a resumed run's results); the others (output, progress, profiles, how
+	// workers are reached, store tags) are not.
+	want := []string{"budget", "client-worker", "client-workers", "command", "filter", "link", "netns", "no-store", "order-seed",
 		"precision", "rate-scale", "record-smoke", "sequential", "server-listen-host", "server-worker", "smoke", "suite"}
 	var got []string
 	for k := range h.Args {
@@ -256,6 +257,11 @@ func TestRunResumeReadsJournal(t *testing.T) {
 	res := readResults(t, out)
 	if len(res.Benchmarks) != 1 || res.Benchmarks[0].IterationSeconds != suite.SmokeIterationTime.Seconds() {
 		t.Errorf("resumed results %d benchmarks, iterations of %v s: want the smoke run's one benchmark", len(res.Benchmarks), res.Benchmarks[0].IterationSeconds)
+	}
+	// The results name the command that started the run, then what resumed it.
+	if !strings.HasPrefix(res.Command, "wirebench run --plain "+path) || !strings.Contains(res.Command, "--smoke") ||
+		!strings.HasSuffix(res.Command, ", resumed by wirebench run --plain --resume "+out) {
+		t.Errorf("resumed results' command %q", res.Command)
 	}
 }
 
