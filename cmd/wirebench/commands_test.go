@@ -427,7 +427,7 @@ func TestProtocolMismatchSaysWhatAnswers(t *testing.T) {
 		want string
 	}{
 		{[]string{"call", "-p", "grpc-proto", "-t", httpJSON, "stats"}, "this looks like a server of http-json"},
-		{[]string{"call", "-p", "capnp", "-t", httpJSON, "--timeout", "3s", "get-person"}, "this looks like a server of http-json"},
+		{[]string{"call", "-p", "capnp", "-t", httpJSON, "--timeout", "3s", "person.get"}, "this looks like a server of http-json"},
 		{[]string{"conform", "-p", "grpc-proto", "-t", httpJSON}, "this looks like a server of http-json"},
 		{[]string{"conform", "-p", "http-json", "-t", grpcProto}, "this looks like a server of grpc-proto"},
 		{[]string{"bench", "-p", "grpc-proto", "-t", httpJSON, "--no-store"}, "this looks like a server of http-json"},
