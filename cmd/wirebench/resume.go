@@ -25,11 +25,11 @@ const suiteArg = "suite"
 const commandArg = "command"
 
 // notJournaled are run's flags that do not change what a run measures, which a
-// resume may give anew: where the output and profiles go, how progress shows, how
+// resume may give anew: where the output (--json too) and profiles go, how progress shows, how
 // remote workers are reached, how the finished run is tagged in the store; and the
 // deprecated --seed, which sets --order-seed. Every other flag of run is journaled
 // (runArgs) and read back by --resume.
-var notJournaled = []string{"help", "version", "out", "resume", "list", "plain", "profile", "metrics-addr", "seed",
+var notJournaled = []string{"help", "version", "out", "json", "resume", "list", "plain", "profile", "metrics-addr", "seed",
 	"token-file", "tls-ca", "tls-cert", "tls-key", "tls-server-name", "store", "commit", "branch", "machine"}
 
 // runFlags are run's flags that a run journals, by name.

@@ -42,6 +42,7 @@ type runCmd struct {
 	Budget      time.Duration `help:"Time for each group with --precision (default 10m)."`
 	MetricsAddr string        `name:"metrics-addr" placeholder:"HOST:PORT" help:"Serve the running benchmarks' throughput, latency histogram and errors for Prometheus at http://HOST:PORT/metrics (docs/history.md)."`
 	RecordSmoke bool          `name:"record-smoke" help:"Record a --smoke run in the store too (smoke runs are kept out of it: their figures are not measurements)."`
+	JSON        string        `placeholder:"FILE" help:"Also write the results as JSON to this file (results.json is in the run's directory in any case); - writes them to standard output (and the summary to standard error), as bench --json."`
 	hostFlags
 	recordFlags
 	// startedAs is the command line that started a resumed run, from its journal ("":
@@ -160,15 +161,21 @@ func (c *runCmd) Run(e *env, kctx *kong.Context) error {
 		Precision: precision, Budget: c.Budget, Command: c.command(kctx), Args: args})
 	prog.finish()
 	if out != nil && out.Results != nil && len(out.Results.Benchmarks) > 0 {
-		fmt.Fprintln(e.stdout)
-		width := terminalWidth(e.stdout)
-		if err := report.WriteSummaryTextWidth(e.stdout, out.Results, width); err != nil {
+		text := textOut(e, c.JSON)
+		fmt.Fprintln(text)
+		width := terminalWidth(text)
+		if err := report.WriteSummaryTextWidth(text, out.Results, width); err != nil {
 			return err
 		}
-		if err := report.WriteViewsTextWidth(e.stdout, out.Results, width); err != nil {
+		if err := report.WriteViewsTextWidth(text, out.Results, width); err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stdout, "\n%s\n", textgrid.Wrap("reports: "+strings.Join(reportFiles(out.Files), ", "), width, "  "))
+		fmt.Fprintf(text, "\n%s\n", textgrid.Wrap("reports: "+strings.Join(reportFiles(out.Files), ", "), width, "  "))
+		if c.JSON != "" {
+			if err := writeOutput(e, c.JSON, out.Results.Write); err != nil {
+				return errors.Join(runErr, err)
+			}
+		}
 	}
 	// Only a run that finished is recorded: a resumed run records when it completes.
 	if runErr == nil && out != nil && out.Results != nil && len(out.Results.Benchmarks) > 0 {

@@ -450,3 +450,26 @@ workloads:
 		t.Errorf("--precision tight: exit %d, %q", code, stderr)
 	}
 }
+
+// run --json - writes the results to standard output, and the summary to standard
+// error, as bench --json - does; --json is not journaled (where output goes).
+func TestRunJSONToStdout(t *testing.T) {
+	path := writeSuite(t, smallSuite)
+	out := filepath.Join(t.TempDir(), "out")
+	cmd := exec.Command(binary, "run", "--plain", "--no-store", "--smoke", path, "--out", out, "--filter", "http-json/tcp/person", "--json", "-")
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("run --json -: %v\n%s", err, stderr.String())
+	}
+	r, err := results.Read(strings.NewReader(stdout.String()))
+	if err != nil || len(r.Benchmarks) != 1 {
+		t.Fatalf("standard output is not the results (%v):\n%s", err, stdout.String())
+	}
+	if !strings.Contains(stderr.String(), "Benchmark") {
+		t.Errorf("no summary on standard error:\n%s", stderr.String())
+	}
+	if h, err := runner.ReadHeader(out); err != nil || h.Args["json"] != nil {
+		t.Errorf("--json journaled: %v %v", h, err)
+	}
+}
