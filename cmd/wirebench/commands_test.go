@@ -462,3 +462,31 @@ func TestFormerSuiteKey(t *testing.T) {
 		t.Errorf("run --list with trials: exit %d\nstdout %s\nstderr %q\nwant stderr %q", code, stdout, stderr, want)
 	}
 }
+
+// run --transport and --tls put a suite's benchmarks on another transport as bench's
+// flags put one benchmark: --tls turns tcp into tls, --transport every benchmark across
+// a wire; the in-process one stays, and a transport a stack cannot take is refused
+// before anything runs, naming the benchmark.
+func TestRunTransportTLS(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--tls"}, []string{"http-json/tls/person.get", "capnp/tls/person.get", "direct/inproc/person.get"}},
+		{[]string{"--transport", "unix"}, []string{"grpc-proto/unix/person.get", "direct/inproc/person.get"}},
+	} {
+		code, stdout, stderr := runCLI(t, append([]string{"run", "quick", "--list"}, c.args...)...)
+		if code != 0 || strings.Contains(stdout, "/tcp/") {
+			t.Errorf("run quick %v --list: exit %d\n%s%s", c.args, code, stdout, stderr)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(stdout, w) {
+				t.Errorf("run quick %v --list lacks %s:\n%s", c.args, w, stdout)
+			}
+		}
+	}
+	code, _, stderr := runCLI(t, "run", "quick", "--list", "--transport", "quic")
+	if code != exitUsage || !strings.Contains(stderr, "http-json/tcp/person.get/closed-c50 on quic") {
+		t.Errorf("run quick --transport quic: exit %d, %q", code, stderr)
+	}
+}

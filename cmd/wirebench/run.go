@@ -33,6 +33,8 @@ type runCmd struct {
 	Resume      string        `help:"Resume the run in this directory: run the forks its journal does not hold, with the suite and flags it was started with (a flag given that says otherwise is refused)."`
 	Smoke       bool          `help:"Smoke mode: tiny durations, the same code path (checks that a suite runs)."`
 	RateScale   float64       `name:"rate-scale" default:"1" help:"Multiply every open-loop rate of the suite by this factor (> 0), e.g. 0.5 for a slower machine."`
+	Transport   string        `enum:",tcp,unix,tls,quic" default:"" help:"Run every benchmark of the suite that crosses a wire over this transport (tcp, unix, tls, quic), as bench's --transport; its stacks must take it, or nothing runs."`
+	TLS         bool          `name:"tls" help:"Run the suite's tcp benchmarks over tls (TCP with TLS 1.3, a certificate made for each server), as bench's --tls."`
 	Sequential  bool          `help:"Measure every benchmark on its own, one after the other, instead of comparison groups in interleaved rounds (to compare the two methods)."`
 	OrderSeed   uint64        `name:"order-seed" default:"1" help:"Seed of the interleaved rounds' random order (--seed is the data set's elsewhere)."`
 	Seed        *uint64       `hidden:"" help:"Deprecated: --order-seed."`
@@ -76,6 +78,14 @@ func (c *runCmd) Run(e *env, kctx *kong.Context) error {
 	if c.RateScale != 1 {
 		if err := s.ScaleRates(c.RateScale); err != nil {
 			return usagef("--rate-scale: %v", err)
+		}
+	}
+	if c.Transport != "" || c.TLS {
+		if c.Transport != "" && c.TLS && c.Transport != "tls" {
+			return usagef("--tls is --transport tls; give one")
+		}
+		if err := s.SetTransport(c.Transport, c.Transport == ""); err != nil {
+			return usagef("--transport: %v", err)
 		}
 	}
 	if c.Smoke {

@@ -207,7 +207,7 @@ func TestRunResumeReadsJournal(t *testing.T) {
 	// (for a resumed run's results); the others (output, progress, profiles, how
 	// workers are reached, store tags) are not.
 	want := []string{"budget", "client-worker", "client-workers", "command", "filter", "link", "netns", "no-store", "order-seed",
-		"precision", "rate-scale", "record-smoke", "sequential", "server-listen-host", "server-worker", "smoke", "suite"}
+		"precision", "rate-scale", "record-smoke", "sequential", "server-listen-host", "server-worker", "smoke", "suite", "tls", "transport"}
 	var got []string
 	for k := range h.Args {
 		got = append(got, k)
