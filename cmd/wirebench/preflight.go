@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/wirebench/wirebench/launch"
+	"github.com/wirebench/wirebench/driver/launch"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/spec"
 )

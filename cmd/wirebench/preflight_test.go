@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wirebench/wirebench/launch"
+	"github.com/wirebench/wirebench/driver/launch"
 )
 
 // noWorkers makes the JVM and Rust workers unfindable: their variables name files
