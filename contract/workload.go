@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/wirebench/wirebench/internal/suggest"
 	"slices"
 	"strings"
 )
@@ -317,7 +318,7 @@ func LookupWorkload(name string) (*Workload, error) {
 			return w, nil
 		}
 	}
-	return nil, fmt.Errorf("unknown workload %q (known: %s)", name, strings.Join(WorkloadNames(), ", "))
+	return nil, fmt.Errorf("unknown workload %q%s (known: %s)", name, suggest.Hint(name, WorkloadNames()), strings.Join(WorkloadNames(), ", "))
 }
 
 // checkDelivered is the end of a stream op: the stream's error, or a wrong answer when

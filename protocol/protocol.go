@@ -11,9 +11,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/wirebench/wirebench/internal/suggest"
 	"net"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/wirebench/wirebench/contract"
@@ -164,7 +166,7 @@ func Lookup(name string) (*Protocol, error) {
 	if p := registry[name]; p != nil {
 		return p, nil
 	}
-	return nil, fmt.Errorf("%w %q (known: %v)", ErrUnknown, name, namesLocked())
+	return nil, fmt.Errorf("%w %q%s (known: %s)", ErrUnknown, name, suggest.Hint(name, namesLocked()), strings.Join(namesLocked(), ", "))
 }
 
 // Names returns the registered protocol names, sorted.
@@ -226,7 +228,7 @@ func (p *Protocol) Dial(ctx context.Context, cfg ClientConfig) (Client, error) {
 func CheckOptions(protocol string, opts map[string]string, known ...string) error {
 	for k := range opts {
 		if !slices.Contains(known, k) {
-			return fmt.Errorf("%s: unknown option %q (known: %v)", protocol, k, known)
+			return fmt.Errorf("%s: unknown option %q%s (known: %s)", protocol, k, suggest.Hint(k, known), strings.Join(known, ", "))
 		}
 	}
 	return nil

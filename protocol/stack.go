@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/wirebench/wirebench/internal/suggest"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -201,7 +202,7 @@ func LookupStack(proto, name string, side Side) (*Stack, error) {
 	defer mu.RUnlock()
 	p := registry[proto]
 	if p == nil {
-		return nil, fmt.Errorf("%w %q (known: %v)", ErrUnknown, proto, namesLocked())
+		return nil, fmt.Errorf("%w %q%s (known: %s)", ErrUnknown, proto, suggest.Hint(proto, namesLocked()), strings.Join(namesLocked(), ", "))
 	}
 	if p.InProcess {
 		side = ClientSide
@@ -230,6 +231,9 @@ func LookupStack(proto, name string, side Side) (*Stack, error) {
 		if s.Name == name {
 			why = fmt.Sprintf(": %s has no %s side in %s", name, side, proto)
 		}
+	}
+	if why == "" {
+		why = suggest.Hint(name, valid)
 	}
 	if why == "" {
 		var others []string

@@ -140,8 +140,28 @@ func Charts(r *results.Results) ([]Chart, error) {
 		if seen[n]++; seen[n] > 1 {
 			out[i].Name = fmt.Sprintf("%s-%d", n, seen[n])
 		}
+		if r.Smoke {
+			markSmoke(&out[i])
+		}
 	}
 	return out, nil
+}
+
+// smokeMark is what a smoke run's charts say in their top left corner: a PNG copied
+// into a page alone must not pass for a measurement.
+const smokeMark = "SMOKE RUN: not measurements"
+
+// markSmoke marks c as a smoke run's: its title (as the HTML report lists it) and,
+// drawn over its top left corner, smokeMark.
+func markSmoke(c *Chart) {
+	c.Title = "[SMOKE] " + c.Title
+	d := c.draw
+	c.draw = func(cv draw.Canvas) {
+		d(cv)
+		st := textStyle(10, color.RGBA{R: 200, A: 255})
+		st.YAlign = draw.YTop
+		cv.FillText(st, vg.Point{X: cv.Min.X + 6, Y: cv.Max.Y - 4}, smokeMark)
+	}
 }
 
 // WriteSVG writes the chart as a standalone SVG document.

@@ -193,11 +193,15 @@ func stack(side func(*results.Benchmark) *results.Stack, tier bool) func(*result
 }
 
 // WriteCSV writes r as CSV: a header, then one row per benchmark with every
-// summary figure, for spreadsheets and scripts. Numbers are written in full
+// summary figure and, last, whether the run was a smoke run, for spreadsheets and
+// scripts. Numbers are written in full
 // (the shortest decimal that reads back exactly).
 func WriteCSV(w io.Writer, r *results.Results) error {
 	cw := csv.NewWriter(w)
-	row := make([]string, len(csvColumns))
+	// smoke is the run's, on every row: a row pasted into a spreadsheet alone must
+	// still say that it is no measurement.
+	row := make([]string, len(csvColumns)+1)
+	row[len(csvColumns)] = "smoke"
 	for i, c := range csvColumns {
 		row[i] = c.name
 	}
@@ -208,6 +212,7 @@ func WriteCSV(w io.Writer, r *results.Results) error {
 		for j, c := range csvColumns {
 			row[j] = c.cell(&r.Benchmarks[i])
 		}
+		row[len(csvColumns)] = strconv.FormatBool(r.Smoke)
 		if err := cw.Write(row); err != nil {
 			return fmt.Errorf("csv: %w", err)
 		}

@@ -52,12 +52,11 @@ func originalView(ref *results.OriginalRef, bs []results.Benchmark) view {
 	v.Note = fmt.Sprintf("%s. Per finding of the original (a ratio of two of its published figures): the original's ratio with its interval, "+
 		"the ratio of the two figures' intervals (±%.0f %% for a figure published without an error); "+
 		"ours, paired by fork and round with its 99.9 %% interval when the two benchmarks were measured in the rounds of one comparison group "+
-		"(for a latency, an open-loop group's p50 or p99), else the ratio of two figures measured apart, marked ‡ (a score's interval from the two errors, "+
-		"a latency's none); our ratio over the original's; and the verdict, which holds ours to the original's interval itself, widened by nothing. "+
-		"Where the original's interval lies on one side of 1, the finding holds when ours lies wholly on that side and overlaps the original's interval, "+
-		"and does not hold when ours lies wholly on the other side or wholly outside the original's interval; where it includes 1, it holds when ours lies within it "+
-		"and does not hold when ours lies wholly outside it; otherwise it is inconclusive. It is not comparable when a benchmark is missing or not at the original's setup, "+
-		"has no steady state, or the original's two figures came from two load models and this run has not measured both under one; see docs/suites.md, \"The verdict\".",
+		"(for a latency, an open-loop group's p50 or p99), else the ratio of two figures measured apart, marked ‡ and not judged; our ratio over the original's; "+
+		"and the verdict, by one rule whichever side of 1 the original's interval lies on: it holds when ours lies wholly inside the original's interval (widened by nothing), "+
+		"does not hold when ours lies wholly outside it, and is inconclusive when ours reaches into it and beyond it. It is not comparable when a benchmark is missing or not at the original's setup, "+
+		"has no steady state, ours is not paired, the original's two figures came from two tools, or from two load models and this run has not measured both under one; "+
+		"see docs/suites.md, \"The verdict\".",
 		o.Title, originals.UnpublishedError*100)
 	rows := originals.Compare(o, ref.Setup, Benches(bs))
 	t := table{Title: VerdictCounts(rows), Head: []string{"Finding", "Original", "Ratio", "Ours", "Ours / original", "Verdict", "Why"}, Align: "lrrrrll"}

@@ -44,6 +44,11 @@ func scoreTable(bs []results.Benchmark) table {
 		if n >= 2 {
 			e = "± " + scoreNum(errS)
 		}
+		if n >= 2 && n-1 < results.MinIntervalDF {
+			// Student's t at 99.9 % over 8.6: the error says how few samples there
+			// were more than anything of the score (bench -i 2: ±8000 %).
+			e += " (too few)"
+		}
 		if unmeasured(&b) {
 			cell = notAvailable
 		}
@@ -263,15 +268,15 @@ func measuredNote(g results.Group) string {
 		}
 	}
 	if method == "" {
-		return fmt.Sprintf(" (relative to %s, %d pairs%s)", base, rounds, drift)
+		return fmt.Sprintf(" (relative to %s, %d %s%s)", base, rounds, plural(rounds, "pair", "pairs"), drift)
 	}
 	if forks > 1 {
 		return fmt.Sprintf(" (%s, %d forks × %s rounds; relative to %s%s)", method, forks, perFork(rounds, forks), base, drift)
 	}
 	if method == results.MethodInterleaved && forks == 1 {
-		return fmt.Sprintf(" (%s, %d rounds of one fork: the intervals leave out what a fresh process changes; relative to %s%s)", method, rounds, base, drift)
+		return fmt.Sprintf(" (%s, %d %s of one fork: the intervals leave out what a fresh process changes; relative to %s%s)", method, rounds, plural(rounds, "round", "rounds"), base, drift)
 	}
-	return fmt.Sprintf(" (%s, %d rounds; relative to %s%s)", method, rounds, base, drift)
+	return fmt.Sprintf(" (%s, %d %s; relative to %s%s)", method, rounds, plural(rounds, "round", "rounds"), base, drift)
 }
 
 // perFork is the rounds per fork, "35", or "~35" when the forks had different counts.

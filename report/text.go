@@ -18,7 +18,7 @@ func WriteText(out io.Writer, bs []results.Benchmark) error {
 	// bufio keeps the first write error and writes nothing after it; Flush returns it.
 	w := bufio.NewWriter(out)
 	if len(bs) >= 2 {
-		if err := writeSummary(w, bs, false); err != nil {
+		if err := writeSummary(w, bs, false, 0); err != nil {
 			return err
 		}
 	} else if err := writeTable(w, scoreTable(bs)); err != nil {
@@ -79,7 +79,7 @@ func firstLine(s string) string {
 // WriteReportText is `report -f table`: the title (the suite, the command, a smoke
 // mark), WriteText, and the views in the original experiment's shape.
 func WriteReportText(w io.Writer, r *results.Results) error {
-	if err := writeTitleText(w, r); err != nil {
+	if err := writeTitleText(w, r, 0); err != nil {
 		return err
 	}
 	if err := WriteText(w, r.Benchmarks); err != nil {
@@ -88,12 +88,15 @@ func WriteReportText(w io.Writer, r *results.Results) error {
 	return WriteViewsText(w, r)
 }
 
-func writeTitleText(w io.Writer, r *results.Results) error {
-	if _, err := fmt.Fprintf(w, "%s\n", title(r)); err != nil {
+// writeTitleText writes the title (INTERRUPTED first when the run was cut short: a
+// reader must know before any figure) and the smoke note, wrapped to width (0: no
+// limit).
+func writeTitleText(w io.Writer, r *results.Results, width int) error {
+	if _, err := fmt.Fprintf(w, "%s\n", textgrid.Wrap(title(r), width, "  ")); err != nil {
 		return err
 	}
 	if r.Smoke {
-		if _, err := fmt.Fprintf(w, "%s\n", smokeNote); err != nil {
+		if _, err := fmt.Fprintf(w, "%s\n", textgrid.Wrap(smokeNote, width, "")); err != nil {
 			return err
 		}
 	}
@@ -106,21 +109,29 @@ func writeTitleText(w io.Writer, r *results.Results) error {
 // the notes a reader must see before trusting a figure. The full detail is in the
 // Markdown and HTML reports.
 func WriteSummaryText(w io.Writer, r *results.Results) error {
-	if err := writeTitleText(w, r); err != nil {
+	return WriteSummaryTextWidth(w, r, 0)
+}
+
+// WriteSummaryTextWidth is WriteSummaryText for a terminal of width columns (0: no
+// limit): prose wrapped, and a table wider than the terminal stacked, one block per
+// row (fitTable).
+func WriteSummaryTextWidth(w io.Writer, r *results.Results, width int) error {
+	if err := writeTitleText(w, r, width); err != nil {
 		return err
 	}
-	return writeSummary(w, r.Benchmarks, true)
+	return writeSummary(w, r.Benchmarks, true, width)
 }
 
 // writeSummary is WriteSummaryText after the title; withNotes adds the warnings and
-// errors, which WriteText gives per benchmark instead.
-func writeSummary(w io.Writer, bs []results.Benchmark, withNotes bool) error {
+// errors, which WriteText gives per benchmark instead; width is the terminal's (0: no
+// limit).
+func writeSummary(w io.Writer, bs []results.Benchmark, withNotes bool, width int) error {
 	if vs := verdicts(bs); len(vs) > 0 {
-		if _, err := fmt.Fprintf(w, "Verdict. %s:\n", verdictNote); err != nil {
+		if _, err := fmt.Fprintf(w, "%s\n", textgrid.Wrap("Verdict. "+verdictNote+":", width, "")); err != nil {
 			return err
 		}
 		for _, v := range vs {
-			if _, err := fmt.Fprintf(w, "  %s: %s\n", v.Operation, v.Text); err != nil {
+			if _, err := fmt.Fprintf(w, "%s\n", textgrid.Wrap("  "+v.Operation+": "+v.Text, width, "  ")); err != nil {
 				return err
 			}
 		}
@@ -128,27 +139,23 @@ func writeSummary(w io.Writer, bs []results.Benchmark, withNotes bool) error {
 			return err
 		}
 	}
-	if err := writeTable(w, scoreTable(bs)); err != nil {
+	if err := writeTableWidth(w, scoreTable(bs), width); err != nil {
 		return err
 	}
-	for _, t := range comparisonTables(bs) {
-		if _, err := fmt.Fprintf(w, "\n%s%s\n", t.Title, t.Note); err != nil {
-			return err
-		}
-		if err := writeTable(w, t); err != nil {
-			return err
-		}
-	}
+	tables := comparisonTables(bs)
 	if t, ok := capacityTable(bs); ok {
-		if _, err := fmt.Fprintf(w, "\n%s%s\n", t.Title, t.Note); err != nil {
+		tables = append(tables, t)
+	}
+	for _, t := range tables {
+		if _, err := fmt.Fprintf(w, "\n%s\n", textgrid.Wrap(t.Title+t.Note, width, "  ")); err != nil {
 			return err
 		}
-		if err := writeTable(w, t); err != nil {
+		if err := writeTableWidth(w, t, width); err != nil {
 			return err
 		}
 	}
 	for _, l := range legend(bs) {
-		if _, err := fmt.Fprintf(w, "\n%s\n", l); err != nil {
+		if _, err := fmt.Fprintf(w, "\n%s\n", textgrid.Wrap(l, width, "  ")); err != nil {
 			return err
 		}
 	}
@@ -156,13 +163,72 @@ func writeSummary(w io.Writer, bs []results.Benchmark, withNotes bool) error {
 		if _, err := fmt.Fprintln(w); err != nil {
 			return err
 		}
-		for _, n := range ns {
-			if _, err := fmt.Fprintf(w, "%s: %s: %s\n", n.Kind, n.Benchmark, n.Text); err != nil {
+		for _, n := range oncePerFact(ns) {
+			if _, err := fmt.Fprintf(w, "%s\n", textgrid.Wrap(n.Kind+": "+n.Benchmark+": "+n.Text, width, "  ")); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// writeTableWidth writes t as writeTable does when it fits in width columns (0: no
+// limit), else stacked: per row, its first cell on a line, then each other column's
+// head and value, wrapped under it. No column is cut and no value abbreviated.
+func writeTableWidth(w io.Writer, t table, width int) error {
+	var buf strings.Builder
+	if err := writeTable(&buf, t); err != nil {
+		return err
+	}
+	if width <= 0 || textgrid.Width(buf.String()) <= width {
+		_, err := io.WriteString(w, buf.String())
+		return err
+	}
+	for _, row := range t.Rows {
+		lines := []string{textgrid.Cut(row[0], width)}
+		cur := ""
+		for i, c := range row[1:] {
+			if strings.TrimSpace(c) == "" {
+				continue
+			}
+			// A line breaks between two columns, never inside one.
+			pair := t.Head[i+1] + " " + strings.TrimSpace(c)
+			switch {
+			case cur == "":
+				cur = "    " + pair
+			case textgrid.Width(cur+" · "+pair) <= width:
+				cur += " · " + pair
+			default:
+				lines = append(lines, textgrid.Cut(cur, width))
+				cur = "    " + pair
+			}
+		}
+		if cur != "" {
+			lines = append(lines, textgrid.Cut(cur, width))
+		}
+		if _, err := fmt.Fprintf(w, "%s\n", strings.Join(lines, "\n")); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// oncePerFact merges notes that say the same thing (kind and text) of several
+// benchmarks into one naming them all, in the order they first appear: a smoke run's
+// "too few forks" is one fact, not one line per target.
+func oncePerFact(ns []note) []note {
+	var out []note
+	at := map[[2]string]int{}
+	for _, n := range ns {
+		k := [2]string{n.Kind, n.Text}
+		if i, ok := at[k]; ok {
+			out[i].Benchmark += ", " + n.Benchmark
+			continue
+		}
+		at[k] = len(out)
+		out = append(out, n)
+	}
+	return out
 }
 
 // writeTable writes t as aligned columns with its head, two spaces apart.
@@ -179,4 +245,12 @@ func writeTable(w io.Writer, t table) error {
 		}
 	}
 	return g.Write(w)
+}
+
+// plural is one when n is 1, else many: "1 round", "2 rounds".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

@@ -268,8 +268,9 @@ func andList(xs []string) string {
 	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
 }
 
-// title is a report's title: the suite, the command that made the results, and a
-// SMOKE mark on a smoke run, whose figures are not measurements.
+// title is a report's title: the suite, the command that made the results, a SMOKE
+// mark on a smoke run, whose figures are not measurements, and first an INTERRUPTED
+// mark on a run cut short.
 func title(r *results.Results) string {
 	t := "wirebench results"
 	if r.Suite != nil && r.Suite.Name != "" {
@@ -281,7 +282,22 @@ func title(r *results.Results) string {
 	if r.Smoke {
 		t = "[SMOKE] " + t
 	}
+	if n := interruptedCount(r.Benchmarks); n > 0 {
+		t = fmt.Sprintf("[INTERRUPTED: %d of %d benchmarks cut short; run --resume to finish] %s", n, len(r.Benchmarks), t)
+	}
 	return t
+}
+
+// interruptedCount is how many of bs the run stopped before every fork was measured
+// (results.WarnInterrupted): a report says so in its title, before any figure.
+func interruptedCount(bs []results.Benchmark) int {
+	n := 0
+	for i := range bs {
+		if len(bs[i].Warnings.Of(results.WarnInterrupted)) > 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // smokeNote is what a smoke run's reports say under their title.

@@ -3,6 +3,7 @@ package report
 import (
 	"bufio"
 	"fmt"
+	"github.com/wirebench/wirebench/internal/textgrid"
 	"io"
 	"slices"
 	"strconv"
@@ -174,25 +175,37 @@ func viewsHeading(vs []view) string {
 // WriteViewsText writes the views r's suite asks for as terminal text, each under
 // its title; nothing when it asks for none.
 func WriteViewsText(w io.Writer, r *results.Results) error {
+	return WriteViewsTextWidth(w, r, 0)
+}
+
+// WriteViewsTextWidth is WriteViewsText for a terminal of width columns (0: no limit):
+// notes wrapped, lines cut, and a table wider than the terminal (the originals'
+// tables run to hundreds of columns) left to the Markdown and HTML reports, with a
+// line saying so.
+func WriteViewsTextWidth(w io.Writer, r *results.Results, width int) error {
 	for _, v := range views(r) {
-		if _, err := fmt.Fprintf(w, "\n== %s (%s) ==\n", v.Title, v.Name); err != nil {
+		if _, err := fmt.Fprintf(w, "\n%s\n", textgrid.Wrap("== "+v.Title+" ("+v.Name+") ==", width, "  ")); err != nil {
 			return err
 		}
 		// The suite's own views say how to read them (the verdict's rule, or why there
 		// is no table); the others' notes are for the longer formats.
 		if v.Name == ViewOriginal || v.Name == ViewDeviations {
-			if _, err := fmt.Fprintln(w, v.Note); err != nil {
+			if _, err := fmt.Fprintln(w, textgrid.Wrap(v.Note, width, "")); err != nil {
 				return err
 			}
 		}
 		if len(v.Lines) > 0 {
-			if _, err := io.WriteString(w, strings.Join(v.Lines, "\n")+"\n"); err != nil {
+			lines := make([]string, len(v.Lines))
+			for i, l := range v.Lines {
+				lines[i] = textgrid.Cut(l, width)
+			}
+			if _, err := io.WriteString(w, strings.Join(lines, "\n")+"\n"); err != nil {
 				return err
 			}
 		}
 		for _, t := range v.Tables {
 			if t.Title != "" {
-				if _, err := fmt.Fprintf(w, "\n%s\n", t.Title); err != nil {
+				if _, err := fmt.Fprintf(w, "\n%s\n", textgrid.Wrap(t.Title, width, "  ")); err != nil {
 					return err
 				}
 			} else if len(v.Lines) > 0 {
@@ -200,7 +213,16 @@ func WriteViewsText(w io.Writer, r *results.Results) error {
 					return err
 				}
 			}
-			if err := writeTable(w, t); err != nil {
+			var buf strings.Builder
+			if err := writeTable(&buf, t); err != nil {
+				return err
+			}
+			out := buf.String()
+			if tw := textgrid.Width(out); width > 0 && tw > width {
+				out = textgrid.Wrap(fmt.Sprintf("(%d %s, %d columns wide: too wide for this terminal's %d; in report.md and report.html, or wirebench report -f md)",
+					len(t.Rows), plural(len(t.Rows), "row", "rows"), tw, width), width, "  ") + "\n"
+			}
+			if _, err := io.WriteString(w, out); err != nil {
 				return err
 			}
 		}

@@ -34,5 +34,5 @@ for p in $protocols; do
 done
 echo
 echo "Answers of the first demo ($first), abridged; all answers are in $out"
-grep -A12 '^## get-person$' "$first"
+grep -A12 '^## person.get$' "$first"
 grep -A12 '^## workloads' "$first"

@@ -36,7 +36,7 @@ var errorCases = []struct {
 		|workloads: [person.get]
 		|load:
 		|  capacity: {slo: p99=10ms, slos: p50=1ms}`,
-		`t.yaml:4:29: unknown key "slos" in load.capacity (valid: slo, max_error_rate, budget, step, confirm, resolution, start_rate, sweep)`},
+		`t.yaml:4:29: unknown key "slos" in load.capacity (did you mean "slo"?) (valid: slo, max_error_rate, budget, step, confirm, resolution, start_rate, sweep)`},
 	{"capacity with a negative step", `
 		|targets: [grpc-proto]
 		|workloads: [person.get]
@@ -60,7 +60,7 @@ var errorCases = []struct {
 		|  iteratons: 3
 		|targets: [direct]
 		|workloads: [person.get]`,
-		`t.yaml:3:3: unknown key "iteratons" in defaults (valid: warmup, warmup_max, keep_alive, iterations, duration, ops, forks, mode, method, call_timeout, server_cpus, client_cpus, shape, isolation, worker_lifetime, data_size, data_seed, arrival_seed, max_message_size, jvm_args)`},
+		`t.yaml:3:3: unknown key "iteratons" in defaults (did you mean "iterations"?) (valid: warmup, warmup_max, keep_alive, iterations, duration, ops, forks, mode, method, call_timeout, server_cpus, client_cpus, shape, isolation, worker_lifetime, data_size, data_seed, arrival_seed, max_message_size, jvm_args)`},
 	{"load in defaults", `
 		|defaults:
 		|  load: {concurrency: 4}
@@ -84,7 +84,7 @@ var errorCases = []struct {
 		|targets: [direct]
 		|workloads: [person.get]
 		|load: {concurrency: 4, rate: 100}`,
-		`t.yaml:3:24: unknown key "rate" in load (valid: concurrency, connections, rates, arrival, capacity)`},
+		`t.yaml:3:24: unknown key "rate" in load (did you mean "rates"?) (valid: concurrency, connections, rates, arrival, capacity)`},
 	{"repeated key", `
 		|targets: [direct]
 		|workloads: [person.get]
@@ -163,11 +163,11 @@ var errorCases = []struct {
 		|targets:
 		|  - protocol: soap
 		|workloads: [person.get]`,
-		`t.yaml:2:15: unknown protocol "soap" (known: [capnp connect-json connect-proto direct grpc-avro grpc-proto grpc-web http-json netrpc-gob thrift-binary thrift-compact websocket])`},
+		`t.yaml:2:15: unknown protocol "soap" (known: capnp, connect-json, connect-proto, direct, grpc-avro, grpc-proto, grpc-web, http-json, netrpc-gob, thrift-binary, thrift-compact, websocket)`},
 	{"unknown protocol, shorthand entry", `
 		|targets: [direct, thrift]
 		|workloads: [person.get]`,
-		`t.yaml:1:19: unknown protocol "thrift" (known: [capnp connect-json connect-proto direct grpc-avro grpc-proto grpc-web http-json netrpc-gob thrift-binary thrift-compact websocket])`},
+		`t.yaml:1:19: unknown protocol "thrift" (known: capnp, connect-json, connect-proto, direct, grpc-avro, grpc-proto, grpc-web, http-json, netrpc-gob, thrift-binary, thrift-compact, websocket)`},
 	{"unknown transport", `
 		|targets:
 		|  - protocol: http-json
@@ -342,7 +342,7 @@ func TestErrorsJoined(t *testing.T) {
 		|warmup: 1s`)))
 	want := []string{
 		`t.yaml:2:15: iterations: 0 is out of range [1, 1000000]`,
-		`t.yaml:4:15: unknown protocol "soap" (known: [capnp connect-json connect-proto direct grpc-avro grpc-proto grpc-web http-json netrpc-gob thrift-binary thrift-compact websocket])`,
+		`t.yaml:4:15: unknown protocol "soap" (known: capnp, connect-json, connect-proto, direct, grpc-avro, grpc-proto, grpc-web, http-json, netrpc-gob, thrift-binary, thrift-compact, websocket)`,
 		`t.yaml:6:23: transports: "udp", want tcp, unix, tls (tcp with TLS 1.3) or quic (HTTP/3's UDP)`,
 		`t.yaml:9:16: payloads: size "-1": want a number of bytes such as 11, 1KiB, 100KiB or 4MiB`,
 		`t.yaml:10:1: unknown key "warmup" in the suite (valid: name, description, views, original, deviations, baseline, interleave_by, process, skip, defaults, load, targets, workloads, workers, link); warmup is a run setting: put it under defaults (or in a target or workload entry)`,

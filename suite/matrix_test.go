@@ -167,7 +167,7 @@ func TestMatrixBadPairs(t *testing.T) {
 			|  - protocol: grpc-proto
 			|    server_stack: [grpc-go, tonik]
 			|    client_stack: [grpc-go]
-			|workloads: [person.get]`, `t.yaml:4:29: server_stack: unknown stack "tonik" for the server side of grpc-proto (known: `},
+			|workloads: [person.get]`, `t.yaml:4:29: server_stack: unknown stack "tonik" for the server side of grpc-proto (did you mean "tonic"?) (known: `},
 		{"client-only stack as server", `
 			|targets:
 			|  - protocol: http-json

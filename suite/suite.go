@@ -12,6 +12,7 @@ package suite
 import (
 	"errors"
 	"fmt"
+	"github.com/wirebench/wirebench/internal/suggest"
 	"io/fs"
 	"math"
 	"os"
@@ -329,7 +330,7 @@ func Load(nameOrPath string) (*Suite, error) {
 			return Parse("suite/bundled/"+nameOrPath+".yaml", data)
 		}
 		if _, err := os.Stat(nameOrPath); err != nil {
-			return nil, fmt.Errorf("unknown suite %q (bundled: %s); or give the path of a suite file", nameOrPath, strings.Join(Bundled(), ", "))
+			return nil, fmt.Errorf("unknown suite %q%s (bundled: %s); or give the path of a suite file", nameOrPath, suggest.Hint(nameOrPath, Bundled()), strings.Join(Bundled(), ", "))
 		}
 	}
 	data, err := os.ReadFile(nameOrPath)

@@ -2,6 +2,7 @@ package suite
 
 import (
 	"fmt"
+	"github.com/wirebench/wirebench/internal/suggest"
 	"math"
 	"slices"
 	"strings"
@@ -88,11 +89,15 @@ func (c *checker) fields(n *yaml.Node, where string, valid []string, hint func(s
 			continue
 		}
 		if !slices.Contains(valid, name) {
-			msg := fmt.Sprintf("unknown key %q in %s (valid: %s)", k.Value, where, strings.Join(valid, ", "))
+			// The key's own hint says more than the nearest name; without one, the
+			// nearest valid key is offered.
+			h := ""
 			if hint != nil {
-				if h := hint(k.Value); h != "" {
-					msg += "; " + h
-				}
+				h = hint(k.Value)
+			}
+			msg := fmt.Sprintf("unknown key %q in %s (valid: %s); %s", k.Value, where, strings.Join(valid, ", "), h)
+			if h == "" {
+				msg = fmt.Sprintf("unknown key %q in %s%s (valid: %s)", k.Value, where, suggest.Hint(k.Value, valid), strings.Join(valid, ", "))
 			}
 			c.at(k, "%s", msg)
 			ok = false

@@ -232,6 +232,9 @@ func (c *benchCmd) Run(e *env, kctx *kong.Context) error {
 	if err != nil {
 		return err
 	}
+	if m := missingWorkers([]spec.Spec{res.Spec}, hosts, launchOptions()); m != "" {
+		return usagef("cannot start the benchmark's workers, so nothing was measured:\n  %s", m)
+	}
 	tc, err := c.benchTLSFlags.load(res.Spec.Transport)
 	if err != nil {
 		return err

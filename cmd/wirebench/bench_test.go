@@ -104,6 +104,10 @@ func TestBenchUsageErrors(t *testing.T) {
 	}{
 		{[]string{"-p", "nope"}, `unknown protocol "nope"`},
 		{[]string{"-p", "direct", "-w", "nope"}, `unknown workload "nope"`},
+		// A typo gets the name meant, and the valid names as a list, not a Go slice.
+		{[]string{"-p", "grpc-protoo"}, `unknown protocol "grpc-protoo" (did you mean "grpc-proto"?) (known: capnp, connect-json,`},
+		{[]string{"-p", "direct", "-w", "person.gett"}, `(did you mean "person.get"?)`},
+		{[]string{"-p", "grpc-proto", "--server-stack", "grpc-ga"}, `(did you mean "grpc-go"?)`},
 		{[]string{"-p", "direct", "-c", "0"}, "concurrency 0"},
 		{[]string{"-p", "direct", "-c", "2", "--connections", "3"}, "connections 3"},
 		{[]string{"-p", "direct", "--rate=-5"}, "rate -5"},

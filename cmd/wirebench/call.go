@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/wirebench/wirebench/internal/suggest"
 	"io"
 	"strings"
 	"syscall"
@@ -20,12 +21,13 @@ type callCmd struct {
 	Protocol       string        `short:"p" required:"" help:"Protocol the server speaks (see 'wirebench list')."`
 	Target         string        `short:"t" env:"WIREBENCH_TARGET" help:"Server address: tcp://HOST:PORT or unix:///PATH (not needed for direct)."`
 	Operation      string        `arg:"" help:"One of: ${operations}, or demo to call each once."`
-	ID             int64         `default:"1" help:"get-person, get-person-links: the person id."`
-	Payload        string        `default:"Hello World" help:"echo: the payload text."`
-	PayloadSize    units.Size    `help:"echo: send a generated payload of this size (e.g. 1KiB) instead of --payload."`
+	ID             int64         `default:"1" help:"person.get, person.links: the person id."`
+	Payload        string        `help:"echo: the size of a generated payload (e.g. 1KiB), as bench's --payload; default: the text of --payload-text."`
+	PayloadText    string        `name:"payload-text" default:"Hello World" help:"echo: the payload as text."`
+	PayloadSize    units.Size    `name:"payload-size" hidden:"" help:"Former name of --payload (a size)."`
 	Value          int64         `default:"41" help:"increment: the number to increment."`
-	Count          int64         `default:"3" help:"stream-trades: how many trades to stream."`
-	Person         string        `help:"create-person: the person as JSON (default: a copy of person 1)."`
+	Count          int64         `default:"3" help:"stream: how many trades to stream."`
+	Person         string        `help:"person.create: the person as JSON (default: a copy of person 1)."`
 	Timeout        time.Duration `default:"${call_timeout}" help:"Deadline of each call."`
 	MaxMessageSize units.Size    `default:"${max_message_size}" help:"Largest response accepted."`
 	dataFlags
@@ -34,23 +36,28 @@ type callCmd struct {
 // operation calls one Service operation with the command's arguments and returns the
 // answer to print.
 type operation struct {
-	name string // what users type
-	call func(ctx context.Context, s contract.Service, c *callCmd, ds *contract.Dataset) (any, error)
+	// name is what users type: the workload's name where a workload makes this one
+	// call (person.get), else the operation's (stats, increment).
+	name string
+	// former is the name it had before it took the workload's (get-person), still
+	// read, with a note.
+	former string
+	call   func(ctx context.Context, s contract.Service, c *callCmd, ds *contract.Dataset) (any, error)
 }
 
 var operations = []operation{
-	{"list-persons", func(ctx context.Context, s contract.Service, _ *callCmd, _ *contract.Dataset) (any, error) {
+	{"person.list", "list-persons", func(ctx context.Context, s contract.Service, _ *callCmd, _ *contract.Dataset) (any, error) {
 		ps, err := s.ListPersons(ctx)
 		return map[string]any{"persons": ps}, err
 	}},
-	{"get-person", func(ctx context.Context, s contract.Service, c *callCmd, _ *contract.Dataset) (any, error) {
+	{"person.get", "get-person", func(ctx context.Context, s contract.Service, c *callCmd, _ *contract.Dataset) (any, error) {
 		return s.GetPerson(ctx, c.ID)
 	}},
-	{"get-person-links", func(ctx context.Context, s contract.Service, c *callCmd, _ *contract.Dataset) (any, error) {
+	{"person.links", "get-person-links", func(ctx context.Context, s contract.Service, c *callCmd, _ *contract.Dataset) (any, error) {
 		ls, err := s.GetPersonLinks(ctx, c.ID)
 		return map[string]any{"links": ls}, err
 	}},
-	{"create-person", func(ctx context.Context, s contract.Service, c *callCmd, ds *contract.Dataset) (any, error) {
+	{"person.create", "create-person", func(ctx context.Context, s contract.Service, c *callCmd, ds *contract.Dataset) (any, error) {
 		p, _ := ds.Person(1)
 		p.ID = 0
 		if c.Person != "" {
@@ -61,22 +68,22 @@ var operations = []operation{
 		}
 		return s.CreatePerson(ctx, p)
 	}},
-	{"echo", func(ctx context.Context, s contract.Service, c *callCmd, _ *contract.Dataset) (any, error) {
-		payload := c.Payload
+	{"echo", "", func(ctx context.Context, s contract.Service, c *callCmd, _ *contract.Dataset) (any, error) {
+		payload := c.PayloadText
 		if c.PayloadSize > 0 {
 			payload = contract.Payload(int(c.PayloadSize))
 		}
 		got, err := s.Echo(ctx, payload)
 		return map[string]any{"payload": got}, err
 	}},
-	{"stats", func(ctx context.Context, s contract.Service, _ *callCmd, _ *contract.Dataset) (any, error) {
+	{"stats", "", func(ctx context.Context, s contract.Service, _ *callCmd, _ *contract.Dataset) (any, error) {
 		return s.Stats(ctx)
 	}},
-	{"increment", func(ctx context.Context, s contract.Service, c *callCmd, _ *contract.Dataset) (any, error) {
+	{"increment", "", func(ctx context.Context, s contract.Service, c *callCmd, _ *contract.Dataset) (any, error) {
 		n, err := s.Increment(ctx, c.Value)
 		return map[string]any{"value": n}, err
 	}},
-	{"stream-trades", func(ctx context.Context, s contract.Service, c *callCmd, _ *contract.Dataset) (any, error) {
+	{"stream", "stream-trades", func(ctx context.Context, s contract.Service, c *callCmd, _ *contract.Dataset) (any, error) {
 		var trades []contract.Trade
 		err := s.StreamTrades(ctx, c.Count, func(t *contract.Trade) error {
 			trades = append(trades, *t)
@@ -94,16 +101,19 @@ func operationNames() []string {
 	return names
 }
 
-// lookupOperation accepts the kebab-case name or the Service method name
-// (GetPerson, getperson).
-func lookupOperation(name string) (operation, bool) {
+// lookupOperation accepts the operation's name (person.get), its former name
+// (get-person, or the Service method's, GetPerson), and says which it was given.
+func lookupOperation(name string) (op operation, former, ok bool) {
 	norm := func(s string) string { return strings.ToLower(strings.ReplaceAll(s, "-", "")) }
 	for _, o := range operations {
-		if norm(o.name) == norm(name) {
-			return o, true
+		switch {
+		case o.name == name:
+			return o, false, true
+		case norm(o.name) == norm(name) || (o.former != "" && norm(o.former) == norm(name)):
+			return o, true, true
 		}
 	}
-	return operation{}, false
+	return operation{}, false, false
 }
 
 func (c *callCmd) Run(e *env) error {
@@ -112,9 +122,23 @@ func (c *callCmd) Run(e *env) error {
 		return usageError{err}
 	}
 	demo := strings.EqualFold(c.Operation, "demo")
-	op, ok := lookupOperation(c.Operation)
+	op, former, ok := lookupOperation(c.Operation)
 	if !ok && !demo {
-		return usagef("unknown operation %q (known: %s, demo)", c.Operation, strings.Join(operationNames(), ", "))
+		known := append(operationNames(), "demo")
+		return usagef("unknown operation %q%s (known: %s)", c.Operation, suggest.Hint(c.Operation, known), strings.Join(known, ", "))
+	}
+	if former {
+		fmt.Fprintf(e.stderr, "wirebench call: note: %s is now %s, the workloads' name\n", c.Operation, op.name)
+	}
+	if c.Payload != "" {
+		if c.PayloadSize > 0 {
+			return usagef("--payload and --payload-size (its former name) both given: give --payload")
+		}
+		size, err := units.ParseSize(c.Payload)
+		if err != nil {
+			return usagef("--payload %q: it is a size now, as in bench (e.g. 1KiB); the payload as text is --payload-text", c.Payload)
+		}
+		c.PayloadSize = size
 	}
 	ds, err := c.dataset()
 	if err != nil {
@@ -169,10 +193,10 @@ func (c *callCmd) demo(e *env, target transport.Addr, s contract.Service, ds *co
 		}
 	}
 	missing := int64(ds.Size() + 1000)
-	fmt.Fprintf(e.stdout, "\n## get-person --id %d (an unknown id)\n", missing)
+	fmt.Fprintf(e.stdout, "\n## person.get --id %d (an unknown id)\n", missing)
 	_, err := s.GetPerson(e.ctx, missing)
 	if contract.CodeOf(err) != contract.NotFound {
-		return fmt.Errorf("get-person of unknown id %d: got %v, want a %s error", missing, err, contract.NotFound)
+		return fmt.Errorf("person.get of unknown id %d: got %v, want a %s error", missing, err, contract.NotFound)
 	}
 	if err := printJSON(e.stdout, map[string]any{"error": map[string]any{"code": contract.CodeOf(err), "message": err.Error()}}, ""); err != nil {
 		return err

@@ -368,6 +368,10 @@ func TestGatePreviousRun(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "(run 1)") || strings.Contains(stdout, "(run 3)") {
 		t.Errorf("gate of run 2: exit %d, want it against run 1\n%s%s", code, stdout, stderr)
 	}
+	// -f is --format, as on report and compare.
+	if code, stdout, stderr := runCLI(t, "gate", filepath.Dir(files[1]), "--store", st, "-f", "table"); code != 0 || !strings.Contains(stdout, "(run 1)") {
+		t.Errorf("gate -f table: exit %d\n%s%s", code, stdout, stderr)
+	}
 	code, stdout, stderr = runCLI(t, "gate", files[0], "--store", st)
 	if code != exitUsage || !strings.Contains(stderr, "no earlier run") {
 		t.Errorf("gate of the first run: exit %d, want 2 and no baseline\n%s%s", code, stdout, stderr)
@@ -423,7 +427,7 @@ func TestProtocolMismatchSaysWhatAnswers(t *testing.T) {
 		want string
 	}{
 		{[]string{"call", "-p", "grpc-proto", "-t", httpJSON, "stats"}, "this looks like a server of http-json"},
-		{[]string{"call", "-p", "capnp", "-t", httpJSON, "--timeout", "3s", "get-person"}, "this looks like a server of http-json"},
+		{[]string{"call", "-p", "capnp", "-t", httpJSON, "--timeout", "3s", "person.get"}, "this looks like a server of http-json"},
 		{[]string{"conform", "-p", "grpc-proto", "-t", httpJSON}, "this looks like a server of http-json"},
 		{[]string{"conform", "-p", "http-json", "-t", grpcProto}, "this looks like a server of grpc-proto"},
 		{[]string{"bench", "-p", "grpc-proto", "-t", httpJSON, "--no-store"}, "this looks like a server of http-json"},
@@ -456,5 +460,33 @@ func TestFormerSuiteKey(t *testing.T) {
 	want := "wirebench: " + file + `:2: "trials" is deprecated: it is "forks" now (read as forks); also on line 5` + "\n"
 	if code != 0 || stderr != want || !strings.Contains(stdout, "direct/") {
 		t.Errorf("run --list with trials: exit %d\nstdout %s\nstderr %q\nwant stderr %q", code, stdout, stderr, want)
+	}
+}
+
+// run --transport and --tls put a suite's benchmarks on another transport as bench's
+// flags put one benchmark: --tls turns tcp into tls, --transport every benchmark across
+// a wire; the in-process one stays, and a transport a stack cannot take is refused
+// before anything runs, naming the benchmark.
+func TestRunTransportTLS(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--tls"}, []string{"http-json/tls/person.get", "capnp/tls/person.get", "direct/inproc/person.get"}},
+		{[]string{"--transport", "unix"}, []string{"grpc-proto/unix/person.get", "direct/inproc/person.get"}},
+	} {
+		code, stdout, stderr := runCLI(t, append([]string{"run", "quick", "--list"}, c.args...)...)
+		if code != 0 || strings.Contains(stdout, "/tcp/") {
+			t.Errorf("run quick %v --list: exit %d\n%s%s", c.args, code, stdout, stderr)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(stdout, w) {
+				t.Errorf("run quick %v --list lacks %s:\n%s", c.args, w, stdout)
+			}
+		}
+	}
+	code, _, stderr := runCLI(t, "run", "quick", "--list", "--transport", "quic")
+	if code != exitUsage || !strings.Contains(stderr, "http-json/tcp/person.get/closed-c50 on quic") {
+		t.Errorf("run quick --transport quic: exit %d, %q", code, stderr)
 	}
 }

@@ -12,7 +12,7 @@ type compareCmd struct {
 	New       string  `arg:"" name:"NEW" help:"Results file to compare with it, or a run directory."`
 	Threshold string  `default:"5%" help:"A regression is worse than this for certain: the ratio's whole interval beyond it (percent of the old score); an interval straddling it is inconclusive."`
 	Alpha     float64 `default:"0.05" help:"Significance level of the Mann-Whitney U test."`
-	Format    string  `default:"table" enum:"table,benchstat,md" help:"Output: table (terminal), benchstat (benchstat's text format) or md (Markdown)."`
+	Format    string  `short:"f" default:"table" enum:"table,benchstat,md" help:"Output: table (terminal), benchstat (benchstat's text format) or md (Markdown)."`
 }
 
 // Run prints the comparison and fails (exit 1) when a benchmark regressed

@@ -71,6 +71,7 @@ func TestCompareExitCodes(t *testing.T) {
 		{"improved", []string{"compare", old, faster}, exitOK, "better", ""},
 		{"regressed", []string{"compare", old, slower}, exitFailure, "REGRESSION", "1 benchmark(s) regressed beyond 5%: a (-20.00%"},
 		{"regressed md", []string{"compare", "--format", "md", old, slower}, exitFailure, "**REGRESSION**", "regressed"},
+		{"regressed md, -f", []string{"compare", "-f", "md", old, slower}, exitFailure, "**REGRESSION**", "regressed"},
 		{"regressed benchstat", []string{"compare", "--format=benchstat", old, slower}, exitFailure, "vs base", "regressed"},
 		{"within a 25% threshold", []string{"compare", "--threshold", "25%", old, slower}, exitOK, "worse", ""},
 		{"missing file", []string{"compare", old, filepath.Join(t.TempDir(), "nope.json")}, exitUsage, "", "no such file"},

@@ -26,6 +26,8 @@ type listedStack struct {
 	cells     []string // PROTOCOL, STACK, SIDES, LANGUAGE, TIER
 	summary   string
 	libraries []string
+	// missing says why its worker cannot start here ("": it can).
+	missing string
 }
 
 func (c listCmd) Run(e *env) error {
@@ -38,20 +40,29 @@ func (c listCmd) Run(e *env) error {
 	}
 	fmt.Fprintln(w)
 	var stacks []listedStack
+	opt := launchOptions()
 	for _, p := range protocol.All() {
 		for _, st := range protocol.Stacks(p.Name) {
 			name := st.Name
 			if st.Name == p.DefaultServer || st.Name == p.DefaultClient {
 				name += " (default)"
 			}
+			missing := ""
+			if err := workerMissing(st, opt); err != nil {
+				missing = err.Error()
+			}
 			stacks = append(stacks, listedStack{[]string{p.Name, name, st.Sides.String(), st.Language, string(st.Tier)},
-				st.Summary, libraries(st.Libraries)})
+				st.Summary, libraries(st.Libraries), missing})
 		}
 	}
 	if c.Wide {
 		fmt.Fprintln(w, "PROTOCOL\tSTACK\tSIDES\tLANGUAGE\tTIER\tLIBRARIES\tDESCRIPTION")
 		for _, st := range stacks {
-			fmt.Fprintf(w, "%s\t%s\t%s\n", strings.Join(st.cells, "\t"), strings.Join(st.libraries, " "), st.summary)
+			desc := st.summary
+			if st.missing != "" {
+				desc = "NOT BUILT here: " + st.missing + "; " + desc
+			}
+			fmt.Fprintf(w, "%s\t%s\t%s\n", strings.Join(st.cells, "\t"), strings.Join(st.libraries, " "), desc)
 		}
 	} else {
 		if err := w.Flush(); err != nil {
@@ -67,7 +78,9 @@ func (c listCmd) Run(e *env) error {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "TRANSPORT\tADDRESS")
 	fmt.Fprintln(w, "tcp\ttcp://HOST:PORT")
+	fmt.Fprintln(w, "tls\ttcp://HOST:PORT (TLS 1.3 on TCP: --tls or --transport tls)")
 	fmt.Fprintln(w, "unix\tunix:///PATH")
+	fmt.Fprintln(w, "quic\tudp://HOST:PORT (HTTP/3 stacks only: --transport quic)")
 	if err := w.Flush(); err != nil {
 		return err
 	}
@@ -103,6 +116,11 @@ func writeStacks(w io.Writer, stacks []listedStack) {
 				fmt.Fprintln(w, libs+l)
 			} else {
 				fmt.Fprintln(w, strings.Repeat(" ", len(libs))+l)
+			}
+		}
+		if st.missing != "" {
+			for _, l := range wrap(strings.Fields("NOT BUILT here: "+st.missing), listWidth-len(indent)) {
+				fmt.Fprintln(w, indent+l)
 			}
 		}
 	}

@@ -48,9 +48,11 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{[]string{"bench", "--protocol", "http-json", "--transport", "quic"}, "http-json's HTTP/3 stacks: go-quicgo-json-h3"},
 		{[]string{"worker", "--listen", "udp://127.0.0.1:0"}, "udp carries QUIC benchmarks only"},
 		{[]string{"call", "--protocol", "direct", "frobnicate"}, "unknown operation"},
-		{[]string{"call", "--protocol", "http-json", "get-person"}, "--target"},
+		{[]string{"call", "--protocol", "http-json", "person.get"}, "--target"},
 		{[]string{"call", "--protocol", "direct", "--data-size", "0", "stats"}, "data set size"},
-		{[]string{"call", "--protocol", "direct", "--person", "{", "create-person"}, "not a JSON person"},
+		{[]string{"call", "--protocol", "direct", "--person", "{", "person.create"}, "not a JSON person"},
+		{[]string{"call", "--protocol", "direct", "echo", "--payload", "hello"}, "--payload-text"},
+		{[]string{"call", "--protocol", "direct", "person.gt"}, `(did you mean "person.get"?)`},
 	} {
 		code, _, stderr := runCLI(t, c.args...)
 		if code != exitUsage || !strings.Contains(stderr, c.want) {
@@ -98,17 +100,27 @@ func TestList(t *testing.T) {
 }
 
 func TestCallDirect(t *testing.T) {
-	code, out, _ := runCLI(t, "call", "--protocol", "direct", "get-person", "--id", "2")
+	code, out, _ := runCLI(t, "call", "--protocol", "direct", "person.get", "--id", "2")
 	if code != 0 || !strings.Contains(out, `"id": 2`) {
-		t.Errorf("call get-person --id 2: exit %d, out %s", code, out)
+		t.Errorf("call person.get --id 2: exit %d, out %s", code, out)
 	}
-	code, _, stderr := runCLI(t, "call", "-p", "direct", "GetPerson", "--id", "999")
+	// The former name still works, with a note naming the new one.
+	code, out, stderr := runCLI(t, "call", "--protocol", "direct", "get-person", "--id", "2")
+	if code != 0 || !strings.Contains(out, `"id": 2`) || !strings.Contains(stderr, "get-person is now person.get") {
+		t.Errorf("call get-person --id 2: exit %d, out %s, stderr %q", code, out, stderr)
+	}
+	// --payload is a size, as in bench.
+	code, out, _ = runCLI(t, "call", "-p", "direct", "echo", "--payload", "16B")
+	if code != 0 || !strings.Contains(out, `"payload": "Hello World Hell"`) {
+		t.Errorf("call echo --payload 16B: exit %d, out %s", code, out)
+	}
+	code, _, stderr = runCLI(t, "call", "-p", "direct", "GetPerson", "--id", "999")
 	if code != exitFailure || !strings.Contains(stderr, "not_found") {
 		t.Errorf("call GetPerson --id 999: exit %d, stderr %q; want 1 and not_found", code, stderr)
 	}
-	code, out, _ = runCLI(t, "call", "-p", "direct", "stream-trades", "--count", "2")
+	code, out, _ = runCLI(t, "call", "-p", "direct", "stream", "--count", "2")
 	if code != 0 || strings.Count(out, `"symbol"`) != 2 {
-		t.Errorf("call stream-trades --count 2: exit %d, out %s", code, out)
+		t.Errorf("call stream --count 2: exit %d, out %s", code, out)
 	}
 }
 

@@ -12,7 +12,7 @@ import (
 )
 
 type planCmd struct {
-	Results   string        `arg:"" help:"A results file (results.json) of an interleaved run with forks."`
+	Results   string        `arg:"" name:"RESULTS" help:"A results file (results.json) of an interleaved run with forks, or its run directory."`
 	Budget    time.Duration `default:"90s" help:"Time for one group: the plan with the narrowest expected interval within it."`
 	Precision string        `default:"5%" help:"Half-width asked for: the cheapest plan whose expected interval is within it."`
 }
@@ -27,7 +27,11 @@ func (c *planCmd) Run(e *env) error {
 	if c.Budget <= 0 {
 		return usagef("--budget: want a positive duration")
 	}
-	res, err := results.ReadFile(c.Results)
+	file, err := resultsFile(c.Results)
+	if err != nil {
+		return err
+	}
+	res, err := results.ReadFile(file)
 	if err != nil {
 		return err
 	}
@@ -44,17 +48,30 @@ func (c *planCmd) Run(e *env) error {
 			// PlanForBudget gives the grid's cheapest plan when none fits.
 			fmt.Fprintf(e.stdout, "  within %v: no plan fits; the cheapest, %d forks × %d rounds, takes %.0f s\n",
 				c.Budget, g.Budget.Forks, g.Budget.Rounds, g.Budget.Seconds)
-		} else {
-			fmt.Fprintf(e.stdout, "  within %v: %d forks × %d rounds, %.0f s, expected ±%.1f %%\n",
+		} else if g.BudgetMeasured {
+			fmt.Fprintf(e.stdout, "  within %v: %d forks × %d rounds, %.0f s, as measured: ±%.1f %% (no other plan within it is expected narrower)\n",
 				c.Budget, g.Budget.Forks, g.Budget.Rounds, g.Budget.Seconds, g.Budget.HalfWidth*100)
+		} else {
+			fmt.Fprintf(e.stdout, "  within %v: %d forks × %d rounds, %.0f s, expected %s\n",
+				c.Budget, g.Budget.Forks, g.Budget.Rounds, g.Budget.Seconds, expectedWidth(g.Budget.HalfWidth))
 		}
 		if g.PrecisionOK {
-			fmt.Fprintf(e.stdout, "  for ±%s: %d forks × %d rounds, %.0f s, expected ±%.1f %%\n",
-				c.Precision, g.Precision.Forks, g.Precision.Rounds, g.Precision.Seconds, g.Precision.HalfWidth*100)
+			fmt.Fprintf(e.stdout, "  for ±%s: %d forks × %d rounds, %.0f s, expected %s\n",
+				c.Precision, g.Precision.Forks, g.Precision.Rounds, g.Precision.Seconds, expectedWidth(g.Precision.HalfWidth))
 		} else {
-			fmt.Fprintf(e.stdout, "  for ±%s: out of reach within 60 forks × 2000 rounds (best ±%.1f %% in %.0f s)\n",
-				c.Precision, g.Precision.HalfWidth*100, g.Precision.Seconds)
+			fmt.Fprintf(e.stdout, "  for ±%s: out of reach within 60 forks × 2000 rounds (best %s in %.0f s)\n",
+				c.Precision, expectedWidth(g.Precision.HalfWidth), g.Precision.Seconds)
 		}
 	}
 	return nil
+}
+
+// expectedWidth is a plan's expected half-width, "±8.2 %", or what it means past
+// ±100 %: a 99.9 % interval over two or three forks spans orders of magnitude
+// (Student's t of one degree of freedom is 637), which a percentage only hides.
+func expectedWidth(hw float64) string {
+	if hw > 1 || math.IsInf(hw, 1) {
+		return "wider than ±100 % (too few forks for a 99.9 % interval: give it more time)"
+	}
+	return fmt.Sprintf("±%.1f %%", hw*100)
 }

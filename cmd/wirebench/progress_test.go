@@ -119,3 +119,112 @@ func TestProgressLive(t *testing.T) {
 		}
 	}
 }
+
+// screen is the little of a terminal a live bar needs, to see what a reader sees: rows
+// of width columns that wrap a longer line, a carriage return, a line feed, and the
+// two sequences mpb redraws with (cursor up n rows, clear to the end of the screen);
+// other escape sequences are skipped.
+type screen struct {
+	width    int
+	rows     [][]rune
+	row, col int
+}
+
+func (s *screen) write(out string) {
+	in := []rune(out)
+	for i := 0; i < len(in); i++ {
+		switch r := in[i]; {
+		case r == '\r':
+			s.col = 0
+		case r == '\n':
+			s.row, s.col = s.row+1, 0
+		case r == 0x1b && i+1 < len(in) && in[i+1] == '[':
+			j, n := i+2, 0
+			for j < len(in) && (in[j] >= '0' && in[j] <= '9' || in[j] == '?' || in[j] == ';') {
+				if in[j] >= '0' && in[j] <= '9' {
+					n = n*10 + int(in[j]-'0')
+				}
+				j++
+			}
+			if j < len(in) {
+				switch in[j] {
+				case 'A':
+					s.row = max(s.row-max(n, 1), 0)
+				case 'J':
+					s.line()
+					s.rows[s.row] = s.rows[s.row][:min(s.col, len(s.rows[s.row]))]
+					s.rows = s.rows[:s.row+1]
+				}
+			}
+			i = j
+		default:
+			if s.col >= s.width { // the terminal wraps the line
+				s.row, s.col = s.row+1, 0
+			}
+			s.line()
+			for len(s.rows[s.row]) <= s.col {
+				s.rows[s.row] = append(s.rows[s.row], ' ')
+			}
+			s.rows[s.row][s.col] = r
+			s.col++
+		}
+	}
+}
+
+// line makes the cursor's row exist.
+func (s *screen) line() {
+	for len(s.rows) <= s.row {
+		s.rows = append(s.rows, nil)
+	}
+}
+
+// The live bar at 60, 100 and 200 columns: after redraws of a group with long
+// benchmark names, the screen holds one bar and one status line, never a stale
+// copy of either (a line wider than the terminal wraps, and mpb, counting it as one,
+// redraws below its first row).
+func TestProgressLiveFitsTheWidth(t *testing.T) {
+	for _, width := range []uint16{60, 100, 200} {
+		ptmx, tty := openPTY(t)
+		if err := unix.IoctlSetWinsize(int(tty.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Row: 50, Col: width}); err != nil {
+			t.Fatal(err)
+		}
+		read := make(chan string)
+		go func() {
+			b, _ := io.ReadAll(ptmx)
+			read <- string(b)
+		}()
+		long := strings.Repeat("x", 80)
+		names := []string{"http-json/tcp/person.get/closed-c50-" + long, "grpc-proto/tcp/person.get/closed-c50-" + long}
+		pr := newProgress(tty, true)
+		pr.observe(runner.Event{Kind: runner.KindStart, Total: 2, Name: names[0], Group: names,
+			GroupKey: "person.get/closed-c50-" + long, Rounds: 4, Fork: 0, Forks: 3, Left: 80 * time.Second})
+		for round := range 4 {
+			iv := &results.Interval{Phase: "measure", Interval: record.NewInterval(false)}
+			iv.End = iv.Start.Add(time.Second)
+			iv.Index = round
+			pr.observe(runner.Event{Kind: runner.KindInterval, Total: 2, Name: names[round%2], Interval: &driver.Event{Target: round % 2, Interval: iv}})
+			time.Sleep(250 * time.Millisecond) // a redraw (every 200 ms) between phases
+		}
+		pr.finish()
+		tty.Close()
+		sc := &screen{width: int(width)}
+		sc.write(<-read)
+		bars, statuses := 0, 0
+		for _, r := range sc.rows {
+			line := string(r)
+			if strings.HasPrefix(line, "fork 1 of 3  ") {
+				bars++
+			}
+			if strings.HasPrefix(line, "  round ") {
+				statuses++
+			}
+		}
+		if bars != 1 || statuses != 1 {
+			var b strings.Builder
+			for _, r := range sc.rows {
+				b.WriteString(string(r) + "|\n")
+			}
+			t.Errorf("%d columns: %d bar lines and %d status lines on the screen, want 1 and 1:\n%s", width, bars, statuses, b.String())
+		}
+	}
+}

@@ -19,12 +19,17 @@ import (
 // suiteArg is the key of run's suite argument among the journaled ones.
 const suiteArg = "suite"
 
+// commandArg is the key of the command line that started the run among the journaled
+// arguments: a resumed run's results name the command that started it, not
+// "run --resume DIR" (fromJournal reads it back into resumedFrom).
+const commandArg = "command"
+
 // notJournaled are run's flags that do not change what a run measures, which a
-// resume may give anew: where the output and profiles go, how progress shows, how
+// resume may give anew: where the output (--json too) and profiles go, how progress shows, how
 // remote workers are reached, how the finished run is tagged in the store; and the
 // deprecated --seed, which sets --order-seed. Every other flag of run is journaled
 // (runArgs) and read back by --resume.
-var notJournaled = []string{"help", "version", "out", "resume", "list", "plain", "profile", "metrics-addr", "seed",
+var notJournaled = []string{"help", "version", "out", "json", "resume", "list", "plain", "profile", "metrics-addr", "seed",
 	"token-file", "tls-ca", "tls-cert", "tls-key", "tls-server-name", "store", "commit", "branch", "machine"}
 
 // runFlags are run's flags that a run journals, by name.
@@ -59,6 +64,9 @@ func (c *runCmd) runArgs(kctx *kong.Context) (map[string]json.RawMessage, error)
 		return nil, err
 	}
 	args[suiteArg] = ref
+	if args[commandArg], err = json.Marshal(commandLine(kctx.Args)); err != nil {
+		return nil, err
+	}
 	for name, f := range runFlags(kctx) {
 		v, err := json.Marshal(f.Target.Interface())
 		if err != nil {
@@ -106,6 +114,11 @@ func (c *runCmd) fromJournal(kctx *kong.Context) error {
 			return usagef("--resume %s: its journal does not say which suite file it ran (an older wirebench wrote it): give the suite", c.Resume)
 		}
 		c.Suite = h.Suite
+	}
+	if raw, ok := h.Args[commandArg]; ok {
+		if err := json.Unmarshal(raw, &c.startedAs); err != nil {
+			return fmt.Errorf("--resume %s: the journal's command: %w", c.Resume, err)
+		}
 	}
 	flags := runFlags(kctx)
 	names := make([]string, 0, len(h.Args))

@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/wirebench/wirebench/internal/textgrid"
+	"github.com/wirebench/wirebench/spec"
 	"io"
 	"os"
 	"path/filepath"
@@ -32,6 +34,8 @@ type runCmd struct {
 	Resume      string        `help:"Resume the run in this directory: run the forks its journal does not hold, with the suite and flags it was started with (a flag given that says otherwise is refused)."`
 	Smoke       bool          `help:"Smoke mode: tiny durations, the same code path (checks that a suite runs)."`
 	RateScale   float64       `name:"rate-scale" default:"1" help:"Multiply every open-loop rate of the suite by this factor (> 0), e.g. 0.5 for a slower machine."`
+	Transport   string        `enum:",tcp,unix,tls,quic" default:"" help:"Run every benchmark of the suite that crosses a wire over this transport (tcp, unix, tls, quic), as bench's --transport; its stacks must take it, or nothing runs."`
+	TLS         bool          `name:"tls" help:"Run the suite's tcp benchmarks over tls (TCP with TLS 1.3, a certificate made for each server), as bench's --tls."`
 	Sequential  bool          `help:"Measure every benchmark on its own, one after the other, instead of comparison groups in interleaved rounds (to compare the two methods)."`
 	OrderSeed   uint64        `name:"order-seed" default:"1" help:"Seed of the interleaved rounds' random order (--seed is the data set's elsewhere)."`
 	Seed        *uint64       `hidden:"" help:"Deprecated: --order-seed."`
@@ -41,8 +45,12 @@ type runCmd struct {
 	Budget      time.Duration `help:"Time for each group with --precision (default 10m)."`
 	MetricsAddr string        `name:"metrics-addr" placeholder:"HOST:PORT" help:"Serve the running benchmarks' throughput, latency histogram and errors for Prometheus at http://HOST:PORT/metrics (docs/history.md)."`
 	RecordSmoke bool          `name:"record-smoke" help:"Record a --smoke run in the store too (smoke runs are kept out of it: their figures are not measurements)."`
+	JSON        string        `placeholder:"FILE" help:"Also write the results as JSON to this file (results.json is in the run's directory in any case); - writes them to standard output (and the summary to standard error), as bench --json."`
 	hostFlags
 	recordFlags
+	// startedAs is the command line that started a resumed run, from its journal ("":
+	// not resumed, or a journal from before it was kept).
+	startedAs string
 }
 
 func (c *runCmd) Run(e *env, kctx *kong.Context) error {
@@ -71,6 +79,14 @@ func (c *runCmd) Run(e *env, kctx *kong.Context) error {
 	if c.RateScale != 1 {
 		if err := s.ScaleRates(c.RateScale); err != nil {
 			return usagef("--rate-scale: %v", err)
+		}
+	}
+	if c.Transport != "" || c.TLS {
+		if c.Transport != "" && c.TLS && c.Transport != "tls" {
+			return usagef("--tls is --transport tls; give one")
+		}
+		if err := s.SetTransport(c.Transport, c.Transport == ""); err != nil {
+			return usagef("--transport: %v", err)
 		}
 	}
 	if c.Smoke {
@@ -129,13 +145,20 @@ func (c *runCmd) Run(e *env, kctx *kong.Context) error {
 	if err != nil {
 		return err
 	}
+	specs := make([]spec.Spec, len(selected))
+	for i, b := range selected {
+		specs[i] = b.Spec
+	}
+	if m := missingWorkers(specs, hosts, launchOptions()); m != "" {
+		return usagef("suite %s cannot start all its workers, so nothing was measured:\n  %s", s.Name, m)
+	}
 	metrics, err := startMetrics(e, c.MetricsAddr)
 	if err != nil {
 		return err
 	}
 	defer metrics.stop()
-	fmt.Fprintf(e.stderr, "wirebench: suite %s: %d benchmarks, %s; writing to %s\n",
-		s.Name, len(selected), estimateText(selected), dir)
+	fmt.Fprintln(e.stderr, textgrid.Wrap(fmt.Sprintf("wirebench: suite %s: %d benchmarks, %s; writing to %s",
+		s.Name, len(selected), estimateText(selected), dir), terminalWidth(e.stderr), "  "))
 	prog := newProgress(e.stderr, !c.Plain && liveTerminal(e.stderr))
 	observe := prog.observe
 	if metrics != nil {
@@ -146,17 +169,24 @@ func (c *runCmd) Run(e *env, kctx *kong.Context) error {
 	}
 	out, runErr := runner.Run(e.ctx, s, runner.Options{Dir: dir, Resume: c.Resume != "", Filter: filter,
 		Version: buildVersion(), Seed: c.OrderSeed, Hosts: hosts, ProfileDir: c.Profile, Observe: observe,
-		Precision: precision, Budget: c.Budget, Command: commandLine(kctx.Args), Args: args})
+		Precision: precision, Budget: c.Budget, Command: c.command(kctx), Args: args})
 	prog.finish()
 	if out != nil && out.Results != nil && len(out.Results.Benchmarks) > 0 {
-		fmt.Fprintln(e.stdout)
-		if err := report.WriteSummaryText(e.stdout, out.Results); err != nil {
+		text := textOut(e, c.JSON)
+		fmt.Fprintln(text)
+		width := terminalWidth(text)
+		if err := report.WriteSummaryTextWidth(text, out.Results, width); err != nil {
 			return err
 		}
-		if err := report.WriteViewsText(e.stdout, out.Results); err != nil {
+		if err := report.WriteViewsTextWidth(text, out.Results, width); err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stdout, "\nreports: %s\n", strings.Join(reportFiles(out.Files), ", "))
+		fmt.Fprintf(text, "\n%s\n", textgrid.Wrap("reports: "+strings.Join(reportFiles(out.Files), ", "), width, "  "))
+		if c.JSON != "" {
+			if err := writeOutput(e, c.JSON, out.Results.Write); err != nil {
+				return errors.Join(runErr, err)
+			}
+		}
 	}
 	// Only a run that finished is recorded: a resumed run records when it completes.
 	if runErr == nil && out != nil && out.Results != nil && len(out.Results.Benchmarks) > 0 {
@@ -200,6 +230,18 @@ func (c *runCmd) recordRun(e *env, path string, smoke bool) error {
 		return err
 	}
 	return c.recordDocument(e.ctx, e.stderr, doc, path)
+}
+
+// command is the command line the results name: the one that started the run, and
+// for a resumed run what resumed it after it ("wirebench run quick --out r, resumed
+// by wirebench run --resume r"); a journal from before it kept the command gives the
+// resuming command alone.
+func (c *runCmd) command(kctx *kong.Context) string {
+	now := commandLine(kctx.Args)
+	if c.startedAs == "" || c.startedAs == now {
+		return now
+	}
+	return c.startedAs + ", resumed by " + now
 }
 
 // commandLine is the command as a shell would take it back: "wirebench run quick
@@ -292,12 +334,16 @@ type progress struct {
 	printed time.Time
 	// started counts the benchmarks started or skipped so far.
 	started int
+	// width is the terminal's columns, asked at each line (0: no terminal, lines as
+	// they are). Every line is fitted to it, so none wraps: a live bar whose line
+	// wraps redraws below its old self, leaving a stale line at each redraw.
+	width func() int
 }
 
 func newProgress(w io.Writer, live bool) *progress {
-	pr := &progress{w: w, live: live}
+	pr := &progress{w: w, live: live, width: func() int { return terminalWidth(w) }}
 	if live {
-		pr.p = mpb.New(mpb.WithOutput(w), mpb.WithWidth(30), mpb.WithRefreshRate(200*time.Millisecond))
+		pr.p = mpb.New(mpb.WithOutput(w), mpb.WithWidth(barWidth), mpb.WithRefreshRate(200*time.Millisecond))
 	}
 	return pr
 }
@@ -359,8 +405,8 @@ func (pr *progress) observe(ev runner.Event) {
 		pr.started += len(ev.Group)
 		head := fmt.Sprintf("[%d/%d] %s", first, ev.Total, ev.Name)
 		if ev.Rounds > 0 {
-			head = fmt.Sprintf("[%d-%d/%d] %d targets interleaved, %d rounds: %s", first, pr.started, ev.Total,
-				len(ev.Group), ev.Rounds, strings.Join(ev.Group, ", "))
+			head = fmt.Sprintf("[%d-%d/%d] %d targets interleaved, %d round%s: %s", first, pr.started, ev.Total,
+				len(ev.Group), ev.Rounds, plural(ev.Rounds), strings.Join(ev.Group, ", "))
 		}
 		line := fmt.Sprintf("%s · %s, %s", head, pr.forkLine(), pr.leftLine())
 		if ev.Resumed > 0 {
@@ -388,7 +434,7 @@ func (pr *progress) observe(ev runner.Event) {
 		fork := pr.forkLine()
 		pr.mu.Unlock()
 		if !pr.live && !quiet {
-			fmt.Fprintf(pr.w, "    %s  %s\n", fork, msg)
+			fmt.Fprintln(pr.w, textgrid.Cut(fmt.Sprintf("    %s  %s", fork, msg), pr.width()))
 		}
 	case runner.KindFork:
 		pr.moveBar(ev)
@@ -403,7 +449,7 @@ func (pr *progress) observe(ev runner.Event) {
 		}
 		pr.mu.Unlock()
 		if !pr.live {
-			fmt.Fprintln(pr.w, line)
+			fmt.Fprintln(pr.w, textgrid.Wrap(line, pr.width(), "    "))
 		}
 	case runner.KindDone:
 		if ev.Err != nil {
@@ -423,25 +469,47 @@ func (pr *progress) newBar() {
 		})
 	}
 	pr.bar = pr.p.New(0, mpb.BarStyle(),
-		mpb.PrependDecorators(locked(func() string { return pr.forkLine() + "  " + pr.group + " " })),
+		mpb.PrependDecorators(locked(func() string { return pr.barHead(pr.width()) })),
 		mpb.AppendDecorators(locked(func() string { return " " + pr.leftLine() })),
 		mpb.BarExtender(mpb.BarFillerFunc(func(w io.Writer, _ decor.Statistics) error {
 			pr.mu.Lock()
 			line := pr.status
 			pr.mu.Unlock()
-			_, err := fmt.Fprintln(w, "  "+line)
+			_, err := fmt.Fprintln(w, textgrid.Cut("  "+line, pr.width()-1))
 			return err
 		}), false),
 	)
 }
 
-// printf writes a line above the live bar, or plainly.
+// printf writes a line above the live bar, or plainly, wrapped to the terminal's width.
 func (pr *progress) printf(format string, args ...any) {
+	s := textgrid.Wrap(fmt.Sprintf(format, args...), pr.width(), "    ")
 	if pr.live && pr.p != nil {
-		fmt.Fprintf(pr.p, format, args...)
+		fmt.Fprint(pr.p, s)
 		return
 	}
-	fmt.Fprintf(pr.w, format, args...)
+	fmt.Fprint(pr.w, s)
+}
+
+// barWidth is the bar's own columns (mpb.WithWidth).
+const barWidth = 30
+
+// barHead is the live bar's first decorator, "fork 3 of 15  person.get/closed-c50 ",
+// the group cut so that it, the bar and the time left fit in width columns; called
+// with pr.mu held.
+func (pr *progress) barHead(width int) string {
+	fork, left := pr.forkLine()+"  ", " "+pr.leftLine()
+	if width <= 0 {
+		return fork + pr.group + " "
+	}
+	// The group gets what is left beside a bar of at least minBar columns (mpb gives
+	// the bar what its decorators leave, up to barWidth).
+	const minBar = 10
+	room := width - 1 - len(fork) - min(barWidth, max(width-1-len(fork)-len(left)-1-24, minBar)) - len(left) - 1
+	if room < 4 {
+		return fork
+	}
+	return fork + textgrid.Cut(pr.group, room) + " "
 }
 
 func (pr *progress) finish() {

@@ -203,10 +203,11 @@ func TestRunResumeReadsJournal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Every flag of run that changes what is measured, and the suite; the others
-	// (output, progress, profiles, how workers are reached, store tags) are not.
-	want := []string{"budget", "client-worker", "client-workers", "filter", "link", "netns", "no-store", "order-seed",
-		"precision", "rate-scale", "record-smoke", "sequential", "server-listen-host", "server-worker", "smoke", "suite"}
+	// Every flag of run that changes what is measured, the suite and the command line
+	// (for a resumed run's results); the others (output, progress, profiles, how
+	// workers are reached, store tags) are not.
+	want := []string{"budget", "client-worker", "client-workers", "command", "filter", "link", "netns", "no-store", "order-seed",
+		"precision", "rate-scale", "record-smoke", "sequential", "server-listen-host", "server-worker", "smoke", "suite", "tls", "transport"}
 	var got []string
 	for k := range h.Args {
 		got = append(got, k)
@@ -256,6 +257,11 @@ func TestRunResumeReadsJournal(t *testing.T) {
 	res := readResults(t, out)
 	if len(res.Benchmarks) != 1 || res.Benchmarks[0].IterationSeconds != suite.SmokeIterationTime.Seconds() {
 		t.Errorf("resumed results %d benchmarks, iterations of %v s: want the smoke run's one benchmark", len(res.Benchmarks), res.Benchmarks[0].IterationSeconds)
+	}
+	// The results name the command that started the run, then what resumed it.
+	if !strings.HasPrefix(res.Command, "wirebench run --plain "+path) || !strings.Contains(res.Command, "--smoke") ||
+		!strings.HasSuffix(res.Command, ", resumed by wirebench run --plain --resume "+out) {
+		t.Errorf("resumed results' command %q", res.Command)
 	}
 }
 
@@ -442,5 +448,28 @@ workloads:
 	// A precision without a number is a usage error, before anything runs.
 	if code, _, stderr := runProc(t, path, "--out", filepath.Join(t.TempDir(), "x"), "--precision", "tight"); code != exitUsage || !strings.Contains(stderr, "--precision") {
 		t.Errorf("--precision tight: exit %d, %q", code, stderr)
+	}
+}
+
+// run --json - writes the results to standard output, and the summary to standard
+// error, as bench --json - does; --json is not journaled (where output goes).
+func TestRunJSONToStdout(t *testing.T) {
+	path := writeSuite(t, smallSuite)
+	out := filepath.Join(t.TempDir(), "out")
+	cmd := exec.Command(binary, "run", "--plain", "--no-store", "--smoke", path, "--out", out, "--filter", "http-json/tcp/person", "--json", "-")
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("run --json -: %v\n%s", err, stderr.String())
+	}
+	r, err := results.Read(strings.NewReader(stdout.String()))
+	if err != nil || len(r.Benchmarks) != 1 {
+		t.Fatalf("standard output is not the results (%v):\n%s", err, stdout.String())
+	}
+	if !strings.Contains(stderr.String(), "Benchmark") {
+		t.Errorf("no summary on standard error:\n%s", stderr.String())
+	}
+	if h, err := runner.ReadHeader(out); err != nil || h.Args["json"] != nil {
+		t.Errorf("--json journaled: %v %v", h, err)
 	}
 }

@@ -57,7 +57,7 @@ func (r *Result) WriteTable(w io.Writer, oldLabel, newLabel string) error {
 		g.Add(1, c.p99new, 'r', "  ")
 		g.Add(1, c.p99delta, 'r', "  ")
 	}
-	if _, err := fmt.Fprintf(w, "old: %s\nnew: %s\n\n", oldLabel, newLabel); err != nil {
+	if _, err := fmt.Fprintf(w, "old: %s\nnew: %s\n%s\n\n", oldLabel, newLabel, statisticNote); err != nil {
 		return err
 	}
 	if err := g.Write(w); err != nil {
@@ -72,12 +72,16 @@ func (r *Result) WriteTable(w io.Writer, oldLabel, newLabel string) error {
 	return err
 }
 
+// statisticNote says which statistic old and new are: benchstat's median of the
+// iterations' scores, where run and report print JMH's mean.
+const statisticNote = "old, new: the median of each benchmark's iteration scores (benchstat's statistic; run and report print the mean)"
+
 // WriteMarkdown writes the comparison as a Markdown table with the same
 // columns as WriteTable, notes in their own column.
 func (r *Result) WriteMarkdown(w io.Writer, oldLabel, newLabel string) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Comparing `%s` (old) with `%s` (new): Mann-Whitney U test, alpha %v, regression threshold %v%%.\n\n",
-		markdown.Code(oldLabel), markdown.Code(newLabel), r.Options.Alpha, r.Options.Threshold)
+	fmt.Fprintf(&b, "Comparing `%s` (old) with `%s` (new): Mann-Whitney U test, alpha %v, regression threshold %v%%. %s.\n\n",
+		markdown.Code(oldLabel), markdown.Code(newLabel), r.Options.Alpha, r.Options.Threshold, strings.ToUpper(statisticNote[:1])+statisticNote[1:])
 	b.WriteString("| benchmark | old | new | delta | test | ratio [interval] | verdict | p99 old | p99 new | p99 delta | notes |\n")
 	b.WriteString("|---|--:|--:|--:|---|--:|---|--:|--:|--:|---|\n")
 	for _, row := range r.Rows {
@@ -246,7 +250,8 @@ func (r *Result) WriteDelta(w io.Writer, oldLabel, newLabel string) error {
 	if added+removed > 0 {
 		fmt.Fprintf(&b, "\n%d benchmark(s) only after, %d only before: not compared.\n", added, removed)
 	}
-	fmt.Fprintf(&b, "\nRatio: median of the ratios of every iteration after to every iteration before, with Moses's interval; "+
+	fmt.Fprintf(&b, "\nBefore, after: the median of each benchmark's iteration scores (benchstat's statistic; run and report print the mean). "+
+		"Ratio: median of the ratios of every iteration after to every iteration before, with Moses's interval; "+
 		"a regression is worse than %v%% over the whole interval, an interval straddling %v%% is inconclusive. %s\n",
 		r.Options.Threshold, r.Options.Threshold, r.verdictLine())
 	_, err := io.WriteString(w, b.String())

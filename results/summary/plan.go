@@ -27,6 +27,11 @@ type GroupPlan struct {
 	Budget      stats.Plan
 	Precision   stats.Plan
 	PrecisionOK bool
+	// BudgetMeasured: Budget is the shape the run measured, its HalfWidth the one it
+	// measured, because that shape fits the budget and the model's best plan within it
+	// was expected wider (the model's variance components are estimates from the same
+	// few forks: it must never propose worse than what the same time already gave).
+	BudgetMeasured bool
 }
 
 // Overhead is what a fork and an iteration cost beyond their measured time: Start
@@ -87,6 +92,12 @@ func Plans(bs []results.Benchmark, oh Overhead, budget time.Duration, precision 
 		in := stats.PlanInput{Within: p.Within, Between: p.Between, ForkCost: p.ForkCost, RoundCost: p.RoundCost,
 			Conf: Confidence, MinForks: 2, MaxForks: 60, MinRounds: 10, MaxRounds: 2000}
 		p.Budget = stats.PlanForBudget(in, budget.Seconds())
+		measured := stats.Plan{Forks: p.Forks, Rounds: p.Rounds, HalfWidth: p.HalfWidth,
+			Seconds: float64(p.Forks) * (p.ForkCost + float64(p.Rounds)*p.RoundCost)}
+		if p.HalfWidth > 0 && measured.Seconds <= budget.Seconds()*(1+1e-9) &&
+			(p.Budget.HalfWidth > p.HalfWidth || p.Budget.Seconds > budget.Seconds()*(1+1e-9)) {
+			p.Budget, p.BudgetMeasured = measured, true
+		}
 		p.Precision, p.PrecisionOK = stats.PlanForPrecision(in, precision)
 		out = append(out, p)
 	}

@@ -53,3 +53,34 @@ func TestPlans(t *testing.T) {
 		t.Errorf("a group without ratios got a plan: %+v", none)
 	}
 }
+
+// A plan for a budget is never expected wider than what the run measured in it (issue
+// 46: a 5 × 4 run measured ±71 % in about 10 s, and plan proposed ±82 % for 10 s). Here
+// 5 forks × 4 rounds of two 50 ms slices cost 5 × (0.9 + 4 × 0.106) = 6.62 s and
+// measured ±10 % ([1.1, 1.32] around 1.2: 1.32/1.2 = 1.1); the model, from a between-fork
+// variance of 0.25 (sd 50 %), expects far wider from any grid plan (at least 10 rounds,
+// and 7 s buys at most one fork of them beyond the cheapest): the measured shape is
+// proposed, with its measured ±10 %.
+func TestPlansNeverWiderThanMeasured(t *testing.T) {
+	between := 0.25
+	bs := []results.Benchmark{
+		{Name: "a/tcp/person.get", Workload: "person.get", WarmupSeconds: 0.2, IterationSeconds: 0.05},
+		{Name: "b/tcp/person.get", Workload: "person.get", WarmupSeconds: 0.2, IterationSeconds: 0.05,
+			Summary: results.Summary{Relative: &results.Relative{Baseline: "a/tcp/person.get", Rounds: 20, Forks: 5,
+				Ratio:    results.Ratio{Mean: 1.2, CILow: 1.2 / 1.1, CIHigh: 1.32},
+				Variance: &results.Variance{WithinRound: 0.01, BetweenForks: &between}}}},
+	}
+	oh := Overhead{Start: 500 * time.Millisecond, Phase: 3 * time.Millisecond}
+	p := Plans(bs, oh, 7*time.Second, 0.05)[0]
+	if !p.BudgetMeasured || p.Budget.Forks != 5 || p.Budget.Rounds != 4 || p.Budget.HalfWidth > 0.1+1e-9 {
+		t.Errorf("budget plan %+v (measured shape %v), want the measured 5 × 4 at ±10 %%", p.Budget, p.BudgetMeasured)
+	}
+	if d := p.Budget.Seconds - 6.62; d > 1e-9 || d < -1e-9 {
+		t.Errorf("measured shape costs %v s, want 6.62", p.Budget.Seconds)
+	}
+	// A budget too small for the measured shape (5 s): the model's plan, not the
+	// measured one, and no claim about it beyond the model's.
+	if q := Plans(bs, oh, 5*time.Second, 0.05)[0]; q.BudgetMeasured {
+		t.Errorf("5 s budget took the 6.62 s measured shape: %+v", q.Budget)
+	}
+}

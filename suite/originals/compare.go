@@ -132,12 +132,33 @@ func compare(f *Finding, bs []Bench) Row {
 	}
 	r.Claim = ClaimOf(f)
 	r.RatioOfRatios = r.Ours.Mean / r.Claim.Ratio
+	switch a, b := toolOf(f.Of.Setup), toolOf(f.Over.Setup); {
+	case a != b:
+		// Two tools measure two things (their own loops, connections, timers); the
+		// Akka original's README says its wrk2 and ghz figures do not compare. Ours is
+		// shown; it is judged against nothing.
+		r.Verdict, r.Why = NotComparable, fmt.Sprintf("the original's two figures were measured by two tools (%s over %s), whose figures do not compare, so its ratio is no finding to judge ours against", a, b)
+		return r
+	case !r.Paired:
+		r.Verdict, r.Why = NotComparable, fmt.Sprintf("ours is not paired: %s and %s were not measured in the rounds of one comparison group, and a ratio of two figures measured apart moves with the machine by more than any interval it can be given (docs/method.md)", r.Of.Name, r.Over.Name)
+		return r
+	}
 	r.Verdict, r.Why = Judge(r.Claim, r.Ours)
 	if r.Load != "" {
 		r.Why = fmt.Sprintf("judged on ours with both under the %s loop (the original's figures: %s loop over %s loop): %s",
 			r.Load, f.Ours.Of.Load, f.Ours.Over.Load, r.Why)
 	}
 	return r
+}
+
+// toolOf is the name of the tool a setup measured with, the first word of its tool
+// ("wrk2" of "wrk2, open loop at ..."); "" for none.
+func toolOf(s *Setup) string {
+	if s == nil {
+		return ""
+	}
+	name, _, _ := strings.Cut(strings.TrimSpace(s.Tool), " ")
+	return strings.TrimSuffix(name, ",")
 }
 
 // pickTwo picks the benchmarks of and over select, or says why not (both reasons when

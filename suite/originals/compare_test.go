@@ -33,23 +33,30 @@ func TestCompare(t *testing.T) {
 	o := testOriginal(t)
 	http := Bench{Name: "http", Protocol: "http-json", Load: "closed", Concurrency: 4, Score: 1000, ScoreError: 10}
 	rpc := Bench{Name: "rpc", Protocol: "grpc-proto", Load: "closed", Concurrency: 4, Score: 1800, ScoreError: 20,
-		Relative: &Relative{Baseline: "http", Mean: 1.8, Low: 1.7, High: 1.9}}
+		Relative: &Relative{Baseline: "http", Mean: 1.9, Low: 1.8, High: 2.0}}
 	rows := Compare(o, "", []Bench{http, rpc})
 	if len(rows) != 3 {
 		t.Fatalf("%d rows, want 3", len(rows))
 	}
-	// The paired ratio is used as it is: 1.8 [1.7, 1.9] against the original's
-	// 200 ± 10 over 100 ± 10, 2× [190/110, 210/90] = [1.727, 2.333]: above 1 and
-	// overlapping it (1.9 ≥ 1.727): holds.
-	if r := rows[0]; !r.Paired || r.Ours.Mean != 1.8 || r.Verdict != Holds {
+	// The paired ratio is used as it is: 1.9 [1.8, 2.0] against the original's
+	// 200 ± 10 over 100 ± 10, 2× [190/110, 210/90] = [1.727, 2.333]: 1.8 ≥ 1.727 and
+	// 2.0 ≤ 2.333, inside it: holds.
+	if r := rows[0]; !r.Paired || r.Ours.Mean != 1.9 || r.Verdict != Holds {
 		t.Errorf("rate: %+v", r)
 	}
 	// The original's times: ours are rates of two closed loops of 4, so the ratio of
-	// times is 1/1.8, interval [1/1.9, 1/1.7] = [0.526, 0.588]; the original's 5 over
-	// 10 ms, ±10 % each, 0.5× [4.5/11, 5.5/9] = [0.409, 0.611]: below 1 and
-	// overlapping it: holds.
-	if r := rows[1]; r.Verdict != Holds || r.Ours.Low != 1/1.9 || r.Ours.High != 1/1.7 {
+	// times is 1/1.9, interval [1/2.0, 1/1.8] = [0.5, 0.556]; the original's 5 over
+	// 10 ms, ±10 % each, 0.5× [4.5/11, 5.5/9] = [0.409, 0.611]: inside it: holds.
+	if r := rows[1]; r.Verdict != Holds || r.Ours.Low != 1/2.0 || r.Ours.High != 1/1.8 {
 		t.Errorf("time: %+v", r)
+	}
+	// A paired 1.8 [1.7, 1.9] reaches into [1.727, 2.333] (1.9 ≥ 1.727) and under it
+	// (1.7 < 1.727): inconclusive (it held under the rule of 2026-11-27: above 1 and
+	// touching the band).
+	touching := rpc
+	touching.Relative = &Relative{Baseline: "http", Mean: 1.8, Low: 1.7, High: 1.9}
+	if r := Compare(o, "", []Bench{http, touching})[0]; r.Verdict != Inconclusive {
+		t.Errorf("touching: %+v", r)
 	}
 	// A paired 1.5 [1.45, 1.6] lies wholly under the original's [1.727, 2.333]: does
 	// not hold (a band widened 2×, [0.864, 4.67], had it holding).
@@ -78,11 +85,14 @@ func TestCompare(t *testing.T) {
 	apart := rpc
 	apart.Relative = nil
 	r := Compare(o, "", []Bench{http, apart})[0]
-	if r.Paired || r.Ours.Mean != 1.8 || r.Ours.Low != 1780.0/1010 || r.Ours.High != 1820.0/990 {
+	// It is shown, and not judged: 1800/1000 = 1.8 [1780/1010, 1820/990] would have
+	// been inconclusive, but two scores measured apart are not comparable.
+	if r.Paired || r.Ours.Mean != 1.8 || r.Ours.Low != 1780.0/1010 || r.Ours.High != 1820.0/990 ||
+		r.Verdict != NotComparable || !strings.Contains(r.Why, "ours is not paired: rpc and http") {
 		t.Errorf("not paired: %+v", r)
 	}
 	// A paired ratio of one round has no interval (zeros in the file): judged by its
-	// point, 1.8, inside [1.727, 2.333]: holds.
+	// point, 1.8, inside [1.727, 2.333]: holds. (A smoke run's; a real run has rounds.)
 	one := rpc
 	one.Relative = &Relative{Baseline: "http", Mean: 1.8}
 	if r := Compare(o, "", []Bench{http, one})[0]; !r.Paired || r.Ours != (Estimate{1.8, 1.8, 1.8}) || r.Verdict != Holds {
@@ -116,30 +126,30 @@ func TestComparePair(t *testing.T) {
 	var asked []string
 	rpc.Pair = func(over *Bench, metric string) *Relative {
 		asked = append(asked, over.Name+" "+metric)
-		return &Relative{Baseline: over.Name, Mean: 1.7, Low: 1.6, High: 1.85}
+		return &Relative{Baseline: over.Name, Mean: 2.0, Low: 1.8, High: 2.2}
 	}
 	r := Compare(o, "", []Bench{http, rpc})[0]
 	// Asked once per finding of rpc over http (rate, then time), for the score. Its
-	// 1.7 [1.6, 1.85] overlaps the original's 2× [190/110, 210/90] = [1.727, 2.333]
-	// and lies above 1: holds.
-	if !r.Paired || r.Ours != (Estimate{1.7, 1.6, 1.85}) || r.Verdict != Holds || strings.Join(asked, ", ") != "http score, http score" {
+	// 2.0 [1.8, 2.2] lies inside the original's 2× [190/110, 210/90] = [1.727, 2.333]:
+	// holds.
+	if !r.Paired || r.Ours != (Estimate{2.0, 1.8, 2.2}) || r.Verdict != Holds || strings.Join(asked, ", ") != "http score, http score" {
 		t.Errorf("paired by Pair: %+v (asked %q)", r, asked)
 	}
 	rpc.Pair = func(*Bench, string) *Relative { return nil }
-	if r := Compare(o, "", []Bench{http, rpc})[0]; r.Paired || r.Ours.Mean != 1.8 || r.Ours.Low != 1780.0/1010 {
+	if r := Compare(o, "", []Bench{http, rpc})[0]; r.Paired || r.Ours.Mean != 1.8 || r.Ours.Low != 1780.0/1010 || r.Verdict != NotComparable {
 		t.Errorf("not paired: %+v", r)
 	}
 }
 
-// mixedOriginal is the Akka original's shape: a closed loop's latency (ghz) over an open
-// loop's (wrk2 at 14000/s), to be judged with both under the open loop, else both
-// under the closed one.
+// mixedOriginal is a closed loop's latency over an open loop's (at 14000/s), to be
+// judged with both under the open loop, else both under the closed one. The tools of
+// its two setups are %s and %s (the Akka original's: wrk2 and ghz).
 const mixedOriginal = `name: t
 title: T
 sources: [{id: s, repo: r, file: README.md}]
 setups:
-  - {name: wrk2, source: s, tool: wrk2, how: h, machine: m, stacks: s}
-  - {name: ghz, source: s, tool: ghz, how: h, machine: m, stacks: s}
+  - {name: wrk2, source: s, tool: %s, how: h, machine: m, stacks: s}
+  - {name: ghz, source: s, tool: %s, how: h, machine: m, stacks: s}
 figures:
   - {id: grpc, setup: ghz, row: r, value: 3.48, unit: ms}
   - {id: http, setup: wrk2, row: h, value: 1.589, unit: ms}
@@ -161,16 +171,23 @@ findings:
 // against our pair of the two models, only against ours with both under one.
 func TestCompareLoadModels(t *testing.T) {
 	parse := func(sameLoad string) *Original {
-		o, err := Parse("t.yaml", []byte(fmt.Sprintf(mixedOriginal, sameLoad)))
+		o, err := Parse("t.yaml", []byte(fmt.Sprintf(mixedOriginal, "wrk2", "wrk2", sameLoad)))
 		if err != nil {
 			t.Fatal(err)
 		}
 		return o
 	}
 	o := parse("same_load: [open, closed]")
+	// Every pair is paired, its ratio the two means' with ±5 % around it.
+	pair := func(b *Bench, over *Bench, metric string) *Relative {
+		m := b.Latency[metric] / over.Latency[metric]
+		return &Relative{Baseline: over.Name, Mean: m, Low: 0.95 * m, High: 1.05 * m}
+	}
 	bench := func(proto, load string, rate, mean float64) Bench {
-		return Bench{Name: proto + "/" + load + "/" + fmt.Sprint(rate), Protocol: proto, Load: load, Concurrency: 100, Rate: rate,
+		b := Bench{Name: proto + "/" + load + "/" + fmt.Sprint(rate), Protocol: proto, Load: load, Concurrency: 100, Rate: rate,
 			Score: 1, Latency: map[string]float64{"mean": mean}}
+		b.Pair = func(over *Bench, metric string) *Relative { return pair(&b, over, metric) }
+		return b
 	}
 	grpcClosed, httpOpen := bench("grpc-proto", "closed", 0, 8), bench("http-json", "open", 14000, 0.4)
 	grpcOpen, httpClosed := bench("grpc-proto", "open", 14000, 0.9), bench("http-json", "closed", 0, 4)
@@ -178,7 +195,7 @@ func TestCompareLoadModels(t *testing.T) {
 	grpcOpen7, httpOpen7 := bench("grpc-proto", "open", 7000, 0.9), bench("http-json", "open", 7000, 0.4)
 
 	// The original 3.48/1.589 = 2.19×, ±10 % per figure: [3.132/1.7479, 3.828/1.4301]
-	// = [1.79, 2.68]. Ours are means measured apart: points.
+	// = [1.79, 2.68].
 	for _, tc := range []struct {
 		name    string
 		bs      []Bench
@@ -191,12 +208,12 @@ func TestCompareLoadModels(t *testing.T) {
 		{"only the mixed pair", []Bench{grpcClosed, httpOpen}, "", NotComparable,
 			"the original's figures were measured under two load models (closed loop over open loop), so their ratio mixes the two, and this run has not measured both under one (both open: not run: no benchmark {protocol=grpc-proto load=open}; both closed: not run: no benchmark {protocol=http-json load=closed})"},
 		// Both open at 14000/s, and both closed: the open pair is judged, 0.9/0.4 =
-		// 2.25×, above 1 and inside [1.79, 2.68]: holds (the mixed pair, 20×, would
+		// 2.25× [2.14, 2.36], inside [1.79, 2.68]: holds (the mixed pair, 20×, would
 		// not have).
 		{"both models", []Bench{grpcClosed, httpOpen, grpcOpen, httpClosed}, "open", Holds,
 			"judged on ours with both under the open loop (the original's figures: closed loop over open loop): "},
 		// A run scaled to 7000/s: its open pair is not at the original's 14000/s, so
-		// the closed pair is judged, 8/4 = 2×, inside [1.79, 2.68]: holds.
+		// the closed pair is judged, 8/4 = 2× [1.9, 2.1], inside [1.79, 2.68]: holds.
 		{"scaled, closed measured", []Bench{grpcClosed, grpcOpen7, httpOpen7, httpClosed}, "closed", Holds,
 			"judged on ours with both under the closed loop"},
 		// Scaled, and no closed HTTP: nothing to judge, and never the 7000/s pair
@@ -216,5 +233,24 @@ func TestCompareLoadModels(t *testing.T) {
 	if r := Compare(parse(""), "", []Bench{grpcClosed, httpOpen, grpcOpen, httpClosed})[0]; r.Verdict != NotComparable ||
 		!strings.HasSuffix(r.Why, "the finding names no load model to judge it under") {
 		t.Errorf("no same_load: %+v", r)
+	}
+}
+
+// A finding whose two figures two tools measured (the Akka original's: ghz's latency over
+// wrk2's) is not comparable whatever ours is: the original's README says they do not
+// compare. Ours is still shown.
+func TestCompareTwoTools(t *testing.T) {
+	o, err := Parse("t.yaml", []byte(fmt.Sprintf(mixedOriginal, `"wrk2, open loop"`, "ghz", "same_load: [open]")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	grpc := Bench{Name: "grpc", Protocol: "grpc-proto", Load: "open", Concurrency: 100, Rate: 14000, Score: 1, Latency: map[string]float64{"mean": 0.9}}
+	http := Bench{Name: "http", Protocol: "http-json", Load: "open", Concurrency: 100, Rate: 14000, Score: 1, Latency: map[string]float64{"mean": 0.4}}
+	grpc.Pair = func(*Bench, string) *Relative { return &Relative{Baseline: "http", Mean: 2.25, Low: 2.2, High: 2.3} }
+	r := Compare(o, "", []Bench{grpc, http})[0]
+	// 2.25× [2.2, 2.3] lies inside [1.79, 2.68] and would hold with one tool.
+	if r.Verdict != NotComparable || !r.Paired || r.Ours.Mean != 2.25 ||
+		!strings.Contains(r.Why, "two tools (ghz over wrk2)") {
+		t.Errorf("two tools: %+v", r)
 	}
 }

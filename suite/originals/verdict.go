@@ -12,8 +12,8 @@ type Verdict string
 const (
 	Holds       Verdict = "holds"
 	DoesNotHold Verdict = "does not hold"
-	// Inconclusive: our interval is too wide to tell; it reaches both the original's
-	// side of 1 and the other, or both into the original's interval and out of it.
+	// Inconclusive: our interval reaches both into the original's interval and out of
+	// it.
 	Inconclusive  Verdict = "inconclusive"
 	NotComparable Verdict = "not comparable"
 )
@@ -79,24 +79,21 @@ func (c Claim) Side() int {
 
 // Judge returns the verdict on an original's claim given our ratio and its interval,
 // and why in a sentence. The size a finding is held to is the claim's own interval,
-// [c.Low, c.High], the widest the original's two figures and their errors allow: no
-// tolerance is added to it. The rule:
+// [c.Low, c.High] (its band), the widest the original's two figures and their errors
+// allow: no tolerance is added to it. One rule, whichever side of 1 the band lies on:
 //
-//   - the original's interval lies on one side of 1:
-//     does not hold when our whole interval lies on the other side of 1, or wholly
-//     outside the original's interval; holds when it lies wholly on the original's side
-//     of 1 and overlaps the original's interval; inconclusive otherwise (it includes 1
-//     and overlaps the original's interval: too wide to tell a gap from none);
-//   - the original's interval includes 1 (its figures, whatever their ratio, do not
-//     tell which is larger; it is not read as a claim of "no gap"): it claims only a
-//     ratio within its interval, so ours holds when it lies wholly within it, does not
-//     hold when it lies wholly outside it, and is inconclusive otherwise (ours, narrow
-//     or wide, lies partly within it and partly outside it).
+//   - holds when our whole interval lies inside the band;
+//   - does not hold when our whole interval lies outside it (on either side; "reversed"
+//     when the band lies on one side of 1 and ours wholly on the other);
+//   - inconclusive otherwise: ours reaches into the band and beyond it, so it neither
+//     bears the original's size out nor rules it out, however ours sits against 1.
 //
-// An interval with Low == High (a ratio with no interval: two scores measured apart with
-// no errors, or latencies) is judged by its point. The interval's edges belong to it.
+// So an interval that merely touches the band never holds: a finding holds only on an
+// estimate the original's own figures allow at both of its ends. An interval with
+// Low == High (a ratio with no interval) is judged by its point; Compare never passes
+// one of an unpaired ratio (not comparable there). The edges belong to the interval.
 // Not comparable (no benchmark, another setup, no steady state, a unit mismatch, two
-// load models) is decided before Judge, by Compare.
+// load models, two tools, an unpaired ratio) is decided before Judge, by Compare.
 func Judge(c Claim, ours Estimate) (Verdict, string) {
 	if !(c.Ratio > 0) || !finite(c.Ratio) || !(c.Low >= 0) || !(c.High >= c.Low) ||
 		!(ours.Low > 0) || !finite(ours.High) || ours.High < ours.Low {
@@ -106,31 +103,28 @@ func Judge(c Claim, ours Estimate) (Verdict, string) {
 	if c.Assumed {
 		orig += fmt.Sprintf(" (±%.0f %% given to a figure published without an error)", UnpublishedError*100)
 	}
+	switch c.Side() {
+	case 1:
+		orig += " (above 1)"
+	case -1:
+		orig += " (below 1)"
+	default:
+		orig += " (includes 1)"
+	}
 	us := "ours, " + interval(ours.Mean, ours.Low, ours.High) + ","
-	outside := ours.High < c.Low || ours.Low > c.High
-	side := c.Side()
-	if side == 0 {
-		switch {
-		case outside:
-			return DoesNotHold, fmt.Sprintf("%s includes 1, so its figures claim only a ratio within that interval; %s lies wholly outside it", orig, us)
-		case ours.Low >= c.Low && ours.High <= c.High:
-			return Holds, fmt.Sprintf("%s includes 1, so its figures claim only a ratio within that interval; %s lies within it", orig, us)
-		}
-		return Inconclusive, fmt.Sprintf("%s includes 1, so its figures claim only a ratio within that interval; %s reaches into it and beyond it, so it neither bears that interval out nor rules it out", orig, us)
-	}
-	where, other := "above", "below"
-	if side < 0 {
-		where, other = other, where
-	}
-	switch {
+	switch side := c.Side(); {
 	case side > 0 && ours.High < 1, side < 0 && ours.Low > 1:
-		return DoesNotHold, fmt.Sprintf("reversed: %s lies %s 1; %s lies %s it", orig, where, us, other)
-	case outside:
-		return DoesNotHold, fmt.Sprintf("%s lies %s 1; %s lies wholly outside that interval", orig, where, us)
-	case side > 0 && ours.Low > 1, side < 0 && ours.High < 1:
-		return Holds, fmt.Sprintf("%s lies %s 1; %s lies %s it too and overlaps that interval", orig, where, us, where)
+		where := "below"
+		if side < 0 {
+			where = "above"
+		}
+		return DoesNotHold, fmt.Sprintf("reversed: %s; %s lies %s 1, wholly outside that interval", orig, us, where)
+	case ours.High < c.Low || ours.Low > c.High:
+		return DoesNotHold, fmt.Sprintf("%s; %s lies wholly outside that interval", orig, us)
+	case ours.Low >= c.Low && ours.High <= c.High:
+		return Holds, fmt.Sprintf("%s; %s lies within that interval", orig, us)
 	}
-	return Inconclusive, fmt.Sprintf("%s lies %s 1; %s includes 1: too wide to tell a gap from none", orig, where, us)
+	return Inconclusive, fmt.Sprintf("%s; %s reaches into that interval and beyond it, so it neither bears the original's size out nor rules it out", orig, us)
 }
 
 // interval is a ratio with its interval, "4.07× [3.43, 4.81]", or the ratio alone when
