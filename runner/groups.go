@@ -138,6 +138,9 @@ func (r *groupRuns) measure(ctx, dctx context.Context, g *groupRun, out *Outcome
 		g.added += n
 		r.p.add(n, g.each)
 	})
+	if r.jerr == nil && ctx.Err() != nil && r.opt.KeepCut {
+		r.keepCut(g, summaries)
+	}
 	if r.jerr != nil || ctx.Err() != nil {
 		return r.jerr
 	}
@@ -157,6 +160,21 @@ func (r *groupRuns) measure(ctx, dctx context.Context, g *groupRun, out *Outcome
 		r.observe(Event{Kind: KindDone, Index: i, Total: r.total, Name: r.bs[i].Name, Result: &summaries[k], Err: errs.err[k]})
 	}
 	return nil
+}
+
+// keepCut keeps what g's benchmarks measured before the run was interrupted, the fork
+// in progress included (Options.KeepCut), each marked interrupted. They are not
+// journaled: a resume measures their forks again.
+func (r *groupRuns) keepCut(g *groupRun, summaries []results.Benchmark) {
+	for k, i := range g.group {
+		b := summaries[k]
+		if b.Summary.Ops == 0 && b.Summary.Errors == 0 {
+			continue // nothing measured: partialGroup's journaled forks, if any, say the rest
+		}
+		b.Warnings = append(b.Warnings, results.Warning{Kind: results.WarnInterrupted,
+			Text: "interrupted: what its forks measured before the interruption, the one in progress included"})
+		r.done[r.bs[i].Name] = b
+	}
 }
 
 // results are the run's results in suite order, the groups an interruption cut

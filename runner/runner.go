@@ -60,6 +60,10 @@ type Options struct {
 	Budget    time.Duration
 	// Command is the command line that started the run, for the results' title.
 	Command string
+	// KeepCut, when the run is interrupted, keeps in its results what the group in
+	// progress measured, the fork in progress included, rather than its finished
+	// forks only (bench: the iterations that finished are shown).
+	KeepCut bool
 	// TLS holds the certificates of benchmarks over the "tls" transport given by the
 	// user (driver.Options.TLS); without a server certificate each server gets one
 	// made for it.

@@ -306,7 +306,7 @@ func (c *benchCmd) runPlanned(e *env, sp spec.Spec, hosts spec.Hosts, tc transpo
 	}
 	s := &suite.Suite{Benchmarks: []suite.Benchmark{{Name: sp.Name(), Spec: sp}}}
 	var failed error
-	out, err := runner.Run(e.ctx, s, runner.Options{Dir: dir, Version: buildVersion(), Hosts: hosts, TLS: tc,
+	out, err := runner.Run(e.ctx, s, runner.Options{Dir: dir, Version: buildVersion(), Hosts: hosts, TLS: tc, KeepCut: true,
 		ProfileDir: c.Profile, Command: command,
 		Observe: func(ev runner.Event) {
 			switch {
