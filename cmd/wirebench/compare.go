@@ -10,8 +10,8 @@ import (
 type compareCmd struct {
 	Old       string  `arg:"" name:"OLD" help:"Results file of the baseline, or a run directory (its results.json)."`
 	New       string  `arg:"" name:"NEW" help:"Results file to compare with it, or a run directory."`
-	Threshold string  `default:"5%" help:"A regression is worse than this for certain: the ratio's whole interval beyond it (percent of the old score); an interval straddling it is inconclusive."`
-	Alpha     float64 `default:"0.05" help:"Significance level of the Mann-Whitney U test."`
+	Threshold string  `default:"${threshold}" help:"A regression is worse than this for certain: the ratio's whole interval beyond it (percent of the old score); an interval straddling it is inconclusive."`
+	Alpha     float64 `default:"${alpha}" help:"Significance level of the Mann-Whitney U test."`
 	Format    string  `short:"f" default:"table" enum:"table,benchstat,md" help:"Output: table (terminal), benchstat (benchstat's text format) or md (Markdown)."`
 }
 

@@ -18,8 +18,8 @@ type gateCmd struct {
 	BaselineBranch string  `name:"baseline-branch" placeholder:"BRANCH" help:"Compare with the latest stored run of this branch (default: the current run's own branch, i.e. its previous run)."`
 	Machine        string  `help:"Take the baseline from this machine's runs (default: the current run's machine; for a RESULTS file, $WIREBENCH_MACHINE or the host name)."`
 	AnyMachine     bool    `name:"any-machine" help:"Take the baseline from any machine (scores of different machines rarely compare)."`
-	Threshold      string  `default:"5%" help:"A regression is worse than this for certain: the ratio's whole interval beyond it (percent of the baseline's score)."`
-	Alpha          float64 `default:"0.05" help:"Significance level of the Mann-Whitney U test; the ratio's interval is at 1 − alpha."`
+	Threshold      string  `default:"${threshold}" help:"A regression is worse than this for certain: the ratio's whole interval beyond it (percent of the baseline's score)."`
+	Alpha          float64 `default:"${alpha}" help:"Significance level of the Mann-Whitney U test; the ratio's interval is at 1 − alpha."`
 	Format         string  `short:"f" default:"md" enum:"md,table" help:"Output: md (a Markdown delta table for a pull-request comment) or table (terminal, with p-values and p99)."`
 	NoBaselineOK   bool    `name:"no-baseline-ok" help:"Exit 0 when the store has no baseline run (a first run), instead of 2."`
 	storeFlag

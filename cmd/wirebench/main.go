@@ -12,6 +12,7 @@ import (
 	"reflect"
 	"regexp"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -21,6 +22,7 @@ import (
 
 	"github.com/wirebench/wirebench/internal/units"
 	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/results/compare"
 	"github.com/wirebench/wirebench/spec"
 	_ "github.com/wirebench/wirebench/stack/all"
 )
@@ -128,6 +130,9 @@ func cliVars() map[string]string {
 	v := specVars()
 	v["operations"] = strings.Join(operationNames(), ", ")
 	v["version"] = "wirebench " + buildVersion()
+	// compare's and gate's defaults, written once (compare.DefaultOptions).
+	v["threshold"] = strconv.FormatFloat(compare.DefaultThreshold, 'g', -1, 64) + "%"
+	v["alpha"] = strconv.FormatFloat(compare.DefaultAlpha, 'g', -1, 64)
 	return v
 }
 
