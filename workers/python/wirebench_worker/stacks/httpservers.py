@@ -18,7 +18,7 @@ import tempfile
 
 import aiohttp
 
-from .. import contract, proc
+from .. import contract
 
 
 def worker_count() -> int:
@@ -43,7 +43,8 @@ class ProcessServer:
         self.dir = tempfile.mkdtemp(prefix="wirebench-py-")
         state = os.path.join(self.dir, "state")
         contract.SharedState(state, data_size, create=True)
-        self.env = dict(os.environ, WIREBENCH_DATA_SEED=str(data_seed), WIREBENCH_DATA_SIZE=str(data_size),
+        pkg = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        self.env = dict(os.environ, PYTHONPATH=pkg, WIREBENCH_DATA_SEED=str(data_seed), WIREBENCH_DATA_SIZE=str(data_size),
                         WIREBENCH_MAX_MESSAGE_SIZE=str(limit), WIREBENCH_STATE=state)
         self.pass_fds = ()
         app = "wirebench_worker.stacks.fastapi_app:app"
@@ -87,9 +88,9 @@ class ProcessServer:
 
     async def start(self, timeout: float = 30.0):
         log = open(os.path.join(self.dir, "server.log"), "wb")
-        self.p = subprocess.Popen(self.args, env=self.env, pass_fds=self.pass_fds, stdin=subprocess.DEVNULL,
-                                  stdout=log, stderr=log, start_new_session=True,
-                                  preexec_fn=proc.die_with_parent)
+        args = [sys.executable, "-m", "wirebench_worker.stacks.dieexec", str(os.getpid())] + self.args
+        self.p = subprocess.Popen(args, env=self.env, pass_fds=self.pass_fds, stdin=subprocess.DEVNULL,
+                                  stdout=log, stderr=log, start_new_session=True)
         if hasattr(self, "sock"):
             self.sock.close()  # the server holds its own copy
         # Ready when every worker could have taken the socket: an answer to /stats.

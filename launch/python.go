@@ -1,0 +1,68 @@
+package launch
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/wirebench/wirebench/protocol"
+)
+
+func init() {
+	Register(protocol.WorkerPython, Launcher{Command: pythonCommand, StartFactor: 2,
+		RuntimeArgs: PythonArgs, StartCost: PythonStartCost})
+}
+
+// PythonStartCost is what an estimate adds to a fork for each Python worker it starts:
+// the interpreter's start and its imports (grpcio, protobuf, FastAPI, aiohttp) before
+// the worker listens, and, for the http-json servers, the start of their worker
+// processes (uvicorn's and granian's, one per CPU) until the server answers. Measured
+// here (docs/python-worker.md, "Start-up"), rounded up.
+const PythonStartCost = 2 * time.Second
+
+// PythonArgs are the interpreter options of a Python worker: none of the launcher's
+// own (CPython's defaults, as its users run it), then the user's (Options.RuntimeArgs),
+// which results record. cpus is not told to the interpreter: the http-json servers read
+// the CPU count from the process's affinity (their worker processes, one per CPU).
+func PythonArgs(user []string, cpus int) []string {
+	return append([]string{}, user...)
+}
+
+// pythonCommand is the command line of a Python worker: the worker's venv interpreter
+// (pythonWorkerDir) running worker.py. It takes no profile.
+func pythonCommand(c Command) ([]string, error) {
+	dir, err := pythonWorkerDir(c.Options)
+	if err != nil {
+		return nil, err
+	}
+	argv := append([]string{filepath.Join(dir, ".venv", "bin", "python")}, PythonArgs(c.RuntimeArgs, len(c.CPUs))...)
+	return append(argv, filepath.Join(dir, "worker.py"), "worker", "--listen", "unix://"+c.Socket), nil
+}
+
+// PythonWorkerEnv names the environment variable that points at the Python worker's
+// directory (workers/python, with its .venv made by `make python`).
+const PythonWorkerEnv = "WIREBENCH_PYTHON_WORKER"
+
+// PythonWorkerPath is the Python worker's directory, from the repository root.
+const PythonWorkerPath = "workers/python"
+
+// pythonWorkerDir finds the Python worker: $WIREBENCH_PYTHON_WORKER, then its place
+// beside the binary's bin/ directory or under the current one; the directory must have
+// its venv (make python).
+func pythonWorkerDir(opt Options) (string, error) {
+	cands := []string{os.Getenv(PythonWorkerEnv)}
+	if opt.Binary != "" {
+		cands = append(cands, filepath.Join(filepath.Dir(opt.Binary), "..", PythonWorkerPath))
+	}
+	cands = append(cands, PythonWorkerPath)
+	for _, c := range cands {
+		if c == "" {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(c, ".venv", "bin", "python")); err == nil {
+			return filepath.Abs(c)
+		}
+	}
+	return "", fmt.Errorf("the Python worker is not installed (no %s/.venv): run `make python` (needs Python 3.11+), or set %s", PythonWorkerPath, PythonWorkerEnv)
+}
