@@ -11,6 +11,7 @@ import asyncio
 import os
 import platform
 import sys
+import threading
 
 import grpc
 
@@ -191,17 +192,25 @@ async def serve_worker(listen: str) -> int:
         return 1
     await server.start()
     print(f"listening on {bound_address(listen, port)}", flush=True)
-    loop = asyncio.get_running_loop()
-    stdin_closed = loop.run_in_executor(None, _wait_stdin_eof)
-    done, _ = await asyncio.wait([asyncio.ensure_future(quit_event.wait()), stdin_closed],
-                                 return_when=asyncio.FIRST_COMPLETED)
+    await asyncio.wait([asyncio.ensure_future(quit_event.wait()), stdin_eof()],
+                       return_when=asyncio.FIRST_COMPLETED)
     await server.stop(grace=1)
     return 0
 
 
-def _wait_stdin_eof() -> None:
-    try:
-        while os.read(0, 4096):
+def stdin_eof() -> asyncio.Future:
+    """A future done when standard input reaches end of file, read by a daemon thread
+    (an executor's thread would hold the interpreter's exit while it reads)."""
+    loop = asyncio.get_running_loop()
+    fut = loop.create_future()
+
+    def read():
+        try:
+            while os.read(0, 4096):
+                pass
+        except OSError:
             pass
-    except OSError:
-        pass
+        loop.call_soon_threadsafe(lambda: fut.done() or fut.set_result(None))
+
+    threading.Thread(target=read, daemon=True, name="stdin-eof").start()
+    return fut

@@ -69,7 +69,10 @@ class Client:
         headers = {"content-type": "application/json"} if body is not None else None
         try:
             async with self.session.request(method, self.base + path, data=data, headers=headers) as r:
-                raw = await r.content.read(self.limit + 1)
+                n = r.content_length
+                if n is not None and n > self.limit:
+                    raise CallError(contract.RESOURCE_EXHAUSTED, f"response body of {n} bytes over the client's limit of {self.limit}")
+                raw = await r.read()
                 if len(raw) > self.limit:
                     raise CallError(contract.RESOURCE_EXHAUSTED, f"response body over the client's limit of {self.limit} bytes")
                 if r.status != 200:
@@ -115,7 +118,7 @@ class Client:
         try:
             async with self.session.get(f"{self.base}/trades?count={count}") as r:
                 if r.status != 200:
-                    raise _refusal(r.status, await r.content.read(self.limit + 1))
+                    raise _refusal(r.status, await r.read())
                 while True:
                     line = await r.content.readline()
                     if not line:

@@ -27,8 +27,10 @@ def worker_count() -> int:
 
 
 def _free_port(host: str) -> int:
-    # granian binds its own socket and takes no descriptor; the port is chosen here
-    # (loopback, at once) and the server is checked to answer on it before use.
+    # The servers bind their own sockets (uvicorn's --fd would do, but it wraps the
+    # descriptor as a Unix socket, so uvloop leaves TCP_NODELAY off and every small
+    # answer waits for a delayed ACK: 40 ms a call). The port is chosen here, on the
+    # listen address, and the server is checked to answer on it before use.
     with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as s:
         s.bind((host, 0))
         return s.getsockname()[1]
@@ -46,7 +48,6 @@ class ProcessServer:
         pkg = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
         self.env = dict(os.environ, PYTHONPATH=pkg, WIREBENCH_DATA_SEED=str(data_seed), WIREBENCH_DATA_SIZE=str(data_size),
                         WIREBENCH_MAX_MESSAGE_SIZE=str(limit), WIREBENCH_STATE=state)
-        self.pass_fds = ()
         app = "wirebench_worker.stacks.fastapi_app:app"
         if listen.startswith("tcp://"):
             host, port = listen[len("tcp://"):].rsplit(":", 1)
@@ -62,15 +63,9 @@ class ProcessServer:
             if self.unix:
                 args += ["--uds", self.unix]
             else:
-                # uvicorn takes a bound socket (--fd), so port 0 works and its workers share it.
-                sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
-                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-                sock.bind((host, int(port)))
-                sock.set_inheritable(True)
-                self.sock = sock
-                self.pass_fds = (sock.fileno(),)
-                args += ["--fd", str(sock.fileno())]
-                port = sock.getsockname()[1]
+                if int(port) == 0:
+                    port = _free_port(host)
+                args += ["--host", host, "--port", str(port)]
         elif stack == "fastapi-granian":
             args = [sys.executable, "-m", "granian", "--interface", "asgi", "--workers", str(self.workers),
                     "--loop", "uvloop", "--no-ws", "--log-level", "warning", "--no-access-log", app]
@@ -89,10 +84,8 @@ class ProcessServer:
     async def start(self, timeout: float = 30.0):
         log = open(os.path.join(self.dir, "server.log"), "wb")
         args = [sys.executable, "-m", "wirebench_worker.stacks.dieexec", str(os.getpid())] + self.args
-        self.p = subprocess.Popen(args, env=self.env, pass_fds=self.pass_fds, stdin=subprocess.DEVNULL,
+        self.p = subprocess.Popen(args, env=self.env, stdin=subprocess.DEVNULL,
                                   stdout=log, stderr=log, start_new_session=True)
-        if hasattr(self, "sock"):
-            self.sock.close()  # the server holds its own copy
         # Ready when every worker could have taken the socket: an answer to /stats.
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
