@@ -10,16 +10,20 @@ import (
 )
 
 func init() {
-	Register(protocol.WorkerPython, Launcher{Command: pythonCommand, StartFactor: 2,
+	Register(protocol.WorkerPython, Launcher{Command: pythonCommand, StartFactor: 3,
 		RuntimeArgs: PythonArgs, StartCost: PythonStartCost})
 }
 
 // PythonStartCost is what an estimate adds to a fork for each Python worker it starts:
-// the interpreter's start and its imports (grpcio, protobuf, FastAPI, aiohttp) before
-// the worker listens, and, for the http-json servers, the start of their worker
-// processes (uvicorn's and granian's, one per CPU) until the server answers. Measured
-// here (docs/python-worker.md, "Start-up"), rounded up.
-const PythonStartCost = 2 * time.Second
+// the interpreter's start and its imports before the worker listens, and, for the
+// http-json servers, the start of their worker processes (uvicorn's and granian's, one
+// per CPU, each importing FastAPI and Pydantic) until the server answers. Measured on
+// 2026-11-29 on the 2-vCPU machine kind with other builds running (load average 18):
+// the worker listening in 1.1–1.4 s, grpcio serving in 1.4 s, FastAPI on uvicorn in
+// 6–8 s and on granian in 10–12 s (docs/python-worker.md, "Start-up"); 4 s is between
+// the gRPC and the HTTP servers' costs, as a fork starts one of each kind in a mixed
+// group.
+const PythonStartCost = 4 * time.Second
 
 // PythonArgs are the interpreter options of a Python worker: none of the launcher's
 // own (CPython's defaults, as its users run it), then the user's (Options.RuntimeArgs),

@@ -72,6 +72,21 @@ func rustWorker(t *testing.T) (ok bool, why string) {
 	return true, ""
 }
 
+// pythonWorker points the runs at the Python worker (its venv made by `make python`) and
+// says whether the Python stacks can run; without it, why not.
+func pythonWorker(t *testing.T) (ok bool, why string) {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("..", "..", launch.PythonWorkerPath))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".venv", "bin", "python")); err != nil {
+		return false, dir + " has no venv (make python)"
+	}
+	t.Setenv(launch.PythonWorkerEnv, dir)
+	return true, ""
+}
+
 // jvmRow reports whether a benchmark runs a side in the JVM worker.
 func jvmRow(s spec.Spec) bool { return workerRow(s, protocol.WorkerJava) }
 
@@ -114,6 +129,10 @@ func TestBundledSuitesSmoke(t *testing.T) {
 	if !rustOK {
 		testtool.Partial(t, "the Rust rows of the suites may fail: %s", rustWhy)
 	}
+	pythonOK, pythonWhy := pythonWorker(t)
+	if !pythonOK {
+		testtool.Partial(t, "the Python rows of the suites may fail: %s", pythonWhy)
+	}
 	for _, name := range suite.Bundled() {
 		t.Run(name, func(t *testing.T) {
 			s, err := suite.Load(name)
@@ -135,7 +154,9 @@ func TestBundledSuitesSmoke(t *testing.T) {
 			out := args[3]
 			code, stdout, stderr := runProc(t, args...)
 			// A row of a worker that is not there fails, and says why.
-			absent := func(sp spec.Spec) bool { return !jvmOK && jvmRow(sp) || !rustOK && rustRow(sp) }
+			absent := func(sp spec.Spec) bool {
+				return !jvmOK && jvmRow(sp) || !rustOK && rustRow(sp) || !pythonOK && workerRow(sp, protocol.WorkerPython)
+			}
 			absentRows := 0
 			for _, b := range s.Benchmarks {
 				if absent(b.Spec) {
