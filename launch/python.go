@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/wirebench/wirebench/protocol"
@@ -25,12 +26,19 @@ func init() {
 // group.
 const PythonStartCost = 4 * time.Second
 
-// PythonArgs are the interpreter options of a Python worker: none of the launcher's
-// own (CPython's defaults, as its users run it), then the user's (Options.RuntimeArgs),
-// which results record. cpus is not told to the interpreter: the http-json servers read
-// the CPU count from the process's affinity (their worker processes, one per CPU).
+// PythonDefaultArgs are the interpreter options of every Python worker: faulthandler
+// on, so that a worker that crashes (a fault in an extension's C code) writes the
+// Python stack of each thread to its standard error, which the driver keeps for its
+// failure message. Otherwise CPython's defaults, as its users run it.
+var PythonDefaultArgs = []string{"-X", "faulthandler"}
+
+// PythonArgs are the interpreter options of a Python worker, as results record them
+// (results' jvm_args field of the stack): PythonDefaultArgs. The user's runtime options
+// (Options.RuntimeArgs, --jvm-args and a suite's jvm_args) are a JVM's and are not
+// given to Python; nor is cpus: the FastAPI servers read the CPU count from the
+// process's affinity (one worker process per CPU).
 func PythonArgs(user []string, cpus int) []string {
-	return append([]string{}, user...)
+	return slices.Clone(PythonDefaultArgs)
 }
 
 // pythonCommand is the command line of a Python worker: the worker's venv interpreter
