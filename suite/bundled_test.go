@@ -23,7 +23,7 @@ var expectedCounts = map[string]int{
 	"grpc-params":       50, // (12 grpc-java as the original + 6 with OkHttp on both sides + 7 grpc-go configurations) × (stream, pingpong)
 	"rpcecho":           28, // (direct + 3 protocols × unix, tcp) × 4 payloads
 	"rpcecho-2022":      16, // (2 protocols × unix, tcp) × 4 payloads
-	"polyglot":          6,  // (grpc-go, grpcio, grpcio-aio; net/http, FastAPI on uvicorn and granian) × person.get
+	"polyglot":          8,  // (grpc-go, grpcio, grpcio-aio, grpc-js; net/http, FastAPI on uvicorn and granian, Fastify) × person.get
 }
 
 func TestBundledSuitesParse(t *testing.T) {

@@ -11,23 +11,23 @@ import (
 )
 
 // The bundled matrix suite's pairs, written out: every production server stack of
-// each protocol (Go, JVM, Rust, Python) against every production client stack and the
+// each protocol (Go, JVM, Rust, Python, Node) against every production client stack and the
 // instrument. A stack that is the protocol's default is "" in a spec.
 var matrixServers = map[string][]string{
-	"grpc-proto": {"", "tonic", "grpc-java-netty", "grpc-java-okhttp", "akka-grpc", "pekko-grpc", "grpcio", "grpcio-aio"},
-	"http-json":  {"", "axum", "jetty-jackson", "akka-http", "pekko-http", "http4s-circe", "fastapi-uvicorn", "fastapi-granian"},
+	"grpc-proto": {"", "tonic", "grpc-java-netty", "grpc-java-okhttp", "akka-grpc", "pekko-grpc", "grpcio", "grpcio-aio", "grpc-js"},
+	"http-json":  {"", "axum", "jetty-jackson", "akka-http", "pekko-http", "http4s-circe", "fastapi-uvicorn", "fastapi-granian", "fastify"},
 	"capnp":      {"", "capnp-rpc"},
 }
 
 var matrixClients = map[string][]string{
-	"grpc-proto": {"", "instrument", "tonic", "grpc-java-netty", "grpc-java-okhttp", "grpcio-aio"},
-	"http-json":  {"", "instrument", "hyper", "java-httpclient", "go-nethttp-json-h2", "aiohttp"},
+	"grpc-proto": {"", "instrument", "tonic", "grpc-java-netty", "grpc-java-okhttp", "grpcio-aio", "grpc-js"},
+	"http-json":  {"", "instrument", "hyper", "java-httpclient", "go-nethttp-json-h2", "aiohttp", "node-http"},
 	"capnp":      {"", "capnp-rpc"},
 }
 
 // h1OnlyServers are the matrix's http-json servers that speak HTTP/1.1 only on a plain
 // connection.
-var h1OnlyServers = []string{"jetty-jackson", "akka-http", "pekko-http", "http4s-circe", "fastapi-uvicorn"}
+var h1OnlyServers = []string{"jetty-jackson", "akka-http", "pekko-http", "http4s-circe", "fastapi-uvicorn", "fastify"}
 
 func TestMatrixSuiteExpandsToEveryPair(t *testing.T) {
 	s, err := suite.Load("matrix")
@@ -79,21 +79,21 @@ func TestMatrixSuiteExpandsToEveryPair(t *testing.T) {
 			t.Errorf("missing pair %v", k)
 		}
 	}
-	if len(s.Benchmarks) != 95 {
-		t.Errorf("%d benchmarks, want 8 × 6 × 2 − 5 skipped + 2 × 2 = 95", len(s.Benchmarks))
+	if len(s.Benchmarks) != 124 {
+		t.Errorf("%d benchmarks, want 9 × 7 × 2 − 6 skipped + 2 × 2 = 124", len(s.Benchmarks))
 	}
 }
 
 // TestMatrixSuiteGroupsPerServer checks that each server is one comparison group of
-// its clients: 18 groups, none mixing servers or protocols.
+// its clients: 20 groups, none mixing servers or protocols.
 func TestMatrixSuiteGroupsPerServer(t *testing.T) {
 	s, err := suite.Load("matrix")
 	if err != nil {
 		t.Fatal(err)
 	}
 	groups := suite.Groups(s.Benchmarks)
-	if len(groups) != 18 {
-		t.Fatalf("%d groups, want 18 (8 servers × 2 protocols + 2 capnp servers)", len(groups))
+	if len(groups) != 20 {
+		t.Fatalf("%d groups, want 20 (9 servers × 2 protocols + 2 capnp servers)", len(groups))
 	}
 	seen := map[string]bool{}
 	for _, g := range groups {
@@ -103,12 +103,12 @@ func TestMatrixSuiteGroupsPerServer(t *testing.T) {
 			t.Errorf("server %s split over two groups", key)
 		}
 		seen[key] = true
-		clients := 6
+		clients := 7
 		if first.Protocol == "capnp" {
 			clients = 2
 		}
 		if first.Protocol == "http-json" && slices.Contains(h1OnlyServers, first.ServerStack) {
-			clients = 5 // the h2c client skipped
+			clients = 6 // the h2c client skipped
 		}
 		if len(g) != clients {
 			t.Errorf("server %s: group of %d, want its %d clients", key, len(g), clients)

@@ -87,6 +87,24 @@ func pythonWorker(t *testing.T) (ok bool, why string) {
 	return true, ""
 }
 
+// nodeWorker points the runs at the Node worker (its packages installed by `make node`)
+// and says whether the Node stacks can run; without it, why not.
+func nodeWorker(t *testing.T) (ok bool, why string) {
+	t.Helper()
+	if _, err := exec.LookPath("node"); err != nil {
+		return false, "node is not on PATH"
+	}
+	dir, err := filepath.Abs(filepath.Join("..", "..", launch.NodeWorkerPath))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@grpc", "grpc-js")); err != nil {
+		return false, dir + " has no node_modules (make node)"
+	}
+	t.Setenv(launch.NodeWorkerEnv, dir)
+	return true, ""
+}
+
 // jvmRow reports whether a benchmark runs a side in the JVM worker.
 func jvmRow(s spec.Spec) bool { return workerRow(s, protocol.WorkerJava) }
 
@@ -133,6 +151,10 @@ func TestBundledSuitesSmoke(t *testing.T) {
 	if !pythonOK {
 		testtool.Partial(t, "the Python rows of the suites may fail: %s", pythonWhy)
 	}
+	nodeOK, nodeWhy := nodeWorker(t)
+	if !nodeOK {
+		testtool.Partial(t, "the Node rows of the suites may fail: %s", nodeWhy)
+	}
 	for _, name := range suite.Bundled() {
 		t.Run(name, func(t *testing.T) {
 			s, err := suite.Load(name)
@@ -155,7 +177,8 @@ func TestBundledSuitesSmoke(t *testing.T) {
 			code, stdout, stderr := runProc(t, args...)
 			// A row of a worker that is not there fails, and says why.
 			absent := func(sp spec.Spec) bool {
-				return !jvmOK && jvmRow(sp) || !rustOK && rustRow(sp) || !pythonOK && workerRow(sp, protocol.WorkerPython)
+				return !jvmOK && jvmRow(sp) || !rustOK && rustRow(sp) || !pythonOK && workerRow(sp, protocol.WorkerPython) ||
+					!nodeOK && workerRow(sp, protocol.WorkerNode)
 			}
 			absentRows := 0
 			for _, b := range s.Benchmarks {
