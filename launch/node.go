@@ -3,7 +3,6 @@ package launch
 import (
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -65,18 +64,8 @@ const NodeWorkerPath = "workers/node"
 // the binary's bin/ directory or under the current one; the directory must have its
 // node_modules (make node: npm ci).
 func nodeWorkerDir(opt Options) (string, error) {
-	cands := []string{os.Getenv(NodeWorkerEnv)}
-	if opt.Binary != "" {
-		cands = append(cands, filepath.Join(filepath.Dir(opt.Binary), "..", NodeWorkerPath))
-	}
-	cands = append(cands, NodeWorkerPath)
-	for _, c := range cands {
-		if c == "" {
-			continue
-		}
-		if _, err := os.Stat(filepath.Join(c, "node_modules", "@grpc", "grpc-js")); err == nil {
-			return filepath.Abs(c)
-		}
+	if dir, ok := findInstalled(opt, NodeWorkerEnv, NodeWorkerPath, filepath.Join("node_modules", "@grpc", "grpc-js")); ok {
+		return dir, nil
 	}
 	return "", fmt.Errorf("the Node worker is not installed (no %s/node_modules): run `make node` (needs Node.js 20+ and npm), or set %s", NodeWorkerPath, NodeWorkerEnv)
 }

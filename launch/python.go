@@ -2,7 +2,6 @@ package launch
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"time"
@@ -63,18 +62,8 @@ const PythonWorkerPath = "workers/python"
 // beside the binary's bin/ directory or under the current one; the directory must have
 // its venv (make python).
 func pythonWorkerDir(opt Options) (string, error) {
-	cands := []string{os.Getenv(PythonWorkerEnv)}
-	if opt.Binary != "" {
-		cands = append(cands, filepath.Join(filepath.Dir(opt.Binary), "..", PythonWorkerPath))
-	}
-	cands = append(cands, PythonWorkerPath)
-	for _, c := range cands {
-		if c == "" {
-			continue
-		}
-		if _, err := os.Stat(filepath.Join(c, ".venv", "bin", "python")); err == nil {
-			return filepath.Abs(c)
-		}
+	if dir, ok := findInstalled(opt, PythonWorkerEnv, PythonWorkerPath, filepath.Join(".venv", "bin", "python")); ok {
+		return dir, nil
 	}
 	return "", fmt.Errorf("the Python worker is not installed (no %s/.venv): run `make python` (needs Python 3.11+), or set %s", PythonWorkerPath, PythonWorkerEnv)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -72,36 +73,20 @@ func rustWorker(t *testing.T) (ok bool, why string) {
 	return true, ""
 }
 
-// pythonWorker points the runs at the Python worker (its venv made by `make python`) and
-// says whether the Python stacks can run; without it, why not.
-func pythonWorker(t *testing.T) (ok bool, why string) {
+// installedWorker points the runs at a worker installed in its directory of the
+// repository (rel, with marker inside once installed: `make python`, `make node`)
+// through its launcher's environment variable, and says whether its stacks can run;
+// without it, why not.
+func installedWorker(t *testing.T, rel, marker, env, make string) (ok bool, why string) {
 	t.Helper()
-	dir, err := filepath.Abs(filepath.Join("..", "..", launch.PythonWorkerPath))
+	dir, err := filepath.Abs(filepath.Join("..", "..", rel))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, ".venv", "bin", "python")); err != nil {
-		return false, dir + " has no venv (make python)"
+	if _, err := os.Stat(filepath.Join(dir, marker)); err != nil {
+		return false, fmt.Sprintf("%s has no %s (%s)", dir, marker, make)
 	}
-	t.Setenv(launch.PythonWorkerEnv, dir)
-	return true, ""
-}
-
-// nodeWorker points the runs at the Node worker (its packages installed by `make node`)
-// and says whether the Node stacks can run; without it, why not.
-func nodeWorker(t *testing.T) (ok bool, why string) {
-	t.Helper()
-	if _, err := exec.LookPath("node"); err != nil {
-		return false, "node is not on PATH"
-	}
-	dir, err := filepath.Abs(filepath.Join("..", "..", launch.NodeWorkerPath))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@grpc", "grpc-js")); err != nil {
-		return false, dir + " has no node_modules (make node)"
-	}
-	t.Setenv(launch.NodeWorkerEnv, dir)
+	t.Setenv(env, dir)
 	return true, ""
 }
 
@@ -147,11 +132,11 @@ func TestBundledSuitesSmoke(t *testing.T) {
 	if !rustOK {
 		testtool.Partial(t, "the Rust rows of the suites may fail: %s", rustWhy)
 	}
-	pythonOK, pythonWhy := pythonWorker(t)
+	pythonOK, pythonWhy := installedWorker(t, launch.PythonWorkerPath, ".venv/bin/python", launch.PythonWorkerEnv, "make python")
 	if !pythonOK {
 		testtool.Partial(t, "the Python rows of the suites may fail: %s", pythonWhy)
 	}
-	nodeOK, nodeWhy := nodeWorker(t)
+	nodeOK, nodeWhy := installedWorker(t, launch.NodeWorkerPath, "node_modules/@grpc/grpc-js", launch.NodeWorkerEnv, "make node")
 	if !nodeOK {
 		testtool.Partial(t, "the Node rows of the suites may fail: %s", nodeWhy)
 	}

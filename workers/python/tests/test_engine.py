@@ -11,7 +11,7 @@ from hdrh.histogram import HdrHistogram
 
 from wirebench_worker import contract
 from wirebench_worker.engine import Model, Pacer, Session, encode_histogram
-from wirebench_worker.stacks.grpcstacks import AioClient, AioServer
+from wirebench_worker.stacks.grpcstacks import AioClient, Server
 from wirebench_worker.workload import Workload
 
 
@@ -53,7 +53,7 @@ class PhaseTest(unittest.TestCase):
             data = contract.Dataset(1, 20)
             with tempfile.TemporaryDirectory() as d:
                 listen = "unix://" + os.path.join(d, "s.sock")
-                server = AioServer(contract.Reference(data), listen, 1 << 20)
+                server = Server(contract.Reference(data), listen, 1 << 20, aio=True)
                 await server.start()
                 clients = [AioClient(listen, 1 << 20) for _ in range(2)]
                 try:

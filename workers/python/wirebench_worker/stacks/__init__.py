@@ -44,8 +44,7 @@ def new_server(protocol: str, name: str, svc, data_seed: int, data_size: int, li
     lookup(protocol, name, SERVER)
     if protocol == "grpc-proto":
         from . import grpcstacks
-        cls = grpcstacks.SyncServer if name == "grpcio" else grpcstacks.AioServer
-        return cls(svc, listen, limit)
+        return grpcstacks.Server(svc, listen, limit, aio=name == "grpcio-aio")
     from . import httpservers
     return httpservers.ProcessServer(name, data_seed, data_size, listen, limit)
 

@@ -235,15 +235,23 @@ def bound_address(addr: str, port: int) -> str:
 SYNC_THREADS = 10
 
 
-class SyncServer:
-    """grpcio's sync server on its thread pool."""
+class Server:
+    """grpcio's sync server on its thread pool (aio=False), or grpc.aio's on the
+    worker's event loop (aio=True): the same services, reflection and limits."""
 
-    def __init__(self, svc, listen: str, limit: int):
+    def __init__(self, svc, listen: str, limit: int, aio: bool):
         a = _Answers(svc)
-        self.server = grpc.server(futures.ThreadPoolExecutor(max_workers=SYNC_THREADS), options=server_options(limit))
-        pbg.add_PersonServiceServicer_to_server(SyncPersons(a), self.server)
-        pbg.add_EchoServiceServicer_to_server(SyncEcho(a), self.server)
-        pbg.add_TradeServiceServicer_to_server(SyncTrades(a), self.server)
+        self.aio = aio
+        if aio:
+            self.server = grpc.aio.server(options=server_options(limit))
+            servicers = (AioPersons(a), AioEcho(a), AioTrades(a))
+        else:
+            pool = futures.ThreadPoolExecutor(max_workers=SYNC_THREADS)
+            self.server = grpc.server(pool, options=server_options(limit))
+            servicers = (SyncPersons(a), SyncEcho(a), SyncTrades(a))
+        pbg.add_PersonServiceServicer_to_server(servicers[0], self.server)
+        pbg.add_EchoServiceServicer_to_server(servicers[1], self.server)
+        pbg.add_TradeServiceServicer_to_server(servicers[2], self.server)
         reflection.enable_server_reflection(SERVICE_NAMES, self.server)
         port = self.server.add_insecure_port(grpc_address(listen))
         if port == 0:
@@ -251,38 +259,19 @@ class SyncServer:
         self.address = bound_address(listen, port)
 
     async def start(self):
-        self.server.start()
+        if self.aio:
+            await self.server.start()
+        else:
+            self.server.start()
 
     def stopped(self) -> bool:
         return False
 
     async def stop(self):
-        self.server.stop(grace=None)
-
-
-class AioServer:
-    """grpc.aio's server on the worker's event loop."""
-
-    def __init__(self, svc, listen: str, limit: int):
-        a = _Answers(svc)
-        self.server = grpc.aio.server(options=server_options(limit))
-        pbg.add_PersonServiceServicer_to_server(AioPersons(a), self.server)
-        pbg.add_EchoServiceServicer_to_server(AioEcho(a), self.server)
-        pbg.add_TradeServiceServicer_to_server(AioTrades(a), self.server)
-        reflection.enable_server_reflection(SERVICE_NAMES, self.server)
-        port = self.server.add_insecure_port(grpc_address(listen))
-        if port == 0:
-            raise OSError(f"grpc.aio could not listen on {listen}")
-        self.address = bound_address(listen, port)
-
-    async def start(self):
-        await self.server.start()
-
-    def stopped(self) -> bool:
-        return False
-
-    async def stop(self):
-        await self.server.stop(grace=None)
+        if self.aio:
+            await self.server.stop(grace=None)
+        else:
+            self.server.stop(grace=None)
 
 
 # ---- client

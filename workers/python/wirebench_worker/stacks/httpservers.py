@@ -60,23 +60,18 @@ class ProcessServer:
         if stack == "fastapi-uvicorn":
             args = [sys.executable, "-m", "uvicorn", app, "--workers", str(self.workers), "--loop", "uvloop",
                     "--http", "httptools", "--no-access-log", "--log-level", "warning", "--lifespan", "off"]
-            if self.unix:
-                args += ["--uds", self.unix]
-            else:
-                if int(port) == 0:
-                    port = _free_port(host)
-                args += ["--host", host, "--port", str(port)]
         elif stack == "fastapi-granian":
             args = [sys.executable, "-m", "granian", "--interface", "asgi", "--workers", str(self.workers),
                     "--loop", "uvloop", "--no-ws", "--log-level", "warning", "--no-access-log", app]
-            if self.unix:
-                args += ["--uds", self.unix]
-            else:
-                if int(port) == 0:
-                    port = _free_port(host)
-                args += ["--host", host, "--port", str(port)]
         else:
             raise ValueError(f"http-json server stack {stack!r}")
+        # Both take the same address options.
+        if self.unix:
+            args += ["--uds", self.unix]
+        else:
+            if int(port) == 0:
+                port = _free_port(host)
+            args += ["--host", host, "--port", str(port)]
         self.args = args
         self.address = listen if self.unix else f"tcp://{'[' + host + ']' if ':' in host else host}:{port}"
         self.p: subprocess.Popen | None = None
