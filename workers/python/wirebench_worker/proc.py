@@ -15,10 +15,15 @@ _TICK = os.sysconf("SC_CLK_TCK")
 _PAGE = os.sysconf("SC_PAGE_SIZE")
 
 
-def die_with_parent() -> None:
-    """In a child before exec: SIGKILL when the worker dies (PR_SET_PDEATHSIG)."""
+# Supervisors of server process groups (stacks/dieexec.py), left out of readings: an
+# idle interpreter's RSS is not the server's.
+SUPERVISORS: set[int] = set()
+
+
+def die_with_parent(sig: int = signal.SIGKILL) -> None:
+    """Asks for sig when the parent dies (PR_SET_PDEATHSIG)."""
     libc = ctypes.CDLL(None, use_errno=True)
-    libc.prctl(1, signal.SIGKILL, 0, 0, 0)
+    libc.prctl(1, sig, 0, 0, 0)
 
 
 def cpu_nanos() -> int:
@@ -90,6 +95,8 @@ def read(tree: bool = False, pc=None) -> dict:
         _, _, _, cu, cs, _ = _stat(me)
         cpu += (cu + cs) * 1_000_000_000 // _TICK
         for pid in _descendants(me):
+            if pid in SUPERVISORS:
+                continue
             try:
                 _, ut, st, cu, cs, _ = _stat(pid)
             except (OSError, ValueError, IndexError):

@@ -18,7 +18,7 @@ import tempfile
 
 import aiohttp
 
-from .. import contract
+from .. import contract, proc
 
 
 def worker_count() -> int:
@@ -81,6 +81,7 @@ class ProcessServer:
         args = [sys.executable, "-m", "wirebench_worker.stacks.dieexec", str(os.getpid())] + self.args
         self.p = subprocess.Popen(args, env=self.env, stdin=subprocess.DEVNULL,
                                   stdout=log, stderr=log, start_new_session=True)
+        proc.SUPERVISORS.add(self.p.pid)
         # Ready when every worker could have taken the socket: an answer to /stats.
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
@@ -113,6 +114,7 @@ class ProcessServer:
 
     async def stop(self):
         if self.p is not None and self.p.poll() is None:
+            # The supervisor kills the group (SIGKILL) on SIGTERM.
             try:
                 os.killpg(self.p.pid, signal.SIGTERM)
             except ProcessLookupError:
