@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	Register(protocol.WorkerNode, Launcher{Command: nodeCommand, StartFactor: 2,
+	Register(protocol.WorkerNode, Launcher{Command: nodeCommand, StartFactor: 2, ProfileGrace: 10 * time.Second,
 		RuntimeArgs: NodeArgs, StartCost: NodeStartCost})
 }
 
@@ -39,7 +39,9 @@ func NodeArgs(user []string, cpus int) []string {
 }
 
 // nodeCommand is the command line of a Node worker: node (on PATH) running the
-// worker's worker.js (nodeWorkerDir). It takes no profile.
+// worker's worker.js (nodeWorkerDir). A profiled one runs with V8's CPU profiler
+// (--cpu-prof), which writes Profile.cpuprofile (Chrome DevTools' format) as the worker
+// exits: the worker's thread (not the fastify server's cluster processes).
 func nodeCommand(c Command) ([]string, error) {
 	dir, err := nodeWorkerDir(c.Options)
 	if err != nil {
@@ -50,6 +52,9 @@ func nodeCommand(c Command) ([]string, error) {
 		return nil, errors.New("the Node stacks need Node.js 20 or later: node is not on PATH")
 	}
 	argv := append([]string{node}, NodeArgs(c.RuntimeArgs, len(c.CPUs))...)
+	if c.Profile != "" {
+		argv = append(argv, "--cpu-prof", "--cpu-prof-dir="+filepath.Dir(c.Profile), "--cpu-prof-name="+filepath.Base(c.Profile)+".cpuprofile")
+	}
 	return append(argv, filepath.Join(dir, "worker.js"), "worker", "--listen", "unix://"+c.Socket), nil
 }
 

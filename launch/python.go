@@ -10,7 +10,7 @@ import (
 )
 
 func init() {
-	Register(protocol.WorkerPython, Launcher{Command: pythonCommand, StartFactor: 3,
+	Register(protocol.WorkerPython, Launcher{Command: pythonCommand, StartFactor: 3, ProfileGrace: 10 * time.Second,
 		RuntimeArgs: PythonArgs, StartCost: PythonStartCost})
 }
 
@@ -41,13 +41,20 @@ func PythonArgs(user []string, cpus int) []string {
 }
 
 // pythonCommand is the command line of a Python worker: the worker's venv interpreter
-// (pythonWorkerDir) running worker.py. It takes no profile.
+// (pythonWorkerDir) running worker.py. A profiled one runs under cProfile, the
+// interpreter's own profiler, which writes Profile.pstats as the worker exits: the
+// worker's main thread, where the asyncio loop runs the control API, the grpc.aio
+// server and every client (not the sync grpcio server's pool threads, nor the FastAPI
+// servers' processes).
 func pythonCommand(c Command) ([]string, error) {
 	dir, err := pythonWorkerDir(c.Options)
 	if err != nil {
 		return nil, err
 	}
 	argv := append([]string{filepath.Join(dir, ".venv", "bin", "python")}, PythonArgs(c.RuntimeArgs, len(c.CPUs))...)
+	if c.Profile != "" {
+		argv = append(argv, "-m", "cProfile", "-o", c.Profile+".pstats")
+	}
 	return append(argv, filepath.Join(dir, "worker.py"), "worker", "--listen", "unix://"+c.Socket), nil
 }
 
