@@ -19,10 +19,13 @@ const (
 	protoLoader = "0.8.1"
 	reflection  = "1.0.4"
 	fastify     = "5.12.8"
+	connectNode = "2.2.0"
+	connect     = "2.2.0"
+	bufProtobuf = "2.17.0"
 )
 
 // Stacks are the Node worker's stacks, in registration order.
-var Stacks = []*protocol.Stack{
+var Stacks = append([]*protocol.Stack{
 	{
 		Name: "grpc-js", Protocol: "grpc-proto", Sides: protocol.ServerSide | protocol.ClientSide,
 		Summary: "@grpc/grpc-js with the schema loaded by @grpc/proto-loader (protobufjs), reflection on; a channel per connection; TCP and Unix sockets",
@@ -40,6 +43,25 @@ var Stacks = []*protocol.Stack{
 		Summary:   "node:http with a keep-alive Agent per connection, JSON.parse/stringify bodies; TCP and Unix sockets",
 		Libraries: map[string]string{},
 	},
+}, connectStacks()...)
+
+// connectProtocols are the protocols the connect-node server serves with one handler
+// set (protocol/connectproto).
+var connectProtocols = []string{"connect-proto", "connect-json", "grpc-web"}
+
+// connectStacks are the connect-node server, one stack of each Connect protocol.
+func connectStacks() []*protocol.Stack {
+	var out []*protocol.Stack
+	for _, p := range connectProtocols {
+		out = append(out, &protocol.Stack{
+			Name: "connect-node", Protocol: p, Sides: protocol.ServerSide,
+			Summary: "@connectrpc/connect-node handlers on node:http2 (h2c), one handler set for Connect and gRPC-Web; TCP and Unix sockets",
+			Libraries: map[string]string{
+				"@connectrpc/connect-node": connectNode, "@connectrpc/connect": connect, "@bufbuild/protobuf": bufProtobuf,
+			},
+		})
+	}
+	return out
 }
 
 func init() {

@@ -100,8 +100,8 @@ func TestGrpcurlOnGrpcJS(t *testing.T) {
 	workertest.CheckGrpcurl(t, grpcurl, worker.Serve(t, "grpc-proto", "grpc-js", "tcp"))
 }
 
-// The driver runs the Node worker as it runs the others: Node against Node, and Node
-// against Go in both directions.
+// The driver runs the Node worker as it runs the others: Node against Node, Node
+// against Go in both directions, and the Connect server under the Go Connect client.
 func TestDriverRunsNodeWorkers(t *testing.T) {
 	t.Setenv(launch.NodeWorkerEnv, workerDir(t))
 	workertest.DriverRuns(t, binary, [][4]string{
@@ -111,5 +111,7 @@ func TestDriverRunsNodeWorkers(t *testing.T) {
 		{"http-json", "fastify", "node-http", "person.get"},
 		{"http-json", "fastify", "", "echo+stats"},
 		{"http-json", "", "node-http", "stream"},
+		{"connect-proto", "connect-node", "", "person.get"},
+		{"grpc-web", "connect-node", "", "stream"},
 	})
 }

@@ -9,6 +9,9 @@ const STACKS = [
   { protocol: 'grpc-proto', name: 'grpc-js', sides: [SERVER, CLIENT], packages: ['@grpc/grpc-js', '@grpc/proto-loader', '@grpc/reflection'] },
   { protocol: 'http-json', name: 'fastify', sides: [SERVER], packages: ['fastify'] },
   { protocol: 'http-json', name: 'node-http', sides: [CLIENT], packages: [] },
+  // One handler set serves the three Connect protocols (lib/stacks/connect.js).
+  ...['connect-proto', 'connect-json', 'grpc-web'].map((protocol) => ({ protocol, name: 'connect-node', sides: [SERVER],
+    packages: ['@connectrpc/connect-node', '@connectrpc/connect', '@bufbuild/protobuf'] })),
 ];
 
 function lookup(protocol, name, side) {
@@ -24,6 +27,7 @@ function lookup(protocol, name, side) {
 function newServer(protocol, name, svc, data, dataSeed, listen, limit) {
   lookup(protocol, name, SERVER);
   if (protocol === 'grpc-proto') return new (require('./grpc').Server)(svc, listen, limit);
+  if (name === 'connect-node') return new (require('./connect').Server)(svc, listen, limit);
   return new (require('./fastify').ClusterServer)(data, dataSeed, listen, limit);
 }
 
