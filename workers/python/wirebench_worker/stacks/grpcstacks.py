@@ -156,19 +156,23 @@ def _aio_unary(name):
     return method
 
 
-class SyncPersons(pbg.PersonServiceServicer):
-    def __init__(self, a): self.a = a
-    ListPersons = _sync_unary("list_persons")
-    GetPerson = _sync_unary("get_person")
-    GetPersonLinks = _sync_unary("get_person_links")
-    CreatePerson = _sync_unary("create_person")
+def _unary_servicers(wrap):
+    """The PersonService and EchoService servicer classes whose methods wrap makes
+    (_sync_unary or _aio_unary)."""
+
+    def init(self, a):
+        self.a = a
+
+    persons = type("Persons", (pbg.PersonServiceServicer,), {
+        "__init__": init, "ListPersons": wrap("list_persons"), "GetPerson": wrap("get_person"),
+        "GetPersonLinks": wrap("get_person_links"), "CreatePerson": wrap("create_person")})
+    echo = type("Echo", (pbg.EchoServiceServicer,), {
+        "__init__": init, "Echo": wrap("echo"), "Stats": wrap("stats"), "Increment": wrap("increment")})
+    return persons, echo
 
 
-class SyncEcho(pbg.EchoServiceServicer):
-    def __init__(self, a): self.a = a
-    Echo = _sync_unary("echo")
-    Stats = _sync_unary("stats")
-    Increment = _sync_unary("increment")
+SyncPersons, SyncEcho = _unary_servicers(_sync_unary)
+AioPersons, AioEcho = _unary_servicers(_aio_unary)
 
 
 class SyncTrades(pbg.TradeServiceServicer):
@@ -184,21 +188,6 @@ class SyncTrades(pbg.TradeServiceServicer):
             ctx.abort(status_of(e), e.message)
         for t in trades:
             yield trade_pb(t)
-
-
-class AioPersons(pbg.PersonServiceServicer):
-    def __init__(self, a): self.a = a
-    ListPersons = _aio_unary("list_persons")
-    GetPerson = _aio_unary("get_person")
-    GetPersonLinks = _aio_unary("get_person_links")
-    CreatePerson = _aio_unary("create_person")
-
-
-class AioEcho(pbg.EchoServiceServicer):
-    def __init__(self, a): self.a = a
-    Echo = _aio_unary("echo")
-    Stats = _aio_unary("stats")
-    Increment = _aio_unary("increment")
 
 
 class AioTrades(pbg.TradeServiceServicer):
