@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wirebench/wirebench/engine"
-	"github.com/wirebench/wirebench/launch"
+	"github.com/wirebench/wirebench/driver/launch"
 	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
+	"github.com/wirebench/wirebench/workers/go/engine"
 )
 
 // spawnLog is an Options.Binary that writes a line per worker it starts ("pid

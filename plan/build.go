@@ -4,10 +4,10 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/contract"
-	"github.com/wirebench/wirebench/launch"
+	"github.com/wirebench/wirebench/driver/launch"
 	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/results/stats"
 	"github.com/wirebench/wirebench/spec"
-	"github.com/wirebench/wirebench/stats"
 	"github.com/wirebench/wirebench/suite"
 )
 

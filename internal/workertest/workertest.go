@@ -17,14 +17,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wirebench/wirebench/conform"
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/driver"
-	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/protocol/conform"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
+	"github.com/wirebench/wirebench/protocol/transport"
 	"github.com/wirebench/wirebench/spec"
-	"github.com/wirebench/wirebench/transport"
+	"github.com/wirebench/wirebench/spec/load"
 )
 
 // Worker is a worker of another language as its tests see it.

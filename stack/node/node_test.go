@@ -8,10 +8,10 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/wirebench/wirebench/driver/launch"
 	"github.com/wirebench/wirebench/internal/testbin"
 	"github.com/wirebench/wirebench/internal/testtool"
 	"github.com/wirebench/wirebench/internal/workertest"
-	"github.com/wirebench/wirebench/launch"
 	"github.com/wirebench/wirebench/protocol"
 	_ "github.com/wirebench/wirebench/stack/all"
 	"github.com/wirebench/wirebench/stack/node"
