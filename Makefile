@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/wirebench
 
-.PHONY: build run test fuzz vet check-generate deploy-check generate demo bench-codecs tools peers clean java jvm-stacks test-java test-java-unit rust test-rust test-rust-unit rust-generate
+.PHONY: build run test fuzz vet check-generate deploy-check generate demo bench-codecs tools peers clean java jvm-stacks test-java test-java-unit rust test-rust test-rust-unit rust-generate python test-python test-python-unit python-generate node test-node test-node-unit
 
 build:
 	$(GO) build -o $(BIN) ./cmd/wirebench
@@ -14,17 +14,20 @@ run: build
 
 # The test command of the README and of CI: vet, the generated-code check, the JVM
 # worker's jar and the Rust worker's binary (when a JDK and Maven, or cargo, are
-# present; their Go interop tests skip without them), every Go test, the deploy checks,
-# the fuzz tests (20 s each), then the JVM and Rust workers' own tests. With CI=true
+# present; their Go interop tests skip without them), the Python worker's venv (when a
+# Python 3.11+ is present) and the Node worker's packages (Node 20+), every Go test, the deploy checks,
+# the fuzz tests (20 s each), then the JVM, Rust, Python and Node workers' own tests. With CI=true
 # whatever would be skipped for a missing tool fails instead (internal/testtool,
 # scripts/missing.sh). 30 min per package: cmd/wirebench smokes every bundled suite
 # (828 s in a run here on 2026-11-24, with other builds on the machine).
-test: vet check-generate java rust
+test: vet check-generate java rust python node
 	$(GO) test -count=1 -timeout 30m ./...
 	@$(MAKE) --no-print-directory deploy-check
 	@$(MAKE) --no-print-directory fuzz
 	@$(MAKE) --no-print-directory test-java-unit
 	@$(MAKE) --no-print-directory test-rust-unit
+	@$(MAKE) --no-print-directory test-python-unit
+	@$(MAKE) --no-print-directory test-node-unit
 
 vet:
 	$(GO) vet ./...
@@ -146,6 +149,50 @@ test-rust-unit:
 # protoc).
 rust-generate:
 	$(CARGO) run -q --release --locked --manifest-path $(RUST_MANIFEST) -p wirebench-codegen
+
+# The Python worker (workers/python, docs/python-worker.md): a venv under the worker's
+# directory with requirements.txt (every package ==), made or updated by
+# scripts/python-worker.sh; pip runs only when the requirements changed. Without a
+# Python 3.11+ the Python stacks are unavailable and this says so (and fails in CI).
+PYTHON_VENV := workers/python/.venv/bin/python
+python:
+	@bash scripts/python-worker.sh
+
+# The Python worker's own tests (unittest: the data set against contract/testdata, the
+# engine's load model), then the Go interop tests against it.
+test-python: python test-python-unit
+	$(GO) test -count=1 -timeout 15m ./stack/python/
+
+test-python-unit:
+	@if [ -x $(PYTHON_VENV) ]; then \
+		cd workers/python && .venv/bin/python -m unittest discover -q -s tests; \
+	else \
+		bash scripts/missing.sh "test-python: no workers/python/.venv (make python; needs Python 3.11+): the Python worker's tests skipped"; \
+	fi
+
+# Regenerates the Python worker's committed protobuf and gRPC code (grpcio-tools from
+# the venv).
+python-generate: python
+	bash workers/python/generate.sh
+
+# The Node worker (workers/node, docs/node-worker.md): its packages installed with
+# `npm ci` from the committed package-lock.json by scripts/node-worker.sh; npm runs only
+# when the lock changed. Without Node 20+ and npm the Node stacks are unavailable and
+# this says so (and fails in CI).
+node:
+	@bash scripts/node-worker.sh
+
+# The Node worker's own tests (node --test: the data set against contract/testdata, the
+# engine's load model), then the Go interop tests against it.
+test-node: node test-node-unit
+	$(GO) test -count=1 -timeout 15m ./stack/node/
+
+test-node-unit:
+	@if [ -d workers/node/node_modules/@grpc/grpc-js ] && command -v node >/dev/null; then \
+		cd workers/node && node --test test/; \
+	else \
+		bash scripts/missing.sh "test-node: no workers/node/node_modules (make node; needs Node.js 20+): the Node worker's tests skipped"; \
+	fi
 
 clean:
 	rm -rf bin

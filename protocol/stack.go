@@ -55,6 +55,10 @@ const (
 	WorkerJava = "java"
 	// WorkerRust is the Rust worker of workers/rust.
 	WorkerRust = "rust"
+	// WorkerPython is the Python worker of workers/python.
+	WorkerPython = "python"
+	// WorkerNode is the Node worker of workers/node.
+	WorkerNode = "node"
 )
 
 // Stack is a named implementation of one or both sides of a protocol.
@@ -75,7 +79,7 @@ type Stack struct {
 	// their versions ("go" is the Go standard library).
 	Libraries map[string]string
 	// Worker is the kind of worker process that runs the stack (WorkerGo, WorkerJava,
-	// WorkerRust).
+	// WorkerRust, WorkerPython, WorkerNode).
 	Worker string
 	// Family is the build of the worker that runs the stack, where a kind has several:
 	// for WorkerJava, the stack family whose jar runs it ("" for the main jar, e.g.

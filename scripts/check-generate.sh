@@ -49,4 +49,17 @@ else
     exit 1
   fi
 fi
+# The Python worker's generated code (workers/python/generate.sh, with the grpcio-tools
+# its venv pins; make python makes the venv).
+if [ ! -x workers/python/.venv/bin/python ]; then
+  bash scripts/missing.sh "check-generate: the Python worker's generated code not checked: no workers/python/.venv (make python)"
+else
+  bash workers/python/generate.sh
+  changed=$(git status --porcelain -- workers/python/wirebench_worker/gen)
+  if [ -n "$changed" ]; then
+    echo "check-generate: regenerating the Python worker's code changed it; run 'make python-generate' and commit:"
+    echo "$changed"
+    exit 1
+  fi
+fi
 echo "check-generate: generated code matches the schemas"

@@ -5,7 +5,8 @@
 # (`make java` builds the JVM worker, whose stacks the interop tests run), cargo with
 # Rust 1.95 (`make rust`: the Rust worker; checked, installed only through rustup), and the
 # Python clients pycapnp, grpcio, fastavro, thrift, aioquic and websockets (into the Python
-# that python3 runs). Tests that need a missing one skip with a message, so this is
+# that python3 runs), the Python worker's venv (scripts/python-worker.sh) and the Node worker's packages
+# (scripts/node-worker.sh). Tests that need a missing one skip with a message, so this is
 # optional for `make test`; CI runs it to test everything, and with CI=true those tests
 # fail instead of skipping. Exits 1 when something is still missing.
 set -uo pipefail
@@ -93,6 +94,11 @@ elif ! "$(dirname "$cargo_bin")/rustc" --version 2>/dev/null | grep -Eq '^rustc 
   echo "install-tools: $("$(dirname "$cargo_bin")/rustc" --version 2>&1) is older than Rust $rust_version, which the Rust worker needs"
   status=1
 fi
+
+# The Python worker's venv (make python): Python 3.11+ and workers/python/requirements.txt.
+bash "$(dirname "$0")/python-worker.sh" || status=1
+# The Node worker's packages (make node): Node.js 20+, npm ci from package-lock.json.
+bash "$(dirname "$0")/node-worker.sh" || status=1
 
 # buf (for `buf curl` against the Connect server), pinned, from npm's package of its
 # release binaries.

@@ -23,6 +23,7 @@ var expectedCounts = map[string]int{
 	"grpc-params":       50, // (12 grpc-java as the original + 6 with OkHttp on both sides + 7 grpc-go configurations) × (stream, pingpong)
 	"rpcecho":           28, // (direct + 3 protocols × unix, tcp) × 4 payloads
 	"rpcecho-2022":      16, // (2 protocols × unix, tcp) × 4 payloads
+	"polyglot":          8,  // (grpc-go, grpcio, grpcio-aio, grpc-js; net/http, FastAPI on uvicorn and granian, Fastify) × person.get
 }
 
 func TestBundledSuitesParse(t *testing.T) {
@@ -90,7 +91,7 @@ func TestQuickFitsItsBudget(t *testing.T) {
 
 func TestLoad(t *testing.T) {
 	_, err := suite.Load("nosuch")
-	if err == nil || !strings.Contains(err.Error(), `unknown suite "nosuch" (bundled: akka-http-vs-grpc, akka-successors, capacity, grpc-bench, grpc-params, matrix, metrifier, metrifier-cloud, metrifier-v1, metrifier-v1-cloud, protocols, quick, rest-vs-grpc, rpcecho, rpcecho-2022)`) {
+	if err == nil || !strings.Contains(err.Error(), `unknown suite "nosuch" (bundled: akka-http-vs-grpc, akka-successors, capacity, grpc-bench, grpc-params, matrix, metrifier, metrifier-cloud, metrifier-v1, metrifier-v1-cloud, polyglot, protocols, quick, rest-vs-grpc, rpcecho, rpcecho-2022)`) {
 		t.Errorf("Load(nosuch) = %v, want the bundled names listed", err)
 	}
 	path := t.TempDir() + "/mine.yaml"

@@ -11,19 +11,23 @@ import (
 )
 
 // The bundled matrix suite's pairs, written out: every production server stack of
-// each protocol (Go, JVM, Rust) against every production client stack and the
+// each protocol (Go, JVM, Rust, Python, Node) against every production client stack and the
 // instrument. A stack that is the protocol's default is "" in a spec.
 var matrixServers = map[string][]string{
-	"grpc-proto": {"", "tonic", "grpc-java-netty", "grpc-java-okhttp", "akka-grpc", "pekko-grpc"},
-	"http-json":  {"", "axum", "jetty-jackson", "akka-http", "pekko-http", "http4s-circe"},
+	"grpc-proto": {"", "tonic", "grpc-java-netty", "grpc-java-okhttp", "akka-grpc", "pekko-grpc", "grpcio", "grpcio-aio", "grpc-js"},
+	"http-json":  {"", "axum", "jetty-jackson", "akka-http", "pekko-http", "http4s-circe", "fastapi-uvicorn", "fastapi-granian", "fastify"},
 	"capnp":      {"", "capnp-rpc"},
 }
 
 var matrixClients = map[string][]string{
-	"grpc-proto": {"", "instrument", "tonic", "grpc-java-netty", "grpc-java-okhttp"},
-	"http-json":  {"", "instrument", "hyper", "java-httpclient", "go-nethttp-json-h2"},
+	"grpc-proto": {"", "instrument", "tonic", "grpc-java-netty", "grpc-java-okhttp", "grpcio-aio", "grpc-js"},
+	"http-json":  {"", "instrument", "hyper", "java-httpclient", "go-nethttp-json-h2", "aiohttp", "node-http"},
 	"capnp":      {"", "capnp-rpc"},
 }
+
+// h1OnlyServers are the matrix's http-json servers that speak HTTP/1.1 only on a plain
+// connection.
+var h1OnlyServers = []string{"jetty-jackson", "akka-http", "pekko-http", "http4s-circe", "fastapi-uvicorn", "fastify"}
 
 func TestMatrixSuiteExpandsToEveryPair(t *testing.T) {
 	s, err := suite.Load("matrix")
@@ -42,16 +46,17 @@ func TestMatrixSuiteExpandsToEveryPair(t *testing.T) {
 			}
 		}
 	}
-	// The HTTP/2 (h2c) client cannot call the JVM HTTP/1.1 servers: skipped, with why.
-	for _, sv := range []string{"jetty-jackson", "akka-http", "pekko-http", "http4s-circe"} {
+	// The HTTP/2 (h2c) client cannot call the HTTP/1.1-only servers (the JVM ones and
+	// uvicorn): skipped, with why.
+	for _, sv := range h1OnlyServers {
 		delete(want, pair{"http-json", sv, "go-nethttp-json-h2"})
 	}
-	if len(s.Skips) != 4 {
-		t.Errorf("%d skips, want 4: %+v", len(s.Skips), s.Skips)
+	if len(s.Skips) != len(h1OnlyServers) {
+		t.Errorf("%d skips, want %d: %+v", len(s.Skips), len(h1OnlyServers), s.Skips)
 	}
 	for _, sk := range s.Skips {
 		if sk.Client != "go-nethttp-json-h2" || sk.Why == "" || !want[pair{"http-json", sk.Server, ""}] {
-			t.Errorf("skip %+v: want the h2c client against a JVM server of the matrix, with why", sk)
+			t.Errorf("skip %+v: want the h2c client against an HTTP/1.1-only server of the matrix, with why", sk)
 		}
 	}
 	got := map[pair]bool{}
@@ -74,21 +79,21 @@ func TestMatrixSuiteExpandsToEveryPair(t *testing.T) {
 			t.Errorf("missing pair %v", k)
 		}
 	}
-	if len(s.Benchmarks) != 60 {
-		t.Errorf("%d benchmarks, want 6 × 5 × 2 − 4 skipped + 2 × 2 = 60", len(s.Benchmarks))
+	if len(s.Benchmarks) != 124 {
+		t.Errorf("%d benchmarks, want 9 × 7 × 2 − 6 skipped + 2 × 2 = 124", len(s.Benchmarks))
 	}
 }
 
 // TestMatrixSuiteGroupsPerServer checks that each server is one comparison group of
-// its clients: 14 groups, none mixing servers or protocols.
+// its clients: 20 groups, none mixing servers or protocols.
 func TestMatrixSuiteGroupsPerServer(t *testing.T) {
 	s, err := suite.Load("matrix")
 	if err != nil {
 		t.Fatal(err)
 	}
 	groups := suite.Groups(s.Benchmarks)
-	if len(groups) != 14 {
-		t.Fatalf("%d groups, want 14 (6 servers × 2 protocols + 2 capnp servers)", len(groups))
+	if len(groups) != 20 {
+		t.Fatalf("%d groups, want 20 (9 servers × 2 protocols + 2 capnp servers)", len(groups))
 	}
 	seen := map[string]bool{}
 	for _, g := range groups {
@@ -98,12 +103,12 @@ func TestMatrixSuiteGroupsPerServer(t *testing.T) {
 			t.Errorf("server %s split over two groups", key)
 		}
 		seen[key] = true
-		clients := 5
+		clients := 7
 		if first.Protocol == "capnp" {
 			clients = 2
 		}
-		if first.Protocol == "http-json" && slices.Contains([]string{"jetty-jackson", "akka-http", "pekko-http", "http4s-circe"}, first.ServerStack) {
-			clients = 4 // the h2c client skipped
+		if first.Protocol == "http-json" && slices.Contains(h1OnlyServers, first.ServerStack) {
+			clients = 6 // the h2c client skipped
 		}
 		if len(g) != clients {
 			t.Errorf("server %s: group of %d, want its %d clients", key, len(g), clients)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -72,6 +73,23 @@ func rustWorker(t *testing.T) (ok bool, why string) {
 	return true, ""
 }
 
+// installedWorker points the runs at a worker installed in its directory of the
+// repository (rel, with marker inside once installed: `make python`, `make node`)
+// through its launcher's environment variable, and says whether its stacks can run;
+// without it, why not.
+func installedWorker(t *testing.T, rel, marker, env, make string) (ok bool, why string) {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("..", "..", rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, marker)); err != nil {
+		return false, fmt.Sprintf("%s has no %s (%s)", dir, marker, make)
+	}
+	t.Setenv(env, dir)
+	return true, ""
+}
+
 // jvmRow reports whether a benchmark runs a side in the JVM worker.
 func jvmRow(s spec.Spec) bool { return workerRow(s, protocol.WorkerJava) }
 
@@ -114,6 +132,14 @@ func TestBundledSuitesSmoke(t *testing.T) {
 	if !rustOK {
 		testtool.Partial(t, "the Rust rows of the suites may fail: %s", rustWhy)
 	}
+	pythonOK, pythonWhy := installedWorker(t, launch.PythonWorkerPath, ".venv/bin/python", launch.PythonWorkerEnv, "make python")
+	if !pythonOK {
+		testtool.Partial(t, "the Python rows of the suites may fail: %s", pythonWhy)
+	}
+	nodeOK, nodeWhy := installedWorker(t, launch.NodeWorkerPath, "node_modules/@grpc/grpc-js", launch.NodeWorkerEnv, "make node")
+	if !nodeOK {
+		testtool.Partial(t, "the Node rows of the suites may fail: %s", nodeWhy)
+	}
 	for _, name := range suite.Bundled() {
 		t.Run(name, func(t *testing.T) {
 			s, err := suite.Load(name)
@@ -135,7 +161,10 @@ func TestBundledSuitesSmoke(t *testing.T) {
 			out := args[3]
 			code, stdout, stderr := runProc(t, args...)
 			// A row of a worker that is not there fails, and says why.
-			absent := func(sp spec.Spec) bool { return !jvmOK && jvmRow(sp) || !rustOK && rustRow(sp) }
+			absent := func(sp spec.Spec) bool {
+				return !jvmOK && jvmRow(sp) || !rustOK && rustRow(sp) || !pythonOK && workerRow(sp, protocol.WorkerPython) ||
+					!nodeOK && workerRow(sp, protocol.WorkerNode)
+			}
 			absentRows := 0
 			for _, b := range s.Benchmarks {
 				if absent(b.Spec) {

@@ -78,15 +78,15 @@ func TestRegisteredLauncher(t *testing.T) {
 func TestNoLauncher(t *testing.T) {
 	st := &protocol.Stack{Name: "x", Protocol: "grpc-proto", Worker: "cobol"}
 	_, err := launch.Start(context.Background(), "client worker", st, launch.Options{Binary: binary, StartTimeout: time.Second}, t.TempDir(), "client-0-0", nil, nspair.End{})
-	if err == nil || !strings.Contains(err.Error(), `no launcher for workers of kind "cobol"`) || !strings.Contains(err.Error(), "go java rust") {
+	if err == nil || !strings.Contains(err.Error(), `no launcher for workers of kind "cobol"`) || !strings.Contains(err.Error(), "go java node python rust") {
 		t.Errorf("a stack of an unknown worker kind: %v; want refused with the kinds known", err)
 	}
 }
 
-// Go, Java and Rust register their launchers; a second launcher for a kind, or one
+// Go, Java, Rust, Python and Node register their launchers; a second launcher for a kind, or one
 // without a command, is a programming error.
 func TestRegisterRefuses(t *testing.T) {
-	for _, kind := range []string{protocol.WorkerGo, protocol.WorkerJava, protocol.WorkerRust} {
+	for _, kind := range []string{protocol.WorkerGo, protocol.WorkerJava, protocol.WorkerRust, protocol.WorkerPython, protocol.WorkerNode} {
 		if _, err := launch.For(kind); err != nil {
 			t.Errorf("%s: %v", kind, err)
 		}

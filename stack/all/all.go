@@ -21,6 +21,8 @@ import (
 	_ "github.com/wirebench/wirebench/stack/grpcgo"
 	_ "github.com/wirebench/wirebench/stack/instrument"
 	_ "github.com/wirebench/wirebench/stack/jvm"
+	_ "github.com/wirebench/wirebench/stack/node"
+	_ "github.com/wirebench/wirebench/stack/python"
 	_ "github.com/wirebench/wirebench/stack/rust"
 	_ "github.com/wirebench/wirebench/stack/thriftgo"
 )

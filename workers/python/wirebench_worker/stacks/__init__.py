@@ -1,0 +1,59 @@
+"""The Python worker's stacks: names, sides and libraries (stack/python registers the
+same on the Go side; a test compares the two lists), and how to start each side."""
+
+from __future__ import annotations
+
+import importlib.metadata as md
+
+SERVER, CLIENT = "server", "client"
+
+# protocol, name, sides
+STACKS = [
+    ("grpc-proto", "grpcio", (SERVER,)),
+    ("grpc-proto", "grpcio-aio", (SERVER, CLIENT)),
+    ("http-json", "fastapi-uvicorn", (SERVER,)),
+    ("http-json", "fastapi-granian", (SERVER,)),
+    ("http-json", "aiohttp", (CLIENT,)),
+]
+
+LIBRARIES = {
+    "grpcio": ["grpcio", "grpcio-reflection", "protobuf"],
+    "grpcio-aio": ["grpcio", "grpcio-reflection", "protobuf"],
+    "fastapi-uvicorn": ["fastapi", "starlette", "pydantic", "uvicorn", "uvloop", "httptools"],
+    "fastapi-granian": ["fastapi", "starlette", "pydantic", "granian", "uvloop"],
+    "aiohttp": ["aiohttp"],
+}
+
+
+def versions(name: str) -> dict:
+    return {lib: md.version(lib) for lib in LIBRARIES[name]}
+
+
+def lookup(protocol: str, name: str, side: str) -> None:
+    for p, n, sides in STACKS:
+        if p == protocol and n == name:
+            if side not in sides:
+                raise ValueError(f"{protocol} stack {name} has no {side} side in the Python worker")
+            return
+    known = ", ".join(f"{p}/{n}" for p, n, _ in STACKS)
+    raise ValueError(f"no {side} stack {name!r} of protocol {protocol!r} in the Python worker (it has: {known})")
+
+
+def new_server(protocol: str, name: str, svc, data_seed: int, data_size: int, listen: str, limit: int):
+    """An unstarted server of the stack on listen; .address is the bound address."""
+    lookup(protocol, name, SERVER)
+    if protocol == "grpc-proto":
+        from . import grpcstacks
+        return grpcstacks.Server(svc, listen, limit, aio=name == "grpcio-aio")
+    from . import httpservers
+    return httpservers.ProcessServer(name, data_seed, data_size, listen, limit)
+
+
+def new_client(protocol: str, name: str, target: str, limit: int):
+    """An unconnected client of the stack (connect(timeout) opens it)."""
+    lookup(protocol, name, CLIENT)
+    if protocol == "grpc-proto":
+        from . import grpcstacks
+        return grpcstacks.AioClient(target, limit)
+    from . import aiohttpclient
+    return aiohttpclient.Client(target, limit)
