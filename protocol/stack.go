@@ -98,6 +98,10 @@ type Stack struct {
 	// benchmark asking for it is refused for a stack without it, rather than run with
 	// the compact trade.
 	OriginalTrades bool
+	// Messages says that the stack's sides carry a user's own message (the message
+	// workload: ServerConfig.Message, ClientConfig.Message, usermsg.Echoer); a
+	// benchmark of it is refused for a stack without it.
+	Messages bool
 	// NewServer and NewClient make each side of a Go stack (WorkerGo); nil for a side
 	// the stack does not implement, and for stacks of other workers.
 	NewServer func(svc contract.Service, cfg ServerConfig) (Server, error)

@@ -40,7 +40,7 @@ func init() {
 		Name: Name, Protocol: grpcproto.Name, Language: "go", Tier: protocol.Production, Worker: protocol.WorkerGo,
 		Summary:   "grpc-go with protobuf-go generated code",
 		Libraries: protocol.GoLibraries("google.golang.org/grpc", "google.golang.org/protobuf"),
-		Sides:     protocol.ServerSide | protocol.ClientSide, OriginalTrades: true,
+		Sides:     protocol.ServerSide | protocol.ClientSide, OriginalTrades: true, Messages: true,
 		TLS:       true,
 		NewServer: protocol.Servers(NewProtoServer),
 		NewClient: protocol.Clients(NewProtoClient),
