@@ -49,7 +49,7 @@ func init() {
 		Name: Name, Protocol: grpcavro.Name, Language: "go", Tier: protocol.Production, Worker: protocol.WorkerGo,
 		Summary:   "grpc-go with an Avro codec (twmb/avro)",
 		Libraries: protocol.GoLibraries("google.golang.org/grpc", "github.com/twmb/avro"),
-		Sides:     protocol.ServerSide | protocol.ClientSide, OriginalTrades: true,
+		Sides:     protocol.ServerSide | protocol.ClientSide, OriginalTrades: true, Messages: true,
 		TLS:       true,
 		NewServer: protocol.Servers(NewAvroServer),
 		NewClient: protocol.Clients(NewAvroClient),
