@@ -11,7 +11,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
-const allKinds = "testdata/allkinds.proto"
+const allKinds = "allkinds.proto"
 
 func load(t *testing.T, src Source) *Schema {
 	t.Helper()

@@ -15,7 +15,7 @@ import (
 // them back equal, as proto.Equal sees them.
 func TestMessageRoundTrip(t *testing.T) {
 	s, err := usermsg.Load(context.Background(), usermsg.Source{
-		Proto: "../../contract/usermsg/testdata/allkinds.proto", Message: "wbtest.v1.AllKinds",
+		Proto: "../../contract/usermsg/allkinds.proto", Message: "wbtest.v1.AllKinds",
 		Seed: 7, Count: 8, Shape: usermsg.Shape{StringLen: 5, BytesLen: 3, Repeated: 3}})
 	if err != nil {
 		t.Fatal(err)

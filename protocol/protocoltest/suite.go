@@ -53,6 +53,9 @@ func RunStacks(t *testing.T, name, server, client string) {
 				return
 			}
 			t.Run("BytesCounted", func(t *testing.T) { testBytesCounted(t, tg) })
+			if carriesMessages(t, name, server, client) {
+				t.Run("Message", func(t *testing.T) { testMessage(t, tg) })
+			}
 			if network == QUICNetwork {
 				t.Run("GarbageDatagrams", func(t *testing.T) { testGarbageDatagrams(t, tg, cl) })
 			} else {
