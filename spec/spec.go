@@ -115,7 +115,7 @@ type Spec struct {
 	// from DataSeed with strings of MessageStringLen bytes, bytes fields of
 	// MessageBytesLen and MessageRepeated elements in each repeated field and map.
 	// The schema and the messages, once read, are Params.Messages.
-	MessageProto, MessageImportPaths, MessageName, MessageDataFile string
+	MessageProto, MessageImportPaths, MessageName, MessageDataFile   string
 	MessageCount, MessageStringLen, MessageBytesLen, MessageRepeated int64
 }
 
