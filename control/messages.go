@@ -26,7 +26,7 @@ func checkMessages(r Resolved, s *spec.Spec) error {
 		st   *protocol.Stack
 		name string
 		used bool
-	}{{r.Client, "client", true}, {r.Server, "server", r.HasServer()}} {
+	}{{r.Server, "server", r.HasServer()}, {r.Client, "client", true}} {
 		if !side.used || side.st.Messages {
 			continue
 		}

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wirebench/wirebench/results"
+)
+
+const allKindsProto = "../../contract/usermsg/allkinds.proto"
+
+// The message workload runs end to end over worker processes on protocols of each
+// mapping family (protobuf binary over gRPC, protojson over HTTP/1.1, Thrift by field
+// number, Avro from the descriptor): no error, every answer checked equal, bytes per
+// op counted both ways.
+func TestBenchMessage(t *testing.T) {
+	dir := t.TempDir()
+	for _, p := range []string{"grpc-proto", "http-json", "thrift-compact", "grpc-avro"} {
+		out := filepath.Join(dir, p+".json")
+		code, stdout, stderr := runBench(t, "-p", p, "-w", "message", "--proto", allKindsProto, "--message", "wbtest.v1.AllKinds",
+			"--string-len", "8", "--bytes-len", "8", "--repeated-len", "2", "-c", "2", "--warmup", "100ms", "-d", "200ms", "-i", "1", "-q", "--json", out)
+		if code != 0 {
+			t.Errorf("bench %s: exit %d\n%s%s", p, code, stdout, stderr)
+			continue
+		}
+		res, err := results.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := res.Benchmarks[0]
+		if s := b.Summary; s.Ops == 0 || s.Errors != 0 || s.BytesSentPerOp < 100 || s.BytesRecvPerOp < 100 {
+			t.Errorf("bench %s: summary %+v", p, s)
+		}
+		if !strings.Contains(b.Name, "message=wbtest.v1.AllKinds") {
+			t.Errorf("bench %s: name %q does not name the message", p, b.Name)
+		}
+	}
+}
+
+// Bad input to the message workload is a usage error that says what is wrong and
+// where: a protocol that cannot carry it says why.
+func TestBenchMessageUsageErrors(t *testing.T) {
+	dir := t.TempDir()
+	broken := filepath.Join(dir, "broken.proto")
+	os.WriteFile(broken, []byte("syntax = \"proto3\";\nmessage A {\n  int32 x = 1\n}\n"), 0o644)
+	data := filepath.Join(dir, "data.jsonl")
+	os.WriteFile(data, []byte("{\"i32\": 1}\n{\"nope\": 2}\n"), 0o644)
+	msg := []string{"-w", "message", "--proto", allKindsProto, "--message", "wbtest.v1.AllKinds"}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{append([]string{"-p", "capnp"}, msg...), "capnp cannot carry your message"},
+		{append([]string{"-p", "netrpc-gob"}, msg...), "encoding/gob"},
+		{append([]string{"-p", "direct"}, msg...), "in-process call encodes nothing"},
+		{[]string{"-p", "grpc-proto", "-w", "message", "--message", "a.B"}, "--proto"},
+		{[]string{"-p", "grpc-proto", "-w", "message", "--proto", broken, "--message", "A"}, "broken.proto:4"},
+		{[]string{"-p", "grpc-proto", "-w", "message", "--proto", allKindsProto, "--message", "wbtest.v1.Nope"}, "wbtest.v1.AllKinds"},
+		{append(append([]string{"-p", "grpc-proto"}, msg...), "--data-file", data), "data.jsonl:2"},
+	} {
+		code, _, stderr := runCLI(t, append([]string{"bench"}, c.args...)...)
+		if code != exitUsage || !strings.Contains(stderr, c.want) {
+			t.Errorf("bench %v: exit %d, stderr %q; want 2 and %q", c.args, code, stderr, c.want)
+		}
+	}
+}
