@@ -301,7 +301,7 @@ var workloads = []*Workload{
 		},
 	},
 	{
-		Name: "message", Summary: "echo of your own proto3 message (--proto, --message), each answer checked equal",
+		Name: "message", Summary: "echo of your own proto3 message (--proto, --message)",
 		Uses:  []string{"message"},
 		Calls: one,
 		New: func(p Params, _ *Dataset) (Op, error) {
