@@ -1,11 +1,21 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/apache/thrift/lib/go/thrift"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/wirebench/wirebench/contract/usermsg"
+	"github.com/wirebench/wirebench/protocol/grpcavro"
+	"github.com/wirebench/wirebench/protocol/thriftrpc"
 	"github.com/wirebench/wirebench/results"
 )
 
@@ -63,6 +73,50 @@ func TestBenchMessageUsageErrors(t *testing.T) {
 		code, _, stderr := runCLI(t, append([]string{"bench"}, c.args...)...)
 		if code != exitUsage || !strings.Contains(stderr, c.want) {
 			t.Errorf("bench %v: exit %d, stderr %q; want 2 and %q", c.args, code, stderr, c.want)
+		}
+	}
+}
+
+// The example message of docs/your-service.md encodes to the sizes its table gives,
+// in each mapping's own encoding (the body alone, before any framing).
+func TestExampleMessageSizes(t *testing.T) {
+	s, err := usermsg.Load(context.Background(), usermsg.Source{Proto: "../../docs/examples/shop.proto", Message: "shop.v1.Order",
+		DataFile: "../../docs/examples/orders.jsonl"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := s.Messages[0]
+	js, err := protojson.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, js); err != nil {
+		t.Fatal(err)
+	}
+	ms, err := grpcavro.NewMessageSchema(s.Desc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	av, err := ms.Encode(nil, m.ProtoReflect())
+	if err != nil {
+		t.Fatal(err)
+	}
+	thriftSize := func(f thrift.TProtocolFactory) int {
+		buf := thrift.NewTMemoryBuffer()
+		p := f.GetProtocol(buf)
+		if err := thriftrpc.WriteMessage(context.Background(), p, m.ProtoReflect()); err != nil {
+			t.Fatal(err)
+		}
+		return buf.Len()
+	}
+	got := map[string]int{"protobuf": proto.Size(m), "protojson": compact.Len(), "avro": len(av),
+		"thrift-binary": thriftSize(thrift.NewTBinaryProtocolFactoryConf(nil)),
+		"thrift-compact": thriftSize(thrift.NewTCompactProtocolFactoryConf(nil))}
+	want := map[string]int{"protobuf": 189, "protojson": 444, "avro": 152, "thrift-binary": 307, "thrift-compact": 177}
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("%s: %d bytes, docs/your-service.md says %d", k, got[k], w)
 		}
 	}
 }
