@@ -24,10 +24,11 @@ func checkMessages(r Resolved, s *spec.Spec) error {
 	}
 	for _, side := range []struct {
 		st   *protocol.Stack
+		side protocol.Side
 		name string
 		used bool
-	}{{r.Server, "server", r.HasServer()}, {r.Client, "client", true}} {
-		if !side.used || side.st.Messages {
+	}{{r.Server, protocol.ServerSide, "server", r.HasServer()}, {r.Client, protocol.ClientSide, "client", true}} {
+		if !side.used || side.st.CarriesMessages(side.side) {
 			continue
 		}
 		why := r.Protocol.NoMessages

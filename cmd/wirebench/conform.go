@@ -58,7 +58,7 @@ func (c *conformCmd) Run(e *env) error {
 	cfg := protocol.ClientConfig{Target: target, MaxMessageSize: int(c.MaxMessageSize)}
 	var messages *usermsg.Schema
 	if c.messageFlags.set() {
-		if !st.Messages {
+		if !st.CarriesMessages(protocol.ClientSide) {
 			return usagef("%s's %s client does not carry your message: %s", p.Name, st.Name, noMessagesWhy(p))
 		}
 		if messages, err = c.messageFlags.load(e.ctx, c.DataFile, c.Seed); err != nil {

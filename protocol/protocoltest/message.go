@@ -22,7 +22,7 @@ func carriesMessages(t *testing.T, name, server, client string) bool {
 		t.Fatal(err)
 	}
 	p, _ := protocol.Lookup(name)
-	if p.InProcess || !s.Messages || !c.Messages {
+	if p.InProcess || !s.CarriesMessages(protocol.ServerSide) || !c.CarriesMessages(protocol.ClientSide) {
 		t.Logf("%s: %s server and %s client do not both carry a user's message: no message workload test", name, s.Name, c.Name)
 		return false
 	}
