@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/wirebench/wirebench/contract/usermsg"
+	"github.com/wirebench/wirebench/internal/testtool"
 	"github.com/wirebench/wirebench/protocol/grpcavro"
 	"github.com/wirebench/wirebench/protocol/thriftrpc"
 	"github.com/wirebench/wirebench/results"
@@ -118,5 +120,44 @@ func TestExampleMessageSizes(t *testing.T) {
 		if got[k] != w {
 			t.Errorf("%s: %d bytes, docs/your-service.md says %d", k, got[k], w)
 		}
+	}
+}
+
+// The JVM and Rust workers' servers echo a user's message (the conformance schema of
+// every kind, generated messages) to Go clients, each answer checked equal: grpc-java
+// and Jetty in the JVM, tonic and axum in Rust. Skipped (failed in CI) when a worker
+// is not built.
+func TestBenchMessageOtherWorkers(t *testing.T) {
+	for _, w := range []struct {
+		worker string
+		ready  func(*testing.T) (bool, string)
+		rows   [][]string
+	}{
+		{"jvm", jvmWorker, [][]string{{"-p", "grpc-proto", "--server-stack", "grpc-java-netty"}, {"-p", "http-json", "--server-stack", "jetty-jackson"}}},
+		{"rust", rustWorker, [][]string{{"-p", "grpc-proto", "--server-stack", "tonic"}, {"-p", "http-json", "--server-stack", "axum"}}},
+	} {
+		t.Run(w.worker, func(t *testing.T) {
+			if ok, why := w.ready(t); !ok {
+				testtool.Missing(t, "%s", why)
+			}
+			for i, row := range w.rows {
+				out := filepath.Join(t.TempDir(), fmt.Sprintf("%d.json", i))
+				args := append(append([]string{}, row...), "-w", "message", "--proto", allKindsProto, "--message", "wbtest.v1.AllKinds",
+					"--message-count", "8", "--string-len", "8", "--bytes-len", "8", "--repeated-len", "2",
+					"-c", "2", "--warmup", "500ms", "-d", "300ms", "-i", "1", "-q", "--no-store", "--json", out)
+				code, stdout, stderr := runBench(t, args...)
+				if code != 0 {
+					t.Errorf("bench %v: exit %d\n%s%s", row, code, stdout, stderr)
+					continue
+				}
+				res, err := results.ReadFile(out)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if s := res.Benchmarks[0].Summary; s.Ops == 0 || s.Errors != 0 {
+					t.Errorf("bench %v: %d ops, %d errors", row, s.Ops, s.Errors)
+				}
+			}
+		})
 	}
 }
