@@ -113,7 +113,7 @@ func TestExampleMessageSizes(t *testing.T) {
 		return buf.Len()
 	}
 	got := map[string]int{"protobuf": proto.Size(m), "protojson": compact.Len(), "avro": len(av),
-		"thrift-binary": thriftSize(thrift.NewTBinaryProtocolFactoryConf(nil)),
+		"thrift-binary":  thriftSize(thrift.NewTBinaryProtocolFactoryConf(nil)),
 		"thrift-compact": thriftSize(thrift.NewTCompactProtocolFactoryConf(nil))}
 	want := map[string]int{"protobuf": 189, "protojson": 444, "avro": 152, "thrift-binary": 307, "thrift-compact": 177}
 	for k, w := range want {
