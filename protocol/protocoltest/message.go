@@ -13,14 +13,7 @@ import (
 // carriesMessages reports whether both stacks carry a user's message (the message
 // workload), and says so in the log when not.
 func carriesMessages(t *testing.T, name, server, client string) bool {
-	s, err := protocol.LookupStack(name, server, protocol.ServerSide)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := protocol.LookupStack(name, client, protocol.ClientSide)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, c := stackPair(t, name, server, client)
 	p, _ := protocol.Lookup(name)
 	if p.InProcess || !s.CarriesMessages(protocol.ServerSide) || !c.CarriesMessages(protocol.ClientSide) {
 		t.Logf("%s: %s server and %s client do not both carry a user's message: no message workload test", name, s.Name, c.Name)
