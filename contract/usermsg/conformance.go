@@ -39,12 +39,16 @@ func AllKinds(ctx context.Context, dir string, seed uint64, count int, shape Sha
 }
 
 // FirstDifference names the first field (a path, "point.x", "words[2]", "counts")
-// where got differs from want, and the two values; "" when they are equal.
+// where got differs from want, and the two values; "" when they are equal. diff
+// returns "" when no field of the two messages differs.
 func FirstDifference(want, got proto.Message) (field, wantText, gotText string) {
 	if proto.Equal(want, got) {
 		return "", "", ""
 	}
-	return diff("", want.ProtoReflect(), got.ProtoReflect())
+	if f, w, g := diff("", want.ProtoReflect(), got.ProtoReflect()); f != "" {
+		return f, w, g
+	}
+	return "(unknown fields)", "none", "some"
 }
 
 func diff(prefix string, a, b protoreflect.Message) (string, string, string) {
@@ -106,7 +110,7 @@ func diff(prefix string, a, b protoreflect.Message) (string, string, string) {
 			return name, fmt.Sprint(va), fmt.Sprint(vb)
 		}
 	}
-	return prefix + "(unknown fields)", "none", "some"
+	return "", "", ""
 }
 
 func present(m protoreflect.Message, f protoreflect.FieldDescriptor) string {

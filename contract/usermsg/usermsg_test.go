@@ -161,3 +161,29 @@ func TestLoadErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestFirstDifference names the field that differs, also below an equal nested
+// message, and nothing for equal messages.
+func TestFirstDifference(t *testing.T) {
+	s := load(t, Source{Seed: 5, Count: 1, Shape: Shape{StringLen: 4, BytesLen: 4, Repeated: 2}})
+	want := s.Messages[0]
+	got := proto.Clone(want)
+	if f, _, _ := FirstDifference(want, got); f != "" {
+		t.Fatalf("equal messages differ at %q", f)
+	}
+	fs := s.Desc.Fields()
+	r := got.ProtoReflect()
+	r.Set(fs.ByName("db"), protoreflectFloat(r.Get(fs.ByName("db")).Float()+1))
+	if f, _, _ := FirstDifference(want, got); f != "db" {
+		t.Errorf("a changed db: difference at %q, want db", f)
+	}
+	got = proto.Clone(want)
+	pt := got.ProtoReflect().Mutable(fs.ByName("tree")).Message()
+	pt.Set(pt.Descriptor().Fields().ByName("name"), protoreflectString("other"))
+	if f, _, _ := FirstDifference(want, got); f != "tree.name" {
+		t.Errorf("a changed tree.name: difference at %q", f)
+	}
+}
+
+func protoreflectFloat(x float64) protoreflect.Value { return protoreflect.ValueOfFloat64(x) }
+func protoreflectString(s string) protoreflect.Value { return protoreflect.ValueOfString(s) }
