@@ -19,7 +19,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/wirebench/wirebench/contract"
-	"github.com/wirebench/wirebench/load"
+	"github.com/wirebench/wirebench/spec/load"
 )
 
 // Spec is one benchmark. The zero value is not valid: start from Default.

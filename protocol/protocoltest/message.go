@@ -3,11 +3,11 @@ package protocoltest
 import (
 	"testing"
 
-	"github.com/wirebench/wirebench/conform"
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/contract/usermsg"
 	"github.com/wirebench/wirebench/protocol"
-	"github.com/wirebench/wirebench/transport"
+	"github.com/wirebench/wirebench/protocol/conform"
+	"github.com/wirebench/wirebench/protocol/transport"
 )
 
 // carriesMessages reports whether both stacks carry a user's message (the message
