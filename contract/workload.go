@@ -7,6 +7,10 @@ import (
 	"github.com/wirebench/wirebench/internal/suggest"
 	"slices"
 	"strings"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/wirebench/wirebench/contract/usermsg"
 )
 
 // ErrWrongAnswer is wrapped by the error of an op whose answer differs from what the
@@ -30,6 +34,9 @@ type Params struct {
 	// Trade is the shape of the streamed trade (stream): TradeCompact (also "") or
 	// TradeOriginal.
 	Trade string `json:"trade,omitempty"`
+	// Messages is the user's message type and the messages sent (message); the
+	// benchmark's settings say where they came from (spec.Spec's Message fields).
+	Messages *usermsg.Schema `json:"-"`
 }
 
 // Op performs one operation of a workload on s and verifies the answers. seq is the
@@ -291,6 +298,32 @@ var workloads = []*Workload{
 					return nil
 				})
 				return checkDelivered(err, i, count)
+			}, nil
+		},
+	},
+	{
+		Name: "message", Summary: "echo of your own proto3 message (--proto, --message)",
+		Uses:  []string{"message"},
+		Calls: one,
+		New: func(p Params, _ *Dataset) (Op, error) {
+			if p.Messages == nil || len(p.Messages.Messages) == 0 {
+				return nil, errors.New("message: no message loaded (give --proto FILE and --message package.Message)")
+			}
+			msgs := p.Messages.Messages
+			return func(ctx context.Context, s Service, seq uint64) error {
+				e, ok := s.(usermsg.Echoer)
+				if !ok {
+					return fmt.Errorf("message: this client (%T) does not carry a user's message", s)
+				}
+				sent := msgs[seq%uint64(len(msgs))]
+				got, err := e.EchoMessage(ctx, sent)
+				if err != nil {
+					return err
+				}
+				if !proto.Equal(got, sent) {
+					return wrong("the echo of message %d differs from what was sent", seq%uint64(len(msgs)))
+				}
+				return nil
 			}, nil
 		},
 	},

@@ -45,6 +45,7 @@ func BenchmarkMessage(r Resolved) *controlpb.Benchmark {
 			pb.Set(wireField(st), wireValue(st, st.Get(s)))
 		}
 	}
+	setMessages(b, s)
 	return b
 }
 
@@ -123,7 +124,7 @@ func settingValue(st *spec.Setting, v protoreflect.Value) spec.Value {
 		return v.Int()
 	case spec.Uint:
 		return v.Uint()
-	case spec.Enum:
+	case spec.Enum, spec.Text:
 		return v.String()
 	}
 	panic("control: setting " + st.Key + " has no wire form")

@@ -29,11 +29,13 @@ func TestWireFields(t *testing.T) {
 	// What the message says of the target and workload, mapped by hand.
 	mapped := map[string]bool{"name": true, "protocol": true, "server_stack": true, "client_stack": true,
 		"label": true, "transport": true, "workload": true, "payload": true, "increments": true, "trades": true, "trade": true,
-		"client_options": true, "server_options": true, "load": true, "call": true}
+		"client_options": true, "server_options": true, "load": true, "call": true,
+		// The message workload's schema and messages (setMessages).
+		"message_schema": true, "message_data": true}
 	kinds := map[spec.Kind][]protoreflect.Kind{
 		spec.Duration: {protoreflect.Int64Kind}, spec.Int: {protoreflect.Int32Kind, protoreflect.Int64Kind},
 		spec.Size: {protoreflect.Int32Kind, protoreflect.Int64Kind}, spec.Uint: {protoreflect.Uint64Kind},
-		spec.Enum: {protoreflect.StringKind},
+		spec.Enum: {protoreflect.StringKind}, spec.Text: {protoreflect.StringKind},
 	}
 	var driverOnly []string
 	for _, st := range spec.Settings {
@@ -60,8 +62,10 @@ func TestWireFields(t *testing.T) {
 	}
 	// The settings workers never read: the driver pins the processes, shapes and
 	// freezes them, keeps them for a fork, starts the JVM, ends an adaptive warm-up and
-	// runs the keep-alive slices (as ordinary warm-up phases).
-	if want := []string{"warmup_max", "keep_alive", "server_cpus", "client_cpus", "shape", "isolation", "worker_lifetime", "jvm_args"}; !slices.Equal(driverOnly, want) {
+	// runs the keep-alive slices (as ordinary warm-up phases), and reads the message
+	// workload's files (sending what they hold).
+	if want := []string{"warmup_max", "keep_alive", "server_cpus", "client_cpus", "shape", "isolation", "worker_lifetime", "jvm_args",
+		"message_proto", "message_import_paths", "message_data_file"}; !slices.Equal(driverOnly, want) {
 		t.Errorf("settings without a wire field: %v, want %v", driverOnly, want)
 	}
 }
@@ -83,6 +87,7 @@ func TestBenchmarkMessageWire(t *testing.T) {
 		Load:        &controlpb.LoadModel{Kind: "open", Concurrency: 64, Connections: 2, Rate: 2500, Arrival: "poisson"},
 		WarmupNanos: 3e9, Iterations: 7, IterationNanos: 1.5e9, Forks: 4, Mode: "avgt", Method: "sequential",
 		CallTimeoutNanos: 250e6, ArrivalSeed: 9, DataSeed: 11, DataSize: 300, MaxMessageSize: 4 << 20,
+		MessageCount: 16, MessageStringLen: 16, MessageBytesLen: 16, MessageRepeated: 3,
 	}
 	if got := BenchmarkMessage(r); !proto.Equal(got, want) {
 		t.Errorf("message\n got %v\nwant %v", got, want)

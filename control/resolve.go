@@ -100,6 +100,9 @@ func Resolve(s spec.Spec) (Resolved, error) {
 	if err := checkTradeShape(r, s); err != nil {
 		return Resolved{}, err
 	}
+	if err := checkMessages(r, &s); err != nil {
+		return Resolved{}, err
+	}
 	if s.Transport == spec.TLS {
 		if !r.Client.SpeaksTLS(protocol.ClientSide) {
 			return Resolved{}, fmt.Errorf("the %s client stack of %s does not speak TLS", r.Client.Name, p.Name)

@@ -165,7 +165,7 @@ func startOneTarget(ctx context.Context, r control.Resolved, unixPath string, li
 			return nil, err
 		}
 		if t.srv, err = r.Server.NewServer(contract.NewReference(ds), protocol.ServerConfig{
-			MaxMessageSize: r.Spec.MaxMessageSize, Options: r.Spec.ServerOptions}); err != nil {
+			MaxMessageSize: r.Spec.MaxMessageSize, Options: r.Spec.ServerOptions, Message: r.Spec.MessageType()}); err != nil {
 			return nil, err
 		}
 		ln, err := listen(a)

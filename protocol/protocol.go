@@ -18,6 +18,8 @@ import (
 	"strings"
 	"sync"
 
+	"google.golang.org/protobuf/reflect/protoreflect"
+
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/protocol/transport"
 	"github.com/wirebench/wirebench/spec"
@@ -40,6 +42,10 @@ type Protocol struct {
 	// none: production stacks, written as a service would be. An in-process protocol
 	// has no server stack.
 	DefaultServer, DefaultClient string
+	// NoMessages, for a protocol that cannot carry a user's own message (the message
+	// workload), says why (its schema is compiled ahead, it has no dynamic
+	// messages); "" when it can (its stacks with Stack.Messages do).
+	NoMessages string
 }
 
 // ServerConfig configures a protocol server.
@@ -54,6 +60,11 @@ type ServerConfig struct {
 	// every listener, negotiating by ALPN the application protocol it speaks. Only
 	// stacks with Stack.TLS set take it; the others refuse it.
 	TLS transport.TLS
+	// Message, when set, is a user's message type the server echoes (the message
+	// workload): it decodes each request into a dynamic message of the type and
+	// answers with that decoded value encoded again. Only stacks with Stack.Messages
+	// take it; the others refuse it.
+	Message protoreflect.MessageDescriptor
 }
 
 // MessageLimit returns MaxMessageSize, or the default when it is 0.
@@ -94,6 +105,9 @@ type ClientConfig struct {
 	// opens through Dial, trusting TLS.CAPEM only; the handshake is made when the
 	// connection is opened (transport.TLSDialer). Only stacks with Stack.TLS take it.
 	TLS transport.TLS
+	// Message, when set, is the user's message type the client's EchoMessage sends
+	// and decodes (usermsg.Echoer); only stacks with Stack.Messages take it.
+	Message protoreflect.MessageDescriptor
 }
 
 // MessageLimit returns MaxMessageSize, or the default when it is 0.

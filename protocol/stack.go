@@ -103,6 +103,14 @@ type Stack struct {
 	// benchmark asking for it is refused for a stack without it, rather than run with
 	// the compact trade.
 	OriginalTrades bool
+	// Messages says that the stack's sides carry a user's own message (the message
+	// workload: ServerConfig.Message, ClientConfig.Message, usermsg.Echoer); a
+	// benchmark of it is refused for a stack without it.
+	Messages bool
+	// MessagesExcept are the sides, among Sides, that do not carry a user's message
+	// although Messages is set (a worker of another language that serves the echo
+	// and has no client of it yet); CarriesMessages says.
+	MessagesExcept Side
 	// NewServer and NewClient make each side of a Go stack (WorkerGo); nil for a side
 	// the stack does not implement, and for stacks of other workers.
 	NewServer func(svc contract.Service, cfg ServerConfig) (Server, error)
@@ -114,6 +122,11 @@ func (s *Stack) Has(side Side) bool { return s.Sides&side == side }
 
 // SpeaksTLS reports whether the stack's side speaks TLS.
 func (s *Stack) SpeaksTLS(side Side) bool { return s.TLS && s.Has(side) && s.TLSExcept&side == 0 }
+
+// CarriesMessages reports whether the stack's side carries a user's own message.
+func (s *Stack) CarriesMessages(side Side) bool {
+	return s.Messages && s.Has(side) && s.MessagesExcept&side == 0
+}
 
 // TierWith is the tier of a run of the stack with options: tuned when the stack is,
 // or when any option changes its library's defaults.

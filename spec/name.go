@@ -118,6 +118,8 @@ func (s Spec) ParamMap() map[string]any {
 			out[u] = s.Params.Increments
 		case "trades":
 			out[u] = s.Params.Trades
+		case "message":
+			out[u] = s.MessageName
 		case "trade":
 			// Only the original's shape is named: the compact one is every stream's
 			// default, and its benchmarks keep the names they had.

@@ -28,14 +28,15 @@ const (
 	Float                    // float64, finite (a rate, a share)
 	Bool                     // bool
 	SLOs                     // []SLO, each written as pQUANTILE=DURATION
+	Text                     // string, free text (a file name, a message name)
 )
 
 func (k Kind) String() string {
-	if k < Duration || k > SLOs {
+	if k < Duration || k > Text {
 		return "kind " + strconv.Itoa(int(k))
 	}
 	return [...]string{"duration", "integer", "unsigned integer", "size", "enum", "CPU list", "argument list",
-		"number", "boolean", "latency objectives"}[k-Duration]
+		"number", "boolean", "latency objectives", "text"}[k-Duration]
 }
 
 // Value is a setting's value, of the Go type its Kind names.
@@ -159,6 +160,34 @@ var Settings = []*Setting{
 		Want:  `JVM options separated by spaces, e.g. "-Xms2G -Xmx2G" (the driver names the jar)`,
 		Help:  `JVM options of JVM workers, after the defaults (e.g. "-Xms2G -Xmx2G"; docs/java-worker.md).`,
 		field: func(s *Spec) any { return &s.JVMArgs }},
+	// The message workload's settings: a user's message (docs/your-service.md). The
+	// driver reads the schema and the data and sends both to the workers (the
+	// control message's message_schema and message_data), so the file names stay
+	// with the driver; the generator's knobs travel for the record.
+	{Key: "message_proto", Flag: "proto", Kind: Text,
+		Help:  "message workload: the .proto file that defines --message (compiled at run time; google/protobuf's well-known types are always importable).",
+		field: func(s *Spec) any { return &s.MessageProto }},
+	{Key: "message_import_paths", Flag: "import-paths", Kind: Text,
+		Help:  "message workload: directories, comma-separated, where --proto and its imports are found (default: --proto's own directory).",
+		field: func(s *Spec) any { return &s.MessageImportPaths }},
+	{Key: "message", Flag: "message", Kind: Text, Wire: "message_name",
+		Help:  "message workload: the full name of the message echoed (package.Message).",
+		field: func(s *Spec) any { return &s.MessageName }},
+	{Key: "message_data_file", Flag: "data-file", Kind: Text,
+		Help:  "message workload: the messages sent, one protojson message a line, taken in turn (default: generated from the schema and --seed).",
+		field: func(s *Spec) any { return &s.MessageDataFile }},
+	{Key: "message_count", Flag: "message-count", Kind: Int, Min: 1, Max: MaxMessageCount, Wire: "message_count",
+		Help:  "message workload: distinct messages generated (taken in turn) when no --data-file is given.",
+		field: func(s *Spec) any { return &s.MessageCount }},
+	{Key: "message_string_len", Flag: "string-len", Kind: Size, Min: 0, Max: MaxMessageFieldLen, Wire: "message_string_len",
+		Help:  "message workload, generated messages: the length of every string field, map key and value (ASCII, so bytes).",
+		field: func(s *Spec) any { return &s.MessageStringLen }},
+	{Key: "message_bytes_len", Flag: "bytes-len", Kind: Size, Min: 0, Max: MaxMessageFieldLen, Wire: "message_bytes_len",
+		Help:  "message workload, generated messages: the length of every bytes field.",
+		field: func(s *Spec) any { return &s.MessageBytesLen }},
+	{Key: "message_repeated", Flag: "repeated-len", Kind: Int, Min: 0, Max: MaxMessageRepeated, Wire: "message_repeated",
+		Help:  "message workload, generated messages: the elements of every repeated field and the entries of every map.",
+		field: func(s *Spec) any { return &s.MessageRepeated }},
 }
 
 // LookupSetting returns the setting of a suite key, or nil.
@@ -314,6 +343,10 @@ func (st *Setting) Check(v Value) string {
 			if !strings.HasPrefix(a, "-") || a == "-jar" || a == "-cp" || a == "-classpath" {
 				return fmt.Sprintf("%q, want %s", a, st.Want)
 			}
+		}
+	case Text:
+		if t := v.(string); strings.ContainsAny(t, "\n\x00") {
+			return fmt.Sprintf("%q: one line of text, please", t)
 		}
 	case Float:
 		if f := v.(float64); math.IsNaN(f) || math.IsInf(f, 0) {

@@ -16,6 +16,8 @@ import (
 	"slices"
 	"time"
 
+	"google.golang.org/protobuf/reflect/protoreflect"
+
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/spec/load"
 )
@@ -110,6 +112,22 @@ type Spec struct {
 	// server (protocol, server stack, transport, server options) its own, so its
 	// clients are interleaved against it (RoundsGroup). A suite's interleave_by.
 	InterleaveBy string
+	// The message workload: a user's message MessageName from the .proto file
+	// MessageProto (found in MessageImportPaths, comma-separated), sent as the
+	// messages of MessageDataFile (protojson lines) or MessageCount messages generated
+	// from DataSeed with strings of MessageStringLen bytes, bytes fields of
+	// MessageBytesLen and MessageRepeated elements in each repeated field and map.
+	// The schema and the messages, once read, are Params.Messages.
+	MessageProto, MessageImportPaths, MessageName, MessageDataFile   string
+	MessageCount, MessageStringLen, MessageBytesLen, MessageRepeated int64
+}
+
+// MessageType is the user's message type of the message workload, or nil.
+func (s Spec) MessageType() protoreflect.MessageDescriptor {
+	if s.Params.Messages == nil {
+		return nil
+	}
+	return s.Params.Messages.Desc
 }
 
 // Score modes, as JMH names them.
@@ -267,6 +285,13 @@ const (
 	MaxDataSize    = 1_000_000
 	MaxMessageSize = 1<<31 - 1
 	MaxConcurrency = 1_000_000
+	// The message workload's generator: a message of MaxMessageCount distinct values,
+	// strings and bytes of MaxMessageFieldLen, MaxMessageRepeated elements in each
+	// list and map (a nested message multiplies them: the message size bound refuses
+	// what is too large).
+	MaxMessageCount    = 10_000
+	MaxMessageFieldLen = 1 << 20
+	MaxMessageRepeated = 10_000
 )
 
 // Default returns the defaults of every benchmark: those of `wirebench bench` and
@@ -280,6 +305,7 @@ func Default() Spec {
 		ArrivalSeed: 1, DataSeed: contract.DefaultSeed, DataSize: contract.DefaultSize,
 		MaxMessageSize: DefaultMaxMessageSize, ServerCPUs: []int{0}, ClientCPUs: []int{1},
 		Shape: ShapeSplit, Isolation: IsolationFreeze, Workers: WorkersPerFork,
+		MessageCount: 16, MessageStringLen: 16, MessageBytesLen: 16, MessageRepeated: 3,
 	}
 }
 
@@ -310,6 +336,14 @@ func (s Spec) Validate() error {
 	}
 	if err := w.Check(s.Params); err != nil {
 		return bad("params", "%v", err)
+	}
+	if w.Name == "message" && s.Params.Messages == nil {
+		switch {
+		case s.MessageName == "":
+			return bad("message", "the message workload needs the full name of a message (--message package.Message)")
+		case s.MessageProto == "":
+			return bad("message_proto", "the message workload needs the .proto that defines %s (--proto FILE)", s.MessageName)
+		}
 	}
 	if _, err := s.Load.Normalize(); err != nil {
 		return bad("load", "%v", err)

@@ -103,7 +103,7 @@ func TestSamePlan(t *testing.T) {
 func TestSettingsTable(t *testing.T) {
 	types := map[Kind]reflect.Type{Duration: reflect.TypeFor[time.Duration](), Int: reflect.TypeFor[int64](),
 		Uint: reflect.TypeFor[uint64](), Size: reflect.TypeFor[int64](), Enum: reflect.TypeFor[string](),
-		CPUs: reflect.TypeFor[[]int](), Args: reflect.TypeFor[[]string]()}
+		CPUs: reflect.TypeFor[[]int](), Args: reflect.TypeFor[[]string](), Text: reflect.TypeFor[string]()}
 	d := Default()
 	seen := map[string]bool{}
 	for _, st := range Settings {

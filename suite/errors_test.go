@@ -60,26 +60,26 @@ var errorCases = []struct {
 		|  iteratons: 3
 		|targets: [direct]
 		|workloads: [person.get]`,
-		`t.yaml:3:3: unknown key "iteratons" in defaults (did you mean "iterations"?) (valid: warmup, warmup_max, keep_alive, iterations, duration, ops, forks, mode, method, call_timeout, server_cpus, client_cpus, shape, isolation, worker_lifetime, data_size, data_seed, arrival_seed, max_message_size, jvm_args)`},
+		`t.yaml:3:3: unknown key "iteratons" in defaults (did you mean "iterations"?) (valid: warmup, warmup_max, keep_alive, iterations, duration, ops, forks, mode, method, call_timeout, server_cpus, client_cpus, shape, isolation, worker_lifetime, data_size, data_seed, arrival_seed, max_message_size, jvm_args, message_proto, message_import_paths, message, message_data_file, message_count, message_string_len, message_bytes_len, message_repeated)`},
 	{"load in defaults", `
 		|defaults:
 		|  load: {concurrency: 4}
 		|targets: [direct]
 		|workloads: [person.get]`,
-		`t.yaml:2:3: unknown key "load" in defaults (valid: warmup, warmup_max, keep_alive, iterations, duration, ops, forks, mode, method, call_timeout, server_cpus, client_cpus, shape, isolation, worker_lifetime, data_size, data_seed, arrival_seed, max_message_size, jvm_args); load is set at the top level (or in a target or workload entry)`},
+		`t.yaml:2:3: unknown key "load" in defaults (valid: warmup, warmup_max, keep_alive, iterations, duration, ops, forks, mode, method, call_timeout, server_cpus, client_cpus, shape, isolation, worker_lifetime, data_size, data_seed, arrival_seed, max_message_size, jvm_args, message_proto, message_import_paths, message, message_data_file, message_count, message_string_len, message_bytes_len, message_repeated); load is set at the top level (or in a target or workload entry)`},
 	{"unknown key in a target", `
 		|targets:
 		|  - protocol: direct
 		|  - protocol: grpc-proto
 		|    transport: unix
 		|workloads: [person.get]`,
-		`t.yaml:4:5: unknown key "transport" in targets[1] (valid: protocol, server_stack, client_stack, label, transports, tls, address, options, server_options, target, call, proto, import_paths, protoset, data, data_file, metadata, expect, http_method, headers, body, warmup, warmup_max, keep_alive, iterations, duration, ops, forks, mode, method, call_timeout, server_cpus, client_cpus, shape, isolation, worker_lifetime, data_size, data_seed, arrival_seed, max_message_size, jvm_args, load); did you mean transports?`},
+		`t.yaml:4:5: unknown key "transport" in targets[1] (valid: protocol, server_stack, client_stack, label, transports, tls, address, options, server_options, target, call, proto, import_paths, protoset, data, data_file, metadata, expect, http_method, headers, body, warmup, warmup_max, keep_alive, iterations, duration, ops, forks, mode, method, call_timeout, server_cpus, client_cpus, shape, isolation, worker_lifetime, data_size, data_seed, arrival_seed, max_message_size, jvm_args, message_proto, message_import_paths, message, message_data_file, message_count, message_string_len, message_bytes_len, message_repeated, load); did you mean transports?`},
 	{"unknown key in a workload", `
 		|targets: [direct]
 		|workloads:
 		|  - name: echo
 		|    payload: 1KiB`,
-		`t.yaml:4:5: unknown key "payload" in workloads[0] (valid: name, payloads, increments, trades, trade, warmup, warmup_max, keep_alive, iterations, duration, ops, forks, mode, method, call_timeout, server_cpus, client_cpus, shape, isolation, worker_lifetime, data_size, data_seed, arrival_seed, max_message_size, jvm_args, load); did you mean payloads?`},
+		`t.yaml:4:5: unknown key "payload" in workloads[0] (valid: name, payloads, increments, trades, trade, warmup, warmup_max, keep_alive, iterations, duration, ops, forks, mode, method, call_timeout, server_cpus, client_cpus, shape, isolation, worker_lifetime, data_size, data_seed, arrival_seed, max_message_size, jvm_args, message_proto, message_import_paths, message, message_data_file, message_count, message_string_len, message_bytes_len, message_repeated, load); did you mean payloads?`},
 	{"unknown key in load", `
 		|targets: [direct]
 		|workloads: [person.get]
@@ -191,7 +191,7 @@ var errorCases = []struct {
 		|workloads:
 		|  - name: person.get
 		|  - name: person.delete`,
-		`t.yaml:4:11: unknown workload "person.delete" (known: person.list, person.get, person.links, person.create, person.compose, person.program, connect, echo, echo+stats, pingpong, stream)`},
+		`t.yaml:4:11: unknown workload "person.delete" (known: person.list, person.get, person.links, person.create, person.compose, person.program, connect, echo, echo+stats, pingpong, stream, message)`},
 	{"param out of range", `
 		|targets: [direct]
 		|workloads:

@@ -96,7 +96,7 @@ func (c *checker) settingValue(st *spec.Setting, n *yaml.Node) (spec.Value, bool
 		return c.uinteger(key, n)
 	case spec.Size:
 		return c.size(key, n, math.MinInt64, math.MaxInt64)
-	case spec.Enum:
+	case spec.Enum, spec.Text:
 		return c.str(key, n)
 	case spec.CPUs:
 		return c.cpus(key, n)

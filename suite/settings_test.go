@@ -39,6 +39,14 @@ var badSettings = []struct{ key, value, want string }{
 	{"arrival_seed", "1.5", `t.yaml:2:17: arrival_seed: want an integer from 0 to 18446744073709551615, got "1.5"`},
 	{"max_message_size", "0", `t.yaml:2:21: max_message_size: 0B is out of range [1B, 2147483647B]`},
 	{"jvm_args", `"-Xmx2g -jar x.jar"`, `t.yaml:2:13: jvm_args: "-jar", want JVM options separated by spaces, e.g. "-Xms2G -Xmx2G" (the driver names the jar)`},
+	{"message_proto", `"a\nb.proto"`, `t.yaml:2:18: message_proto: "a\nb.proto": one line of text, please`},
+	{"message_import_paths", `"a\x00b"`, `t.yaml:2:25: message_import_paths: "a\x00b": one line of text, please`},
+	{"message", `"pkg.\nMsg"`, `t.yaml:2:12: message: "pkg.\nMsg": one line of text, please`},
+	{"message_data_file", `"x\n"`, `t.yaml:2:22: message_data_file: "x\n": one line of text, please`},
+	{"message_count", "0", `t.yaml:2:18: message_count: 0 is out of range [1, 10000]`},
+	{"message_string_len", "2MiB", `t.yaml:2:23: message_string_len: 2MiB is out of range [0B, 1MiB]`},
+	{"message_bytes_len", "-1", `t.yaml:2:22: message_bytes_len: size "-1": want a number of bytes such as 11, 1KiB, 100KiB or 4MiB`},
+	{"message_repeated", "10001", `t.yaml:2:21: message_repeated: 10001 is out of range [0, 10000]`},
 }
 
 // TestBadSettings: a bad value of each setting is reported at the value, with the

@@ -158,6 +158,9 @@ func (c *targetFlags) resolve(m load.Model, plan func(*spec.Spec)) (control.Reso
 	if err := c.settings.apply(&s, c.pinned()); err != nil {
 		return control.Resolved{}, err
 	}
+	if err := c.outsideFlags.messageFiles(&s); err != nil {
+		return control.Resolved{}, err
+	}
 	s.Method = spec.MethodSequential
 	if s.ClientOptions, err = keyValues("--option", c.Option); err != nil {
 		return control.Resolved{}, err

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/wirebench/wirebench/contract/usermsg"
 	"github.com/wirebench/wirebench/internal/units"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/conform"
@@ -19,7 +20,9 @@ type conformCmd struct {
 	MaxMessageSize units.Size    `default:"${max_message_size}" help:"Largest response accepted."`
 	Quiet          bool          `short:"q" help:"Print only the differences and the verdict, not each operation checked."`
 	OriginalTrades bool          `help:"Also check StreamOriginalTrades, the REST vs gRPC original's 23-field trade (for a server that carries it)."`
+	DataFile       string        `help:"With --message: the messages echoed, one protojson message a line (default: generated from the schema and --seed)." placeholder:"FILE"`
 	dataFlags
+	messageFlags
 }
 
 func (c *conformCmd) Help() string {
@@ -52,8 +55,21 @@ func (c *conformCmd) Run(e *env) error {
 	if err != nil {
 		return usageError{err}
 	}
+	cfg := protocol.ClientConfig{Target: target, MaxMessageSize: int(c.MaxMessageSize)}
+	var messages *usermsg.Schema
+	if c.messageFlags.set() {
+		if !st.CarriesMessages(protocol.ClientSide) {
+			return usagef("%s's %s client does not carry your message: %s", p.Name, st.Name, noMessagesWhy(p))
+		}
+		if messages, err = c.messageFlags.load(e.ctx, c.DataFile, c.Seed); err != nil {
+			return err
+		}
+		cfg.Message = messages.Desc
+	} else if c.DataFile != "" {
+		return usagef("--data-file is the messages of --message")
+	}
 	ctx, cancel := context.WithTimeout(e.ctx, c.Timeout)
-	cl, err := st.Dial(ctx, protocol.ClientConfig{Target: target, MaxMessageSize: int(c.MaxMessageSize)})
+	cl, err := st.Dial(ctx, cfg)
 	cancel()
 	if err != nil {
 		err = fmt.Errorf("connecting to %s with %s: %w", target, st.Name, err)
@@ -77,7 +93,7 @@ func (c *conformCmd) Run(e *env) error {
 	if c.OriginalTrades {
 		original = conform.OriginalCarried
 	}
-	diffs, err := conform.Check(e.ctx, cl, ds, conform.Options{CallTimeout: c.Timeout, Original: original,
+	diffs, err := conform.Check(e.ctx, cl, ds, conform.Options{CallTimeout: c.Timeout, Original: original, Messages: messages,
 		Observe: func(op string, d []conform.Difference) {
 			ops++
 			switch {
@@ -115,4 +131,12 @@ func plural(n int) string {
 		return ""
 	}
 	return "s"
+}
+
+// noMessagesWhy says why a protocol's client does not carry a user's message.
+func noMessagesWhy(p *protocol.Protocol) string {
+	if p.NoMessages != "" {
+		return p.NoMessages
+	}
+	return "choose a client stack that does (wirebench list)"
 }

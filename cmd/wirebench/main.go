@@ -141,8 +141,11 @@ func cliVars() map[string]string {
 // search does not set itself and those of the search (spec.CapacitySettings).
 func newCLI() *cli {
 	c := &cli{}
-	c.Bench.settings = newSettingFlags()
-	c.Capacity.settings = newSettingFlags("iterations", "duration", "ops", "forks", "mode")
+	// The message workload's files come from the flags an outside call shares
+	// (--proto, --import-paths, --data-file: outsideFlags.messageFiles), not the table's.
+	shared := []string{"message_proto", "message_import_paths", "message_data_file"}
+	c.Bench.settings = newSettingFlags(shared...)
+	c.Capacity.settings = newSettingFlags(append([]string{"iterations", "duration", "ops", "forks", "mode"}, shared...)...)
 	c.Capacity.search = newTableFlags(spec.CapacitySettings, spec.DefaultCapacitySpec())
 	c.Bench.Settings, c.Capacity.Settings = c.Bench.settings.plugin(), c.Capacity.settings.plugin()
 	c.Capacity.Search = c.Capacity.search.plugin()

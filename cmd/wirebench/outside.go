@@ -25,11 +25,11 @@ import (
 // ghz's where ghz has the flag, so that a ghz command translates flag for flag.
 type outsideFlags struct {
 	Call        string   `group:"Your own service" help:"Call this method of an outside server (--target grpc://HOST:PORT, or http://HOST:PORT with -p connect-proto, connect-json or grpc-web): package.Service/Method, as ghz's --call."`
-	Proto       []string `group:"Your own service" placeholder:"FILE" help:"The .proto file(s) of --call's method, compiled at run time (no protoc needed); without --proto or --protoset the server's reflection service is asked."`
+	Proto       []string `group:"Your own service" placeholder:"FILE" help:"The .proto file(s) of --call's method, compiled at run time (no protoc needed; without --proto or --protoset the server's reflection service is asked), or the one .proto of --message with -w message."`
 	ImportPaths []string `group:"Your own service" name:"import-paths" placeholder:"DIR,..." help:"Directories searched for --proto and its imports (google/protobuf's well-known types are always there)."`
 	Protoset    string   `group:"Your own service" placeholder:"FILE" help:"A protoset of --call's method (protoc --descriptor_set_out --include_imports)."`
 	Data        string   `group:"Your own service" placeholder:"JSON" help:"--call's request as JSON: one message, or an array of messages taken in turn (a client or bidirectional stream sends them all)."`
-	DataFile    string   `group:"Your own service" name:"data-file" short:"D" placeholder:"FILE" help:"--data from a file: one JSON message, an array, or JSON lines (one message a line)."`
+	DataFile    string   `group:"Your own service" name:"data-file" short:"D" placeholder:"FILE" help:"--data from a file: one JSON message, an array, or JSON lines (one message a line); with -w message, the messages echoed, one protojson message a line (default: generated from the schema and --seed)."`
 	Metadata    string   `group:"Your own service" short:"m" placeholder:"JSON" help:"gRPC metadata (or HTTP headers) of every call, as a JSON object of strings."`
 	Insecure    bool     `group:"Your own service" help:"Plaintext to the target (the default without --tls; as ghz's --insecure)."`
 	Expect      string   `group:"Your own service" placeholder:"JSON" help:"JSON every reply must contain (a subset: objects by key, arrays by index); a reply that does not is a wrong answer."`
@@ -46,6 +46,35 @@ func (f *outsideFlags) given() bool {
 		f.DataFile != "" || f.Metadata != "" || f.Expect != "" || f.Method != "" || len(f.Header) > 0 || f.Body != ""
 }
 
+// messageWorkload is the workload that echoes a user's own message (contract): it
+// takes its .proto, import paths and data file from the flags an outside call uses.
+const messageWorkload = "message"
+
+// onlyMessageFiles reports whether the flags given are only those the message
+// workload takes too: --proto, --import-paths and --data-file.
+func (f *outsideFlags) onlyMessageFiles() bool {
+	g := *f
+	g.Proto, g.ImportPaths, g.DataFile = nil, nil, ""
+	return !g.given()
+}
+
+// messageFiles sets the message workload's schema and data files on s from --proto,
+// --import-paths and --data-file (suite keys message_proto, message_import_paths and
+// message_data_file).
+func (f *outsideFlags) messageFiles(s *spec.Spec) error {
+	switch {
+	case s.Workload != messageWorkload:
+		return nil
+	case len(f.Proto) > 1:
+		return usagef("--proto: the message workload takes one .proto file, whose imports are found in --import-paths")
+	case len(f.Proto) == 1:
+		s.MessageProto = f.Proto[0]
+	}
+	s.MessageImportPaths = strings.Join(f.ImportPaths, ",")
+	s.MessageDataFile = f.DataFile
+	return nil
+}
+
 // prepareOutside reads an outside target (grpc://, grpcs://, http:// or https://)
 // into the protocol, transport and tcp:// target of the other flags, and builds the
 // call (its schema loaded, from files or the server's reflection, its data checked
@@ -54,7 +83,7 @@ func (c *targetFlags) prepareOutside(ctx context.Context) error {
 	scheme, _, hasScheme := strings.Cut(c.Target, "://")
 	outsideScheme := hasScheme && (scheme == "grpc" || scheme == "grpcs" || scheme == "http" || scheme == "https")
 	if !outsideScheme && c.Call == "" {
-		if c.outsideFlags.given() {
+		if c.outsideFlags.given() && !(c.Workload == messageWorkload && c.outsideFlags.onlyMessageFiles()) {
 			return usagef("--proto, --data, --expect, --method, --body and the other flags of an outside call need --call, or --target http://HOST:PORT/PATH")
 		}
 		if c.Protocol == "" {

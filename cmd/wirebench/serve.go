@@ -44,6 +44,7 @@ type serveCmd struct {
 	TLSKey         string        `name:"tls-key" help:"With --tls: the key of --tls-cert (PEM)."`
 	TLSCAOut       string        `name:"tls-ca-out" help:"With --tls and no --tls-cert: write the made certificate's CA here (PEM), for clients to trust (default: a new file in the temp dir, printed)."`
 	dataFlags
+	messageFlags
 }
 
 // serverTLS returns the TLS the flags ask for (zero without --tls; always on a udp
@@ -110,6 +111,7 @@ func (c *serveCmd) Run(e *env) error {
 	if s.ServerOptions, err = keyValues("--option", c.Option); err != nil {
 		return err
 	}
+	c.messageFlags.apply(&s)
 	res, err := control.Resolve(s)
 	if err != nil {
 		return usageError{err}
@@ -134,7 +136,8 @@ func (c *serveCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	srv, err := res.Server.NewServer(contract.NewReference(ds), protocol.ServerConfig{MaxMessageSize: s.MaxMessageSize, Options: s.ServerOptions, TLS: tc})
+	srv, err := res.Server.NewServer(contract.NewReference(ds), protocol.ServerConfig{MaxMessageSize: s.MaxMessageSize, Options: s.ServerOptions, TLS: tc,
+		Message: res.Spec.MessageType()})
 	if err != nil {
 		return usageError{err}
 	}

@@ -85,9 +85,22 @@ type Benchmark struct {
 	// call, for the workload "call", is the outside call the client makes (a user's own
 	// gRPC, Connect or gRPC-Web method with its schema as a FileDescriptorSet, or an
 	// HTTP endpoint): spec.Call as JSON. "" for every other workload.
-	Call          string `protobuf:"bytes,31,opt,name=call,proto3" json:"call,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Call string `protobuf:"bytes,40,opt,name=call,proto3" json:"call,omitempty"`
+	// The message workload (docs/your-service.md): message_name is the user's message,
+	// defined in message_schema (a serialized google.protobuf.FileDescriptorSet with
+	// every import), and message_data the messages sent, each in the protobuf binary
+	// encoding, taken in turn. The driver reads the .proto and the data file, so a
+	// worker on another host needs neither. The generator's settings that made the
+	// data (when no data file was given) come for the record.
+	MessageName      string   `protobuf:"bytes,31,opt,name=message_name,json=messageName,proto3" json:"message_name,omitempty"`
+	MessageSchema    []byte   `protobuf:"bytes,32,opt,name=message_schema,json=messageSchema,proto3" json:"message_schema,omitempty"`
+	MessageData      [][]byte `protobuf:"bytes,33,rep,name=message_data,json=messageData,proto3" json:"message_data,omitempty"`
+	MessageCount     int64    `protobuf:"varint,34,opt,name=message_count,json=messageCount,proto3" json:"message_count,omitempty"`
+	MessageStringLen int64    `protobuf:"varint,35,opt,name=message_string_len,json=messageStringLen,proto3" json:"message_string_len,omitempty"`
+	MessageBytesLen  int64    `protobuf:"varint,36,opt,name=message_bytes_len,json=messageBytesLen,proto3" json:"message_bytes_len,omitempty"`
+	MessageRepeated  int64    `protobuf:"varint,37,opt,name=message_repeated,json=messageRepeated,proto3" json:"message_repeated,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *Benchmark) Reset() {
@@ -307,6 +320,55 @@ func (x *Benchmark) GetCall() string {
 		return x.Call
 	}
 	return ""
+}
+
+func (x *Benchmark) GetMessageName() string {
+	if x != nil {
+		return x.MessageName
+	}
+	return ""
+}
+
+func (x *Benchmark) GetMessageSchema() []byte {
+	if x != nil {
+		return x.MessageSchema
+	}
+	return nil
+}
+
+func (x *Benchmark) GetMessageData() [][]byte {
+	if x != nil {
+		return x.MessageData
+	}
+	return nil
+}
+
+func (x *Benchmark) GetMessageCount() int64 {
+	if x != nil {
+		return x.MessageCount
+	}
+	return 0
+}
+
+func (x *Benchmark) GetMessageStringLen() int64 {
+	if x != nil {
+		return x.MessageStringLen
+	}
+	return 0
+}
+
+func (x *Benchmark) GetMessageBytesLen() int64 {
+	if x != nil {
+		return x.MessageBytesLen
+	}
+	return 0
+}
+
+func (x *Benchmark) GetMessageRepeated() int64 {
+	if x != nil {
+		return x.MessageRepeated
+	}
+	return 0
 }
 
 type LoadModel struct {
@@ -1676,7 +1738,8 @@ var File_control_proto protoreflect.FileDescriptor
 
 const file_control_proto_rawDesc = "" +
 	"\n" +
-	"\rcontrol.proto\x12\x14wirebench.control.v1\"\xc4\b\n" +
+	"\rcontrol.proto\x12\x14wirebench.control.v1\"\xdb\n" +
+	"\n" +
 	"\tBenchmark\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1a\n" +
 	"\bprotocol\x18\x02 \x01(\tR\bprotocol\x12!\n" +
@@ -1709,7 +1772,14 @@ const file_control_proto_rawDesc = "" +
 	"\tdata_seed\x18\x17 \x01(\x04R\bdataSeed\x12\x1b\n" +
 	"\tdata_size\x18\x18 \x01(\x05R\bdataSize\x12(\n" +
 	"\x10max_message_size\x18\x19 \x01(\x03R\x0emaxMessageSize\x12\x12\n" +
-	"\x04call\x18\x1f \x01(\tR\x04call\x1a@\n" +
+	"\x04call\x18( \x01(\tR\x04call\x12!\n" +
+	"\fmessage_name\x18\x1f \x01(\tR\vmessageName\x12%\n" +
+	"\x0emessage_schema\x18  \x01(\fR\rmessageSchema\x12!\n" +
+	"\fmessage_data\x18! \x03(\fR\vmessageData\x12#\n" +
+	"\rmessage_count\x18\" \x01(\x03R\fmessageCount\x12,\n" +
+	"\x12message_string_len\x18# \x01(\x03R\x10messageStringLen\x12*\n" +
+	"\x11message_bytes_len\x18$ \x01(\x03R\x0fmessageBytesLen\x12)\n" +
+	"\x10message_repeated\x18% \x01(\x03R\x0fmessageRepeated\x1a@\n" +
 	"\x12ClientOptionsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\x1a@\n" +

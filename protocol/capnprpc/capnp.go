@@ -35,6 +35,7 @@ func init() {
 		Name:          Name,
 		Summary:       "Cap'n Proto RPC, streaming through a sink capability",
 		DefaultServer: DefaultStack, DefaultClient: DefaultStack,
+		NoMessages: "Cap'n Proto's Go library reads only the types of schemas compiled ahead into Go code (capnpc-go); it has no dynamic message to decode a type known at run time into, and a .proto is not a Cap'n Proto schema",
 	})
 }
 

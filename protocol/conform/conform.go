@@ -24,7 +24,10 @@ import (
 	"strconv"
 	"time"
 
+	"google.golang.org/protobuf/proto"
+
 	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/contract/usermsg"
 )
 
 // Difference is one way a server's answers differ from the contract.
@@ -70,6 +73,10 @@ type Options struct {
 	// wrong answer there repeats one the operations name: the tests set it, to run
 	// every workload over every stack; `wirebench conform` does not.
 	Workloads bool
+	// Messages, when set, also echoes each of its messages (the message workload,
+	// CheckMessages) and runs the message workload with it among the workloads; svc
+	// must then be a client made for the schema's type.
+	Messages *usermsg.Schema
 }
 
 // Payloads echoed, each followed by Stats: empty, the original's "Hello World", text
@@ -140,13 +147,51 @@ func Check(ctx context.Context, svc contract.Service, ds *contract.Dataset, opt 
 	case OriginalRefused:
 		c.originalRefused()
 	}
+	if opt.Messages != nil {
+		c.messages(opt.Messages)
+	}
 	if opt.Workloads {
-		c.workloads()
+		c.workloads(opt.Messages)
 	}
 	if err := ctx.Err(); err != nil {
 		return c.diffs, err
 	}
 	return c.diffs, nil
+}
+
+// CheckMessages echoes each message of s through svc, a client made for the schema's
+// type (usermsg.Echoer), and returns each answer that differs from what was sent,
+// naming its first differing field. It fails only when ctx ends.
+func CheckMessages(ctx context.Context, svc contract.Service, s *usermsg.Schema, opt Options) ([]Difference, error) {
+	c := &checker{ctx: ctx, svc: svc, timeout: opt.CallTimeout, observe: opt.Observe}
+	if c.timeout <= 0 {
+		c.timeout = 10 * time.Second
+	}
+	c.messages(s)
+	return c.diffs, ctx.Err()
+}
+
+func (c *checker) messages(s *usermsg.Schema) {
+	e, ok := c.svc.(usermsg.Echoer)
+	if !ok {
+		c.op("EchoMessage", func(context.Context) []Difference {
+			return []Difference{{Field: "client", Expected: "a client that carries a user's message", Got: fmt.Sprintf("%T", c.svc)}}
+		})
+		return
+	}
+	for i, m := range s.Messages {
+		c.op(fmt.Sprintf("EchoMessage(%s %d of %d, %d bytes in protobuf)", s.Desc.Name(), i+1, len(s.Messages), proto.Size(m)),
+			func(ctx context.Context) []Difference {
+				got, err := e.EchoMessage(ctx, m)
+				if err != nil {
+					return failed(err)
+				}
+				if f, want, have := usermsg.FirstDifference(m, got); f != "" {
+					return []Difference{{Field: f, Expected: want, Got: have}}
+				}
+				return nil
+			})
+	}
 }
 
 // everyPersonUpTo is the largest data set whose every person and links are fetched;
@@ -497,10 +542,18 @@ func (c *checker) originalRefused() {
 }
 
 // workloads runs three ops of each of the contract's workloads, with its default
-// parameters, each answer verified as a benchmark verifies it.
-func (c *checker) workloads() {
+// parameters, each answer verified as a benchmark verifies it; the message workload
+// runs only with messages.
+func (c *checker) workloads(messages *usermsg.Schema) {
 	for _, w := range contract.Workloads() {
-		op, err := w.New(w.DefaultParams(), c.ds)
+		params := w.DefaultParams()
+		if w.Name == "message" {
+			if messages == nil {
+				continue // a user's message: only with Options.Messages
+			}
+			params.Messages = messages
+		}
+		op, err := w.New(params, c.ds)
 		if err != nil {
 			c.op("workload "+w.Name, func(context.Context) []Difference {
 				return []Difference{{Field: "workload", Expected: "one the data set can serve", Got: err.Error()}}

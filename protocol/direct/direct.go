@@ -28,6 +28,7 @@ func init() {
 		Summary:       "in-process Go call of the service: no encoding, no wire (the floor)",
 		InProcess:     true,
 		DefaultClient: StackName,
+		NoMessages:    "an in-process call encodes nothing: an echo of your message would measure no wire mapping, so it is not offered",
 	})
 	protocol.RegisterStack(&protocol.Stack{
 		Name: StackName, Protocol: Name, Language: "go", Tier: protocol.Production, Worker: protocol.WorkerGo,

@@ -26,11 +26,19 @@ var _ encoding.CodecV2 = Codec{}
 // Name returns CodecName.
 func (Codec) Name() string { return CodecName }
 
-// Marshal encodes v, an avrowire.Message, into one buffer. The buffer starts at the
+// Marshal encodes v, an avrowire.Message or a user's *Message (the message
+// workload), into one buffer. The buffer starts at the
 // size of the type's previous encoding (plus some slack), so it rarely grows; above
 // grpc-go's pooling threshold it comes from grpc-go's buffer pool and returns to it
 // once written, as the protobuf codec's do.
 func (Codec) Marshal(v any) (mem.BufferSlice, error) {
+	if um, ok := v.(*Message); ok {
+		b, err := um.Schema.Encode(nil, um.Msg)
+		if err != nil {
+			return nil, err
+		}
+		return mem.BufferSlice{mem.SliceBuffer(b)}, nil
+	}
 	m, ok := v.(avrowire.Message)
 	if !ok {
 		return nil, fmt.Errorf("avro codec: cannot marshal %T, not an avrowire message", v)
@@ -67,6 +75,11 @@ func (Codec) Marshal(v any) (mem.BufferSlice, error) {
 // avrowire.Unmarshal), which grpc-go bounds by the receiver's message limit before
 // reading it. Strings are copied: data is freed when Unmarshal returns.
 func (Codec) Unmarshal(data mem.BufferSlice, v any) error {
+	if um, ok := v.(*Message); ok {
+		buf := data.MaterializeToBuffer(mem.DefaultBufferPool())
+		defer buf.Free()
+		return um.Schema.Decode(buf.ReadOnlyData(), um.Msg)
+	}
 	m, ok := v.(avrowire.Message)
 	if !ok {
 		return fmt.Errorf("avro codec: cannot unmarshal into %T, not an avrowire message", v)

@@ -23,6 +23,16 @@ import (
 	"github.com/wirebench/wirebench/protocol"
 )
 
+// MessageService and MessageEchoPath are the mapping of the message workload: a
+// user's own message, of a type both sides were given, echoed by the unary method
+// Echo of MessageService, whose request and answer are that message in the protobuf
+// binary encoding (as any gRPC method of the user's own service would carry it). It is
+// not in wirebench.proto: its types are the user's.
+const (
+	MessageService  = "wirebench.v1.MessageService"
+	MessageEchoPath = "/" + MessageService + "/Echo"
+)
+
 // Name is the registry name of this protocol.
 const Name = "grpc-proto"
 

@@ -40,6 +40,9 @@
 //     found before the first trade (a bad count) are ordinary error responses. The
 //     clients read the stream line by line, each line bounded by
 //     ClientConfig.MessageLimit().
+//   - The message workload: POST /message/echo carries a user's own message in the
+//     protobuf JSON mapping (message.go; docs/your-service.md), on servers given its
+//     type.
 package httpjson
 
 import (

@@ -62,5 +62,6 @@ func init() {
 	protocol.Register(&protocol.Protocol{
 		Name: Name, Summary: "Go's net/rpc with encoding/gob, the stream as pages pulled by calls",
 		DefaultServer: DefaultStack, DefaultClient: DefaultStack,
+		NoMessages: "encoding/gob encodes Go types compiled into the program, by reflection over their fields; a message type known only at run time has no Go type, and gob has no mapping of protobuf's oneofs, maps of messages or well-known types",
 	})
 }

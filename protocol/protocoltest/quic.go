@@ -18,14 +18,7 @@ import (
 // speaksQUIC reports whether the stacks run over QUIC (both: a QUIC stack paired
 // with a TCP one is a mistake of the test, which fails).
 func speaksQUIC(t *testing.T, name, server, client string) bool {
-	s, err := protocol.LookupStack(name, server, protocol.ServerSide)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := protocol.LookupStack(name, client, protocol.ClientSide)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, c := stackPair(t, name, server, client)
 	if s.QUIC != c.QUIC {
 		t.Fatalf("%s: the %s server (QUIC %v) and the %s client (QUIC %v) do not share a transport", name, s.Name, s.QUIC, c.Name, c.QUIC)
 	}

@@ -53,6 +53,9 @@ func RunStacks(t *testing.T, name, server, client string) {
 				return
 			}
 			t.Run("BytesCounted", func(t *testing.T) { testBytesCounted(t, tg) })
+			if carriesMessages(t, name, server, client) {
+				t.Run("Message", func(t *testing.T) { testMessage(t, tg) })
+			}
 			if network == QUICNetwork {
 				t.Run("GarbageDatagrams", func(t *testing.T) { testGarbageDatagrams(t, tg, cl) })
 			} else {
@@ -70,16 +73,23 @@ func RunStacks(t *testing.T, name, server, client string) {
 	}
 }
 
-// speaksTLS reports whether both stacks take TLS, and says so in the log when not.
-func speaksTLS(t *testing.T, name, server, client string) bool {
+// stackPair looks up the named server and client stacks of a protocol ("" for its
+// defaults), failing t when either is not registered.
+func stackPair(t *testing.T, name, server, client string) (s, c *protocol.Stack) {
+	t.Helper()
 	s, err := protocol.LookupStack(name, server, protocol.ServerSide)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := protocol.LookupStack(name, client, protocol.ClientSide)
-	if err != nil {
+	if c, err = protocol.LookupStack(name, client, protocol.ClientSide); err != nil {
 		t.Fatal(err)
 	}
+	return s, c
+}
+
+// speaksTLS reports whether both stacks take TLS, and says so in the log when not.
+func speaksTLS(t *testing.T, name, server, client string) bool {
+	s, c := stackPair(t, name, server, client)
 	ok := s.SpeaksTLS(protocol.ServerSide) && c.SpeaksTLS(protocol.ClientSide)
 	if !ok {
 		t.Logf("%s: %s server and %s client: no TLS, so no run over TLS", name, s.Name, c.Name)

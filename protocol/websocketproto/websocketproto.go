@@ -14,6 +14,9 @@
 //     code. Answers come in any order.
 //   - streamTrades answers with one {"id":N,"body":Trade} message per trade, then
 //     {"id":N,"end":{"count":N}} (or an error message, which also ends it).
+//   - The message workload's echoMessage carries a user's own message as its body
+//     and its answer's, in the protobuf JSON mapping (protojson, as http-json's
+//     /message/echo); a server given no message type refuses it as an unknown op.
 //   - {"id":N,"op":"cancel"} cancels call N, which then gets no answer; a client
 //     that stops a stream early sends it.
 //   - A message over the server's limit closes the connection with status 1009

@@ -21,6 +21,9 @@ const (
 	OpStats          = "stats"
 	OpIncrement      = "increment"
 	OpStreamTrades   = "streamTrades"
+	// OpEchoMessage echoes a user's own message (the message workload): its body and
+	// its answer's are the message in the protobuf JSON mapping (protojson).
+	OpEchoMessage = "echoMessage"
 	// opCancel cancels the call of the same id; it has no answer of its own.
 	OpCancel = "cancel"
 )

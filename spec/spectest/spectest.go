@@ -69,6 +69,8 @@ func Value(r *rand.Rand, st *spec.Setting) spec.Value {
 			}
 		}
 		return cpus // sorted, no duplicates, nil for none: as a CPU list reads back
+	case spec.Text:
+		return []string{"", "a.proto", "pkg.Msg", "dir/with space/x.jsonl"}[r.Intn(4)]
 	case spec.Args:
 		var args []string
 		for range r.Intn(4) {

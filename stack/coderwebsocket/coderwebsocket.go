@@ -39,7 +39,7 @@ func init() {
 		Name: Name, Protocol: websocketproto.Name, Language: "go", Tier: protocol.Production, Worker: protocol.WorkerGo,
 		Summary:   "coder/websocket on net/http (HTTP/1.1 upgrade), encoding/json messages; one WebSocket per client",
 		Libraries: protocol.GoLibraries("github.com/coder/websocket", "encoding/json", "net/http"),
-		Sides:     protocol.ServerSide | protocol.ClientSide, TLS: true,
+		Sides:     protocol.ServerSide | protocol.ClientSide, TLS: true, Messages: true,
 		NewServer: protocol.Servers(NewServer),
 		NewClient: protocol.Clients(NewClient),
 	})

@@ -16,6 +16,7 @@ import (
 
 	"github.com/coder/websocket"
 	"github.com/coder/websocket/wsjson"
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/protocol"
@@ -42,8 +43,10 @@ const maxCalls = 250
 type Server struct {
 	svc   contract.Service
 	limit int
-	hs    *http.Server
-	tls   *tls.Config // nil: plain text
+	// message is the message workload's type (nil: none).
+	message protoreflect.MessageDescriptor
+	hs      *http.Server
+	tls     *tls.Config // nil: plain text
 
 	// net/http forgets a connection once it is hijacked for a WebSocket, so the
 	// server keeps its own set, to close them.
@@ -64,7 +67,7 @@ func NewServer(svc contract.Service, cfg protocol.ServerConfig) (*Server, error)
 	if err := protocol.CheckOptions(Name, cfg.Options); err != nil {
 		return nil, err
 	}
-	s := &Server{svc: svc, limit: cfg.MessageLimit(), conns: map[*serverConn]struct{}{}}
+	s := &Server{svc: svc, limit: cfg.MessageLimit(), conns: map[*serverConn]struct{}{}, message: cfg.Message}
 	if cfg.TLS.Enabled() {
 		var err error
 		if s.tls, err = cfg.TLS.ServerConfig("http/1.1"); err != nil {
@@ -444,6 +447,12 @@ func (c *serverConn) serve(ctx context.Context, id uint64, op string, body json.
 			c.stream(ctx, id, *in.Count)
 			return
 		}
+	case websocketproto.OpEchoMessage:
+		if c.s.message == nil {
+			err = contract.Errorf(contract.InvalidArgument, "unknown op %q (this server was given no message type)", op)
+			break
+		}
+		out, err = echoMessage(c.s.message, body)
 	default:
 		err = contract.Errorf(contract.InvalidArgument, "unknown op %q", op)
 	}

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"connectrpc.com/connect"
+	"google.golang.org/protobuf/types/dynamicpb"
 
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/contract/pb"
@@ -34,7 +35,9 @@ type Client struct {
 	person pbconnect.PersonServiceClient
 	echo   pbconnect.EchoServiceClient
 	trade  pbconnect.TradeServiceClient
-	closed atomic.Bool
+	// message echoes the user's message of the message workload (nil: none).
+	message *connect.Client[dynamicpb.Message, dynamicpb.Message]
+	closed  atomic.Bool
 }
 
 var _ protocol.Client = (*Client)(nil)
@@ -119,12 +122,13 @@ func newClient(ctx context.Context, proto string, cfg protocol.ClientConfig, hc 
 		connect.WithAcceptCompression("gzip", nil, nil),
 	}, opts...)
 	c := &Client{
-		proto:  proto,
-		tr:     tr,
-		shut:   shut,
-		person: pbconnect.NewPersonServiceClient(hc, base, opts...),
-		echo:   pbconnect.NewEchoServiceClient(hc, base, opts...),
-		trade:  pbconnect.NewTradeServiceClient(hc, base, opts...),
+		proto:   proto,
+		tr:      tr,
+		shut:    shut,
+		person:  pbconnect.NewPersonServiceClient(hc, base, opts...),
+		echo:    pbconnect.NewEchoServiceClient(hc, base, opts...),
+		trade:   pbconnect.NewTradeServiceClient(hc, base, opts...),
+		message: newMessageClient(hc, base, cfg.Message, opts),
 	}
 	if !cfg.NoProbe {
 		if _, err := c.Stats(ctx); err != nil {

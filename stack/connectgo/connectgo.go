@@ -64,7 +64,7 @@ func init() {
 			Name: Name, Protocol: v.name, Language: "go", Tier: protocol.Production, Worker: protocol.WorkerGo,
 			Summary:   "connect-go handlers on net/http (HTTP/1.1, h2c, h2), its clients over HTTP/2",
 			Libraries: protocol.GoLibraries("connectrpc.com/connect", "google.golang.org/protobuf", "net/http"),
-			Sides:     protocol.ServerSide | protocol.ClientSide, TLS: true,
+			Sides:     protocol.ServerSide | protocol.ClientSide, TLS: true, Messages: true,
 			NewServer: protocol.Servers(NewServer),
 			NewClient: func(ctx context.Context, cfg protocol.ClientConfig) (protocol.Client, error) {
 				return NewClient(ctx, v.name, cfg, v.opts...)
@@ -74,7 +74,7 @@ func init() {
 			Name: H3Name, Protocol: v.name, Language: "go", Tier: protocol.Production, Worker: protocol.WorkerGo,
 			Summary:   "connect-go handlers and clients over HTTP/3 (quic-go http3.Server and http3.Transport); quic transport only",
 			Libraries: protocol.GoLibraries("connectrpc.com/connect", "google.golang.org/protobuf", "github.com/quic-go/quic-go", "net/http"),
-			Sides:     protocol.ServerSide | protocol.ClientSide, QUIC: true,
+			Sides:     protocol.ServerSide | protocol.ClientSide, QUIC: true, Messages: true,
 			NewServer: protocol.Servers(NewH3Server),
 			NewClient: func(ctx context.Context, cfg protocol.ClientConfig) (protocol.Client, error) {
 				return NewH3Client(ctx, v.name, cfg, v.opts...)

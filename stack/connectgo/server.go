@@ -78,6 +78,7 @@ func newMux(svc contract.Service, cfg protocol.ServerConfig) *http.ServeMux {
 	mux.Handle(pbconnect.NewPersonServiceHandler(personHandler{svc}, opts))
 	mux.Handle(pbconnect.NewEchoServiceHandler(echoHandler{svc}, opts))
 	mux.Handle(pbconnect.NewTradeServiceHandler(tradeHandler{svc}, opts))
+	handleMessages(mux, cfg.Message, opts)
 	return mux
 }
 

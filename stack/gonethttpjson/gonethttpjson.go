@@ -52,13 +52,13 @@ func init() {
 		"net/http ServeMux server and net/http Client, encoding/json on both sides",
 		[]string{"net/http", "encoding/json"},
 		httpjson.ServerOptions(NewStdServer), protocol.Clients(NewStdClient))
-	std.OriginalTrades = true
+	std.OriginalTrades, std.Messages = true, true
 	protocol.RegisterStack(std)
 	protocol.RegisterStack(&protocol.Stack{
 		Name: H2Name, Protocol: httpjson.Name, Language: "go", Tier: protocol.Production, Worker: protocol.WorkerGo,
 		Summary:   "net/http Client over HTTP/2 (h2c prior knowledge; h2 over TLS), encoding/json",
 		Libraries: protocol.GoLibraries("net/http", "encoding/json"),
-		Sides:     protocol.ClientSide, TLS: true, OriginalTrades: true,
+		Sides:     protocol.ClientSide, TLS: true, OriginalTrades: true, Messages: true,
 		NewClient: protocol.Clients(NewStdClientH2),
 	})
 	protocol.RegisterStack(h3Stack())

@@ -41,7 +41,7 @@ func h3Stack() *protocol.Stack {
 		Name: H3Name, Protocol: httpjson.Name, Language: "go", Tier: protocol.Production, Worker: protocol.WorkerGo,
 		Summary:   "HTTP/3 over QUIC (quic-go http3.Server and http3.Transport), the ServeMux handler, net/http Client, encoding/json; quic transport only",
 		Libraries: protocol.GoLibraries("github.com/quic-go/quic-go", "net/http", "encoding/json"),
-		Sides:     protocol.ServerSide | protocol.ClientSide, QUIC: true, OriginalTrades: true,
+		Sides:     protocol.ServerSide | protocol.ClientSide, QUIC: true, OriginalTrades: true, Messages: true,
 		NewServer: httpjson.ServerOptions(NewH3Server), NewClient: protocol.Clients(NewH3Client),
 	}
 }

@@ -150,7 +150,9 @@ func (c *StdClient) send(ctx context.Context, op, method, path string, in any) (
 		return nil, fmt.Errorf("%w (%s)", httpjson.ErrClosed, op)
 	}
 	var body io.Reader
-	if in != nil {
+	if raw, ok := in.(rawJSON); ok {
+		body = bytes.NewReader(raw)
+	} else if in != nil {
 		b, err := json.Marshal(in)
 		if err != nil {
 			return nil, fmt.Errorf("http-json %s: %w", op, err)

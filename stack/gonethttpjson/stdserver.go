@@ -42,6 +42,7 @@ func NewStdServer(svc contract.Service, cfg protocol.ServerConfig) (*StdServer, 
 	mux.HandleFunc("GET "+httpjson.PathStats, s.stats)
 	mux.HandleFunc("POST "+httpjson.PathIncrement, s.increment)
 	mux.HandleFunc("GET "+httpjson.PathTrades, s.streamTrades)
+	s.handleMessages(cfg.Message)
 	// ServeMux answers a wrong method and an unknown route itself, in plain text; the
 	// protocol's refusals are JSON. So each path also gets a pattern without a method,
 	// which the ones above win over, answering 405 with the path's Allow header, and

@@ -20,6 +20,8 @@ import (
 // once.
 type AvroClient struct {
 	conn *grpcx.Conn
+	// message is the Avro schema of the message workload's type (nil: none).
+	message *grpcavro.MessageSchema
 }
 
 var _ protocol.Client = (*AvroClient)(nil)
@@ -31,7 +33,12 @@ func NewAvroClient(ctx context.Context, cfg protocol.ClientConfig) (*AvroClient,
 	if err != nil {
 		return nil, err
 	}
-	return &AvroClient{conn: conn}, nil
+	ms, err := avroSchema(cfg.Message)
+	if err != nil {
+		conn.Close()
+		return nil, err
+	}
+	return &AvroClient{conn: conn, message: ms}, nil
 }
 
 // Close closes the connection. It is safe to call more than once.

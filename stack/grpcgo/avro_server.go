@@ -24,7 +24,12 @@ import (
 // services do not have.
 func NewAvroServer(svc contract.Service, cfg protocol.ServerConfig) (*grpcx.Server, error) {
 	s := &avroServer{svc: svc}
+	ms, err := avroSchema(cfg.Message)
+	if err != nil {
+		return nil, err
+	}
 	return grpcx.NewServer(grpcavro.Name, cfg, func(gs *grpc.Server) {
+		avroMessages(gs, ms)
 		gs.RegisterService(&personServiceDesc, s)
 		gs.RegisterService(&echoServiceDesc, s)
 		gs.RegisterService(&tradeServiceDesc, s)

@@ -20,6 +20,7 @@ func NewProtoServer(svc contract.Service, cfg protocol.ServerConfig) (*grpcx.Ser
 		pb.RegisterPersonServiceServer(s, personServer{svc: svc})
 		pb.RegisterEchoServiceServer(s, echoServer{svc: svc})
 		pb.RegisterTradeServiceServer(s, tradeServer{svc: svc})
+		protoMessages(s, cfg.Message)
 		reflection.Register(s)
 	})
 }

@@ -53,6 +53,9 @@ type Announced struct {
 	// OriginalTrades says that the stack carries the REST vs gRPC original's trade
 	// (protocol.Stack.OriginalTrades); absent is false.
 	OriginalTrades bool `json:"original_trades,omitempty"`
+	// Messages are the sides that echo a user's own message (the message workload;
+	// protocol.Stack.Messages); absent is none.
+	Messages []string `json:"messages,omitempty"`
 }
 
 // File is stacks.json: the JVM worker's stacks, in registration order.
@@ -127,6 +130,11 @@ func (a Announced) check() error {
 			return fmt.Errorf("tls %q: want sides among %q, once each", a.TLS, a.Sides)
 		}
 	}
+	for _, s := range a.Messages {
+		if !slices.Contains(a.Sides, s) || !onceEach(a.Messages) {
+			return fmt.Errorf("messages %q: want sides among %q, once each", a.Messages, a.Sides)
+		}
+	}
 	for lib, v := range a.Libraries {
 		if lib == "" || v == "" {
 			return fmt.Errorf("library %q at version %q", lib, v)
@@ -153,12 +161,15 @@ func (a Announced) Stack() *protocol.Stack {
 	s := &protocol.Stack{
 		Name: a.Name, Protocol: a.Protocol, Language: a.Language, Tier: protocol.Tier(a.Tier),
 		Summary: a.Summary, Libraries: maps.Clone(a.Libraries), Worker: protocol.WorkerJava, Family: a.Family,
-		TLS: len(a.TLS) > 0, OriginalTrades: a.OriginalTrades,
+		TLS: len(a.TLS) > 0, OriginalTrades: a.OriginalTrades, Messages: len(a.Messages) > 0,
 	}
 	for _, name := range a.Sides {
 		s.Sides |= sides[name]
 		if s.TLS && !slices.Contains(a.TLS, name) {
 			s.TLSExcept |= sides[name]
+		}
+		if s.Messages && !slices.Contains(a.Messages, name) {
+			s.MessagesExcept |= sides[name]
 		}
 	}
 	return s

@@ -25,6 +25,8 @@ const (
 	serdeJSON = "1.0.154"
 	capnp     = "0.27.3"
 	capnpRPC  = "0.27.3"
+	// prostReflect carries a user's own message (the message workload's echo).
+	prostReflect = "0.16.5"
 )
 
 // Stacks are the Rust worker's stacks, in registration order.
@@ -37,19 +39,24 @@ var Stacks = []*protocol.Stack{
 			"tonic-prost":      tonic,
 			"tonic-reflection": tonic,
 			"prost":            prost,
+			"prost-reflect":    prostReflect,
 			"tokio":            tokio,
 		},
+		// The server echoes a user's message (prost-reflect); the client does not yet.
+		Messages: true, MessagesExcept: protocol.ClientSide,
 	},
 	{
 		Name: "axum", Protocol: "http-json", Sides: protocol.ServerSide,
 		Summary: "an axum router with serde_json bodies (HTTP/1.1 on hyper); TCP and Unix sockets",
 		Libraries: map[string]string{
-			"axum":       axum,
-			"hyper":      hyper,
-			"serde":      serde,
-			"serde_json": serdeJSON,
-			"tokio":      tokio,
+			"axum":          axum,
+			"hyper":         hyper,
+			"serde":         serde,
+			"serde_json":    serdeJSON,
+			"prost-reflect": prostReflect,
+			"tokio":         tokio,
 		},
+		Messages: true,
 	},
 	{
 		Name: "hyper", Protocol: "http-json", Sides: protocol.ClientSide,

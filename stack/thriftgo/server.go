@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/apache/thrift/lib/go/thrift"
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/contract/thriftwire"
@@ -36,8 +37,9 @@ type Server struct {
 	conf      *thrift.TConfiguration
 	framed    thrift.TTransportFactory
 	protocols thrift.TProtocolFactory
-	tls       *tls.Config // nil: plain text
-	compact   bool        // the encoding: compact, or binary
+	tls       *tls.Config                    // nil: plain text
+	compact   bool                           // the encoding: compact, or binary
+	message   protoreflect.MessageDescriptor // the message workload's type (nil: none)
 
 	active atomic.Int64   // calls being served, for Shutdown
 	wg     sync.WaitGroup // trade stream producers
@@ -68,6 +70,7 @@ func NewServer(svc contract.Service, proto string, cfg protocol.ServerConfig) (*
 		framed:    thrift.NewTFramedTransportFactoryConf(thrift.NewTTransportFactory(), conf),
 		protocols: factory(conf),
 		compact:   proto == thriftrpc.Compact,
+		message:   cfg.Message,
 		servers:   map[*thrift.TSimpleServer]*serverTransport{},
 		conns:     map[*serverConn]struct{}{},
 	}
@@ -259,7 +262,11 @@ type processorFactory struct{ s *Server }
 func (f processorFactory) GetProcessor(t thrift.TTransport) thrift.TProcessor {
 	c := t.(*serverConn) // the transports serverTransport.Accept returns
 	h := &handler{svc: f.s.svc, srv: f.s, conn: c}
-	return connProcessor{WirebenchProcessor: thriftwire.NewWirebenchProcessor(h), conn: c}
+	p := thriftwire.NewWirebenchProcessor(h)
+	if f.s.message != nil {
+		p.AddToProcessorMap(thriftrpc.MessageMethod, echoMessage{f.s.message})
+	}
+	return connProcessor{WirebenchProcessor: p, conn: c}
 }
 
 // connProcessor is the generated processor with two changes: its calls' contexts are

@@ -52,7 +52,7 @@ func init() {
 			Name: Name, Protocol: proto, Language: "go", Tier: protocol.Production, Worker: protocol.WorkerGo,
 			Summary:   "Thrift's TSimpleServer with the generated processor; a pool of generated clients, one connection per call in flight",
 			Libraries: libs,
-			Sides:     protocol.ServerSide | protocol.ClientSide, TLS: true, OriginalTrades: true,
+			Sides:     protocol.ServerSide | protocol.ClientSide, TLS: true, OriginalTrades: true, Messages: true,
 			NewServer: func(svc contract.Service, cfg protocol.ServerConfig) (protocol.Server, error) {
 				s, err := NewServer(svc, proto, cfg)
 				if err != nil {

@@ -64,7 +64,7 @@ func NewGenerator(ctx context.Context, res control.Resolved, target string, tc t
 	r := &Generator{Op: op, Model: model, outside: s.Call != nil}
 	cfg := protocol.ClientConfig{MaxMessageSize: s.MaxMessageSize, Options: s.ClientOptions, TLS: tc, NoProbe: noProbe,
 		// Callers are dealt to the clients round-robin, so none carries more than this.
-		Concurrency: (model.Concurrency + model.Connections - 1) / model.Connections}
+		Concurrency: (model.Concurrency + model.Connections - 1) / model.Connections, Message: s.MessageType()}
 	if res.Protocol.InProcess {
 		cfg.Local = contract.NewReference(ds)
 	} else {

@@ -120,7 +120,7 @@ func (w *Worker) RunServer(stream controlpb.Worker_RunServerServer) error {
 	}
 	srv, err := r.Server.NewServer(contract.NewReference(ds), protocol.ServerConfig{
 		MaxMessageSize: r.Spec.MaxMessageSize, Options: r.Spec.ServerOptions,
-		TLS: transport.TLS{CertPEM: setup.TlsCertPem, KeyPEM: setup.TlsKeyPem}})
+		TLS: transport.TLS{CertPEM: setup.TlsCertPem, KeyPEM: setup.TlsKeyPem}, Message: r.Spec.MessageType()})
 	if err != nil {
 		return status.Error(codes.InvalidArgument, err.Error())
 	}
@@ -177,6 +177,11 @@ func (w *Worker) resolve(b *controlpb.Benchmark, side protocol.Side) (control.Re
 		return control.Resolved{}, status.Error(codes.InvalidArgument, err.Error())
 	}
 	s.Call = call
+	msgs, err := control.MessagesOf(b)
+	if err != nil {
+		return control.Resolved{}, status.Error(codes.InvalidArgument, err.Error())
+	}
+	s.Params.Messages = msgs
 	s.ServerCPUs, s.ClientCPUs = nil, nil // the driver pins; a worker never does
 	// Nor does a worker shape or freeze: the driver's settings, at their defaults so
 	// that the spec validates.

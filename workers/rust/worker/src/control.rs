@@ -117,7 +117,12 @@ impl Worker for WorkerService {
         let addr = Addr::parse(&setup.listen).map_err(invalid)?;
         let ln = Listener::bind(&addr).await.map_err(|e| Status::unavailable(format!("listen on {addr}: {e}")))?;
         let svc = Arc::new(Reference::new(c.data));
-        let running = stack::serve(&b.protocol, &b.server_stack, svc, ln, c.limit).map_err(invalid)?;
+        let message = if b.workload == "message" {
+            Some(stack::message::descriptor(&b.message_schema, &b.message_name).map_err(invalid)?)
+        } else {
+            None
+        };
+        let running = stack::serve(&b.protocol, &b.server_stack, svc, ln, c.limit, message).map_err(invalid)?;
         let first = ServerStatus { address: running.addr.to_string(), proc: Some(proc_stats()?) };
         let (tx, rx) = mpsc::channel(4);
         let _ = tx.send(Ok(first)).await;

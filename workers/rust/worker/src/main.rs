@@ -195,7 +195,7 @@ async fn serve(f: &Flags) -> Result<(), String> {
     let addr = Addr::parse(need(&f.listen, "listen")?)?;
     let ln = Listener::bind(&addr).await.map_err(|e| format!("listen on {addr}: {e}"))?;
     let data = Dataset::new(contract::DEFAULT_SEED, contract::DEFAULT_SIZE)?;
-    let running = stack::serve(&protocol, &name, Arc::new(Reference::new(Arc::new(data))), ln, contract::DEFAULT_MAX_MESSAGE_SIZE as usize)?;
+    let running = stack::serve(&protocol, &name, Arc::new(Reference::new(Arc::new(data))), ln, contract::DEFAULT_MAX_MESSAGE_SIZE as usize, None)?;
     println!("listening on {}", running.addr);
     stdin_closed().await;
     running.stop().await;

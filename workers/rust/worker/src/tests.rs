@@ -24,7 +24,7 @@ async fn start(protocol: &str, server: &str, network: &str, dir: &std::path::Pat
         _ => Addr::Tcp("127.0.0.1:0".into()),
     };
     let ln = Listener::bind(&addr).await.unwrap();
-    stack::serve(protocol, server, Arc::new(Reference::new(data())), ln, LIMIT).unwrap()
+    stack::serve(protocol, server, Arc::new(Reference::new(data())), ln, LIMIT, None).unwrap()
 }
 
 fn temp_dir(name: &str) -> std::path::PathBuf {
@@ -100,7 +100,7 @@ async fn a_wrong_answer_and_a_dead_server_are_told_apart() {
     // A server with another data set answers GetPerson with another person.
     let ln = Listener::bind(&Addr::Tcp("127.0.0.1:0".into())).await.unwrap();
     let other = Arc::new(Reference::new(Arc::new(Dataset::new(2, 20).unwrap())));
-    let running = stack::serve("grpc-proto", "tonic", other, ln, LIMIT).unwrap();
+    let running = stack::serve("grpc-proto", "tonic", other, ln, LIMIT, None).unwrap();
     let c = AnyClient::connect("grpc-proto", "tonic", &running.addr, LIMIT, Arc::new(Counter::default())).await.unwrap();
     let w = Workload::new("person.get", Params::default(), data()).unwrap();
     assert_eq!(w.run(&c, 0).await.unwrap_err().kind(), "wrong_answer");

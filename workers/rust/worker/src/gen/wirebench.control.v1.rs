@@ -82,6 +82,26 @@ pub struct Benchmark {
     /// max_message_size bounds one message on both sides, in bytes.
     #[prost(int64, tag = "25")]
     pub max_message_size: i64,
+    /// The message workload (docs/your-service.md): message_name is the user's message,
+    /// defined in message_schema (a serialized google.protobuf.FileDescriptorSet with
+    /// every import), and message_data the messages sent, each in the protobuf binary
+    /// encoding, taken in turn. The driver reads the .proto and the data file, so a
+    /// worker on another host needs neither. The generator's settings that made the
+    /// data (when no data file was given) come for the record.
+    #[prost(string, tag = "31")]
+    pub message_name: ::prost::alloc::string::String,
+    #[prost(bytes = "vec", tag = "32")]
+    pub message_schema: ::prost::alloc::vec::Vec<u8>,
+    #[prost(bytes = "vec", repeated, tag = "33")]
+    pub message_data: ::prost::alloc::vec::Vec<::prost::alloc::vec::Vec<u8>>,
+    #[prost(int64, tag = "34")]
+    pub message_count: i64,
+    #[prost(int64, tag = "35")]
+    pub message_string_len: i64,
+    #[prost(int64, tag = "36")]
+    pub message_bytes_len: i64,
+    #[prost(int64, tag = "37")]
+    pub message_repeated: i64,
 }
 #[allow(clippy::all)]
 #[derive(Clone, PartialEq, ::prost::Message)]

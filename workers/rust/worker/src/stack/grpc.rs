@@ -185,7 +185,7 @@ impl TradeService for Handlers {
 }
 
 /// Serves svc on ln with tonic until shut down; messages up to limit bytes.
-pub fn serve(svc: Arc<Reference>, ln: Listener, limit: usize) -> Result<Running, String> {
+pub fn serve(svc: Arc<Reference>, ln: Listener, limit: usize, message: Option<prost_reflect::MessageDescriptor>) -> Result<Running, String> {
     let h = Handlers { svc };
     let reflection_v1 = tonic_reflection::server::Builder::configure()
         .register_encoded_file_descriptor_set(crate::generated::DESCRIPTOR)
@@ -200,7 +200,8 @@ pub fn serve(svc: Arc<Reference>, ln: Listener, limit: usize) -> Result<Running,
         .add_service(EchoServiceServer::new(h.clone()).max_decoding_message_size(limit).max_encoding_message_size(limit))
         .add_service(TradeServiceServer::new(h).max_decoding_message_size(limit).max_encoding_message_size(limit))
         .add_service(reflection_v1)
-        .add_service(reflection_v1alpha);
+        .add_service(reflection_v1alpha)
+        .add_optional_service(message.map(|d| crate::stack::message::MessageService::new(d, limit)));
     let addr = ln.addr();
     let (shutdown, signal) = Shutdown::new();
     let task = match ln {

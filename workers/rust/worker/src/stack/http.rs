@@ -220,9 +220,25 @@ async fn not_allowed(method: Method, uri: Uri) -> Response {
     (StatusCode::METHOD_NOT_ALLOWED, r).into_response()
 }
 
-/// The http-json routes over svc, request bodies bounded by limit bytes.
-pub fn router(svc: Arc<Reference>, limit: usize) -> Router {
-    Router::new()
+/// POST /message/echo of the message workload's type (stack::message).
+async fn echo_message(desc: Arc<prost_reflect::MessageDescriptor>, body: Result<Bytes, BytesRejection>) -> Answer<Response> {
+    let bytes = body.map_err(|r| {
+        let code = if r.status() == StatusCode::PAYLOAD_TOO_LARGE { Code::ResourceExhausted } else { Code::InvalidArgument };
+        Refusal(code, r.body_text())
+    })?;
+    let out = crate::stack::message::echo_json(&desc, &bytes).map_err(|m| Refusal(Code::InvalidArgument, m))?;
+    Ok(([(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))], out).into_response())
+}
+
+/// The http-json routes over svc, request bodies bounded by limit bytes, and the
+/// message workload's route when the server has a message type.
+pub fn router(svc: Arc<Reference>, limit: usize, message: Option<prost_reflect::MessageDescriptor>) -> Router {
+    let mut r = Router::new();
+    if let Some(d) = message {
+        let d = Arc::new(d);
+        r = r.route("/message/echo", post(move |body: Result<Bytes, BytesRejection>| echo_message(d.clone(), body)));
+    }
+    r
         .route("/persons", get(list_persons).post(create_person))
         .route("/persons/{id}", get(get_person))
         .route("/persons/{id}/links", get(get_person_links))
@@ -237,8 +253,8 @@ pub fn router(svc: Arc<Reference>, limit: usize) -> Router {
 }
 
 /// Serves svc on ln with axum until shut down.
-pub fn serve(svc: Arc<Reference>, ln: Listener, limit: usize) -> Result<Running, String> {
-    let app = router(svc, limit);
+pub fn serve(svc: Arc<Reference>, ln: Listener, limit: usize, message: Option<prost_reflect::MessageDescriptor>) -> Result<Running, String> {
+    let app = router(svc, limit, message);
     let addr = ln.addr();
     let (shutdown, signal) = Shutdown::new();
     let task = match ln {

@@ -5,6 +5,7 @@
 pub mod capnp;
 pub mod grpc;
 pub mod http;
+pub mod message;
 
 use std::sync::Arc;
 
@@ -96,12 +97,21 @@ impl Running {
     }
 }
 
-/// Serves svc with the named server stack on ln.
-pub fn serve(protocol: &str, stack: &str, svc: Arc<Reference>, ln: Listener, limit: usize) -> Result<Running, String> {
-    match (protocol, stack) {
-        ("grpc-proto", "tonic") => grpc::serve(svc, ln, limit),
-        ("http-json", "axum") => http::serve(svc, ln, limit),
-        ("capnp", "capnp-rpc") => capnp::serve(svc, ln, limit),
+/// Serves svc with the named server stack on ln; message is the message workload's
+/// type, which only tonic and axum echo (None for another workload).
+pub fn serve(
+    protocol: &str,
+    stack: &str,
+    svc: Arc<Reference>,
+    ln: Listener,
+    limit: usize,
+    message: Option<prost_reflect::MessageDescriptor>,
+) -> Result<Running, String> {
+    match (protocol, stack, message) {
+        ("grpc-proto", "tonic", m) => grpc::serve(svc, ln, limit, m),
+        ("http-json", "axum", m) => http::serve(svc, ln, limit, m),
+        ("capnp", "capnp-rpc", None) => capnp::serve(svc, ln, limit),
+        (_, _, Some(_)) => Err(format!("the {protocol} server stack {stack:?} does not echo a user's message (workload message)")),
         _ => Err(format!("no {protocol} server stack {stack:?} in the Rust worker")),
     }
 }

@@ -72,6 +72,15 @@ public abstract class Stack {
     return false;
   }
 
+  /**
+   * Whether the server echoes a user's own message (the message workload: its config's
+   * message type); announced as "messages": ["server"], so the driver refuses the
+   * workload on a stack without it.
+   */
+  public boolean servesMessages() {
+    return false;
+  }
+
   public boolean hasServer() {
     return false;
   }
@@ -156,10 +165,18 @@ public abstract class Stack {
     void close();
   }
 
-  /** A server's settings; tls is null for plain text. */
-  public record ServerConfig(Address listen, int maxMessageSize, Map<String, String> options, Tls.Server tls) {
+  /**
+   * A server's settings; tls is null for plain text; message is the message workload's
+   * type the server echoes, or null.
+   */
+  public record ServerConfig(Address listen, int maxMessageSize, Map<String, String> options, Tls.Server tls,
+      com.google.protobuf.Descriptors.Descriptor message) {
     public ServerConfig(Address listen, int maxMessageSize, Map<String, String> options) {
-      this(listen, maxMessageSize, options, null);
+      this(listen, maxMessageSize, options, null, null);
+    }
+
+    public ServerConfig(Address listen, int maxMessageSize, Map<String, String> options, Tls.Server tls) {
+      this(listen, maxMessageSize, options, tls, null);
     }
   }
 

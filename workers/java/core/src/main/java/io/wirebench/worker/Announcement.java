@@ -122,6 +122,9 @@ final class Announcement {
       if (s.originalTrades()) {
         o.put("original_trades", true);
       }
+      if (s.hasServer() && s.servesMessages()) {
+        o.putArray("messages").add("server");
+      }
       ArrayNode transports = o.putArray("transports");
       new TreeSet<>(s.transports()).forEach(transports::add);
       o.put("summary", s.summary());

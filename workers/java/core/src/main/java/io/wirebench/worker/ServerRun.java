@@ -39,7 +39,12 @@ final class ServerRun implements StreamObserver<ServerArgs> {
     Address listen = Address.parse(setup.getListen());
     Dataset ds = Dataset.of(b.getDataSeed(), b.getDataSize());
     int limit = Setups.messageLimit(b);
-    return stack.startServer(new Reference(ds), new Stack.ServerConfig(listen, limit, b.getServerOptionsMap(), tls));
+    com.google.protobuf.Descriptors.Descriptor message = Messages.of(b);
+    if (message != null && !stack.servesMessages()) {
+      throw new IllegalArgumentException("the " + stack.name() + " server stack of " + stack.protocol()
+          + " does not echo a user's message (workload message)");
+    }
+    return stack.startServer(new Reference(ds), new Stack.ServerConfig(listen, limit, b.getServerOptionsMap(), tls, message));
   }
 
   @Override

@@ -84,6 +84,12 @@ public abstract class GrpcJavaStack extends Stack {
     return true;
   }
 
+  /** grpc-proto's servers echo a user's message (MessageEcho); the Avro ones do not. */
+  @Override
+  public boolean servesMessages() {
+    return !avro;
+  }
+
   @Override
   public boolean hasClient() {
     return true;
@@ -104,7 +110,8 @@ public abstract class GrpcJavaStack extends Stack {
     checkSetup(cfg.listen(), cfg.options(), serverOptions(), true, cfg.tls() != null);
     GrpcSettings s = GrpcSettings.parse(name, cfg.options());
     List<io.grpc.BindableService> bindable = avro ? List.of() : ProtoServices.of(svc);
-    List<io.grpc.ServerServiceDefinition> defs = avro ? AvroServices.of(svc) : List.of();
+    List<io.grpc.ServerServiceDefinition> defs = avro ? AvroServices.of(svc)
+        : cfg.message() != null ? List.of(MessageEcho.of(cfg.message())) : List.of();
     // The server's handlers run on the production pool unless direct_executor says
     // otherwise; the server does not own it, so close() shuts it down.
     ForkJoinPool pool = s.productionServerExecutor() ? ServerExecutors.production() : null;

@@ -50,7 +50,9 @@ public final class JettyJacksonStack extends Stack {
   @Override
   public List<String> libraries() {
     return List.of("org.eclipse.jetty:jetty-server", "org.eclipse.jetty.ee10:jetty-ee10-servlet",
-        "org.eclipse.jetty:jetty-unixdomain-server", "com.fasterxml.jackson.core:jackson-databind");
+        "org.eclipse.jetty:jetty-unixdomain-server", "com.fasterxml.jackson.core:jackson-databind",
+        // JsonFormat, for a user's own message (MessageServlet)
+        "com.google.protobuf:protobuf-java-util");
   }
 
   @Override
@@ -66,6 +68,12 @@ public final class JettyJacksonStack extends Stack {
 
   @Override
   public boolean hasServer() {
+    return true;
+  }
+
+  /** The server echoes a user's message at /message/echo (MessageServlet). */
+  @Override
+  public boolean servesMessages() {
     return true;
   }
 
@@ -108,6 +116,9 @@ public final class JettyJacksonStack extends Stack {
     ctx.addServlet(new ServletHolder(new Servlets.Increment(svc, limit)), "/increment");
     ctx.addServlet(new ServletHolder(new Servlets.Stats(svc, limit)), "/stats");
     ctx.addServlet(new ServletHolder(new Servlets.Trades(svc, limit)), "/trades");
+    if (cfg.message() != null) {
+      ctx.addServlet(new ServletHolder(new MessageServlet(svc, limit, cfg.message())), "/message/echo");
+    }
     ctx.addServlet(new ServletHolder(new Servlets.NotFound(svc, limit)), "/");
     server.setHandler(ctx);
     server.setStopTimeout(0);

@@ -61,6 +61,15 @@ abstract class JsonServlet extends HttpServlet {
     return Json.MAPPER.readValue(new Bounded(req.getInputStream(), limit), type);
   }
 
+  /** Reads the whole body, bounded by the message limit. */
+  protected byte[] readBytes(HttpServletRequest req) throws IOException {
+    long n = req.getContentLengthLong();
+    if (n > limit) {
+      throw new TooLarge("request body of " + n + " bytes is over the limit of " + limit);
+    }
+    return new Bounded(req.getInputStream(), limit).readAllBytes();
+  }
+
   /** Answers 200 with v as JSON, one value and a newline. */
   protected static void writeJson(HttpServletResponse resp, Object v) throws IOException {
     byte[] body = Json.MAPPER.writeValueAsBytes(v);
