@@ -82,6 +82,11 @@ pub struct Benchmark {
     /// max_message_size bounds one message on both sides, in bytes.
     #[prost(int64, tag = "25")]
     pub max_message_size: i64,
+    /// call, for the workload "call", is the outside call the client makes (a user's own
+    /// gRPC, Connect or gRPC-Web method with its schema as a FileDescriptorSet, or an
+    /// HTTP endpoint): spec.Call as JSON. "" for every other workload.
+    #[prost(string, tag = "40")]
+    pub call: ::prost::alloc::string::String,
     /// The message workload (docs/your-service.md): message_name is the user's message,
     /// defined in message_schema (a serialized google.protobuf.FileDescriptorSet with
     /// every import), and message_data the messages sent, each in the protobuf binary
