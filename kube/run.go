@@ -95,12 +95,7 @@ func (r *Run) Do(ctx context.Context) (dir string, err error) {
 			r.logf("namespace %s kept (--keep)", s.Namespace)
 			return
 		}
-		cctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-		defer cancel()
-		r.logf("deleting namespace %s", s.Namespace)
-		if _, derr := r.Kubectl.Run(cctx, nil, "delete", "namespace", s.Namespace, "--wait=true", "--timeout=110s"); derr != nil {
-			r.logf("could not delete namespace %s: %v", s.Namespace, derr)
-		}
+		r.deleteNamespace()
 	}()
 	workers, err := s.Workers()
 	if err != nil {
@@ -142,6 +137,35 @@ func (r *Run) Do(ctx context.Context) (dir string, err error) {
 		return dir, Failed{Dir: dir, Exit: exit}
 	}
 	return dir, nil
+}
+
+// deleteNamespace deletes the run's namespace and waits until it is gone, with a
+// context of its own (ctx may be cancelled: Ctrl-C cleans up too). Pods on a node that
+// went away never confirm their end: after a minute they are deleted by force (the
+// node's kubelet, if it comes back, stops their containers).
+func (r *Run) deleteNamespace() {
+	ns := r.Spec.Namespace
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	r.logf("deleting namespace %s", ns)
+	if _, err := r.Kubectl.Run(ctx, nil, "delete", "namespace", ns, "--wait=false"); err != nil {
+		r.logf("could not delete namespace %s: %v", ns, err)
+		return
+	}
+	gone := func(d time.Duration) bool {
+		_, err := r.Kubectl.Run(ctx, nil, "wait", "--for=delete", "namespace/"+ns, "--timeout="+d.String())
+		return err == nil
+	}
+	if gone(time.Minute) {
+		return
+	}
+	r.logf("namespace %s still terminating after a minute: deleting its pods by force", ns)
+	if _, err := r.Kubectl.Run(ctx, nil, "-n", ns, "delete", "pods", "--all", "--force", "--grace-period=0"); err != nil {
+		r.logf("%v", err)
+	}
+	if !gone(time.Minute) {
+		r.logf("namespace %s is still terminating: see kubectl get all -n %s", ns, ns)
+	}
 }
 
 func (r *Run) logf(format string, a ...any) {

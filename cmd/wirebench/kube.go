@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"time"
 
 	"github.com/wirebench/wirebench/kube"
@@ -45,10 +44,8 @@ func (c *kubeCmd) Run(e *env) error {
 		if c.Suite != "" || c.Filter != "" || c.Smoke {
 			return usagef("--resume: the suite, --filter and --smoke come from the run's journal")
 		}
-		if st, err := os.Stat(filepath.Join(c.Resume, "journal.jsonl")); err != nil || st.IsDir() {
-			if _, err2 := os.Stat(c.Resume); err2 != nil {
-				return usagef("--resume %s: %v", c.Resume, err2)
-			}
+		if st, err := os.Stat(c.Resume); err != nil || !st.IsDir() {
+			return usagef("--resume %s: not a results directory of a run", c.Resume)
 		}
 	} else {
 		suite := c.Suite

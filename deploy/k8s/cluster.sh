@@ -170,10 +170,13 @@ up() {
   cgroup_dirs >"$RUN/cgroup-roots"
   while read -r root; do
     mkdir -p "$root/$CG"
-    [ -e "$root/$CG/cpuset.cpus" ] && cat "$root/cpuset.cpus" >"$root/$CG/cpuset.cpus" && cat "$root/cpuset.mems" >"$root/$CG/cpuset.mems"
-    for i in $(seq 1 "$NODES"); do
-      mkdir -p "$root/$CG/node$i"
-      [ -e "$root/$CG/node$i/cpuset.cpus" ] && cat "$root/cpuset.cpus" >"$root/$CG/node$i/cpuset.cpus" && cat "$root/cpuset.mems" >"$root/$CG/node$i/cpuset.mems"
+    for d in "$root/$CG" $(seq -f "$root/$CG/node%g" 1 "$NODES"); do
+      mkdir -p "$d"
+      # a cpuset cgroup takes no process until it has CPUs and memory nodes
+      if [ -e "$d/cpuset.cpus" ]; then
+        cat "$root/cpuset.cpus" >"$d/cpuset.cpus"
+        cat "$root/cpuset.mems" >"$d/cpuset.mems"
+      fi
     done
   done <"$RUN/cgroup-roots"
   mkdir -p /sys/fs/cgroup/pids/$CG/daemons
@@ -278,6 +281,7 @@ EOF
   : >"$DATA/resolv.conf" # the pods' search path and nameserver come from the kubelet alone
 
   for i in $(seq 1 "$NODES"); do node_up "$i"; done
+  bash "$here/images.sh" --no-import
   images_import
   for i in $(seq 1 "$NODES"); do
     wait_for "node wbk8s-node$i Ready" 120 "$KUBECTL" --kubeconfig "$DATA/admin.kubeconfig" wait --for=condition=Ready "node/wbk8s-node$i" --timeout=1s
@@ -364,9 +368,11 @@ imageGCHighThresholdPercent: 100
 imageGCLowThresholdPercent: 99
 serializeImagePulls: false
 EOF
-  start "containerd-node$i" ip netns exec "$ns" containerd --config "$d/containerd.toml"
+  # nsenter, not `ip netns exec`: that one also gives the process a mount namespace of
+  # its own, and the kubelet's volume mounts must be seen by containerd and runc.
+  start "containerd-node$i" nsenter --net="/run/netns/$ns" containerd --config "$d/containerd.toml"
   wait_for "containerd of node $i" 60 ctr --address "$r/containerd.sock" version
-  start "kubelet-node$i" ip netns exec "$ns" "$KUBE" kubelet --config "$d/kubelet.yaml" \
+  start "kubelet-node$i" nsenter --net="/run/netns/$ns" "$KUBE" kubelet --config "$d/kubelet.yaml" \
     --kubeconfig "$DATA/kubelet$i.kubeconfig" --hostname-override "wbk8s-node$i" --node-ip "$ip" \
     --root-dir "$d/kubelet" --cert-dir "$d/kubelet/pki"
 }
@@ -415,8 +421,10 @@ down() {
   # Cgroups, deepest first, in every hierarchy (the kubelets' kubepods trees included).
   if [ -e "$RUN/cgroup-roots" ]; then
     while read -r root; do
-      [ -d "$root/$CG" ] && find "$root/$CG" -depth -type d -exec rmdir {} \; 2>/dev/null || true
-      [ -d "$root/$CG" ] && say "cgroup $root/$CG could not be removed"
+      if [ -d "$root/$CG" ]; then
+        find "$root/$CG" -depth -type d -exec rmdir {} \; 2>/dev/null || true
+        if [ -d "$root/$CG" ]; then say "cgroup $root/$CG could not be removed"; fi
+      fi
     done <"$RUN/cgroup-roots"
   fi
   # The network: deleting a namespace deletes its links, routes and iptables rules.
