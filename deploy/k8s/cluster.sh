@@ -152,8 +152,9 @@ current-context: wirebench-local
 EOF
 }
 
-cgroup_dirs() { # every v1 hierarchy's root, from mountinfo
-  awk '$9 == "cgroup" {print $5}' /proc/self/mountinfo
+cgroup_dirs() { # every hierarchy's root, from mountinfo (up makes ours in the v1 ones;
+  # the kubelets add theirs to the v2 one of a hybrid layout too)
+  awk '$9 == "cgroup" || $9 == "cgroup2" {print $5}' /proc/self/mountinfo
 }
 
 up() {
@@ -168,7 +169,12 @@ up() {
   # What down restores.
   for s in $KUBELET_SYSCTLS; do echo "$s $(sysctl -n "$s")"; done >"$RUN/sysctls"
   cgroup_dirs >"$RUN/cgroup-roots"
-  while read -r root; do
+  # The kubelets write these whatever their root directory (the device plugins' socket,
+  # the containers' log links): down removes them when up made them.
+  for d in /var/lib/kubelet /var/log/containers /var/lib/cni /run/containerd; do
+    [ -e "$d" ] || echo "$d" >>"$RUN/made-dirs"
+  done
+  grep -v unified "$RUN/cgroup-roots" | while read -r root; do
     mkdir -p "$root/$CG"
     for d in "$root/$CG" $(seq -f "$root/$CG/node%g" 1 "$NODES"); do
       mkdir -p "$d"
@@ -178,7 +184,7 @@ up() {
         cat "$root/cpuset.mems" >"$d/cpuset.mems"
       fi
     done
-  done <"$RUN/cgroup-roots"
+  done
   mkdir -p /sys/fs/cgroup/pids/$CG/daemons
 
   # The network: one bridge, a namespace per node.
@@ -389,7 +395,7 @@ images_import() {
   rm -rf "$tmp"
   for i in $(seq 1 "$NODES"); do
     for t in "$DATA"/images/*.tar; do
-      ctr --address "$RUN/node$i/containerd.sock" -n k8s.io images import --no-unpack "$t" >/dev/null
+      ctr --address "$RUN/node$i/containerd.sock" -n k8s.io images import "$t" >/dev/null
     done
   done
 }
@@ -439,9 +445,10 @@ down() {
   if [ -e "$RUN/sysctls" ]; then
     while read -r s v; do sysctl -qw "$s=$v" || say "could not restore $s=$v"; done <"$RUN/sysctls"
   fi
+  if [ -e "$RUN/made-dirs" ]; then
+    while read -r d; do rm -rf "$d"; done <"$RUN/made-dirs"
+  fi
   rm -rf "$RUN" "$DATA"
-  # containerd's shims leave their socket directory; the kubelets their log links.
-  rmdir /run/containerd/s /run/containerd 2>/dev/null || true
   say "down"
 }
 

@@ -73,7 +73,7 @@ if [ "$jvm" != no ]; then
     while read -r lib; do
       libs+=("$(readlink -f "$lib")=$lib")
     done < <(find "$work/java" -type f \( -name '*.so' -o -perm -u+x \) -exec ldd {} + 2>/dev/null \
-              | grep -oE '(/[^ ]+\.so[^ ]*)' | sort -u)
+              | awk '$2 == "=>" && $3 ~ /^\// {print $3} $1 ~ /^\/.*ld-linux/ {print $1}' | sort -u)
     jvmfiles=("$work/java=/opt/java")
     for j in "${jars[@]}"; do [ -e "$j" ] && jvmfiles+=("$j=/opt/wirebench/$(basename "$j")"); done
     "$img" -o "$out/wirebench-jvm.tar" -tag wirebench-jvm:dev \
