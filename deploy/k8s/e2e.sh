@@ -83,7 +83,7 @@ step "3. a wrong token"
 server_ip=$(k -n wirebench get pod wirebench-server-0 -o jsonpath='{.status.podIP}')
 client_ip=$(k -n wirebench get pod wirebench-client-0 -o jsonpath='{.status.podIP}')
 openssl rand -hex 32 >"$OUT/wrong-token"
-if "$wb" bench -p grpc-proto --smoke --server-worker "tcp://$server_ip:7070" --client-worker "tcp://$client_ip:7070" \
+if "$wb" bench -p grpc-proto --server-worker "tcp://$server_ip:7070" --client-worker "tcp://$client_ip:7070" \
     --token-file "$OUT/wrong-token" >"$OUT/wrong-token.out" 2>&1; then
   fail "a run with a wrong token succeeded"
 fi
@@ -99,7 +99,7 @@ python3 - "$results/results.json" <<'EOF' || fail "the results do not show worke
 import json, sys
 r = json.load(open(sys.argv[1]))
 ws = r["environment"]["workers"]
-hosts = {w["role"]: w.get("host", {}).get("hostname") for w in ws}
+hosts = {w["role"]: w.get("hostname") for w in ws}
 print("e2e: workers", hosts, file=sys.stderr)
 server = hosts.get("server")
 assert server and server.startswith("wirebench-server-"), hosts
