@@ -29,6 +29,9 @@ type Spec struct {
 	Token        string   // the token the workers demand (written to the Secret only)
 	RunArgs      []string // the driver's arguments after `wirebench`: run SUITE --filter ... or run --resume results/<time>
 	Stage        bool     // the driver waits for a results directory to be copied in (resume)
+	// LocalWorkers: no worker pods; the driver spawns its workers in its own pod, as a
+	// local run does (the JVM stacks: the JVM worker takes no token, docs/java-worker.md).
+	LocalWorkers bool
 }
 
 // Port is the workers' control port.
@@ -52,17 +55,20 @@ func (s Spec) WorkerURLs() (server string, clients []string) {
 
 // Workers is the namespace, the Secret and the workers, as a List kubectl applies.
 func (s Spec) Workers() ([]byte, error) {
-	return list(
-		obj{"apiVersion": "v1", "kind": "Namespace", "metadata": obj{
+	objs := []obj{
+		{"apiVersion": "v1", "kind": "Namespace", "metadata": obj{
 			"name":   s.Namespace,
 			"labels": obj{"app.kubernetes.io/name": "wirebench", "pod-security.kubernetes.io/enforce": "restricted"},
 		}},
-		obj{"apiVersion": "v1", "kind": "Secret", "type": "Opaque",
+		{"apiVersion": "v1", "kind": "Secret", "type": "Opaque",
 			"metadata":   s.meta("wirebench-token", ""),
 			"stringData": obj{"token": s.Token}},
-		s.service("server"), s.statefulSet("server", 1),
-		s.service("client"), s.statefulSet("client", s.Clients),
-	)
+	}
+	if !s.LocalWorkers {
+		objs = append(objs, s.service("server"), s.statefulSet("server", 1),
+			s.service("client"), s.statefulSet("client", s.Clients))
+	}
+	return list(objs...)
 }
 
 // Driver is the driver pod: an init container that waits for a staged results
@@ -177,6 +183,9 @@ func (s Spec) statefulSet(role string, replicas int) obj {
 // DriverArgs are the driver container's arguments: RunArgs, the workers and the token.
 func (s Spec) DriverArgs() []string {
 	args := append([]string{}, s.RunArgs...)
+	if s.LocalWorkers {
+		return args
+	}
 	server, clients := s.WorkerURLs()
 	args = append(args, "--server-worker", server)
 	for _, c := range clients {

@@ -86,7 +86,11 @@ func (f Failed) Error() string {
 // of its own). It returns the local results directory.
 func (r *Run) Do(ctx context.Context) (dir string, err error) {
 	s := r.Spec
-	r.logf("namespace %s: token Secret, 1 server worker, %d client workers (image %s)", s.Namespace, s.Clients, s.Image)
+	if s.LocalWorkers {
+		r.logf("namespace %s: a driver pod that spawns its own workers (image %s)", s.Namespace, s.Image)
+	} else {
+		r.logf("namespace %s: token Secret, 1 server worker, %d client workers (image %s)", s.Namespace, s.Clients, s.Image)
+	}
 	if _, err := r.Kubectl.Run(ctx, nil, "get", "namespace", s.Namespace); err == nil {
 		return "", fmt.Errorf("namespace %s exists already: another run's? (kubectl delete namespace %s)", s.Namespace, s.Namespace)
 	}
@@ -104,11 +108,13 @@ func (r *Run) Do(ctx context.Context) (dir string, err error) {
 	if _, err := r.Kubectl.Run(ctx, workers, "apply", "-f", "-"); err != nil {
 		return "", err
 	}
-	placed, err := r.waitWorkers(ctx)
-	if err != nil {
-		return "", err
+	if !s.LocalWorkers {
+		placed, err := r.waitWorkers(ctx)
+		if err != nil {
+			return "", err
+		}
+		r.logf("workers ready: %s", placed)
 	}
-	r.logf("workers ready: %s", placed)
 	s.Stage = r.Resume != ""
 	if s.Stage {
 		s.RunArgs = []string{"run", "--resume", "results/" + filepath.Base(r.Resume)}

@@ -25,6 +25,7 @@ type kubeCmd struct {
 	WorkerCPU string        `name:"worker-cpu" default:"1" help:"Each worker's CPU request and limit."`
 	WorkerMem string        `name:"worker-memory" default:"1Gi" help:"Each worker's memory request and limit."`
 	DriverCPU string        `name:"driver-cpu" default:"500m" help:"The driver's CPU request and limit."`
+	Local     bool          `name:"local-workers" help:"No worker pods: the driver pod spawns its workers itself, pinned to the suite's CPUs within its node (for the JVM stacks, whose worker takes no token: use --image wirebench-jvm:dev and --driver-cpu 2)."`
 	Out       string        `short:"o" default:"results" help:"Where results/<time>/ is copied back to."`
 	Keep      bool          `help:"Leave the namespace and its pods after the run (to look at them)."`
 	Ready     time.Duration `default:"5m" help:"How long the workers (and the driver) may take to start."`
@@ -73,7 +74,7 @@ func (c *kubeCmd) Run(e *env) error {
 		Spec: kube.Spec{
 			Namespace: c.Namespace, Image: c.Image, HelperImage: c.Helper, Clients: c.Clients,
 			WorkerCPU: c.WorkerCPU, WorkerMemory: c.WorkerMem, DriverCPU: c.DriverCPU, DriverMemory: "1Gi",
-			Token: tok, RunArgs: args,
+			Token: tok, RunArgs: args, LocalWorkers: c.Local,
 		},
 		Out: c.Out, Resume: c.Resume, Keep: c.Keep, Ready: c.Ready, Timeout: c.Timeout, Log: e.stderr,
 	}
