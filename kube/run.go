@@ -56,6 +56,8 @@ type Run struct {
 	Ready   time.Duration // how long the workers may take to be ready
 	Timeout time.Duration // how long the driver may run
 	Log     io.Writer     // progress lines and the driver's output
+
+	nodeGone bool // a node of the run's pods is not Ready: its pods will not confirm their end
 }
 
 // NewToken is a random token of 64 hex digits.
@@ -147,8 +149,9 @@ func (r *Run) Do(ctx context.Context) (dir string, err error) {
 
 // deleteNamespace deletes the run's namespace and waits until it is gone, with a
 // context of its own (ctx may be cancelled: Ctrl-C cleans up too). Pods on a node that
-// went away never confirm their end: after a minute they are deleted by force (the
-// node's kubelet, if it comes back, stops their containers).
+// went away never confirm their end: they are deleted by force at once when the run
+// saw a node go, else after a minute (the node's kubelet, if it comes back, stops their
+// containers).
 func (r *Run) deleteNamespace() {
 	ns := r.Spec.Namespace
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
@@ -162,10 +165,10 @@ func (r *Run) deleteNamespace() {
 		_, err := r.Kubectl.Run(ctx, nil, "wait", "--for=delete", "namespace/"+ns, "--timeout="+d.String())
 		return err == nil
 	}
-	if gone(time.Minute) {
+	if !r.nodeGone && gone(time.Minute) {
 		return
 	}
-	r.logf("namespace %s still terminating after a minute: deleting its pods by force", ns)
+	r.logf("deleting the pods of namespace %s by force (a node is gone, or they did not end in a minute)", ns)
 	if _, err := r.Kubectl.Run(ctx, nil, "-n", ns, "delete", "pods", "--all", "--force", "--grace-period=0"); err != nil {
 		r.logf("%v", err)
 	}
@@ -271,6 +274,7 @@ func (r *Run) checkNodes(ctx context.Context, pods []pod) error {
 	}
 	for _, p := range pods {
 		if why, ok := bad[p.Spec.NodeName]; ok && p.Spec.NodeName != "" {
+			r.nodeGone = true
 			return fmt.Errorf("node %s, where the %s runs, is not Ready (%s): its kubelet stopped reporting or the node went away", p.Spec.NodeName, role(p), why)
 		}
 	}
