@@ -26,6 +26,7 @@ type kubeCmd struct {
 	WorkerMem string        `name:"worker-memory" default:"1Gi" help:"Each worker's memory request and limit."`
 	DriverCPU string        `name:"driver-cpu" default:"500m" help:"The driver's CPU request and limit."`
 	Local     bool          `name:"local-workers" help:"No worker pods: the driver pod spawns its workers itself, pinned to the suite's CPUs within its node (for the JVM stacks, whose worker takes no token: use --image wirebench-jvm:dev and --driver-cpu 2)."`
+	DriverMem string        `name:"driver-memory" default:"1Gi" help:"The driver's memory request and limit (with --local-workers, the workers' too)."`
 	Out       string        `short:"o" default:"results" help:"Where results/<time>/ is copied back to."`
 	Keep      bool          `help:"Leave the namespace and its pods after the run (to look at them)."`
 	Ready     time.Duration `default:"5m" help:"How long the workers (and the driver) may take to start."`
@@ -73,7 +74,7 @@ func (c *kubeCmd) Run(e *env) error {
 		Kubectl: kube.Kubectl{Path: path, Context: c.Context, Stderr: e.stderr},
 		Spec: kube.Spec{
 			Namespace: c.Namespace, Image: c.Image, HelperImage: c.Helper, Clients: c.Clients,
-			WorkerCPU: c.WorkerCPU, WorkerMemory: c.WorkerMem, DriverCPU: c.DriverCPU, DriverMemory: "1Gi",
+			WorkerCPU: c.WorkerCPU, WorkerMemory: c.WorkerMem, DriverCPU: c.DriverCPU, DriverMemory: c.DriverMem,
 			Token: tok, RunArgs: args, LocalWorkers: c.Local,
 		},
 		Out: c.Out, Resume: c.Resume, Keep: c.Keep, Ready: c.Ready, Timeout: c.Timeout, Log: e.stderr,
