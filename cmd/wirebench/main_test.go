@@ -51,6 +51,10 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{[]string{"call", "--protocol", "http-json", "get-person"}, "--target"},
 		{[]string{"call", "--protocol", "direct", "--data-size", "0", "stats"}, "data set size"},
 		{[]string{"call", "--protocol", "direct", "--person", "{", "create-person"}, "not a JSON person"},
+		{[]string{"kube", "--clients", "0"}, "--clients 0"},
+		{[]string{"kube", "--kubectl", "/nonexistent/kubectl"}, "--kubectl /nonexistent/kubectl"},
+		{[]string{"kube", "--kubectl", "true", "--resume", "/nonexistent"}, "not a results directory"},
+		{[]string{"kube", "--kubectl", "true", "--resume", ".", "quick"}, "come from the run's journal"},
 	} {
 		code, _, stderr := runCLI(t, c.args...)
 		if code != exitUsage || !strings.Contains(stderr, c.want) {
