@@ -74,6 +74,12 @@ if [ "$jvm" != no ]; then
       libs+=("$(readlink -f "$lib")=$lib")
     done < <(find "$work/java" -type f \( -name '*.so' -o -perm -u+x \) -exec ldd {} + 2>/dev/null \
               | awk '$2 == "=>" && $3 ~ /^\// {print $3} $1 ~ /^\/.*ld-linux/ {print $1}' | sort -u)
+    # And the C libraries the jars' native code (Netty's epoll, extracted to /tmp at run
+    # time) links that the runtime itself does not: libdl, libpthread, librt, libgcc_s.
+    for lib in libdl.so.2 libpthread.so.0 librt.so.1 libm.so.6 libgcc_s.so.1 libz.so.1; do
+      f=/lib/x86_64-linux-gnu/$lib
+      [ -e "$f" ] && libs+=("$(readlink -f "$f")=$f")
+    done
     jvmfiles=("$work/java=/opt/java")
     for j in "${jars[@]}"; do [ -e "$j" ] && jvmfiles+=("$j=/opt/wirebench/$(basename "$j")"); done
     "$img" -o "$out/wirebench-jvm.tar" -tag wirebench-jvm:dev \
