@@ -51,11 +51,15 @@ base=(-user 65532:65532 -entrypoint wirebench -passwd -dir /tmp:1777
 "$img" -o "$out/wirebench.tar" -tag wirebench:dev \
   -env PATH=/usr/local/bin:/usr/bin:/bin -env SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt "${base[@]}"
 
-say "busybox:1.37.0 from $(/bin/busybox 2>&1 | head -1)"
-links=()
-for a in $(/bin/busybox --list); do links+=(-symlink "/bin/$a=busybox"); done
-"$img" -o "$out/busybox.tar" -tag busybox:1.37.0 -dir /tmp:1777 -passwd -entrypoint sh \
-  -env PATH=/bin "${links[@]}" /bin/busybox=/bin/busybox
+if [ -x /bin/busybox ]; then
+  say "busybox:1.37.0 from $(/bin/busybox 2>&1 | head -1)"
+  links=()
+  for a in $(/bin/busybox --list); do links+=(-symlink "/bin/$a=busybox"); done
+  "$img" -o "$out/busybox.tar" -tag busybox:1.37.0 -dir /tmp:1777 -passwd -entrypoint sh \
+    -env PATH=/bin "${links[@]}" /bin/busybox=/bin/busybox
+else
+  say "busybox:1.37.0 skipped: no /bin/busybox (cluster.sh up installs busybox-static)"
+fi
 
 jars=("$repo/workers/java/target/wirebench-worker.jar" "$repo/workers/java/target/wirebench-worker-originals-2.12.jar")
 if [ "$jvm" != no ]; then
