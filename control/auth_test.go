@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wirebench/wirebench/transport"
+	"github.com/wirebench/wirebench/protocol/transport"
 )
 
 func TestNeedsAuth(t *testing.T) {

@@ -10,10 +10,10 @@ import (
 
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/control/controlpb"
-	"github.com/wirebench/wirebench/load"
-	"github.com/wirebench/wirebench/record"
 	"github.com/wirebench/wirebench/results"
+	"github.com/wirebench/wirebench/results/record"
 	"github.com/wirebench/wirebench/spec"
+	"github.com/wirebench/wirebench/spec/load"
 )
 
 // BenchmarkMessage is the control message of a resolved benchmark: its target and

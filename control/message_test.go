@@ -13,9 +13,9 @@ import (
 
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/control/controlpb"
-	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/spec"
+	"github.com/wirebench/wirebench/spec/load"
 	"github.com/wirebench/wirebench/spec/spectest"
 )
 

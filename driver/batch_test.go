@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wirebench/wirebench/engine"
 	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
+	"github.com/wirebench/wirebench/workers/go/engine"
 )
 
 // spawnLog is an Options.Binary that writes a line per worker it starts ("pid

@@ -6,12 +6,12 @@ import (
 	"os"
 	"time"
 
-	"github.com/wirebench/wirebench/capacity"
 	"github.com/wirebench/wirebench/control"
 	"github.com/wirebench/wirebench/control/controlpb"
-	"github.com/wirebench/wirebench/engine"
+	"github.com/wirebench/wirebench/driver/capacity"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/results"
+	"github.com/wirebench/wirebench/workers/go/engine"
 )
 
 // Capacity runs a capacity search on one target (res.Spec.Capacity must be set):

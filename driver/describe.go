@@ -3,12 +3,12 @@ package driver
 import (
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/control"
+	"github.com/wirebench/wirebench/driver/launch"
 	"github.com/wirebench/wirebench/internal/cpuset"
-	"github.com/wirebench/wirebench/launch"
-	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
+	"github.com/wirebench/wirebench/spec/load"
 )
 
 // DescribeResolved is r's description in results before anything is measured: its

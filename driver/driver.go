@@ -10,15 +10,15 @@ import (
 
 	"github.com/wirebench/wirebench/control"
 	"github.com/wirebench/wirebench/control/controlpb"
-	"github.com/wirebench/wirebench/engine"
+	"github.com/wirebench/wirebench/driver/launch"
 	"github.com/wirebench/wirebench/internal/nspair"
-	"github.com/wirebench/wirebench/launch"
-	"github.com/wirebench/wirebench/load"
-	"github.com/wirebench/wirebench/record"
+	"github.com/wirebench/wirebench/protocol/transport"
 	"github.com/wirebench/wirebench/results"
+	"github.com/wirebench/wirebench/results/record"
+	"github.com/wirebench/wirebench/results/stats"
 	"github.com/wirebench/wirebench/spec"
-	"github.com/wirebench/wirebench/stats"
-	"github.com/wirebench/wirebench/transport"
+	"github.com/wirebench/wirebench/spec/load"
+	"github.com/wirebench/wirebench/workers/go/engine"
 )
 
 // Options of a driver.

@@ -19,12 +19,12 @@ import (
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/control"
 	"github.com/wirebench/wirebench/control/controlpb"
-	"github.com/wirebench/wirebench/engine"
 	"github.com/wirebench/wirebench/internal/testbin"
-	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
+	"github.com/wirebench/wirebench/spec/load"
 	_ "github.com/wirebench/wirebench/stack/all"
+	"github.com/wirebench/wirebench/workers/go/engine"
 )
 
 var binary string

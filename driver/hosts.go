@@ -12,13 +12,13 @@ import (
 
 	"github.com/wirebench/wirebench/control"
 	"github.com/wirebench/wirebench/control/controlpb"
+	"github.com/wirebench/wirebench/driver/launch"
 	"github.com/wirebench/wirebench/internal/cpuset"
 	"github.com/wirebench/wirebench/internal/host"
 	"github.com/wirebench/wirebench/internal/nspair"
-	"github.com/wirebench/wirebench/launch"
+	"github.com/wirebench/wirebench/protocol/transport"
 	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
-	"github.com/wirebench/wirebench/transport"
 )
 
 // CheckHosts validates h (spec.Hosts.Validate) and that this machine can do what it

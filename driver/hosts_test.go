@@ -15,15 +15,15 @@ import (
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/wirebench/wirebench/contract"
-	"github.com/wirebench/wirebench/engine"
+	"github.com/wirebench/wirebench/driver/launch"
 	"github.com/wirebench/wirebench/internal/nspair"
 	"github.com/wirebench/wirebench/internal/testtool"
-	"github.com/wirebench/wirebench/launch"
-	"github.com/wirebench/wirebench/link"
-	"github.com/wirebench/wirebench/load"
-	"github.com/wirebench/wirebench/record"
 	"github.com/wirebench/wirebench/results"
+	"github.com/wirebench/wirebench/results/record"
 	"github.com/wirebench/wirebench/spec"
+	"github.com/wirebench/wirebench/spec/link"
+	"github.com/wirebench/wirebench/spec/load"
+	"github.com/wirebench/wirebench/workers/go/engine"
 )
 
 // The tests of runs across hosts stand hosts in with network namespaces: a pair

@@ -10,13 +10,13 @@ import (
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/control"
 	"github.com/wirebench/wirebench/control/controlpb"
+	"github.com/wirebench/wirebench/driver/launch"
 	"github.com/wirebench/wirebench/internal/nspair"
-	"github.com/wirebench/wirebench/launch"
-	"github.com/wirebench/wirebench/link"
-	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/protocol"
-	"github.com/wirebench/wirebench/record"
+	"github.com/wirebench/wirebench/results/record"
 	"github.com/wirebench/wirebench/spec"
+	"github.com/wirebench/wirebench/spec/link"
+	"github.com/wirebench/wirebench/spec/load"
 )
 
 // A JVM client behind a link calls a Go server through the `wirebench link` proxy it

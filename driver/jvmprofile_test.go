@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/control/controlpb"
+	"github.com/wirebench/wirebench/driver/launch"
 	"github.com/wirebench/wirebench/internal/nspair"
-	"github.com/wirebench/wirebench/launch"
 	"github.com/wirebench/wirebench/protocol"
 )
 

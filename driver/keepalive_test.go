@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/control/controlpb"
-	"github.com/wirebench/wirebench/record"
 	"github.com/wirebench/wirebench/results"
+	"github.com/wirebench/wirebench/results/record"
 	"github.com/wirebench/wirebench/spec"
 )
 

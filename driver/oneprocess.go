@@ -13,13 +13,13 @@ import (
 
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/control"
-	"github.com/wirebench/wirebench/engine"
 	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/protocol/transport"
 	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
-	"github.com/wirebench/wirebench/sysstat"
-	"github.com/wirebench/wirebench/transport"
-	"github.com/wirebench/wirebench/worker"
+	"github.com/wirebench/wirebench/workers/go"
+	"github.com/wirebench/wirebench/workers/go/engine"
+	"github.com/wirebench/wirebench/workers/go/sysstat"
 )
 
 // RunOneProcess measures a comparison group the way a Go program that compares

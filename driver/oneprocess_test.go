@@ -10,11 +10,11 @@ import (
 
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/control"
-	"github.com/wirebench/wirebench/engine"
-	"github.com/wirebench/wirebench/load"
+	"github.com/wirebench/wirebench/protocol/transport"
 	"github.com/wirebench/wirebench/spec"
-	"github.com/wirebench/wirebench/sysstat"
-	"github.com/wirebench/wirebench/transport"
+	"github.com/wirebench/wirebench/spec/load"
+	"github.com/wirebench/wirebench/workers/go/engine"
+	"github.com/wirebench/wirebench/workers/go/sysstat"
 )
 
 // lineSpec is rpcecho's benchmark: echo+stats of "Hello World" (11 B), one caller,

@@ -7,8 +7,8 @@ import (
 
 	"github.com/wirebench/wirebench/control"
 	"github.com/wirebench/wirebench/control/controlpb"
+	"github.com/wirebench/wirebench/driver/launch"
 	"github.com/wirebench/wirebench/internal/nspair"
-	"github.com/wirebench/wirebench/launch"
 )
 
 // Server is a server of one stack running in a worker process of its kind, for

@@ -14,9 +14,9 @@ import (
 
 	"github.com/wirebench/wirebench/control"
 	"github.com/wirebench/wirebench/control/controlpb"
-	"github.com/wirebench/wirebench/launch"
+	"github.com/wirebench/wirebench/driver/launch"
+	"github.com/wirebench/wirebench/protocol/transport"
 	"github.com/wirebench/wirebench/results"
-	"github.com/wirebench/wirebench/transport"
 )
 
 // launchOptions are what opt says of the workers of a benchmark whose JVM options are

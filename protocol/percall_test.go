@@ -8,8 +8,8 @@ import (
 
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
+	"github.com/wirebench/wirebench/protocol/transport"
 	_ "github.com/wirebench/wirebench/stack/all"
-	"github.com/wirebench/wirebench/transport"
 )
 
 // PerCall opens exactly one connection per call (the stacks' own checks of the target

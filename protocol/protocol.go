@@ -17,8 +17,8 @@ import (
 	"sync"
 
 	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/protocol/transport"
 	"github.com/wirebench/wirebench/spec"
-	"github.com/wirebench/wirebench/transport"
 )
 
 // DefaultMaxMessageSize is the default limit on one request or response message, on

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/wirebench/wirebench/protocol"
-	"github.com/wirebench/wirebench/transport"
+	"github.com/wirebench/wirebench/protocol/transport"
 )
 
 // streamOnly is a Server of stream listeners alone, as every TCP protocol's is.

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/wirebench/wirebench/contract"
-	"github.com/wirebench/wirebench/transport"
+	"github.com/wirebench/wirebench/protocol/transport"
 )
 
 // Tier says how a stack is written, after the tiers of the benchmark suites people

@@ -8,8 +8,8 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/wirebench/wirebench/record"
 	"github.com/wirebench/wirebench/results"
+	"github.com/wirebench/wirebench/results/record"
 )
 
 // fixture is the results file the renderers' golden files are made from. It

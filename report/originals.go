@@ -6,9 +6,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/wirebench/wirebench/originals"
 	"github.com/wirebench/wirebench/results"
-	"github.com/wirebench/wirebench/stats"
+	"github.com/wirebench/wirebench/results/stats"
+	"github.com/wirebench/wirebench/suite/originals"
 )
 
 // The views a suite gets by declaring an original (SuiteInfo.Original) or deviations,

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wirebench/wirebench/originals"
 	"github.com/wirebench/wirebench/results"
-	"github.com/wirebench/wirebench/stats"
+	"github.com/wirebench/wirebench/results/stats"
+	"github.com/wirebench/wirebench/suite/originals"
 )
 
 // pairedOriginal has four findings over a run's benchmarks: two targets of one closed

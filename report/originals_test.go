@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/wirebench/wirebench/internal/golden"
-	"github.com/wirebench/wirebench/originals"
 	"github.com/wirebench/wirebench/results"
+	"github.com/wirebench/wirebench/suite/originals"
 )
 
 // originalsFixture is a run of rest-vs-grpc at the original's headline setup, in part:

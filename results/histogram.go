@@ -3,7 +3,7 @@ package results
 import (
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/wirebench/wirebench/record"
+	"github.com/wirebench/wirebench/results/record"
 )
 
 // LatencyFrom summarises a histogram of values in nanoseconds as a Latency in

@@ -3,7 +3,7 @@ package results
 import (
 	"time"
 
-	"github.com/wirebench/wirebench/record"
+	"github.com/wirebench/wirebench/results/record"
 )
 
 // Interval is one phase of one fork of one benchmark as the driver saw it: the

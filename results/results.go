@@ -80,7 +80,7 @@ type SkippedPair struct {
 	Why         string `json:"why"`
 }
 
-// OriginalRef names an original's published figures (suites/originals/NAME.yaml) and,
+// OriginalRef names an original's published figures (suite/bundled/originals/NAME.yaml) and,
 // when the suite reproduces one of its setups only, that setup.
 type OriginalRef struct {
 	Name  string `json:"name"`

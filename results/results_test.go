@@ -14,7 +14,7 @@ import (
 	"github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/wirebench/wirebench/internal/golden"
-	"github.com/wirebench/wirebench/record"
+	"github.com/wirebench/wirebench/results/record"
 )
 
 func ptr[T any](v T) *T { return &v }

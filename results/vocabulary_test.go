@@ -3,9 +3,9 @@ package results_test
 import (
 	"testing"
 
-	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
+	"github.com/wirebench/wirebench/spec/load"
 )
 
 // A results file names what the settings said in the settings' own words: a value

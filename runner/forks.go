@@ -12,9 +12,9 @@ import (
 
 	"github.com/wirebench/wirebench/driver"
 	"github.com/wirebench/wirebench/results"
+	"github.com/wirebench/wirebench/results/summary"
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/suite"
-	"github.com/wirebench/wirebench/summary"
 )
 
 // measuredOf is what an earlier run measured of a benchmark, from its journaled

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wirebench/wirebench/record"
 	"github.com/wirebench/wirebench/results"
+	"github.com/wirebench/wirebench/results/record"
 )
 
 var t0 = time.Date(2026, 11, 27, 22, 0, 0, 123456789, time.UTC)

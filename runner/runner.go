@@ -20,12 +20,12 @@ import (
 	"github.com/wirebench/wirebench/driver"
 	"github.com/wirebench/wirebench/internal/cpuset"
 	"github.com/wirebench/wirebench/internal/host"
-	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/report"
 	"github.com/wirebench/wirebench/results"
+	"github.com/wirebench/wirebench/results/summary"
 	"github.com/wirebench/wirebench/spec"
+	"github.com/wirebench/wirebench/spec/load"
 	"github.com/wirebench/wirebench/suite"
-	"github.com/wirebench/wirebench/summary"
 )
 
 // Options of a run.

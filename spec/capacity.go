@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wirebench/wirebench/load"
+	"github.com/wirebench/wirebench/spec/load"
 )
 
 // Capacity asks for the highest open-loop rate a target sustains within a latency

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/wirebench/wirebench/link"
-	"github.com/wirebench/wirebench/transport"
+	"github.com/wirebench/wirebench/protocol/transport"
+	"github.com/wirebench/wirebench/spec/link"
 )
 
 // Hosts says where a run's workers are and what lies between them. The zero Hosts

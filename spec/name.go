@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/wirebench/wirebench/contract"
-	"github.com/wirebench/wirebench/load"
+	"github.com/wirebench/wirebench/spec/load"
 )
 
 // Name returns the benchmark's stable name: series/transport/workload[params]/load,

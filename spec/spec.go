@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/contract"
-	"github.com/wirebench/wirebench/load"
+	"github.com/wirebench/wirebench/spec/load"
 )
 
 // Spec is one benchmark. The zero value is not valid: start from Default.

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/contract"
-	"github.com/wirebench/wirebench/load"
+	"github.com/wirebench/wirebench/spec/load"
 )
 
 func TestName(t *testing.T) {

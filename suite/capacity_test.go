@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/spec"
+	"github.com/wirebench/wirebench/spec/load"
 )
 
 // A load block with capacity makes capacity searches: the open model from the start

@@ -10,7 +10,7 @@ import (
 
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/protocol"
-	"github.com/wirebench/wirebench/transport"
+	"github.com/wirebench/wirebench/protocol/transport"
 )
 
 // target is one entry of targets: a protocol, where it runs, and its overrides.

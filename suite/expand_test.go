@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/contract"
-	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/spec"
+	"github.com/wirebench/wirebench/spec/load"
 )
 
 func TestExpansionOrder(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/wirebench/wirebench/suite"
-	"github.com/wirebench/wirebench/suites"
+	"github.com/wirebench/wirebench/suite/bundled"
 )
 
 // FuzzParse holds Parse to three promises on any input: it returns (no panic, no
@@ -15,7 +15,7 @@ import (
 // every time, to uniquely named benchmarks.
 func FuzzParse(f *testing.F) {
 	for _, name := range suite.Bundled() {
-		data, err := fs.ReadFile(suites.FS, name+".yaml")
+		data, err := fs.ReadFile(bundled.FS, name+".yaml")
 		if err != nil {
 			f.Fatal(err)
 		}

@@ -5,8 +5,8 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/spec"
+	"github.com/wirebench/wirebench/spec/load"
 )
 
 // loadKeys are the keys of a load block (spec.LoadKeys), and capacityKeys those of

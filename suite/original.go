@@ -5,11 +5,11 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/wirebench/wirebench/originals"
+	"github.com/wirebench/wirebench/suite/originals"
 )
 
 // Original names the original experiment a suite reproduces: its published figures
-// (suites/originals/NAME.yaml) and, when the suite reproduces one of its setups
+// (suite/bundled/originals/NAME.yaml) and, when the suite reproduces one of its setups
 // only, that setup.
 type Original struct {
 	Name, Setup string
@@ -22,7 +22,7 @@ type Deviation struct {
 }
 
 // readOriginal reads the original key: the name of an original's published figures
-// (suites/originals/NAME.yaml), or a mapping of that name and one of its setups. The
+// (suite/bundled/originals/NAME.yaml), or a mapping of that name and one of its setups. The
 // figures must load: a suite that declares an original whose figures are missing or
 // malformed would print no Original vs wirebench table and not say why.
 func (c *checker) readOriginal(n *yaml.Node, load func(string) (*originals.Original, error)) *Original {

@@ -7,7 +7,7 @@ import (
 
 	_ "github.com/wirebench/wirebench/stack/all"
 
-	"github.com/wirebench/wirebench/originals"
+	"github.com/wirebench/wirebench/suite/originals"
 )
 
 const originalSuite = `original: %s
@@ -39,10 +39,10 @@ func TestOriginalAndDeviations(t *testing.T) {
 // is an error at the original key, carrying the figures file's own position.
 func TestOriginalErrors(t *testing.T) {
 	malformed := func(string) (*originals.Original, error) {
-		return originals.Parse("suites/originals/bad.yaml", []byte("name: bad\ntitle: [\n"))
+		return originals.Parse("suite/bundled/originals/bad.yaml", []byte("name: bad\ntitle: [\n"))
 	}
 	broken := func(string) (*originals.Original, error) {
-		return originals.Parse("suites/originals/bad.yaml", []byte("name: bad\ntitle: t\nsources: []\n"))
+		return originals.Parse("suite/bundled/originals/bad.yaml", []byte("name: bad\ntitle: t\nsources: []\n"))
 	}
 	for _, tc := range []struct {
 		name, original string
@@ -50,8 +50,8 @@ func TestOriginalErrors(t *testing.T) {
 		want           string
 	}{
 		{"missing", "nope", originals.Load, `s.yaml:1:11: original: no published figures for an original named "nope" (known: akka-http-vs-grpc, grpc-bench, metrifier, metrifier-v1, rest-vs-grpc, rpcecho, rpcecho-2022)`},
-		{"syntax", "bad", malformed, `s.yaml:1:11: original: suites/originals/bad.yaml:1:1: YAML syntax`},
-		{"malformed", "bad", broken /* the first line names the suite, the rest the figures file */, "suites/originals/bad.yaml:3:10: sources: want a list of at least one entry"},
+		{"syntax", "bad", malformed, `s.yaml:1:11: original: suite/bundled/originals/bad.yaml:1:1: YAML syntax`},
+		{"malformed", "bad", broken /* the first line names the suite, the rest the figures file */, "suite/bundled/originals/bad.yaml:3:10: sources: want a list of at least one entry"},
 		{"no such setup", "{name: metrifier, setup: moon}", originals.Load, `s.yaml:1:36: original.setup: metrifier has no setup "moon" (its setups: local, cloud)`},
 		{"no name", "{setup: local}", originals.Load, `s.yaml:1:11: original: missing name`},
 	} {

@@ -5,10 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wirebench/wirebench/load"
-	"github.com/wirebench/wirebench/originals"
 	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/spec/load"
 	"github.com/wirebench/wirebench/suite"
+	"github.com/wirebench/wirebench/suite/originals"
 )
 
 // Every bundled suite that declares an original runs each of that original's findings

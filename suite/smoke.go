@@ -3,8 +3,8 @@ package suite
 import (
 	"time"
 
-	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/spec"
+	"github.com/wirebench/wirebench/spec/load"
 )
 
 // Smoke limits: a smoke run checks that every benchmark of a suite runs, through the

@@ -25,13 +25,13 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/wirebench/wirebench/contract"
-	"github.com/wirebench/wirebench/load"
-	"github.com/wirebench/wirebench/originals"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/results"
+	"github.com/wirebench/wirebench/results/stats"
 	"github.com/wirebench/wirebench/spec"
-	"github.com/wirebench/wirebench/stats"
-	"github.com/wirebench/wirebench/suites"
+	"github.com/wirebench/wirebench/spec/load"
+	"github.com/wirebench/wirebench/suite/bundled"
+	"github.com/wirebench/wirebench/suite/originals"
 )
 
 // Benchmark is one expanded benchmark of a suite.
@@ -336,8 +336,8 @@ func Load(nameOrPath string) (*Suite, error) {
 	ext := filepath.Ext(nameOrPath)
 	isPath := strings.ContainsRune(nameOrPath, '/') || strings.ContainsRune(nameOrPath, filepath.Separator) || ext == ".yaml" || ext == ".yml"
 	if !isPath {
-		if data, err := fs.ReadFile(suites.FS, nameOrPath+".yaml"); err == nil {
-			return Parse("suites/"+nameOrPath+".yaml", data)
+		if data, err := fs.ReadFile(bundled.FS, nameOrPath+".yaml"); err == nil {
+			return Parse("suite/bundled/"+nameOrPath+".yaml", data)
 		}
 		if _, err := os.Stat(nameOrPath); err != nil {
 			return nil, fmt.Errorf("unknown suite %q (bundled: %s); or give the path of a suite file", nameOrPath, strings.Join(Bundled(), ", "))
@@ -352,7 +352,7 @@ func Load(nameOrPath string) (*Suite, error) {
 
 // Bundled returns the names of the bundled suites, sorted.
 func Bundled() []string {
-	names, err := suites.Names()
+	names, err := bundled.Names()
 	if err != nil {
 		// The embedded directory is part of the binary; it cannot fail to list.
 		panic(errors.Join(errors.New("suite: listing bundled suites"), err))

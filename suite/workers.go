@@ -3,9 +3,9 @@ package suite
 import (
 	"go.yaml.in/yaml/v3"
 
-	"github.com/wirebench/wirebench/link"
+	"github.com/wirebench/wirebench/protocol/transport"
 	"github.com/wirebench/wirebench/spec"
-	"github.com/wirebench/wirebench/transport"
+	"github.com/wirebench/wirebench/spec/link"
 )
 
 // workersKeys are the keys of a suite's workers block: where its workers run

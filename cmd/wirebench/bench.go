@@ -13,19 +13,19 @@ import (
 
 	"github.com/alecthomas/kong"
 
-	"github.com/wirebench/wirebench/conform"
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/control"
 	"github.com/wirebench/wirebench/driver"
 	"github.com/wirebench/wirebench/internal/units"
-	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/protocol/conform"
+	"github.com/wirebench/wirebench/protocol/transport"
 	"github.com/wirebench/wirebench/report"
 	"github.com/wirebench/wirebench/results"
+	"github.com/wirebench/wirebench/results/summary"
 	"github.com/wirebench/wirebench/runner"
 	"github.com/wirebench/wirebench/spec"
-	"github.com/wirebench/wirebench/summary"
-	"github.com/wirebench/wirebench/transport"
+	"github.com/wirebench/wirebench/spec/load"
 )
 
 // targetFlags say what is measured and where: the protocol and its stacks, the

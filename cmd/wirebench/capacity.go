@@ -9,12 +9,12 @@ import (
 
 	"github.com/wirebench/wirebench/control"
 	"github.com/wirebench/wirebench/driver"
-	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/report"
 	"github.com/wirebench/wirebench/results"
+	"github.com/wirebench/wirebench/results/summary"
 	"github.com/wirebench/wirebench/runner"
 	"github.com/wirebench/wirebench/spec"
-	"github.com/wirebench/wirebench/summary"
+	"github.com/wirebench/wirebench/spec/load"
 )
 
 type capacityCmd struct {

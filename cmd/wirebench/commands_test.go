@@ -17,8 +17,8 @@ import (
 
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/results"
+	"github.com/wirebench/wirebench/results/store"
 	"github.com/wirebench/wirebench/spec"
-	"github.com/wirebench/wirebench/store"
 	"github.com/wirebench/wirebench/suite"
 )
 

@@ -3,8 +3,8 @@ package main
 import (
 	"fmt"
 
-	"github.com/wirebench/wirebench/compare"
 	"github.com/wirebench/wirebench/results"
+	"github.com/wirebench/wirebench/results/compare"
 )
 
 type compareCmd struct {

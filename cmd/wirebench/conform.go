@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/wirebench/wirebench/conform"
 	"github.com/wirebench/wirebench/internal/units"
 	"github.com/wirebench/wirebench/protocol"
-	"github.com/wirebench/wirebench/transport"
+	"github.com/wirebench/wirebench/protocol/conform"
+	"github.com/wirebench/wirebench/protocol/transport"
 )
 
 type conformCmd struct {

@@ -7,10 +7,10 @@ import (
 	"io/fs"
 	"os"
 
-	"github.com/wirebench/wirebench/compare"
-	"github.com/wirebench/wirebench/history"
 	"github.com/wirebench/wirebench/results"
-	"github.com/wirebench/wirebench/store"
+	"github.com/wirebench/wirebench/results/compare"
+	"github.com/wirebench/wirebench/results/history"
+	"github.com/wirebench/wirebench/results/store"
 )
 
 type gateCmd struct {

@@ -6,8 +6,8 @@ import (
 	"os"
 	"time"
 
-	"github.com/wirebench/wirebench/history"
-	"github.com/wirebench/wirebench/store"
+	"github.com/wirebench/wirebench/results/history"
+	"github.com/wirebench/wirebench/results/store"
 )
 
 type historyCmd struct {

@@ -2,8 +2,8 @@ package main
 
 import (
 	"github.com/wirebench/wirebench/driver"
-	"github.com/wirebench/wirebench/link"
 	"github.com/wirebench/wirebench/spec"
+	"github.com/wirebench/wirebench/spec/link"
 )
 
 // hostFlags place the workers of bench and run and put a link between them

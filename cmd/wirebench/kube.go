@@ -7,7 +7,7 @@ import (
 	"os/exec"
 	"time"
 
-	"github.com/wirebench/wirebench/kube"
+	"github.com/wirebench/wirebench/runner/kube"
 )
 
 // kubeCmd runs a suite on a Kubernetes cluster through kubectl (package kube).

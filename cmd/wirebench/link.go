@@ -5,9 +5,9 @@ import (
 	"io"
 	"os"
 
-	"github.com/wirebench/wirebench/link"
-	"github.com/wirebench/wirebench/link/proxy"
-	"github.com/wirebench/wirebench/transport"
+	"github.com/wirebench/wirebench/protocol/transport"
+	"github.com/wirebench/wirebench/spec/link"
+	"github.com/wirebench/wirebench/spec/link/proxy"
 )
 
 // linkCmd is the link proxy a client worker starts beside itself (worker/linkproc.go);

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/driver"
-	"github.com/wirebench/wirebench/metrics"
+	"github.com/wirebench/wirebench/internal/metrics"
 	"github.com/wirebench/wirebench/runner"
 )
 

@@ -5,10 +5,10 @@ import (
 	"math"
 	"time"
 
-	"github.com/wirebench/wirebench/compare"
 	"github.com/wirebench/wirebench/results"
+	"github.com/wirebench/wirebench/results/compare"
+	"github.com/wirebench/wirebench/results/summary"
 	"github.com/wirebench/wirebench/spec"
-	"github.com/wirebench/wirebench/summary"
 )
 
 type planCmd struct {

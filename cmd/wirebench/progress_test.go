@@ -11,8 +11,8 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/wirebench/wirebench/driver"
-	"github.com/wirebench/wirebench/record"
 	"github.com/wirebench/wirebench/results"
+	"github.com/wirebench/wirebench/results/record"
 	"github.com/wirebench/wirebench/runner"
 )
 

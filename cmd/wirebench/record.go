@@ -6,7 +6,7 @@ import (
 	"io"
 
 	"github.com/wirebench/wirebench/results"
-	"github.com/wirebench/wirebench/store"
+	"github.com/wirebench/wirebench/results/store"
 )
 
 // storeFlag names the results store of history, gate and the recording commands.

@@ -16,11 +16,11 @@ import (
 	"github.com/vbauerster/mpb/v8/decor"
 	"golang.org/x/sys/unix"
 
-	"github.com/wirebench/wirebench/compare"
-	"github.com/wirebench/wirebench/engine"
 	"github.com/wirebench/wirebench/report"
+	"github.com/wirebench/wirebench/results/compare"
 	"github.com/wirebench/wirebench/runner"
 	"github.com/wirebench/wirebench/suite"
+	"github.com/wirebench/wirebench/workers/go/engine"
 )
 
 type runCmd struct {

@@ -13,8 +13,8 @@ import (
 	"github.com/wirebench/wirebench/driver"
 	"github.com/wirebench/wirebench/internal/units"
 	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/protocol/transport"
 	"github.com/wirebench/wirebench/spec"
-	"github.com/wirebench/wirebench/transport"
 )
 
 // dataFlags choose the data set; a server and the clients that verify its answers must

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wirebench/wirebench/driver/launch"
 	"github.com/wirebench/wirebench/internal/nspair"
 	"github.com/wirebench/wirebench/internal/testtool"
-	"github.com/wirebench/wirebench/launch"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"

@@ -1,8 +1,8 @@
 package main
 
 import (
+	"github.com/wirebench/wirebench/protocol/transport"
 	"github.com/wirebench/wirebench/spec"
-	"github.com/wirebench/wirebench/transport"
 )
 
 // benchTLSFlags put TLS between the benchmark's client and server (the "tls"

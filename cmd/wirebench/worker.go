@@ -10,8 +10,8 @@ import (
 	"google.golang.org/grpc"
 
 	"github.com/wirebench/wirebench/control"
-	"github.com/wirebench/wirebench/transport"
-	"github.com/wirebench/wirebench/worker"
+	"github.com/wirebench/wirebench/protocol/transport"
+	"github.com/wirebench/wirebench/workers/go"
 )
 
 type workerCmd struct {

@@ -21,7 +21,7 @@ import (
 	"github.com/moby/patternmatcher/ignorefile"
 	"golang.org/x/mod/modfile"
 
-	"github.com/wirebench/wirebench/launch"
+	"github.com/wirebench/wirebench/driver/launch"
 )
 
 // repoRoot is the repository, from this package's directory (where go test runs).

@@ -23,7 +23,7 @@ import (
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/internal/testtool"
 	"github.com/wirebench/wirebench/protocol"
-	"github.com/wirebench/wirebench/transport"
+	"github.com/wirebench/wirebench/protocol/transport"
 )
 
 // Target is a running server of one protocol on one transport (or, for an in-process

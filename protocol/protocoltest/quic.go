@@ -12,7 +12,7 @@ import (
 	"github.com/quic-go/quic-go"
 
 	"github.com/wirebench/wirebench/protocol"
-	"github.com/wirebench/wirebench/transport"
+	"github.com/wirebench/wirebench/protocol/transport"
 )
 
 // speaksQUIC reports whether the stacks run over QUIC (both: a QUIC stack paired

@@ -14,10 +14,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wirebench/wirebench/conform"
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/protocol"
-	"github.com/wirebench/wirebench/transport"
+	"github.com/wirebench/wirebench/protocol/conform"
+	"github.com/wirebench/wirebench/protocol/transport"
 )
 
 // Run runs the whole conformance suite for the named protocol's default stacks over

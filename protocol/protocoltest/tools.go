@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/internal/testtool"
-	"github.com/wirebench/wirebench/transport"
+	"github.com/wirebench/wirebench/protocol/transport"
 )
 
 // Curl runs curl against the HTTP server at addr (TCP, or a Unix socket with

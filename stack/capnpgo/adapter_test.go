@@ -17,8 +17,8 @@ import (
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/capnprpc"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
+	"github.com/wirebench/wirebench/protocol/transport"
 	"github.com/wirebench/wirebench/stack/capnpgo"
-	"github.com/wirebench/wirebench/transport"
 )
 
 // expectClosed reads from c until the server closes it, failing if that takes longer

@@ -17,7 +17,7 @@ import (
 	"github.com/wirebench/wirebench/internal/units"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/capnprpc"
-	"github.com/wirebench/wirebench/transport"
+	"github.com/wirebench/wirebench/protocol/transport"
 )
 
 // Client is a contract.Service over one Cap'n Proto RPC connection. It is safe for

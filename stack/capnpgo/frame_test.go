@@ -18,7 +18,7 @@ import (
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/capnprpc"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
-	"github.com/wirebench/wirebench/transport"
+	"github.com/wirebench/wirebench/protocol/transport"
 )
 
 // claim returns a frame header announcing one segment of body bytes, followed by the

@@ -15,9 +15,9 @@ import (
 	"github.com/wirebench/wirebench/contract/capnpwire"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/capnprpc"
+	"github.com/wirebench/wirebench/protocol/transport"
 	"github.com/wirebench/wirebench/stack/internal/accept"
 	"github.com/wirebench/wirebench/stack/internal/drain"
-	"github.com/wirebench/wirebench/transport"
 )
 
 // Server serves a contract.Service over Cap'n Proto RPC. Each accepted connection gets

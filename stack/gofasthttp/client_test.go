@@ -15,8 +15,8 @@ import (
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
+	"github.com/wirebench/wirebench/protocol/transport"
 	"github.com/wirebench/wirebench/stack/gofasthttp"
-	"github.com/wirebench/wirebench/transport"
 )
 
 // cannedPeer is a server that answers every request with answer, written by hand, and

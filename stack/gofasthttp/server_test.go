@@ -22,8 +22,8 @@ import (
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/httpjson"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
+	"github.com/wirebench/wirebench/protocol/transport"
 	"github.com/wirebench/wirebench/stack/gofasthttp"
-	"github.com/wirebench/wirebench/transport"
 )
 
 var testData = contract.MustDataset(contract.DefaultSeed, contract.DefaultSize)

@@ -23,9 +23,9 @@ import (
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/httpjson"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
+	"github.com/wirebench/wirebench/protocol/transport"
 	"github.com/wirebench/wirebench/stack/gonethttpjson"
 	"github.com/wirebench/wirebench/stack/gotunedjson"
-	"github.com/wirebench/wirebench/transport"
 )
 
 // serveHTTP serves h with a plain net/http server on a loopback port.

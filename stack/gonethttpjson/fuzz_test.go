@@ -13,7 +13,7 @@ import (
 
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/protocol"
-	"github.com/wirebench/wirebench/transport"
+	"github.com/wirebench/wirebench/protocol/transport"
 )
 
 // FuzzHandlers posts arbitrary bodies to the routes that read one, on the server of

@@ -11,8 +11,8 @@ import (
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/httpjson"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
+	"github.com/wirebench/wirebench/protocol/transport"
 	"github.com/wirebench/wirebench/stack/gonethttpjson"
-	"github.com/wirebench/wirebench/transport"
 )
 
 // protoServer serves the production server's handler from a net/http server of the

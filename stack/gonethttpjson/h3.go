@@ -28,8 +28,8 @@ import (
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/httpjson"
+	"github.com/wirebench/wirebench/protocol/transport"
 	"github.com/wirebench/wirebench/stack/internal/h3x"
-	"github.com/wirebench/wirebench/transport"
 )
 
 // H3Name is the HTTP/3 stack: both sides over quic-go's http3, encoding/json.

@@ -10,8 +10,8 @@ import (
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/httpjson"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
+	"github.com/wirebench/wirebench/protocol/transport"
 	"github.com/wirebench/wirebench/stack/gonethttpjson"
-	"github.com/wirebench/wirebench/transport"
 )
 
 // The HTTP/3 stack passes the conformance suite over QUIC (its only transport),

@@ -15,7 +15,7 @@ import (
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/httpjson"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
-	"github.com/wirebench/wirebench/transport"
+	"github.com/wirebench/wirebench/protocol/transport"
 )
 
 // rawExchange writes req on a new connection to s and reads one response.

@@ -10,7 +10,7 @@ import (
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/netrpcgob"
-	"github.com/wirebench/wirebench/transport"
+	"github.com/wirebench/wirebench/protocol/transport"
 )
 
 // Client is a contract.Service over one net/rpc connection. It is safe for concurrent

@@ -12,9 +12,9 @@ import (
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/netrpcgob"
+	"github.com/wirebench/wirebench/protocol/transport"
 	"github.com/wirebench/wirebench/stack/internal/accept"
 	"github.com/wirebench/wirebench/stack/internal/drain"
-	"github.com/wirebench/wirebench/transport"
 )
 
 // Server serves a contract.Service over net/rpc with gob. It is safe for concurrent

@@ -16,8 +16,8 @@ import (
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/httpjson"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
+	"github.com/wirebench/wirebench/protocol/transport"
 	"github.com/wirebench/wirebench/stack/gotunedjson"
-	"github.com/wirebench/wirebench/transport"
 )
 
 func TestMain(m *testing.M) {

@@ -14,7 +14,7 @@ import (
 	"github.com/wirebench/wirebench/internal/answers"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/httpjson"
-	"github.com/wirebench/wirebench/transport"
+	"github.com/wirebench/wirebench/protocol/transport"
 )
 
 const (

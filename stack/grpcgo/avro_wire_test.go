@@ -23,8 +23,8 @@ import (
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/grpcavro"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
+	"github.com/wirebench/wirebench/protocol/transport"
 	"github.com/wirebench/wirebench/stack/internal/grpcx"
-	"github.com/wirebench/wirebench/transport"
 )
 
 // TestRequestsCarryAvroContentType: the client's calls go to grpc-proto's method

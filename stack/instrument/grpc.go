@@ -13,8 +13,8 @@ import (
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/internal/answers"
 	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/protocol/transport"
 	"github.com/wirebench/wirebench/stack/internal/grpcx"
-	"github.com/wirebench/wirebench/transport"
 )
 
 // codec is what differs between the gRPC protocols: the content type and the

@@ -30,11 +30,11 @@ import (
 	"github.com/wirebench/wirebench/protocol/grpcproto"
 	"github.com/wirebench/wirebench/protocol/httpjson"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
+	"github.com/wirebench/wirebench/protocol/transport"
 	_ "github.com/wirebench/wirebench/stack/all"
 	"github.com/wirebench/wirebench/stack/gofasthttp"
 	"github.com/wirebench/wirebench/stack/instrument"
-	"github.com/wirebench/wirebench/sysstat"
-	"github.com/wirebench/wirebench/transport"
+	"github.com/wirebench/wirebench/workers/go/sysstat"
 )
 
 // TestConformance runs the conformance suite with the instrument as the client,

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wirebench/wirebench/driver/launch"
 	"github.com/wirebench/wirebench/internal/testtool"
-	"github.com/wirebench/wirebench/launch"
 	"github.com/wirebench/wirebench/stack/jvm"
 )
 

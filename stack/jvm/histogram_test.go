@@ -15,7 +15,7 @@ import (
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/wirebench/wirebench/record"
+	"github.com/wirebench/wirebench/results/record"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/histogram-go.txt, and stacks.json from the built jars (make jvm-stacks)")

@@ -19,15 +19,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wirebench/wirebench/conform"
 	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/driver/launch"
 	"github.com/wirebench/wirebench/internal/testtool"
-	"github.com/wirebench/wirebench/launch"
 	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/protocol/conform"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
+	"github.com/wirebench/wirebench/protocol/transport"
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/stack/jvm"
-	"github.com/wirebench/wirebench/transport"
 )
 
 // workerJar returns the path of the built JVM worker's main jar, or skips the test (fails

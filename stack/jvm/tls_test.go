@@ -15,9 +15,9 @@ import (
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/control"
 	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/protocol/transport"
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/stack/jvm"
-	"github.com/wirebench/wirebench/transport"
 )
 
 // TestTLSRefusedForStacksWithout: a benchmark over tls with a JVM side that speaks no

@@ -20,9 +20,9 @@ import (
 	"github.com/wirebench/wirebench/internal/testtool"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
+	"github.com/wirebench/wirebench/protocol/transport"
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/stack/jvm"
-	"github.com/wirebench/wirebench/transport"
 )
 
 // curlJVM runs curl against the server at addr (args: curl's options, the path last)

@@ -6,10 +6,10 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/driver"
+	"github.com/wirebench/wirebench/driver/launch"
 	"github.com/wirebench/wirebench/internal/testbin"
-	"github.com/wirebench/wirebench/launch"
-	"github.com/wirebench/wirebench/load"
 	"github.com/wirebench/wirebench/spec"
+	"github.com/wirebench/wirebench/spec/load"
 )
 
 // binary is wirebench itself, for the Go workers of the mixed pairs.

@@ -12,15 +12,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wirebench/wirebench/conform"
 	"github.com/wirebench/wirebench/contract"
+	"github.com/wirebench/wirebench/driver/launch"
 	"github.com/wirebench/wirebench/internal/testtool"
-	"github.com/wirebench/wirebench/launch"
 	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/protocol/conform"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
+	"github.com/wirebench/wirebench/protocol/transport"
 	_ "github.com/wirebench/wirebench/stack/all"
 	"github.com/wirebench/wirebench/stack/rust"
-	"github.com/wirebench/wirebench/transport"
 )
 
 // worker returns the built Rust worker, or skips the test (fails it in CI).

@@ -20,8 +20,8 @@ import (
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
 	"github.com/wirebench/wirebench/protocol/thriftrpc"
+	"github.com/wirebench/wirebench/protocol/transport"
 	"github.com/wirebench/wirebench/stack/thriftgo"
-	"github.com/wirebench/wirebench/transport"
 )
 
 var protocols = []string{thriftrpc.Binary, thriftrpc.Compact}

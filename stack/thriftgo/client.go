@@ -13,7 +13,7 @@ import (
 	"github.com/wirebench/wirebench/contract/thriftwire"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/thriftrpc"
-	"github.com/wirebench/wirebench/transport"
+	"github.com/wirebench/wirebench/protocol/transport"
 )
 
 // ErrClosed is wrapped by the errors of calls on a closed client.

@@ -14,7 +14,7 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 
 	"github.com/wirebench/wirebench/protocol"
-	"github.com/wirebench/wirebench/transport"
+	"github.com/wirebench/wirebench/protocol/transport"
 )
 
 // Conn is one gRPC client connection of an adapter: a *grpc.ClientConn over exactly
