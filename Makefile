@@ -196,3 +196,19 @@ test-node-unit:
 
 clean:
 	rm -rf bin
+
+# A local Kubernetes cluster of three nodes on this machine, built from the module proxy
+# (etcd, Kubernetes, CoreDNS; cached by version under /var/cache/wirebench-k8s), with
+# wirebench's images imported into every node (deploy/k8s, docs/distributed.md). Needs
+# root. k8s-down stops everything k8s-up started and restores the machine. k8s-e2e: up,
+# a suite across pods on different nodes, the fault cases, down, and a check that the
+# machine was left as found; its last line is the results directory it copied back.
+.PHONY: k8s-up k8s-down k8s-e2e
+k8s-up:
+	bash deploy/k8s/cluster.sh up
+
+k8s-down:
+	bash deploy/k8s/cluster.sh down
+
+k8s-e2e:
+	bash deploy/k8s/e2e.sh

@@ -47,6 +47,7 @@ type cli struct {
 	Run      runCmd      `cmd:"" help:"Run a suite of benchmarks (default: quick; 'run --list' says what each bundled suite runs) in forks of interleaved rounds and write the reports."`
 	Bench    benchCmd    `cmd:"" help:"Run one benchmark: start a server and a load generator in pinned worker processes, measure, and print the result."`
 	Capacity capacityCmd `cmd:"" help:"Find the highest rate a target sustains within latency objectives (open loop: grow, bisect, confirm)."`
+	Kube     kubeCmd     `cmd:"" help:"Run a suite on a Kubernetes cluster through kubectl: worker pods on different nodes, a driver pod, the results copied back, the namespace deleted (docs/distributed.md)."`
 	Worker   workerCmd   `cmd:"" help:"Serve the worker control API: started by the driver of 'bench' and 'run', or by hand on another host (docs/distributed.md)."`
 	Link     linkCmd     `cmd:"" hidden:"" help:"Proxy TCP with a delay (the link process of a client worker)."`
 	List     listCmd     `cmd:"" help:"List the protocols and workloads."`

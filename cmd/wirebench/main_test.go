@@ -53,6 +53,10 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{[]string{"call", "--protocol", "direct", "--person", "{", "person.create"}, "not a JSON person"},
 		{[]string{"call", "--protocol", "direct", "echo", "--payload", "hello"}, "--payload-text"},
 		{[]string{"call", "--protocol", "direct", "person.gt"}, `(did you mean "person.get"?)`},
+		{[]string{"kube", "--clients", "0"}, "--clients 0"},
+		{[]string{"kube", "--kubectl", "/nonexistent/kubectl"}, "--kubectl /nonexistent/kubectl"},
+		{[]string{"kube", "--kubectl", "true", "--resume", "/nonexistent"}, "not a results directory"},
+		{[]string{"kube", "--kubectl", "true", "--resume", ".", "quick"}, "come from the run's journal"},
 	} {
 		code, _, stderr := runCLI(t, c.args...)
 		if code != exitUsage || !strings.Contains(stderr, c.want) {

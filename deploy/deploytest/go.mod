@@ -27,6 +27,7 @@ require (
 	github.com/agext/levenshtein v1.2.3 // indirect
 	github.com/ajstarks/svgo v0.0.0-20211024235047-1546f124cd8b // indirect
 	github.com/apache/thrift v0.25.0 // indirect
+	github.com/bufbuild/protocompile v0.14.1 // indirect
 	github.com/coder/websocket v1.8.15 // indirect
 	github.com/colega/zeropool v0.0.0-20230505084239-6fb4a4f75381 // indirect
 	github.com/containerd/typeurl/v2 v2.3.0 // indirect

@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# make k8s-e2e: the local cluster end to end (docs/distributed.md, "A local cluster").
+#
+#   1. a snapshot of the machine (machine-state.sh), then cluster.sh up (3 nodes)
+#   2. deploy/kubernetes applied as docs/distributed.md's steps say (through the
+#      deploy/k8s/local overlay): token Secret, workers, driver Job, results fetched
+#      with fetch-results.yaml; the server worker's node is none of the clients'
+#   3. a wrong token refused by a worker of that deployment
+#   4. `wirebench kube quick --smoke`: the results copied back and checked
+#   5. a client worker pod deleted mid-run: the run fails saying so, its finished forks
+#      are kept, `wirebench kube --resume` finishes it on new pods
+#   6. a node gone (its kubelet stopped) under a run: reported, not waited on
+#   7. cluster.sh down, and the machine compared with the snapshot
+# The last line printed is the results directory of step 4 (under $OUT, default
+# /tmp/wirebench-k8s-e2e). Needs root. Each step prints its time.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+OUT=${OUT:-/tmp/wirebench-k8s-e2e}
+RUN=${WIREBENCH_K8S_RUN:-/run/wirebench-k8s}
+DATA=${WIREBENCH_K8S_DATA:-/var/lib/wirebench-k8s}
+t0=$SECONDS
+step() { echo "e2e [$((SECONDS - t0)) s]: $*" >&2; }
+fail() { echo "e2e FAILED: $*" >&2; exit 1; }
+
+[ "$(id -u)" = 0 ] || fail "needs root"
+mkdir -p "$OUT"
+rm -rf "${OUT:?}"/*
+"$here/machine-state.sh" >"$OUT/machine-before.txt"
+cleanup() {
+  local rc=$?
+  set +e
+  step "down"
+  bash "$here/cluster.sh" down
+  "$here/machine-state.sh" >"$OUT/machine-after.txt"
+  if ! "$here/machine-state.sh" --compare "$OUT/machine-before.txt" "$OUT/machine-after.txt" >&2; then
+    echo "e2e FAILED: the machine was not left as found" >&2
+    rc=1
+  fi
+  step "done, exit $rc"
+  [ $rc = 0 ] && [ -n "${results:-}" ] && echo "$results"
+  exit $rc
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+step "up"
+bash "$here/cluster.sh" up
+export KUBECONFIG=$RUN/kubeconfig
+cache=$(cat "$RUN/cache")
+k() { "$cache/kubectl" "$@"; }
+(cd "$repo" && go build -o "$OUT/wirebench" ./cmd/wirebench)
+wb=$OUT/wirebench
+k get nodes -o wide >&2
+[ "$(k get nodes --no-headers | grep -c ' Ready ')" -ge 3 ] || fail "fewer than 3 nodes Ready"
+
+step "2. deploy/kubernetes as docs/distributed.md says (overlay deploy/k8s/local)"
+k apply -f "$repo/deploy/kubernetes/namespace.yaml"
+k -n wirebench create secret generic wirebench-token --from-literal=token="$(openssl rand -hex 32)"
+mkdir -p "$DATA/results" && chown 65532:65532 "$DATA/results"
+k apply -k "$here/local"
+if ! k -n wirebench wait --for=condition=complete job/wirebench-driver --timeout=10m; then
+  k -n wirebench get pods -o wide >&2
+  k -n wirebench logs job/wirebench-driver -c driver >&2 || true
+  fail "the driver Job did not complete"
+fi
+k -n wirebench get pods -o wide >&2
+server_node=$(k -n wirebench get pod wirebench-server-0 -o jsonpath='{.spec.nodeName}')
+for c in wirebench-client-0 wirebench-client-1; do
+  n=$(k -n wirebench get pod "$c" -o jsonpath='{.spec.nodeName}')
+  [ "$n" != "$server_node" ] || fail "$c on the server worker's node $n"
+done
+step "server worker on $server_node; the clients elsewhere"
+k apply -f "$repo/deploy/kubernetes/fetch-results.yaml"
+k -n wirebench wait --for=condition=Ready pod/wirebench-fetch-results --timeout=2m
+k -n wirebench cp wirebench-fetch-results:/wirebench/results "$OUT/docs-results"
+k -n wirebench delete pod wirebench-fetch-results --grace-period=1
+docs_run=$(ls -d "$OUT"/docs-results/*/ | head -1)
+[ -s "$docs_run/results.json" ] || fail "no results.json in $docs_run"
+step "docs' run: $docs_run"
+
+step "3. a wrong token"
+server_ip=$(k -n wirebench get pod wirebench-server-0 -o jsonpath='{.status.podIP}')
+client_ip=$(k -n wirebench get pod wirebench-client-0 -o jsonpath='{.status.podIP}')
+openssl rand -hex 32 >"$OUT/wrong-token"
+if "$wb" bench -p grpc-proto --server-worker "tcp://$server_ip:7070" --client-worker "tcp://$client_ip:7070" \
+    --token-file "$OUT/wrong-token" >"$OUT/wrong-token.out" 2>&1; then
+  fail "a run with a wrong token succeeded"
+fi
+cat "$OUT/wrong-token.out" >&2
+grep -qi 'token\|Unauthenticated' "$OUT/wrong-token.out" || fail "the wrong token's error does not say so"
+k -n wirebench logs wirebench-server-0 | grep 'a wrong token' >&2 || fail "the server worker did not log the refusal"
+k delete -k "$here/local" --wait=true --timeout=2m
+
+step "4. wirebench kube quick --smoke"
+results=$("$wb" kube quick --smoke --kubectl "$cache/kubectl" -o "$OUT/results" --ready 3m --timeout 10m)
+[ -s "$results/results.json" ] || fail "no results.json in $results"
+python3 - "$results/results.json" <<'EOF' || fail "the results do not show workers on different hosts"
+import json, sys
+r = json.load(open(sys.argv[1]))
+ws = r["environment"]["workers"]
+hosts = {w["role"]: w.get("hostname") for w in ws}
+print("e2e: workers", hosts, file=sys.stderr)
+server = hosts.get("server")
+assert server and server.startswith("wirebench-server-"), hosts
+assert all(h != server for role, h in hosts.items() if role != "server"), hosts
+EOF
+
+step "5. a client worker pod deleted mid-run"
+"$wb" kube quick --filter '/tcp/' --kubectl "$cache/kubectl" -o "$OUT/fault" --ready 3m --timeout 10m \
+  >"$OUT/fault.out" 2>"$OUT/fault.err" &
+kpid=$!
+for _ in $(seq 1 240); do
+  grep -q 'fork 3 of' "$OUT/fault.err" 2>/dev/null && break
+  sleep 0.5
+done
+k -n wirebench delete pod wirebench-client-1 --wait=false
+if wait "$kpid"; then cat "$OUT/fault.err" >&2; fail "the run went on with a client worker pod deleted"; fi
+cat "$OUT/fault.err" | tail -15 >&2
+grep -q 'client worker' "$OUT/fault.err" || fail "the failure does not name the client worker"
+faultdir=$(ls -d "$OUT"/fault/*/ | head -1)
+[ -n "$faultdir" ] || fail "no results kept from the failed run"
+step "resume $faultdir on new pods"
+"$wb" kube --resume "${faultdir%/}" --kubectl "$cache/kubectl" -o "$OUT/fault" --ready 3m --timeout 10m \
+  >"$OUT/resume.out" 2>"$OUT/resume.err" || { cat "$OUT/resume.err" >&2; fail "the resume on new pods failed"; }
+[ -s "$faultdir/results.json" ] || fail "the resumed run wrote no results.json"
+grep -q 'copied .* into the driver pod' "$OUT/resume.err" || fail "the resume did not copy the run into a new driver pod"
+# What the resume re-measured: nothing, when every benchmark of the group failed at
+# once; the runner journals a failed benchmark as done (docs/distributed.md, "Faults").
+skipped=$(grep -c 'done in an earlier run, skipped' "$OUT/resume.err" || true)
+step "resumed on new pods; $skipped benchmark(s) journaled as done (failed ones included) were skipped"
+
+step "6. a node gone (kubelet stopped) under a run"
+"$wb" kube quick --filter '/tcp/' --kubectl "$cache/kubectl" -o "$OUT/node" --ready 3m --timeout 10m \
+  >"$OUT/node.out" 2>"$OUT/node.err" &
+kpid=$!
+for _ in $(seq 1 240); do grep -q 'fork 1 of' "$OUT/node.err" 2>/dev/null && break; sleep 0.5; done
+node=$(k -n wirebench get pod wirebench-client-0 -o jsonpath='{.spec.nodeName}')
+kill "$(awk -v n="kubelet-${node#wbk8s-}" '$1 == n {print $2}' "$RUN/pids")"
+step "stopped the kubelet of $node"
+start=$SECONDS
+if wait "$kpid"; then fail "the run did not notice its node going away"; fi
+tail -5 "$OUT/node.err" >&2
+grep -q "node $node" "$OUT/node.err" || fail "the failure does not name node $node"
+step "reported in $((SECONDS - start)) s"

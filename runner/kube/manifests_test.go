@@ -1,0 +1,107 @@
+package kube
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func testSpec() Spec {
+	return Spec{Namespace: "wb-test", Image: "wirebench:dev", HelperImage: "busybox:1.37.0", Clients: 3,
+		WorkerCPU: "1", WorkerMemory: "1Gi", DriverCPU: "500m", DriverMemory: "1Gi",
+		Token: "0123456789abcdef0123", RunArgs: []string{"run", "quick", "--smoke"}}
+}
+
+type item struct {
+	Kind     string
+	Metadata struct{ Name, Namespace string }
+	Spec     json.RawMessage
+}
+
+func items(t *testing.T, b []byte, err error) []item {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var l struct {
+		Kind  string
+		Items []item
+	}
+	if err := json.Unmarshal(b, &l); err != nil || l.Kind != "List" {
+		t.Fatalf("not a List: %v", err)
+	}
+	return l.Items
+}
+
+// The driver dials exactly the pods the StatefulSets make, under their headless
+// Services, in the run's namespace; the server and the clients never share a node.
+func TestWorkersAndDriverAgree(t *testing.T) {
+	s := testSpec()
+	b, err := s.Workers()
+	ws := items(t, b, err)
+	var kinds []string
+	replicas := map[string]int{}
+	for _, it := range ws {
+		kinds = append(kinds, it.Kind+"/"+it.Metadata.Name)
+		if it.Kind != "Namespace" && it.Metadata.Namespace != s.Namespace {
+			t.Errorf("%s/%s in namespace %q", it.Kind, it.Metadata.Name, it.Metadata.Namespace)
+		}
+		if it.Kind == "StatefulSet" {
+			var sp struct {
+				Replicas    int
+				ServiceName string
+				Template    struct {
+					Spec struct {
+						Affinity struct {
+							PodAntiAffinity struct {
+								Required []struct {
+									TopologyKey   string
+									LabelSelector struct{ MatchLabels map[string]string }
+								} `json:"requiredDuringSchedulingIgnoredDuringExecution"`
+							}
+						}
+					}
+				}
+			}
+			if err := json.Unmarshal(it.Spec, &sp); err != nil {
+				t.Fatal(err)
+			}
+			replicas[sp.ServiceName] = sp.Replicas
+			req := sp.Template.Spec.Affinity.PodAntiAffinity.Required
+			other := map[string]string{"wirebench-server": "client-worker", "wirebench-client": "server-worker"}[it.Metadata.Name]
+			if len(req) != 1 || req[0].TopologyKey != "kubernetes.io/hostname" || req[0].LabelSelector.MatchLabels["app.kubernetes.io/component"] != other {
+				t.Errorf("%s: required anti-affinity %+v, want one against the %ss on kubernetes.io/hostname", it.Metadata.Name, req, other)
+			}
+		}
+	}
+	want := []string{"Namespace/wb-test", "Secret/wirebench-token", "Service/wirebench-server", "StatefulSet/wirebench-server", "Service/wirebench-client", "StatefulSet/wirebench-client"}
+	if !slices.Equal(kinds, want) {
+		t.Errorf("objects %v, want %v", kinds, want)
+	}
+	if replicas["wirebench-server"] != 1 || replicas["wirebench-client"] != 3 {
+		t.Errorf("replicas %v", replicas)
+	}
+	args := strings.Join(s.DriverArgs(), " ")
+	for _, w := range []string{
+		"--server-worker tcp://wirebench-server-0.wirebench-server.wb-test.svc:7070",
+		"--client-worker tcp://wirebench-client-0.wirebench-client.wb-test.svc:7070",
+		"--client-worker tcp://wirebench-client-2.wirebench-client.wb-test.svc:7070",
+		"--token-file /etc/wirebench/token/token",
+	} {
+		if !strings.Contains(args, w) {
+			t.Errorf("driver args %q: no %q", args, w)
+		}
+	}
+	if strings.Contains(args, "client-3") {
+		t.Errorf("driver args %q: a client worker beyond the replicas", args)
+	}
+	d, err := s.Driver()
+	dr := items(t, d, err)
+	if len(dr) != 1 || dr[0].Kind != "Pod" || dr[0].Metadata.Name != DriverPod {
+		t.Fatalf("driver objects %+v", dr)
+	}
+	if strings.Contains(string(d), s.Token) {
+		t.Error("the driver pod holds the token itself, not the Secret's file")
+	}
+}
