@@ -82,7 +82,12 @@ func runForks(ctx context.Context, runGroup groupRunner, specs []spec.Spec, opt 
 				live = append(live, k)
 			}
 		}
-		if first := forksOf(f.out); want > first && len(live) > 0 {
+		// A target that lacks forks the others have (its failed ones, dropped by a
+		// resume) gets them in forks of every target, numbered on from the group's last,
+		// so that its new forks pair with the others'.
+		first := forksOf(f.out)
+		f.want = max(want, first+want-fewest(f.out, live))
+		if f.want > first && len(live) > 0 {
 			f.targets(ctx, live, first)
 		}
 		return f.out
@@ -98,6 +103,17 @@ func runForks(ctx context.Context, runGroup groupRunner, specs []spec.Spec, opt 
 		f.targets(ctx, []int{k}, forksOf(f.out[k:k+1]))
 	}
 	return f.out
+}
+
+// fewest is the fewest forks any of the targets has.
+func fewest(out []*results.Measured, targets []int) int {
+	n := -1
+	for _, k := range targets {
+		if n < 0 || len(out[k].Forks) < n {
+			n = len(out[k].Forks)
+		}
+	}
+	return max(n, 0)
 }
 
 // moreForks runs the forks a group lacks (runForks) for some of its targets at a time.

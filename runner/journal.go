@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/wirebench/wirebench/results"
@@ -227,6 +228,18 @@ func (st *journalState) add(line []byte) error {
 		return fmt.Errorf("unknown entry %q", l.Kind)
 	}
 	return nil
+}
+
+// retryFailed forgets what failed, so that a resume measures it again, on new
+// workers: the forks that failed (a worker that crashed, a pod that went away) and the
+// summaries of the benchmarks that failed. The forks that finished are kept.
+func (st *journalState) retryFailed() {
+	st.benchmarks = slices.DeleteFunc(st.benchmarks, func(b results.Benchmark) bool {
+		return slices.ContainsFunc(b.Warnings, func(w results.Warning) bool { return w.Kind == results.WarnFailed })
+	})
+	for name, forks := range st.forks {
+		st.forks[name] = slices.DeleteFunc(forks, func(f *results.Fork) bool { return f.Err != nil })
+	}
 }
 
 // append writes one line and syncs it to disk.

@@ -35,7 +35,7 @@ type Options struct {
 	// Dir is the output directory: journal, results.json, report.md, report.html.
 	Dir string
 	// Resume continues the run journaled in Dir: it runs only the forks the journal
-	// does not hold.
+	// does not hold, and again those that failed (a worker gone, a pod deleted).
 	Resume bool
 	// Filter, when set, keeps only the benchmarks whose name matches.
 	Filter *regexp.Regexp
@@ -182,6 +182,7 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 		return nil, err
 	}
 	defer j.close()
+	st.retryFailed()
 	env, err := runEnvironment(ctx, s, opt, benchmarks, j, st)
 	if err != nil {
 		return nil, err
