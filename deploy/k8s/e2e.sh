@@ -107,7 +107,7 @@ assert all(h != server for role, h in hosts.items() if role != "server"), hosts
 EOF
 
 step "5. a client worker pod deleted mid-run"
-"$wb" kube quick --filter '/tcp/' --kubectl "$cache/kubectl" -o "$OUT/fault" --ready 3m --timeout 10m \
+"$wb" kube quick --filter '/tcp/' --kubectl "$cache/kubectl" -o "$OUT/fault" --ready 3m --timeout 10m --driver-memory 2Gi \
   >"$OUT/fault.out" 2>"$OUT/fault.err" &
 kpid=$!
 for _ in $(seq 1 240); do
@@ -121,7 +121,7 @@ grep -q 'client worker' "$OUT/fault.err" || fail "the failure does not name the 
 faultdir=$(ls -d "$OUT"/fault/*/ | head -1)
 [ -n "$faultdir" ] || fail "no results kept from the failed run"
 step "resume $faultdir on new pods"
-"$wb" kube --resume "${faultdir%/}" --kubectl "$cache/kubectl" -o "$OUT/fault" --ready 3m --timeout 10m \
+"$wb" kube --resume "${faultdir%/}" --kubectl "$cache/kubectl" -o "$OUT/fault" --ready 3m --timeout 10m --driver-memory 2Gi \
   >"$OUT/resume.out" 2>"$OUT/resume.err" || { cat "$OUT/resume.err" >&2; fail "the resume on new pods failed"; }
 [ -s "$faultdir/results.json" ] || fail "the resumed run wrote no results.json"
 grep -q 'copied .* into the driver pod' "$OUT/resume.err" || fail "the resume did not copy the run into a new driver pod"

@@ -15,6 +15,8 @@ package kube
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
+	"strings"
 )
 
 // Spec is one run's objects.
@@ -147,7 +149,32 @@ func (s Spec) container(name, image string, command, args []string, cpu, mem str
 	if args != nil {
 		c["args"] = args
 	}
+	if limit, ok := goMemLimit(mem); ok {
+		c["env"] = []obj{{"name": "GOMEMLIMIT", "value": limit}}
+	}
 	return c
+}
+
+// goMemLimit is the Go runtime's soft memory limit for a container whose memory limit
+// is mem (a Kubernetes quantity: 1Gi, 512Mi, 2G): 90 % of it, in bytes, so that the
+// garbage collector runs before the kernel kills the container; a driver holds every
+// interval's histograms until it writes the reports. ok is false for a quantity it
+// does not read (the runtime then has no limit, as before).
+func goMemLimit(mem string) (string, bool) {
+	units := []struct {
+		suffix string
+		factor float64
+	}{{"Ki", 1 << 10}, {"Mi", 1 << 20}, {"Gi", 1 << 30}, {"Ti", 1 << 40}, {"k", 1e3}, {"M", 1e6}, {"G", 1e9}, {"T", 1e12}}
+	for _, u := range units {
+		if n, ok := strings.CutSuffix(mem, u.suffix); ok {
+			v, err := strconv.ParseFloat(n, 64)
+			if err != nil || !(v > 0) {
+				return "", false
+			}
+			return strconv.FormatInt(int64(v*u.factor*0.9), 10), true
+		}
+	}
+	return "", false
 }
 
 // statefulSet is a worker role's pods: the server never on a client's node (required,

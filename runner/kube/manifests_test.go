@@ -105,3 +105,18 @@ func TestWorkersAndDriverAgree(t *testing.T) {
 		t.Error("the driver pod holds the token itself, not the Secret's file")
 	}
 }
+
+// The Go runtime's limit is 90 % of the container's, in bytes: 1Gi is 1073741824
+// bytes, 90 % of it 966367641; 500M is 500,000,000, 90 % 450000000.
+func TestGoMemLimit(t *testing.T) {
+	for mem, want := range map[string]string{"1Gi": "966367641", "500M": "450000000", "512Mi": "483183820"} {
+		if got, ok := goMemLimit(mem); !ok || got != want {
+			t.Errorf("goMemLimit(%q) = %q, %v; want %q", mem, got, ok, want)
+		}
+	}
+	for _, mem := range []string{"", "lots", "0Gi", "1.5"} {
+		if got, ok := goMemLimit(mem); ok {
+			t.Errorf("goMemLimit(%q) = %q: want none", mem, got)
+		}
+	}
+}

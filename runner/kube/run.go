@@ -74,13 +74,19 @@ func NewToken() (string, error) {
 type Failed struct {
 	Dir  string
 	Exit int
+	// Reason is the kubelet's word for the container's end (OOMKilled, Error).
+	Reason string
 }
 
 func (f Failed) Error() string {
-	if f.Dir == "" {
-		return fmt.Sprintf("the driver failed (exit status %d) and wrote no results", f.Exit)
+	status := fmt.Sprintf("exit status %d", f.Exit)
+	if f.Reason != "" {
+		status += ", " + f.Reason
 	}
-	return fmt.Sprintf("the driver failed (exit status %d); what it finished is in %s: `wirebench kube --resume %s` finishes it on new pods", f.Exit, f.Dir, f.Dir)
+	if f.Dir == "" {
+		return fmt.Sprintf("the driver failed (%s) and wrote no results", status)
+	}
+	return fmt.Sprintf("the driver failed (%s); what it finished is in %s: `wirebench kube --resume %s` finishes it on new pods", status, f.Dir, f.Dir)
 }
 
 // Do makes the run's objects, waits for the workers, runs the driver, copies the
@@ -133,7 +139,7 @@ func (r *Run) Do(ctx context.Context) (dir string, err error) {
 			return "", err
 		}
 	}
-	exit, err := r.follow(ctx)
+	exit, reason, err := r.follow(ctx)
 	if err != nil {
 		return "", err
 	}
@@ -142,7 +148,7 @@ func (r *Run) Do(ctx context.Context) (dir string, err error) {
 		return "", fmt.Errorf("copying the results off: %w", cerr)
 	}
 	if exit != 0 {
-		return dir, Failed{Dir: dir, Exit: exit}
+		return dir, Failed{Dir: dir, Exit: exit, Reason: reason}
 	}
 	return dir, nil
 }
@@ -390,9 +396,9 @@ func (r *Run) waitContainer(ctx context.Context, name string) error {
 // follow streams the driver's output to Log until it exits, and returns its exit
 // status. Meanwhile it checks every few seconds that the nodes of the run's pods are
 // Ready; one that is not ends the wait with an error saying which.
-func (r *Run) follow(ctx context.Context) (int, error) {
+func (r *Run) follow(ctx context.Context) (exit int, reason string, err error) {
 	if err := r.waitContainerOrDone(ctx); err != nil {
-		return 0, err
+		return 0, "", err
 	}
 	lctx, stopLogs := context.WithCancel(ctx)
 	defer stopLogs()
@@ -400,19 +406,19 @@ func (r *Run) follow(ctx context.Context) (int, error) {
 	logs.Stdout, logs.Stderr = r.Log, r.Log
 	logsDone := make(chan error, 1)
 	if err := logs.Start(); err != nil {
-		return 0, err
+		return 0, "", err
 	}
 	go func() { logsDone <- logs.Wait() }()
 	deadline := time.Now().Add(r.Timeout)
 	for {
 		select {
 		case <-ctx.Done():
-			return 0, ctx.Err()
+			return 0, "", ctx.Err()
 		case <-time.After(2 * time.Second):
 		}
 		pods, err := r.pods(ctx)
 		if err != nil {
-			return 0, err
+			return 0, "", err
 		}
 		for _, p := range pods {
 			if p.Metadata.Name != DriverPod {
@@ -424,15 +430,15 @@ func (r *Run) follow(ctx context.Context) (int, error) {
 					case <-logsDone:
 					case <-time.After(5 * time.Second):
 					}
-					return c.State.Terminated.ExitCode, nil
+					return c.State.Terminated.ExitCode, c.State.Terminated.Reason, nil
 				}
 			}
 		}
 		if err := r.checkNodes(ctx, pods); err != nil {
-			return 0, err
+			return 0, "", err
 		}
 		if time.Now().After(deadline) {
-			return 0, fmt.Errorf("the driver did not finish in %v", r.Timeout)
+			return 0, "", fmt.Errorf("the driver did not finish in %v", r.Timeout)
 		}
 	}
 }
