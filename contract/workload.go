@@ -82,6 +82,11 @@ const (
 // Takes returns an error when w does not read the parameter use ("payload",
 // "increments", "trades"), naming the ones it reads: a suite's workload entry and
 // bench's flags give the same message.
+// NeedsMessages reports whether the workload runs only on a user's own messages (the
+// message workload: --proto and --message), so that nothing of the contract alone can
+// run it: a demo or a check of every workload passes it over.
+func (w *Workload) NeedsMessages() bool { return slices.Contains(w.Uses, "message") }
+
 func (w *Workload) Takes(use string) error {
 	if slices.Contains(w.Uses, use) {
 		return nil

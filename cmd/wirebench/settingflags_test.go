@@ -35,6 +35,10 @@ func TestSettingFlags(t *testing.T) {
 			f := flags[st.Flag]
 			switch {
 			case st.Flag == "":
+			case slices.Contains(sharedMessageFlags, st.Key):
+				if f == nil { // an outside call's flag of that name sets it (messageFiles)
+					t.Errorf("%s has no --%s for setting %s", cmd.Name, st.Flag, st.Key)
+				}
 			case slices.Contains(omitted[cmd.Name], st.Key):
 				if f != nil {
 					t.Errorf("%s has --%s, which its search sets itself", cmd.Name, st.Flag)
@@ -68,6 +72,11 @@ func TestSettingFlags(t *testing.T) {
 	}
 }
 
+// sharedMessageFlags are the settings whose flags are an outside call's too
+// (--proto, --import-paths, --data-file): bench reads them with -w message
+// (outsideFlags.messageFiles, TestMessageFilesFromSharedFlags), not from the table.
+var sharedMessageFlags = []string{"message_proto", "message_import_paths", "message_data_file"}
+
 // flagArgs is a bench command line setting every setting with a flag (but the CPU
 // lists, which must name CPUs of this machine) to values drawn over their bounds.
 type flagArgs struct {
@@ -83,6 +92,10 @@ func (flagArgs) Generate(r *rand.Rand, _ int) reflect.Value {
 	want.Isolation, want.Workers = spec.IsolationFreeze, spec.WorkersPerFork
 	args := []string{"bench", "-p", "http-json", "--no-pin"}
 	for _, st := range spec.Settings {
+		if slices.Contains(sharedMessageFlags, st.Key) {
+			st.Set(&want, st.Get(spec.Default())) // not given: see TestMessageFilesFromSharedFlags
+			continue
+		}
 		if st.Flag == "" || st.Kind == spec.CPUs {
 			continue
 		}
@@ -241,4 +254,35 @@ func flagsOf(parser *kong.Kong, name string) map[string]*kong.Flag {
 		}
 	}
 	return flags
+}
+
+// TestMessageFilesFromSharedFlags: with -w message, --proto, --import-paths and
+// --data-file (an outside call's flags) are the message workload's schema, import
+// paths (comma-separated, as the suite key) and data file.
+func TestMessageFilesFromSharedFlags(t *testing.T) {
+	c := newCLI()
+	parser, err := kong.New(c, kong.Vars(cliVars()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = parser.Parse([]string{"bench", "-p", "grpc-proto", "-w", "message", "--message", "shop.v1.Order",
+		"--proto", "../../docs/examples/shop.proto", "--import-paths", "a,b", "--data-file", "../../docs/examples/orders.jsonl"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := spec.Spec{Workload: "person.get"}
+	if err := c.Bench.outsideFlags.messageFiles(&other); err != nil || other.MessageProto != "" {
+		t.Errorf("person.get took the message files: %q, %v", other.MessageProto, err)
+	}
+	s := spec.Spec{Workload: "message"}
+	if err := c.Bench.outsideFlags.messageFiles(&s); err != nil {
+		t.Fatal(err)
+	}
+	if s.MessageProto != "../../docs/examples/shop.proto" || s.MessageImportPaths != "a,b" || s.MessageDataFile != "../../docs/examples/orders.jsonl" {
+		t.Errorf("message files %q, %q, %q", s.MessageProto, s.MessageImportPaths, s.MessageDataFile)
+	}
+	c.Bench.outsideFlags.Proto = []string{"a.proto", "b.proto"}
+	if err := c.Bench.outsideFlags.messageFiles(&s); err == nil {
+		t.Error("two .proto files taken for the message workload")
+	}
 }
