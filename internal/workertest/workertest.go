@@ -241,9 +241,10 @@ func RunTool(t *testing.T, bin string, args ...string) []byte {
 // workload} ("" is the protocol's Go default stack) over Unix sockets, closed and open loop, 2
 // measured intervals each, and checks every interval: ops with as many latencies and
 // no error, CPU on both sides, a server reading with peak RSS, a lag per op in the open
-// model. binary is wirebench, for the Go workers of the mixed pairs; the caller has
-// pointed the launcher at the worker.
-func DriverRuns(t *testing.T, binary string, pairs [][4]string) {
+// model; with countsBytes (the worker's clients count bytes on the wire, as the Rust
+// worker's do), bytes both ways too. binary is wirebench, for the Go workers of the
+// mixed pairs; the caller has pointed the launcher at the worker.
+func DriverRuns(t *testing.T, binary string, countsBytes bool, pairs [][4]string) {
 	for _, pair := range pairs {
 		p := struct{ Protocol, Server, Client, Workload string }{pair[0], pair[1], pair[2], pair[3]}
 		for _, model := range []load.Model{{Kind: load.Closed, Concurrency: 4, Connections: 2}, {Kind: load.Open, Rate: 100, Concurrency: 8}} {
@@ -274,6 +275,9 @@ func DriverRuns(t *testing.T, binary string, pairs [][4]string) {
 						}
 						if iv.ClientCPU <= 0 {
 							t.Errorf("interval %d: client CPU %v", k, iv.ClientCPU)
+						}
+						if countsBytes && (iv.BytesSent <= 0 || iv.BytesReceived <= 0) {
+							t.Errorf("interval %d: bytes %d/%d; want both counted", k, iv.BytesSent, iv.BytesReceived)
 						}
 						if iv.Server == nil || iv.ServerCPU <= 0 || iv.Server.PeakRSS <= 0 {
 							t.Errorf("interval %d: server reading %+v, CPU %v", k, iv.Server, iv.ServerCPU)

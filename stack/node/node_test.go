@@ -104,7 +104,7 @@ func TestGrpcurlOnGrpcJS(t *testing.T) {
 // against Go in both directions, and the Connect server under the Go Connect client.
 func TestDriverRunsNodeWorkers(t *testing.T) {
 	t.Setenv(launch.NodeWorkerEnv, workerDir(t))
-	workertest.DriverRuns(t, binary, [][4]string{
+	workertest.DriverRuns(t, binary, false, [][4]string{
 		{"grpc-proto", "grpc-js", "grpc-js", "person.get"},
 		{"grpc-proto", "grpc-js", "", "stream"},
 		{"grpc-proto", "grpc-go", "grpc-js", "echo+stats"},

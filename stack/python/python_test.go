@@ -107,7 +107,7 @@ func TestGrpcurlOnGrpcio(t *testing.T) {
 // control API allows).
 func TestDriverRunsPythonWorkers(t *testing.T) {
 	t.Setenv(launch.PythonWorkerEnv, workerDir(t))
-	workertest.DriverRuns(t, binary, [][4]string{
+	workertest.DriverRuns(t, binary, false, [][4]string{
 		{"grpc-proto", "grpcio", "grpcio-aio", "person.get"},
 		{"grpc-proto", "grpcio-aio", "", "stream"},
 		{"grpc-proto", "grpc-go", "grpcio-aio", "echo+stats"},

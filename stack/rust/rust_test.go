@@ -1,7 +1,6 @@
 package rust_test
 
 import (
-	"bufio"
 	"context"
 	"os"
 	"os/exec"
@@ -15,6 +14,7 @@ import (
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/driver/launch"
 	"github.com/wirebench/wirebench/internal/testtool"
+	"github.com/wirebench/wirebench/internal/workertest"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/protocol/conform"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
@@ -130,50 +130,14 @@ func TestWorkerListsTheRegisteredStacks(t *testing.T) {
 	}
 }
 
-// serveRust starts `serve` of a Rust server stack and returns the address it printed.
+// serveRust starts `serve` of a Rust server stack and returns the address it printed
+// (workertest.Worker.Serve).
 func serveRust(t *testing.T, proto, stack, network string) transport.Addr {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	cmd := exec.CommandContext(ctx, worker(t), "serve", "--protocol", proto, "--stack", stack, "--listen", protocoltest.ListenAddr(t, network).String())
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdin, err := cmd.StdinPipe() // the server runs until its stdin closes
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		stdin.Close()
-		done := make(chan struct{})
-		go func() { cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(5 * time.Second):
-			t.Errorf("serve %s did not exit within 5s of its stdin closing", stack)
-			cancel()
-			<-done
-		}
-		cancel()
-	})
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatalf("serve %s: no address line: %v\n%s", stack, err, stderr.String())
-	}
-	a, ok := strings.CutPrefix(strings.TrimSpace(line), "listening on ")
-	if !ok {
-		t.Fatalf("serve %s printed %q, want \"listening on ADDR\"", stack, line)
-	}
-	addr, err := transport.Parse(a)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return addr
+	w := workertest.Worker{Command: func(ctx context.Context, t *testing.T, args ...string) *exec.Cmd {
+		return exec.CommandContext(ctx, worker(t), args...)
+	}}
+	return w.Serve(t, proto, stack, network)
 }
 
 // Every Rust server passes the Go side's one contract check (conform.Check, what
