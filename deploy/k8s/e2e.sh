@@ -6,7 +6,8 @@
 #      deploy/k8s/local overlay): token Secret, workers, driver Job, results fetched
 #      with fetch-results.yaml; the server worker's node is none of the clients'
 #   3. a wrong token refused by a worker of that deployment
-#   4. `wirebench kube quick --smoke`: the results copied back and checked
+#   4. `wirebench kube quick --smoke`: the results copied back and checked; then a run
+#      interrupted (SIGINT, as Ctrl-C sends) deletes its namespace and exits non-zero
 #   5. a client worker pod deleted mid-run: the run fails saying so, its finished forks
 #      are kept, `wirebench kube --resume` finishes it on new pods (the failed forks again)
 #   6. a node gone (its kubelet stopped) under a run: reported, not waited on
@@ -105,6 +106,20 @@ server = hosts.get("server")
 assert server and server.startswith("wirebench-server-"), hosts
 assert all(h != server for role, h in hosts.items() if role != "server"), hosts
 EOF
+
+step "4b. Ctrl-C under a run: the namespace deleted, exit non-zero"
+"$wb" kube quick --filter '/tcp/' --kubectl "$cache/kubectl" -o "$OUT/interrupt" --ready 3m --timeout 10m \
+  >"$OUT/interrupt.out" 2>"$OUT/interrupt.err" &
+kpid=$!
+for _ in $(seq 1 240); do grep -q 'fork 1 of' "$OUT/interrupt.err" 2>/dev/null && break; sleep 0.5; done
+grep -q 'fork 1 of' "$OUT/interrupt.err" || { cat "$OUT/interrupt.err" >&2; fail "the run to interrupt never started its forks"; }
+kill -INT "$kpid"
+start=$SECONDS
+if wait "$kpid"; then fail "an interrupted kube run exited 0"; fi
+tail -3 "$OUT/interrupt.err" >&2
+grep -q 'interrupted; the namespace wirebench was deleted' "$OUT/interrupt.err" || fail "the interrupted run does not say it deleted the namespace"
+if k get namespace wirebench >/dev/null 2>&1; then fail "namespace wirebench still there after Ctrl-C"; fi
+step "cleaned up in $((SECONDS - start)) s after Ctrl-C"
 
 step "5. a client worker pod deleted mid-run"
 "$wb" kube quick --filter '/tcp/' --kubectl "$cache/kubectl" -o "$OUT/fault" --ready 3m --timeout 10m --driver-memory 2Gi \
