@@ -5,14 +5,18 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"regexp"
 	"time"
+
+	"github.com/wirebench/wirebench/suite"
 
 	"github.com/wirebench/wirebench/runner/kube"
 )
 
 // kubeCmd runs a suite on a Kubernetes cluster through kubectl (package kube).
 type kubeCmd struct {
-	Suite     string        `arg:"" optional:"" help:"A bundled suite's name (default quick); the driver pod runs 'wirebench run SUITE' against the worker pods."`
+	Suite     string        `arg:"" optional:"" help:"A bundled suite's name (default quick) or a suite file (carried into the driver pod in a ConfigMap; files it names are not); the driver pod runs 'wirebench run SUITE' against the worker pods."`
 	Filter    string        `help:"Run only the benchmarks whose name matches this regular expression (a unix-socket benchmark cannot cross pods: '/tcp/' keeps the TCP ones)."`
 	Smoke     bool          `help:"Smoke mode: tiny durations (checks that the suite runs on the cluster)."`
 	Resume    string        `help:"Finish the run in this local results directory on new pods: it is copied into the driver pod, which runs 'run --resume', and copied back."`
@@ -42,6 +46,7 @@ func (c *kubeCmd) Run(e *env) error {
 		return usagef("--kubectl %s: %v", c.Kubectl, err)
 	}
 	args := []string{"run"}
+	var sf kube.SuiteFile
 	if c.Resume != "" {
 		if c.Suite != "" || c.Filter != "" || c.Smoke {
 			return usagef("--resume: the suite, --filter and --smoke come from the run's journal")
@@ -49,13 +54,19 @@ func (c *kubeCmd) Run(e *env) error {
 		if st, err := os.Stat(c.Resume); err != nil || !st.IsDir() {
 			return usagef("--resume %s: not a results directory of a run", c.Resume)
 		}
+		if sf, err = kube.KeptSuite(c.Resume); err != nil {
+			return usagef("--resume: %v", err)
+		}
 	} else {
 		suite := c.Suite
 		if suite == "" {
 			suite = "quick"
 		}
 		if _, err := os.Stat(suite); err == nil {
-			return usagef("%s: a suite file; the driver pod runs bundled suites only (the file is not copied into it)", suite)
+			if sf, err = suiteFile(suite); err != nil {
+				return err
+			}
+			suite = kube.SuiteDir + "/" + sf.Name
 		}
 		args = append(args, suite)
 		if c.Filter != "" {
@@ -75,7 +86,7 @@ func (c *kubeCmd) Run(e *env) error {
 		Spec: kube.Spec{
 			Namespace: c.Namespace, Image: c.Image, HelperImage: c.Helper, Clients: c.Clients,
 			WorkerCPU: c.WorkerCPU, WorkerMemory: c.WorkerMem, DriverCPU: c.DriverCPU, DriverMemory: c.DriverMem,
-			Token: tok, RunArgs: args, LocalWorkers: c.Local,
+			Token: tok, RunArgs: args, LocalWorkers: c.Local, SuiteFile: sf,
 		},
 		Out: c.Out, Resume: c.Resume, Keep: c.Keep, Ready: c.Ready, Timeout: c.Timeout, Log: e.stderr,
 	}
@@ -89,3 +100,26 @@ func (c *kubeCmd) Run(e *env) error {
 	fmt.Fprintln(e.stdout, dir)
 	return nil
 }
+
+// suiteFile reads a user's suite file for the driver pod. It is loaded here first, so
+// that a mistake is reported with its file and line before anything is made on the
+// cluster.
+func suiteFile(path string) (kube.SuiteFile, error) {
+	if _, err := suite.Load(path); err != nil {
+		return kube.SuiteFile{}, usageError{err}
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return kube.SuiteFile{}, usageError{err}
+	}
+	if len(data) > kube.MaxSuiteFile {
+		return kube.SuiteFile{}, usagef("%s: %d bytes; a suite file carried to the cluster may have %d at most", path, len(data), kube.MaxSuiteFile)
+	}
+	name := filepath.Base(path)
+	if !configMapKey.MatchString(name) {
+		name = "suite.yaml" // a ConfigMap's key is letters, digits, '-', '_' and '.'
+	}
+	return kube.SuiteFile{Name: name, Data: data}, nil
+}
+
+var configMapKey = regexp.MustCompile(`^[-._a-zA-Z0-9]+$`)

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
@@ -243,5 +244,19 @@ func TestServeAndCallDemoEveryProtocol(t *testing.T) {
 				waitExit(t, srv, sig.String())
 			})
 		}
+	}
+}
+
+// kube reads a suite file on this side first: a mistake in it is exit 2 with its file
+// and line, before kubectl is run at all (here a kubectl that would fail every call).
+func TestKubeSuiteFileCheckedFirst(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "mine.yaml")
+	if err := os.WriteFile(file, []byte("name: mine\ntargets:\n  - protocol: grpc-proto\n    forkz: 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCLI(t, "kube", "--kubectl", "false", file)
+	if code != exitUsage || !strings.Contains(stderr, "mine.yaml:4") || !strings.Contains(stderr, "forkz") {
+		t.Errorf("kube with a bad suite file: exit %d, stderr %q; want exit 2 naming mine.yaml:4 and forkz", code, stderr)
 	}
 }

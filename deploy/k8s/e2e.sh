@@ -7,7 +7,8 @@
 #      with fetch-results.yaml; the server worker's node is none of the clients'
 #   3. a wrong token refused by a worker of that deployment
 #   4. `wirebench kube quick --smoke`: the results copied back and checked; then a run
-#      interrupted (SIGINT, as Ctrl-C sends) deletes its namespace and exits non-zero
+#      interrupted (SIGINT, as Ctrl-C sends) deletes its namespace and exits non-zero; and a
+#      suite file of the user's runs (carried into the driver pod in a ConfigMap)
 #   5. a client worker pod deleted mid-run: the run fails saying so, its finished forks
 #      are kept, `wirebench kube --resume` finishes it on new pods (the failed forks again)
 #   6. a node gone (its kubelet stopped) under a run: reported, not waited on
@@ -107,7 +108,22 @@ assert server and server.startswith("wirebench-server-"), hosts
 assert all(h != server for role, h in hosts.items() if role != "server"), hosts
 EOF
 
-step "4b. Ctrl-C under a run: the namespace deleted, exit non-zero"
+step "4b. a suite file of the user's, carried in a ConfigMap"
+cat >"$OUT/my-suite.yaml" <<'YAML'
+name: my-suite
+baseline: http-json
+defaults: {forks: 2, iterations: 2, duration: 100ms, warmup: 100ms}
+targets: [http-json, grpc-proto]
+workloads: [{name: person.get}]
+YAML
+mine=$("$wb" kube "$OUT/my-suite.yaml" --kubectl "$cache/kubectl" -o "$OUT/my-suite" --ready 3m --timeout 10m)
+[ -s "$mine/results.json" ] || fail "no results.json in $mine"
+python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["suite"]["name"] == "my-suite"' "$mine/results.json" \
+  || fail "the results of $mine are not the suite file's"
+cmp -s "$OUT/my-suite.yaml" "$mine/kube-suite/my-suite.yaml" || fail "the suite file was not kept beside its results"
+step "suite file run: $mine"
+
+step "4c. Ctrl-C under a run: the namespace deleted, exit non-zero"
 "$wb" kube quick --filter '/tcp/' --kubectl "$cache/kubectl" -o "$OUT/interrupt" --ready 3m --timeout 10m \
   >"$OUT/interrupt.out" 2>"$OUT/interrupt.err" &
 kpid=$!

@@ -35,7 +35,24 @@ type Spec struct {
 	// LocalWorkers: no worker pods; the driver spawns its workers in its own pod, as a
 	// local run does (the JVM stacks: the JVM worker takes no token, docs/java-worker.md).
 	LocalWorkers bool
+	// SuiteFile is a user's suite file for the driver (its base name and content): a
+	// ConfigMap the driver pod mounts at SuiteDir, so that RunArgs can name
+	// SuiteDir/SuiteFile.Name. The zero value: a bundled suite, nothing mounted.
+	SuiteFile SuiteFile
 }
+
+// SuiteFile is a suite file carried into the driver pod.
+type SuiteFile struct {
+	Name string // base name, the ConfigMap's key
+	Data []byte
+}
+
+// SuiteDir is where the driver pod sees a user's suite file (Spec.SuiteFile).
+const SuiteDir = "/etc/wirebench/suite"
+
+// MaxSuiteFile is the largest suite file carried in a ConfigMap (the API server
+// refuses objects over 1 MiB; a suite file is a few KiB).
+const MaxSuiteFile = 512 << 10
 
 // Port is the workers' control port.
 const Port = 7070
@@ -67,6 +84,10 @@ func (s Spec) Workers() ([]byte, error) {
 			"metadata":   s.meta("wirebench-token", ""),
 			"stringData": obj{"token": s.Token}},
 	}
+	if s.SuiteFile.Name != "" {
+		objs = append(objs, obj{"apiVersion": "v1", "kind": "ConfigMap", "metadata": s.meta("wirebench-suite", "driver"),
+			"data": obj{s.SuiteFile.Name: string(s.SuiteFile.Data)}})
+	}
 	if !s.LocalWorkers {
 		objs = append(objs, s.service("server"), s.statefulSet("server", 1),
 			s.service("client"), s.statefulSet("client", s.Clients))
@@ -88,9 +109,15 @@ func (s Spec) Driver() ([]byte, error) {
 	}
 	driverMounts := append(mounts, obj{"name": "token", "mountPath": "/etc/wirebench/token", "readOnly": true},
 		obj{"name": "tmp", "mountPath": "/tmp"})
+	if s.SuiteFile.Name != "" {
+		driverMounts = append(driverMounts, obj{"name": "suite", "mountPath": SuiteDir, "readOnly": true})
+	}
 	driver := s.container("driver", s.Image, []string{"wirebench"}, s.DriverArgs(), s.DriverCPU, s.DriverMemory, driverMounts)
 	driver["workingDir"] = Results
 	spec := s.podSpec("driver")
+	if s.SuiteFile.Name != "" {
+		spec["volumes"] = append(spec["volumes"].([]obj), obj{"name": "suite", "configMap": obj{"name": "wirebench-suite"}})
+	}
 	spec["restartPolicy"] = "Never"
 	spec["initContainers"] = []obj{helper("stage", stage)}
 	spec["containers"] = []obj{driver, helper("results", "trap 'exit 0' TERM; sleep 86400 & wait")}

@@ -120,3 +120,110 @@ func TestGoMemLimit(t *testing.T) {
 		}
 	}
 }
+
+// A user's suite file travels in a ConfigMap of the run's namespace, mounted read-only
+// into the driver container (and no other) where RunArgs names it; a bundled suite
+// makes no ConfigMap.
+func TestSuiteFileMountedIntoTheDriver(t *testing.T) {
+	s := testSpec()
+	s.SuiteFile = SuiteFile{Name: "mine.yaml", Data: []byte("name: mine\ntargets: [grpc-proto]\n")}
+	s.RunArgs = []string{"run", "/etc/wirebench/suite/mine.yaml"}
+	b, err := s.Workers()
+	var cm map[string]any
+	for _, it := range items(t, b, err) {
+		if it.Kind == "ConfigMap" {
+			if it.Metadata.Name != "wirebench-suite" || it.Metadata.Namespace != "wb-test" {
+				t.Errorf("ConfigMap %s/%s", it.Metadata.Namespace, it.Metadata.Name)
+			}
+			cm = map[string]any{}
+		}
+	}
+	if cm == nil {
+		t.Fatal("no ConfigMap among the workers' objects")
+	}
+	var l struct{ Items []map[string]any }
+	if err := json.Unmarshal(b, &l); err != nil {
+		t.Fatal(err)
+	}
+	for _, it := range l.Items {
+		if it["kind"] == "ConfigMap" {
+			data := it["data"].(map[string]any)
+			if data["mine.yaml"] != "name: mine\ntargets: [grpc-proto]\n" {
+				t.Errorf("ConfigMap data %v", data)
+			}
+		}
+	}
+	d, err := s.Driver()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pod struct {
+		Items []struct {
+			Spec struct {
+				Volumes []struct {
+					Name      string
+					ConfigMap *struct{ Name string }
+				}
+				Containers []struct {
+					Name         string
+					Args         []string
+					VolumeMounts []struct {
+						Name, MountPath string
+						ReadOnly        bool
+					}
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(d, &pod); err != nil {
+		t.Fatal(err)
+	}
+	ps := pod.Items[0].Spec
+	found := false
+	for _, v := range ps.Volumes {
+		if v.Name == "suite" && v.ConfigMap != nil && v.ConfigMap.Name == "wirebench-suite" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no volume of the ConfigMap wirebench-suite in %+v", ps.Volumes)
+	}
+	for _, c := range ps.Containers {
+		mounted := false
+		for _, m := range c.VolumeMounts {
+			if m.Name == "suite" {
+				mounted = m.MountPath == "/etc/wirebench/suite" && m.ReadOnly
+			}
+		}
+		if mounted != (c.Name == "driver") {
+			t.Errorf("container %s: suite mounted read-only at /etc/wirebench/suite = %v", c.Name, mounted)
+		}
+		if c.Name == "driver" && !slices.Contains(c.Args, "/etc/wirebench/suite/mine.yaml") {
+			t.Errorf("driver args %v", c.Args)
+		}
+	}
+
+	s = testSpec()
+	b, err = s.Workers()
+	for _, it := range items(t, b, err) {
+		if it.Kind == "ConfigMap" {
+			t.Error("a bundled suite's run has a ConfigMap")
+		}
+	}
+}
+
+// The suite file a run ran is kept in its results so that a resume can mount it again.
+func TestKeptSuite(t *testing.T) {
+	dir := t.TempDir()
+	if f, err := KeptSuite(dir); err != nil || f.Name != "" {
+		t.Fatalf("a run of a bundled suite: %+v, %v", f, err)
+	}
+	want := SuiteFile{Name: "mine.yaml", Data: []byte("name: mine\n")}
+	if err := keepSuite(dir, want); err != nil {
+		t.Fatal(err)
+	}
+	got, err := KeptSuite(dir)
+	if err != nil || got.Name != "mine.yaml" || string(got.Data) != "name: mine\n" {
+		t.Fatalf("kept %+v, %v", got, err)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -146,6 +147,9 @@ func (r *Run) Do(ctx context.Context) (dir string, err error) {
 	dir, cerr := r.copyOut(ctx)
 	if cerr != nil {
 		return "", fmt.Errorf("copying the results off: %w", cerr)
+	}
+	if err := keepSuite(dir, s.SuiteFile); err != nil {
+		return dir, err
 	}
 	if exit != 0 {
 		return dir, Failed{Dir: dir, Exit: exit, Reason: reason}
@@ -514,4 +518,36 @@ func (r *Run) copyOut(ctx context.Context) (string, error) {
 	}
 	r.logf("results copied to %s", newest)
 	return newest, nil
+}
+
+// KeptSuiteDir is the directory of a run's results where the suite file it ran is
+// kept (Spec.SuiteFile), so that `kube --resume` can mount it again: the journal
+// names it by its path in the driver pod.
+const KeptSuiteDir = "kube-suite"
+
+func keepSuite(dir string, f SuiteFile) error {
+	if f.Name == "" {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Join(dir, KeptSuiteDir), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, KeptSuiteDir, f.Name), f.Data, 0o644)
+}
+
+// KeptSuite is the suite file a run in dir ran, when it was one (a bundled suite: the
+// zero SuiteFile).
+func KeptSuite(dir string) (SuiteFile, error) {
+	entries, err := os.ReadDir(filepath.Join(dir, KeptSuiteDir))
+	if errors.Is(err, fs.ErrNotExist) {
+		return SuiteFile{}, nil
+	}
+	if err != nil {
+		return SuiteFile{}, err
+	}
+	if len(entries) != 1 || !entries[0].Type().IsRegular() {
+		return SuiteFile{}, fmt.Errorf("%s: want the one suite file the run ran", filepath.Join(dir, KeptSuiteDir))
+	}
+	data, err := os.ReadFile(filepath.Join(dir, KeptSuiteDir, entries[0].Name()))
+	return SuiteFile{Name: entries[0].Name(), Data: data}, err
 }
