@@ -46,6 +46,52 @@ func TestSummaryTextFitsTheWidth(t *testing.T) {
 	}
 }
 
+// `report -f table` on a terminal of 80 or 100 columns: no line wider (the per-benchmark
+// lines of latency, CPU and bytes are 110 columns and more unwrapped), and each figure still
+// there; width 0 is the report as it was.
+func TestReportTextFitsTheWidth(t *testing.T) {
+	r := verdictFixture()
+	var plain, zero bytes.Buffer
+	if err := WriteReportText(&plain, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteReportTextWidth(&zero, r, 0); err != nil {
+		t.Fatal(err)
+	}
+	if plain.String() != zero.String() {
+		t.Error("width 0 is not the report as it was")
+	}
+	if w := maxLine(plain.String()); w <= 100 {
+		t.Fatalf("the unfitted report's widest line is %d columns: this test would prove nothing", w)
+	}
+	for _, width := range []int{80, 100} {
+		var buf bytes.Buffer
+		if err := WriteReportTextWidth(&buf, r, width); err != nil {
+			t.Fatal(err)
+		}
+		out := buf.String()
+		for _, l := range strings.Split(out, "\n") {
+			if n := utf8.RuneCountInString(l); n > width {
+				t.Errorf("%d columns: a line of %d: %q", width, n, l)
+			}
+		}
+		flat := strings.Join(strings.Fields(out), " ")
+		for _, want := range []string{"response time µs mean", "server peak RSS", "grpc-proto/tcp", "capnp/tcp"} {
+			if !strings.Contains(flat, want) {
+				t.Errorf("%d columns: %q lost", width, want)
+			}
+		}
+	}
+}
+
+func maxLine(s string) int {
+	w := 0
+	for _, l := range strings.Split(s, "\n") {
+		w = max(w, utf8.RuneCountInString(l))
+	}
+	return w
+}
+
 // A note said of several benchmarks is printed once, naming them all.
 func TestOncePerFact(t *testing.T) {
 	ns := []note{

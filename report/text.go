@@ -15,10 +15,23 @@ import (
 // operation), else the JMH-shaped score table; then per benchmark its latency
 // percentiles, CPU and bytes per op, and warnings. It returns the first write error.
 func WriteText(out io.Writer, bs []results.Benchmark) error {
+	return writeText(out, bs, 0)
+}
+
+// writeText is WriteText for a terminal of width columns (0: no limit): the summary
+// fitted as WriteSummaryTextWidth fits it, each benchmark's lines wrapped.
+func writeText(out io.Writer, bs []results.Benchmark, width int) error {
 	// bufio keeps the first write error and writes nothing after it; Flush returns it.
 	w := bufio.NewWriter(out)
+	line := func(format string, args ...any) { // wrapped only when too wide: Wrap closes up the double spaces
+		l := fmt.Sprintf(format, args...)
+		if width > 0 && textgrid.Width(l) > width {
+			l = textgrid.Wrap(l, width, "    ")
+		}
+		fmt.Fprintf(w, "%s\n", l)
+	}
 	if len(bs) >= 2 {
-		if err := writeSummary(w, bs, false, 0); err != nil {
+		if err := writeSummary(w, bs, false, width); err != nil {
 			return err
 		}
 	} else if err := writeTable(w, scoreTable(bs)); err != nil {
@@ -27,14 +40,14 @@ func WriteText(out io.Writer, bs []results.Benchmark) error {
 	for _, b := range bs {
 		s := b.Summary
 		fmt.Fprintf(w, "\n%s\n", b.Name)
-		fmt.Fprintf(w, "  response time µs  mean %s  p50 %s  p75 %s  p90 %s  p99 %s  p99.9 %s  max %s\n",
+		line("  response time µs  mean %s  p50 %s  p75 %s  p90 %s  p99 %s  p99.9 %s  max %s",
 			latencyUs(s.LatencyUs.Mean), latencyUs(s.LatencyUs.P50), latencyUs(s.LatencyUs.P75), latencyUs(s.LatencyUs.P90),
 			latencyUs(s.LatencyUs.P99), latencyUs(s.LatencyUs.P999), latencyUs(s.LatencyUs.Max))
 		if s.ServiceUs != nil {
-			fmt.Fprintf(w, "  service time µs   p50 %s  p99 %s  max %s;  lag µs p50 %s  p99 %s  max %s\n",
+			line("  service time µs   p50 %s  p99 %s  max %s;  lag µs p50 %s  p99 %s  max %s",
 				latencyUs(s.ServiceUs.P50), latencyUs(s.ServiceUs.P99), latencyUs(s.ServiceUs.Max),
 				latencyUs(s.LagUs.P50), latencyUs(s.LagUs.P99), latencyUs(s.LagUs.Max))
-			fmt.Fprintf(w, "  achieved %s ops/s of %s targeted; %d arrivals found every slot busy\n",
+			line("  achieved %s ops/s of %s targeted; %d arrivals found every slot busy",
 				fixed(s.AchievedRate, 0), fixed(b.Load.Rate, 0), s.Overflow)
 		}
 		server, rss := "n/a", "n/a"
@@ -44,18 +57,18 @@ func WriteText(out io.Writer, bs []results.Benchmark) error {
 		if s.ServerRSSMaxBytes != nil {
 			rss = fixed(float64(*s.ServerRSSMaxBytes)/(1<<20), 1) + " MiB"
 		}
-		fmt.Fprintf(w, "  cpu µs/op  client %s  server %s;  bytes/op  sent %s  received %s;  server peak RSS %s\n",
+		line("  cpu µs/op  client %s  server %s;  bytes/op  sent %s  received %s;  server peak RSS %s",
 			fixed(s.ClientCPUUsPerOp, 2), server, bytesCell(&s, s.BytesSentPerOp), bytesCell(&s, s.BytesRecvPerOp), rss)
 		if s.LinkCPUUsPerOp != nil {
-			fmt.Fprintf(w, "  link proxy cpu µs/op %s (beside the clients, not in their figure)\n", fixed(*s.LinkCPUUsPerOp, 2))
+			line("  link proxy cpu µs/op %s (beside the clients, not in their figure)", fixed(*s.LinkCPUUsPerOp, 2))
 		}
-		fmt.Fprintf(w, "  %d ops, %d errors\n", s.Ops, s.Errors)
+		line("  %d ops, %d errors", s.Ops, s.Errors)
 		for _, warn := range b.Warnings {
-			fmt.Fprintf(w, "  warning: %s\n", warn)
+			line("  warning: %s", warn)
 		}
 		for _, t := range b.Forks {
 			if t.Error != "" && !failureSaid(&b, t) {
-				fmt.Fprintf(w, "  %s\n", cutShort(t))
+				line("  %s", cutShort(t))
 			}
 		}
 	}
@@ -79,13 +92,21 @@ func firstLine(s string) string {
 // WriteReportText is `report -f table`: the title (the suite, the command, a smoke
 // mark), WriteText, and the views in the original experiment's shape.
 func WriteReportText(w io.Writer, r *results.Results) error {
-	if err := writeTitleText(w, r, 0); err != nil {
+	return WriteReportTextWidth(w, r, 0)
+}
+
+// WriteReportTextWidth is WriteReportText for a terminal of width columns (0: no
+// limit): prose and each benchmark's lines wrapped, tables wider than the terminal
+// stacked, and the originals' wide tables left to the Markdown report, as run's
+// summary does.
+func WriteReportTextWidth(w io.Writer, r *results.Results, width int) error {
+	if err := writeTitleText(w, r, width); err != nil {
 		return err
 	}
-	if err := WriteText(w, r.Benchmarks); err != nil {
+	if err := writeText(w, r.Benchmarks, width); err != nil {
 		return err
 	}
-	return WriteViewsText(w, r)
+	return WriteViewsTextWidth(w, r, width)
 }
 
 // writeTitleText writes the title (INTERRUPTED first when the run was cut short: a

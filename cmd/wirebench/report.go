@@ -46,7 +46,12 @@ func (c *reportCmd) Run(e *env) error {
 	case "table":
 		// The terminal report holds what run printed (the verdicts, the comparison per
 		// operation, the views in the original's shape), then each benchmark's detail.
-		err = report.WriteReportText(&buf, r)
+		// Fitted to the terminal when it goes to one, as run's summary is.
+		width := 0
+		if c.Out == "" || c.Out == stdoutPath {
+			width = terminalWidth(e.stdout)
+		}
+		err = report.WriteReportTextWidth(&buf, r, width)
 	default: // kong's enum has refused it already
 		return usagef("--format %q: want table, md, csv, json or html", c.Format)
 	}
