@@ -14,8 +14,10 @@ import (
 // StartOverhead and PhaseOverhead are spec's: what an estimate adds for a fork's
 // start-up and for each handover between two phases.
 const (
-	StartOverhead = spec.StartOverhead
-	PhaseOverhead = spec.PhaseOverhead
+	StartOverhead        = spec.StartOverhead
+	ProcessStartOverhead = spec.ProcessStartOverhead
+	PhaseOverhead        = spec.PhaseOverhead
+	FreezeOverhead       = spec.FreezeOverhead
 )
 
 // Build plans bs, in suite order (suite.Groups). resumed, when not nil, says which
@@ -82,6 +84,7 @@ func forkCost(specs []spec.Spec, onShared, warm bool) ForkCost {
 	if !onShared {
 		f.Start = StartOverhead
 	}
+	phase := phaseCost(specs)
 	for k, sp := range specs {
 		f.Warm[k] = warm
 		if warm {
@@ -92,10 +95,20 @@ func forkCost(specs []spec.Spec, onShared, warm bool) ForkCost {
 		if !onShared {
 			f.Start += workerStarts(sp)
 		}
-		f.Rounds += time.Duration(sp.Iterations) * (sp.IterationTime + PhaseOverhead)
+		f.Rounds += time.Duration(sp.Iterations) * (sp.IterationTime + phase)
 	}
-	f.KeepAlive = keepAliveCost(specs, f.Warmups)
+	f.KeepAlive = keepAliveCost(specs, f.Warmups, phase)
 	return f
+}
+
+// phaseCost is what each handover between two phases of an interleaved group costs:
+// PhaseOverhead, and FreezeOverhead when the other targets' processes are frozen
+// during each one's slices.
+func phaseCost(specs []spec.Spec) time.Duration {
+	if len(specs) > 1 && specs[0].Isolation == spec.IsolationFreeze {
+		return PhaseOverhead + FreezeOverhead
+	}
+	return PhaseOverhead
 }
 
 // Alone is what a benchmark costs measured on its own: per fork, new workers, its
@@ -112,11 +125,11 @@ func Alone(sp spec.Spec) time.Duration {
 // keepAliveCost is what a fork of an interleaved group spends on keep-alive slices
 // (spec.Spec.KeepAlive): each target gets one for each of its KeepAlive that the
 // warm-ups after its own (warmups, by target) last.
-func keepAliveCost(specs []spec.Spec, warmups []time.Duration) time.Duration {
+func keepAliveCost(specs []spec.Spec, warmups []time.Duration, phase time.Duration) time.Duration {
 	var total, after time.Duration
 	for k := len(specs) - 1; k >= 0; k-- {
 		if ka := specs[k].KeepAlive; ka > 0 {
-			total += time.Duration(after/ka) * (spec.KeepAliveSlice + PhaseOverhead)
+			total += time.Duration(after/ka) * (spec.KeepAliveSlice + phase)
 		}
 		after += warmups[k]
 	}
@@ -124,9 +137,9 @@ func keepAliveCost(specs []spec.Spec, warmups []time.Duration) time.Duration {
 }
 
 // workerStarts is what starting sp's worker processes adds to a fork beyond
-// StartOverhead: each side's launcher's StartCost (a JVM's start and class loading).
-// An outside server (spec.Spec.Target) is not started here; a stack that is not
-// registered counts as nothing.
+// StartOverhead: for each side's process, ProcessStartOverhead and its launcher's
+// StartCost (a JVM's start and class loading). An outside server (spec.Spec.Target) is
+// not started here; a stack that is not registered counts as nothing.
 func workerStarts(sp spec.Spec) time.Duration {
 	var d time.Duration
 	for _, side := range []struct {
@@ -140,6 +153,7 @@ func workerStarts(sp spec.Spec) time.Duration {
 		if err != nil {
 			continue
 		}
+		d += ProcessStartOverhead
 		if l, err := launch.For(st.Worker); err == nil {
 			d += l.StartCost
 		}

@@ -43,14 +43,15 @@ func groupEstimates(p *plan.Plan) []time.Duration {
 // adaptive warm-up counts as warm (three 4 s windows, 12 s) only when an earlier group
 // of the batch ran the same kind of call (unary or stream); otherwise it counts as on
 // new workers (25 s, within 1 s and warmup_max 30 s), but the fork starts no workers.
-// Counted by hand, per fork, two Go targets (no JVM to start), keep-alive off,
-// 2 rounds of 100 ms slices (+3 ms each) per target: 0.412 s of rounds a group.
+// Counted by hand, per fork, two Go targets (no JVM to start: 0.4 s and 60 ms for each
+// of the 4 processes), keep-alive off, 2 rounds of 100 ms slices (+2 ms a handover,
+// +4.5 ms freezing the other target) per target: 0.426 s of rounds a group.
 //
-//	person.get   new workers, cold:          0.5 + 2 × 25 + 0.412 = 50.912 s
-//	person.list  unary after unary, warm:          2 × 12 + 0.412 = 24.412 s
-//	stream       first stream, cold:               2 × 25 + 0.412 = 50.412 s
-//	pingpong     unary again, warm:                2 × 12 + 0.412 = 24.412 s
-//	stream       stream again, warm:               2 × 12 + 0.412 = 24.412 s
+//	person.get   new workers, cold:         0.64 + 2 × 25 + 0.426 = 51.066 s
+//	person.list  unary after unary, warm:          2 × 12 + 0.426 = 24.426 s
+//	stream       first stream, cold:               2 × 25 + 0.426 = 50.426 s
+//	pingpong     unary again, warm:                2 × 12 + 0.426 = 24.426 s
+//	stream       stream again, warm:               2 × 12 + 0.426 = 24.426 s
 //
 // Each group × 2 forks.
 func TestEstimateWarmWorkersByKindOfCall(t *testing.T) {
@@ -65,7 +66,7 @@ func TestEstimateWarmWorkersByKindOfCall(t *testing.T) {
 		|  - name: stream
 		|    trades: 100`)
 	ms := func(n int) time.Duration { return time.Duration(n) * time.Millisecond }
-	want := []time.Duration{2 * ms(50912), 2 * ms(24412), 2 * ms(50412), 2 * ms(24412), 2 * ms(24412)}
+	want := []time.Duration{2 * ms(51066), 2 * ms(24426), 2 * ms(50426), 2 * ms(24426), 2 * ms(24426)}
 	if got := groupEstimates(plan.Build(s.Benchmarks, nil)); !slices.Equal(got, want) {
 		t.Errorf("group estimates %v, counted %v", got, want)
 	}
@@ -75,23 +76,23 @@ func TestEstimateWarmWorkersByKindOfCall(t *testing.T) {
 // 10 targets, whose workers each fork starts once (worker_lifetime: per-fork). The 5 JVM
 // targets warm up adaptively, 4 s to 20 s: on new workers counted at 20 s (25 s, capped
 // at warmup_max), and in the ping-pong group too, since their workers have run only the
-// stream (another kind of call). Per fork, the first group: 0.5 s to start + 5 JVM
-// targets × (20 s warm-up + 2 JVM processes × 2 s) + 5 Go targets × 0.5 s warm-up + 10
-// targets × 12 rounds × (250 ms + 3 ms) = 153.36 s; the second, on the same workers:
-// 5 × 20 s + 5 × 0.5 s + 30.36 s = 132.86 s. In each group the JVM targets, warmed up
-// first, get keep-alive slices (keep_alive 5 s, 50 ms + 3 ms each) for the warm-ups
-// after theirs: 82.5 s after the first (16 slices), 62.5 s (12), 42.5 s (8), 22.5 s
-// (4), 2.5 s (0); the Go targets' 2 s and less, none: 40 slices, 2.12 s. 5 forks:
-// 24 min 12.3 s.
+// stream (another kind of call). Per fork, the first group: 0.4 s to start + 20
+// processes × 60 ms + 5 JVM targets × (20 s warm-up + 2 JVM processes × 2 s) + 5 Go
+// targets × 0.5 s warm-up + 10 targets × 12 rounds × (250 ms + 2 ms + 4.5 ms frozen) =
+// 154.88 s; the second, on the same workers: 5 × 20 s + 5 × 0.5 s + 30.78 s = 133.28 s.
+// In each group the JVM targets, warmed up first, get keep-alive slices (keep_alive 5 s,
+// 50 ms + 6.5 ms each) for the warm-ups after theirs: 82.5 s after the first (16
+// slices), 62.5 s (12), 42.5 s (8), 22.5 s (4), 2.5 s (0); the Go targets' 2 s and
+// less, none: 40 slices, 2.26 s. 5 forks: 24 min 23.4 s.
 func TestRestVsGrpcEstimateCountsJVMStarts(t *testing.T) {
 	s, err := suite.Load("rest-vs-grpc")
 	if err != nil {
 		t.Fatal(err)
 	}
-	rounds := 10 * 12 * (253 * time.Millisecond)
-	first := 500*time.Millisecond + 5*(20*time.Second+2*2*time.Second) + 5*500*time.Millisecond + rounds
+	rounds := 10 * 12 * (256500 * time.Microsecond)
+	first := 400*time.Millisecond + 20*60*time.Millisecond + 5*(20*time.Second+2*2*time.Second) + 5*500*time.Millisecond + rounds
 	second := 5*20*time.Second + 5*500*time.Millisecond + rounds
-	keepAlives := 40 * (53 * time.Millisecond)
+	keepAlives := 40 * (56500 * time.Microsecond)
 	if want := 5 * (first + second + 2*keepAlives); plan.Build(s.Benchmarks, nil).Estimate() != want {
 		t.Errorf("Estimate() = %v, counted %v", plan.Build(s.Benchmarks, nil).Estimate(), want)
 	}
@@ -100,20 +101,22 @@ func TestRestVsGrpcEstimateCountsJVMStarts(t *testing.T) {
 // TestMatrixSuiteTime counts the matrix's estimate by hand. 124 pairs in 20 groups
 // (interleave_by: server, so each server is a group of its own, on workers of its
 // own: 12 groups of 7 clients, 6 of 6, 2 capnp groups of 2), 3 forks. Per fork: 20
-// starts × 0.5 s = 10 s; each pair a fixed 2 s warm-up and 6 slices of 250 ms + 3 ms,
-// 3.518 s, × 124 = 436.232 s; the stacks' processes, counted side by side over the
+// starts × 0.4 s = 8 s; each pair a fixed 2 s warm-up and 6 slices of 250 ms + 2 ms +
+// 4.5 ms frozen, 3.539 s, × 124 = 438.836 s; each pair's server and client processes,
+// 248 × 60 ms = 14.88 s, and the stacks' start-ups, counted side by side over the
 // pairs, 79 JVM × 2 s, 45 Python × 4 s, 31 Node × 2 s = 400 s (Go and Rust start in
-// no time); keep-alive slices (keep_alive 5 s; 50 ms + 3 ms each) for the 2 s
+// no time); keep-alive slices (keep_alive 5 s; 50 ms + 6.5 ms each) for the 2 s
 // warm-ups after a target's own: in a group of 7, 12 s, 10 s, 8 s, 6 s after the
 // first four, 2 + 2 + 1 + 1 = 6 slices; in a group of 6, 2 + 1 + 1 = 4; of 2, none:
-// 12 × 6 + 6 × 4 = 96 slices, 5.088 s. That is 851.32 s a fork, 42 min 33.96 s.
+// 12 × 6 + 6 × 4 = 96 slices, 5.424 s. That is 867.14 s a fork, 43 min 21.42 s.
 func TestMatrixSuiteTime(t *testing.T) {
 	s, err := suite.Load("matrix")
 	if err != nil {
 		t.Fatal(err)
 	}
-	fork := 20*500*time.Millisecond + 124*(2*time.Second+6*(250*time.Millisecond+spec.PhaseOverhead)) +
-		(79*2+45*4+31*2)*time.Second + 96*(50*time.Millisecond+spec.PhaseOverhead)
+	phase := spec.PhaseOverhead + spec.FreezeOverhead
+	fork := 20*400*time.Millisecond + 124*(2*time.Second+6*(250*time.Millisecond+phase)) +
+		248*spec.ProcessStartOverhead + (79*2+45*4+31*2)*time.Second + 96*(50*time.Millisecond+phase)
 	if want, got := 3*fork, plan.Build(s.Benchmarks, nil).Estimate(); got != want || got > 45*time.Minute {
 		t.Errorf("estimate %v, want %v (and at most 45 min)", got, want)
 	}

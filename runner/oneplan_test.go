@@ -76,10 +76,11 @@ func runPlanned(t *testing.T, s *suite.Suite, p *plan.Plan) *driverCalls {
 // and the driver is asked for two groups of their own instead of one batch.
 //
 // Counted by hand, per fork (2 forks), fixed 1 s warm-ups, 3 rounds of 100 ms
-// (+3 ms each) per target, no JVM: shared, person.get 0.5 + 2 × 1 + 2 × 0.309 =
-// 3.118 s and person.list on its workers 2 × 1 + 0.618 = 2.618 s; split, each group
-// 3.118 s. Fixed warm-ups are the same warm or cold, so the difference is the second
-// group's start, 0.5 s a fork: 2 × (3.118 + 2.618) = 11.472 s against 12.472 s.
+// (+2 ms a handover, +4.5 ms freezing the other target) per target, no JVM: the start
+// 0.4 s + 4 processes × 60 ms = 0.64 s; shared, person.get 0.64 + 2 × 1 + 2 × 0.3195
+// = 3.279 s and person.list on its workers 2 × 1 + 0.639 = 2.639 s; split, each group
+// 3.279 s. Fixed warm-ups are the same warm or cold, so the difference is the second
+// group's start, 0.64 s a fork: 2 × (3.279 + 2.639) = 11.836 s against 13.116 s.
 func TestOnePlanDrivesEstimateAndRun(t *testing.T) {
 	s, err := suite.Parse("t.yaml", []byte(`
 defaults: {warmup: 1s, iterations: 3, duration: 100ms, forks: 2, keep_alive: 0s}
@@ -93,7 +94,7 @@ workloads: [person.get, person.list]
 	if len(p.Batches) != 1 || !p.Batches[0].Shared() {
 		t.Fatalf("plan %+v: want the two groups in one batch", p.Batches)
 	}
-	if got, want := p.Estimate(), 11472*time.Millisecond; got != want {
+	if got, want := p.Estimate(), 11836*time.Millisecond; got != want {
 		t.Errorf("shared estimate %v, counted %v", got, want)
 	}
 	calls := runPlanned(t, s, p)
@@ -103,8 +104,9 @@ workloads: [person.get, person.list]
 
 	// The same plan, its batch split in two by hand.
 	p.Batches = []plan.Batch{{Groups: p.Batches[0].Groups[:1]}, {Groups: p.Batches[0].Groups[1:]}}
-	p.Batches[1].Groups[0].Fork.Start = plan.StartOverhead // a group of its own starts its workers
-	if got, want := p.Estimate(), 12472*time.Millisecond; got != want {
+	// A group of its own starts its workers: two Go targets, a server and a client each.
+	p.Batches[1].Groups[0].Fork.Start = plan.StartOverhead + 4*plan.ProcessStartOverhead
+	if got, want := p.Estimate(), 13116*time.Millisecond; got != want {
 		t.Errorf("split estimate %v, counted %v", got, want)
 	}
 	calls = runPlanned(t, s, p)
@@ -129,7 +131,7 @@ workloads: [person.get, person.list, person.links]
 	if len(p.Batches) != 2 || p.Batches[0].Shared() || len(p.Batches[1].Groups) != 2 {
 		t.Fatalf("batches of %d, %d groups; want the resumed group alone, then two sharing", len(p.Batches[0].Groups), len(p.Batches[1].Groups))
 	}
-	if p.Batches[1].Groups[0].Fork.Start != plan.StartOverhead || p.Batches[1].Groups[1].Fork.Start != 0 {
+	if p.Batches[1].Groups[0].Fork.Start != plan.StartOverhead+4*plan.ProcessStartOverhead || p.Batches[1].Groups[1].Fork.Start != 0 {
 		t.Errorf("starts %v, %v: the second batch starts its workers once", p.Batches[1].Groups[0].Fork.Start, p.Batches[1].Groups[1].Fork.Start)
 	}
 }

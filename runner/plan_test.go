@@ -20,7 +20,8 @@ import (
 
 // planBench is a benchmark of protocol with 1 s of warmup, 2 iterations of 1 s and 3
 // forks, measured by method: a fork of it on its own is planned at
-// 1 s + 2 × (1 s + PhaseOverhead) + StartOverhead (no JVM worker).
+// 1 s + 2 × (1 s + PhaseOverhead) + StartOverhead + its two processes'
+// ProcessStartOverhead (no JVM worker).
 func planBench(protocol, method string) suite.Benchmark {
 	s := spec.Default()
 	s.Protocol, s.Method = protocol, method
@@ -39,8 +40,14 @@ func cleanForks(n int) []*results.Fork {
 	return out
 }
 
-// target is the planned time of one target in one fork: warmup and two iterations.
-const target = time.Second + 2*(time.Second+plan.PhaseOverhead)
+// target is the planned time of one target in one fork: warmup and two iterations;
+// paired, the same in an interleaved pair, whose handovers freeze the other target
+// (FreezeOverhead); procs, starting a Go target's server and client processes.
+const (
+	target = time.Second + 2*(time.Second+plan.PhaseOverhead)
+	paired = time.Second + 2*(time.Second+plan.PhaseOverhead+plan.FreezeOverhead)
+	procs  = 2 * plan.ProcessStartOverhead
+)
 
 func TestForkPlanCases(t *testing.T) {
 	capacity := planBench("grpc-proto", spec.MethodSequential)
@@ -62,14 +69,14 @@ func TestForkPlanCases(t *testing.T) {
 		// One benchmark whose method says interleaved has nothing to interleave
 		// with: its 3 forks, 2 of them journaled.
 		{"alone, interleaved method", []suite.Benchmark{planBench("grpc-proto", spec.MethodInterleaved)}, nil,
-			map[int][]*results.Fork{0: cleanForks(2)}, 3, 2, target + plan.StartOverhead},
+			map[int][]*results.Fork{0: cleanForks(2)}, 3, 2, target + plan.StartOverhead + procs},
 		// --precision journaled more forks than its forks setting: the plan's 3 are all
 		// finished, not 5.
 		{"interleaved, forks beyond the plan", []suite.Benchmark{planBench("grpc-proto", spec.MethodInterleaved), planBench("capnp", spec.MethodInterleaved)}, nil,
-			map[int][]*results.Fork{0: cleanForks(5), 1: cleanForks(5)}, 3, 3, 2*target + plan.StartOverhead},
+			map[int][]*results.Fork{0: cleanForks(5), 1: cleanForks(5)}, 3, 3, 2*paired + plan.StartOverhead + 2*procs},
 		// Sequential: each target's own forks, capped at its forks setting: 3 + 1.
 		{"sequential, forks beyond the plan", []suite.Benchmark{planBench("grpc-proto", spec.MethodSequential), planBench("capnp", spec.MethodSequential)}, nil,
-			map[int][]*results.Fork{0: cleanForks(4), 1: cleanForks(1)}, 6, 4, target + plan.StartOverhead},
+			map[int][]*results.Fork{0: cleanForks(4), 1: cleanForks(1)}, 6, 4, target + plan.StartOverhead + procs},
 	} {
 		done := map[string]results.Benchmark{}
 		group := make([]int, len(c.bs))
@@ -96,10 +103,11 @@ func TestPaceArithmetic(t *testing.T) {
 		planBench("http-json", spec.MethodSequential),
 		planBench("grpc-proto", spec.MethodInterleaved), planBench("capnp", spec.MethodInterleaved),
 	}
-	// http-json alone: 3 forks of target + StartOverhead, 2 journaled. The
-	// interleaved pair: 3 forks of 2 targets + StartOverhead, none journaled.
+	// http-json alone: 3 forks of target + StartOverhead + its processes, 2 journaled.
+	// The interleaved pair: 3 forks of 2 paired targets + StartOverhead + their
+	// processes, none journaled.
 	forks := map[string][]*results.Fork{bs[0].Name: cleanForks(2)}
-	alone, pair := target+plan.StartOverhead, 2*target+plan.StartOverhead
+	alone, pair := target+plan.StartOverhead+procs, 2*paired+plan.StartOverhead+2*procs
 	p := newPace(plan.Build(bs, nil), map[string]results.Benchmark{}, forks)
 	if p.forks != 6 || p.done != 2 {
 		t.Errorf("forks %d, done %d; want 6 (3 + 3) and 2", p.forks, p.done)

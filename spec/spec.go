@@ -247,16 +247,27 @@ const (
 func (s Spec) Secure() bool { return s.Transport == TLS || s.Transport == QUIC }
 
 // StartOverhead is the time an estimate adds to each fork for starting and stopping the
-// worker processes and checking the target against the contract (a group's targets
-// start at once: 0.36 s a fork for the quick suite's 10 processes, measured on the
-// 2-vCPU machine kind, docs/method.md).
-const StartOverhead = 500 * time.Millisecond
+// worker processes and checking the targets against the contract, and
+// ProcessStartOverhead what it adds for each worker process the fork starts, beyond its
+// launcher's StartCost (a JVM's). Measured from the journals of three runs on the 2-vCPU
+// machine kind (2026-11-29, docs/method.md "What the estimate counts"): the gaps
+// between forks were 0.79–0.85 s for the quick suite's 10 processes and about 4.4 s
+// for the protocols suite's 54 (TLS certificates made, QUIC servers bound).
+const (
+	StartOverhead        = 400 * time.Millisecond
+	ProcessStartOverhead = 60 * time.Millisecond
+)
 
 // PhaseOverhead is the time an estimate adds to each iteration for what happens between
 // two phases: the client's interval and the server's reading reach the driver, and
-// the next phase starts (2.3 ms median with 5 interleaved targets, measured on the
-// 2-vCPU machine kind; docs/method.md).
-const PhaseOverhead = 3 * time.Millisecond
+// the next phase starts; FreezeOverhead is what freezing and thawing the other targets'
+// processes adds to it in an interleaved group (isolation freeze). Measured from the
+// same journals: 1.6 ms between the phases of rpcecho (one process, nothing frozen),
+// 6.1 ms in protocols' and 7.6–7.9 ms in quick's (27 and 5 targets, frozen).
+const (
+	PhaseOverhead  = 2 * time.Millisecond
+	FreezeOverhead = 4500 * time.Microsecond
+)
 
 // WarmupSlice is the length of one slice of an adaptive warm-up (WarmupMax): JMH's
 // default iteration. The last slice may run past WarmupMax by less than one slice.
