@@ -139,24 +139,70 @@ func withExact(lines []string) []string {
 	return out
 }
 
+// coldLine is what rpcecho measured of a target: one line of a fresh run, before any
+// other of its lines. Here it is each fork's first line (Forks[f].Iterations[0], the
+// line of round 1, made on servers started for that fork, with no warm-up before it),
+// in ms: the mean over the forks that have one, the lowest and the highest. n is how
+// many forks had a first line; 0 when the lines are not count-bounded (b's lines are
+// then not rpcecho's) or a warm-up ran before them (the first line is not cold).
+func coldLine(b *results.Benchmark) (mean, lo, hi float64, n int) {
+	if b.IterationOps <= 0 || b.WarmupSeconds > 0 {
+		return 0, 0, 0, 0
+	}
+	sum := 0.0
+	for _, f := range b.Forks {
+		if len(f.Iterations) == 0 {
+			continue
+		}
+		ms := f.Iterations[0].Seconds * 1e3
+		if n == 0 || ms < lo {
+			lo = ms
+		}
+		if n == 0 || ms > hi {
+			hi = ms
+		}
+		sum += ms
+		n++
+	}
+	if n == 0 {
+		return 0, 0, 0, 0
+	}
+	return sum / float64(n), lo, hi, n
+}
+
+// coldCell is a table cell of coldLine's figures: "mean (lowest–highest)" in ms, the
+// mean alone for one fork; the direct call's in µs, as rpcecho printed its line.
+func coldCell(b *results.Benchmark) (string, bool) {
+	mean, lo, hi, n := coldLine(b)
+	f, unit := millis, ""
+	if b.Protocol == "direct" {
+		f, unit = func(ms float64) string { return latencyUs(ms * 1e3) }, " µs"
+	}
+	switch {
+	case n == 0:
+		return "", false
+	case n == 1:
+		return f(mean) + unit, true
+	}
+	return f(mean) + " (" + f(lo) + "–" + f(hi) + ")" + unit, true
+}
+
 // rpcechoLines is rpcecho's output for the benchmarks that echo a payload. A group
 // whose iterations are count-bounded prints a block per fork and round, one line
 // per target and iteration as rpcecho printed it, with our exact time beside it;
-// otherwise one line per benchmark, the time of 1000 ops from its score. Then one
-// table per workload: a row per protocol/transport, a column per payload, the time
-// of a line from the score.
+// otherwise one line per benchmark, the time of 1000 ops from its score. Then two
+// tables per workload, a row per protocol/transport and a column per payload: the
+// time of a line from the score (the steady lines), and, for count-bounded lines
+// without a warm-up, the time of each fork's first line (coldLine), which is what
+// rpcecho's one line per cell measured.
 func rpcechoLines(bs []results.Benchmark) view {
 	v := view{Title: "rpcecho's lines",
 		Note: "Each line is one iteration (rpcecho's N calls are N iterations of its loop: N ops, " +
 			"an echo then a stats call each for echo+stats), printed as rpcecho printed it: whole ms cut down " +
 			"to 10 ms, the direct call in whole µs; our exact time is in brackets. A group measured by time, " +
 			"not by ops, gets one line per target, the time of 1000 ops from its score. The tables give " +
-			"the time of a line from the score (avgt: the mean of the lines)."}
-	type col struct{ workload, payload string }
-	var workloads []string
-	cols := map[string][]string{}
-	cells := map[string]map[col]string{}
-	var series []string
+			"the time of a line from the score (avgt: the mean of the lines), then each run's first line."}
+	steady, cold := newLineGrid(), newLineGrid()
 	for _, g := range results.Groups(bs) {
 		b0 := g.Benchmarks[0]
 		if _, echoes := b0.Params["payload"]; !echoes || b0.CallsPerOp == 0 {
@@ -164,53 +210,88 @@ func rpcechoLines(bs []results.Benchmark) view {
 		}
 		pl := payloadName(b0.Params)
 		header := fmt.Sprintf("--- test with %s payload --- (%s, %s)", pl, b0.Workload, results.LoadName(b0.Load))
-		if !slices.Contains(workloads, b0.Workload) {
-			workloads = append(workloads, b0.Workload)
-		}
-		cols[b0.Workload] = append(cols[b0.Workload], pl)
+		steady.addColumn(b0.Workload, pl)
+		cold.addColumn(b0.Workload, pl)
 		v.Lines = append(v.Lines, groupLines(g.Benchmarks, header)...)
 		for _, b := range g.Benchmarks {
 			ops, _ := lineOps(&b)
-			s := results.SeriesLabel(&b)
-			if cells[s] == nil {
-				cells[s] = map[col]string{}
-				series = append(series, s)
-			}
 			c := millis(msPerLine(&b, ops))
 			if a := b.Summary.AvgTimeMs; b.Mode == results.ModeAverageTime && a != nil && a.Error > 0 {
 				c += " ± " + millis(a.Error*float64(ops))
 			}
-			cells[s][col{b.Workload, pl}] = c
+			steady.set(results.SeriesLabel(&b), b.Workload, pl, c)
+			if c, ok := coldCell(&b); ok {
+				cold.set(results.SeriesLabel(&b), b.Workload, pl, c)
+			}
 		}
 		v.Lines = append(v.Lines, "")
 	}
 	if n := len(v.Lines); n > 0 {
 		v.Lines = v.Lines[:n-1]
 	}
-	for _, w := range workloads {
-		t := table{Title: w + ": ms per line", Head: []string{"Protocol/transport"}, Align: "l"}
-		for _, pl := range cols[w] {
-			t.Head = append(t.Head, pl)
-			t.Align += "r"
+	for _, w := range steady.workloads {
+		v.Tables = append(v.Tables, steady.build(w, w+": ms per line", ""))
+		if t := cold.build(w, w+": ms of each run's first line (cold)", "What rpcecho's one line per cell measured: "+
+			"the first line of each run (fork), on servers started for it, with no line before it; the mean over the "+
+			"runs, then the lowest and the highest (the direct call in µs). The table above is the score, from each "+
+			"run's steady state on."); len(t.Rows) > 0 {
+			v.Tables = append(v.Tables, t)
 		}
-		for _, s := range series {
-			row := []string{s}
-			seen := false
-			for _, pl := range cols[w] {
-				c, ok := cells[s][col{w, pl}]
-				if !ok {
-					c = notAvailable
-				}
-				seen = seen || ok
-				row = append(row, c)
-			}
-			if seen {
-				t.Rows = append(t.Rows, row)
-			}
-		}
-		v.Tables = append(v.Tables, t)
 	}
 	return v
+}
+
+// lineGrid holds the cells of rpcechoLines' tables: per workload, its payloads in
+// order; a cell per series (protocol/transport), workload and payload.
+type lineGrid struct {
+	workloads []string
+	payloads  map[string][]string
+	series    []string
+	cells     map[string]map[[2]string]string
+}
+
+func newLineGrid() *lineGrid {
+	return &lineGrid{payloads: map[string][]string{}, cells: map[string]map[[2]string]string{}}
+}
+
+func (g *lineGrid) addColumn(workload, payload string) {
+	if !slices.Contains(g.workloads, workload) {
+		g.workloads = append(g.workloads, workload)
+	}
+	g.payloads[workload] = append(g.payloads[workload], payload)
+}
+
+func (g *lineGrid) set(series, workload, payload, cell string) {
+	if g.cells[series] == nil {
+		g.cells[series] = map[[2]string]string{}
+		g.series = append(g.series, series)
+	}
+	g.cells[series][[2]string{workload, payload}] = cell
+}
+
+// build is workload's table: a row per series with a cell in it, a column per payload.
+func (g *lineGrid) build(workload, title, note string) table {
+	t := table{Title: title, Note: note, Head: []string{"Protocol/transport"}, Align: "l"}
+	for _, pl := range g.payloads[workload] {
+		t.Head = append(t.Head, pl)
+		t.Align += "r"
+	}
+	for _, s := range g.series {
+		row := []string{s}
+		seen := false
+		for _, pl := range g.payloads[workload] {
+			c, ok := g.cells[s][[2]string{workload, pl}]
+			if !ok {
+				c = notAvailable
+			}
+			seen = seen || ok
+			row = append(row, c)
+		}
+		if seen {
+			t.Rows = append(t.Rows, row)
+		}
+	}
+	return t
 }
 
 // groupLines are one comparison group's lines under header: a block per fork and

@@ -94,27 +94,30 @@ func TestMsPerLine(t *testing.T) {
 	}
 }
 
+// echoBench is an echo+stats benchmark of a 1K payload over protocol and transport in
+// lines of 1000 ops, one fork per secs holding its lines' times in seconds.
+func echoBench(protocol, transport string, secs ...[]float64) results.Benchmark {
+	b := results.Benchmark{Protocol: protocol, Transport: transport, Workload: "echo+stats", CallsPerOp: 2,
+		Params: map[string]any{"payload": float64(1000)}, IterationOps: 1000, Mode: results.ModeAverageTime,
+		Load: results.Load{Model: results.ModelClosed, Concurrency: 1, Connections: 1}}
+	for f, fork := range secs {
+		tr := results.ForkResult{Index: f}
+		for r, s := range fork {
+			tr.Iterations = append(tr.Iterations, results.Iteration{Index: r, Seconds: s, Ops: 1000})
+		}
+		b.Forks = append(b.Forks, tr)
+	}
+	b.Summary.AvgTimeMs = &results.Throughput{Mean: 0.18}
+	b.Name = b.Protocol + "/" + b.Transport + "/" + results.GroupOf(&b)
+	return b
+}
+
 // A group measured in lines of 1000 ops prints a block per fork and round, each
 // target's line as rpcecho printed it and the exact time beside it.
 func TestRPCEchoLinesPerIteration(t *testing.T) {
-	bench := func(protocol, transport string, secs ...[]float64) results.Benchmark {
-		b := results.Benchmark{Protocol: protocol, Transport: transport, Workload: "echo+stats", CallsPerOp: 2,
-			Params: map[string]any{"payload": float64(1000)}, IterationOps: 1000, Mode: results.ModeAverageTime,
-			Load: results.Load{Model: results.ModelClosed, Concurrency: 1, Connections: 1}}
-		for f, fork := range secs {
-			tr := results.ForkResult{Index: f}
-			for r, s := range fork {
-				tr.Iterations = append(tr.Iterations, results.Iteration{Index: r, Seconds: s, Ops: 1000})
-			}
-			b.Forks = append(b.Forks, tr)
-		}
-		b.Summary.AvgTimeMs = &results.Throughput{Mean: 0.18}
-		b.Name = b.Protocol + "/" + b.Transport + "/" + results.GroupOf(&b)
-		return b
-	}
 	bs := []results.Benchmark{
-		bench("direct", results.InProcess, []float64{1.2e-6, 1.0e-6}),
-		bench("grpc-proto", "tcp", []float64{0.1834, 0.17999}, []float64{0.2}),
+		echoBench("direct", results.InProcess, []float64{1.2e-6, 1.0e-6}),
+		echoBench("grpc-proto", "tcp", []float64{0.1834, 0.17999}, []float64{0.2}),
 	}
 	got := strings.Join(rpcechoLines(bs).Lines, "\n")
 	want := strings.Join([]string{
@@ -129,5 +132,69 @@ func TestRPCEchoLinesPerIteration(t *testing.T) {
 	}, "\n")
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// rpcecho printed one line per cell from a fresh run: the cold figure is each fork's
+// first line. Worked by hand: gRPC's forks start with 183.4 ms and 200 ms, mean
+// 191.7 ms, printed "192 (183–200)" (whole ms from 100 up); the direct call's one fork
+// starts with 1.2 µs. A fork with no line is left out; lines after a warm-up, or
+// measured by time rather than by count, have no cold figure.
+func TestColdLine(t *testing.T) {
+	b := results.Benchmark{Protocol: "grpc-proto", IterationOps: 1000, Forks: []results.ForkResult{
+		{Iterations: []results.Iteration{{Seconds: 0.1834}, {Seconds: 0.17999}}},
+		{},
+		{Iterations: []results.Iteration{{Seconds: 0.2}, {Seconds: 0.15}}},
+	}}
+	mean, lo, hi, n := coldLine(&b)
+	if n != 2 || math.Abs(mean-191.7) > 1e-9 || math.Abs(lo-183.4) > 1e-9 || math.Abs(hi-200) > 1e-9 {
+		t.Errorf("coldLine = %v, %v, %v, %d; want 191.7, 183.4, 200, 2", mean, lo, hi, n)
+	}
+	if c, ok := coldCell(&b); !ok || c != "192 (183–200)" {
+		t.Errorf("coldCell = %q, %v; want \"192 (183–200)\"", c, ok)
+	}
+	direct := results.Benchmark{Protocol: "direct", IterationOps: 1000, Forks: []results.ForkResult{
+		{Iterations: []results.Iteration{{Seconds: 1.2e-6}, {Seconds: 1.0e-6}}}}}
+	if c, ok := coldCell(&direct); !ok || c != "1.2 µs" {
+		t.Errorf("direct: coldCell = %q, %v; want \"1.2 µs\"", c, ok)
+	}
+	warm := b
+	warm.WarmupSeconds = 0.3
+	timed := b
+	timed.IterationOps = 0
+	for name, x := range map[string]*results.Benchmark{"after a warm-up": &warm, "by time": &timed} {
+		if _, _, _, n := coldLine(x); n != 0 {
+			t.Errorf("%s: %d cold lines, want none", name, n)
+		}
+		if _, ok := coldCell(x); ok {
+			t.Errorf("%s: a cold cell, want none", name)
+		}
+	}
+}
+
+// The cold table follows the score's table, a row per target that has a cold figure.
+func TestRPCEchoLinesColdTable(t *testing.T) {
+	v := rpcechoLines([]results.Benchmark{
+		echoBench("direct", results.InProcess, []float64{1.2e-6, 1.0e-6}),
+		echoBench("grpc-proto", "tcp", []float64{0.1834, 0.17999}, []float64{0.2}),
+	})
+	if len(v.Tables) != 2 {
+		t.Fatalf("%d tables, want the score's and the cold one", len(v.Tables))
+	}
+	steady, cold := v.Tables[0], v.Tables[1]
+	if steady.Title != "echo+stats: ms per line" || cold.Title != "echo+stats: ms of each run's first line (cold)" {
+		t.Errorf("titles %q, %q", steady.Title, cold.Title)
+	}
+	want := [][]string{{"direct", "1.2 µs"}, {"grpc-proto/tcp", "192 (183–200)"}}
+	if len(cold.Rows) != len(want) {
+		t.Fatalf("cold rows %q, want %q", cold.Rows, want)
+	}
+	for i, row := range want {
+		if strings.Join(cold.Rows[i], "|") != strings.Join(row, "|") {
+			t.Errorf("cold row %d: %q, want %q", i, cold.Rows[i], row)
+		}
+	}
+	if strings.Join(cold.Head, "|") != "Protocol/transport|1K" {
+		t.Errorf("cold head %q", cold.Head)
 	}
 }
