@@ -14,16 +14,17 @@ import (
 // expectedCounts are the benchmark counts of the bundled suites whose size is part of
 // their promise. A bundled suite not listed here is still parsed.
 var expectedCounts = map[string]int{
-	"quick":             5,  // direct + 4 protocols over tcp, person.get
-	"metrifier":         40, // (the original's 3 JVM + today's http4s + 3 Go production + 1 Go tuned stacks) × 5 operations
-	"metrifier-cloud":   35, // (the original's 3 JVM pairs + today's http4s + 3 Go production stacks) × 5 operations, across a link
-	"akka-http-vs-grpc": 8,  // (the original's Akka HTTP 10.1 and Akka gRPC 0.4; 2 Go servers) × (open, closed)
-	"akka-successors":   12, // (Akka 2.6, Pekko × HTTP, gRPC; 2 Go servers) × (open, closed)
-	"rest-vs-grpc":      20, // (5 JVM rows: REST, the original's 2 gRPC, today's 2 + 4 Go protocols + the tuned HTTP row) × (stream, pingpong)
-	"grpc-params":       50, // (12 grpc-java as the original + 6 with OkHttp on both sides + 7 grpc-go configurations) × (stream, pingpong)
-	"rpcecho":           28, // (direct + 3 protocols × unix, tcp) × 4 payloads
-	"rpcecho-2022":      16, // (2 protocols × unix, tcp) × 4 payloads
-	"polyglot":          8,  // (grpc-go, grpcio, grpcio-aio, grpc-js; net/http, FastAPI on uvicorn and granian, Fastify) × person.get
+	"quick":               5,  // direct + 4 protocols over tcp, person.get
+	"metrifier":           40, // (the original's 3 JVM + today's http4s + 3 Go production + 1 Go tuned stacks) × 5 operations
+	"metrifier-cloud":     35, // (the original's 3 JVM pairs + today's http4s + 3 Go production stacks) × 5 operations, across a link
+	"akka-http-vs-grpc":   8,  // (the original's Akka HTTP 10.1 and Akka gRPC 0.4; 2 Go servers) × (open, closed)
+	"akka-successors":     12, // (Akka 2.6, Pekko × HTTP, gRPC; 2 Go servers) × (open, closed)
+	"rest-vs-grpc":        20, // (5 JVM rows: REST, the original's 2 gRPC, today's 2 + 4 Go protocols + the tuned HTTP row) × (stream, pingpong)
+	"grpc-params":         50, // (12 grpc-java as the original + 6 with OkHttp on both sides + 7 grpc-go configurations) × (stream, pingpong)
+	"rpcecho":             28, // (direct + 3 protocols × unix, tcp) × 4 payloads
+	"rpcecho-2022":        16, // (2 protocols × unix, tcp) × 4 payloads
+	"polyglot":            8,  // (grpc-go, grpcio, grpcio-aio, grpc-js; net/http, FastAPI on uvicorn and granian, Fastify) × person.get
+	"grpc-bench-polyglot": 4,  // (grpc-go, grpcio on one thread, grpcio-aio, grpc-js) × person.get
 }
 
 func TestBundledSuitesParse(t *testing.T) {
@@ -92,7 +93,7 @@ func TestQuickFitsItsBudget(t *testing.T) {
 
 func TestLoad(t *testing.T) {
 	_, err := suite.Load("nosuch")
-	if err == nil || !strings.Contains(err.Error(), `unknown suite "nosuch" (bundled: akka-http-vs-grpc, akka-successors, capacity, grpc-bench, grpc-params, matrix, metrifier, metrifier-cloud, metrifier-v1, metrifier-v1-cloud, polyglot, protocols, quick, rest-vs-grpc, rpcecho, rpcecho-2022)`) {
+	if err == nil || !strings.Contains(err.Error(), `unknown suite "nosuch" (bundled: akka-http-vs-grpc, akka-successors, capacity, grpc-bench, grpc-bench-polyglot, grpc-params, matrix, metrifier, metrifier-cloud, metrifier-v1, metrifier-v1-cloud, polyglot, protocols, quick, rest-vs-grpc, rpcecho, rpcecho-2022)`) {
 		t.Errorf("Load(nosuch) = %v, want the bundled names listed", err)
 	}
 	path := t.TempDir() + "/mine.yaml"

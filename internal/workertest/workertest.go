@@ -23,6 +23,7 @@ import (
 	"github.com/wirebench/wirebench/protocol/conform"
 	"github.com/wirebench/wirebench/protocol/protocoltest"
 	"github.com/wirebench/wirebench/protocol/transport"
+	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/spec/load"
 )
@@ -249,26 +250,7 @@ func DriverRuns(t *testing.T, binary string, countsBytes bool, pairs [][4]string
 		p := struct{ Protocol, Server, Client, Workload string }{pair[0], pair[1], pair[2], pair[3]}
 		for _, model := range []load.Model{{Kind: load.Closed, Concurrency: 4, Connections: 2}, {Kind: load.Open, Rate: 100, Concurrency: 8}} {
 			t.Run(p.Protocol+"/"+p.Server+"-"+p.Client+"/"+p.Workload+"/"+string(model.Kind), func(t *testing.T) {
-				s := spec.Default()
-				s.Protocol, s.Transport, s.ServerStack, s.ClientStack = p.Protocol, "unix", p.Server, p.Client
-				s.Workload = p.Workload
-				var err error
-				if s.Load, err = model.Normalize(); err != nil {
-					t.Fatal(err)
-				}
-				s.Warmup, s.Iterations, s.IterationTime, s.Forks = 100*time.Millisecond, 2, 300*time.Millisecond, 1
-				s.CallTimeout, s.ServerCPUs, s.ClientCPUs = 5*time.Second, nil, nil
-				s.Method = spec.MethodSequential
-				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-				defer cancel()
-				forks, err := driver.Run(ctx, s, driver.Options{Binary: binary})
-				if err != nil {
-					t.Fatal(err)
-				}
-				for _, tr := range forks {
-					if tr.Err != nil || len(tr.Intervals) != 2 {
-						t.Fatalf("fork %d: %v, %d intervals", tr.Index, tr.Err, len(tr.Intervals))
-					}
+				for _, tr := range runPair(t, binary, pair, "unix", model) {
 					for k, iv := range tr.Intervals {
 						if iv.Ops == 0 || iv.Resp.TotalCount() != iv.Ops || iv.ErrorCount() != 0 || iv.Index != k {
 							t.Errorf("interval %d: index %d, %d ops, %d latencies, errors %v", k, iv.Index, iv.Ops, iv.Resp.TotalCount(), iv.Errors)
@@ -290,4 +272,68 @@ func DriverRuns(t *testing.T, binary string, countsBytes bool, pairs [][4]string
 			})
 		}
 	}
+}
+
+// Bounds of a person.get's bytes on the wire, each way, per op (an interval's bytes
+// over its ops, the connect and the contract check of the first interval included):
+// the smallest Person of the default data set is 99 bytes in protobuf (more in JSON),
+// and a request is at least an HTTP/2 DATA frame's 9-byte header, gRPC's 5-byte prefix
+// and the id (16), or HTTP/1.1's request line (more); neither comes near 8 KiB.
+const (
+	minRecvPerGet = 99
+	minSentPerGet = 16
+	maxPerGet     = 8 << 10
+)
+
+// DriverCountsBytes has the driver run each pair {protocol, server stack, client
+// stack} ("" is the protocol's Go default stack) over TCP, person.get in a closed loop,
+// and checks that every interval counts the client's bytes both ways, within what a
+// person.get can take: a client that reports none (0, or -1 for "cannot count") fails.
+func DriverCountsBytes(t *testing.T, binary string, pairs [][3]string) {
+	for _, pair := range pairs {
+		t.Run(pair[0]+"/"+pair[1]+"-"+pair[2], func(t *testing.T) {
+			p := [4]string{pair[0], pair[1], pair[2], "person.get"}
+			for _, tr := range runPair(t, binary, p, "tcp", load.Model{Kind: load.Closed, Concurrency: 4, Connections: 2}) {
+				for k, iv := range tr.Intervals {
+					if iv.Ops == 0 {
+						t.Fatalf("interval %d: no ops", k)
+					}
+					sent, recv := iv.BytesSent/iv.Ops, iv.BytesReceived/iv.Ops
+					if sent < minSentPerGet || recv < minRecvPerGet || sent > maxPerGet || recv > maxPerGet {
+						t.Errorf("interval %d: %d ops, %d bytes sent (%d an op), %d received (%d an op); want %d to %d sent and %d to %d received an op",
+							k, iv.Ops, iv.BytesSent, sent, iv.BytesReceived, recv, minSentPerGet, maxPerGet, minRecvPerGet, maxPerGet)
+					}
+				}
+			}
+		})
+	}
+}
+
+// runPair has the driver run pair {protocol, server stack, client stack, workload}
+// over transport under model: one fork of 2 measured intervals after a short warm-up,
+// unpinned; it fails the test unless the fork ran both.
+func runPair(t *testing.T, binary string, pair [4]string, network string, model load.Model) []*results.Fork {
+	t.Helper()
+	s := spec.Default()
+	s.Protocol, s.Transport, s.ServerStack, s.ClientStack = pair[0], network, pair[1], pair[2]
+	s.Workload = pair[3]
+	var err error
+	if s.Load, err = model.Normalize(); err != nil {
+		t.Fatal(err)
+	}
+	s.Warmup, s.Iterations, s.IterationTime, s.Forks = 100*time.Millisecond, 2, 300*time.Millisecond, 1
+	s.CallTimeout, s.ServerCPUs, s.ClientCPUs = 5*time.Second, nil, nil
+	s.Method = spec.MethodSequential
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	forks, err := driver.Run(ctx, s, driver.Options{Binary: binary})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tr := range forks {
+		if tr.Err != nil || len(tr.Intervals) != 2 {
+			t.Fatalf("fork %d: %v, %d intervals", tr.Index, tr.Err, len(tr.Intervals))
+		}
+	}
+	return forks
 }

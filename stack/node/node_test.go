@@ -100,11 +100,22 @@ func TestGrpcurlOnGrpcJS(t *testing.T) {
 	workertest.CheckGrpcurl(t, grpcurl, worker.Serve(t, "grpc-proto", "grpc-js", "tcp"))
 }
 
+// The Node clients count their bytes on the wire (node:net's counts of their sockets:
+// workers/node/lib/bytes.js), every interval within what a person.get takes.
+func TestNodeClientsCountBytes(t *testing.T) {
+	t.Setenv(launch.NodeWorkerEnv, workerDir(t))
+	workertest.DriverCountsBytes(t, binary, [][3]string{
+		{"grpc-proto", "grpc-go", "grpc-js"},
+		{"http-json", "", "node-http"},
+	})
+}
+
 // The driver runs the Node worker as it runs the others: Node against Node, Node
-// against Go in both directions, and the Connect server under the Go Connect client.
+// against Go in both directions, and the Connect server under the Go Connect client;
+// every client counts its bytes, over Unix sockets too.
 func TestDriverRunsNodeWorkers(t *testing.T) {
 	t.Setenv(launch.NodeWorkerEnv, workerDir(t))
-	workertest.DriverRuns(t, binary, false, [][4]string{
+	workertest.DriverRuns(t, binary, true, [][4]string{
 		{"grpc-proto", "grpc-js", "grpc-js", "person.get"},
 		{"grpc-proto", "grpc-js", "", "stream"},
 		{"grpc-proto", "grpc-go", "grpc-js", "echo+stats"},

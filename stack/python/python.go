@@ -32,7 +32,7 @@ const (
 var Stacks = []*protocol.Stack{
 	{
 		Name: "grpcio", Protocol: "grpc-proto", Sides: protocol.ServerSide,
-		Summary: "grpcio's sync server (grpc.server on a 10-thread pool, as grpcio's examples set it) with generated servicers, reflection on; TCP and Unix sockets",
+		Summary: "grpcio's sync server (grpc.server on a 10-thread pool, as grpcio's examples set it; option max_workers sets the pool's threads) with generated servicers, reflection on; TCP and Unix sockets",
 		Libraries: map[string]string{
 			"grpcio": grpcio, "grpcio-reflection": grpcioReflection, "protobuf": protobuf,
 		},

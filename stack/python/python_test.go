@@ -102,9 +102,21 @@ func TestGrpcurlOnGrpcio(t *testing.T) {
 	}
 }
 
+// The Python clients count their bytes on the wire over TCP (the kernel's TCP_INFO of
+// their connections: workers/python/wirebench_worker/sockbytes.py), every interval
+// within what a person.get takes.
+func TestPythonClientsCountBytes(t *testing.T) {
+	t.Setenv(launch.PythonWorkerEnv, workerDir(t))
+	workertest.DriverCountsBytes(t, binary, [][3]string{
+		{"grpc-proto", "grpc-go", "grpcio-aio"},
+		{"http-json", "", "aiohttp"},
+	})
+}
+
 // The driver runs the Python worker as it runs the others: Python against Python, and
-// Python against Go in both directions (the Python clients count no bytes: -1, as the
-// control API allows).
+// Python against Go in both directions (over Unix sockets, where the Python clients
+// count no bytes: -1, as the control API allows; the kernel keeps no byte counts of a
+// Unix socket).
 func TestDriverRunsPythonWorkers(t *testing.T) {
 	t.Setenv(launch.PythonWorkerEnv, workerDir(t))
 	workertest.DriverRuns(t, binary, false, [][4]string{

@@ -24,8 +24,9 @@ func TestBundledLoad(t *testing.T) {
 		"rpcecho": {28, 14},
 		// 4 payloads × 4 lines (echo only, 2022-08-31).
 		"rpcecho-2022": {16, 12},
-		// grpc_bench: issue #280's three rows, PR #76's three; a JVM server over grpc-go in each.
-		"grpc-bench": {6, 3},
+		// grpc_bench: issue #280's three rows, PR #76's three; a JVM server over grpc-go in each;
+		// PR #166's two Python servers, grpc.aio over the sync one.
+		"grpc-bench": {8, 4},
 	}
 	names := originals.Names()
 	if len(names) != len(want) {

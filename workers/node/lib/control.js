@@ -11,6 +11,7 @@ const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
 const c = require('./contract');
 const proc = require('./proc');
+const bytes = require('./bytes');
 const stacks = require('./stacks');
 const { model, Session, encodeHistogram } = require('./engine');
 const { Workload } = require('./workload');
@@ -114,6 +115,10 @@ async function runClient(call) {
   } catch (e) {
     return call.emit('error', status(grpc.status.INVALID_ARGUMENT, e.message));
   }
+  // Bytes are counted from the connections' start, as the Go worker's counter does: the
+  // first interval carries the connect and the contract check too.
+  bytes.start();
+  let [lastSent, lastRecv] = bytes.totals();
   try {
     for (const cl of clients) {
       try {
@@ -152,6 +157,9 @@ async function runClient(call) {
         return call.emit('error', status(grpc.status.INVALID_ARGUMENT, e.message));
       }
       const after = proc.cpuNanos();
+      const [sent, recv] = bytes.totals();
+      const [dSent, dRecv] = [sent - lastSent, recv - lastRecv];
+      [lastSent, lastRecv] = [sent, recv];
       const closed = iv.lag === null;
       call.write({ interval: {
         phase: ph.kind, index: ph.index, start_unix_nanos: String(iv.startUnixNanos), end_unix_nanos: String(iv.endUnixNanos),
@@ -161,8 +169,9 @@ async function runClient(call) {
         service_histogram: closed ? '' : encodeHistogram(iv.service),
         lag_histogram: closed ? '' : encodeHistogram(iv.lag),
         clamped: String(iv.clamped), overflow: String(iv.overflow),
-        // Neither grpc-js nor node:http's agent counts its sockets' bytes here.
-        bytes_sent: '-1', bytes_received: '-1',
+        // grpc-js and node:http's agent own their sockets: node:net's counts of them
+        // (lib/bytes.js).
+        bytes_sent: String(dSent), bytes_received: String(dRecv),
         cpu_nanos: String(after - before), proc: proc.readProc(),
       } });
     }

@@ -15,7 +15,7 @@ import threading
 
 import grpc
 
-from . import VERSION, contract, proc, stacks
+from . import VERSION, contract, proc, sockbytes, stacks
 from .engine import Model, Session, encode_histogram
 from .gen import control_pb2 as cpb
 from .gen import control_pb2_grpc as cpbg
@@ -36,8 +36,11 @@ def check_benchmark(b, server: bool):
     name = b.server_stack if server else b.client_stack
     options = b.server_options if server else b.client_options
     stacks.lookup(b.protocol, name, stacks.SERVER if server else stacks.CLIENT)
-    for k in options:
-        raise ValueError(f"{b.protocol} stack {name} has no option {k!r} (it has none)")
+    if server:
+        stacks.server_options(b.protocol, name, options)
+    else:
+        for k in options:
+            raise ValueError(f"{b.protocol} stack {name} has no option {k!r} (it has none)")
     if b.transport not in ("", "tcp", "unix"):
         raise ValueError(f"transport {b.transport!r}: the Python worker's stacks speak tcp and unix")
     if b.trade == "original":
@@ -77,7 +80,7 @@ class Worker(cpbg.WorkerServicer):
                 raise ValueError("the Python worker's servers do not speak TLS")
             svc = contract.Reference(data)
             server = stacks.new_server(b.protocol, b.server_stack, svc, b.data_seed, b.data_size,
-                                       first.setup.listen, limit)
+                                       first.setup.listen, limit, b.server_options)
         except ValueError as e:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(e))
         except OSError as e:
@@ -116,18 +119,20 @@ class Worker(cpbg.WorkerServicer):
             l = b.load
             model = Model(l.kind, l.concurrency, l.connections, l.rate, l.arrival, share, count)
             workload = Workload(b.workload, data, b.payload, b.increments, b.trades)
+            counter = sockbytes.Counter(setup.target)
             clients = [stacks.new_client(b.protocol, b.client_stack, setup.target, limit)
                        for _ in range(model.connections)]
-        except ValueError as e:
+        except (ValueError, OSError) as e:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(e))
         try:
-            async for status in self._run_client(context, it, b, setup, model, workload, clients, share, count):
+            async for status in self._run_client(context, it, b, setup, model, workload, clients, share, count,
+                                                 counter):
                 yield status
         finally:
             for c in clients:
                 await c.close()
 
-    async def _run_client(self, context, it, b, setup, model, workload, clients, share, count):
+    async def _run_client(self, context, it, b, setup, model, workload, clients, share, count, counter):
         for c in clients:
             try:
                 await asyncio.wait_for(c.connect(10), 10)
@@ -152,6 +157,9 @@ class Worker(cpbg.WorkerServicer):
         session = Session(workload, clients, model, call_timeout, (b.arrival_seed + share) & ((1 << 64) - 1),
                           share, count)
         yield cpb.ClientStatus(ready=cpb.Ready(proc=proc_stats()))
+        # Bytes are counted from the connections' start, as the Go worker's counter
+        # does: the first interval carries the connect and the contract check too.
+        last_sent = last_recv = 0
         async for m in it:
             if not m.HasField("phase"):
                 await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "RunClient: want a phase")
@@ -163,6 +171,12 @@ class Worker(cpbg.WorkerServicer):
             except ValueError as e:
                 await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(e))
             after = proc.cpu_nanos()
+            # Read after the phase's CPU: the descriptor walk is not the load's cost.
+            wire = counter.read()
+            if wire is None:
+                sent = recv = -1  # a Unix socket: the kernel counts no bytes
+            else:
+                (sent, recv), last_sent, last_recv = (wire[0] - last_sent, wire[1] - last_recv), wire[0], wire[1]
             closed = iv.lag is None
             yield cpb.ClientStatus(interval=cpb.Interval(
                 phase=ph.kind, index=ph.index, start_unix_nanos=iv.start_unix_nanos, end_unix_nanos=iv.end_unix_nanos,
@@ -173,8 +187,9 @@ class Worker(cpbg.WorkerServicer):
                 service_histogram="" if closed else encode_histogram(iv.service),
                 lag_histogram="" if closed else encode_histogram(iv.lag),
                 clamped=iv.clamped, overflow=iv.overflow,
-                # Neither grpcio (its C core owns the sockets) nor aiohttp counts bytes.
-                bytes_sent=-1, bytes_received=-1,
+                # Neither grpcio (its C core owns the sockets) nor aiohttp counts bytes:
+                # the kernel's counts of their TCP connections (sockbytes.py).
+                bytes_sent=sent, bytes_received=recv,
                 cpu_nanos=after - before, proc=proc_stats()))
 
 

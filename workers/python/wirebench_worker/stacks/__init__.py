@@ -39,12 +39,40 @@ def lookup(protocol: str, name: str, side: str) -> None:
     raise ValueError(f"no {side} stack {name!r} of protocol {protocol!r} in the Python worker (it has: {known})")
 
 
-def new_server(protocol: str, name: str, svc, data_seed: int, data_size: int, listen: str, limit: int):
-    """An unstarted server of the stack on listen; .address is the bound address."""
+# The server options each stack takes (a suite's server_options; any makes the server's
+# tier tuned): grpcio's max_workers, the threads of its sync server's pool (grpc_bench's
+# python_grpc_bench runs ThreadPoolExecutor(max_workers=1)).
+SERVER_OPTIONS = {"grpcio": ("max_workers",)}
+
+
+def server_options(protocol: str, name: str, options) -> dict:
+    """The stack's server options, checked: every name known to the stack, every value
+    valid. Raises ValueError naming what is wrong."""
+    known = SERVER_OPTIONS.get(name, ())
+    out = {}
+    for k, v in dict(options).items():
+        if k not in known:
+            has = ", ".join(known) if known else "none"
+            raise ValueError(f"{protocol} stack {name} has no option {k!r} (it has: {has})")
+        try:
+            n = int(v)
+        except ValueError:
+            n = 0
+        if n < 1 or n > 1024:
+            raise ValueError(f"{protocol} stack {name}: option {k}={v!r}, want a whole number of threads from 1 to 1024")
+        out[k] = n
+    return out
+
+
+def new_server(protocol: str, name: str, svc, data_seed: int, data_size: int, listen: str, limit: int,
+               options=None):
+    """An unstarted server of the stack on listen; .address is the bound address.
+    options are server_options' (checked)."""
     lookup(protocol, name, SERVER)
+    opts = server_options(protocol, name, options or {})
     if protocol == "grpc-proto":
         from . import grpcstacks
-        return grpcstacks.Server(svc, listen, limit, aio=name == "grpcio-aio")
+        return grpcstacks.Server(svc, listen, limit, aio=name == "grpcio-aio", threads=opts.get("max_workers"))
     from . import httpservers
     return httpservers.ProcessServer(name, data_seed, data_size, listen, limit)
 

@@ -228,14 +228,15 @@ class Server:
     """grpcio's sync server on its thread pool (aio=False), or grpc.aio's on the
     worker's event loop (aio=True): the same services, reflection and limits."""
 
-    def __init__(self, svc, listen: str, limit: int, aio: bool):
+    def __init__(self, svc, listen: str, limit: int, aio: bool, threads: int | None = None):
         a = _Answers(svc)
         self.aio = aio
         if aio:
             self.server = grpc.aio.server(options=server_options(limit))
             servicers = (AioPersons(a), AioEcho(a), AioTrades(a))
         else:
-            pool = futures.ThreadPoolExecutor(max_workers=SYNC_THREADS)
+            # threads: the max_workers option (grpc_bench's 1); SYNC_THREADS without it.
+            pool = futures.ThreadPoolExecutor(max_workers=threads or SYNC_THREADS)
             self.server = grpc.server(pool, options=server_options(limit))
             servicers = (SyncPersons(a), SyncEcho(a), SyncTrades(a))
         pbg.add_PersonServiceServicer_to_server(servicers[0], self.server)
