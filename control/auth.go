@@ -108,18 +108,18 @@ func (a ServerAuth) check(ctx context.Context, method string) error {
 	if subtle.ConstantTimeCompare(got, a.Token) == 1 {
 		return nil
 	}
+	reason, told := "no token", "this worker wants a token (--token-file on the driver)"
+	if len(vals) > 0 {
+		reason, told = "a wrong token", "this worker's token is not the one the driver sent (--token-file names a file of another token)"
+	}
 	if a.Log != nil {
 		from := "unknown peer"
 		if p, ok := peer.FromContext(ctx); ok && p.Addr != nil {
 			from = p.Addr.String()
 		}
-		reason := "no token"
-		if len(vals) > 0 {
-			reason = "a wrong token"
-		}
 		fmt.Fprintf(a.Log, "wirebench worker: refused %s from %s: %s\n", method, from, reason)
 	}
-	return status.Error(codes.Unauthenticated, "this worker wants a token (--token-file on the driver)")
+	return status.Error(codes.Unauthenticated, told)
 }
 
 // ServerTLS returns the transport credentials of a worker with mutual TLS: its

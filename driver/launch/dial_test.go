@@ -89,6 +89,14 @@ func TestTokenAuth(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "refused the driver") || !strings.Contains(err.Error(), url) {
 			t.Errorf("%s: Info answered %v; want a refusal naming the worker", tc.name, err)
 		}
+		// The driver is told which mistake it made: no token, or another token.
+		why := "wants a token"
+		if tc.token != "" {
+			why = "not the one the driver sent"
+		}
+		if err == nil || !strings.Contains(err.Error(), why) {
+			t.Errorf("%s: Info answered %v; want it to say %q", tc.name, err, why)
+		}
 		opts, _ := control.DialOptions(auth)
 		conn, _ := grpc.NewClient("passthrough:///"+strings.TrimPrefix(url, "tcp://"), opts...)
 		stream, err := controlpb.NewWorkerClient(conn).RunServer(ctx)
