@@ -213,6 +213,45 @@ func TestLoadFlags(t *testing.T) {
 	}
 }
 
+// TestKeyFlags: bench has a flag for every suite key that has one (spec.FileKeys,
+// TargetKeys, OutsideKeys, WorkloadKeys, WorkersKeys), and run one for every key of
+// the workers block and for link, each named, shortened and explained as the table
+// says.
+func TestKeyFlags(t *testing.T) {
+	parser, err := kong.New(newCLI(), kong.Vars(cliVars()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(cmd string, k spec.Key) {
+		switch f := flagsOf(parser, cmd)[k.Flag]; {
+		case f == nil:
+			t.Errorf("%s has no --%s for suite key %s", cmd, k.Flag, k.Key)
+		case f.Help != k.Help || f.Short != k.Short:
+			t.Errorf("%s --%s: help %q, short %q; want the table's %q, %q", cmd, k.Flag, f.Help, f.Short, k.Help, k.Short)
+		}
+	}
+	n := 0
+	for _, table := range keyTables {
+		for _, k := range table {
+			if k.Flag != "" {
+				check("bench", k)
+				n++
+			}
+		}
+	}
+	for _, k := range append(spec.WorkersKeys, spec.FileKeys...) {
+		if k.Flag != "" {
+			check("run", k) // the workers block's, and the file's link
+		}
+	}
+	// The flags of the table, counted by hand: protocol, server-stack, client-stack,
+	// transport, tls, option, server-option; target and the call's 11; workload,
+	// payload, increments, trades, trade; the workers block's 10; link.
+	if n != 7+12+5+10+1 {
+		t.Errorf("the key tables have %d flags, want 35", n)
+	}
+}
+
 // The defaults of flags outside the settings table that mean a setting, as users
 // see them, written out: call's and conform's --timeout is the call timeout.
 func TestDefaultsOfSettingsElsewhere(t *testing.T) {
