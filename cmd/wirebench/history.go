@@ -12,7 +12,7 @@ import (
 
 type historyCmd struct {
 	Show   historyShowCmd   `cmd:"" default:"withargs" help:"Show each benchmark's series of scores and ratios over the recorded runs, with its change points (the default)."`
-	Import historyImportCmd `cmd:"" help:"Record existing results: results.json files, run directories, or directories of run directories (results/)."`
+	Import historyImportCmd `cmd:"" help:"Record existing results: results.json files, run directories, or directories of run directories (${runs_dir}/, or results/ of older runs)."`
 }
 
 type historyShowCmd struct {

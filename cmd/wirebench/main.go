@@ -140,6 +140,7 @@ func cliVars() map[string]string {
 	v["change_alpha"] = strconv.FormatFloat(stats.DefaultChangeAlpha, 'g', -1, 64)
 	v["min_runs"] = strconv.Itoa(stats.DefaultMinSegment)
 	v["precision_budget"] = runner.PrecisionBudget.String()
+	v["runs_dir"] = runner.RunsDir
 	return v
 }
 

@@ -28,7 +28,7 @@ import (
 
 type runCmd struct {
 	Suite       string        `arg:"" optional:"" help:"A bundled suite's name or a suite file (YAML); default quick. See --list."`
-	Out         string        `short:"o" help:"Output directory (default results/<timestamp>)."`
+	Out         string        `short:"o" help:"Output directory (default ${runs_dir}/<timestamp>)."`
 	Filter      string        `help:"Run only the benchmarks whose name matches this regular expression."`
 	List        bool          `help:"List the bundled suites, or with a suite, its benchmarks, and exit."`
 	Resume      string        `help:"Resume the run in this directory: run the forks its journal does not hold, with the suite and flags it was started with (a flag given that says otherwise is refused)."`
@@ -139,7 +139,7 @@ func (c *runCmd) Run(e *env, kctx *kong.Context) error {
 		dir = c.Resume
 	}
 	if dir == "" {
-		dir = filepath.Join("results", time.Now().Format("20060102-150405"))
+		dir = filepath.Join(runner.RunsDir, time.Now().Format("20060102-150405"))
 	}
 	args, err := c.runArgs(kctx)
 	if err != nil {
