@@ -303,11 +303,11 @@ var errorCases = []struct {
 		|  - name: echo
 		|    payloads: []`,
 		`t.yaml:4:15: payloads: empty list; give at least one value`},
-	{"jvm_args not options", `
+	{"runtime_args not options", `
 		|targets: [grpc-proto]
 		|workloads: [person.get]
-		|defaults: {jvm_args: "-Xmx2g Main"}`,
-		`t.yaml:3:22: jvm_args: "Main", want JVM options separated by spaces, e.g. "-Xms2G -Xmx2G" (the driver names the jar)`},
+		|defaults: {runtime_args: "-Xmx2g Main"}`,
+		`t.yaml:3:26: runtime_args: "Main", want the runtime's options separated by spaces, e.g. "-Xms2G -Xmx2G" (the driver names what it runs)`},
 	{"empty file", ``,
 		`t.yaml:1:1: the suite is empty; it needs at least targets and workloads (see docs/suites.md)`},
 	{"a list for a suite", `

@@ -127,6 +127,24 @@ func TestRunDefaultDir(t *testing.T) {
 	}
 }
 
+// A suite that uses a setting's former key (jvm_args, runtime_args since
+// 2026-11-29) still runs, and says so once, with the file and line of its first use.
+func TestRunFormerKey(t *testing.T) {
+	path := writeSuite(t, "defaults:\n  jvm_args: -Xmx1g\n  warmup: 0s\n  iterations: 1\n  duration: 50ms\ntargets:\n  - direct\n  - {protocol: http-json, jvm_args: -Xss1m}\nworkloads: [person.get]\n")
+	out := filepath.Join(t.TempDir(), "out")
+	code, stdout, stderr := runProc(t, path, "--out", out, "--no-store")
+	if code != 0 {
+		t.Fatalf("run: exit %d\n%s%s", code, stdout, stderr)
+	}
+	note := "wirebench: " + path + `:2: "jvm_args" is deprecated: it is "runtime_args" now (read as runtime_args); also on line 8`
+	if n := strings.Count(stderr, "deprecated"); n != 1 || !strings.Contains(stderr, note+"\n") {
+		t.Errorf("stderr says deprecated %d times, want once:\n%s\nwant the line %s", n, stderr, note)
+	}
+	if len(readResults(t, out).Benchmarks) != 2 {
+		t.Errorf("want the suite's two benchmarks")
+	}
+}
+
 // A suite file with a mistake fails before anything runs, with FILE:LINE:COL.
 func TestRunBadSuite(t *testing.T) {
 	path := writeSuite(t, strings.Replace(smallSuite, "protocol: grpc-proto", "protocol: grpc-protoo", 1))
