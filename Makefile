@@ -8,7 +8,7 @@ build:
 	$(GO) build -o $(BIN) ./cmd/wirebench
 
 # The main job of the README: the default suite (quick), a table on the terminal and
-# reports in results/<time>/.
+# reports in runs/<time>/.
 run: build
 	$(BIN) run
 

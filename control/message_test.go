@@ -61,10 +61,10 @@ func TestWireFields(t *testing.T) {
 		}
 	}
 	// The settings workers never read: the driver pins the processes, shapes and
-	// freezes them, keeps them for a fork, starts the JVM, ends an adaptive warm-up and
+	// freezes them, keeps them for a fork, gives their runtime its options, ends an adaptive warm-up and
 	// runs the keep-alive slices (as ordinary warm-up phases), and reads the message
 	// workload's files (sending what they hold).
-	if want := []string{"warmup_max", "keep_alive", "server_cpus", "client_cpus", "shape", "isolation", "worker_lifetime", "jvm_args",
+	if want := []string{"warmup_max", "keep_alive", "server_cpus", "client_cpus", "shape", "isolation", "worker_lifetime", "runtime_args",
 		"message_proto", "message_import_paths", "message_data_file"}; !slices.Equal(driverOnly, want) {
 		t.Errorf("settings without a wire field: %v, want %v", driverOnly, want)
 	}
@@ -79,7 +79,7 @@ func TestBenchmarkMessageWire(t *testing.T) {
 	s.Load = load.Model{Kind: load.Open, Rate: 2500, Arrival: load.Poisson, Concurrency: 64, Connections: 2}
 	s.Warmup, s.WarmupMax, s.Iterations, s.IterationTime, s.Forks = 3*time.Second, 20*time.Second, 7, 1500*time.Millisecond, 4
 	s.Mode, s.Method, s.CallTimeout, s.ArrivalSeed, s.DataSeed, s.DataSize, s.MaxMessageSize = spec.ModeAverageTime, spec.MethodSequential, 250*time.Millisecond, 9, 11, 300, 4<<20
-	s.JVMArgs = []string{"-Xmx2g"}
+	s.RuntimeArgs = []string{"-Xmx2g"}
 	r := Resolved{Spec: s, Server: &protocol.Stack{Name: "grpc-go"}, Client: &protocol.Stack{Name: "grpc-go-client"}}
 	want := &controlpb.Benchmark{
 		Name: s.Name(), Protocol: "grpc-proto", ServerStack: "grpc-go", ClientStack: "grpc-go-client", Label: "big",

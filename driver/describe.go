@@ -19,12 +19,12 @@ func DescribeResolved(r control.Resolved) results.Benchmark {
 	s := r.Spec
 	b := DescribeSpec(s)
 	srvCPUs, cliCPUs := s.Pinning()
-	b.ClientStack = stackOf(r.Client, s.ClientOptions, s.JVMArgs, len(cliCPUs))
+	b.ClientStack = stackOf(r.Client, s.ClientOptions, s.RuntimeArgs, len(cliCPUs))
 	switch {
 	case r.Protocol.InProcess:
 		b.ServerStack = b.ClientStack
 	case r.HasServer():
-		b.ServerStack = stackOf(r.Server, s.ServerOptions, s.JVMArgs, len(srvCPUs))
+		b.ServerStack = stackOf(r.Server, s.ServerOptions, s.RuntimeArgs, len(srvCPUs))
 		b.Group = s.RoundsGroup(r.Server.Name)
 	}
 	return b
@@ -72,9 +72,10 @@ func DescribeSpec(s spec.Spec) results.Benchmark {
 }
 
 // stackOf is the results' description of a stack run with options, in a worker pinned
-// to cpus CPUs with the benchmark's jvmArgs (recorded as its launcher gives them to a JVM).
-func stackOf(st *protocol.Stack, options map[string]string, jvmArgs []string, cpus int) *results.Stack {
+// to cpus CPUs with the benchmark's runtimeArgs (recorded as its launcher gives them to
+// its runtime).
+func stackOf(st *protocol.Stack, options map[string]string, runtimeArgs []string, cpus int) *results.Stack {
 	s := &results.Stack{Name: st.Name, Language: st.Language, Tier: string(st.TierWith(options)), Libraries: st.Libraries}
-	s.JVMArgs = launch.RuntimeArgs(st, jvmArgs, cpus)
+	s.RuntimeArgs = launch.RuntimeArgs(st, runtimeArgs, cpus)
 	return s
 }

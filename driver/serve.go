@@ -41,7 +41,7 @@ func Serve(ctx context.Context, res control.Resolved, listen string, opt Options
 		return nil, err
 	}
 	cpus, _ := res.Spec.Pinning()
-	if s.w, err = launch.Start(ctx, "server worker", res.Server, opt.launchOptions(res.Spec.JVMArgs), dir, "server", cpus, nspair.End{}); err != nil {
+	if s.w, err = launch.Start(ctx, "server worker", res.Server, opt.launchOptions(res.Spec.RuntimeArgs), dir, "server", cpus, nspair.End{}); err != nil {
 		return fail(err)
 	}
 	s.Done = s.w.Exited()

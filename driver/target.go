@@ -20,7 +20,7 @@ import (
 )
 
 // launchOptions are what opt says of the workers of a benchmark whose runtime options
-// are runtimeArgs (spec.Spec.JVMArgs): the driver's, then the benchmark's.
+// are runtimeArgs (spec.Spec.RuntimeArgs): the driver's, then the benchmark's.
 func (opt Options) launchOptions(runtimeArgs []string) launch.Options {
 	o := opt.Launch
 	o.Binary, o.StartTimeout, o.ProfileDir = opt.Binary, opt.StartTimeout, opt.ProfileDir
@@ -99,7 +99,7 @@ func spawnTarget(ctx context.Context, res control.Resolved, opt Options, dir str
 			t.srv, _, err = launch.Dial(ctx, "server worker", h.Server, h.Auth)
 		} else {
 			cpus, _ := res.Spec.Pinning()
-			t.srv, err = launch.Start(ctx, "server worker", res.Server, opt.launchOptions(res.Spec.JVMArgs), dir, "server-"+t.id, cpus, launch.PairEnd(opt.pair, true))
+			t.srv, err = launch.Start(ctx, "server worker", res.Server, opt.launchOptions(res.Spec.RuntimeArgs), dir, "server-"+t.id, cpus, launch.PairEnd(opt.pair, true))
 		}
 		if err != nil {
 			return nil, err
@@ -263,7 +263,7 @@ func openClient(ctx context.Context, res control.Resolved, opt Options, dir, id 
 			name += fmt.Sprintf("-%d", i)
 		}
 		_, cpus := res.Spec.Pinning()
-		w, err = launch.Start(ctx, role, res.Client, opt.launchOptions(res.Spec.JVMArgs), dir, name, cpus, launch.PairEnd(opt.pair, false))
+		w, err = launch.Start(ctx, role, res.Client, opt.launchOptions(res.Spec.RuntimeArgs), dir, name, cpus, launch.PairEnd(opt.pair, false))
 		if err == nil && link {
 			if info, err = w.Client.Info(ctx, &controlpb.InfoRequest{}); err != nil {
 				err = w.Explain(err)

@@ -1,6 +1,7 @@
 package results
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 )
@@ -88,4 +89,26 @@ func legacyFork(t *ForkResult) {
 	if fork, phase, why := legacyPlace(t.Error); fork == t.Index+1 {
 		t.Phase, t.Error = phase, why
 	}
+}
+
+// stackFields is Stack without its methods, so that encoding/json decodes its fields
+// and not UnmarshalJSON again.
+type stackFields Stack
+
+// UnmarshalJSON reads a stack, taking its runtime options from "jvm_args" in a file
+// written before they were called runtime_args (2026-11-29). Written again, they are
+// runtime_args.
+func (s *Stack) UnmarshalJSON(data []byte) error {
+	var j struct {
+		stackFields
+		JVMArgs []string `json:"jvm_args"`
+	}
+	if err := json.Unmarshal(data, &j); err != nil {
+		return err
+	}
+	*s = Stack(j.stackFields)
+	if s.RuntimeArgs == nil {
+		s.RuntimeArgs = j.JVMArgs
+	}
+	return nil
 }

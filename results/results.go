@@ -314,9 +314,11 @@ type Stack struct {
 	Tier string `json:"tier"`
 	// Libraries are the libraries it is built on, with their versions.
 	Libraries map[string]string `json:"libraries,omitempty"`
-	// JVMArgs are the JVM options its worker ran with, for a JVM stack in a worker
-	// the driver started (the defaults, then the benchmark's jvm_args).
-	JVMArgs []string `json:"jvm_args,omitempty"`
+	// RuntimeArgs are the options of the runtime its worker ran with (a JVM's,
+	// Python's, Node's), for a stack in a worker the driver started: its launcher's
+	// defaults, then the benchmark's runtime_args. Files written before 2026-11-29
+	// call them jvm_args, read as these (Stack.UnmarshalJSON).
+	RuntimeArgs []string `json:"runtime_args,omitempty"`
 }
 
 // Tier values.

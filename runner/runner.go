@@ -78,6 +78,12 @@ type Options struct {
 // file's environment.workers): the process that ran the suite served and called.
 const OneProcessRole = "server and client, one process"
 
+// RunsDir is the folder `wirebench run` writes each run's directory into,
+// RunsDir/<time>, unless -o names one: "runs", not the name of a package of the
+// repository (results/ is one). Any run directory works wherever a directory is
+// given (--resume, report, compare, history import), results/<time> of older runs too.
+const RunsDir = "runs"
+
 // PrecisionBudget is a group's time when --precision is given without --budget.
 const PrecisionBudget = 10 * time.Minute
 

@@ -1,25 +1,13 @@
 package spec
 
-// LoadKey is one key of a suite's load block and the bench flag of one value of it:
-// a block's lists are crossed into load points (rates × concurrency × connections),
+// LoadKeys are the keys of a load block and the bench flags of one value of each: a
+// block's lists are crossed into load points (rates × concurrency × connections),
 // where the flags give one point. The values are a load.Model's, checked by
 // load.Model.Normalize wherever they come from; the table holds what the keys and
-// flags share, so that the suite reader's keys and the flags' help are written once.
-type LoadKey struct {
-	// Key is the load block's key.
-	Key string
-	// Flag is bench's flag, without the dashes; "" for none (capacity is a command
-	// of its own, with the flags of CapacitySettings).
-	Flag string
-	// Short is the flag's one-letter form; 0 for none.
-	Short rune
-	// Help is the flag's help.
-	Help string
-}
-
-// LoadKeys are the keys of a load block, in the order a suite's "valid:" list names
-// them.
-var LoadKeys = []LoadKey{
+// flags share (Key), so that the suite reader's keys and the flags' help are written
+// once. capacity has no flag: it is a command of its own, with the flags of
+// CapacitySettings. They are in the order a suite's "valid:" list names them.
+var LoadKeys = []Key{
 	{Key: "concurrency", Flag: "concurrency", Short: 'c',
 		Help: "Closed model: calls in flight. Open model: the cap on calls in flight."},
 	{Key: "connections", Flag: "connections",
@@ -33,10 +21,4 @@ var LoadKeys = []LoadKey{
 }
 
 // LoadKeyNames returns the keys of LoadKeys, in order.
-func LoadKeyNames() []string {
-	keys := make([]string, len(LoadKeys))
-	for i, k := range LoadKeys {
-		keys[i] = k.Key
-	}
-	return keys
-}
+func LoadKeyNames() []string { return KeyNames(LoadKeys) }

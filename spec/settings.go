@@ -61,7 +61,7 @@ type Setting struct {
 	Min, Max int64
 	// Choices are the values of an Enum setting.
 	Choices []Choice
-	// Want says what a valid value is when the bounds alone do not (e.g. jvm_args).
+	// Want says what a valid value is when the bounds alone do not (e.g. runtime_args).
 	Want string
 	// Help is the flag's help, and the meaning docs/suites.md gives.
 	Help string
@@ -98,15 +98,15 @@ var Settings = []*Setting{
 		Help:  "Interleaved rounds: while the group's other targets warm up, give a target already warmed up an unmeasured slice of its own load at least this often, so no timer of its (an idle connection's, a keep-alive's) finds it idle longer (0: never; docs/method.md).",
 		field: func(s *Spec) any { return &s.KeepAlive }},
 	{Key: "iterations", Flag: "iterations", Short: 'i', Kind: Int, Min: 1, Max: MaxIterations, Wire: "iterations",
-		Help:  "Measurement iterations (rounds) per fork.",
+		Help:  "Rounds measured per fork: each is one slice of every target of a comparison group (a results file keeps the slices as a fork's iterations).",
 		field: func(s *Spec) any { return &s.Iterations }},
 	{Key: "duration", Flag: "duration", Short: 'd', Kind: Duration, Min: int64(time.Millisecond), Max: int64(MaxTime), Wire: "iteration_nanos",
 		Alternative: "ops",
-		Help:        "Length of each measurement iteration.",
+		Help:        "Length of each measured slice (one target's part of a round).",
 		field:       func(s *Spec) any { return &s.IterationTime }},
 	{Key: "ops", Flag: "ops", Kind: Int, Min: 1, Max: MaxOps, Wire: "iteration_ops",
 		Alternative: "duration",
-		Help:        "Make each iteration this many ops instead of a duration long.",
+		Help:        "Make each slice this many ops instead of a duration long.",
 		field:       func(s *Spec) any { return &s.IterationOps }},
 	{Key: "forks", Flag: "forks", Kind: Int, Min: 1, Max: MaxForks, Wire: "forks",
 		OldKey: "trials", OldFlag: "trials",
@@ -156,10 +156,11 @@ var Settings = []*Setting{
 	{Key: "max_message_size", Flag: "max-message-size", Kind: Size, Min: 1, Max: MaxMessageSize, Wire: "max_message_size",
 		Help:  "Largest message either side accepts.",
 		field: func(s *Spec) any { return &s.MaxMessageSize }},
-	{Key: "jvm_args", Flag: "jvm-args", Kind: Args, PerTarget: true,
-		Want:  `JVM options separated by spaces, e.g. "-Xms2G -Xmx2G" (the driver names the jar)`,
-		Help:  `JVM options of JVM workers, after the defaults (e.g. "-Xms2G -Xmx2G"; docs/java-worker.md).`,
-		field: func(s *Spec) any { return &s.JVMArgs }},
+	{Key: "runtime_args", Flag: "runtime-args", Kind: Args, PerTarget: true,
+		OldKey: "jvm_args", OldFlag: "jvm-args",
+		Want:  `the runtime's options separated by spaces, e.g. "-Xms2G -Xmx2G" (the driver names what it runs)`,
+		Help:  `Options of the workers' runtime, the JVM's, Python's or Node's, after its launcher's defaults (e.g. "-Xms2G -Xmx2G" for a JVM); Go and Rust workers take none (docs/suites.md).`,
+		field: func(s *Spec) any { return &s.RuntimeArgs }},
 	// The message workload's settings: a user's message (docs/your-service.md). The
 	// driver reads the schema and the data and sends both to the workers (the
 	// control message's message_schema and message_data), so the file names stay
@@ -340,7 +341,7 @@ func (st *Setting) Check(v Value) string {
 		}
 	case Args:
 		for _, a := range v.([]string) {
-			if !strings.HasPrefix(a, "-") || a == "-jar" || a == "-cp" || a == "-classpath" {
+			if !strings.HasPrefix(a, "-") || slices.Contains(programArgs, a) {
 				return fmt.Sprintf("%q, want %s", a, st.Want)
 			}
 		}
@@ -355,6 +356,11 @@ func (st *Setting) Check(v Value) string {
 	}
 	return ""
 }
+
+// programArgs are the runtime options that name what the runtime runs, which the
+// driver names itself (its worker): a JVM's -jar, -cp, -classpath and -p (a module
+// path), Python's -m and -c, Node's -e, --eval and --print.
+var programArgs = []string{"-jar", "-cp", "-classpath", "-p", "-m", "-c", "-e", "--eval", "--print"}
 
 // ChoiceList says the values of an Enum setting with their meanings: "thrpt
 // (ops/s) or avgt (time per op)".

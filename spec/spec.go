@@ -103,10 +103,13 @@ type Spec struct {
 	// fork's worker processes (WorkersPerFork: warm once per fork) or start their own
 	// (WorkersPerGroup).
 	Workers string
-	// JVMArgs are JVM options of the benchmark's JVM workers (server and client), after
-	// the driver's defaults (launch.JVMArgs: heap, collector, the CPU count); Go
-	// workers ignore them. A suite of an original sets the original's (e.g. -Xms2G -Xmx2G).
-	JVMArgs []string
+	// RuntimeArgs are the options of the runtime of the benchmark's workers (server
+	// and client) that have one, a JVM, Python or Node, after its launcher's defaults
+	// (driver/launch: a JVM's heap, collector and CPU count); each launcher passes them
+	// as its runtime takes options, and Go and Rust workers have none. A suite of an
+	// original sets the original's (e.g. -Xms2G -Xmx2G). The suite key runtime_args,
+	// formerly jvm_args.
+	RuntimeArgs []string
 	// InterleaveBy splits a comparison group into rounds of their own: "" measures
 	// every target of the group in one set of rounds; InterleaveServer gives each
 	// server (protocol, server stack, transport, server options) its own, so its
@@ -157,7 +160,7 @@ const (
 // WorkersKey is what must be equal for two benchmarks' workers to be the same
 // processes, one benchmark after the other (WorkersPerFork): the stacks on both
 // sides and the protocol and transport between them, where they run (pinning,
-// shape, an outside target), their JVM options, and how they are kept apart; ""
+// shape, an outside target), their runtime options, and how they are kept apart; ""
 // for a benchmark whose workers serve it alone (WorkersPerGroup).
 func (s Spec) WorkersKey() string {
 	if s.Workers != WorkersPerFork {
@@ -165,7 +168,7 @@ func (s Spec) WorkersKey() string {
 	}
 	server, client := s.Pinning()
 	return fmt.Sprintf("%s|%s|%s|%s|%q|%v|%v|%s|%s|%q", s.Protocol, s.ServerStack, s.ClientStack, s.Transport, s.Target,
-		server, client, s.Shape, s.Isolation, s.JVMArgs)
+		server, client, s.Shape, s.Isolation, s.RuntimeArgs)
 }
 
 // SharesWorkers says whether a comparison group's workers can serve other groups,
@@ -406,7 +409,7 @@ func (s Spec) Validate() error {
 
 // SamePlan reports whether a and b are measured the same way, so that they can be
 // compared as targets of one group: every setting but those a target may have of its
-// own (Setting.PerTarget: its warmup, JVM options). The target (protocol, stacks,
+// own (Setting.PerTarget: its warmup, runtime options). The target (protocol, stacks,
 // label, transport, address, options) differs by design, and the workload and load
 // are what Group names.
 // A capacity search is in no group.

@@ -2,6 +2,7 @@ package suite_test
 
 import (
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -41,37 +42,98 @@ func TestDocExamples(t *testing.T) {
 	}
 }
 
-// TestDocSettings: the settings table of docs/suites.md has a row for every setting
-// of spec.Settings, in its order, and none other; its load table one for every key
-// of spec.LoadKeys.
-func TestDocSettings(t *testing.T) {
-	if keys, want := docTableKeys(t, "### Settings\n"), spec.SettingKeys(); !slices.Equal(keys, want) {
-		t.Errorf("docs/suites.md's settings table lists\n %v\nthe settings are\n %v", keys, want)
-	}
-	if keys, want := docTableKeys(t, "### Load\n"), spec.LoadKeyNames(); !slices.Equal(keys, want) {
-		t.Errorf("docs/suites.md's load table lists\n %v\nthe load keys are\n %v", keys, want)
+// TestDocKeys: each key table of docs/suites.md has a row for every key of its table
+// in spec, in the table's order, and none other: the file's keys (spec.FileKeys),
+// the settings (spec.Settings), the load block's (spec.LoadKeys), a target's
+// (spec.TargetKeys, then spec.OutsideKeys), a workload's (spec.WorkloadKeys) and the
+// workers block's (spec.WorkersKeys). A row may name several keys (`tls_ca`,
+// `tls_cert`), each in backquotes.
+func TestDocKeys(t *testing.T) {
+	for _, c := range []struct {
+		heading string
+		want    []string
+	}{
+		{"## The file\n", spec.KeyNames(spec.FileKeys)},
+		{"### Settings\n", spec.SettingKeys()},
+		{"### Load\n", spec.LoadKeyNames()},
+		{"### Targets\n", append(spec.KeyNames(spec.TargetKeys), spec.KeyNames(spec.OutsideKeys)...)},
+		{"### Workloads\n", spec.KeyNames(spec.WorkloadKeys)},
+		{"### Workers\n", spec.KeyNames(spec.WorkersKeys)},
+	} {
+		var keys []string
+		for _, row := range docTable(t, c.heading) {
+			keys = append(keys, row.keys...)
+		}
+		if !slices.Equal(keys, c.want) {
+			t.Errorf("docs/suites.md's table under %q lists\n %v\nthe keys are\n %v", strings.TrimSpace(c.heading), keys, c.want)
+		}
 	}
 }
 
-// docTableKeys are the first cells of the first table after heading in
-// docs/suites.md, without their backquotes.
-func docTableKeys(t *testing.T, heading string) []string {
+// TestDocDefaults: the default docs/suites.md gives each setting is spec.Default's,
+// as a suite file writes it (spec.Setting.Format), in backquotes (`1s`, `"0"`), so
+// that the docs cannot keep a default the code has left. A zero default is written
+// in words ("none", "0") and not checked.
+func TestDocDefaults(t *testing.T) {
+	d := spec.Default()
+	rows := docTable(t, "### Settings\n")
+	if len(rows) != len(spec.Settings) {
+		t.Fatalf("docs/suites.md's settings table has %d rows, the settings are %d", len(rows), len(spec.Settings))
+	}
+	for i, st := range spec.Settings {
+		v := st.Get(d)
+		if reflect.ValueOf(v).IsZero() {
+			continue
+		}
+		cell := rows[i].cells[1] // type, default, meaning
+		if want := st.Format(v); !strings.Contains(cell, "`"+want+"`") && !strings.Contains(cell, "`\""+want+"\"`") {
+			t.Errorf("docs/suites.md gives %s the default %s; spec.Default's is %s", st.Key, cell, want)
+		}
+	}
+}
+
+// docRow is a row of a key table of docs/suites.md: the backquoted keys of its
+// first cell, and the text of the others.
+type docRow struct{ keys, cells []string }
+
+// docTable is the rows of the first table after heading in docs/suites.md whose first
+// cell starts with a key (not "settings, `load`", which points elsewhere).
+func docTable(t *testing.T, heading string) []docRow {
 	t.Helper()
 	data, err := os.ReadFile("../docs/suites.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, section, _ := strings.Cut(string(data), heading)
-	var keys []string
-	for _, line := range strings.Split(section, "\n") {
-		if strings.HasPrefix(line, "| `") {
-			key, _, _ := strings.Cut(strings.TrimPrefix(line, "| `"), "`")
-			keys = append(keys, key)
-		} else if len(keys) > 0 && !strings.HasPrefix(line, "|") {
-			break // the end of the table
-		}
+	_, section, found := strings.Cut(string(data), heading)
+	if !found {
+		t.Fatalf("docs/suites.md has no heading %q", heading)
 	}
-	return keys
+	var rows []docRow
+	inTable := false
+	for _, line := range strings.Split(section, "\n") {
+		if !strings.HasPrefix(line, "|") {
+			if inTable {
+				break // the end of the table
+			}
+			continue
+		}
+		inTable = true
+		cells := strings.Split(strings.Trim(line, "|"), " | ")
+		if !strings.HasPrefix(strings.TrimSpace(cells[0]), "`") {
+			continue // the header, its rule, or a row of no key
+		}
+		var row docRow
+		for i, part := range strings.Split(cells[0], "`") {
+			if i%2 == 1 {
+				row.keys = append(row.keys, part)
+			}
+		}
+		for _, c := range cells[1:] {
+			row.cells = append(row.cells, strings.TrimSpace(c))
+		}
+		rows = append(rows, row)
+	}
+	return rows
 }
 
 // TestDocProtocols: the protocol row of docs/suites.md's targets table names every

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
-	"strings"
 
 	"go.yaml.in/yaml/v3"
 
@@ -43,41 +42,14 @@ type workload struct {
 	load       []loadPoint
 }
 
-var (
-	targetKeys   = append(append([]string{"protocol", "server_stack", "client_stack", "label", "transports", "tls", "address", "options", "server_options"}, outsideKeys...), append(settingKeys, "load")...)
-	paramKeys    = []string{"payloads", "increments", "trades", "trade"}
-	workloadKeys = append(append([]string{"name"}, paramKeys...), append(settingKeys, "load")...)
-)
+// paramKeys are a workload entry's parameter lists: its keys but its name.
+var paramKeys = spec.KeyNames(spec.WorkloadKeys[1:])
 
 // labelRE is a target label: it goes into benchmark names and file names of charts.
 var labelRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$`)
 
 // paramUse maps a workload entry's list key to the contract.Workload.Uses name.
 var paramUse = map[string]string{"payloads": "payload", "increments": "increments", "trades": "trades", "trade": "trade"}
-
-func targetHint(key string) string {
-	switch key {
-	case "name", "workload", "workloads", "payloads", "payload", "increments", "trades", "trade":
-		return "workloads and their parameters go in the workloads list"
-	case "transport":
-		return "did you mean transports?"
-	case "option", "client_options":
-		return "did you mean options?"
-	case "stack", "server_stacks", "client_stacks", "stacks":
-		return "server_stack and client_stack name a stack each (or a list of them)"
-	}
-	return ""
-}
-
-func workloadHint(key string) string {
-	switch key {
-	case "protocol", "transports", "address", "options", "server_options", "server_stack", "client_stack":
-		return key + " goes in a targets entry"
-	case "payload", "increment", "trade":
-		return "did you mean " + strings.TrimSuffix(key, "s") + "s?"
-	}
-	return ""
-}
 
 // entry returns the fields of a list entry; a bare scalar is shorthand for a mapping
 // with only its naming key (- direct is - protocol: direct).
@@ -95,7 +67,7 @@ func (c *checker) entry(n *yaml.Node, where, nameKey string, valid []string, hin
 
 func (c *checker) readTarget(n *yaml.Node, i int) *target {
 	where := fmt.Sprintf("targets[%d]", i)
-	fs, ok := c.entry(n, where, "protocol", targetKeys, targetHint)
+	fs, ok := c.entry(n, where, "protocol", targetPlace.keys, targetPlace.hint)
 	if !ok {
 		return nil
 	}
@@ -276,7 +248,7 @@ func (c *checker) readTransports(t *target, fs map[string]field) {
 
 func (c *checker) readWorkload(n *yaml.Node, i int) *workload {
 	where := fmt.Sprintf("workloads[%d]", i)
-	fs, ok := c.entry(n, where, "name", workloadKeys, workloadHint)
+	fs, ok := c.entry(n, where, "name", workloadPlace.keys, workloadPlace.hint)
 	if !ok {
 		return nil
 	}

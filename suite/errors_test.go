@@ -6,10 +6,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/suite"
 )
 
-// Each case is one class of mistake; want is the whole error text, positions included.
+// Each case is one class of mistake; want is the whole error text, positions included,
+// where {settings} stands for the keys of the run settings, in spec.Settings' order
+// (TestDocKeys holds docs/suites.md to that list, TestBadSettings reads each).
 var errorCases = []struct {
 	name, text, want string
 }{
@@ -60,26 +63,26 @@ var errorCases = []struct {
 		|  iteratons: 3
 		|targets: [direct]
 		|workloads: [person.get]`,
-		`t.yaml:3:3: unknown key "iteratons" in defaults (did you mean "iterations"?) (valid: warmup, warmup_max, keep_alive, iterations, duration, ops, forks, mode, method, call_timeout, server_cpus, client_cpus, shape, isolation, worker_lifetime, data_size, data_seed, arrival_seed, max_message_size, jvm_args, message_proto, message_import_paths, message, message_data_file, message_count, message_string_len, message_bytes_len, message_repeated)`},
+		`t.yaml:3:3: unknown key "iteratons" in defaults (did you mean "iterations"?) (valid: {settings})`},
 	{"load in defaults", `
 		|defaults:
 		|  load: {concurrency: 4}
 		|targets: [direct]
 		|workloads: [person.get]`,
-		`t.yaml:2:3: unknown key "load" in defaults (valid: warmup, warmup_max, keep_alive, iterations, duration, ops, forks, mode, method, call_timeout, server_cpus, client_cpus, shape, isolation, worker_lifetime, data_size, data_seed, arrival_seed, max_message_size, jvm_args, message_proto, message_import_paths, message, message_data_file, message_count, message_string_len, message_bytes_len, message_repeated); load is set at the top level (or in a target or workload entry)`},
+		`t.yaml:2:3: unknown key "load" in defaults (valid: {settings}); load goes at the top level, in a targets entry or in a workloads entry`},
 	{"unknown key in a target", `
 		|targets:
 		|  - protocol: direct
 		|  - protocol: grpc-proto
 		|    transport: unix
 		|workloads: [person.get]`,
-		`t.yaml:4:5: unknown key "transport" in targets[1] (valid: protocol, server_stack, client_stack, label, transports, tls, address, options, server_options, target, call, proto, import_paths, protoset, data, data_file, metadata, expect, http_method, headers, body, warmup, warmup_max, keep_alive, iterations, duration, ops, forks, mode, method, call_timeout, server_cpus, client_cpus, shape, isolation, worker_lifetime, data_size, data_seed, arrival_seed, max_message_size, jvm_args, message_proto, message_import_paths, message, message_data_file, message_count, message_string_len, message_bytes_len, message_repeated, load); did you mean transports?`},
+		`t.yaml:4:5: unknown key "transport" in targets[1] (valid: protocol, server_stack, client_stack, label, transports, tls, address, options, server_options, target, call, proto, import_paths, protoset, data, data_file, metadata, expect, http_method, headers, body, {settings}, load); did you mean transports?`},
 	{"unknown key in a workload", `
 		|targets: [direct]
 		|workloads:
 		|  - name: echo
 		|    payload: 1KiB`,
-		`t.yaml:4:5: unknown key "payload" in workloads[0] (valid: name, payloads, increments, trades, trade, warmup, warmup_max, keep_alive, iterations, duration, ops, forks, mode, method, call_timeout, server_cpus, client_cpus, shape, isolation, worker_lifetime, data_size, data_seed, arrival_seed, max_message_size, jvm_args, message_proto, message_import_paths, message, message_data_file, message_count, message_string_len, message_bytes_len, message_repeated, load); did you mean payloads?`},
+		`t.yaml:4:5: unknown key "payload" in workloads[0] (valid: name, payloads, increments, trades, trade, {settings}, load); did you mean payloads?`},
 	{"unknown key in load", `
 		|targets: [direct]
 		|workloads: [person.get]
@@ -300,11 +303,11 @@ var errorCases = []struct {
 		|  - name: echo
 		|    payloads: []`,
 		`t.yaml:4:15: payloads: empty list; give at least one value`},
-	{"jvm_args not options", `
+	{"runtime_args not options", `
 		|targets: [grpc-proto]
 		|workloads: [person.get]
-		|defaults: {jvm_args: "-Xmx2g Main"}`,
-		`t.yaml:3:22: jvm_args: "Main", want JVM options separated by spaces, e.g. "-Xms2G -Xmx2G" (the driver names the jar)`},
+		|defaults: {runtime_args: "-Xmx2g Main"}`,
+		`t.yaml:3:26: runtime_args: "Main", want the runtime's options separated by spaces, e.g. "-Xms2G -Xmx2G" (the driver names what it runs)`},
 	{"empty file", ``,
 		`t.yaml:1:1: the suite is empty; it needs at least targets and workloads (see docs/suites.md)`},
 	{"a list for a suite", `
@@ -319,8 +322,9 @@ func TestErrors(t *testing.T) {
 			if err == nil {
 				t.Fatalf("Parse succeeded with %d benchmarks, want error\n%s", len(s.Benchmarks), c.want)
 			}
-			if got := err.Error(); got != c.want {
-				t.Errorf("error\n got: %s\nwant: %s", got, c.want)
+			want := strings.ReplaceAll(c.want, "{settings}", strings.Join(spec.SettingKeys(), ", "))
+			if got := err.Error(); got != want {
+				t.Errorf("error\n got: %s\nwant: %s", got, want)
 			}
 		})
 	}

@@ -71,23 +71,23 @@ func TestDefaultSpec(t *testing.T) {
 	}
 }
 
-// TestJVMArgs: jvm_args set at one level reach every benchmark below it, a lower level's
-// replacing them.
-func TestJVMArgs(t *testing.T) {
+// TestRuntimeArgs: runtime_args set at one level reach every benchmark below it, a
+// lower level's replacing them.
+func TestRuntimeArgs(t *testing.T) {
 	s := mustParse(t, `
-		|defaults: {jvm_args: "-Xms2G  -Xmx2G"}
+		|defaults: {runtime_args: "-Xms2G  -Xmx2G"}
 		|targets:
 		|  - protocol: grpc-proto
 		|  - protocol: http-json
-		|    jvm_args: "-XX:+UseParallelGC"
+		|    runtime_args: "-XX:+UseParallelGC"
 		|workloads: [person.get]`)
 	want := [][]string{{"-Xms2G", "-Xmx2G"}, {"-XX:+UseParallelGC"}}
 	if len(s.Benchmarks) != len(want) {
 		t.Fatalf("%d benchmarks, want %d", len(s.Benchmarks), len(want))
 	}
 	for i, b := range s.Benchmarks {
-		if !reflect.DeepEqual(b.Spec.JVMArgs, want[i]) {
-			t.Errorf("%s: jvm_args %q, want %q", b.Name, b.Spec.JVMArgs, want[i])
+		if !reflect.DeepEqual(b.Spec.RuntimeArgs, want[i]) {
+			t.Errorf("%s: runtime_args %q, want %q", b.Name, b.Spec.RuntimeArgs, want[i])
 		}
 	}
 }

@@ -16,9 +16,8 @@ import (
 )
 
 // outsideKeys are a target entry's keys of an outside server's own call
-// (docs/your-service.md): target, a URL (grpc://, grpcs://, http://, https://), and
-// the call's keys, named as bench's flags. Such a target runs the workload call.
-var outsideKeys = []string{"target", "call", "proto", "import_paths", "protoset", "data", "data_file", "metadata", "expect", "http_method", "headers", "body"}
+// (spec.OutsideKeys): target, then the call's.
+var outsideKeys = spec.KeyNames(spec.OutsideKeys)
 
 // readOutside reads a target entry's outside call, when it has target:. Its schema
 // comes from proto or protoset (a suite asks no reflection service while it is

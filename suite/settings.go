@@ -14,9 +14,6 @@ import (
 // level, so the level below shows through.
 type settings map[string]spec.Value
 
-// settingKeys are the keys of settings, in the order the docs list them.
-var settingKeys = spec.SettingKeys()
-
 // over returns s with the settings o sets replaced. Two alternatives (duration and
 // ops: how an iteration ends) are one choice, so setting either drops the other from
 // below.

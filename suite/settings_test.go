@@ -38,7 +38,7 @@ var badSettings = []struct{ key, value, want string }{
 	{"data_seed", "-1", `t.yaml:2:14: data_seed: want an integer from 0 to 18446744073709551615, got "-1"`},
 	{"arrival_seed", "1.5", `t.yaml:2:17: arrival_seed: want an integer from 0 to 18446744073709551615, got "1.5"`},
 	{"max_message_size", "0", `t.yaml:2:21: max_message_size: 0B is out of range [1B, 2147483647B]`},
-	{"jvm_args", `"-Xmx2g -jar x.jar"`, `t.yaml:2:13: jvm_args: "-jar", want JVM options separated by spaces, e.g. "-Xms2G -Xmx2G" (the driver names the jar)`},
+	{"runtime_args", `"-Xmx2g -jar x.jar"`, `t.yaml:2:17: runtime_args: "-jar", want the runtime's options separated by spaces, e.g. "-Xms2G -Xmx2G" (the driver names what it runs)`},
 	{"message_proto", `"a\nb.proto"`, `t.yaml:2:18: message_proto: "a\nb.proto": one line of text, please`},
 	{"message_import_paths", `"a\x00b"`, `t.yaml:2:25: message_import_paths: "a\x00b": one line of text, please`},
 	{"message", `"pkg.\nMsg"`, `t.yaml:2:12: message: "pkg.\nMsg": one line of text, please`},
@@ -188,5 +188,26 @@ func TestFormerKey(t *testing.T) {
 	}
 	if s := mustParse(t, "|defaults: {forks: 4}\n|targets: [direct]\n|workloads: [person.get]"); s.Notes != nil {
 		t.Errorf("a file with the new key: notes %q, want none", s.Notes)
+	}
+	// jvm_args, runtime_args since 2026-11-29: its value read as the new key's, at
+	// every level, with one note.
+	s = mustParse(t, `
+		|defaults:
+		|  jvm_args: "-Xms2G -Xmx2G"
+		|targets:
+		|  - protocol: grpc-proto
+		|  - protocol: capnp
+		|    jvm_args: -Xss1m
+		|workloads: [person.get]`)
+	args := map[string][]string{}
+	for _, b := range s.Benchmarks {
+		args[b.Spec.Protocol] = b.Spec.RuntimeArgs
+	}
+	if !slices.Equal(args["grpc-proto"], []string{"-Xms2G", "-Xmx2G"}) || !slices.Equal(args["capnp"], []string{"-Xss1m"}) {
+		t.Errorf("runtime_args by protocol %q, want grpc-proto [-Xms2G -Xmx2G] (from defaults) and capnp [-Xss1m]", args)
+	}
+	want = []string{`t.yaml:2: "jvm_args" is deprecated: it is "runtime_args" now (read as runtime_args); also on line 6`}
+	if !slices.Equal(s.Notes, want) {
+		t.Errorf("notes %q, want %q", s.Notes, want)
 	}
 }

@@ -88,25 +88,6 @@ const (
 	MaxFileSize = 1 << 20
 )
 
-var topKeys = []string{"name", "description", "views", "original", "deviations", "baseline", "interleave_by", "process", "skip", "defaults", "load", "targets", "workloads", "workers", "link"}
-
-func topHint(key string) string {
-	switch {
-	case slices.Contains(settingKeys, key) || spec.RenamedSetting(key) != nil:
-		return key + " is a run setting: put it under defaults (or in a target or workload entry)"
-	case key == "target" || key == "workload":
-		return "did you mean " + key + "s?"
-	}
-	return ""
-}
-
-func defaultsHint(key string) string {
-	if key == "load" {
-		return "load is set at the top level (or in a target or workload entry)"
-	}
-	return ""
-}
-
 // Parse reads, validates and expands a suite. file names the suite in errors. Every
 // problem found is reported, each as an *Error at its position, joined with errors.Join.
 func Parse(file string, data []byte) (*Suite, error) {
@@ -136,7 +117,7 @@ func parse(file string, data []byte, loadOriginal func(string) (*originals.Origi
 		c.at(doc, "a suite is a mapping of keys (name, targets, workloads, ...), not %s", describe(r))
 		return nil, c.err()
 	}
-	top, _ := c.fields(doc, "the suite", topKeys, topHint)
+	top, _ := c.fields(doc, "the suite", topPlace.keys, topPlace.hint)
 	s := &Suite{File: file, Name: strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))}
 	if f, ok := top["name"]; ok {
 		if v, ok := c.str("name", f.val); ok {
@@ -162,7 +143,7 @@ func parse(file string, data []byte, loadOriginal func(string) (*originals.Origi
 	}
 	base := settings{}
 	if f, ok := top["defaults"]; ok {
-		dfs, _ := c.fields(f.val, "defaults", settingKeys, defaultsHint)
+		dfs, _ := c.fields(f.val, "defaults", defaultsPlace.keys, defaultsPlace.hint)
 		base = base.over(c.readSettings(dfs))
 	}
 	baseLoad := defaultLoad()

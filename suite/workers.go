@@ -8,29 +8,10 @@ import (
 	"github.com/wirebench/wirebench/spec/link"
 )
 
-// workersKeys are the keys of a suite's workers block: where its workers run
-// (spec.Hosts; docs/distributed.md). File paths are read relative to the
-// directory wirebench runs in, as the command line's are.
-var workersKeys = []string{"server", "clients", "client_workers", "token_file", "tls_ca", "tls_cert", "tls_key",
-	"tls_server_name", "server_listen_host", "netns"}
-
-func workersHint(key string) string {
-	switch key {
-	case "client", "client_worker":
-		return "did you mean clients (a list of URLs) or client_workers (a number)?"
-	case "server_worker":
-		return "did you mean server?"
-	case "link":
-		return "link is set at the top level"
-	case "token":
-		return "the token is read from a file: token_file"
-	}
-	return ""
-}
-
-// readWorkers reads the workers block into h.
+// readWorkers reads the workers block (spec.WorkersKeys) into h. File paths are read
+// relative to the directory wirebench runs in, as the command line's are.
 func (c *checker) readWorkers(n *yaml.Node, h *spec.Hosts) {
-	fs, ok := c.fields(n, "workers", workersKeys, workersHint)
+	fs, ok := c.fields(n, "workers", workersPlace.keys, workersPlace.hint)
 	if !ok {
 		return
 	}

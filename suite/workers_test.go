@@ -43,7 +43,7 @@ func TestWorkersErrors(t *testing.T) {
 			|  client: tcp://h:1
 			|targets: [grpc-proto]
 			|workloads: [person.get]`,
-			`t.yaml:2:3: unknown key "client" in workers (valid: server, clients, client_workers, token_file, tls_ca, tls_cert, tls_key, tls_server_name, server_listen_host, netns); did you mean clients (a list of URLs) or client_workers (a number)?`},
+			`t.yaml:2:3: unknown key "client" in workers (valid: server, clients, client_workers, token_file, tls_ca, tls_cert, tls_key, tls_server_name, server_listen_host, netns); did you mean clients or client_workers?`},
 		{"bad URL", `
 			|workers:
 			|  server: http://h:1

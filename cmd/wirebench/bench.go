@@ -34,17 +34,17 @@ import (
 // spec.Settings (settingFlags), with spec.Default's values as their defaults, so a
 // command and a suite given the same values build the same spec.
 type targetFlags struct {
-	Protocol    string `short:"p" help:"Protocol to benchmark (see 'wirebench list'); required but with an outside target of its own scheme (grpc://, http://)."`
-	ServerStack string `help:"Server stack (default: the protocol's production stack; see 'wirebench list')."`
-	ClientStack string `help:"Client stack (default: the protocol's production stack; see 'wirebench list')."`
-	Transport   string `default:"${transport}" enum:"tcp,unix,tls,quic" help:"Transport between client and server: tcp (loopback), unix, tls (tcp with TLS 1.3, as --tls), or quic (UDP with TLS 1.3, for HTTP/3 stacks only)."`
-	Target      string `short:"t" help:"Load this running server instead of starting one: one of the contract, tcp://HOST:PORT, unix:///PATH, or udp://HOST:PORT (HTTP/3); or anyone's own method with --call (grpc://HOST:PORT, grpcs://, or http(s)://HOST:PORT for Connect and gRPC-Web), or an HTTP endpoint, http(s)://HOST:PORT/PATH (docs/your-service.md)."`
-	Workload    string `short:"w" default:"${workload}" help:"Workload to run (see 'wirebench list')."`
+	Protocol    string `short:"p" help:"${help_protocol}"`
+	ServerStack string `help:"${help_server_stack}"`
+	ClientStack string `help:"${help_client_stack}"`
+	Transport   string `default:"${transport}" enum:"tcp,unix,tls,quic" help:"${help_transport}"`
+	Target      string `short:"t" help:"${help_target}"`
+	Workload    string `short:"w" default:"${workload}" help:"${help_workload}"`
 
-	Payload    *units.Size `help:"echo, echo+stats: payload size (e.g. 11B, 1KiB, 100KiB)."`
-	Increments *int        `help:"pingpong: sequential increments per op."`
-	Trades     *int64      `help:"stream: trades streamed per op."`
-	Trade      string      `enum:"${trade_shapes}" default:"${trade}" help:"stream: the trade's shape, compact (6 fields) or original (REST vs gRPC's 23 fields; stacks that carry it only)."`
+	Payload    *units.Size `help:"${help_payload}"`
+	Increments *int        `help:"${help_increments}"`
+	Trades     *int64      `help:"${help_trades}"`
+	Trade      string      `enum:"${trade_shapes}" default:"${trade}" help:"${help_trade}"`
 
 	// The load flags' names and help are spec.LoadKeys' (TestLoadFlags).
 	Connections int    `default:"${connections}" help:"${connections_help}"`
@@ -56,8 +56,8 @@ type targetFlags struct {
 	settings *settingFlags
 	NoPin    bool `help:"Do not pin the processes to CPUs (--server-cpus and --client-cpus are then not read)."`
 
-	Option       []string `help:"Client stack option KEY=VALUE (repeatable); any option makes the client's tier tuned."`
-	ServerOption []string `help:"Server stack option KEY=VALUE (repeatable); any option makes the server's tier tuned."`
+	Option       []string `help:"${help_option}"`
+	ServerOption []string `help:"${help_server_option}"`
 	JSON         string   `placeholder:"FILE" help:"Also write the results as JSON to this file; - writes them to standard output (and the table to standard error)."`
 	Quiet        bool     `short:"q" help:"No progress lines on stderr."`
 	Profile      string   `help:"Profile the server and client worker processes into this directory: a CPU profile (pprof) of a Go worker, a JFR recording and GC log of a JVM worker."`
@@ -80,7 +80,8 @@ type benchCmd struct {
 // conform's call timeout): KEY and KEY_help for each setting of spec.Settings,
 // spec.Default's transport, workload and load (and a capacity search's cap on calls
 // in flight, spec.DefaultCapacitySpec's), KEY_help of each load key (spec.LoadKeys),
-// and the stream workload's trade shapes and default.
+// help_FLAG of each other suite key's flag (keyTables), and the stream workload's
+// trade shapes and default.
 func specVars() map[string]string {
 	d := spec.Default()
 	v := map[string]string{
@@ -92,11 +93,27 @@ func specVars() map[string]string {
 	for _, k := range spec.LoadKeys {
 		v[k.Key+"_help"] = k.Help
 	}
+	// The flags of the suite's other keys: help_FLAG, the flag's name with
+	// underscores (TestKeyFlags).
+	for _, table := range keyTables {
+		for _, k := range table {
+			if k.Flag != "" {
+				v[keyHelpVar(k)] = k.Help
+			}
+		}
+	}
 	for _, st := range spec.Settings {
 		v[st.Key], v[st.Key+"_help"] = st.Format(st.Get(d)), st.Help
 	}
 	return v
 }
+
+// keyTables are the tables of the suite keys that are not settings and have flags
+// of bench (and run: the workers block and link) whose help they hold.
+var keyTables = [][]spec.Key{spec.FileKeys, spec.TargetKeys, spec.OutsideKeys, spec.WorkloadKeys, spec.WorkersKeys}
+
+// keyHelpVar is the kong variable of k's flag's help.
+func keyHelpVar(k spec.Key) string { return "help_" + strings.ReplaceAll(k.Flag, "-", "_") }
 
 // spec builds the benchmark from the flags and checks it as a worker will
 // (control.Resolve): a wrong value is a usage error naming the flag's setting.

@@ -263,6 +263,15 @@ func TestFormerFlag(t *testing.T) {
 	if res, err2 := c.Bench.spec(); err != nil || err2 != nil || res.Spec.Forks != 2 || c.Bench.settings.deprecated() != nil {
 		t.Errorf("bench --forks 2: forks %d, notes %q, %v %v; want 2 and no note", res.Spec.Forks, c.Bench.settings.deprecated(), err, err2)
 	}
+	// --jvm-args, --runtime-args since 2026-11-29.
+	c, _, err = parse("--jvm-args=-Xms2g -Xmx2g")
+	if res, err2 := c.Bench.spec(); err != nil || err2 != nil || !slices.Equal(res.Spec.RuntimeArgs, []string{"-Xms2g", "-Xmx2g"}) {
+		t.Errorf("bench --jvm-args: runtime args %q, %v %v; want [-Xms2g -Xmx2g]", res.Spec.RuntimeArgs, err, err2)
+	}
+	want = []string{"--jvm-args is deprecated: it is --runtime-args now (read as --runtime-args)"}
+	if got := c.Bench.settings.deprecated(); !slices.Equal(got, want) {
+		t.Errorf("bench --jvm-args: notes %q, want %q", got, want)
+	}
 	if _, err := benchSpec(t, "-p", "http-json", "--trials", "3", "--forks", "2"); err == nil || !strings.Contains(err.Error(), "--trials and --forks are one setting") {
 		t.Errorf("bench --trials 3 --forks 2: %v, want a refusal naming both", err)
 	}

@@ -12,7 +12,7 @@ import (
 
 type historyCmd struct {
 	Show   historyShowCmd   `cmd:"" default:"withargs" help:"Show each benchmark's series of scores and ratios over the recorded runs, with its change points (the default)."`
-	Import historyImportCmd `cmd:"" help:"Record existing results: results.json files, run directories, or directories of run directories (results/)."`
+	Import historyImportCmd `cmd:"" help:"Record existing results: results.json files, run directories, or directories of run directories (${runs_dir}/, or results/ of older runs)."`
 }
 
 type historyShowCmd struct {
@@ -23,8 +23,8 @@ type historyShowCmd struct {
 	Since     string  `help:"Only runs started at or after this date (2006-01-02, or RFC 3339)."`
 	Until     string  `help:"Only runs started before this date (2006-01-02, or RFC 3339)."`
 	HTML      string  `name:"html" placeholder:"FILE" help:"Also write the series as an HTML page, one chart per benchmark (intervals drawn, change points marked); - writes it to standard output (and the table to standard error)."`
-	Alpha     float64 `default:"0.001" help:"Level of the change points' test (Bonferroni-corrected over the places a split could go)."`
-	MinRuns   int     `name:"min-runs" default:"3" help:"Fewest runs a level between two change points may have."`
+	Alpha     float64 `default:"${change_alpha}" help:"Level of the change points' test (Bonferroni-corrected over the places a split could go)."`
+	MinRuns   int     `name:"min-runs" default:"${min_runs}" help:"Fewest runs a level between two change points may have."`
 }
 
 func (c *historyShowCmd) Run(e *env) error {

@@ -10,17 +10,17 @@ import (
 // (docs/distributed.md). For run they override the suite's workers block and link,
 // key by key.
 type hostFlags struct {
-	ServerWorker     string   `group:"hosts" help:"Control URL of a remote server worker (wirebench worker --listen tcp://ADDR:PORT --token-file FILE, on that host) instead of starting one here."`
-	ClientWorker     []string `group:"hosts" help:"Control URL of a remote client worker (repeatable: the workers share the load, their histograms merge)."`
-	ClientWorkers    int      `group:"hosts" help:"Start this many client workers here, all pinned to the client CPUs, sharing the load (default 1)."`
-	TokenFile        string   `group:"hosts" help:"Send the token in this file to the remote workers."`
-	TLSCA            string   `name:"tls-ca" group:"hosts" help:"Reach the remote workers over TLS, trusting this CA (PEM)."`
-	TLSCert          string   `name:"tls-cert" group:"hosts" help:"The driver's certificate for workers with mutual TLS (PEM), with --tls-key."`
-	TLSKey           string   `name:"tls-key" group:"hosts" help:"The key of --tls-cert (PEM)."`
-	TLSServerName    string   `name:"tls-server-name" group:"hosts" help:"The name the workers' certificates carry (default: the host of each URL)."`
-	ServerListenHost string   `group:"hosts" help:"Host the benchmark server listens on, which the client workers must reach (default: the server worker's host; 127.0.0.1 when it runs here)."`
-	Link             string   `group:"hosts" help:"Network conditions between clients and server, e.g. delay=1ms,jitter=100us,rate=1gbit,loss=0.1% (delay in each direction; loss needs --netns)."`
-	Netns            bool     `group:"hosts" help:"Start the server worker and the client workers in two network namespaces joined by a veth pair that carries the link (needs root)."`
+	ServerWorker     string   `group:"hosts" help:"${help_server_worker}"`
+	ClientWorker     []string `group:"hosts" help:"${help_client_worker}"`
+	ClientWorkers    int      `group:"hosts" help:"${help_client_workers}"`
+	TokenFile        string   `group:"hosts" help:"${help_token_file}"`
+	TLSCA            string   `name:"tls-ca" group:"hosts" help:"${help_tls_ca}"`
+	TLSCert          string   `name:"tls-cert" group:"hosts" help:"${help_tls_cert}"`
+	TLSKey           string   `name:"tls-key" group:"hosts" help:"${help_tls_key}"`
+	TLSServerName    string   `name:"tls-server-name" group:"hosts" help:"${help_tls_server_name}"`
+	ServerListenHost string   `group:"hosts" help:"${help_server_listen_host}"`
+	Link             string   `group:"hosts" help:"${help_link}"`
+	Netns            bool     `group:"hosts" help:"${help_netns}"`
 }
 
 // over returns h with every flag that was given in its place.

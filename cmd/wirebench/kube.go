@@ -9,9 +9,9 @@ import (
 	"regexp"
 	"time"
 
-	"github.com/wirebench/wirebench/suite"
-
+	"github.com/wirebench/wirebench/runner"
 	"github.com/wirebench/wirebench/runner/kube"
+	"github.com/wirebench/wirebench/suite"
 )
 
 // kubeCmd runs a suite on a Kubernetes cluster through kubectl (package kube).
@@ -19,7 +19,7 @@ type kubeCmd struct {
 	Suite     string        `arg:"" optional:"" help:"A bundled suite's name (default quick) or a suite file (carried into the driver pod in a ConfigMap; files it names are not); the driver pod runs 'wirebench run SUITE' against the worker pods."`
 	Filter    string        `help:"Run only the benchmarks whose name matches this regular expression (a unix-socket benchmark cannot cross pods: '/tcp/' keeps the TCP ones)."`
 	Smoke     bool          `help:"Smoke mode: tiny durations (checks that the suite runs on the cluster)."`
-	Resume    string        `help:"Finish the run in this local results directory on new pods: it is copied into the driver pod, which runs 'run --resume', and copied back."`
+	Resume    string        `help:"Finish the run in this local run directory on new pods: it is copied into the driver pod, which runs 'run --resume', and copied back."`
 	Kubectl   string        `default:"kubectl" help:"The kubectl to drive (a client within one minor version of the cluster's)."`
 	Context   string        `help:"The kubeconfig context (default: the current one)."`
 	Namespace string        `default:"wirebench" help:"The namespace to create for the run (it must not exist; deleted at the end)."`
@@ -31,7 +31,7 @@ type kubeCmd struct {
 	DriverCPU string        `name:"driver-cpu" default:"500m" help:"The driver's CPU request and limit."`
 	Local     bool          `name:"local-workers" help:"No worker pods: the driver pod spawns its workers itself, pinned to the suite's CPUs within its node (for the JVM stacks, whose worker takes no token: use --image wirebench-jvm:dev and --driver-cpu 2)."`
 	DriverMem string        `name:"driver-memory" default:"1Gi" help:"The driver's memory request and limit (with --local-workers, the workers' too)."`
-	Out       string        `short:"o" default:"results" help:"Where results/<time>/ is copied back to."`
+	Out       string        `short:"o" default:"${runs_dir}" help:"Where the run's directory (${runs_dir}/<time>/ in the driver pod) is copied back to."`
 	Keep      bool          `help:"Leave the namespace and its pods after the run (to look at them)."`
 	Ready     time.Duration `default:"5m" help:"How long the workers (and the driver) may take to start."`
 	Timeout   time.Duration `default:"2h" help:"How long the driver may run."`
@@ -88,7 +88,7 @@ func (c *kubeCmd) Run(e *env) error {
 			WorkerCPU: c.WorkerCPU, WorkerMemory: c.WorkerMem, DriverCPU: c.DriverCPU, DriverMemory: c.DriverMem,
 			Token: tok, RunArgs: args, LocalWorkers: c.Local, SuiteFile: sf,
 		},
-		Out: c.Out, Resume: c.Resume, Keep: c.Keep, Ready: c.Ready, Timeout: c.Timeout, Log: e.stderr,
+		Out: c.Out, RunsDir: runner.RunsDir, Resume: c.Resume, Keep: c.Keep, Ready: c.Ready, Timeout: c.Timeout, Log: e.stderr,
 	}
 	dir, err := r.Do(e.ctx)
 	if err != nil {

@@ -23,6 +23,8 @@ import (
 	"github.com/wirebench/wirebench/internal/units"
 	"github.com/wirebench/wirebench/protocol"
 	"github.com/wirebench/wirebench/results/compare"
+	"github.com/wirebench/wirebench/results/stats"
+	"github.com/wirebench/wirebench/runner"
 	"github.com/wirebench/wirebench/spec"
 	_ "github.com/wirebench/wirebench/stack/all"
 )
@@ -134,6 +136,11 @@ func cliVars() map[string]string {
 	// compare's and gate's defaults, written once (compare.DefaultOptions).
 	v["threshold"] = strconv.FormatFloat(compare.DefaultThreshold, 'g', -1, 64) + "%"
 	v["alpha"] = strconv.FormatFloat(compare.DefaultAlpha, 'g', -1, 64)
+	// history's (stats.DetectChanges') and run --precision's budget (runner's).
+	v["change_alpha"] = strconv.FormatFloat(stats.DefaultChangeAlpha, 'g', -1, 64)
+	v["min_runs"] = strconv.Itoa(stats.DefaultMinSegment)
+	v["precision_budget"] = runner.PrecisionBudget.String()
+	v["runs_dir"] = runner.RunsDir
 	return v
 }
 

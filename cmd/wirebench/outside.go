@@ -24,18 +24,18 @@ import (
 // schema (--call), or an HTTP endpoint (--target http://...). The long names are
 // ghz's where ghz has the flag, so that a ghz command translates flag for flag.
 type outsideFlags struct {
-	Call        string   `group:"Your own service" help:"Call this method of an outside server (--target grpc://HOST:PORT, or http://HOST:PORT with -p connect-proto, connect-json or grpc-web): package.Service/Method, as ghz's --call."`
-	Proto       []string `group:"Your own service" placeholder:"FILE" help:"The .proto file(s) of --call's method, compiled at run time (no protoc needed; without --proto or --protoset the server's reflection service is asked), or the one .proto of --message with -w message."`
-	ImportPaths []string `group:"Your own service" name:"import-paths" placeholder:"DIR,..." help:"Directories searched for --proto and its imports (google/protobuf's well-known types are always there)."`
-	Protoset    string   `group:"Your own service" placeholder:"FILE" help:"A protoset of --call's method (protoc --descriptor_set_out --include_imports)."`
-	Data        string   `group:"Your own service" placeholder:"JSON" help:"--call's request as JSON: one message, or an array of messages taken in turn (a client or bidirectional stream sends them all)."`
-	DataFile    string   `group:"Your own service" name:"data-file" short:"D" placeholder:"FILE" help:"--data from a file: one JSON message, an array, or JSON lines (one message a line); with -w message, the messages echoed, one protojson message a line (default: generated from the schema and --seed)."`
-	Metadata    string   `group:"Your own service" short:"m" placeholder:"JSON" help:"gRPC metadata (or HTTP headers) of every call, as a JSON object of strings."`
+	Call        string   `group:"Your own service" help:"${help_call}"`
+	Proto       []string `group:"Your own service" placeholder:"FILE" help:"${help_proto}"`
+	ImportPaths []string `group:"Your own service" name:"import-paths" placeholder:"DIR,..." help:"${help_import_paths}"`
+	Protoset    string   `group:"Your own service" placeholder:"FILE" help:"${help_protoset}"`
+	Data        string   `group:"Your own service" placeholder:"JSON" help:"${help_data}"`
+	DataFile    string   `group:"Your own service" name:"data-file" short:"D" placeholder:"FILE" help:"${help_data_file}"`
+	Metadata    string   `group:"Your own service" short:"m" placeholder:"JSON" help:"${help_metadata}"`
 	Insecure    bool     `group:"Your own service" help:"Plaintext to the target (the default without --tls; as ghz's --insecure)."`
-	Expect      string   `group:"Your own service" placeholder:"JSON" help:"JSON every reply must contain (a subset: objects by key, arrays by index); a reply that does not is a wrong answer."`
-	Method      string   `group:"Your own service" name:"method" placeholder:"M" help:"The HTTP method of an HTTP endpoint (--target http://HOST:PORT/PATH); GET, or POST with --body."`
-	Header      []string `group:"Your own service" short:"H" sep:"none" placeholder:"'K: V'" help:"A header of every HTTP call (repeatable)."`
-	Body        string   `group:"Your own service" placeholder:"JSON|@FILE" help:"The body of every HTTP call, or @FILE for a file's content."`
+	Expect      string   `group:"Your own service" placeholder:"JSON" help:"${help_expect}"`
+	Method      string   `group:"Your own service" name:"method" placeholder:"M" help:"${help_method}"`
+	Header      []string `group:"Your own service" short:"H" sep:"none" placeholder:"'K: V'" help:"${help_header}"`
+	Body        string   `group:"Your own service" placeholder:"JSON|@FILE" help:"${help_body}"`
 
 	call *spec.Call
 }

@@ -28,7 +28,7 @@ import (
 
 type runCmd struct {
 	Suite       string        `arg:"" optional:"" help:"A bundled suite's name or a suite file (YAML); default quick. See --list."`
-	Out         string        `short:"o" help:"Output directory (default results/<timestamp>)."`
+	Out         string        `short:"o" help:"Output directory (default ${runs_dir}/<timestamp>)."`
 	Filter      string        `help:"Run only the benchmarks whose name matches this regular expression."`
 	List        bool          `help:"List the bundled suites, or with a suite, its benchmarks, and exit."`
 	Resume      string        `help:"Resume the run in this directory: run the forks its journal does not hold, with the suite and flags it was started with (a flag given that says otherwise is refused)."`
@@ -42,7 +42,7 @@ type runCmd struct {
 	Profile     string        `help:"Profile every worker process under this directory (a Go worker: CPU profile, pprof; a JVM worker: JFR recording and GC log), one subdirectory per comparison group (group-NNN, NNN the index of its first benchmark)."`
 	Plain       bool          `help:"Plain progress lines even on a terminal."`
 	Precision   string        `help:"Add forks to each interleaved group until every ratio's 99.9 % interval is within this of it (e.g. 5%), or until --budget is spent; the results say which ratios reached it."`
-	Budget      time.Duration `help:"Time for each group with --precision (default 10m)."`
+	Budget      time.Duration `help:"Time for each group with --precision (default ${precision_budget})."`
 	MetricsAddr string        `name:"metrics-addr" placeholder:"HOST:PORT" help:"Serve the running benchmarks' throughput, latency histogram and errors for Prometheus at http://HOST:PORT/metrics (docs/history.md)."`
 	RecordSmoke bool          `name:"record-smoke" help:"Record a --smoke run in the store too (smoke runs are kept out of it: their figures are not measurements)."`
 	JSON        string        `placeholder:"FILE" help:"Also write the results as JSON to this file (results.json is in the run's directory in any case); - writes them to standard output (and the summary to standard error), as bench --json."`
@@ -139,7 +139,7 @@ func (c *runCmd) Run(e *env, kctx *kong.Context) error {
 		dir = c.Resume
 	}
 	if dir == "" {
-		dir = filepath.Join("results", time.Now().Format("20060102-150405"))
+		dir = filepath.Join(runner.RunsDir, time.Now().Format("20060102-150405"))
 	}
 	args, err := c.runArgs(kctx)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"syscall"
@@ -97,6 +98,50 @@ func TestRunSuiteFile(t *testing.T) {
 	code, _, stderr = runProc(t, path, "--out", out)
 	if code != exitFailure || !strings.Contains(stderr, "--resume") {
 		t.Errorf("second run into %s: exit %d, stderr %q", out, code, stderr)
+	}
+}
+
+// A run given no -o writes its directory under runs/ in the directory it runs in,
+// runs/YYYYMMDD-HHMMSS, and nothing under results/ (a package's name in the
+// repository); report reads the directory it wrote.
+func TestRunDefaultDir(t *testing.T) {
+	path := writeSuite(t, "targets: [direct]\nworkloads: [person.get]\ndefaults: {warmup: 0s, iterations: 1, duration: 50ms}\n")
+	wd := t.TempDir()
+	cmd := exec.Command(binary, "run", "--plain", "--no-store", path)
+	cmd.Dir = wd
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("run: %v\n%s", err, out)
+	}
+	dirs, err := filepath.Glob(filepath.Join(wd, "runs", "*"))
+	if err != nil || len(dirs) != 1 || !regexp.MustCompile(`^\d{8}-\d{6}$`).MatchString(filepath.Base(dirs[0])) {
+		t.Fatalf("run wrote %v (%v), want one directory runs/YYYYMMDD-HHMMSS", dirs, err)
+	}
+	if len(readResults(t, dirs[0]).Benchmarks) != 1 {
+		t.Errorf("%s: want the suite's one benchmark", dirs[0])
+	}
+	if _, err := os.Stat(filepath.Join(wd, "results")); !os.IsNotExist(err) {
+		t.Errorf("run made results/ too (%v)", err)
+	}
+	if code, stdout, stderr := runBinary(t, "report", dirs[0]); code != 0 || !strings.Contains(stdout, "direct/inproc/person.get") {
+		t.Errorf("report %s: exit %d\n%s%s", dirs[0], code, stdout, stderr)
+	}
+}
+
+// A suite that uses a setting's former key (jvm_args, runtime_args since
+// 2026-11-29) still runs, and says so once, with the file and line of its first use.
+func TestRunFormerKey(t *testing.T) {
+	path := writeSuite(t, "defaults:\n  jvm_args: -Xmx1g\n  warmup: 0s\n  iterations: 1\n  duration: 50ms\ntargets:\n  - direct\n  - {protocol: http-json, jvm_args: -Xss1m}\nworkloads: [person.get]\n")
+	out := filepath.Join(t.TempDir(), "out")
+	code, stdout, stderr := runProc(t, path, "--out", out, "--no-store")
+	if code != 0 {
+		t.Fatalf("run: exit %d\n%s%s", code, stdout, stderr)
+	}
+	note := "wirebench: " + path + `:2: "jvm_args" is deprecated: it is "runtime_args" now (read as runtime_args); also on line 8`
+	if n := strings.Count(stderr, "deprecated"); n != 1 || !strings.Contains(stderr, note+"\n") {
+		t.Errorf("stderr says deprecated %d times, want once:\n%s\nwant the line %s", n, stderr, note)
+	}
+	if len(readResults(t, out).Benchmarks) != 2 {
+		t.Errorf("want the suite's two benchmarks")
 	}
 }
 

@@ -55,7 +55,7 @@ func TestSettingFlags(t *testing.T) {
 	// The defaults as users see them, written out (not taken from spec.Default).
 	want := map[string]string{"warmup": "1s", "iterations": "5", "duration": "1s", "forks": "1", "mode": "thrpt",
 		"call-timeout": "10s", "server-cpus": "0", "client-cpus": "1", "data-size": "20", "seed": "1",
-		"arrival-seed": "1", "max-message-size": "16MiB", "warmup-max": "", "keep-alive": "5s", "ops": "", "jvm-args": ""}
+		"arrival-seed": "1", "max-message-size": "16MiB", "warmup-max": "", "keep-alive": "5s", "ops": "", "runtime-args": ""}
 	for _, cmd := range parser.Model.Children {
 		if cmd.Name != "bench" {
 			continue
@@ -210,6 +210,45 @@ func TestLoadFlags(t *testing.T) {
 		case f.Help != k.Help || f.Short != k.Short:
 			t.Errorf("bench --%s: help %q, short %q; want the table's %q, %q", k.Flag, f.Help, f.Short, k.Help, k.Short)
 		}
+	}
+}
+
+// TestKeyFlags: bench has a flag for every suite key that has one (spec.FileKeys,
+// TargetKeys, OutsideKeys, WorkloadKeys, WorkersKeys), and run one for every key of
+// the workers block and for link, each named, shortened and explained as the table
+// says.
+func TestKeyFlags(t *testing.T) {
+	parser, err := kong.New(newCLI(), kong.Vars(cliVars()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(cmd string, k spec.Key) {
+		switch f := flagsOf(parser, cmd)[k.Flag]; {
+		case f == nil:
+			t.Errorf("%s has no --%s for suite key %s", cmd, k.Flag, k.Key)
+		case f.Help != k.Help || f.Short != k.Short:
+			t.Errorf("%s --%s: help %q, short %q; want the table's %q, %q", cmd, k.Flag, f.Help, f.Short, k.Help, k.Short)
+		}
+	}
+	n := 0
+	for _, table := range keyTables {
+		for _, k := range table {
+			if k.Flag != "" {
+				check("bench", k)
+				n++
+			}
+		}
+	}
+	for _, k := range append(spec.WorkersKeys, spec.FileKeys...) {
+		if k.Flag != "" {
+			check("run", k) // the workers block's, and the file's link
+		}
+	}
+	// The flags of the table, counted by hand: protocol, server-stack, client-stack,
+	// transport, tls, option, server-option; target and the call's 11; workload,
+	// payload, increments, trades, trade; the workers block's 10; link.
+	if n != 7+12+5+10+1 {
+		t.Errorf("the key tables have %d flags, want 35", n)
 	}
 }
 

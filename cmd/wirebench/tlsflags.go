@@ -9,7 +9,7 @@ import (
 // transport). The --tls-ca, --tls-cert and --tls-key of the hosts group are another
 // matter: the control channel to remote workers.
 type benchTLSFlags struct {
-	TLS       bool   `name:"tls" help:"TLS 1.3 between client and server (--transport tls): a certificate is made for each server started, unless --tls-bench-cert gives one; the handshake is made when a connection opens (see the connect workload for its cost). --transport quic has TLS 1.3 always."`
+	TLS       bool   `name:"tls" help:"${help_tls}"`
 	BenchCert string `name:"tls-bench-cert" help:"With --tls or --transport quic: the benchmark server's certificate chain (PEM), with --tls-bench-key and --tls-bench-ca."`
 	BenchKey  string `name:"tls-bench-key" help:"With --tls or --transport quic: the key of --tls-bench-cert (PEM)."`
 	BenchCA   string `name:"tls-bench-ca" help:"With --tls or --transport quic: the CA the benchmark's clients trust (PEM); needed with --target."`

@@ -394,7 +394,7 @@ func TestDockerignore(t *testing.T) {
 		}
 		return m
 	}
-	for _, p := range []string{".git/HEAD", "bin/wirebench", "results/20260101-000000/results.json", "workers/java/target/wirebench-worker.jar", "workers/java/core/target/classes"} {
+	for _, p := range []string{".git/HEAD", "bin/wirebench", "runs/20260101-000000/results.json", "results/20260101-000000/results.json", "workers/java/target/wirebench-worker.jar", "workers/java/core/target/classes"} {
 		if !ignored(p) {
 			t.Errorf(".dockerignore keeps %s", p)
 		}

@@ -522,9 +522,9 @@ func TestDriverJob(t *testing.T) {
 		t.Errorf("Job/%s init container %s: $(...) in its command, which Kubernetes would try to expand", driverJob, init.Name)
 	}
 
-	// The results: run writes --out, else results/<time>/ under the working directory;
-	// that must be on the results volume, writable by the non-root user.
-	out := path.Join(c.c.WorkingDir, "results")
+	// The results: run writes --out, else runs/<time>/ under the working directory
+	// (runner.RunsDir); that must be on the results volume, writable by the non-root user.
+	out := path.Join(c.c.WorkingDir, runner.RunsDir)
 	if o := flagValues(args, "--out"); len(o) > 0 {
 		out = path.Join(c.c.WorkingDir, o[0])
 	}
@@ -565,7 +565,7 @@ func TestDriverJob(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cp := fmt.Sprintf("kubectl -n %s cp %s:%s ./results", namespace, fetchPod, out); !strings.Contains(string(text), cp) {
+	if cp := fmt.Sprintf("kubectl -n %s cp %s:%s ./%s", namespace, fetchPod, out, runner.RunsDir); !strings.Contains(string(text), cp) {
 		t.Errorf("fetch-results.yaml: its instructions lack %q", cp)
 	}
 }

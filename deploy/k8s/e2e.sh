@@ -75,7 +75,7 @@ done
 step "server worker on $server_node; the clients elsewhere"
 k apply -f "$repo/deploy/kubernetes/fetch-results.yaml"
 k -n wirebench wait --for=condition=Ready pod/wirebench-fetch-results --timeout=2m
-k -n wirebench cp wirebench-fetch-results:/wirebench/results "$OUT/docs-results"
+k -n wirebench cp wirebench-fetch-results:/wirebench/runs "$OUT/docs-results"
 k -n wirebench delete pod wirebench-fetch-results --grace-period=1
 docs_run=$(ls -d "$OUT"/docs-results/*/ | head -1)
 [ -s "$docs_run/results.json" ] || fail "no results.json in $docs_run"

@@ -25,31 +25,33 @@ func installed(t *testing.T, env, marker string) string {
 	return dir
 }
 
-// The Python and Node launchers: the worker's interpreter with the recorded runtime
-// options (never the JVM's), the runtime's own profiler when profiled, and a clear
-// error naming `make python` / `make node` when the worker is not installed.
+// The Python and Node launchers: the worker's interpreter with its default options,
+// then the user's runtime options (runtime_args), before the worker's script; the
+// runtime's own profiler when profiled; and a clear error naming `make python` /
+// `make node` when the worker is not installed.
 func TestInterpretedWorkerCommands(t *testing.T) {
 	dir := installed(t, PythonWorkerEnv, ".venv/bin/python")
-	c := Command{Options: Options{RuntimeArgs: []string{"-Xmx1g"}}, Stack: &protocol.Stack{Worker: protocol.WorkerPython},
+	c := Command{Options: Options{RuntimeArgs: []string{"-Xdev"}}, Stack: &protocol.Stack{Worker: protocol.WorkerPython},
 		Socket: "/tmp/s.sock", Profile: "/tmp/prof/server-0-0"}
 	argv, err := pythonCommand(c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{filepath.Join(dir, ".venv/bin/python"), "-X", "faulthandler", "-m", "cProfile", "-o", "/tmp/prof/server-0-0.pstats",
+	want := []string{filepath.Join(dir, ".venv/bin/python"), "-X", "faulthandler", "-Xdev", "-m", "cProfile", "-o", "/tmp/prof/server-0-0.pstats",
 		filepath.Join(dir, "worker.py"), "worker", "--listen", "unix:///tmp/s.sock"}
 	if !slices.Equal(argv, want) {
 		t.Errorf("python argv %q, want %q", argv, want)
 	}
 	if _, err := exec.LookPath("node"); err == nil {
 		dir = installed(t, NodeWorkerEnv, "node_modules/@grpc/grpc-js/package.json")
+		c.Options.RuntimeArgs = []string{"--max-old-space-size=8192"}
 		argv, err = nodeCommand(c)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !slices.Contains(argv, "--cpu-prof") || !slices.Contains(argv, "--cpu-prof-name=server-0-0.cpuprofile") ||
-			slices.Contains(argv, "-Xmx1g") || argv[len(argv)-4] != filepath.Join(dir, "worker.js") {
-			t.Errorf("node argv %q", argv)
+			!slices.Equal(argv[1:3], []string{"--max-old-space-size=4096", "--max-old-space-size=8192"}) || argv[len(argv)-4] != filepath.Join(dir, "worker.js") {
+			t.Errorf("node argv %q, want node's default then the user's --max-old-space-size first", argv)
 		}
 	}
 	t.Setenv(PythonWorkerEnv, t.TempDir()) // no venv there

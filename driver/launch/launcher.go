@@ -110,8 +110,8 @@ type Options struct {
 	Binary string
 	// JavaWorker is the JVM worker's main jar ("": looked for, javaWorkerJar).
 	JavaWorker string
-	// RuntimeArgs are the user's options to the worker's runtime (a JVM's), after the
-	// launcher's defaults.
+	// RuntimeArgs are the user's options to the worker's runtime (spec.Spec.RuntimeArgs),
+	// after the launcher's defaults.
 	RuntimeArgs []string
 	// StartTimeout bounds a worker's start, times its launcher's StartFactor.
 	StartTimeout time.Duration

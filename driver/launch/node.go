@@ -30,12 +30,14 @@ const NodeStartCost = 2 * time.Second
 // generation).
 var NodeDefaultArgs = []string{"--max-old-space-size=4096"}
 
-// NodeArgs are the runtime options of a Node worker, as results record them:
-// NodeDefaultArgs. The user's runtime options (--jvm-args, a suite's jvm_args) are a
-// JVM's and are not given to Node; nor is cpus: the fastify server reads its CPU count
-// from the process's affinity (one cluster worker per CPU).
+// NodeArgs are the runtime options of a Node worker, as results record them (the
+// stack's runtime_args): NodeDefaultArgs, then the user's (Options.RuntimeArgs:
+// --runtime-args, a suite's runtime_args), before the worker's script as node takes
+// them (e.g. --max-old-space-size=8192, which wins over the default's). cpus is not
+// given: the fastify server reads its CPU count from the process's affinity (one
+// cluster worker per CPU).
 func NodeArgs(user []string, cpus int) []string {
-	return slices.Clone(NodeDefaultArgs)
+	return append(slices.Clone(NodeDefaultArgs), user...)
 }
 
 // nodeCommand is the command line of a Node worker: node (on PATH) running the

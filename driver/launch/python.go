@@ -32,12 +32,13 @@ const PythonStartCost = 4 * time.Second
 var PythonDefaultArgs = []string{"-X", "faulthandler"}
 
 // PythonArgs are the interpreter options of a Python worker, as results record them
-// (results' jvm_args field of the stack): PythonDefaultArgs. The user's runtime options
-// (Options.RuntimeArgs, --jvm-args and a suite's jvm_args) are a JVM's and are not
-// given to Python; nor is cpus: the FastAPI servers read the CPU count from the
-// process's affinity (one worker process per CPU).
+// (the stack's runtime_args): PythonDefaultArgs, then the user's (Options.RuntimeArgs:
+// --runtime-args, a suite's runtime_args), before the worker's script as python takes
+// them (e.g. -X importtime, -O; an option's value joined to it: -Xdev). cpus is not
+// given: the FastAPI servers read the CPU count from the process's affinity (one worker
+// process per CPU).
 func PythonArgs(user []string, cpus int) []string {
-	return slices.Clone(PythonDefaultArgs)
+	return append(slices.Clone(PythonDefaultArgs), user...)
 }
 
 // pythonCommand is the command line of a Python worker: the worker's venv interpreter

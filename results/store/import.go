@@ -11,7 +11,7 @@ import (
 const ResultsFile = "results.json"
 
 // FindResults returns the results documents a path names: a file itself; a run
-// directory's results.json; or, for a directory of run directories (results/ with
+// directory's results.json; or, for a directory of run directories (runs/ with
 // one directory per run), each one's results.json, in name order (which is time
 // order for run's default names).
 func FindResults(path string) ([]string, error) {

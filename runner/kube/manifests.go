@@ -30,7 +30,7 @@ type Spec struct {
 	DriverCPU    string   // the driver's
 	DriverMemory string   // the driver's
 	Token        string   // the token the workers demand (written to the Secret only)
-	RunArgs      []string // the driver's arguments after `wirebench`: run SUITE --filter ... or run --resume results/<time>
+	RunArgs      []string // the driver's arguments after `wirebench`: run SUITE --filter ... or run --resume runs/<time>
 	Stage        bool     // the driver waits for a results directory to be copied in (resume)
 	// LocalWorkers: no worker pods; the driver spawns its workers in its own pod, as a
 	// local run does (the JVM stacks: the JVM worker takes no token, docs/java-worker.md).
@@ -57,7 +57,8 @@ const MaxSuiteFile = 512 << 10
 // Port is the workers' control port.
 const Port = 7070
 
-// Results is where the driver pod keeps results/ (an emptyDir: no storage class needed).
+// Results is the driver pod's working directory, where its run writes its run
+// directories (Run.RunsDir; an emptyDir: no storage class needed).
 const Results = "/wirebench"
 
 // DriverPod is the driver pod's name; its containers are "driver" and "results".

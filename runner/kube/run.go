@@ -6,12 +6,12 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -51,8 +51,9 @@ func (k Kubectl) Run(ctx context.Context, stdin []byte, a ...string) ([]byte, er
 type Run struct {
 	Kubectl Kubectl
 	Spec    Spec
-	Out     string        // the local directory results/<time>/ is copied into
-	Resume  string        // a local results/<time> to finish (copied into the driver pod)
+	Out     string        // the local directory the run's directory is copied into
+	RunsDir string        // where the driver's run writes run directories, under its working directory: run's default, runner.RunsDir
+	Resume  string        // a local run directory to finish (copied into the driver pod's RunsDir)
 	Keep    bool          // leave the namespace (and its pods) when done
 	Ready   time.Duration // how long the workers may take to be ready
 	Timeout time.Duration // how long the driver may run
@@ -95,6 +96,9 @@ func (f Failed) Error() string {
 // of its own). It returns the local results directory.
 func (r *Run) Do(ctx context.Context) (dir string, err error) {
 	s := r.Spec
+	if r.RunsDir == "" || path.IsAbs(r.RunsDir) {
+		return "", fmt.Errorf("kube: RunsDir %q, want the folder run writes into under its working directory", r.RunsDir)
+	}
 	if s.LocalWorkers {
 		r.logf("namespace %s: a driver pod that spawns its own workers (image %s)", s.Namespace, s.Image)
 	} else {
@@ -126,7 +130,7 @@ func (r *Run) Do(ctx context.Context) (dir string, err error) {
 	}
 	s.Stage = r.Resume != ""
 	if s.Stage {
-		s.RunArgs = []string{"run", "--resume", "results/" + filepath.Base(r.Resume)}
+		s.RunArgs = []string{"run", "--resume", path.Join(r.RunsDir, filepath.Base(r.Resume))}
 	}
 	driver, err := s.Driver()
 	if err != nil {
@@ -367,8 +371,8 @@ func (r *Run) stage(ctx context.Context) error {
 	if err := r.waitContainer(ctx, "stage"); err != nil {
 		return err
 	}
-	dst := fmt.Sprintf("%s/%s:%s/results/%s", r.Spec.Namespace, DriverPod, Results, filepath.Base(r.Resume))
-	if _, err := r.Kubectl.Run(ctx, nil, "exec", "-n", r.Spec.Namespace, DriverPod, "-c", "stage", "--", "mkdir", "-p", Results+"/results"); err != nil {
+	dst := fmt.Sprintf("%s/%s:%s", r.Spec.Namespace, DriverPod, path.Join(Results, r.RunsDir, filepath.Base(r.Resume)))
+	if _, err := r.Kubectl.Run(ctx, nil, "exec", "-n", r.Spec.Namespace, DriverPod, "-c", "stage", "--", "mkdir", "-p", path.Join(Results, r.RunsDir)); err != nil {
 		return err
 	}
 	if _, err := r.Kubectl.Run(ctx, nil, "cp", "-c", "stage", r.Resume, dst); err != nil {
@@ -475,7 +479,7 @@ func (r *Run) waitContainerOrDone(ctx context.Context) error {
 	return fmt.Errorf("the driver did not start in %v", r.Ready)
 }
 
-// copyOut copies the driver pod's results/ into a temporary directory beside Out, then
+// copyOut copies the driver pod's RunsDir into a temporary directory beside Out, then
 // each run directory in it into Out; it returns the run's directory (the newest).
 func (r *Run) copyOut(ctx context.Context) (string, error) {
 	if err := os.MkdirAll(r.Out, 0o755); err != nil {
@@ -486,11 +490,11 @@ func (r *Run) copyOut(ctx context.Context) (string, error) {
 		return "", err
 	}
 	defer os.RemoveAll(tmp)
-	src := fmt.Sprintf("%s/%s:%s/results", r.Spec.Namespace, DriverPod, Results)
-	if _, err := r.Kubectl.Run(ctx, nil, "cp", "-c", "results", src, filepath.Join(tmp, "results")); err != nil {
+	src := fmt.Sprintf("%s/%s:%s", r.Spec.Namespace, DriverPod, path.Join(Results, r.RunsDir))
+	if _, err := r.Kubectl.Run(ctx, nil, "cp", "-c", "results", src, filepath.Join(tmp, "runs")); err != nil {
 		return "", err
 	}
-	entries, err := os.ReadDir(filepath.Join(tmp, "results"))
+	entries, err := os.ReadDir(filepath.Join(tmp, "runs"))
 	if err != nil {
 		return "", nil // the driver wrote nothing
 	}
@@ -506,7 +510,7 @@ func (r *Run) copyOut(ctx context.Context) (string, error) {
 				return "", err
 			}
 		}
-		if err := os.Rename(filepath.Join(tmp, "results", e.Name()), dst); err != nil {
+		if err := os.Rename(filepath.Join(tmp, "runs", e.Name()), dst); err != nil {
 			return "", err
 		}
 		if e.Name() > filepath.Base(newest) {
@@ -514,7 +518,7 @@ func (r *Run) copyOut(ctx context.Context) (string, error) {
 		}
 	}
 	if newest == "" {
-		return "", errors.New("the driver's results/ holds no run directory")
+		return "", fmt.Errorf("the driver's %s/ holds no run directory", r.RunsDir)
 	}
 	r.logf("results copied to %s", newest)
 	return newest, nil
