@@ -26,10 +26,11 @@ const (
 	httptools        = "0.9.0"
 	granian          = "2.8.7"
 	aiohttp          = "3.14.5"
+	connectrpc       = "0.13.0"
 )
 
 // Stacks are the Python worker's stacks, in registration order.
-var Stacks = []*protocol.Stack{
+var Stacks = append([]*protocol.Stack{
 	{
 		Name: "grpcio", Protocol: "grpc-proto", Sides: protocol.ServerSide,
 		Summary: "grpcio's sync server (grpc.server on a 10-thread pool, as grpcio's examples set it; option max_workers sets the pool's threads) with generated servicers, reflection on; TCP and Unix sockets",
@@ -65,6 +66,22 @@ var Stacks = []*protocol.Stack{
 		Summary:   "aiohttp's ClientSession per connection (pooled, kept-alive HTTP/1.1) with json bodies; TCP and Unix sockets",
 		Libraries: map[string]string{"aiohttp": aiohttp},
 	},
+}, connectStacks()...)
+
+// connectStacks are the connect-python server (Connect for Python's ASGI applications on
+// granian), one stack of each Connect protocol it serves with one application.
+func connectStacks() []*protocol.Stack {
+	var out []*protocol.Stack
+	for _, p := range []string{"connect-proto", "connect-json"} {
+		out = append(out, &protocol.Stack{
+			Name: "connect-python", Protocol: p, Sides: protocol.ServerSide,
+			Summary: "Connect for Python (connectrpc) ASGI applications with google.protobuf messages on granian (h2c and HTTP/1.1), one worker process per CPU, one application for Connect's binary and JSON codecs; TCP and Unix sockets",
+			Libraries: map[string]string{
+				"connectrpc": connectrpc, "protobuf": protobuf, "granian": granian, "uvloop": uvloop,
+			},
+		})
+	}
+	return out
 }
 
 func init() {

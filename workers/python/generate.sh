@@ -12,4 +12,9 @@ mkdir -p "$out"
   --python_out="$out" --grpc_python_out="$out" \
   control.proto wirebench.proto
 sed -i -E 's/^import (control_pb2|wirebench_pb2) as/from . import \1 as/' "$out"/*_pb2_grpc.py
+# Connect for Python's applications of the contract (protoc-gen-connectrpc, pinned too),
+# for grpcio's generated messages (protobuf=google).
+protoc -I ../../contract/schema --plugin=protoc-gen-connectrpc=.venv/bin/protoc-gen-connectrpc \
+  --connectrpc_out=protobuf=google:"$out" wirebench.proto
+sed -i -E 's/^from wirebench_pb2 import/from .wirebench_pb2 import/' "$out"/wirebench_connect.py
 touch "$out/__init__.py"

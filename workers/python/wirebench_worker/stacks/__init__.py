@@ -14,6 +14,9 @@ STACKS = [
     ("http-json", "fastapi-uvicorn", (SERVER,)),
     ("http-json", "fastapi-granian", (SERVER,)),
     ("http-json", "aiohttp", (CLIENT,)),
+    # One Connect application serves both Connect protocols (stacks/connect_app.py).
+    ("connect-proto", "connect-python", (SERVER,)),
+    ("connect-json", "connect-python", (SERVER,)),
 ]
 
 LIBRARIES = {
@@ -22,6 +25,7 @@ LIBRARIES = {
     "fastapi-uvicorn": ["fastapi", "starlette", "pydantic", "uvicorn", "uvloop", "httptools"],
     "fastapi-granian": ["fastapi", "starlette", "pydantic", "granian", "uvloop"],
     "aiohttp": ["aiohttp"],
+    "connect-python": ["connectrpc", "protobuf", "granian", "uvloop"],
 }
 
 

@@ -1,5 +1,7 @@
-"""The http-json servers: the FastAPI application (fastapi_app) served by uvicorn and by
-granian, the two ways Python users deploy it, each as its docs advise for production:
+"""The servers of worker processes: the FastAPI application (fastapi_app, http-json)
+served by uvicorn and by granian, the two ways Python users deploy it, and the Connect
+application (connect_app, connect-proto and connect-json) on granian, each as its docs
+advise for production:
 one worker process per CPU the server may use (uvicorn --workers, granian --workers),
 uvicorn with uvloop and httptools, granian's ASGI interface with uvloop. The server runs
 as a child process group of the worker (the server's CPU and RSS are the worker's plus
@@ -36,6 +38,18 @@ def _free_port(host: str) -> int:
         return s.getsockname()[1]
 
 
+# The Connect server (connect_app) is served as the FastAPI application is on granian.
+CONNECT = "connect-python"
+
+
+def _probe(stack: str, base: str):
+    """The request that answers 200 once the server serves: the contract's Stats, over
+    the server's own protocol (Connect's unary POST of an empty message)."""
+    if stack == CONNECT:
+        return "POST", base + "/wirebench.v1.EchoService/Stats", {"data": b"", "headers": {"content-type": "application/proto"}}
+    return "GET", base + "/stats", {}
+
+
 class ProcessServer:
     """uvicorn or granian serving the FastAPI app in child processes."""
 
@@ -48,7 +62,7 @@ class ProcessServer:
         pkg = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
         self.env = dict(os.environ, PYTHONPATH=pkg, WIREBENCH_DATA_SEED=str(data_seed), WIREBENCH_DATA_SIZE=str(data_size),
                         WIREBENCH_MAX_MESSAGE_SIZE=str(limit), WIREBENCH_STATE=state)
-        app = "wirebench_worker.stacks.fastapi_app:app"
+        app = "wirebench_worker.stacks.connect_app:app" if stack == CONNECT else "wirebench_worker.stacks.fastapi_app:app"
         if listen.startswith("tcp://"):
             host, port = listen[len("tcp://"):].rsplit(":", 1)
             host = host.strip("[]")
@@ -60,11 +74,11 @@ class ProcessServer:
         if stack == "fastapi-uvicorn":
             args = [sys.executable, "-m", "uvicorn", app, "--workers", str(self.workers), "--loop", "uvloop",
                     "--http", "httptools", "--no-access-log", "--log-level", "warning", "--lifespan", "off"]
-        elif stack == "fastapi-granian":
+        elif stack in ("fastapi-granian", CONNECT):
             args = [sys.executable, "-m", "granian", "--interface", "asgi", "--workers", str(self.workers),
                     "--loop", "uvloop", "--no-ws", "--log-level", "warning", "--no-access-log", app]
         else:
-            raise ValueError(f"http-json server stack {stack!r}")
+            raise ValueError(f"no Python server stack {stack!r} served in processes")
         # Both take the same address options.
         if self.unix:
             args += ["--uds", self.unix]
@@ -92,7 +106,8 @@ class ProcessServer:
                 if self.p.poll() is not None:
                     raise OSError(f"{self.stack} exited with {self.p.returncode}: {self.log_tail()}")
                 try:
-                    async with s.get(base + "/stats") as r:
+                    method, url, kw = _probe(self.stack, base)
+                    async with s.request(method, url, **kw) as r:
                         if r.status == 200:
                             return
                 except (aiohttp.ClientError, OSError):
