@@ -42,9 +42,9 @@ func ReferenceWhyNot(hosts spec.Hosts) string {
 // MeasureReference measures the machine's own speed: the in-process direct stack's
 // person.get loop (results.ReferenceWorkload) for d, on one goroutine locked to a
 // thread pinned to cpus (none: not pinned), as a spawned worker is pinned to its
-// CPUs. The first fifth of d warms up; the rest is cut into referenceSlices slices
-// and the speed is their median ops/s. It stops early, with ctx's error, when ctx
-// ends.
+// CPUs, after a garbage collection of this process. The first fifth of d warms up;
+// the rest is cut into referenceSlices slices and the speed is their median ops/s.
+// It stops early, with ctx's error, when ctx ends.
 func MeasureReference(ctx context.Context, d time.Duration, cpus []int) (*results.ReferenceSample, error) {
 	ds, err := contract.NewDataset(contract.DefaultSeed, contract.DefaultSize)
 	if err != nil {
@@ -71,6 +71,9 @@ func MeasureReference(ctx context.Context, d time.Duration, cpus []int) (*result
 		opsS float64
 		err  error
 	}
+	// A collection first: after a batch the driver holds its garbage (every slice's
+	// histograms), and a collection during the loop would take its CPU.
+	runtime.GC()
 	done := make(chan outcome, 1)
 	start := time.Now()
 	go func() {
