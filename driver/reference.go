@@ -117,15 +117,10 @@ func referenceLoop(ctx context.Context, op contract.Op, svc contract.Service, d 
 	var seq uint64
 	run := func(span time.Duration) (float64, error) {
 		start := time.Now()
-		n := 0
-		for {
-			for range referenceChunk {
-				if err := op(ctx, svc, seq); err != nil {
-					return 0, err
-				}
-				seq++
+		for n := referenceChunk; ; n += referenceChunk {
+			if err := referenceOps(ctx, op, svc, &seq); err != nil {
+				return 0, err
 			}
-			n += referenceChunk
 			if el := time.Since(start); el >= span {
 				return float64(n) / el.Seconds(), nil
 			}
@@ -144,4 +139,15 @@ func referenceLoop(ctx context.Context, op contract.Op, svc contract.Service, d 
 	}
 	slices.Sort(speeds)
 	return speeds[len(speeds)/2], nil
+}
+
+// referenceOps runs referenceChunk ops, numbered on from *seq.
+func referenceOps(ctx context.Context, op contract.Op, svc contract.Service, seq *uint64) error {
+	for range referenceChunk {
+		if err := op(ctx, svc, *seq); err != nil {
+			return err
+		}
+		*seq++
+	}
+	return nil
 }
