@@ -61,10 +61,11 @@ func TestWireFields(t *testing.T) {
 		}
 	}
 	// The settings workers never read: the driver pins the processes, shapes and
-	// freezes them, keeps them for a fork, gives their runtime its options, ends an adaptive warm-up and
-	// runs the keep-alive slices (as ordinary warm-up phases), and reads the message
-	// workload's files (sending what they hold).
-	if want := []string{"warmup_max", "keep_alive", "server_cpus", "client_cpus", "shape", "isolation", "worker_lifetime", "runtime_args",
+	// freezes them, keeps them for a fork, gives their runtime its options, ends an
+	// adaptive warm-up and runs the keep-alive slices (as ordinary warm-up phases),
+	// measures the reference in its own process, and reads the message workload's files
+	// (sending what they hold).
+	if want := []string{"warmup_max", "keep_alive", "server_cpus", "client_cpus", "shape", "isolation", "worker_lifetime", "reference", "runtime_args",
 		"message_proto", "message_import_paths", "message_data_file"}; !slices.Equal(driverOnly, want) {
 		t.Errorf("settings without a wire field: %v, want %v", driverOnly, want)
 	}

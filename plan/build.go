@@ -52,7 +52,7 @@ func Build(bs []suite.Benchmark, resumed func(name string) bool) *Plan {
 			for _, sp := range specs {
 				g.Alone = append(g.Alone, Alone(sp))
 			}
-			p.Batches = append(p.Batches, Batch{Groups: []Group{g}})
+			p.Batches = append(p.Batches, Batch{Groups: []Group{g}, Reference: first.Reference})
 			open = -1
 			continue
 		}
@@ -67,7 +67,7 @@ func Build(bs []suite.Benchmark, resumed func(name string) bool) *Plan {
 			p.Batches[open].Groups = append(p.Batches[open].Groups, g)
 			continue
 		}
-		p.Batches = append(p.Batches, Batch{Groups: []Group{g}})
+		p.Batches = append(p.Batches, Batch{Groups: []Group{g}, Reference: first.Reference})
 		open = -1
 		if !g.Resumed && spec.SharesWorkers(specs) {
 			open = len(p.Batches) - 1

@@ -83,7 +83,8 @@ func TestEstimateWarmWorkersByKindOfCall(t *testing.T) {
 // In each group the JVM targets, warmed up first, get keep-alive slices (keep_alive 5 s,
 // 50 ms + 6.5 ms each) for the warm-ups after theirs: 82.5 s after the first (16
 // slices), 62.5 s (12), 42.5 s (8), 22.5 s (4), 2.5 s (0); the Go targets' 2 s and
-// less, none: 40 slices, 2.26 s. 5 forks: 24 min 23.4 s.
+// less, none: 40 slices, 2.26 s. 5 forks: 24 min 23.4 s; and the one batch's two
+// references of 0.5 s (the default): 24 min 24.4 s.
 func TestRestVsGrpcEstimateCountsJVMStarts(t *testing.T) {
 	s, err := suite.Load("rest-vs-grpc")
 	if err != nil {
@@ -93,7 +94,7 @@ func TestRestVsGrpcEstimateCountsJVMStarts(t *testing.T) {
 	first := 400*time.Millisecond + 20*60*time.Millisecond + 5*(20*time.Second+2*2*time.Second) + 5*500*time.Millisecond + rounds
 	second := 5*20*time.Second + 5*500*time.Millisecond + rounds
 	keepAlives := 40 * (56500 * time.Microsecond)
-	if want := 5 * (first + second + 2*keepAlives); plan.Build(s.Benchmarks, nil).Estimate() != want {
+	if want := 5*(first+second+2*keepAlives) + 2*500*time.Millisecond; plan.Build(s.Benchmarks, nil).Estimate() != want {
 		t.Errorf("Estimate() = %v, counted %v", plan.Build(s.Benchmarks, nil).Estimate(), want)
 	}
 }
@@ -108,7 +109,9 @@ func TestRestVsGrpcEstimateCountsJVMStarts(t *testing.T) {
 // no time); keep-alive slices (keep_alive 5 s; 50 ms + 6.5 ms each) for the 2 s
 // warm-ups after a target's own: in a group of 7, 12 s, 10 s, 8 s, 6 s after the
 // first four, 2 + 2 + 1 + 1 = 6 slices; in a group of 6, 2 + 1 + 1 = 4; of 2, none:
-// 12 × 6 + 6 × 4 = 96 slices, 5.424 s. That is 867.14 s a fork, 43 min 21.42 s.
+// 12 × 6 + 6 × 4 = 96 slices, 5.424 s. That is 867.14 s a fork, 43 min 21.42 s; and
+// each of the 20 batches (a group each) two references of 0.5 s (the default), 20 s:
+// 43 min 41.42 s.
 func TestMatrixSuiteTime(t *testing.T) {
 	s, err := suite.Load("matrix")
 	if err != nil {
@@ -117,7 +120,33 @@ func TestMatrixSuiteTime(t *testing.T) {
 	phase := spec.PhaseOverhead + spec.FreezeOverhead
 	fork := 20*400*time.Millisecond + 124*(2*time.Second+6*(250*time.Millisecond+phase)) +
 		248*spec.ProcessStartOverhead + (79*2+45*4+31*2)*time.Second + 96*(50*time.Millisecond+phase)
-	if want, got := 3*fork, plan.Build(s.Benchmarks, nil).Estimate(); got != want || got > 45*time.Minute {
+	if want, got := 3*fork+20*2*500*time.Millisecond, plan.Build(s.Benchmarks, nil).Estimate(); got != want || got > 45*time.Minute {
 		t.Errorf("estimate %v, want %v (and at most 45 min)", got, want)
+	}
+}
+
+// TestReferenceInEstimate: each batch's two references (before its first group and
+// after its last) are counted at the setting's length, and not at all when it is 0.
+// Counted by hand: two groups of one Go target each are measured sequentially (a
+// group of one target), each its own batch: per group 1 fork of 0.4 s to start and
+// 2 × 60 ms for its server and client processes, a 1 s warm-up and 2 iterations of
+// 100 ms (+2 ms each, nothing frozen) = 1.724 s; the two batches' references of 0.8 s
+// each add 4 × 0.8 = 3.2 s.
+func TestReferenceInEstimate(t *testing.T) {
+	for _, c := range []struct {
+		reference string
+		want      time.Duration
+	}{{"800ms", 2*1724*time.Millisecond + 3200*time.Millisecond}, {"0s", 2 * 1724 * time.Millisecond}} {
+		s := mustParse(t, `
+			|defaults: {warmup: 1s, iterations: 2, duration: 100ms, forks: 1, keep_alive: 0s, reference: `+c.reference+`}
+			|targets: [grpc-proto]
+			|workloads: [person.get, person.list]`)
+		p := plan.Build(s.Benchmarks, nil)
+		if len(p.Batches) != 2 {
+			t.Fatalf("reference %s: %d batches, want one per group", c.reference, len(p.Batches))
+		}
+		if got := p.Estimate(); got != c.want {
+			t.Errorf("reference %s: estimate %v, counted %v", c.reference, got, c.want)
+		}
 	}
 }

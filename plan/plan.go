@@ -1,7 +1,8 @@
 // Package plan is a run's schedule as a value, built before anything runs: from a
 // suite's benchmarks (or `bench`'s one), the comparison groups, the batches of groups
 // that share each fork's worker processes, their forks and rounds, each target's
-// warm-up and keep-alive slices, and what each of those is expected to cost. `run
+// warm-up and keep-alive slices, the reference measured before and after each batch,
+// and what each of those is expected to cost. `run
 // --list` prints its estimate, the runner carries out its batches in order (journaling
 // and resuming them) and reports the time left from it, and the driver runs each
 // batch it is given. Nothing else decides the schedule, so the estimate and what runs
@@ -34,6 +35,19 @@ type Plan struct {
 // (spec.SameWorkers); a batch of one group is any group.
 type Batch struct {
 	Groups []Group
+	// Reference is how long the reference workload runs before the batch's first group
+	// and after its last (spec.Spec.Reference of its first benchmark; 0: not at all).
+	// It is never inside a group's rounds.
+	Reference time.Duration
+}
+
+// Estimate is the batch's expected time: its groups' and its two references'.
+func (b Batch) Estimate() time.Duration {
+	t := 2 * b.Reference
+	for _, g := range b.Groups {
+		t += g.Estimate()
+	}
+	return t
 }
 
 // Shared reports whether the batch's groups share each fork's workers.
@@ -129,11 +143,12 @@ func (p *Plan) Groups() []Group {
 	return out
 }
 
-// Estimate is the run's expected time: the sum of its groups'.
+// Estimate is the run's expected time: the sum of its batches' (their groups' and
+// references').
 func (p *Plan) Estimate() time.Duration {
 	var t time.Duration
-	for _, g := range p.Groups() {
-		t += g.Estimate()
+	for _, b := range p.Batches {
+		t += b.Estimate()
 	}
 	return t
 }

@@ -51,6 +51,7 @@ func WriteHTML(w io.Writer, r *results.Results) error {
 	}
 	data := struct {
 		Title, SmokeNote   string
+		Reference          string
 		VerdictNote        string
 		Verdicts           []verdict
 		Started            string
@@ -78,6 +79,7 @@ func WriteHTML(w io.Writer, r *results.Results) error {
 	if r.Smoke {
 		data.SmokeNote = smokeNote
 	}
+	data.Reference = referenceLine(r.Reference)
 	bw := bufio.NewWriter(w)
 	if err := htmlTemplate.Execute(bw, data); err != nil {
 		return fmt.Errorf("html: %w", err)
@@ -162,6 +164,7 @@ dl.env dd { margin: 0; }
 <p class="meta">{{.Benchmarks}} benchmarks in {{.Groups}} operations{{range .Environment}}{{if eq .Key "Started"}} · started {{.Value}}{{end}}{{if eq .Key "wirebench"}} · wirebench {{.Value}}{{end}}{{end}}</p>
 <nav>{{if .Verdicts}}<a href="#verdict">Verdict</a>{{end}}<a href="#scores">Scores</a>{{if .Views}}<a href="#original">{{.ViewsHeading}}</a>{{end}}<a href="#operations">By operation</a><a href="#charts">Charts</a><a href="#latency">Latency</a><a href="#notes">Warnings and errors</a><a href="#environment">Environment</a></nav>
 {{if .SmokeNote}}<p class="callout smoke"><strong>SMOKE</strong> {{.SmokeNote}}</p>
+{{end}}{{if .Reference}}<p class="meta">{{.Reference}}</p>
 {{end}}{{if .Verdicts}}<h2 id="verdict">Verdict</h2>
 <p>{{.VerdictNote}}.</p>
 <ul class="verdict">

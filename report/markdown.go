@@ -21,6 +21,9 @@ func WriteMarkdown(w io.Writer, r *results.Results) error {
 	if r.Smoke {
 		fmt.Fprintf(bw, "> **SMOKE** %s\n\n", markdown.Escape(smokeNote))
 	}
+	if line := referenceLine(r.Reference); line != "" {
+		fmt.Fprintf(bw, "%s\n\n", markdown.Escape(line))
+	}
 	if vs := verdicts(r.Benchmarks); len(vs) > 0 {
 		fmt.Fprintf(bw, "## Verdict\n\n%s.\n\n", markdown.Escape(verdictNote))
 		for _, v := range vs {

@@ -262,9 +262,7 @@ func measuredNote(g results.Group) string {
 	for _, b := range g.Benchmarks {
 		if b.Name == base {
 			base = results.SeriesLabel(&b)
-			if b.Warnings.Has(results.WarnMachineChanged) {
-				drift = "; the machine changed under the rounds, see the warnings"
-			}
+			drift = driftNote(&b)
 		}
 	}
 	if method == "" {

@@ -121,6 +121,11 @@ func writeTitleText(w io.Writer, r *results.Results, width int) error {
 			return err
 		}
 	}
+	if line := referenceLine(r.Reference); line != "" {
+		if _, err := fmt.Fprintf(w, "%s\n", textgrid.Wrap(line, width, "  ")); err != nil {
+			return err
+		}
+	}
 	_, err := fmt.Fprintln(w)
 	return err
 }

@@ -17,6 +17,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"time"
 )
@@ -46,6 +47,10 @@ type Results struct {
 	// Suite is the suite the results were run from; nil for a single benchmark.
 	Suite      *SuiteInfo  `json:"suite,omitempty"`
 	Benchmarks []Benchmark `json:"benchmarks"`
+	// Reference is the machine's own speed measured at the start and end of each batch
+	// of the run (drift.go), in the order the batches ran; none when the run measured
+	// no reference (turned off, or a file written before it existed).
+	Reference []ReferenceRun `json:"reference,omitempty"`
 }
 
 // SuiteInfo names the suite of a run and the extra views (tables in the shape of
@@ -483,6 +488,11 @@ type Summary struct {
 	// Relative is the benchmark's score against its comparison group's baseline,
 	// paired by round; nil for a baseline itself and for a benchmark with no group.
 	Relative *Relative `json:"relative,omitempty"`
+	// Drift, on the baseline of a comparison group of two targets or more, is how far
+	// the machine's speed moved under the group's rounds (drift.go); nil elsewhere, in
+	// the open model, and in files written before it existed (summary.FillDrift
+	// computes it from their stored slices).
+	Drift *Drift `json:"drift,omitempty"`
 }
 
 // Relative is a score relative to a baseline benchmark's: the ratio of the scores
@@ -523,6 +533,16 @@ func (r *Relative) HasInterval() bool {
 		df = float64(r.Rounds - 1)
 	}
 	return df >= MinIntervalDF && r.Rounds >= 2
+}
+
+// HalfWidth is r's interval's relative half-width: the larger side of its interval
+// over the ratio (an interval of a ratio is not symmetric), +Inf when it has none.
+func (r *Relative) HalfWidth() float64 {
+	q := r.Ratio
+	if q.Mean <= 0 || q.CILow <= 0 {
+		return math.Inf(1)
+	}
+	return max(q.CIHigh/q.Mean, q.Mean/q.CILow) - 1
 }
 
 // Samples says what r's interval rests on: "15 forks" or "40 rounds of one fork".

@@ -41,6 +41,10 @@ const (
 	// WarnMachineChanged: the machine's speed moved under a comparison group's rounds
 	// (carried by the group's baseline).
 	WarnMachineChanged WarningKind = "machine-changed"
+	// WarnDriftOverInterval: the machine's speed moved under a comparison group's
+	// rounds (Drift.Moved) by more than some of its ratios' intervals are wide: those
+	// intervals do not cover how much the machine moved (carried by the baseline).
+	WarnDriftOverInterval WarningKind = "drift-over-interval"
 	// WarnClamped: calls took longer than the histograms hold; the maximum is a floor.
 	WarnClamped WarningKind = "clamped"
 	// WarnPrecision: a run for a precision ended (its budget spent) before the ratio's
@@ -60,17 +64,18 @@ const (
 // labels are what a warning of each kind begins with in its printed form (String),
 // before its place and text; a kind not here prints its text alone.
 var labels = map[WarningKind]string{
-	WarnGenerator:      "generator-bound",
-	WarnErrors:         "errors",
-	WarnFailed:         "failed",
-	WarnTooFew:         "too few forks or rounds for an interval",
-	WarnUnsteadyRatio:  SteadyNone,
-	WarnStillWarming:   "still warming up",
-	WarnWarmedUp:       SteadyWarmedUp,
-	WarnSlowdown:       SteadySlowdown,
-	WarnMachineChanged: "the machine changed under this group's rounds",
-	WarnPrecision:      "precision",
-	WarnInterrupted:    "interrupted",
+	WarnGenerator:         "generator-bound",
+	WarnErrors:            "errors",
+	WarnFailed:            "failed",
+	WarnTooFew:            "too few forks or rounds for an interval",
+	WarnUnsteadyRatio:     SteadyNone,
+	WarnStillWarming:      "still warming up",
+	WarnWarmedUp:          SteadyWarmedUp,
+	WarnSlowdown:          SteadySlowdown,
+	WarnMachineChanged:    "the machine changed under this group's rounds",
+	WarnDriftOverInterval: "the machine moved more than this group's intervals",
+	WarnPrecision:         "precision",
+	WarnInterrupted:       "interrupted",
 }
 
 // Label is what a warning of kind k begins with when printed ("generator-bound",

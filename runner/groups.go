@@ -40,11 +40,16 @@ type groupRuns struct {
 	// single measures a group of its own: driver.RunGroup, or driver.RunOneProcess
 	// for a suite of process: one.
 	single groupRunner
+	// reference measures the reference workload (driver.MeasureReference; a test's
+	// counter), and refs are the run's references so far, an earlier run's included.
+	reference func(ctx context.Context, d time.Duration, cpus []int) (*results.ReferenceSample, error)
+	refs      []results.ReferenceRun
 }
 
 func newGroupRuns(s *suite.Suite, p *plan.Plan, done map[string]results.Benchmark, st *journalState, opt Options, j *journal) *groupRuns {
 	r := &groupRuns{s: s, plan: p, bs: p.Benchmarks, done: done, st: st, opt: opt, j: j, total: len(p.Benchmarks),
-		runs: map[int]*groupRun{}, batch: driver.RunBatch, single: driver.RunGroup, stop: func() {}}
+		runs: map[int]*groupRun{}, batch: driver.RunBatch, single: driver.RunGroup, stop: func() {},
+		reference: driver.MeasureReference, refs: st.references}
 	if s.Process == suite.ProcessOne {
 		r.single = driver.RunOneProcess
 	}
@@ -68,6 +73,10 @@ func (r *groupRuns) runPlan(ctx context.Context, out *Outcome) (runErr, err erro
 	defer stop()
 	r.stop = stop
 	for _, b := range r.plan.Batches {
+		ref, err := r.referenceStart(dctx, b)
+		if err != nil {
+			return nil, err
+		}
 		prior, err := r.runShared(dctx, b)
 		if err != nil {
 			return nil, err
@@ -76,6 +85,9 @@ func (r *groupRuns) runPlan(ctx context.Context, out *Outcome) (runErr, err erro
 			if err := r.runGroup(ctx, dctx, pg, prior, out); err != nil || ctx.Err() != nil {
 				return ctx.Err(), err
 			}
+		}
+		if err := r.referenceEnd(dctx, b, ref); err != nil {
+			return nil, err
 		}
 	}
 	return nil, nil
@@ -186,7 +198,7 @@ func (r *groupRuns) results(env *results.Environment) *results.Results {
 		}
 	}
 	res := &results.Results{SchemaVersion: results.SchemaVersion, Environment: *env,
-		Command: r.opt.Command, Smoke: r.s.SmokeRun, Suite: suiteInfo(r.s)}
+		Command: r.opt.Command, Smoke: r.s.SmokeRun, Suite: suiteInfo(r.s), Reference: r.refs}
 	for _, b := range r.bs {
 		if b, ok := r.done[b.Name]; ok {
 			res.Benchmarks = append(res.Benchmarks, b)

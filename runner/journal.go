@@ -34,7 +34,7 @@ type journal struct {
 }
 
 type journalLine struct {
-	Kind        string               `json:"kind"` // "header", "fork" or "group"
+	Kind        string               `json:"kind"` // "header", "fork", "group" or "reference"
 	Suite       string               `json:"suite,omitempty"`
 	Environment *results.Environment `json:"environment,omitempty"`
 	// Args are the run's arguments (Options.Args), in the header.
@@ -42,6 +42,9 @@ type journalLine struct {
 	// Forks are one fork's targets, in a fork line.
 	Forks      []forkRecord        `json:"forks,omitempty"`
 	Benchmarks []results.Benchmark `json:"benchmarks,omitempty"`
+	// Reference is a batch's reference, in a reference line: written when its start
+	// is measured and again, whole, at its end (the later line of a batch wins).
+	Reference *results.ReferenceRun `json:"reference,omitempty"`
 }
 
 // forkRecord is one fork of one benchmark, as the driver measured it.
@@ -96,6 +99,8 @@ type journalState struct {
 	// each benchmark's were measured.
 	forks    map[string][]*results.Fork
 	settings map[string]string
+	// references are the batches' references, by batch, in journal order.
+	references []results.ReferenceRun
 }
 
 // openJournal opens dir's journal for appending. With resume it reads what the
@@ -224,6 +229,11 @@ func (st *journalState) add(line []byte) error {
 		}
 	case "group":
 		st.benchmarks = append(st.benchmarks, l.Benchmarks...)
+	case "reference":
+		if l.Reference == nil {
+			return errors.New("a reference line without its reference")
+		}
+		st.addReference(*l.Reference)
 	default:
 		return fmt.Errorf("unknown entry %q", l.Kind)
 	}

@@ -90,7 +90,7 @@ func TestForkPlanCases(t *testing.T) {
 		for k, f := range c.forks {
 			byName[c.bs[k].Name] = f
 		}
-		total, finished, each := forkPlan(c.bs, group, plan.Build(c.bs, nil).Estimate(), done, byName)
+		total, finished, each := forkPlan(c.bs, group, plan.Build(c.bs, nil).Groups()[0].Estimate(), done, byName)
 		if total != c.wantTotal || finished != c.wantFinished || each != c.wantEach {
 			t.Errorf("%s: %d of %d forks finished, %v each; want %d of %d, %v each", c.name, finished, total, each, c.wantFinished, c.wantTotal, c.wantEach)
 		}

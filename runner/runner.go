@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -312,22 +311,12 @@ func measureGroup(ctx context.Context, run groupRunner, specs []spec.Spec, copts
 	return summaries, m
 }
 
-// halfWidth is a ratio's relative half-width: the larger side of its interval over
-// the ratio (an interval of a ratio is not symmetric).
-func halfWidth(r *results.Relative) float64 {
-	q := r.Ratio
-	if q.Mean <= 0 || q.CILow <= 0 {
-		return math.Inf(1)
-	}
-	return max(q.CIHigh/q.Mean, q.Mean/q.CILow) - 1
-}
-
 // widest is the widest relative half-width of a group's ratios.
 func widest(bs []results.Benchmark) float64 {
 	w := 0.0
 	for _, b := range bs {
 		if r := b.Summary.Relative; r != nil {
-			w = max(w, halfWidth(r))
+			w = max(w, r.HalfWidth())
 		}
 	}
 	return w
@@ -339,7 +328,7 @@ func precisionWarning(b *results.Benchmark, p float64, took time.Duration) strin
 	if r == nil {
 		return ""
 	}
-	if h := halfWidth(r); h > p {
+	if h := r.HalfWidth(); h > p {
 		return fmt.Sprintf("±%.1f %% not reached in %v and %d forks (the budget); its interval is ±%.1f %%", p*100, took.Round(time.Second), r.Forks, h*100)
 	}
 	return ""

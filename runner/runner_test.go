@@ -76,11 +76,11 @@ func TestForkPlan(t *testing.T) {
 		for k, f := range c.forks {
 			byName[bs[k].Name] = f
 		}
-		total, finished, each := forkPlan(bs, []int{0, 1}, plan.Build(bs, nil).Estimate(), done, byName)
+		total, finished, each := forkPlan(bs, []int{0, 1}, plan.Build(bs, nil).Groups()[0].Estimate(), done, byName)
 		if total != c.wantTotal || finished != c.wantFinished {
 			t.Errorf("%s: %d of %d forks finished, want %d of %d", c.name, finished, total, c.wantFinished, c.wantTotal)
 		}
-		if want := plan.Build(bs, nil).Estimate() / time.Duration(total); each != want {
+		if want := plan.Build(bs, nil).Groups()[0].Estimate() / time.Duration(total); each != want {
 			t.Errorf("%s: %v a fork, want %v", c.name, each, want)
 		}
 	}

@@ -103,6 +103,10 @@ type Spec struct {
 	// fork's worker processes (WorkersPerFork: warm once per fork) or start their own
 	// (WorkersPerGroup).
 	Workers string
+	// Reference is how long the reference workload runs before the first group and
+	// after the last of each batch of a run (results.ReferenceRun: the machine's own
+	// speed, for the report's drift figures); 0: not measured.
+	Reference time.Duration
 	// RuntimeArgs are the options of the runtime of the benchmark's workers (server
 	// and client) that have one, a JVM, Python or Node, after its launcher's defaults
 	// (driver/launch: a JVM's heap, collector and CPU count); each launcher passes them
@@ -276,6 +280,14 @@ const (
 // default iteration. The last slice may run past WarmupMax by less than one slice.
 const WarmupSlice = time.Second
 
+// DefaultReference is how long the reference runs at each end of a batch by default
+// (Spec.Reference), and MaxReference the longest it may: a short look at the
+// machine's speed, not a benchmark.
+const (
+	DefaultReference = 500 * time.Millisecond
+	MaxReference     = time.Second
+)
+
 // KeepAliveSlice is the length of one keep-alive slice (Spec.KeepAlive): the
 // rounds' usual slice.
 const KeepAliveSlice = 50 * time.Millisecond
@@ -318,7 +330,7 @@ func Default() Spec {
 		Mode: ModeThroughput, Method: MethodInterleaved, CallTimeout: 10 * time.Second,
 		ArrivalSeed: 1, DataSeed: contract.DefaultSeed, DataSize: contract.DefaultSize,
 		MaxMessageSize: DefaultMaxMessageSize, ServerCPUs: []int{0}, ClientCPUs: []int{1},
-		Shape: ShapeSplit, Isolation: IsolationFreeze, Workers: WorkersPerFork,
+		Shape: ShapeSplit, Isolation: IsolationFreeze, Workers: WorkersPerFork, Reference: DefaultReference,
 		MessageCount: 16, MessageStringLen: 16, MessageBytesLen: 16, MessageRepeated: 3,
 	}
 }

@@ -34,6 +34,7 @@ var badSettings = []struct{ key, value, want string }{
 	{"shape", "wide", `t.yaml:2:10: shape: "wide", want split (the server on server_cpus, the load generators on client_cpus) or shared (the server and the load generators all on server_cpus and client_cpus together, as on one machine)`},
 	{"isolation", "cgroup", `t.yaml:2:14: isolation: "cgroup", want freeze (the other targets' processes are frozen during each target's warm-up and slices) or none (every target's processes run all the time)`},
 	{"worker_lifetime", "shared", `t.yaml:2:20: worker_lifetime: "shared", want per-fork (a fork's worker processes serve every group of the suite with the same targets, one after the other, so a JVM warms up once per fork) or per-group (each group's forks start worker processes of their own)`},
+	{"reference", "2s", `t.yaml:2:14: reference: 2s is out of range [0s, 1s]`},
 	{"data_size", "0", `t.yaml:2:14: data_size: 0 is out of range [1, 1000000]`},
 	{"data_seed", "-1", `t.yaml:2:14: data_seed: want an integer from 0 to 18446744073709551615, got "-1"`},
 	{"arrival_seed", "1.5", `t.yaml:2:17: arrival_seed: want an integer from 0 to 18446744073709551615, got "1.5"`},

@@ -9,6 +9,7 @@ import (
 	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/report"
 	"github.com/wirebench/wirebench/results"
+	"github.com/wirebench/wirebench/results/summary"
 )
 
 type reportCmd struct {
@@ -32,6 +33,7 @@ func (c *reportCmd) Run(e *env) error {
 	}
 	if c.Format != "json" { // json is the file itself
 		fillCalls(r.Benchmarks)
+		summary.FillDrift(r.Benchmarks) // a file from before drift figures: from its slices
 	}
 	var buf bytes.Buffer
 	switch c.Format {

@@ -55,7 +55,7 @@ func TestSettingFlags(t *testing.T) {
 	// The defaults as users see them, written out (not taken from spec.Default).
 	want := map[string]string{"warmup": "1s", "iterations": "5", "duration": "1s", "forks": "1", "mode": "thrpt",
 		"call-timeout": "10s", "server-cpus": "0", "client-cpus": "1", "data-size": "20", "seed": "1",
-		"arrival-seed": "1", "max-message-size": "16MiB", "warmup-max": "", "keep-alive": "5s", "ops": "", "runtime-args": ""}
+		"arrival-seed": "1", "max-message-size": "16MiB", "warmup-max": "", "keep-alive": "5s", "ops": "", "runtime-args": "", "reference": "500ms"}
 	for _, cmd := range parser.Model.Children {
 		if cmd.Name != "bench" {
 			continue

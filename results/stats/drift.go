@@ -39,13 +39,7 @@ type Drift struct {
 // DetectDrift looks for a trend or two levels in xs (values ≤ 0 are skipped). Fewer
 // than 10 samples say nothing.
 func DetectDrift(xs []float64) Drift {
-	var ts, ls []float64
-	for i, x := range xs {
-		if x > 0 {
-			ts = append(ts, float64(i))
-			ls = append(ls, math.Log(x))
-		}
-	}
+	ts, ls := logSeries(xs)
 	var d Drift
 	if len(ls) < 10 {
 		return d
@@ -58,6 +52,17 @@ func DetectDrift(xs []float64) Drift {
 // trend fits ls = a + b·ts by least squares and returns the change over the span
 // and whether it is significant and large.
 func trend(ts, ls []float64) (float64, bool) {
+	change, significant := fitTrend(ts, ls)
+	return change, significant && math.Abs(change) >= MinTrend
+}
+
+// fitTrend fits ls = a + b·ts by least squares and returns the change over the span,
+// exp(b·(last − first)) − 1, and whether the slope's 99.9 % t interval excludes zero.
+// It needs three points at least (0, false with fewer).
+func fitTrend(ts, ls []float64) (float64, bool) {
+	if len(ts) < 3 {
+		return 0, false
+	}
 	n := float64(len(ts))
 	var mt, ml float64
 	for i := range ts {
@@ -81,8 +86,7 @@ func trend(ts, ls []float64) (float64, bool) {
 	}
 	se := math.Sqrt(sse / (n - 2) / stt)
 	change := math.Exp(b*(ts[len(ts)-1]-ts[0])) - 1
-	significant := math.Abs(b) > tQuantile(0.9995, n-2)*se
-	return change, significant && math.Abs(change) >= MinTrend
+	return change, math.Abs(b) > tQuantile(0.9995, n-2)*se
 }
 
 // levels splits ls (logs) in two at the cut that minimises the within-level sum of
@@ -116,4 +120,57 @@ func levels(ls []float64) (low, high float64, two bool) {
 	two = high/low-1 >= MinLevelGap && rare >= 3 && float64(rare) >= MinLevelShare*float64(n) &&
 		(pooled == 0 || (m2-m1)/pooled >= MinLevelSeparation)
 	return low, high, two
+}
+
+// MinMovementSamples is the fewest samples Movement fits a trend to.
+const MinMovementSamples = 3
+
+// Movement is how far a speed series moved, as a figure that is always given (where
+// Drift only says whether a move was news): the fitted trend whatever its size, with
+// whether it is more than noise, and the gap between two levels when DetectDrift finds
+// them.
+type Movement struct {
+	// N is the number of samples (values ≤ 0 skipped).
+	N int
+	// Trend is the change over the series of a least-squares line through the logs,
+	// end over start minus one (−0.1: 10 % slower at the end); 0 with fewer than
+	// MinMovementSamples. Significant: the slope's 99.9 % t interval excludes zero.
+	Trend       float64
+	Significant bool
+	// Levels is the gap between two levels, the higher over the lower minus one, when
+	// DetectDrift finds two (its TwoLevels); 0 otherwise.
+	Levels float64
+}
+
+// Moved is the movement as one figure: the larger of the trend's size, when it is
+// significant, and the gap between two levels.
+func (m Movement) Moved() float64 {
+	moved := m.Levels
+	if m.Significant {
+		moved = max(moved, math.Abs(m.Trend))
+	}
+	return moved
+}
+
+// MeasureMovement is xs's Movement (xs in time order; values ≤ 0 are skipped).
+func MeasureMovement(xs []float64) Movement {
+	ts, ls := logSeries(xs)
+	m := Movement{N: len(ls)}
+	m.Trend, m.Significant = fitTrend(ts, ls)
+	if d := DetectDrift(xs); d.TwoLevels {
+		m.Levels = d.High/d.Low - 1
+	}
+	return m
+}
+
+// logSeries is xs's positive values as logs (ls) with their places (ts); the others
+// are skipped.
+func logSeries(xs []float64) (ts, ls []float64) {
+	for i, x := range xs {
+		if x > 0 {
+			ts = append(ts, float64(i))
+			ls = append(ls, math.Log(x))
+		}
+	}
+	return ts, ls
 }

@@ -16,8 +16,10 @@ import (
 // fork and round (by iteration when measured one after the other) over the rounds
 // where both were steady, with an interval from both levels
 // (stats.PairedRatioForks); in the open model the pairs are of response-time
-// percentiles instead, the throughput being the fixed rate. The baseline gets a
-// warning when the machine's speed changed under the rounds.
+// percentiles instead, the throughput being the fixed rate. The baseline gets the
+// group's drift figure (results.Drift, in the closed model), a warning when the
+// machine's speed changed under the rounds, and one when it moved more than some
+// ratio's interval is wide.
 func Group(bs []results.Benchmark, base int) {
 	if len(bs) < 2 || base < 0 || base >= len(bs) {
 		return
@@ -39,12 +41,100 @@ func Group(bs []results.Benchmark, base int) {
 			b.Warnings = append(b.Warnings, results.Warning{Kind: results.WarnUnsteadyRatio, Text: why})
 		}
 	}
-	speeds := make([]map[stats.Slot]float64, len(bs))
+	ps := make([]*results.Benchmark, len(bs))
 	for i := range bs {
-		speeds[i] = stats.SteadyThroughput(&bs[i])
+		ps[i] = &bs[i]
 	}
-	if w := driftWarning(speeds); w != "" {
+	series := speedIndex(ps)
+	if w := driftWarning(series); w != "" {
 		bs[base].Warnings = append(bs[base].Warnings, results.Warning{Kind: results.WarnMachineChanged, Text: w})
+	}
+	setDrift(ps, base, series)
+}
+
+// setDrift gives a closed-model group's baseline its drift figure, from the group's
+// speed index (series), and the warning that it is larger than some ratio's
+// half-width (driftFlag).
+func setDrift(bs []*results.Benchmark, base int, series []float64) {
+	b := bs[base]
+	if b.Load.Model == results.ModelOpen {
+		return // the throughput is the fixed rate: it says nothing of the machine's speed
+	}
+	m := stats.MeasureMovement(series)
+	b.Summary.Drift = &results.Drift{Rounds: m.N, Trend: m.Trend, TrendSignificant: m.Significant, Levels: m.Levels, Moved: m.Moved()}
+	if w := driftFlag(b.Summary.Drift, bs); w != "" {
+		b.Warnings = append(b.Warnings, results.Warning{Kind: results.WarnDriftOverInterval, Text: w})
+	}
+}
+
+// driftFlag says, in plain words, when the machine moved under the rounds by more
+// than some of the group's ratios' intervals are wide (their relative half-widths;
+// ratios with too few samples for an interval are left out): those intervals hold
+// what varied between this run's rounds and forks, not the machine's move.
+func driftFlag(d *results.Drift, bs []*results.Benchmark) string {
+	var narrower []float64
+	ratios := 0
+	for _, b := range bs {
+		r := b.Summary.Relative
+		if r == nil || !r.HasInterval() {
+			continue
+		}
+		ratios++
+		if h := r.HalfWidth(); h < d.Moved {
+			narrower = append(narrower, h)
+		}
+	}
+	if len(narrower) == 0 {
+		return ""
+	}
+	slices.Sort(narrower)
+	hw := percent(narrower[0])
+	if lo, hi := narrower[0], narrower[len(narrower)-1]; percent(lo) != percent(hi) {
+		hw = percent(lo) + " to ±" + percent(hi)
+	}
+	which := fmt.Sprintf("the interval of %d of its %d ratios", len(narrower), ratios)
+	if ratios == 1 {
+		which = "the interval of its ratio"
+	}
+	return fmt.Sprintf("the machine's speed moved %s under the rounds, more than %s is wide (±%s): "+
+		"this run's ±%s does not cover how much the machine moved under it, so the same comparison "+
+		"measured at another time may land outside it (docs/method.md, \"What an interval promises\")",
+		percent(d.Moved), which, hw, hw)
+}
+
+// percent is a share as a percentage to two significant figures, at most one
+// decimal: 0.1047 → "10 %", 0.013 → "1.3 %".
+func percent(f float64) string {
+	p := f * 100
+	if p >= 10 {
+		return fmt.Sprintf("%.0f %%", p)
+	}
+	return fmt.Sprintf("%.1f %%", p)
+}
+
+// FillDrift gives each comparison group of bs whose baseline has no drift figure (a
+// file written before results.Drift existed) the figure computed from the slices the
+// file stores, with its warning as Group gives it, so that re-rendered old results
+// show it too. A group is a baseline and the benchmarks whose ratios name it, with
+// the same group key; a group without ratios (a file from before paired ratios) gets
+// none.
+func FillDrift(bs []results.Benchmark) {
+	key := func(b *results.Benchmark, baseline string) string { return results.GroupOf(b) + "\x00" + baseline }
+	members := map[string][]*results.Benchmark{}
+	for i := range bs {
+		if r := bs[i].Summary.Relative; r != nil {
+			k := key(&bs[i], r.Baseline)
+			members[k] = append(members[k], &bs[i])
+		}
+	}
+	for i := range bs {
+		b := &bs[i]
+		ms := members[key(b, b.Name)]
+		if b.Summary.Relative != nil || b.Summary.Drift != nil || len(ms) == 0 {
+			continue
+		}
+		group := append([]*results.Benchmark{b}, ms...)
+		setDrift(group, 0, speedIndex(group))
 	}
 }
 
@@ -89,15 +179,14 @@ func geoMeans[K comparable](logs map[K][]float64) map[K]float64 {
 	return out
 }
 
-// driftWarning looks at the machine's speed round by round: the geometric mean, over
-// the group's targets, of each steady slice's throughput relative to its target's
-// median. Pairing cancels a change of speed that hits every target alike, but a
-// reader should know the machine moved. A target's own warm-up is not the machine's:
-// the slices before a target was steady are left out (its class and warning say it).
-func driftWarning(speeds []map[stats.Slot]float64) string {
+// speedIndex is the machine's speed round by round, fork by fork: the geometric mean,
+// over the group's targets, of each steady slice's throughput relative to its
+// target's median. A target's own warm-up is not the machine's: the slices before a
+// target was steady are left out (its class and warning say it).
+func speedIndex(bs []*results.Benchmark) []float64 {
 	logs := map[stats.Slot][]float64{}
-	for _, m := range speeds {
-		for k, v := range relativeToMedian(m) {
+	for _, b := range bs {
+		for k, v := range relativeToMedian(stats.SteadyThroughput(b)) {
 			logs[k] = append(logs[k], math.Log(v))
 		}
 	}
@@ -106,6 +195,13 @@ func driftWarning(speeds []map[stats.Slot]float64) string {
 	for _, k := range stats.SortedSlots(slots) {
 		series = append(series, slots[k])
 	}
+	return series
+}
+
+// driftWarning says when the speed index (speedIndex) shows a trend or two levels
+// (stats.DetectDrift). Pairing cancels a change of speed that hits every target
+// alike, but a reader should know the machine moved.
+func driftWarning(series []float64) string {
 	d := stats.DetectDrift(series)
 	what := ""
 	switch {

@@ -83,7 +83,7 @@ func Plans(bs []results.Benchmark, oh Overhead, budget time.Duration, precision 
 				p.Rounds = max(p.Rounds, (r.Rounds+r.Forks-1)/r.Forks)
 			}
 			if r.Ratio.Mean > 0 && r.Ratio.CILow > 0 {
-				p.HalfWidth = max(p.HalfWidth, max(r.Ratio.CIHigh/r.Ratio.Mean, r.Ratio.Mean/r.Ratio.CILow)-1)
+				p.HalfWidth = max(p.HalfWidth, r.HalfWidth())
 			}
 		}
 		if !found {
