@@ -73,28 +73,25 @@ func TestEstimateWarmWorkersByKindOfCall(t *testing.T) {
 }
 
 // rest-vs-grpc's estimate, counted by hand: 2 groups (stream, pingpong) of the same
-// 10 targets, whose workers each fork starts once (worker_lifetime: per-fork). The 5 JVM
-// targets warm up adaptively, 4 s to 20 s: on new workers counted at 20 s (25 s, capped
-// at warmup_max), and in the ping-pong group too, since their workers have run only the
-// stream (another kind of call). Per fork, the first group: 0.4 s to start + 20
-// processes × 60 ms + 5 JVM targets × (20 s warm-up + 2 JVM processes × 2 s) + 5 Go
-// targets × 0.5 s warm-up + 10 targets × 12 rounds × (250 ms + 2 ms + 4.5 ms frozen) =
-// 154.88 s; the second, on the same workers: 5 × 20 s + 5 × 0.5 s + 30.78 s = 133.28 s.
-// In each group the JVM targets, warmed up first, get keep-alive slices (keep_alive 5 s,
-// 50 ms + 6.5 ms each) for the warm-ups after theirs: 82.5 s after the first (16
-// slices), 62.5 s (12), 42.5 s (8), 22.5 s (4), 2.5 s (0); the Go targets' 2 s and
-// less, none: 40 slices, 2.26 s. 5 forks: 24 min 23.4 s; and the one batch's two
-// references of 0.5 s (the default): 24 min 24.4 s.
+// 10 targets, each group's forks on workers of their own (worker_lifetime: per-group, as
+// the original's JMH forked a JVM per benchmark). The 5 JVM targets warm up adaptively,
+// 4 s to 20 s: on new workers counted at 20 s (25 s, capped at warmup_max). Per fork, each
+// group: 0.4 s to start + 20 processes × 60 ms + 5 JVM targets × (20 s warm-up + 2 JVM
+// processes × 2 s) + 5 Go targets × 0.5 s warm-up + 10 targets × 12 rounds × (250 ms +
+// 2 ms + 4.5 ms frozen) = 154.88 s. In each group the JVM targets, warmed up first, get
+// keep-alive slices (keep_alive 5 s, 50 ms + 6.5 ms each) for the warm-ups after theirs:
+// 82.5 s after the first (16 slices), 62.5 s (12), 42.5 s (8), 22.5 s (4), 2.5 s (0);
+// the Go targets' 2 s and less, none: 40 slices, 2.26 s. 5 forks: 26 min 11.4 s; and
+// each group's batch two references of 0.5 s (the default): 26 min 13.4 s.
 func TestRestVsGrpcEstimateCountsJVMStarts(t *testing.T) {
 	s, err := suite.Load("rest-vs-grpc")
 	if err != nil {
 		t.Fatal(err)
 	}
 	rounds := 10 * 12 * (256500 * time.Microsecond)
-	first := 400*time.Millisecond + 20*60*time.Millisecond + 5*(20*time.Second+2*2*time.Second) + 5*500*time.Millisecond + rounds
-	second := 5*20*time.Second + 5*500*time.Millisecond + rounds
+	group := 400*time.Millisecond + 20*60*time.Millisecond + 5*(20*time.Second+2*2*time.Second) + 5*500*time.Millisecond + rounds
 	keepAlives := 40 * (56500 * time.Microsecond)
-	if want := 5*(first+second+2*keepAlives) + 2*500*time.Millisecond; plan.Build(s.Benchmarks, nil).Estimate() != want {
+	if want := 5*(2*group+2*keepAlives) + 2*2*500*time.Millisecond; plan.Build(s.Benchmarks, nil).Estimate() != want {
 		t.Errorf("Estimate() = %v, counted %v", plan.Build(s.Benchmarks, nil).Estimate(), want)
 	}
 }

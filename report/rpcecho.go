@@ -201,7 +201,10 @@ func rpcechoLines(bs []results.Benchmark) view {
 			"an echo then a stats call each for echo+stats), printed as rpcecho printed it: whole ms cut down " +
 			"to 10 ms, the direct call in whole µs; our exact time is in brackets. A group measured by time, " +
 			"not by ops, gets one line per target, the time of 1000 ops from its score. The tables give " +
-			"the time of a line from the score (avgt: the mean of the lines), then each run's first line."}
+			"the time of a line from the score (avgt: the mean of the lines from each run's steady state on), " +
+			"then each run's first line (cold): what rpcecho's one unwarmed line per cell measured, a line on " +
+			"servers started for that run with no line before it; the mean over the runs, then the lowest and " +
+			"the highest (the direct call in µs)."}
 	steady, cold := newLineGrid(), newLineGrid()
 	for _, g := range results.Groups(bs) {
 		b0 := g.Benchmarks[0]
@@ -231,10 +234,7 @@ func rpcechoLines(bs []results.Benchmark) view {
 	}
 	for _, w := range steady.workloads {
 		v.Tables = append(v.Tables, steady.build(w, w+": ms per line", ""))
-		if t := cold.build(w, w+": ms of each run's first line (cold)", "What rpcecho's one line per cell measured: "+
-			"the first line of each run (fork), on servers started for it, with no line before it; the mean over the "+
-			"runs, then the lowest and the highest (the direct call in µs). The table above is the score, from each "+
-			"run's steady state on."); len(t.Rows) > 0 {
+		if t := cold.build(w, w+": ms of each run's first line (cold)", ""); len(t.Rows) > 0 {
 			v.Tables = append(v.Tables, t)
 		}
 	}

@@ -35,6 +35,37 @@ public final class Options {
     }
   }
 
+  private static final java.util.regex.Pattern DURATION_PART =
+      java.util.regex.Pattern.compile("([0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h)");
+
+  /**
+   * A duration as Go's time.ParseDuration reads one without a sign ("120ms", "60s",
+   * "1m30s", "1.5s"), in nanoseconds; IllegalArgumentException naming the stack and
+   * option otherwise (a bare number has no unit, and is refused as Go refuses it).
+   */
+  public static long parseDuration(String stack, String name, String v) {
+    String t = v.trim();
+    java.util.regex.Matcher m = DURATION_PART.matcher(t);
+    double ns = 0;
+    int at = 0;
+    while (at < t.length() && m.find(at) && m.start() == at) {
+      double unit = switch (m.group(2)) {
+        case "ns" -> 1;
+        case "us", "µs", "μs" -> 1e3;
+        case "ms" -> 1e6;
+        case "s" -> 1e9;
+        case "m" -> 60e9;
+        default -> 3600e9;
+      };
+      ns += Double.parseDouble(m.group(1)) * unit;
+      at = m.end();
+    }
+    if (t.isEmpty() || at != t.length() || ns > (double) Long.MAX_VALUE) {
+      throw new IllegalArgumentException(stack + ": option " + name + ": want a duration such as 120ms, 60s or 1m30s, got \"" + v + "\"");
+    }
+    return Math.round(ns);
+  }
+
   private static final String[] SUFFIXES = {"GiB", "MiB", "KiB", "GB", "MB", "KB", "G", "M", "K", "B"};
   private static final long[] MULTS = {1L << 30, 1L << 20, 1L << 10, 1L << 30, 1L << 20, 1L << 10, 1L << 30, 1L << 20, 1L << 10, 1};
 

@@ -326,11 +326,18 @@ public final class Main implements Callable<Integer> {
       for (Stack s : Stacks.all()) {
         String sides = s.hasServer() && s.hasClient() ? "server, client" : s.hasServer() ? "server" : "client";
         out.println(s.protocol() + "/" + s.name() + "\t" + sides + "\t" + String.join(", ", transports(s))
-            + (s.serverOptions().isEmpty() && s.clientOptions().isEmpty() ? "" : "\toptions: " + String.join(", ", s.clientOptions())));
+            + optionNames(s));
       }
       out.flush();
       return 0;
     }
+  }
+
+  /** A stack's option names for the human list: each side's, once each; "" when it takes none. */
+  static String optionNames(Stack s) {
+    java.util.LinkedHashSet<String> names = new java.util.LinkedHashSet<>(s.serverOptions());
+    names.addAll(s.clientOptions());
+    return names.isEmpty() ? "" : "\toptions: " + String.join(", ", names);
   }
 
   /** The bytes of a file named by flag, or IllegalArgumentException saying why not. */

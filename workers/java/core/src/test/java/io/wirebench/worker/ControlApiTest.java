@@ -278,7 +278,15 @@ class ControlApiTest {
 
     s = serverSetupError(bench("http-json", "jetty-jackson", "").putServerOptions("threads", "8"), "tcp://127.0.0.1:0");
     assertEquals(Status.Code.INVALID_ARGUMENT, s.getCode());
-    assertTrue(s.getDescription().contains("takes no options"), s.getDescription());
+    assertTrue(s.getDescription().contains(
+        "jetty-jackson: unknown option \"threads\" (known: max_threads, min_threads, thread_idle_timeout, output_buffer_size)"),
+        s.getDescription());
+
+    // A bad value of a known option: refused by the worker before the server starts, saying what is wanted.
+    s = serverSetupError(bench("http-json", "jetty-jackson", "").putServerOptions("thread_idle_timeout", "120"), "tcp://127.0.0.1:0");
+    assertEquals(Status.Code.INVALID_ARGUMENT, s.getCode());
+    assertTrue(s.getDescription().contains(
+        "jetty-jackson: option thread_idle_timeout: want a duration such as 120ms, 60s or 1m30s, got \"120\""), s.getDescription());
   }
 
   /** The tls transport end to end: the server takes the setup's certificate, the client its CA, and calls succeed. */

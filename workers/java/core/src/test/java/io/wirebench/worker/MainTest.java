@@ -92,7 +92,8 @@ class MainTest {
   void listPrintsEveryStackOnStdout() {
     Run r = run("list");
     assertEquals(0, r.status(), r.err());
-    assertTrue(r.out().contains("http-json/jetty-jackson\tserver\ttcp, tls, unix\n"), r.out());
+    assertTrue(r.out().contains("http-json/jetty-jackson\tserver\ttcp, tls, unix"
+        + "\toptions: max_threads, min_threads, thread_idle_timeout, output_buffer_size\n"), r.out());
     assertTrue(r.out().contains("grpc-proto/grpc-java-okhttp\tserver, client\ttcp, tls (client)\t"), r.out());
     assertTrue(r.out().contains("grpc-proto/grpc-java-netty\tserver, client\t"), r.out());
   }

@@ -24,7 +24,9 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
  * developers write one: a servlet per resource, Jackson reading and writing the
  * contract's records, Jetty's default thread pool, connector and timeouts. A Unix
  * socket is served by Jetty's UnixDomainServerConnector; TLS 1.3 over TCP by an
- * SslConnectionFactory in front of HTTP/1.1. No options.
+ * SslConnectionFactory in front of HTTP/1.1. Server options max_threads, min_threads,
+ * thread_idle_timeout and output_buffer_size set the thread pool and output buffer as the
+ * REST vs gRPC original set them (JettySettings); left out, Jetty's defaults stand.
  */
 public final class JettyJacksonStack extends Stack {
   @Override
@@ -44,7 +46,9 @@ public final class JettyJacksonStack extends Stack {
 
   @Override
   public String summary() {
-    return "Jetty 12 servlets (ee10) with Jackson databind, stock settings; TLS through an SslConnectionFactory";
+    return "Jetty 12 servlets (ee10) with Jackson databind, stock settings; TLS through an SslConnectionFactory;"
+        + " server options max_threads, min_threads, thread_idle_timeout (its QueuedThreadPool) and output_buffer_size"
+        + " (HttpConfiguration), as the REST vs gRPC original set them";
   }
 
   @Override
@@ -78,14 +82,20 @@ public final class JettyJacksonStack extends Stack {
   }
 
   @Override
-  public RunningServer startServer(Reference svc, ServerConfig cfg) throws Exception {
+  public List<String> serverOptions() {
+    return JettySettings.NAMES;
+  }
+
+  @Override
+  public JettyServer startServer(Reference svc, ServerConfig cfg) throws Exception {
     checkSetup(cfg.listen(), cfg.options(), serverOptions(), true, cfg.tls() != null);
+    JettySettings settings = JettySettings.parse(name(), cfg.options());
     int limit = cfg.maxMessageSize();
-    Server server = new Server();
+    Server server = settings.server();
     Address listen = cfg.listen();
     if (listen.isUnix()) {
       UnixSockets.removeStale(listen.path());
-      UnixDomainServerConnector c = new UnixDomainServerConnector(server);
+      UnixDomainServerConnector c = new UnixDomainServerConnector(server, new HttpConnectionFactory(settings.httpConfiguration()));
       c.setUnixDomainPath(listen.path());
       server.addConnector(c);
     } else if (cfg.tls() != null) {
@@ -94,7 +104,7 @@ public final class JettyJacksonStack extends Stack {
       SslContextFactory.Server ssl = new SslContextFactory.Server();
       ssl.setSslContext(cfg.tls().context());
       ssl.setIncludeProtocols(Tls.VERSION);
-      HttpConfiguration http = new HttpConfiguration();
+      HttpConfiguration http = settings.httpConfiguration();
       SecureRequestCustomizer secure = new SecureRequestCustomizer();
       secure.setSniHostCheck(false); // the client checked the name; a Host of another name is not refused
       http.addCustomizer(secure);
@@ -104,7 +114,7 @@ public final class JettyJacksonStack extends Stack {
       c.setPort(listen.port());
       server.addConnector(c);
     } else {
-      ServerConnector c = new ServerConnector(server);
+      ServerConnector c = new ServerConnector(server, new HttpConnectionFactory(settings.httpConfiguration()));
       c.setHost(listen.host());
       c.setPort(listen.port());
       server.addConnector(c);
@@ -125,20 +135,35 @@ public final class JettyJacksonStack extends Stack {
     server.start();
     Address bound = listen.isUnix() ? listen
         : Address.tcp(listen.host(), ((ServerConnector) server.getConnectors()[0]).getLocalPort());
-    return new RunningServer() {
-      @Override
-      public Address address() {
-        return bound;
-      }
+    return new JettyServer(server, bound);
+  }
 
-      @Override
-      public void close() {
-        try {
-          server.stop();
-        } catch (Exception e) {
-          // stopping failed half-way: the connectors are closed first, which is what matters
-        }
+  /** A running jetty-jackson server; jetty() is the Jetty Server, for tests to read its settings. */
+  static final class JettyServer implements RunningServer {
+    private final Server server;
+    private final Address bound;
+
+    JettyServer(Server server, Address bound) {
+      this.server = server;
+      this.bound = bound;
+    }
+
+    Server jetty() {
+      return server;
+    }
+
+    @Override
+    public Address address() {
+      return bound;
+    }
+
+    @Override
+    public void close() {
+      try {
+        server.stop();
+      } catch (Exception e) {
+        // stopping failed half-way: the connectors are closed first, which is what matters
       }
-    };
+    }
   }
 }
