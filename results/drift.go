@@ -17,7 +17,8 @@ import "time"
 // Drift is how far the machine's speed moved under one comparison group's rounds,
 // read from the group's own slices (summary.Group). Each round's speed index is the
 // geometric mean, over the group's targets, of each steady slice's throughput over its
-// target's median; the series runs fork by fork, round by round. (In a group measured
+// target's median; the series runs fork by fork, round by round, and its movement is
+// read across the forks, not through their spread (stats.MeasureMovementForks). (In a group measured
 // sequentially a "round" is an iteration's index, whose slices ran at different
 // times: the figure there is the targets' common change over their iterations.)
 //

@@ -174,3 +174,87 @@ func logSeries(xs []float64) (ts, ls []float64) {
 	}
 	return ts, ls
 }
+
+// MeasureMovementForks is the Movement of a speed series measured in forks: forks[k]
+// are fork k's values in time order, the forks in the order they ran. Each fork starts
+// fresh processes, whose speed differs from the others' by what a fresh process brings
+// (placement, memory): that spread is inside the ratios' intervals already (their
+// unit is the fork), and fitting one line through every round would read it as the
+// machine moving. So with three forks or more the trend is fitted to the forks' means,
+// each at its mean place in time, with forks − 2 degrees of freedom, and two levels are
+// looked for among the fork means (DetectDrift: ten forks at least); with fewer forks,
+// within them: each fork's values less its own mean, on one common slope (n − forks − 1
+// degrees of freedom), and two levels among those. The trend is the fitted change over
+// the whole run, from its first value's place to its last's. With one fork it is
+// MeasureMovement's figure.
+func MeasureMovementForks(forks [][]float64) Movement {
+	var mt, ml, wt, wl []float64
+	pos, n, nf := 0.0, 0, 0
+	first, last := math.Inf(1), math.Inf(-1)
+	for _, xs := range forks {
+		ts, ls := logSeries(xs)
+		for i := range ts {
+			ts[i] += pos
+		}
+		pos += float64(len(xs))
+		if len(ls) == 0 {
+			continue
+		}
+		nf++
+		n += len(ls)
+		first, last = min(first, ts[0]), max(last, ts[len(ts)-1])
+		t0, l0 := mean(ts), mean(ls)
+		mt, ml = append(mt, t0), append(ml, l0)
+		for i := range ts {
+			wt, wl = append(wt, ts[i]-t0), append(wl, ls[i]-l0)
+		}
+	}
+	m := Movement{N: n}
+	if n < MinMovementSamples {
+		return m
+	}
+	var b, se, df float64
+	var lv []float64
+	if nf >= 3 {
+		b, se, df = slope(mt, ml, 2)
+		lv = ml
+	} else {
+		b, se, df = slope(wt, wl, 1+float64(nf))
+		lv = wl
+	}
+	if df >= 1 {
+		m.Trend = math.Exp(b*(last-first)) - 1
+		m.Significant = math.Abs(b) > tQuantile(0.9995, df)*se
+	}
+	exps := make([]float64, len(lv))
+	for i, l := range lv {
+		exps[i] = math.Exp(l)
+	}
+	if d := DetectDrift(exps); d.TwoLevels {
+		m.Levels = d.High/d.Low - 1
+	}
+	return m
+}
+
+// slope fits ls = a + b·ts by least squares and returns b, its standard error and
+// its degrees of freedom, len − lost (lost: the parameters fitted, 2 for a line, 1 +
+// forks for a common slope through each fork's own mean).
+func slope(ts, ls []float64, lost float64) (b, se, df float64) {
+	mt, ml := mean(ts), mean(ls)
+	var stt, stl float64
+	for i := range ts {
+		stt += (ts[i] - mt) * (ts[i] - mt)
+		stl += (ts[i] - mt) * (ls[i] - ml)
+	}
+	df = float64(len(ts)) - lost
+	if stt == 0 || df < 1 {
+		return 0, 0, 0
+	}
+	b = stl / stt
+	var sse float64
+	for i := range ts {
+		r := ls[i] - (ml + b*(ts[i]-mt))
+		sse += r * r
+	}
+	return b, math.Sqrt(sse / df / stt), df
+}

@@ -45,22 +45,21 @@ func Group(bs []results.Benchmark, base int) {
 	for i := range bs {
 		ps[i] = &bs[i]
 	}
-	series := speedIndex(ps)
-	if w := driftWarning(series); w != "" {
+	m := stats.MeasureMovementForks(speedIndex(ps))
+	if w := driftWarning(m); w != "" {
 		bs[base].Warnings = append(bs[base].Warnings, results.Warning{Kind: results.WarnMachineChanged, Text: w})
 	}
-	setDrift(ps, base, series)
+	setDrift(ps, base, m)
 }
 
 // setDrift gives a closed-model group's baseline its drift figure, from the group's
 // speed index (series), and the warning that it is larger than some ratio's
 // half-width (driftFlag).
-func setDrift(bs []*results.Benchmark, base int, series []float64) {
+func setDrift(bs []*results.Benchmark, base int, m stats.Movement) {
 	b := bs[base]
 	if b.Load.Model == results.ModelOpen {
 		return // the throughput is the fixed rate: it says nothing of the machine's speed
 	}
-	m := stats.MeasureMovement(series)
 	b.Summary.Drift = &results.Drift{Rounds: m.N, Trend: m.Trend, TrendSignificant: m.Significant, Levels: m.Levels, Moved: m.Moved()}
 	if w := driftFlag(b.Summary.Drift, bs); w != "" {
 		b.Warnings = append(b.Warnings, results.Warning{Kind: results.WarnDriftOverInterval, Text: w})
@@ -134,7 +133,7 @@ func FillDrift(bs []results.Benchmark) {
 			continue
 		}
 		group := append([]*results.Benchmark{b}, ms...)
-		setDrift(group, 0, speedIndex(group))
+		setDrift(group, 0, stats.MeasureMovementForks(speedIndex(group)))
 	}
 }
 
@@ -179,11 +178,12 @@ func geoMeans[K comparable](logs map[K][]float64) map[K]float64 {
 	return out
 }
 
-// speedIndex is the machine's speed round by round, fork by fork: the geometric mean,
-// over the group's targets, of each steady slice's throughput relative to its
-// target's median. A target's own warm-up is not the machine's: the slices before a
-// target was steady are left out (its class and warning say it).
-func speedIndex(bs []*results.Benchmark) []float64 {
+// speedIndex is the machine's speed round by round, a series per fork, the forks in
+// the order they ran: the geometric mean, over the group's targets, of each steady
+// slice's throughput relative to its target's median. A target's own warm-up is not
+// the machine's: the slices before a target was steady are left out (its class and
+// warning say it).
+func speedIndex(bs []*results.Benchmark) [][]float64 {
 	logs := map[stats.Slot][]float64{}
 	for _, b := range bs {
 		for k, v := range relativeToMedian(stats.SteadyThroughput(b)) {
@@ -191,26 +191,31 @@ func speedIndex(bs []*results.Benchmark) []float64 {
 		}
 	}
 	slots := geoMeans(logs)
-	var series []float64
+	var forks [][]float64
+	fork := -1
 	for _, k := range stats.SortedSlots(slots) {
-		series = append(series, slots[k])
+		if len(forks) == 0 || k.Fork != fork {
+			forks, fork = append(forks, nil), k.Fork
+		}
+		forks[len(forks)-1] = append(forks[len(forks)-1], slots[k])
 	}
-	return series
+	return forks
 }
 
-// driftWarning says when the speed index (speedIndex) shows a trend or two levels
-// (stats.DetectDrift). Pairing cancels a change of speed that hits every target
-// alike, but a reader should know the machine moved.
-func driftWarning(series []float64) string {
-	d := stats.DetectDrift(series)
+// driftWarning says when the speed index's movement (speedIndex,
+// stats.MeasureMovementForks: across forks, not the spread between them) is a trend of
+// stats.MinTrend or more or two levels. Pairing cancels a change of speed that hits
+// every target alike, but a reader should know the machine moved.
+func driftWarning(m stats.Movement) string {
+	trending := m.Significant && math.Abs(m.Trend) >= stats.MinTrend
 	what := ""
 	switch {
-	case d.TwoLevels && d.Trending:
-		what = fmt.Sprintf("its speed moved between two levels %.0f %% apart and trended %+.0f %% over the run", (d.High/d.Low-1)*100, d.Trend*100)
-	case d.TwoLevels:
-		what = fmt.Sprintf("its speed moved between two levels %.0f %% apart", (d.High/d.Low-1)*100)
-	case d.Trending:
-		what = fmt.Sprintf("its speed trended %+.0f %% over the run", d.Trend*100)
+	case m.Levels > 0 && trending:
+		what = fmt.Sprintf("its speed moved between two levels %.0f %% apart and trended %+.0f %% over the run", m.Levels*100, m.Trend*100)
+	case m.Levels > 0:
+		what = fmt.Sprintf("its speed moved between two levels %.0f %% apart", m.Levels*100)
+	case trending:
+		what = fmt.Sprintf("its speed trended %+.0f %% over the run", m.Trend*100)
 	default:
 		return ""
 	}
