@@ -181,12 +181,13 @@ func logSeries(xs []float64) (ts, ls []float64) {
 // (placement, memory): that spread is inside the ratios' intervals already (their
 // unit is the fork), and fitting one line through every round would read it as the
 // machine moving. So with three forks or more the trend is fitted to the forks' means,
-// each at its mean place in time, with forks − 2 degrees of freedom, and two levels are
-// looked for among the fork means (DetectDrift: ten forks at least); with fewer forks,
+// each at its mean place in time, with forks − 2 degrees of freedom; with fewer forks,
 // within them: each fork's values less its own mean, on one common slope (n − forks − 1
-// degrees of freedom), and two levels among those. The trend is the fitted change over
-// the whole run, from its first value's place to its last's. With one fork it is
-// MeasureMovement's figure.
+// degrees of freedom). Two levels are looked for within the forks only (each fork's
+// values less its own mean, DetectDrift's rule): on one fork's processes, two levels are
+// the machine's, where fork means at two levels are two kinds of fresh process. The
+// trend is the fitted change over the whole run, from its first value's place to its
+// last's. With one fork it is MeasureMovement's figure.
 func MeasureMovementForks(forks [][]float64) Movement {
 	var mt, ml, wt, wl []float64
 	pos, n, nf := 0.0, 0, 0
@@ -214,20 +215,17 @@ func MeasureMovementForks(forks [][]float64) Movement {
 		return m
 	}
 	var b, se, df float64
-	var lv []float64
 	if nf >= 3 {
 		b, se, df = slope(mt, ml, 2)
-		lv = ml
 	} else {
 		b, se, df = slope(wt, wl, 1+float64(nf))
-		lv = wl
 	}
 	if df >= 1 {
 		m.Trend = math.Exp(b*(last-first)) - 1
 		m.Significant = math.Abs(b) > tQuantile(0.9995, df)*se
 	}
-	exps := make([]float64, len(lv))
-	for i, l := range lv {
+	exps := make([]float64, len(wl))
+	for i, l := range wl {
 		exps[i] = math.Exp(l)
 	}
 	if d := DetectDrift(exps); d.TwoLevels {
