@@ -2,6 +2,7 @@ package workertest
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -59,5 +60,30 @@ func CheckGrpcurl(t *testing.T, grpcurl string, addr transport.Addr) {
 	want, _ := contract.MustDataset(contract.DefaultSeed, contract.DefaultSize).Person(1)
 	if got.ID != "1" || got.Name.First != want.Name.First || got.Name.Last != want.Name.Last {
 		t.Errorf("grpcurl GetPerson = %s, want person 1 (%s %s)", out, want.Name.First, want.Name.Last)
+	}
+}
+
+// CheckGhz loads a grpc-proto server with ghz as its users run it, through the
+// server's reflection (no .proto given): 200 GetPerson calls, 10 at a time, every
+// one OK; then an unknown id, every answer NotFound, as the contract says.
+func CheckGhz(t *testing.T, ghz string, addr transport.Addr) {
+	t.Helper()
+	for _, c := range []struct {
+		data, status string
+		n            int
+	}{{`{"id":3}`, "OK", 200}, {`{"id":999999}`, "NotFound", 5}} {
+		out := RunTool(t, ghz, "--insecure", "--call", "wirebench.v1.PersonService.GetPerson", "-d", c.data,
+			"-n", fmt.Sprint(c.n), "-c", "10", "-O", "json", addr.Address)
+		var rep struct {
+			Count        int
+			StatusCodes  map[string]int `json:"statusCodeDistribution"`
+			ErrorsByType map[string]int `json:"errorDistribution"`
+		}
+		if err := json.Unmarshal(out, &rep); err != nil {
+			t.Fatalf("ghz -d %s: %v in %.300s", c.data, err, out)
+		}
+		if rep.Count != c.n || rep.StatusCodes[c.status] != c.n {
+			t.Errorf("ghz -d %s: %d calls, codes %v, errors %v; want %d %s", c.data, rep.Count, rep.StatusCodes, rep.ErrorsByType, c.n, c.status)
+		}
 	}
 }

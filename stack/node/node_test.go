@@ -98,6 +98,7 @@ func TestGrpcurlOnGrpcJS(t *testing.T) {
 	workerDir(t)
 	grpcurl := testtool.Command(t, "grpcurl")
 	workertest.CheckGrpcurl(t, grpcurl, worker.Serve(t, "grpc-proto", "grpc-js", "tcp"))
+	workertest.CheckGhz(t, testtool.Command(t, "ghz"), worker.Serve(t, "grpc-proto", "grpc-js", "tcp"))
 }
 
 // The Node clients count their bytes on the wire (node:net's counts of their sockets:

@@ -102,6 +102,14 @@ func TestGrpcurlOnGrpcio(t *testing.T) {
 	}
 }
 
+func TestGhzOnGrpcio(t *testing.T) {
+	workerDir(t)
+	ghz := testtool.Command(t, "ghz")
+	for _, stack := range []string{"grpcio", "grpcio-aio"} {
+		t.Run(stack, func(t *testing.T) { workertest.CheckGhz(t, ghz, worker.Serve(t, "grpc-proto", stack, "tcp")) })
+	}
+}
+
 // The Python clients count their bytes on the wire over TCP (the kernel's TCP_INFO of
 // their connections: workers/python/wirebench_worker/sockbytes.py), every interval
 // within what a person.get takes.
