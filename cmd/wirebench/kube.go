@@ -93,6 +93,9 @@ func (c *kubeCmd) Run(e *env) error {
 	dir, err := r.Do(e.ctx)
 	if err != nil {
 		if errors.Is(err, e.ctx.Err()) && e.ctx.Err() != nil {
+			if c.Keep {
+				return fmt.Errorf("interrupted; the namespace %s was kept (--keep)", c.Namespace)
+			}
 			return fmt.Errorf("interrupted; the namespace %s was deleted", c.Namespace)
 		}
 		return err
