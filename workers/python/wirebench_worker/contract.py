@@ -316,3 +316,16 @@ class Reference:
         if not 0 <= count <= MAX_TRADES:
             raise refusal(INVALID_ARGUMENT, f"trade count {count} out of range [0, {MAX_TRADES}]")
         return (trade_at(i) for i in range(count))
+
+
+def served_from_environment() -> tuple[Reference, int]:
+    """The service and the body limit of an app a server process builds on its own
+    (uvicorn's and granian's worker processes import it): what stacks/httpservers.py put
+    in their environment, WIREBENCH_DATA_SEED, WIREBENCH_DATA_SIZE,
+    WIREBENCH_MAX_MESSAGE_SIZE and WIREBENCH_STATE (the next id shared between
+    processes, SharedState)."""
+    data = Dataset(int(os.environ.get("WIREBENCH_DATA_SEED", DEFAULT_SEED)),
+                   int(os.environ.get("WIREBENCH_DATA_SIZE", DEFAULT_SIZE)))
+    limit = int(os.environ.get("WIREBENCH_MAX_MESSAGE_SIZE", DEFAULT_MAX_MESSAGE_SIZE))
+    path = os.environ.get("WIREBENCH_STATE")
+    return Reference(data, SharedState(path) if path else None), limit

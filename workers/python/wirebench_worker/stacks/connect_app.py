@@ -14,7 +14,6 @@ and the shared state come from the environment, as fastapi_app's.
 from __future__ import annotations
 
 import asyncio
-import os
 
 from connectrpc.code import Code
 from connectrpc.compat import google_protobuf_codecs
@@ -132,12 +131,8 @@ def create_app(svc: contract.Reference, limit: int) -> Mounts:
 
 
 def from_environment() -> Mounts:
-    data = contract.Dataset(int(os.environ.get("WIREBENCH_DATA_SEED", contract.DEFAULT_SEED)),
-                            int(os.environ.get("WIREBENCH_DATA_SIZE", contract.DEFAULT_SIZE)))
-    limit = int(os.environ.get("WIREBENCH_MAX_MESSAGE_SIZE", contract.DEFAULT_MAX_MESSAGE_SIZE))
-    path = os.environ.get("WIREBENCH_STATE")
-    state = contract.SharedState(path) if path else None
-    return create_app(contract.Reference(data, state), limit)
+    reference, limit = contract.served_from_environment()
+    return create_app(reference, limit)
 
 
 def __getattr__(name):

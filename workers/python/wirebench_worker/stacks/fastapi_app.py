@@ -13,7 +13,6 @@ next id between processes through WIREBENCH_STATE (contract.SharedState).
 from __future__ import annotations
 
 import json
-import os
 from typing import Optional
 
 from fastapi import FastAPI, Request
@@ -170,12 +169,8 @@ def create_app(svc: contract.Reference) -> FastAPI:
 
 
 def from_environment():
-    data = contract.Dataset(int(os.environ.get("WIREBENCH_DATA_SEED", contract.DEFAULT_SEED)),
-                            int(os.environ.get("WIREBENCH_DATA_SIZE", contract.DEFAULT_SIZE)))
-    limit = int(os.environ.get("WIREBENCH_MAX_MESSAGE_SIZE", contract.DEFAULT_MAX_MESSAGE_SIZE))
-    path = os.environ.get("WIREBENCH_STATE")
-    state = contract.SharedState(path) if path else None
-    return BodyLimit(create_app(contract.Reference(data, state)), limit)
+    reference, limit = contract.served_from_environment()
+    return BodyLimit(create_app(reference), limit)
 
 
 def __getattr__(name):
