@@ -123,12 +123,24 @@ python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["suite"]["name
 cmp -s "$OUT/my-suite.yaml" "$mine/kube-suite/my-suite.yaml" || fail "the suite file was not kept beside its results"
 step "suite file run: $mine"
 
+# kube_bg NAME ARGS...: `wirebench kube quick --filter /tcp/ ARGS` in the background, its
+# results under $OUT/NAME and its output in $OUT/NAME.out and .err; kpid is its PID.
+# started NAME TEXT: waits up to 2 min for TEXT in its progress.
+kube_bg() {
+  local name=$1; shift
+  "$wb" kube quick --filter '/tcp/' --kubectl "$cache/kubectl" -o "$OUT/$name" --ready 3m --timeout 10m "$@" \
+    >"$OUT/$name.out" 2>"$OUT/$name.err" &
+  kpid=$!
+}
+started() {
+  for _ in $(seq 1 240); do grep -q "$2" "$OUT/$1.err" 2>/dev/null && return 0; sleep 0.5; done
+  cat "$OUT/$1.err" >&2
+  fail "the $1 run never reached '$2'"
+}
+
 step "4c. Ctrl-C under a run: the namespace deleted, exit non-zero"
-"$wb" kube quick --filter '/tcp/' --kubectl "$cache/kubectl" -o "$OUT/interrupt" --ready 3m --timeout 10m \
-  >"$OUT/interrupt.out" 2>"$OUT/interrupt.err" &
-kpid=$!
-for _ in $(seq 1 240); do grep -q 'fork 1 of' "$OUT/interrupt.err" 2>/dev/null && break; sleep 0.5; done
-grep -q 'fork 1 of' "$OUT/interrupt.err" || { cat "$OUT/interrupt.err" >&2; fail "the run to interrupt never started its forks"; }
+kube_bg interrupt
+started interrupt 'fork 1 of'
 kill -INT "$kpid"
 start=$SECONDS
 if wait "$kpid"; then fail "an interrupted kube run exited 0"; fi
@@ -138,13 +150,8 @@ if k get namespace wirebench >/dev/null 2>&1; then fail "namespace wirebench sti
 step "cleaned up in $((SECONDS - start)) s after Ctrl-C"
 
 step "5. a client worker pod deleted mid-run"
-"$wb" kube quick --filter '/tcp/' --kubectl "$cache/kubectl" -o "$OUT/fault" --ready 3m --timeout 10m --driver-memory 2Gi \
-  >"$OUT/fault.out" 2>"$OUT/fault.err" &
-kpid=$!
-for _ in $(seq 1 240); do
-  grep -q 'fork 3 of' "$OUT/fault.err" 2>/dev/null && break
-  sleep 0.5
-done
+kube_bg fault --driver-memory 2Gi
+started fault 'fork 3 of'
 k -n wirebench delete pod wirebench-client-1 --wait=false
 if wait "$kpid"; then cat "$OUT/fault.err" >&2; fail "the run went on with a client worker pod deleted"; fi
 cat "$OUT/fault.err" | tail -15 >&2
@@ -165,10 +172,8 @@ fi
 step "resumed on new pods; the failed forks measured again"
 
 step "6. a node gone (kubelet stopped) under a run"
-"$wb" kube quick --filter '/tcp/' --kubectl "$cache/kubectl" -o "$OUT/node" --ready 3m --timeout 10m \
-  >"$OUT/node.out" 2>"$OUT/node.err" &
-kpid=$!
-for _ in $(seq 1 240); do grep -q 'fork 1 of' "$OUT/node.err" 2>/dev/null && break; sleep 0.5; done
+kube_bg node
+started node 'fork 1 of'
 node=$(k -n wirebench get pod wirebench-client-0 -o jsonpath='{.spec.nodeName}')
 kill "$(awk -v n="kubelet-${node#wbk8s-}" '$1 == n {print $2}' "$RUN/pids")"
 step "stopped the kubelet of $node"
