@@ -24,9 +24,22 @@ const (
 // benchmarks an earlier run journaled (forks or results): a group with one of them
 // runs in a batch of its own. Consecutive interleaved groups of the same targets
 // (spec.SameWorkers), none resumed, form one batch: each fork's workers start once and
-// serve them all.
+// serve them all. A slice of a number of calls counts as nothing (Plan.Untimed); see
+// BuildTimed.
 func Build(bs []suite.Benchmark, resumed func(name string) bool) *Plan {
-	p := &Plan{Benchmarks: bs}
+	return BuildTimed(bs, resumed, nil)
+}
+
+// BuildTimed is Build, counting for each benchmark whose slices are a number of calls
+// the slice that measured gives it (an earlier run's, MeasuredSlices); those measured
+// gives none are the plan's Untimed.
+func BuildTimed(bs []suite.Benchmark, resumed func(name string) bool, measured SliceTimes) *Plan {
+	p := &Plan{Benchmarks: bs, measured: measured}
+	for _, b := range bs {
+		if b.Spec.IterationOps > 0 && measured[b.Name] <= 0 {
+			p.Untimed = append(p.Untimed, b.Name)
+		}
+	}
 	isResumed := func(members []int) bool {
 		for _, i := range members {
 			if resumed != nil && resumed(bs[i].Name) {
@@ -39,7 +52,7 @@ func Build(bs []suite.Benchmark, resumed func(name string) bool) *Plan {
 	ran := map[bool]bool{} // the kinds of call (streamsWorkload) open's workers ran
 	for gi, members := range suite.Groups(bs) {
 		g := Group{Index: gi, Members: members, Resumed: isResumed(members)}
-		specs := p.Specs(g)
+		specs := p.costed(g)
 		first := specs[0]
 		g.Forks, g.Rounds = first.Forks, first.Iterations
 		switch {
@@ -56,7 +69,7 @@ func Build(bs []suite.Benchmark, resumed func(name string) bool) *Plan {
 			open = -1
 			continue
 		}
-		joins := open >= 0 && !g.Resumed && spec.SameWorkers(p.Specs(p.Batches[open].Groups[0]), specs)
+		joins := open >= 0 && !g.Resumed && spec.SameWorkers(p.Specs(p.Batches[open].Groups[0]), p.Specs(g))
 		if !joins {
 			ran = map[bool]bool{}
 		}
@@ -69,7 +82,7 @@ func Build(bs []suite.Benchmark, resumed func(name string) bool) *Plan {
 		}
 		p.Batches = append(p.Batches, Batch{Groups: []Group{g}, Reference: first.Reference})
 		open = -1
-		if !g.Resumed && spec.SharesWorkers(specs) {
+		if !g.Resumed && spec.SharesWorkers(p.Specs(g)) {
 			open = len(p.Batches) - 1
 		}
 	}

@@ -16,6 +16,7 @@ package plan
 import (
 	"time"
 
+	"github.com/wirebench/wirebench/results"
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/suite"
 )
@@ -27,6 +28,56 @@ type Plan struct {
 	Benchmarks []suite.Benchmark
 	// Batches are run one after the other, each as one call to the driver.
 	Batches []Batch
+	// Untimed are the benchmarks whose slices are a number of calls (rpcecho's lines)
+	// with no measured length to count (BuildTimed): the estimate counts their slices
+	// as nothing, so it is a lower bound.
+	Untimed []string
+	// measured are the slices of a number of calls timed by an earlier run, by
+	// benchmark (BuildTimed).
+	measured SliceTimes
+}
+
+// SliceTimes are how long a slice of some benchmarks lasted, by benchmark name.
+type SliceTimes map[string]time.Duration
+
+// MeasuredSlices are the mean slice, over every fork, of each benchmark of res whose
+// slices were a number of calls, which only a run can time; benchmarks of other
+// slices, and those with no slice, are left out. A smoke run's slices are not the
+// suite's, so it gives none.
+func MeasuredSlices(res *results.Results) SliceTimes {
+	out := SliceTimes{}
+	if res == nil || res.Smoke {
+		return out
+	}
+	for _, b := range res.Benchmarks {
+		if b.IterationOps <= 0 {
+			continue
+		}
+		var sum float64
+		n := 0
+		for _, f := range b.Forks {
+			for _, it := range f.Iterations {
+				sum += it.Seconds
+				n++
+			}
+		}
+		if n > 0 {
+			out[b.Name] = time.Duration(sum / float64(n) * float64(time.Second))
+		}
+	}
+	return out
+}
+
+// costed are the specs of g's members as the estimate counts them: a slice of a
+// number of calls lasts what p.measured says (nothing when it says nothing).
+func (p *Plan) costed(g Group) []spec.Spec {
+	specs := p.Specs(g)
+	for k, i := range g.Members {
+		if d := p.measured[p.Benchmarks[i].Name]; specs[k].IterationOps > 0 && d > 0 {
+			specs[k].IterationTime = d
+		}
+	}
+	return specs
 }
 
 // Batch is one or more comparison groups measured on the same worker processes, fork

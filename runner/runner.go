@@ -19,7 +19,6 @@ import (
 	"github.com/wirebench/wirebench/driver"
 	"github.com/wirebench/wirebench/internal/cpuset"
 	"github.com/wirebench/wirebench/internal/host"
-	"github.com/wirebench/wirebench/plan"
 	"github.com/wirebench/wirebench/protocol/transport"
 	"github.com/wirebench/wirebench/report"
 	"github.com/wirebench/wirebench/results"
@@ -199,10 +198,10 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 	if err := sameSettings(opt.Dir, benchmarks, done, st.settings); err != nil {
 		return nil, err
 	}
-	p := plan.Build(benchmarks, func(name string) bool {
+	p := TimedPlan(s.Name, benchmarks, func(name string) bool {
 		_, ok := done[name]
 		return ok || len(st.forks[name]) > 0
-	})
+	}, filepath.Dir(opt.Dir), opt.Dir)
 	r := newGroupRuns(s, p, done, st, opt, j)
 	out := &Outcome{}
 	runErr, err := r.runPlan(ctx, out)
@@ -460,7 +459,7 @@ func WriteReports(dir string, r *results.Results) (map[string]string, error) {
 		return nil
 	}
 	err := errors.Join(
-		write("json", "results.json", func(f *os.File) error { return r.Write(f) }),
+		write("json", ResultsFile, func(f *os.File) error { return r.Write(f) }),
 		write("md", "report.md", func(f *os.File) error { return report.WriteMarkdown(f, r) }),
 		write("html", "report.html", func(f *os.File) error { return report.WriteHTML(f, r) }),
 	)

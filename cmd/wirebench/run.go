@@ -18,7 +18,6 @@ import (
 	"github.com/vbauerster/mpb/v8/decor"
 	"golang.org/x/sys/unix"
 
-	"github.com/wirebench/wirebench/plan"
 	"github.com/wirebench/wirebench/report"
 	"github.com/wirebench/wirebench/results/compare"
 	"github.com/wirebench/wirebench/runner"
@@ -158,7 +157,7 @@ func (c *runCmd) Run(e *env, kctx *kong.Context) error {
 	}
 	defer metrics.stop()
 	fmt.Fprintln(e.stderr, textgrid.Wrap(fmt.Sprintf("wirebench: suite %s: %d benchmarks, %s; writing to %s",
-		s.Name, len(selected), estimateText(selected), dir), terminalWidth(e.stderr), "  "))
+		s.Name, len(selected), estimateText(s.Name, selected, filepath.Dir(dir), dir), dir), terminalWidth(e.stderr), "  "))
 	prog := newProgress(e.stderr, !c.Plain && liveTerminal(e.stderr))
 	observe := prog.observe
 	if metrics != nil {
@@ -263,20 +262,20 @@ func listSuites(w io.Writer) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "%-20s %3d benchmarks, %-14s %s\n", name, len(s.Benchmarks), estimateText(s.Benchmarks), s.Description)
+		fmt.Fprintf(w, "%-20s %3d benchmarks, %-14s %s\n", name, len(s.Benchmarks), estimateText(name, s.Benchmarks, runner.RunsDir, ""), s.Description)
 	}
 	return nil
 }
 
-// estimateText says how long bs should take (their plan's estimate): "about 10m31s", or
-// "at least 4s" when some iterations are counts of calls, whose time is not known
-// beforehand and is counted as nothing.
-func estimateText(bs []suite.Benchmark) string {
-	d := plan.Build(bs, nil).Estimate().Round(time.Second)
-	for _, b := range bs {
-		if b.Spec.IterationOps > 0 {
-			return fmt.Sprintf("at least %v", d)
-		}
+// estimateText says how long bs of the suite name should take (their plan's estimate):
+// "about 10m31s", or "at least 4s" when some slices are a number of calls that no
+// earlier run of the suite in runs (but except) timed (runner.TimedPlan): their time
+// is not known beforehand and counts as nothing.
+func estimateText(name string, bs []suite.Benchmark, runs, except string) string {
+	p := runner.TimedPlan(name, bs, nil, runs, except)
+	d := p.Estimate().Round(time.Second)
+	if len(p.Untimed) > 0 {
+		return fmt.Sprintf("at least %v", d)
 	}
 	return fmt.Sprintf("about %v", d)
 }

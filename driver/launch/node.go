@@ -19,9 +19,11 @@ func init() {
 // NodeStartCost is what an estimate adds to a fork for each Node worker it starts: the
 // runtime's start and its modules (grpc-js, proto-loader parsing the two .proto files)
 // before the worker listens, and for the fastify server its cluster workers' own start
-// until each listens. Measured on 2026-11-29 on the 2-vCPU machine kind with other
-// builds running (docs/node-worker.md, "Start-up"), rounded up.
-const NodeStartCost = 2 * time.Second
+// until each listens: its share of a fork that starts its workers all at once, fitted
+// with PythonStartCost to two runs alone on the 2-vCPU machine kind on 2026-11-29 (see
+// there). On a loaded machine a start takes several times this (docs/node-worker.md,
+// "Start-up").
+const NodeStartCost = 300 * time.Millisecond
 
 // NodeDefaultArgs are the runtime options of every Node worker: Node's defaults, as its
 // users run it, but the V8 old-space limit made explicit so that no figure depends on

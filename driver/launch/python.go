@@ -17,13 +17,17 @@ func init() {
 // PythonStartCost is what an estimate adds to a fork for each Python worker it starts:
 // the interpreter's start and its imports before the worker listens, and, for the
 // http-json servers, the start of their worker processes (uvicorn's and granian's, one
-// per CPU, each importing FastAPI and Pydantic) until the server answers. Measured on
-// 2026-11-29 on the 2-vCPU machine kind with other builds running (load average 18):
-// the worker listening in 1.1–1.4 s, grpcio serving in 1.4 s, FastAPI on uvicorn in
-// 6–8 s and on granian in 10–12 s (docs/python-worker.md, "Start-up"); 4 s is between
-// the gRPC and the HTTP servers' costs, as a fork starts one of each kind in a mixed
-// group.
-const PythonStartCost = 4 * time.Second
+// per CPU, each importing FastAPI and Pydantic) until the server answers. A fork starts
+// its workers all at once (driver.groupFork.startWorkers), so what a worker adds is its
+// share of the fork's start, not its start alone. Measured from the journals of two
+// runs alone on the 2-vCPU machine kind on 2026-11-29 (docs/method.md, "What the
+// estimate counts"): polyglot's forks (4 Python, 2 Node and 10 Go processes) began their
+// first phase 2.0–2.4 s after the fork before ended, and its FastAPI servers took a
+// further 0.5–0.6 s each to answer; grpc-bench-polyglot's (2 Python, 1 Node, 5 Go)
+// 1.2–1.4 s, and 0.1 s more for each grpcio server. Fitted with NodeStartCost to both:
+// 0.4 s. On a loaded machine a Python worker's start takes many times this
+// (docs/python-worker.md, "Start-up").
+const PythonStartCost = 400 * time.Millisecond
 
 // PythonDefaultArgs are the interpreter options of every Python worker: faulthandler
 // on, so that a worker that crashes (a fault in an extension's C code) writes the

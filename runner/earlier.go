@@ -1,0 +1,82 @@
+package runner
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/wirebench/wirebench/plan"
+	"github.com/wirebench/wirebench/results"
+	"github.com/wirebench/wirebench/suite"
+)
+
+// lookBack is how many of the newest run directories EarlierSlices reads at most, so
+// that a folder of years of runs does not slow `run --list`.
+const lookBack = 50
+
+// EarlierSlices are the slices of a number of calls that the newest finished run of
+// the suite name in dir timed (plan.MeasuredSlices), and that run's directory; none ("") when
+// none of the newest lookBack run directories in dir, except, holds one. A run
+// directory's name is its start time (RunsDir/<time>), so the newest sort last; a
+// smoke run and a run with no results.json (killed, or still running) are passed
+// over.
+func EarlierSlices(dir, name, except string) (plan.SliceTimes, string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, ""
+	}
+	slices.Reverse(entries)
+	read := 0
+	for _, e := range entries {
+		run := filepath.Join(dir, e.Name())
+		if !e.IsDir() || run == filepath.Clean(except) || journalSuite(run) != name {
+			continue
+		}
+		if read++; read > lookBack {
+			break
+		}
+		res, err := results.ReadFile(filepath.Join(run, ResultsFile))
+		if err != nil {
+			continue
+		}
+		if got := plan.MeasuredSlices(res); len(got) > 0 {
+			return got, run
+		}
+	}
+	return nil, ""
+}
+
+// journalSuite is the suite named by the header of the journal in dir, its first
+// line, read alone (a journal holds every slice's histogram, and only its header is
+// wanted here); "" when there is none.
+func journalSuite(dir string) string {
+	f, err := os.Open(filepath.Join(dir, JournalFile))
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
+	if !sc.Scan() {
+		return ""
+	}
+	var h journalLine
+	if json.Unmarshal(sc.Bytes(), &h) != nil || h.Kind != "header" {
+		return ""
+	}
+	return h.Suite
+}
+
+// TimedPlan is bs's plan (plan.BuildTimed, with resumed) with their slices of a number
+// of calls timed by the newest earlier run of the suite in runs but except
+// (EarlierSlices), which is looked for only when bs have such slices. name is the
+// suite's.
+func TimedPlan(name string, bs []suite.Benchmark, resumed func(name string) bool, runs, except string) *plan.Plan {
+	var measured plan.SliceTimes
+	if slices.ContainsFunc(bs, func(b suite.Benchmark) bool { return b.Spec.IterationOps > 0 }) {
+		measured, _ = EarlierSlices(runs, name, except)
+	}
+	return plan.BuildTimed(bs, resumed, measured)
+}
