@@ -3,11 +3,13 @@ package spec
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/wirebench/wirebench/contract"
 	"github.com/wirebench/wirebench/internal/cpuset"
 	"github.com/wirebench/wirebench/internal/units"
 )
@@ -45,10 +47,13 @@ type Value = any
 // Choice is one value an Enum setting may take, and what it means (for messages).
 type Choice struct{ Value, Means string }
 
-// Setting is one benchmark setting: its suite key, flag, type, bounds, help and the
-// field of Spec it fills. The table Settings is the one place a setting is defined;
-// the suite reader, the bench command's flags and defaults, Validate and the control
-// message sent to workers all derive from it.
+// Setting is one benchmark setting: its suite key, flag, type, default, bounds, help,
+// documentation and the field of SettingValues it fills. The table Settings is the
+// one place a setting is defined: the suite reader, the command line's flags and
+// defaults (Default), Validate, the control message sent to workers and
+// docs/suites.md's settings table (SettingsTable) all derive from it. A new setting is
+// its field in SettingValues, its row in Settings, the code that acts on it and its
+// test.
 type Setting struct {
 	// Key is the setting's name in a suite file and in errors (*Error.Setting).
 	Key string
@@ -61,14 +66,25 @@ type Setting struct {
 	Min, Max int64
 	// Choices are the values of an Enum setting.
 	Choices []Choice
+	// Default is the setting's value in a Spec from Default, of the Go type its Kind
+	// names (Value: an Int's is an int64); nil: the field's zero value.
+	Default Value
 	// Want says what a valid value is when the bounds alone do not (e.g. runtime_args).
 	Want string
-	// Help is the flag's help, and the meaning docs/suites.md gives.
+	// Help is the flag's help (Doc is the meaning docs/suites.md gives).
 	Help string
 	// Wire is the controlpb.Benchmark field that carries the setting to workers, in a
 	// unit the field's name says (_nanos: nanoseconds); "" for a setting only the
 	// driver reads.
 	Wire string
+	// DocType, Doc and DocDefault are the setting's row of docs/suites.md's settings
+	// table (Markdown, SettingsTable): what values it takes, what it means, and, when
+	// Default does not say it (a zero Default reads "none", or "`0`" for a duration),
+	// its default in words.
+	DocType, Doc, DocDefault string
+	// DriverOnly, for a setting with no Wire field, says why the workers never need it
+	// (the driver acts on it itself); a setting has one of Wire and DriverOnly.
+	DriverOnly string
 	// PerTarget is set for a setting the targets of one comparison group may each
 	// have their own of (a JVM stack's longer warmup); the others are the group's
 	// plan (SamePlan).
@@ -85,82 +101,206 @@ type Setting struct {
 	field func(s *Spec) any
 }
 
+// SettingValues are a benchmark's settings, the fields of Spec that the table
+// Settings defines, one field a row (Setting.field). Spec embeds them, so a setting
+// reads as any other field of Spec (s.Warmup); a new setting is its field here and its
+// row below, with its default.
+type SettingValues struct {
+	// Warmup runs before measuring. Iterations are the measurement iterations (the
+	// rounds, when interleaved), each IterationTime long or IterationOps ops (exactly
+	// one is set).
+	Warmup time.Duration
+	// WarmupMax, when set, makes the warm-up adaptive: it runs in slices of
+	// WarmupSlice and ends once it has lasted Warmup and its slices stopped changing
+	// (stats.WarmupSettled), or at WarmupMax. 0: the warm-up is Warmup, fixed.
+	WarmupMax time.Duration
+	// KeepAlive, in an interleaved group, is how long a target that has warmed up may
+	// go without running while the group's other targets warm up after it: it then
+	// gets a slice of KeepAliveSlice of its own load, not measured, so that a timer
+	// of its (a server's idle timeout, a keep-alive) does not find its connections
+	// idle when the rounds begin. 0: never.
+	KeepAlive     time.Duration
+	Iterations    int
+	IterationTime time.Duration
+	IterationOps  int64
+	// Forks repeat the whole measurement with fresh worker processes.
+	Forks int
+	// Mode is the score: ModeThroughput (ops/s) or ModeAverageTime (ms per op per caller).
+	Mode string
+	// Method is how a comparison group is measured: MethodInterleaved (rounds of short
+	// slices over every target of the group) or MethodSequential (one target after the
+	// other). A benchmark alone in its group is measured sequentially either way.
+	Method string
+	// CallTimeout fails a call that takes longer (0: none).
+	CallTimeout time.Duration
+	// ArrivalSeed seeds Poisson arrivals; DataSeed and DataSize choose the data set
+	// (servers and clients must agree).
+	ArrivalSeed, DataSeed uint64
+	DataSize              int
+	// MaxMessageSize bounds one message on both sides, in bytes.
+	MaxMessageSize int
+	// ServerCPUs and ClientCPUs pin the workers (nil: not pinned), as Shape says
+	// (Pinning).
+	ServerCPUs, ClientCPUs []int
+	// Shape is the machine shape: ShapeSplit (each side on its own CPUs) or
+	// ShapeShared (both sides on the CPUs of both).
+	Shape string
+	// Isolation is how the targets of an interleaved group are kept apart:
+	// IsolationFreeze (the others frozen during each target's warm-up and slices)
+	// or IsolationNone.
+	Isolation string
+	// Workers is whether the groups of a suite that have the same targets share each
+	// fork's worker processes (WorkersPerFork: warm once per fork) or start their own
+	// (WorkersPerGroup).
+	Workers string
+	// Reference is how long the reference workload runs before the first group and
+	// after the last of each batch of a run (results.ReferenceRun: the machine's own
+	// speed, for the report's drift figures); 0: not measured.
+	Reference time.Duration
+	// RuntimeArgs are the options of the runtime of the benchmark's workers (server
+	// and client) that have one, a JVM, Python or Node, after its launcher's defaults
+	// (driver/launch: a JVM's heap, collector and CPU count); each launcher passes them
+	// as its runtime takes options, and Go and Rust workers have none. A suite of an
+	// original sets the original's (e.g. -Xms2G -Xmx2G). The suite key runtime_args,
+	// formerly jvm_args.
+	RuntimeArgs []string
+	// The message workload: a user's message MessageName from the .proto file
+	// MessageProto (found in MessageImportPaths, comma-separated), sent as the
+	// messages of MessageDataFile (protojson lines) or MessageCount messages generated
+	// from DataSeed with strings of MessageStringLen bytes, bytes fields of
+	// MessageBytesLen and MessageRepeated elements in each repeated field and map.
+	// The schema and the messages, once read, are Params.Messages.
+	MessageProto, MessageImportPaths, MessageName, MessageDataFile   string
+	MessageCount, MessageStringLen, MessageBytesLen, MessageRepeated int64
+}
+
 // Settings is the table of benchmark settings, in the order docs/suites.md lists
-// them (and a suite's "valid:" key lists name them).
+// them (SettingsTable) and a suite's "valid:" key lists name them.
 var Settings = []*Setting{
-	{Key: "warmup", Flag: "warmup", Kind: Duration, Max: int64(MaxTime), Wire: "warmup_nanos", PerTarget: true,
-		Help:  "Warmup before measuring, in each fork (0 for none).",
-		field: func(s *Spec) any { return &s.Warmup }},
+	{Key: "warmup", Flag: "warmup", Kind: Duration, Default: time.Second, Max: int64(MaxTime), Wire: "warmup_nanos", PerTarget: true,
+		DocType: "duration",
+		Doc:     "warmup before measuring, in each fork; `0` for none",
+		Help:    "Warmup before measuring, in each fork (0 for none).",
+		field:   func(s *Spec) any { return &s.Warmup }},
 	{Key: "warmup_max", Flag: "warmup-max", Kind: Duration, Max: int64(MaxTime), PerTarget: true,
-		Help:  "Make the warmup adaptive: after the warmup, go on in 1s slices until they stop changing, for at most this long (0: the warmup is fixed).",
-		field: func(s *Spec) any { return &s.WarmupMax }},
-	{Key: "keep_alive", Flag: "keep-alive", Kind: Duration, Max: int64(MaxTime), PerTarget: true,
-		Help:  "Interleaved rounds: while the group's other targets warm up, give a target already warmed up an unmeasured slice of its own load at least this often, so no timer of its (an idle connection's, a keep-alive's) finds it idle longer (0: never; docs/method.md).",
-		field: func(s *Spec) any { return &s.KeepAlive }},
-	{Key: "iterations", Flag: "iterations", Short: 'i', Kind: Int, Min: 1, Max: MaxIterations, Wire: "iterations",
-		Help:  "Rounds measured per fork: each is one slice of every target of a comparison group (a results file keeps the slices as a fork's iterations).",
-		field: func(s *Spec) any { return &s.Iterations }},
-	{Key: "duration", Flag: "duration", Short: 'd', Kind: Duration, Min: int64(time.Millisecond), Max: int64(MaxTime), Wire: "iteration_nanos",
+		DocType:    "duration",
+		Doc:        "makes the warmup adaptive: after `warmup`, on in 1 s slices until they stop changing (the last 4 within 3 % of the 4 before, not swinging by over 10 %), for at most this long; `0`: the warmup is `warmup`, fixed (docs/method.md, \"Adaptive warm-up\")",
+		DriverOnly: "the driver ends an adaptive warm-up, running it as fixed warm-up phases",
+		Help:       "Make the warmup adaptive: after the warmup, go on in 1s slices until they stop changing, for at most this long (0: the warmup is fixed).",
+		field:      func(s *Spec) any { return &s.WarmupMax }},
+	{Key: "keep_alive", Flag: "keep-alive", Kind: Duration, Default: 5 * time.Second, Max: int64(MaxTime), PerTarget: true,
+		DocType:    "duration",
+		Doc:        "in an interleaved group, while the other targets warm up one after the other, a target that has warmed up gets an unmeasured 50 ms slice of its own load whenever it has not run for this long, so that a timer of its (a server's idle timeout, a keep-alive) never finds its connections idle longer than it would in a running service; `0`: never; at least `1s` otherwise (docs/method.md, \"Keep-alive\")",
+		DriverOnly: "the driver runs the keep-alive slices, as ordinary warm-up phases",
+		Help:       "Interleaved rounds: while the group's other targets warm up, give a target already warmed up an unmeasured slice of its own load at least this often, so no timer of its (an idle connection's, a keep-alive's) finds it idle longer (0: never; docs/method.md).",
+		field:      func(s *Spec) any { return &s.KeepAlive }},
+	{Key: "iterations", Flag: "iterations", Short: 'i', Kind: Int, Default: int64(5), Min: 1, Max: MaxIterations, Wire: "iterations",
+		DocType: "integer, 1 to 1 000 000",
+		Doc:     "measured **rounds** per fork: each gives every target of a comparison group one **slice** (a target measured alone has one slice a round); results keep each slice as one of a fork's `iterations`",
+		Help:    "Rounds measured per fork: each is one slice of every target of a comparison group (a results file keeps the slices as a fork's iterations).",
+		field:   func(s *Spec) any { return &s.Iterations }},
+	{Key: "duration", Flag: "duration", Short: 'd', Kind: Duration, Default: time.Second, Min: int64(time.Millisecond), Max: int64(MaxTime), Wire: "iteration_nanos",
+		DocType:     "duration, at least `1ms`",
+		Doc:         "length of each slice",
 		Alternative: "ops",
 		Help:        "Length of each measured slice (one target's part of a round).",
 		field:       func(s *Spec) any { return &s.IterationTime }},
 	{Key: "ops", Flag: "ops", Kind: Int, Min: 1, Max: MaxOps, Wire: "iteration_ops",
+		DocType:     "integer, at least 1",
+		Doc:         "make each slice this many ops instead of `duration` long",
 		Alternative: "duration",
 		Help:        "Make each slice this many ops instead of a duration long.",
 		field:       func(s *Spec) any { return &s.IterationOps }},
-	{Key: "forks", Flag: "forks", Kind: Int, Min: 1, Max: MaxForks, Wire: "forks",
-		OldKey: "trials", OldFlag: "trials",
+	{Key: "forks", Flag: "forks", Kind: Int, Default: int64(1), Min: 1, Max: MaxForks, Wire: "forks",
+		DocType: "integer, 1 to 1000",
+		Doc:     "forks, each with fresh server and client processes (read under its former name `trials` too, with a note to rename it); an interleaved group's ratio has an interval over its forks (`docs/method.md`): 5 or more for an interval that means something",
+		OldKey:  "trials", OldFlag: "trials",
 		Help:  "Forks, each with fresh server and client processes.",
 		field: func(s *Spec) any { return &s.Forks }},
-	{Key: "mode", Flag: "mode", Kind: Enum, Wire: "mode",
+	{Key: "mode", Flag: "mode", Kind: Enum, Default: ModeThroughput, Wire: "mode",
+		DocType: "`thrpt` or `avgt`",
+		Doc:     "the score: ops/s, or time per op per caller (ms)",
 		Choices: []Choice{{ModeThroughput, "ops/s"}, {ModeAverageTime, "time per op"}},
 		Help:    "Score: thrpt (ops/s) or avgt (ms per op per caller).",
 		field:   func(s *Spec) any { return &s.Mode }},
-	{Key: "method", Kind: Enum, Wire: "method",
+	{Key: "method", Kind: Enum, Default: MethodInterleaved, Wire: "method",
+		DocType: "`interleaved` or `sequential`",
+		Doc:     "how a comparison group is measured: rounds of short slices over all its targets, or one target after the other (`wirebench run --sequential` sets it for every benchmark)",
 		Choices: []Choice{{MethodInterleaved, "rounds of short slices over a comparison group's targets"}, {MethodSequential, "one after the other"}},
 		Help:    "How a comparison group is measured: interleaved rounds or one target after the other.",
 		field:   func(s *Spec) any { return &s.Method }},
-	{Key: "call_timeout", Flag: "call-timeout", Kind: Duration, Max: int64(MaxTime), Wire: "call_timeout_nanos",
-		Help:  "A call taking longer fails as a timeout (0: none).",
-		field: func(s *Spec) any { return &s.CallTimeout }},
-	{Key: "server_cpus", Flag: "server-cpus", Kind: CPUs,
-		Help:  "CPUs of the server process (Linux list, e.g. 0 or 0-1).",
-		field: func(s *Spec) any { return &s.ServerCPUs }},
-	{Key: "client_cpus", Flag: "client-cpus", Kind: CPUs,
-		Help:  "CPUs of the load generator process.",
-		field: func(s *Spec) any { return &s.ClientCPUs }},
-	{Key: "shape", Flag: "shape", Kind: Enum,
+	{Key: "call_timeout", Flag: "call-timeout", Kind: Duration, Default: 10 * time.Second, Max: int64(MaxTime), Wire: "call_timeout_nanos",
+		DocType: "duration",
+		Doc:     "a call taking longer fails as a timeout",
+		Help:    "A call taking longer fails as a timeout (0: none).",
+		field:   func(s *Spec) any { return &s.CallTimeout }},
+	{Key: "server_cpus", Flag: "server-cpus", Kind: CPUs, Default: []int{0},
+		DocType:    "CPU list or `none`",
+		Doc:        "CPUs of the server process (`taskset -c` syntax: `\"0\"`, `\"0-1\"`, `\"0,2\"`); `none` does not pin",
+		DriverOnly: "the driver pins the processes",
+		Help:       "CPUs of the server process (Linux list, e.g. 0 or 0-1).",
+		field:      func(s *Spec) any { return &s.ServerCPUs }},
+	{Key: "client_cpus", Flag: "client-cpus", Kind: CPUs, Default: []int{1},
+		DocType:    "CPU list or `none`",
+		Doc:        "CPUs of the load generator process",
+		DriverOnly: "the driver pins the processes",
+		Help:       "CPUs of the load generator process.",
+		field:      func(s *Spec) any { return &s.ClientCPUs }},
+	{Key: "shape", Flag: "shape", Kind: Enum, Default: ShapeSplit,
+		DocType:    "`split` or `shared`",
+		Doc:        "machine shape: `split` runs the server on `server_cpus` and the load generators on `client_cpus`; `shared` runs both sides on both lists together, as on one machine (the originals' shape). A JVM is told the number of CPUs its process may use (`-XX:ActiveProcessorCount`); Go and Rust workers size their thread pools from their CPU affinity. Every group's shape is in the results and in the report's group header",
+		DriverOnly: "the driver pins and sizes the processes",
 		Choices: []Choice{{ShapeSplit, "the server on server_cpus, the load generators on client_cpus"},
 			{ShapeShared, "the server and the load generators all on server_cpus and client_cpus together, as on one machine"}},
 		Help:  "Machine shape: split (each side on its own CPUs) or shared (both sides on all of them, as the originals ran); a JVM's ActiveProcessorCount and a Go worker's GOMAXPROCS follow the CPUs its process may use.",
 		field: func(s *Spec) any { return &s.Shape }},
-	{Key: "isolation", Kind: Enum,
+	{Key: "isolation", Kind: Enum, Default: IsolationFreeze,
+		DocType:    "`freeze` or `none`",
+		Doc:        "in interleaved rounds, freeze the other targets' processes (server and client workers, and what they start) during each target's warm-up and slices, so that a neighbour's JIT, GC and timers run in its own slices (`docs/method.md`, \"Isolation\"); `none` lets every target run all the time. Remote workers are never frozen (the results say so)",
+		DriverOnly: "the driver freezes the processes",
 		Choices: []Choice{{IsolationFreeze, "the other targets' processes are frozen during each target's warm-up and slices"},
 			{IsolationNone, "every target's processes run all the time"}},
 		Help:  "Interleaved rounds: freeze the other targets' processes while one target has its slice, so a neighbour's JIT, GC and timers run in its own slices (docs/method.md).",
 		field: func(s *Spec) any { return &s.Isolation }},
-	{Key: "worker_lifetime", Kind: Enum,
+	{Key: "worker_lifetime", Kind: Enum, Default: WorkersPerFork,
+		DocType:    "`per-fork` or `per-group`",
+		Doc:        "whether the comparison groups that follow one another in a suite with the same targets (stacks, protocol, transport, pinning, shape, runtime options) share each fork's worker processes: `per-fork` starts each target's workers once a fork and measures every such group on them in turn, each with its own warm-up and rounds, so a JVM starts and first warms up once per fork (`docs/method.md`, \"Warm once\"); `per-group` starts new workers for every group's forks",
+		DriverOnly: "the driver keeps the processes for a fork or a group",
 		Choices: []Choice{{WorkersPerFork, "a fork's worker processes serve every group of the suite with the same targets, one after the other, so a JVM warms up once per fork"},
 			{WorkersPerGroup, "each group's forks start worker processes of their own"}},
 		Help:  "Whether the groups of a suite that have the same targets share each fork's worker processes (warm once per fork) or start their own (docs/method.md, \"Warm once\").",
 		field: func(s *Spec) any { return &s.Workers }},
-	{Key: "reference", Flag: "reference", Kind: Duration, Max: int64(MaxReference),
-		Help:  "How long a fixed workload that depends on the machine alone (person.get over direct, one pinned thread) runs before and after each batch of groups, so the results say how much the machine moved under the run and between runs (0: not measured; docs/method.md).",
-		field: func(s *Spec) any { return &s.Reference }},
-	{Key: "data_size", Flag: "data-size", Kind: Int, Min: 1, Max: MaxDataSize, Wire: "data_size",
-		Help:  "Persons in the data set (servers and clients must agree).",
-		field: func(s *Spec) any { return &s.DataSize }},
-	{Key: "data_seed", Flag: "seed", Kind: Uint, Wire: "data_seed",
-		Help:  "Seed of the data set (servers and clients must agree).",
-		field: func(s *Spec) any { return &s.DataSeed }},
-	{Key: "arrival_seed", Flag: "arrival-seed", Kind: Uint, Wire: "arrival_seed",
-		Help:  "Seed of Poisson arrivals.",
-		field: func(s *Spec) any { return &s.ArrivalSeed }},
-	{Key: "max_message_size", Flag: "max-message-size", Kind: Size, Min: 1, Max: MaxMessageSize, Wire: "max_message_size",
-		Help:  "Largest message either side accepts.",
-		field: func(s *Spec) any { return &s.MaxMessageSize }},
+	{Key: "reference", Flag: "reference", Kind: Duration, Default: DefaultReference, Max: int64(MaxReference),
+		DocType:    "duration, 0 to 1s",
+		Doc:        "how long a fixed workload that depends on the machine alone (person.get over the in-process `direct` stack, one thread pinned to the server's CPUs) runs before the first group and after the last of each batch (the groups that share workers, or one group), never inside a group's rounds: the results record its speed and time (`reference` in `results.json`), so a run says how much the machine moved under it and two runs how much it moved between them (`docs/method.md`, \"What an interval promises\"); counted in the estimate; `0s` turns it off",
+		DriverOnly: "the driver measures the reference in its own process",
+		Help:       "How long a fixed workload that depends on the machine alone (person.get over direct, one pinned thread) runs before and after each batch of groups, so the results say how much the machine moved under the run and between runs (0: not measured; docs/method.md).",
+		field:      func(s *Spec) any { return &s.Reference }},
+	{Key: "data_size", Flag: "data-size", Kind: Int, Default: int64(contract.DefaultSize), Min: 1, Max: MaxDataSize, Wire: "data_size",
+		DocType: "integer, 1 to 1 000 000",
+		Doc:     "persons in the data set",
+		Help:    "Persons in the data set (servers and clients must agree).",
+		field:   func(s *Spec) any { return &s.DataSize }},
+	{Key: "data_seed", Flag: "seed", Kind: Uint, Default: uint64(contract.DefaultSeed), Wire: "data_seed",
+		DocType: "integer ≥ 0",
+		Doc:     "seed of the data set",
+		Help:    "Seed of the data set (servers and clients must agree).",
+		field:   func(s *Spec) any { return &s.DataSeed }},
+	{Key: "arrival_seed", Flag: "arrival-seed", Kind: Uint, Default: uint64(1), Wire: "arrival_seed",
+		DocType: "integer ≥ 0",
+		Doc:     "seed of Poisson arrivals",
+		Help:    "Seed of Poisson arrivals.",
+		field:   func(s *Spec) any { return &s.ArrivalSeed }},
+	{Key: "max_message_size", Flag: "max-message-size", Kind: Size, Default: int64(DefaultMaxMessageSize), Min: 1, Max: MaxMessageSize, Wire: "max_message_size",
+		DocType: "size",
+		Doc:     "largest message either side accepts",
+		Help:    "Largest message either side accepts.",
+		field:   func(s *Spec) any { return &s.MaxMessageSize }},
 	{Key: "runtime_args", Flag: "runtime-args", Kind: Args, PerTarget: true,
-		OldKey: "jvm_args", OldFlag: "jvm-args",
+		DocType:    "the runtime's options, separated by spaces",
+		Doc:        "options of the workers' runtime (server and client), each passed as that runtime takes them, after its launcher's defaults: a JVM's after `-Xms1g -Xmx1g -XX:+UseG1GC -XX:ActiveProcessorCount=N` (N: the CPUs the worker is pinned to), e.g. an original's `\"-Xms2G -Xmx2G\"` (docs/java-worker.md); Python's after `-X faulthandler` (e.g. `-Xdev`; a value joined to its option); Node's after `--max-old-space-size=4096` (e.g. `--max-old-space-size=8192`); Go and Rust workers take none. Set it on the targets of one runtime when a suite mixes them (a JVM's options are not Node's). Recorded in the results as the stack's `runtime_args`. Read under its former name `jvm_args` too (`--jvm-args` on the command line), with a note to rename it",
+		DriverOnly: "the launcher gives the runtime its options",
+		OldKey:     "jvm_args", OldFlag: "jvm-args",
 		Want:  `the runtime's options separated by spaces, e.g. "-Xms2G -Xmx2G" (the driver names what it runs)`,
 		Help:  `Options of the workers' runtime, the JVM's, Python's or Node's, after its launcher's defaults (e.g. "-Xms2G -Xmx2G" for a JVM); Go and Rust workers take none (docs/suites.md).`,
 		field: func(s *Spec) any { return &s.RuntimeArgs }},
@@ -169,29 +309,50 @@ var Settings = []*Setting{
 	// control message's message_schema and message_data), so the file names stay
 	// with the driver; the generator's knobs travel for the record.
 	{Key: "message_proto", Flag: "proto", Kind: Text,
-		Help:  "message workload: the .proto file that defines --message (compiled at run time; google/protobuf's well-known types are always importable).",
-		field: func(s *Spec) any { return &s.MessageProto }},
+		DocType:    "a file name",
+		Doc:        "the message workload: the `.proto` that defines `message`, compiled at run time (protocompile; google/protobuf's well-known types always importable); read by the driver, whose workers get the compiled schema ([your-service.md](your-service.md#your-messages-on-every-protocol))",
+		DriverOnly: "the driver reads the schema and sends it compiled (message_schema)",
+		Help:       "message workload: the .proto file that defines --message (compiled at run time; google/protobuf's well-known types are always importable).",
+		field:      func(s *Spec) any { return &s.MessageProto }},
 	{Key: "message_import_paths", Flag: "import-paths", Kind: Text,
-		Help:  "message workload: directories, comma-separated, where --proto and its imports are found (default: --proto's own directory).",
-		field: func(s *Spec) any { return &s.MessageImportPaths }},
+		DocDefault: "`message_proto`'s own directory",
+		DocType:    "directories, comma-separated",
+		Doc:        "where `message_proto` and its imports are found",
+		DriverOnly: "the driver reads the schema and sends it compiled (message_schema)",
+		Help:       "message workload: directories, comma-separated, where --proto and its imports are found (default: --proto's own directory).",
+		field:      func(s *Spec) any { return &s.MessageImportPaths }},
 	{Key: "message", Flag: "message", Kind: Text, Wire: "message_name",
-		Help:  "message workload: the full name of the message echoed (package.Message).",
-		field: func(s *Spec) any { return &s.MessageName }},
+		DocType: "a full message name",
+		Doc:     "the message workload: the message echoed (`package.Message`)",
+		Help:    "message workload: the full name of the message echoed (package.Message).",
+		field:   func(s *Spec) any { return &s.MessageName }},
 	{Key: "message_data_file", Flag: "data-file", Kind: Text,
-		Help:  "message workload: the messages sent, one protojson message a line, taken in turn (default: generated from the schema and --seed).",
-		field: func(s *Spec) any { return &s.MessageDataFile }},
-	{Key: "message_count", Flag: "message-count", Kind: Int, Min: 1, Max: MaxMessageCount, Wire: "message_count",
-		Help:  "message workload: distinct messages generated (taken in turn) when no --data-file is given.",
-		field: func(s *Spec) any { return &s.MessageCount }},
-	{Key: "message_string_len", Flag: "string-len", Kind: Size, Min: 0, Max: MaxMessageFieldLen, Wire: "message_string_len",
-		Help:  "message workload, generated messages: the length of every string field, map key and value (ASCII, so bytes).",
-		field: func(s *Spec) any { return &s.MessageStringLen }},
-	{Key: "message_bytes_len", Flag: "bytes-len", Kind: Size, Min: 0, Max: MaxMessageFieldLen, Wire: "message_bytes_len",
-		Help:  "message workload, generated messages: the length of every bytes field.",
-		field: func(s *Spec) any { return &s.MessageBytesLen }},
-	{Key: "message_repeated", Flag: "repeated-len", Kind: Int, Min: 0, Max: MaxMessageRepeated, Wire: "message_repeated",
-		Help:  "message workload, generated messages: the elements of every repeated field and the entries of every map.",
-		field: func(s *Spec) any { return &s.MessageRepeated }},
+		DocDefault: "none (generated)",
+		DocType:    "a file name",
+		Doc:        "the message workload: the messages sent, one protojson message a line, taken in turn; without it, `message_count` messages are generated from `data_seed`",
+		DriverOnly: "the driver reads the messages and sends them (message_data)",
+		Help:       "message workload: the messages sent, one protojson message a line, taken in turn (default: generated from the schema and --seed).",
+		field:      func(s *Spec) any { return &s.MessageDataFile }},
+	{Key: "message_count", Flag: "message-count", Kind: Int, Default: int64(16), Min: 1, Max: MaxMessageCount, Wire: "message_count",
+		DocType: "1–10000",
+		Doc:     "generated messages (taken in turn)",
+		Help:    "message workload: distinct messages generated (taken in turn) when no --data-file is given.",
+		field:   func(s *Spec) any { return &s.MessageCount }},
+	{Key: "message_string_len", Flag: "string-len", Kind: Size, Default: int64(16), Min: 0, Max: MaxMessageFieldLen, Wire: "message_string_len",
+		DocType: "size, 0–1MiB",
+		Doc:     "generated messages: the length of every string, map key and string value (ASCII)",
+		Help:    "message workload, generated messages: the length of every string field, map key and value (ASCII, so bytes).",
+		field:   func(s *Spec) any { return &s.MessageStringLen }},
+	{Key: "message_bytes_len", Flag: "bytes-len", Kind: Size, Default: int64(16), Min: 0, Max: MaxMessageFieldLen, Wire: "message_bytes_len",
+		DocType: "size, 0–1MiB",
+		Doc:     "generated messages: the length of every bytes field",
+		Help:    "message workload, generated messages: the length of every bytes field.",
+		field:   func(s *Spec) any { return &s.MessageBytesLen }},
+	{Key: "message_repeated", Flag: "repeated-len", Kind: Int, Default: int64(3), Min: 0, Max: MaxMessageRepeated, Wire: "message_repeated",
+		DocType: "0–10000",
+		Doc:     "generated messages: the elements of every repeated field and the entries of every map",
+		Help:    "message workload, generated messages: the elements of every repeated field and the entries of every map.",
+		field:   func(s *Spec) any { return &s.MessageRepeated }},
 }
 
 // LookupSetting returns the setting of a suite key, or nil.
@@ -444,4 +605,35 @@ func (s Spec) checkSettings() error {
 		}
 	}
 	return nil
+}
+
+// SettingsTable is docs/suites.md's settings table, in Markdown: a row a setting, in
+// the table's order, with its key, its DocType, its default and its Doc.
+func SettingsTable() string {
+	var b strings.Builder
+	b.WriteString("| key | type | default | meaning |\n|---|---|---|---|\n")
+	d := Default()
+	for _, st := range Settings {
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", st.Key, st.DocType, st.docDefault(d), st.Doc)
+	}
+	return b.String()
+}
+
+// docDefault is st's default as its row of the settings table gives it: DocDefault,
+// else its value in d as a suite file writes it, in backquotes (a CPU list quoted, as
+// YAML needs it), else "none" ("`0`" for a duration).
+func (st *Setting) docDefault(d Spec) string {
+	v := st.Get(d)
+	zero := v == nil || reflect.ValueOf(v).IsZero()
+	switch {
+	case st.DocDefault != "":
+		return st.DocDefault
+	case zero && st.Kind == Duration:
+		return "`0`"
+	case zero:
+		return "none"
+	case st.Kind == CPUs:
+		return "`\"" + st.Format(v) + "\"`"
+	}
+	return "`" + st.Format(v) + "`"
 }

@@ -56,77 +56,16 @@ type Spec struct {
 	// its Rate where the search starts).
 	Capacity *Capacity
 
-	// Warmup runs before measuring. Iterations are the measurement iterations (the
-	// rounds, when interleaved), each IterationTime long or IterationOps ops (exactly
-	// one is set).
-	Warmup time.Duration
-	// WarmupMax, when set, makes the warm-up adaptive: it runs in slices of
-	// WarmupSlice and ends once it has lasted Warmup and its slices stopped changing
-	// (stats.WarmupSettled), or at WarmupMax. 0: the warm-up is Warmup, fixed.
-	WarmupMax time.Duration
-	// KeepAlive, in an interleaved group, is how long a target that has warmed up may
-	// go without running while the group's other targets warm up after it: it then
-	// gets a slice of KeepAliveSlice of its own load, not measured, so that a timer
-	// of its (a server's idle timeout, a keep-alive) does not find its connections
-	// idle when the rounds begin. 0: never.
-	KeepAlive     time.Duration
-	Iterations    int
-	IterationTime time.Duration
-	IterationOps  int64
-	// Forks repeat the whole measurement with fresh worker processes.
-	Forks int
-	// Mode is the score: ModeThroughput (ops/s) or ModeAverageTime (ms per op per caller).
-	Mode string
-	// Method is how a comparison group is measured: MethodInterleaved (rounds of short
-	// slices over every target of the group) or MethodSequential (one target after the
-	// other). A benchmark alone in its group is measured sequentially either way.
-	Method string
-	// CallTimeout fails a call that takes longer (0: none).
-	CallTimeout time.Duration
-	// ArrivalSeed seeds Poisson arrivals; DataSeed and DataSize choose the data set
-	// (servers and clients must agree).
-	ArrivalSeed, DataSeed uint64
-	DataSize              int
-	// MaxMessageSize bounds one message on both sides, in bytes.
-	MaxMessageSize int
-	// ServerCPUs and ClientCPUs pin the workers (nil: not pinned), as Shape says
-	// (Pinning).
-	ServerCPUs, ClientCPUs []int
-	// Shape is the machine shape: ShapeSplit (each side on its own CPUs) or
-	// ShapeShared (both sides on the CPUs of both).
-	Shape string
-	// Isolation is how the targets of an interleaved group are kept apart:
-	// IsolationFreeze (the others frozen during each target's warm-up and slices)
-	// or IsolationNone.
-	Isolation string
-	// Workers is whether the groups of a suite that have the same targets share each
-	// fork's worker processes (WorkersPerFork: warm once per fork) or start their own
-	// (WorkersPerGroup).
-	Workers string
-	// Reference is how long the reference workload runs before the first group and
-	// after the last of each batch of a run (results.ReferenceRun: the machine's own
-	// speed, for the report's drift figures); 0: not measured.
-	Reference time.Duration
-	// RuntimeArgs are the options of the runtime of the benchmark's workers (server
-	// and client) that have one, a JVM, Python or Node, after its launcher's defaults
-	// (driver/launch: a JVM's heap, collector and CPU count); each launcher passes them
-	// as its runtime takes options, and Go and Rust workers have none. A suite of an
-	// original sets the original's (e.g. -Xms2G -Xmx2G). The suite key runtime_args,
-	// formerly jvm_args.
-	RuntimeArgs []string
+	// SettingValues are the benchmark's settings (settings.go): how it is measured
+	// (warm-up, slices, forks, method) and where (CPUs, shape), each a row of the
+	// table Settings.
+	SettingValues
+
 	// InterleaveBy splits a comparison group into rounds of their own: "" measures
 	// every target of the group in one set of rounds; InterleaveServer gives each
 	// server (protocol, server stack, transport, server options) its own, so its
 	// clients are interleaved against it (RoundsGroup). A suite's interleave_by.
 	InterleaveBy string
-	// The message workload: a user's message MessageName from the .proto file
-	// MessageProto (found in MessageImportPaths, comma-separated), sent as the
-	// messages of MessageDataFile (protojson lines) or MessageCount messages generated
-	// from DataSeed with strings of MessageStringLen bytes, bytes fields of
-	// MessageBytesLen and MessageRepeated elements in each repeated field and map.
-	// The schema and the messages, once read, are Params.Messages.
-	MessageProto, MessageImportPaths, MessageName, MessageDataFile   string
-	MessageCount, MessageStringLen, MessageBytesLen, MessageRepeated int64
 }
 
 // MessageType is the user's message type of the message workload, or nil.
@@ -323,16 +262,13 @@ const (
 // Default returns the defaults of every benchmark: those of `wirebench bench` and
 // under every suite's defaults. Protocol is left empty (it has no default).
 func Default() Spec {
-	return Spec{
-		Transport: TCP, Workload: "person.get",
-		Load:   load.Model{Kind: load.Closed, Concurrency: 50, Connections: 1},
-		Warmup: time.Second, KeepAlive: 5 * time.Second, Iterations: 5, IterationTime: time.Second, Forks: 1,
-		Mode: ModeThroughput, Method: MethodInterleaved, CallTimeout: 10 * time.Second,
-		ArrivalSeed: 1, DataSeed: contract.DefaultSeed, DataSize: contract.DefaultSize,
-		MaxMessageSize: DefaultMaxMessageSize, ServerCPUs: []int{0}, ClientCPUs: []int{1},
-		Shape: ShapeSplit, Isolation: IsolationFreeze, Workers: WorkersPerFork, Reference: DefaultReference,
-		MessageCount: 16, MessageStringLen: 16, MessageBytesLen: 16, MessageRepeated: 3,
+	s := Spec{Transport: TCP, Workload: "person.get", Load: load.Model{Kind: load.Closed, Concurrency: 50, Connections: 1}}
+	for _, st := range Settings {
+		if st.Default != nil {
+			st.Set(&s, st.Default)
+		}
 	}
+	return s
 }
 
 // Error is a problem with one setting of a spec. Setting is its name in a suite

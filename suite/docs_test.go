@@ -1,6 +1,7 @@
 package suite_test
 
 import (
+	"flag"
 	"os"
 	"reflect"
 	"slices"
@@ -68,6 +69,53 @@ func TestDocKeys(t *testing.T) {
 			t.Errorf("docs/suites.md's table under %q lists\n %v\nthe keys are\n %v", strings.TrimSpace(c.heading), keys, c.want)
 		}
 	}
+}
+
+var update = flag.Bool("update", false, "rewrite docs/suites.md's settings table from spec.Settings")
+
+// TestDocSettingsTable: docs/suites.md's settings table is the one spec.Settings gives
+// (spec.SettingsTable: each setting's key, DocType, default and Doc), so a setting is
+// documented in its row of the table and nowhere else. `go test ./suite -run
+// TestDocSettingsTable -update` writes it.
+func TestDocSettingsTable(t *testing.T) {
+	const path = "../docs/suites.md"
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	before, section, ok := strings.Cut(text, "### Settings\n")
+	if !ok {
+		t.Fatalf("%s has no heading \"### Settings\"", path)
+	}
+	start := strings.Index(section, "\n|")
+	if start < 0 {
+		t.Fatalf("%s has no table under \"### Settings\"", path)
+	}
+	start++
+	end := strings.Index(section[start:], "\n\n")
+	if end < 0 {
+		t.Fatalf("%s: the settings table has no end", path)
+	}
+	end += start + 1
+	got, want := section[start:end], spec.SettingsTable()
+	if got == want {
+		return
+	}
+	if *update {
+		out := before + "### Settings\n" + section[:start] + want + section[end:]
+		if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	gl, wl := strings.Split(got, "\n"), strings.Split(want, "\n")
+	for i := range min(len(gl), len(wl)) {
+		if gl[i] != wl[i] {
+			t.Fatalf("%s's settings table differs from spec.Settings' at its line %d:\n have %s\n want %s\n(go test ./suite -run TestDocSettingsTable -update writes it)", path, i+1, gl[i], wl[i])
+		}
+	}
+	t.Fatalf("%s's settings table has %d lines, spec.Settings gives %d (go test ./suite -run TestDocSettingsTable -update writes it)", path, len(gl), len(wl))
 }
 
 // TestDocDefaults: the default docs/suites.md gives each setting is spec.Default's,
