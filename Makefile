@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/wirebench
 
-.PHONY: build run test fuzz vet check-generate deploy-check generate demo bench-codecs tools peers clean java jvm-stacks test-java test-java-unit rust test-rust test-rust-unit rust-generate python test-python test-python-unit python-generate node test-node test-node-unit
+.PHONY: build run test fuzz vet check-generate deploy-check generate demo bench-codecs tools peers clean java java-tested jvm-stacks test-java test-java-unit rust test-rust test-rust-unit rust-generate python test-python test-python-unit python-generate node test-node test-node-unit
 
 build:
 	$(GO) build -o $(BIN) ./cmd/wirebench
@@ -16,15 +16,17 @@ run: build
 # worker's jar and the Rust worker's binary (when a JDK and Maven, or cargo, are
 # present; their Go interop tests skip without them), the Python worker's venv (when a
 # Python 3.11+ is present) and the Node worker's packages (Node 20+), every Go test, the deploy checks,
-# the fuzz tests (20 s each), then the JVM, Rust, Python and Node workers' own tests. With CI=true
+# the fuzz tests (20 s each), then the Rust, Python and Node workers' own tests. The JVM
+# worker's own tests (JUnit) run first, in the one Maven pass that builds its jars
+# (java-tested). With CI=true
 # whatever would be skipped for a missing tool fails instead (internal/testtool,
 # scripts/missing.sh). 30 min per package: cmd/wirebench smokes every bundled suite
-# (828 s in a run here on 2026-11-24, with other builds on the machine).
-test: vet check-generate java rust python node
+# (828 s in a run here on 2026-11-24, with other builds on the machine). Where the
+# time goes: docs/architecture.md, "The check".
+test: vet check-generate java-tested rust python node
 	$(GO) test -count=1 -timeout 30m ./...
 	@$(MAKE) --no-print-directory deploy-check
 	@$(MAKE) --no-print-directory fuzz
-	@$(MAKE) --no-print-directory test-java-unit
 	@$(MAKE) --no-print-directory test-rust-unit
 	@$(MAKE) --no-print-directory test-python-unit
 	@$(MAKE) --no-print-directory test-node-unit
@@ -106,6 +108,17 @@ java:
 # file and the built jars disagree.
 jvm-stacks: java
 	$(GO) test -count=1 -run '^TestStacksFileIsAnnounced$$' ./stack/jvm/ -args -update
+
+# The JVM worker's jars and its own tests (JUnit) in one Maven pass, for `make test`:
+# `package` runs the tests before it shades the jars, so this is `make java` then `make
+# test-java-unit` (whose `verify` adds no step to `package` here) without compiling,
+# checking and shading twice. Fails at the first failed JUnit test, before any Go test.
+java-tested:
+	@if command -v $(MVN) >/dev/null && command -v java >/dev/null; then \
+		$(CPU_LOCK) $(MVN) -q -B -f workers/java/pom.xml package; \
+	else \
+		bash scripts/missing.sh "java: mvn or java not found: the JVM stacks are unavailable and the JVM worker's tests skipped (install a JDK 17 and Maven 3.8)"; \
+	fi
 
 # The JVM worker's own tests (JUnit), then the Go interop tests against it.
 test-java: java test-java-unit

@@ -207,6 +207,7 @@ func TestServeAndCallDemoEveryProtocol(t *testing.T) {
 		}
 		for i, network := range []string{"tcp", "unix"} {
 			t.Run(p.Name+"/"+network, func(t *testing.T) {
+				t.Parallel() // each its own serve process and address; nothing timed
 				listen := "tcp://127.0.0.1:0"
 				if network == "unix" {
 					dir, _ := os.MkdirTemp("", "wb")

@@ -38,6 +38,11 @@ type Worker struct {
 	// Command is its command line with args (skipping the test when it is not
 	// installed).
 	Command func(ctx context.Context, t *testing.T, args ...string) *exec.Cmd
+	// Tools, when set, runs outside tools (CheckCurl, CheckGrpcurl, CheckGhz) on the
+	// server of s that GoClientsAgainstServers has just started on network, before the
+	// Go clients' checks: one start of the server serves both, and the tools see it
+	// fresh.
+	Tools func(t *testing.T, s *protocol.Stack, network string, addr transport.Addr)
 }
 
 // CheckRegistered checks that every stack is registered on its sides as a production
@@ -153,7 +158,8 @@ func (w Worker) Serve(t *testing.T, proto, stack, network string) transport.Addr
 
 // GoClientsAgainstServers holds every server stack of the worker to the Go side's one
 // contract check (conform.Check, what `wirebench conform` runs) with the protocol's Go
-// client and the instrument, over TCP and Unix sockets.
+// client and the instrument, over TCP and Unix sockets, after the worker's Tools on the
+// same server.
 func (w Worker) GoClientsAgainstServers(t *testing.T) {
 	ds := contract.MustDataset(contract.DefaultSeed, contract.DefaultSize)
 	for _, s := range w.Stacks {
@@ -163,6 +169,9 @@ func (w Worker) GoClientsAgainstServers(t *testing.T) {
 		for _, network := range []string{"tcp", "unix"} {
 			t.Run(s.Name+"/"+network, func(t *testing.T) {
 				addr := w.Serve(t, s.Protocol, s.Name, network)
+				if w.Tools != nil {
+					w.Tools(t, s, network, addr)
+				}
 				clients := []string{""}
 				if _, err := protocol.LookupStack(s.Protocol, "instrument", protocol.ClientSide); err == nil {
 					clients = append(clients, "instrument")

@@ -152,6 +152,11 @@ func serveJava(t *testing.T, jar, proto, stack, network string) (transport.Addr,
 	return addr, tc
 }
 
+// Each JVM server, started once per transport, answers in turn: the tools users reach
+// for while it is fresh (curl on every http-json route, whose /stats counts curl's one
+// echo; grpcurl on the grpc-proto servers over tcp and tls, tools_test.go), a Go client
+// trusting another CA where untrustedChecked names it (tls_test.go), then the Go
+// clients' contract checks. One JVM start serves all of them (they were a start each).
 func TestGoClientsAgainstJavaServers(t *testing.T) {
 	workerJar(t) // skips when the main jar is not built
 	ds := contract.MustDataset(contract.DefaultSeed, contract.DefaultSize)
@@ -162,6 +167,10 @@ func TestGoClientsAgainstJavaServers(t *testing.T) {
 		for _, network := range networksOf(t, s, protocol.ServerSide) {
 			t.Run(s.Name+"/"+network, func(t *testing.T) {
 				addr, tc := serveJava(t, stackJar(t, s), s.Protocol, s.Name, network)
+				toolsOnJVMServer(t, s, network, addr, tc, ds)
+				if network == spec.TLS && untrustedChecked[s.Name] {
+					t.Run("untrusted", func(t *testing.T) { goClientRefusesUntrusted(t, s, addr) })
+				}
 				// The protocol's default Go client, and the instrument (the load
 				// generator that measures servers) where it speaks the protocol.
 				for _, client := range []string{"", "instrument"} {

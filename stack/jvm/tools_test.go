@@ -22,7 +22,6 @@ import (
 	"github.com/wirebench/wirebench/protocol/protocoltest"
 	"github.com/wirebench/wirebench/protocol/transport"
 	"github.com/wirebench/wirebench/spec"
-	"github.com/wirebench/wirebench/stack/jvm"
 )
 
 // curlJVM runs curl against the server at addr (args: curl's options, the path last)
@@ -41,20 +40,26 @@ func curlJVM(t *testing.T, addr transport.Addr, tc transport.TLS, args ...string
 	return status, strings.ToLower(string(head)), body
 }
 
-func TestCurlOnJVMServers(t *testing.T) {
-	workerJar(t) // skips when the main jar is not built
-	testtool.Command(t, "curl")
-	ds := contract.MustDataset(contract.DefaultSeed, contract.DefaultSize)
-	for _, s := range jvm.Stacks {
-		if s.Protocol != "http-json" || !s.Has(protocol.ServerSide) {
-			continue
-		}
-		for _, network := range networksOf(t, s, protocol.ServerSide) {
-			t.Run(s.Name+"/"+network, func(t *testing.T) {
-				addr, tc := serveJava(t, stackJar(t, s), s.Protocol, s.Name, network)
-				curlRoutes(t, addr, tc, ds)
-			})
-		}
+// toolsOnJVMServer runs the tools on a fresh JVM server of s (started by
+// TestGoClientsAgainstJavaServers, which then runs its contract checks on it): curl on
+// an http-json server over every transport it speaks, grpcurl on a grpc-proto one over
+// tcp and tls. Each skips, saying why, when its tool is missing (fails in CI).
+func toolsOnJVMServer(t *testing.T, s *protocol.Stack, network string, addr transport.Addr, tc transport.TLS, ds *contract.Dataset) {
+	switch {
+	case s.Protocol == "http-json":
+		t.Run("curl", func(t *testing.T) {
+			testtool.Command(t, "curl")
+			curlRoutes(t, addr, tc, ds)
+		})
+	case s.Protocol == "grpc-proto" && (network == "tcp" || network == spec.TLS):
+		t.Run("grpcurl", func(t *testing.T) {
+			grpcurl := testtool.Command(t, "grpcurl")
+			proto, err := filepath.Abs(filepath.Join("..", "..", "contract", "schema"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			grpcurlJVM(t, grpcurl, proto, s, addr, tc)
+		})
 	}
 }
 
@@ -163,31 +168,9 @@ func curlRoutes(t *testing.T, addr transport.Addr, tc transport.TLS, ds *contrac
 // reflecting are the JVM grpc-proto servers with server reflection on.
 var reflecting = map[string]bool{"grpc-java-netty": true, "grpc-java-okhttp": true, "akka-grpc": true}
 
-func TestGrpcurlOnJVMServers(t *testing.T) {
-	workerJar(t) // skips when the main jar is not built
-	grpcurl := testtool.Command(t, "grpcurl")
-	proto, err := filepath.Abs(filepath.Join("..", "..", "contract", "schema"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range jvm.Stacks {
-		if s.Protocol != "grpc-proto" || !s.Has(protocol.ServerSide) {
-			continue
-		}
-		networks := []string{"tcp"}
-		if s.SpeaksTLS(protocol.ServerSide) {
-			networks = append(networks, spec.TLS)
-		}
-		for _, network := range networks {
-			t.Run(s.Name+"/"+network, func(t *testing.T) { grpcurlJVM(t, grpcurl, proto, s, network) })
-		}
-	}
-}
-
-// grpcurlJVM runs grpcurl against a JVM grpc-proto server: plain text, or over TLS
-// trusting the run's CA alone (-cacert).
-func grpcurlJVM(t *testing.T, grpcurl, proto string, s *protocol.Stack, network string) {
-	a, tc := serveJava(t, stackJar(t, s), s.Protocol, s.Name, network)
+// grpcurlJVM runs grpcurl against a JVM grpc-proto server at a: plain text, or over
+// TLS trusting the run's CA alone (-cacert).
+func grpcurlJVM(t *testing.T, grpcurl, proto string, s *protocol.Stack, a transport.Addr, tc transport.TLS) {
 	addr := a.Address
 	security := []string{"-plaintext"}
 	if tc.Enabled() {

@@ -13,6 +13,7 @@ import (
 	"github.com/wirebench/wirebench/internal/testtool"
 	"github.com/wirebench/wirebench/internal/workertest"
 	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/protocol/transport"
 	_ "github.com/wirebench/wirebench/stack/all"
 	"github.com/wirebench/wirebench/stack/node"
 )
@@ -42,7 +43,7 @@ func workerDir(t *testing.T) string {
 }
 
 var worker = workertest.Worker{
-	Kind: protocol.WorkerNode, Language: "node", Version: node.Node, Stacks: node.Stacks,
+	Kind: protocol.WorkerNode, Language: "node", Version: node.Node, Stacks: node.Stacks, Tools: nodeTools,
 	Command: func(ctx context.Context, t *testing.T, args ...string) *exec.Cmd {
 		return exec.CommandContext(ctx, "node", append([]string{filepath.Join(workerDir(t), "worker.js")}, args...)...)
 	},
@@ -86,19 +87,20 @@ func TestNodeClientsAgainstGoServers(t *testing.T) {
 	worker.ClientsAgainstGoServers(t)
 }
 
-func TestCurlOnFastify(t *testing.T) {
-	workerDir(t)
-	testtool.Command(t, "curl")
-	for _, network := range []string{"tcp", "unix"} {
-		t.Run(network, func(t *testing.T) { workertest.CheckCurl(t, worker.Serve(t, "http-json", "fastify", network)) })
+// nodeTools are the tools users reach for, run by TestGoClientsAgainstNodeServers on
+// each server it starts, fresh: curl on Fastify (TCP and Unix sockets), grpcurl and ghz
+// on grpc-js (TCP). Each skips, saying why, when its tool is missing (fails in CI).
+func nodeTools(t *testing.T, s *protocol.Stack, network string, addr transport.Addr) {
+	switch {
+	case s.Protocol == "http-json" && s.Name == "fastify":
+		t.Run("curl", func(t *testing.T) {
+			testtool.Command(t, "curl")
+			workertest.CheckCurl(t, addr)
+		})
+	case s.Protocol == "grpc-proto" && s.Name == "grpc-js" && network == "tcp":
+		t.Run("grpcurl", func(t *testing.T) { workertest.CheckGrpcurl(t, testtool.Command(t, "grpcurl"), addr) })
+		t.Run("ghz", func(t *testing.T) { workertest.CheckGhz(t, testtool.Command(t, "ghz"), addr) })
 	}
-}
-
-func TestGrpcurlOnGrpcJS(t *testing.T) {
-	workerDir(t)
-	grpcurl := testtool.Command(t, "grpcurl")
-	workertest.CheckGrpcurl(t, grpcurl, worker.Serve(t, "grpc-proto", "grpc-js", "tcp"))
-	workertest.CheckGhz(t, testtool.Command(t, "ghz"), worker.Serve(t, "grpc-proto", "grpc-js", "tcp"))
 }
 
 // The Node clients count their bytes on the wire (node:net's counts of their sockets:

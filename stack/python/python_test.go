@@ -13,6 +13,7 @@ import (
 	"github.com/wirebench/wirebench/internal/testtool"
 	"github.com/wirebench/wirebench/internal/workertest"
 	"github.com/wirebench/wirebench/protocol"
+	"github.com/wirebench/wirebench/protocol/transport"
 	_ "github.com/wirebench/wirebench/stack/all"
 	"github.com/wirebench/wirebench/stack/python"
 )
@@ -41,7 +42,7 @@ func workerDir(t *testing.T) string {
 }
 
 var worker = workertest.Worker{
-	Kind: protocol.WorkerPython, Language: "python", Version: python.Python, Stacks: python.Stacks,
+	Kind: protocol.WorkerPython, Language: "python", Version: python.Python, Stacks: python.Stacks, Tools: pythonTools,
 	Command: func(ctx context.Context, t *testing.T, args ...string) *exec.Cmd {
 		dir := workerDir(t)
 		return exec.CommandContext(ctx, filepath.Join(dir, ".venv", "bin", "python"), append([]string{filepath.Join(dir, "worker.py")}, args...)...)
@@ -84,29 +85,20 @@ func TestPythonClientsAgainstGoServers(t *testing.T) {
 	worker.ClientsAgainstGoServers(t)
 }
 
-func TestCurlOnFastAPI(t *testing.T) {
-	workerDir(t)
-	testtool.Command(t, "curl")
-	for _, stack := range []string{"fastapi-uvicorn", "fastapi-granian"} {
-		for _, network := range []string{"tcp", "unix"} {
-			t.Run(stack+"/"+network, func(t *testing.T) { workertest.CheckCurl(t, worker.Serve(t, "http-json", stack, network)) })
-		}
-	}
-}
-
-func TestGrpcurlOnGrpcio(t *testing.T) {
-	workerDir(t)
-	grpcurl := testtool.Command(t, "grpcurl")
-	for _, stack := range []string{"grpcio", "grpcio-aio"} {
-		t.Run(stack, func(t *testing.T) { workertest.CheckGrpcurl(t, grpcurl, worker.Serve(t, "grpc-proto", stack, "tcp")) })
-	}
-}
-
-func TestGhzOnGrpcio(t *testing.T) {
-	workerDir(t)
-	ghz := testtool.Command(t, "ghz")
-	for _, stack := range []string{"grpcio", "grpcio-aio"} {
-		t.Run(stack, func(t *testing.T) { workertest.CheckGhz(t, ghz, worker.Serve(t, "grpc-proto", stack, "tcp")) })
+// pythonTools are the tools users reach for, run by TestGoClientsAgainstPythonServers
+// on each server it starts, fresh: curl on FastAPI (uvicorn and granian, TCP and Unix
+// sockets), grpcurl and ghz on grpcio's sync and aio servers (TCP). Each skips, saying
+// why, when its tool is missing (fails in CI).
+func pythonTools(t *testing.T, s *protocol.Stack, network string, addr transport.Addr) {
+	switch {
+	case s.Protocol == "http-json" && (s.Name == "fastapi-uvicorn" || s.Name == "fastapi-granian"):
+		t.Run("curl", func(t *testing.T) {
+			testtool.Command(t, "curl")
+			workertest.CheckCurl(t, addr)
+		})
+	case s.Protocol == "grpc-proto" && (s.Name == "grpcio" || s.Name == "grpcio-aio") && network == "tcp":
+		t.Run("grpcurl", func(t *testing.T) { workertest.CheckGrpcurl(t, testtool.Command(t, "grpcurl"), addr) })
+		t.Run("ghz", func(t *testing.T) { workertest.CheckGhz(t, testtool.Command(t, "ghz"), addr) })
 	}
 }
 
