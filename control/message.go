@@ -50,8 +50,8 @@ func BenchmarkMessage(r Resolved) *controlpb.Benchmark {
 }
 
 // SpecOf is the inverse of BenchmarkMessage; CallOf reads its call. The settings only the driver reads (CPU
-// sets, JVM options, an adaptive warm-up's bound) and the target stay with the
-// driver, at their zero values.
+// sets, JVM options, an adaptive warm-up's bound) and an outside server's address
+// stay with the driver, at their zero values.
 func SpecOf(b *controlpb.Benchmark) spec.Spec {
 	lm := b.GetLoad()
 	s := spec.Spec{

@@ -163,7 +163,7 @@ func TestMessageRoundTrip(t *testing.T) {
 // message without one reads as none.
 func TestCallRoundTrip(t *testing.T) {
 	s := spec.Default()
-	s.Protocol, s.Target, s.Workload = "grpc-proto", "tcp://127.0.0.1:9", spec.CallWorkload
+	s.Protocol, s.Address, s.Workload = "grpc-proto", "tcp://127.0.0.1:9", spec.CallWorkload
 	s.Call = &spec.Call{Kind: spec.CallRPC, Method: "pkg.S/M", Schema: []byte{1, 2, 3}, SchemaFrom: "x.proto",
 		Data: []string{`{"a":1}`, `{"a":2}`}, Metadata: map[string]string{"k": "v"}, Expect: `{"b":2}`}
 	r, err := Resolve(s)
@@ -189,7 +189,7 @@ func TestCallRoundTrip(t *testing.T) {
 // refused.
 func TestCallRefusesAClientStack(t *testing.T) {
 	s := spec.Default()
-	s.Protocol, s.Target, s.Workload, s.ClientStack = "grpc-proto", "tcp://127.0.0.1:9", spec.CallWorkload, "instrument"
+	s.Protocol, s.Address, s.Workload, s.ClientStack = "grpc-proto", "tcp://127.0.0.1:9", spec.CallWorkload, "instrument"
 	s.Call = &spec.Call{Kind: spec.CallRPC, Method: "pkg.S/M", Schema: []byte{1}}
 	if _, err := Resolve(s); err == nil || !strings.Contains(err.Error(), "instrument") {
 		t.Errorf("Resolve with a client stack: %v, want an error naming it", err)

@@ -22,7 +22,7 @@ type Resolved struct {
 }
 
 // HasServer reports whether the benchmark needs a server worker.
-func (r Resolved) HasServer() bool { return !r.Protocol.InProcess && r.Spec.Target == "" }
+func (r Resolved) HasServer() bool { return !r.Protocol.InProcess && r.Spec.Address == "" }
 
 // ServerStackName and ClientStackName are the names a worker is sent: always the
 // stack's own name, also for a default stack (which spec.Spec leaves "").
@@ -63,24 +63,24 @@ func Resolve(s spec.Spec) (Resolved, error) {
 		return Resolved{}, fmt.Errorf("an outside call is made by wirebench's own client of it (stack/outside, in the Go worker), not by the %s client stack", s.ClientStack)
 	}
 	switch {
-	case p.InProcess && s.Target != "":
-		return Resolved{}, fmt.Errorf("%s is in-process: it has no server to target", p.Name)
+	case p.InProcess && s.Address != "":
+		return Resolved{}, fmt.Errorf("%s is in-process: it has no server at an address", p.Name)
 	case p.InProcess:
 		s.Transport = spec.InProc
 	case s.Transport == spec.InProc:
 		return Resolved{}, fmt.Errorf("%s needs a transport: tcp, unix, tls or quic", p.Name)
-	case s.Target != "":
-		a, err := transport.Parse(s.Target)
+	case s.Address != "":
+		a, err := transport.Parse(s.Address)
 		if err != nil {
 			return Resolved{}, err
 		}
 		switch {
 		case s.Transport == spec.TLS && a.Network != spec.TCP:
-			return Resolved{}, fmt.Errorf("TLS is for TCP targets, not %s", a)
+			return Resolved{}, fmt.Errorf("TLS is for TCP addresses, not %s", a)
 		case s.Transport == spec.QUIC && a.Network != "udp":
-			return Resolved{}, fmt.Errorf("the quic transport's targets are udp://HOST:PORT, not %s", a)
+			return Resolved{}, fmt.Errorf("the quic transport's addresses are udp://HOST:PORT, not %s", a)
 		}
-		s.Target = a.String()
+		s.Address = a.String()
 		switch {
 		case a.Network == "udp":
 			s.Transport = spec.QUIC // the one transport over UDP
@@ -88,7 +88,7 @@ func Resolve(s spec.Spec) (Resolved, error) {
 			s.Transport = a.Network
 		}
 		if len(s.ServerOptions) > 0 {
-			return Resolved{}, fmt.Errorf("server options are for a server wirebench starts, not an outside target")
+			return Resolved{}, fmt.Errorf("server options are for a server wirebench starts, not an outside server")
 		}
 	}
 	if w, err := contract.LookupWorkload(s.Workload); err == nil && w.NewConnection && p.InProcess {
@@ -107,7 +107,7 @@ func Resolve(s spec.Spec) (Resolved, error) {
 		if !r.Client.SpeaksTLS(protocol.ClientSide) {
 			return Resolved{}, fmt.Errorf("the %s client stack of %s does not speak TLS", r.Client.Name, p.Name)
 		}
-		if s.Target == "" && !r.Server.SpeaksTLS(protocol.ServerSide) {
+		if s.Address == "" && !r.Server.SpeaksTLS(protocol.ServerSide) {
 			return Resolved{}, fmt.Errorf("the %s server stack of %s does not speak TLS", r.Server.Name, p.Name)
 		}
 	}
@@ -141,7 +141,7 @@ func checkQUIC(r Resolved, s spec.Spec) error {
 	}
 	quic := s.Transport == spec.QUIC
 	sides := []side{{"client", r.Client}}
-	if s.Target == "" {
+	if s.Address == "" {
 		sides = append(sides, side{"server", r.Server})
 	}
 	for _, sd := range sides {

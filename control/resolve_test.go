@@ -33,11 +33,11 @@ func TestResolveTLS(t *testing.T) {
 		t.Errorf("the grpc-java-okhttp client over TLS: %v", err)
 	}
 	s.ClientStack = ""
-	s.ServerStack, s.Target = "", "unix:///tmp/x.sock"
+	s.ServerStack, s.Address = "", "unix:///tmp/x.sock"
 	if _, err := Resolve(s); err == nil || !strings.Contains(err.Error(), "TLS is for TCP") {
 		t.Errorf("a unix target over TLS: %v, want refused", err)
 	}
-	s.Target = "tcp://127.0.0.1:9"
+	s.Address = "tcp://127.0.0.1:9"
 	if r, err := Resolve(s); err != nil || r.Spec.Transport != spec.TLS {
 		t.Errorf("a tcp target over TLS: transport %q, %v; want tls", r.Spec.Transport, err)
 	}
@@ -74,12 +74,12 @@ func TestResolveQUIC(t *testing.T) {
 	if _, err := Resolve(g); err == nil || !strings.Contains(err.Error(), "grpc-proto has no HTTP/3 stack") {
 		t.Errorf("grpc-proto over quic: %v, want refused", err)
 	}
-	s.Target = "udp://127.0.0.1:9"
+	s.Address = "udp://127.0.0.1:9"
 	s.Transport = spec.TCP // the address says
 	if r, err := Resolve(s); err != nil || r.Spec.Transport != spec.QUIC {
 		t.Errorf("a udp target: transport %q, %v; want quic", r.Spec.Transport, err)
 	}
-	s.Transport, s.Target = spec.QUIC, "tcp://127.0.0.1:9"
+	s.Transport, s.Address = spec.QUIC, "tcp://127.0.0.1:9"
 	if _, err := Resolve(s); err == nil || !strings.Contains(err.Error(), "udp://HOST:PORT") {
 		t.Errorf("a tcp target over quic: %v, want refused", err)
 	}
@@ -112,11 +112,11 @@ func TestResolveTradeShape(t *testing.T) {
 		t.Errorf("a go-fasthttp-easyjson server, trade: original: %v, want refused by name", err)
 	}
 	// An outside target's server is not wirebench's to judge.
-	s.ServerStack, s.Target = "", "tcp://127.0.0.1:9"
+	s.ServerStack, s.Address = "", "tcp://127.0.0.1:9"
 	if _, err := Resolve(s); err != nil {
 		t.Errorf("an outside target, trade: original: %v", err)
 	}
-	s.Target, s.Params.Trade = "", contract.TradeCompact
+	s.Address, s.Params.Trade = "", contract.TradeCompact
 	s.Protocol, s.ServerStack = "connect-proto", ""
 	if _, err := Resolve(s); err != nil {
 		t.Errorf("connect-go, trade: compact: %v", err)

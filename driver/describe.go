@@ -39,7 +39,7 @@ func DescribeSpec(s spec.Spec) results.Benchmark {
 	b := results.Benchmark{
 		Name: s.Name(), Series: s.Series(), Group: s.RoundsGroup(s.ServerStack),
 		Protocol: s.Protocol, Transport: s.Transport, Workload: s.Workload,
-		Label: s.Label, Params: s.ParamMap(), Options: s.ClientOptions, ServerOptions: s.ServerOptions, Target: s.Target,
+		Label: s.Label, Params: s.ParamMap(), Options: s.ClientOptions, ServerOptions: s.ServerOptions, Address: s.Address,
 		Load: results.Load{Model: string(s.Load.Kind), Concurrency: s.Load.Concurrency,
 			Connections: s.Load.Connections, Rate: s.Load.Rate, Arrival: string(s.Load.Arrival)},
 		Mode: s.Mode, WarmupSeconds: s.Warmup.Seconds(), WarmupMaxSeconds: s.WarmupMax.Seconds(), KeepAliveSeconds: s.KeepAlive.Seconds(), IterationSeconds: s.IterationTime.Seconds(),

@@ -61,7 +61,7 @@ type Options struct {
 	// user: the server's certificate and key, and the CA its clients trust. When it
 	// has no server certificate, each server started gets a certificate made for it
 	// (transport.EphemeralTLS), and its clients trust that one alone. An outside
-	// --target over TLS needs TLS.CAPEM.
+	// --address over TLS needs TLS.CAPEM.
 	TLS transport.TLS
 
 	// pair is the namespaces of a group run with Hosts.Netns.

@@ -50,8 +50,8 @@ func checkSpec(h spec.Hosts, r control.Resolved) error {
 		return errors.New("a link is a TCP proxy or a veth: use tcp with --link")
 	case s.Transport == spec.QUIC && linkSetup(h, r) != nil:
 		return errors.New("a link's delay (and its rate without --netns) is a TCP proxy, which QUIC's UDP does not pass through: use --netns with a rate or loss alone (the veth's qdisc shapes UDP too)")
-	case s.Target != "" && (h.Server != "" || h.Netns):
-		return errors.New("an outside target has no server worker: drop --server-worker and --netns")
+	case s.Address != "" && (h.Server != "" || h.Netns):
+		return errors.New("an outside server has no server worker: drop --server-worker and --netns")
 	}
 	return nil
 }

@@ -49,8 +49,8 @@ func isolationFor(specs []spec.Spec, hosts spec.Hosts) (*isolation, error) {
 func outsideNote(specs []spec.Spec) string {
 	var outside []string
 	for _, s := range specs {
-		if s.Target != "" && !slices.Contains(outside, s.Target) {
-			outside = append(outside, s.Target)
+		if s.Address != "" && !slices.Contains(outside, s.Address) {
+			outside = append(outside, s.Address)
 		}
 	}
 	if len(outside) == 0 {

@@ -83,7 +83,7 @@ func TestJVMWorkerLinkFeature(t *testing.T) {
 			stream, err := w.Client.RunClient(ctx)
 			if err == nil {
 				err = stream.Send(&controlpb.ClientArgs{Arg: &controlpb.ClientArgs_Setup{Setup: &controlpb.ClientSetup{
-					Benchmark: control.BenchmarkMessage(res), Target: "tcp://127.0.0.1:1",
+					Benchmark: control.BenchmarkMessage(res), Address: "tcp://127.0.0.1:1",
 					Link: &controlpb.LinkProfile{DelayNanos: 1e6}}}})
 			}
 			if err == nil {

@@ -122,7 +122,7 @@ func oneProcessRefusal(r control.Resolved, h spec.Hosts) error {
 	switch {
 	case h.Server != "" || len(h.Clients) > 0 || h.LocalClients > 1 || h.Netns || !h.Link.IsZero():
 		return errors.New("one process: workers and a link place worker processes; one process has none")
-	case r.Spec.Target != "":
+	case r.Spec.Address != "":
 		return errors.New("one process: it serves its own targets, not an outside one")
 	case r.Spec.Secure():
 		return fmt.Errorf("one process: transport %s needs certificates, which one process does not make", r.Spec.Transport)

@@ -50,7 +50,7 @@ type target struct {
 	id string
 	// link is whether the clients call through a link process.
 	link bool
-	// addr is the address the clients call (the server's, or --target's).
+	// addr is the address the clients call (the server's, or --address's).
 	addr string
 	// tls is what the server and clients use over the "tls" and "quic" transports;
 	// zero otherwise.
@@ -125,7 +125,7 @@ func (t *target) open(res control.Resolved, opt Options, dir string) (err error)
 	t.sessions++
 	ctx, h := t.session, opt.Hosts
 	bm := control.BenchmarkMessage(res)
-	addr := res.Spec.Target
+	addr := res.Spec.Address
 	t.tls = transport.TLS{}
 	if res.Spec.Secure() {
 		t.tls = opt.TLS
@@ -150,7 +150,7 @@ func (t *target) open(res control.Resolved, opt Options, dir string) (err error)
 			return c.Explain(err)
 		}
 		if err = c.stream.Send(&controlpb.ClientArgs{Arg: &controlpb.ClientArgs_Setup{Setup: &controlpb.ClientSetup{
-			Benchmark: bm, Target: addr, ShareIndex: int32(i), ShareCount: int32(n), Link: lk,
+			Benchmark: bm, Address: addr, ShareIndex: int32(i), ShareCount: int32(n), Link: lk,
 			TlsCaPem: t.tls.CAPEM, TlsServerName: t.tls.ServerName}}}); err != nil {
 			return c.Explain(err)
 		}

@@ -151,7 +151,7 @@ func keepAliveCost(specs []spec.Spec, warmups []time.Duration, phase time.Durati
 
 // workerStarts is what starting sp's worker processes adds to a fork beyond
 // StartOverhead: for each side's process, ProcessStartOverhead and its launcher's
-// StartCost (a JVM's start and class loading). An outside server (spec.Spec.Target) is
+// StartCost (a JVM's start and class loading). An outside server (spec.Spec.Address) is
 // not started here; a stack that is not registered counts as nothing.
 func workerStarts(sp spec.Spec) time.Duration {
 	var d time.Duration
@@ -159,7 +159,7 @@ func workerStarts(sp spec.Spec) time.Duration {
 		name string
 		side protocol.Side
 	}{{sp.ServerStack, protocol.ServerSide}, {sp.ClientStack, protocol.ClientSide}} {
-		if sp.Target != "" && side.side == protocol.ServerSide {
+		if sp.Address != "" && side.side == protocol.ServerSide {
 			continue
 		}
 		st, err := protocol.LookupStack(sp.Protocol, side.name, side.side)

@@ -37,7 +37,7 @@ var benchmarkColumns = []csvColumn{
 	{"workload", func(b *results.Benchmark) string { return b.Workload }},
 	{"params", func(b *results.Benchmark) string { return results.ParamString(b.Params) }},
 	{"options", func(b *results.Benchmark) string { return mapString(b.Options) }},
-	{"target", func(b *results.Benchmark) string { return b.Target }},
+	{"address", func(b *results.Benchmark) string { return b.Address }},
 	{"call", func(b *results.Benchmark) string { return b.Call }},
 	{"load_model", func(b *results.Benchmark) string { return b.Load.Model }},
 	{"load_concurrency", func(b *results.Benchmark) string { return strconv.Itoa(b.Load.Concurrency) }},

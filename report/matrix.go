@@ -40,14 +40,14 @@ func matrixOperation(b *results.Benchmark) string {
 
 // matrixGrids sorts bs into grids. Only benchmarks with both a server and a client
 // stack of their own count: an in-process protocol (direct) runs its service in the
-// client, and an outside --target has no known server; capacity searches answer
+// client, and an outside --address has no known server; capacity searches answer
 // another question.
 func matrixGrids(bs []results.Benchmark, skips []results.SkippedPair) []*matrixGrid {
 	var grids []*matrixGrid
 	index := map[matrixKey]*matrixGrid{}
 	for i := range bs {
 		b := &bs[i]
-		if b.ServerStack == nil || b.ClientStack == nil || b.Transport == results.InProcess || b.Target != "" || b.Capacity != nil {
+		if b.ServerStack == nil || b.ClientStack == nil || b.Transport == results.InProcess || b.Address != "" || b.Capacity != nil {
 			continue
 		}
 		k := matrixKey{b.Protocol, b.Transport, matrixOperation(b)}

@@ -34,3 +34,29 @@ func TestStackFormerJVMArgs(t *testing.T) {
 		t.Errorf("runtime args %q, want [--max-old-space-size=4096]", now.RuntimeArgs)
 	}
 }
+
+// A benchmark's outside server's address is "address"; a file written before
+// 2026-11-29 calls it "target", read as the address and written again as "address".
+func TestBenchmarkFormerTarget(t *testing.T) {
+	var old Benchmark
+	if err := json.Unmarshal([]byte(`{"name": "grpc-proto/tcp/call/closed-c1", "protocol": "grpc-proto", "target": "tcp://127.0.0.1:50051", "call": "hi.Hi/Say"}`), &old); err != nil {
+		t.Fatal(err)
+	}
+	if old.Address != "tcp://127.0.0.1:50051" || old.Call != "hi.Hi/Say" {
+		t.Errorf("read address %q, call %q; want tcp://127.0.0.1:50051 and hi.Hi/Say", old.Address, old.Call)
+	}
+	b, err := json.Marshal(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := string(b); !strings.Contains(s, `"address":"tcp://127.0.0.1:50051"`) || strings.Contains(s, `"target"`) {
+		t.Errorf("written again: %s, want address and no target", s)
+	}
+	var now Benchmark
+	if err := json.Unmarshal([]byte(`{"name": "n", "address": "unix:///tmp/s.sock"}`), &now); err != nil {
+		t.Fatal(err)
+	}
+	if now.Address != "unix:///tmp/s.sock" {
+		t.Errorf("address %q, want unix:///tmp/s.sock", now.Address)
+	}
+}

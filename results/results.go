@@ -208,12 +208,13 @@ type Benchmark struct {
 	// Label tells apart benchmarks of one protocol that differ only by options
 	// (a suite target's label, e.g. "win-64KiB"); it is in Name after the protocol.
 	Label string `json:"label,omitempty"`
-	// Target is the address of an outside server, set when one was loaded
-	// instead of a server wirebench started.
-	Target string `json:"target,omitempty"`
+	// Address is the address of an outside server (spec.Spec.Address), set when one
+	// was loaded instead of a server wirebench started. Files written before
+	// 2026-11-29 call it "target", read as it (Benchmark.UnmarshalJSON).
+	Address string `json:"address,omitempty"`
 	// Call is the outside server's own method ("pkg.Service/Method") or endpoint
-	// ("GET /path") that was loaded at Target, when it was not wirebench's contract
-	// (the workload "call"); its series is named by Target and Call.
+	// ("GET /path") that was loaded at Address, when it was not wirebench's contract
+	// (the workload "call"); its series is named by Address and Call.
 	Call string `json:"call,omitempty"`
 	// ServerStack and ClientStack are the implementations of each side, with the
 	// tier of this run (tuned when options changed a library's defaults). For an

@@ -196,6 +196,9 @@ type benchmarkJSON struct {
 	// Trials are the forks under their name in schema_version 1 (and in run journals
 	// written before version 2), read only.
 	Trials []ForkResult `json:"trials,omitempty"`
+	// Target is the outside server's address under its name in files written before
+	// 2026-11-29, read only.
+	Target string `json:"target,omitempty"`
 }
 
 // benchmarkFields is Benchmark without its methods, so that encoding/json encodes
@@ -220,8 +223,9 @@ func (b Benchmark) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON reads b's warnings from warning_details, or, in a file written
 // before it, from their texts; takes its forks from "trials" in a file written
-// before they were called forks (schema_version 1); and brings a fork's error of
-// such a file to today's form (legacyFork).
+// before they were called forks (schema_version 1), and its address from "target"
+// in one written before it was called address (2026-11-29); and brings a fork's
+// error of such a file to today's form (legacyFork).
 func (b *Benchmark) UnmarshalJSON(data []byte) error {
 	var j benchmarkJSON
 	if err := json.Unmarshal(data, &j); err != nil {
@@ -230,6 +234,9 @@ func (b *Benchmark) UnmarshalJSON(data []byte) error {
 	*b = Benchmark(j.benchmarkFields)
 	if b.Forks == nil {
 		b.Forks = j.Trials
+	}
+	if b.Address == "" {
+		b.Address = j.Target
 	}
 	b.Warnings = j.WarningDetails
 	if b.Warnings == nil && j.Warnings != nil {

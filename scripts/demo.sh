@@ -23,7 +23,7 @@ for p in $protocols; do
     for _ in $(seq 100); do grep -q '^listening on ' "$fifo" && break; sleep 0.05; done
     addr=$(sed -n 's/^listening on //p' "$fifo")
     [ -n "$addr" ] || { echo "demo: $p server did not start:"; cat "$out/$p-$tr.server.log"; exit 1; }
-    if "$bin" call --protocol "$p" --target "$addr" demo >"$out/$p-$tr.txt" 2>&1; then
+    if "$bin" call --protocol "$p" --address "$addr" demo >"$out/$p-$tr.txt" 2>&1; then
       printf '%-11s over %-4s %-40s all operations answered, 9 workloads verified\n' "$p" "$tr" "$addr"
     else
       printf '%-11s over %-4s %-40s FAILED:\n' "$p" "$tr" "$addr"; tail -5 "$out/$p-$tr.txt"; exit 1

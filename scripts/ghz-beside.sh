@@ -29,7 +29,7 @@ print(f"ghz:       {r['count']} calls ({ok} OK) in {r['total']/1e9:.1f} s, {r['r
 PY
 # wirebench: the client worker's CPU per call, measured over the iterations only.
 "$bin/wirebench" bench --insecure --proto "$proto" --call helloworld.Greeter.SayHello --data '{"name":"g"}' \
-  -c 50 --connections 1 --target grpc://127.0.0.1:50051 --server-cpus 0 --client-cpus 1 \
+  -c 50 --connections 1 --address grpc://127.0.0.1:50051 --server-cpus 0 --client-cpus 1 \
   --warmup 2s --iterations 4 --duration "$((secs / 4))s" --forks 1 -q --no-store --json "$tmp/wb.json" >/dev/null
 python3 - "$tmp/wb.json" <<'PY'
 import json, sys

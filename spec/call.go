@@ -22,7 +22,7 @@ const (
 // (docs/your-service.md). It is data only, sent to the client workers as JSON
 // (control.BenchmarkMessage): the schema travels as a serialized FileDescriptorSet,
 // so a worker reads no file and asks no reflection service of its own. A benchmark
-// with a Call runs the workload CallWorkload against Spec.Target.
+// with a Call runs the workload CallWorkload against Spec.Address.
 type Call struct {
 	// Kind is CallRPC or CallHTTP.
 	Kind string `json:"kind"`
@@ -91,17 +91,17 @@ func (c *Call) Validate() error {
 	return nil
 }
 
-// checkCall says what is wrong between a spec's Call, its target and its workload.
+// checkCall says what is wrong between a spec's Call and its workload.
 func (s Spec) checkCall() error {
 	switch {
 	case s.Call == nil && s.Workload == CallWorkload:
-		return bad("workload", "%s is an outside server's own method or endpoint: give the call (--call, or --target http://...)", CallWorkload)
+		return bad("workload", "%s is an outside server's own method or endpoint: give the call (--call, or --address http://...)", CallWorkload)
 	case s.Call == nil:
 		return nil
 	case s.Workload != CallWorkload:
 		return bad("workload", "an outside call runs the workload %s, not %s", CallWorkload, s.Workload)
 	}
-	// Its target is checked where the target is known: a client worker is sent the
+	// Its address is checked where it is known: a client worker is sent the
 	// address apart from the spec.
 	if err := s.Call.Validate(); err != nil {
 		return bad("call", "%v", err)

@@ -31,6 +31,9 @@ type Key struct {
 	// the suite reader answers with "did you mean KEY?"; the flag's name, with
 	// underscores, is one without being listed.
 	Also []string
+	// OldKey is the key's former name, still read as it with a note naming the file,
+	// line and new key, as a setting's (Setting.OldKey); "" for none.
+	OldKey string
 }
 
 // Aliases are the names the suite reader takes for a mistyped k: its Also, and its
@@ -41,6 +44,23 @@ func (k Key) Aliases() []string {
 		out = append(out, f)
 	}
 	return out
+}
+
+// RenamedKey returns the key that key is the former name of: a setting's
+// (Setting.OldKey) or another key's (Key.OldKey); "" when it is none's. Where the
+// new key is valid, the suite reader reads the former as it, with a note.
+func RenamedKey(key string) string {
+	if st := RenamedSetting(key); st != nil {
+		return st.Key
+	}
+	for _, table := range [][]Key{FileKeys, TargetKeys, OutsideKeys, WorkloadKeys, WorkersKeys, LoadKeys} {
+		for _, k := range table {
+			if k.OldKey != "" && k.OldKey == key {
+				return k.Key
+			}
+		}
+	}
+	return ""
 }
 
 // KeyNames returns the keys of a table, in its order.
@@ -70,7 +90,7 @@ var FileKeys = []Key{
 // "valid:" list.
 var TargetKeys = []Key{
 	{Key: "protocol", Flag: "protocol", Short: 'p',
-		Help: "Protocol to benchmark (see 'wirebench list'); required but with an outside target of its own scheme (grpc://, http://)."},
+		Help: "Protocol to benchmark (see 'wirebench list'); required but with an outside server's URL of its own scheme (grpc://, http://)."},
 	{Key: "server_stack", Flag: "server-stack", Also: []string{"stack", "stacks", "server_stacks"},
 		Help: "Server stack (default: the protocol's production stack; see 'wirebench list')."},
 	{Key: "client_stack", Flag: "client-stack", Also: []string{"client_stacks"},
@@ -80,8 +100,10 @@ var TargetKeys = []Key{
 		Help: "Transport between client and server: tcp (loopback), unix, tls (tcp with TLS 1.3, as --tls), or quic (UDP with TLS 1.3, for HTTP/3 stacks only)."},
 	{Key: "tls", Flag: "tls",
 		Help: "TLS 1.3 between client and server (--transport tls): a certificate is made for each server started, unless --tls-bench-cert gives one; the handshake is made when a connection opens (see the connect workload for its cost). --transport quic has TLS 1.3 always."},
-	// An outside server of the contract; bench gives it as --target tcp://HOST:PORT.
-	{Key: "address"},
+	// An outside server's address: one of the contract here (tcp://, unix://, udp://),
+	// and bench's --address, which takes an outside call's URL (the key url) too.
+	{Key: "address", Flag: "address", Short: 'a',
+		Help: "Load this running server instead of starting one: one of the contract, tcp://HOST:PORT, unix:///PATH, or udp://HOST:PORT (HTTP/3); or anyone's own method with --call (grpc://HOST:PORT, grpcs://, or http(s)://HOST:PORT for Connect and gRPC-Web), or an HTTP endpoint, http(s)://HOST:PORT/PATH (docs/your-service.md). Formerly --target (-t), still read with a note."},
 	{Key: "options", Flag: "option", Also: []string{"client_options"},
 		Help: "Client stack option KEY=VALUE (repeatable); any option makes the client's tier tuned."},
 	{Key: "server_options", Flag: "server-option",
@@ -89,14 +111,15 @@ var TargetKeys = []Key{
 }
 
 // OutsideKeys are a target entry's keys of an outside server's own call
-// (docs/your-service.md): target, a URL (grpc://, grpcs://, http://, https://), and
-// the call's keys, named as bench's flags. Such a target runs the workload call.
-// --proto, --import-paths and --data-file are the message workload's files too.
+// (docs/your-service.md): url, the server's URL (grpc://, grpcs://, http://,
+// https://; bench's --address), and the call's keys, named as bench's flags. Such a
+// target runs the workload call. --proto, --import-paths and --data-file are the
+// message workload's files too.
 var OutsideKeys = []Key{
-	{Key: "target", Flag: "target", Short: 't',
-		Help: "Load this running server instead of starting one: one of the contract, tcp://HOST:PORT, unix:///PATH, or udp://HOST:PORT (HTTP/3); or anyone's own method with --call (grpc://HOST:PORT, grpcs://, or http(s)://HOST:PORT for Connect and gRPC-Web), or an HTTP endpoint, http(s)://HOST:PORT/PATH (docs/your-service.md)."},
+	// Formerly target, a word that names the compared thing too (2026-11-29).
+	{Key: "url", OldKey: "target"},
 	{Key: "call", Flag: "call",
-		Help: "Call this method of an outside server (--target grpc://HOST:PORT, or http://HOST:PORT with -p connect-proto, connect-json or grpc-web): package.Service/Method, as ghz's --call."},
+		Help: "Call this method of an outside server (--address grpc://HOST:PORT, or http://HOST:PORT with -p connect-proto, connect-json or grpc-web): package.Service/Method, as ghz's --call."},
 	{Key: "proto", Flag: "proto",
 		Help: "The .proto file(s) of --call's method, compiled at run time (no protoc needed; without --proto or --protoset the server's reflection service is asked), or the one .proto of --message with -w message."},
 	{Key: "import_paths", Flag: "import-paths",
@@ -112,7 +135,7 @@ var OutsideKeys = []Key{
 	{Key: "expect", Flag: "expect",
 		Help: "JSON every reply must contain (a subset: objects by key, arrays by index); a reply that does not is a wrong answer."},
 	{Key: "http_method", Flag: "method",
-		Help: "The HTTP method of an HTTP endpoint (--target http://HOST:PORT/PATH); GET, or POST with --body."},
+		Help: "The HTTP method of an HTTP endpoint (--address http://HOST:PORT/PATH); GET, or POST with --body."},
 	{Key: "headers", Flag: "header", Short: 'H',
 		Help: "A header of every HTTP call (repeatable)."},
 	{Key: "body", Flag: "body",

@@ -26,8 +26,10 @@ func (s Spec) Series() string {
 	}
 	if s.Call != nil {
 		// An outside server's series is its own: named by its address and call, never
-		// merged with wirebench's servers of the same protocol and workload.
-		_, addr, _ := strings.Cut(s.Target, "://")
+		// merged with wirebench's servers of the same protocol and workload. The tag
+		// keeps its first name, target=, so that the series stays the one recorded
+		// (history, baselines) before the address was called an address (2026-11-29).
+		_, addr, _ := strings.Cut(s.Address, "://")
 		tags = append(tags, "target="+strings.ReplaceAll(addr, "/", "."), "call="+s.Call.Name())
 	}
 	if s.ServerStack != "" {

@@ -42,7 +42,7 @@ func TestRoundsGroup(t *testing.T) {
 func TestNameOfAnOutsideCall(t *testing.T) {
 	s := Default()
 	s.Protocol, s.Transport, s.Workload = "grpc-proto", TCP, CallWorkload
-	s.Target = "tcp://127.0.0.1:50051"
+	s.Address = "tcp://127.0.0.1:50051"
 	s.Call = &Call{Kind: CallRPC, Method: "helloworld.Greeter/SayHello", Schema: []byte{0}}
 	if got, want := s.Name(), "grpc-proto[target=127.0.0.1:50051,call=helloworld.Greeter.SayHello]/tcp/call/closed-c50"; got != want {
 		t.Errorf("Name() = %q, want %q", got, want)

@@ -92,7 +92,7 @@ type Setting struct {
 	// OldKey and OldFlag are the setting's former suite key and flag, still read so
 	// that users' suite files and scripts keep working: the suite reader and the
 	// command line each say, once, that the old name is deprecated and name the new
-	// one (RenamedSetting). "" for none.
+	// one (RenamedSetting, RenamedKey). "" for none.
 	OldKey, OldFlag string
 	// Alternative names the setting this one excludes: an iteration lasts a duration
 	// or a number of ops. The zero value of either means "not chosen".

@@ -37,10 +37,11 @@ type Spec struct {
 	// on both sides, "quic" for QUIC over UDP (HTTP/3's; TLS 1.3 always), "inproc"
 	// for in-process ones.
 	Transport string
-	// Target, when set, is an outside server to load (tcp://HOST:PORT or
-	// unix:///PATH): no server worker is started.
-	Target string
-	// Call, when set, is the outside call made at Target (a user's own method or
+	// Address, when set, is the address of an outside server to load (tcp://HOST:PORT,
+	// unix:///PATH or udp://HOST:PORT): no server worker is started. The suite key
+	// address (or a url's host), bench's --address (formerly Target, --target).
+	Address string
+	// Call, when set, is the outside call made at Address (a user's own method or
 	// endpoint, not the contract), under the workload CallWorkload.
 	Call *Call
 	// Workload is a contract workload name and Params its parameters.
@@ -103,14 +104,14 @@ const (
 // WorkersKey is what must be equal for two benchmarks' workers to be the same
 // processes, one benchmark after the other (WorkersPerFork): the stacks on both
 // sides and the protocol and transport between them, where they run (pinning,
-// shape, an outside target), their runtime options, and how they are kept apart; ""
+// shape, an outside server's address), their runtime options, and how they are kept apart; ""
 // for a benchmark whose workers serve it alone (WorkersPerGroup).
 func (s Spec) WorkersKey() string {
 	if s.Workers != WorkersPerFork {
 		return ""
 	}
 	server, client := s.Pinning()
-	return fmt.Sprintf("%s|%s|%s|%s|%q|%v|%v|%s|%s|%q", s.Protocol, s.ServerStack, s.ClientStack, s.Transport, s.Target,
+	return fmt.Sprintf("%s|%s|%s|%s|%q|%v|%v|%s|%s|%q", s.Protocol, s.ServerStack, s.ClientStack, s.Transport, s.Address,
 		server, client, s.Shape, s.Isolation, s.RuntimeArgs)
 }
 

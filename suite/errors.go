@@ -9,8 +9,6 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
-
-	"github.com/wirebench/wirebench/spec"
 )
 
 // Error is one problem in a suite file, at the position of the key or value it is about.
@@ -39,29 +37,34 @@ type checker struct {
 	file string
 	errs []*Error
 	seen map[Error]bool
-	// old are the lines each former setting key was used on, in file order, by key.
-	old     map[*spec.Setting][]int
-	oldKeys []*spec.Setting // old's keys in the order first met
+	// old are the lines each former key was used on, in file order, by the rename.
+	old     map[rename][]int
+	oldKeys []rename // old's keys in the order first met
 }
 
-// renamed records that key k is a former name of st's key (read as st.Key).
-func (c *checker) renamed(k *yaml.Node, st *spec.Setting) {
+// rename is a former key (a setting's, spec.Setting.OldKey, or another's,
+// spec.Key.OldKey) and the key it is now.
+type rename struct{ old, now string }
+
+// renamed records that key k is a former name of key now (read as now).
+func (c *checker) renamed(k *yaml.Node, now string) {
 	if c.old == nil {
-		c.old = map[*spec.Setting][]int{}
+		c.old = map[rename][]int{}
 	}
-	if _, seen := c.old[st]; !seen {
-		c.oldKeys = append(c.oldKeys, st)
+	r := rename{k.Value, now}
+	if _, seen := c.old[r]; !seen {
+		c.oldKeys = append(c.oldKeys, r)
 	}
-	c.old[st] = append(c.old[st], k.Line)
+	c.old[r] = append(c.old[r], k.Line)
 }
 
 // notes are what the file should change though it was read: one line per former
-// setting key it uses, at its first use, with the lines of the others.
+// key it uses, at its first use, with the lines of the others.
 func (c *checker) notes() []string {
 	var out []string
-	for _, st := range c.oldKeys {
-		lines := c.old[st]
-		note := fmt.Sprintf("%s:%d: %q is deprecated: it is %q now (read as %s)", c.file, lines[0], st.OldKey, st.Key, st.Key)
+	for _, r := range c.oldKeys {
+		lines := c.old[r]
+		note := fmt.Sprintf("%s:%d: %q is deprecated: it is %q now (read as %s)", c.file, lines[0], r.old, r.now, r.now)
 		if len(lines) > 1 {
 			var more []string
 			for _, l := range lines[1:] {

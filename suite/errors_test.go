@@ -76,7 +76,7 @@ var errorCases = []struct {
 		|  - protocol: grpc-proto
 		|    transport: unix
 		|workloads: [person.get]`,
-		`t.yaml:4:5: unknown key "transport" in targets[1] (valid: protocol, server_stack, client_stack, label, transports, tls, address, options, server_options, target, call, proto, import_paths, protoset, data, data_file, metadata, expect, http_method, headers, body, {settings}, load); did you mean transports?`},
+		`t.yaml:4:5: unknown key "transport" in targets[1] (valid: protocol, server_stack, client_stack, label, transports, tls, address, options, server_options, url, call, proto, import_paths, protoset, data, data_file, metadata, expect, http_method, headers, body, {settings}, load); did you mean transports?`},
 	{"unknown key in a workload", `
 		|targets: [direct]
 		|workloads:

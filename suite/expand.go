@@ -105,7 +105,7 @@ func differ(first, later origin) (at, firstAt *yaml.Node) {
 func benchmark(t *target, transport, serverStack, clientStack string, w *contract.Workload, p contract.Params, lp loadPoint, s settings) Benchmark {
 	sp := spec.Default()
 	sp.Protocol, sp.ServerStack, sp.ClientStack, sp.Label = t.proto.Name, serverStack, clientStack, t.label
-	sp.Transport, sp.Target, sp.Workload, sp.Params = transport, t.address, w.Name, p
+	sp.Transport, sp.Address, sp.Workload, sp.Params = transport, t.address, w.Name, p
 	sp.Call = t.call
 	sp.ClientOptions, sp.ServerOptions = cloneMap(t.options), cloneMap(t.serverOptions)
 	sp.Load, sp.Capacity = lp.model, lp.capacity

@@ -133,7 +133,7 @@ func TestOverrides(t *testing.T) {
 	var got []row
 	for _, b := range s.Benchmarks {
 		sp := b.Spec
-		got = append(got, row{b.Name, sp.Warmup, sp.Iterations, sp.Forks, sp.IterationTime, sp.IterationOps, sp.Mode, sp.Target, sp.Transport})
+		got = append(got, row{b.Name, sp.Warmup, sp.Iterations, sp.Forks, sp.IterationTime, sp.IterationOps, sp.Mode, sp.Address, sp.Transport})
 		if sp.ServerCPUs != nil || !slices.Equal(sp.ClientCPUs, []int{0, 1}) || sp.DataSize != 100 {
 			t.Errorf("%s: cpus %v %v, data size %d: defaults not applied", b.Name, sp.ServerCPUs, sp.ClientCPUs, sp.DataSize)
 		}

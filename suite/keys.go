@@ -41,6 +41,9 @@ func newPlace(where string, settings bool, tables ...[]spec.Key) *place {
 			for _, a := range k.Aliases() {
 				p.aliases[a] = append(p.aliases[a], k.Key)
 			}
+			if k.OldKey != "" { // read as k.Key here (checker.fields); a hint elsewhere
+				p.aliases[k.OldKey] = append(p.aliases[k.OldKey], k.Key)
+			}
 		}
 	}
 	if !settings {

@@ -16,44 +16,45 @@ import (
 )
 
 // outsideKeys are a target entry's keys of an outside server's own call
-// (spec.OutsideKeys): target, then the call's.
+// (spec.OutsideKeys): url, then the call's.
 var outsideKeys = spec.KeyNames(spec.OutsideKeys)
 
-// readOutside reads a target entry's outside call, when it has target:. Its schema
+// readOutside reads a target entry's outside call, when it has url: (formerly
+// target:, read as url: by checker.fields). Its schema
 // comes from proto or protoset (a suite asks no reflection service while it is
 // read); paths are relative to the suite's file.
 func (c *checker) readOutside(t *target, fs map[string]field) {
-	f, ok := fs["target"]
+	f, ok := fs["url"]
 	if !ok {
 		for _, k := range outsideKeys[1:] {
 			if g, ok := fs[k]; ok {
-				c.at(g.key, "%s: a key of an outside server's call; give its URL too, target: grpc://HOST:PORT or http://HOST:PORT/PATH", k)
+				c.at(g.key, "%s: a key of an outside server's call; give its URL too, url: grpc://HOST:PORT or http://HOST:PORT/PATH", k)
 				return
 			}
 		}
 		return
 	}
 	if g, ok := fs["address"]; ok {
-		c.at(g.key, "address: a target with target: (a URL) has its address there")
+		c.at(g.key, "address: a target with url: has its address there")
 		return
 	}
 	if g, ok := fs["transports"]; ok {
 		c.at(g.key, "transports: an outside target's transport is its URL's (grpcs:// and https:// are tls)")
 		return
 	}
-	raw, ok := c.str("target", f.val)
+	raw, ok := c.str("url", f.val)
 	if !ok {
 		return
 	}
 	at := resolve(f.val)
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" {
-		c.at(at, "target: %q, want grpc://HOST:PORT, grpcs://, http://HOST:PORT/PATH or https://", raw)
+		c.at(at, "url: %q, want grpc://HOST:PORT, grpcs://, http://HOST:PORT/PATH or https://", raw)
 		return
 	}
 	host := u.Host
 	if _, _, err := net.SplitHostPort(host); err != nil {
-		c.at(at, "target: %q: give the port", raw)
+		c.at(at, "url: %q: give the port", raw)
 		return
 	}
 	tr := "tcp"
@@ -62,7 +63,7 @@ func (c *checker) readOutside(t *target, fs map[string]field) {
 		tr = "tls"
 	case "grpc", "http":
 	default:
-		c.at(at, "target: %q, want grpc://, grpcs://, http:// or https://", raw)
+		c.at(at, "url: %q, want grpc://, grpcs://, http:// or https://", raw)
 		return
 	}
 	t.address, t.transports, t.transportNodes = "tcp://"+host, []string{tr}, []*yaml.Node{at}
@@ -90,7 +91,7 @@ func (c *checker) readOutside(t *target, fs map[string]field) {
 	method, _, hasCall := get("call")
 	if !hasCall {
 		if u.Scheme != "http" && u.Scheme != "https" {
-			c.at(f.key, "target %s: give the method, call: package.Service/Method", raw)
+			c.at(f.key, "url %s: give the method, call: package.Service/Method", raw)
 			return
 		}
 		c.readHTTPCall(t, fs, u.RequestURI(), expect, path)
@@ -110,7 +111,7 @@ func (c *checker) readOutside(t *target, fs map[string]field) {
 		}
 	}
 	if src.Empty() {
-		c.at(f.key, "target %s: give the method's schema, proto: FILE or protoset: FILE (a suite asks no reflection service)", raw)
+		c.at(f.key, "url %s: give the method's schema, proto: FILE or protoset: FILE (a suite asks no reflection service)", raw)
 		return
 	}
 	name, schema, from, err := outside.Schema(context.Background(), src, method, nil)

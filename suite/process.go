@@ -54,7 +54,7 @@ func (c *checker) readProcess(s *Suite, f field, doc *yaml.Node) {
 			add("warmup_max: the warm-up in one process is fixed")
 		case sp.Secure():
 			add("transport %s: one process makes no certificates", sp.Transport)
-		case sp.Target != "":
+		case sp.Address != "":
 			add("address: one process serves its own targets")
 		}
 		for _, side := range []protocol.Side{protocol.ServerSide, protocol.ClientSide} {

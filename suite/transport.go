@@ -18,7 +18,7 @@ func (s *Suite) SetTransport(t string, tlsOnly bool) error {
 	return s.rewrite(func(b *Benchmark) error {
 		sp := &b.Spec
 		switch {
-		case sp.Transport == spec.InProc || sp.Target != "":
+		case sp.Transport == spec.InProc || sp.Address != "":
 			return nil
 		case tlsOnly && sp.Transport != spec.TCP:
 			return nil

@@ -75,13 +75,17 @@ func (c *checker) fields(n *yaml.Node, where string, valid []string, hint func(s
 			continue
 		}
 		name := k.Value
-		if st := spec.RenamedSetting(name); st != nil && slices.Contains(valid, st.Key) {
-			name = st.Key // a former name, read as today's (checker.renamed)
-			c.renamed(k, st)
+		if now := spec.RenamedKey(name); now != "" && slices.Contains(valid, now) {
+			name = now // a former name, read as today's (checker.renamed)
+			c.renamed(k, now)
 		}
 		if first, dup := out[name]; dup {
 			if name != k.Value || first.key.Value != name {
-				c.at(k, "key %q in %s sets %s again (first at line %d, as %q): %s is its former name", k.Value, where, name, first.key.Line, first.key.Value, spec.LookupSetting(name).OldKey)
+				old := k.Value
+				if old == name {
+					old = first.key.Value
+				}
+				c.at(k, "key %q in %s sets %s again (first at line %d, as %q): %s is its former name", k.Value, where, name, first.key.Line, first.key.Value, old)
 			} else {
 				c.at(k, "key %q repeated in %s (first at line %d)", k.Value, where, first.key.Line)
 			}

@@ -412,7 +412,7 @@ func clientsFor(o *options, proto, addr string, n int) []client {
 	iter := (o.duration / 4).String()
 	wirebench := func(tool string, extra ...string) client {
 		out := filepath.Join(o.workDir, fmt.Sprintf("%s-%s-%d.json", tool, proto, n))
-		args := append([]string{o.bin, "bench", "-p", wireProtocol(proto), "--target", "tcp://" + addr}, extra...)
+		args := append([]string{o.bin, "bench", "-p", wireProtocol(proto), "--address", "tcp://" + addr}, extra...)
 		return client{tool: tool, json: out, args: append(args, "-w", "person.get", "-c", strconv.Itoa(n),
 			"--warmup", "0", "-d", iter, "-i", "4", "--client-cpus", strconv.Itoa(o.clientCPU), "-q", "--json", out)}
 	}

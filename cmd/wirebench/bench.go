@@ -38,7 +38,7 @@ type targetFlags struct {
 	ServerStack string `help:"${help_server_stack}"`
 	ClientStack string `help:"${help_client_stack}"`
 	Transport   string `default:"${transport}" enum:"tcp,unix,tls,quic" help:"${help_transport}"`
-	Target      string `short:"t" help:"${help_target}"`
+	Address     string `short:"a" help:"${help_address}"`
 	Workload    string `short:"w" default:"${workload}" help:"${help_workload}"`
 
 	Payload    *units.Size `help:"${help_payload}"`
@@ -66,6 +66,23 @@ type targetFlags struct {
 	recordFlags
 	benchTLSFlags
 	outsideFlags
+	formerAddress
+	// addressNote is the note of a former name of --address, said with the settings'
+	// (start); "" when --address was given as such.
+	addressNote string
+}
+
+// readAddress reads --address from its former name (--target), when that was given,
+// keeping the note that says so; once read, it is --address.
+func (c *targetFlags) readAddress() error {
+	addr, note, err := c.formerAddress.address(c.Address, false)
+	if err != nil {
+		return err
+	}
+	if note != "" {
+		c.Address, c.formerAddress.Target, c.addressNote = addr, "", note
+	}
+	return nil
 }
 
 type benchCmd struct {
@@ -130,6 +147,9 @@ func (c *benchCmd) spec() (control.Resolved, error) {
 // value is a usage error naming the flag's setting. A lone benchmark has no group to
 // interleave with, so it is measured sequentially.
 func (c *targetFlags) resolve(m load.Model, plan func(*spec.Spec)) (control.Resolved, error) {
+	if err := c.readAddress(); err != nil {
+		return control.Resolved{}, err
+	}
 	w, err := contract.LookupWorkload(c.Workload)
 	if c.call != nil {
 		w, err = contract.CallWorkload, nil // an outside call runs its own workload
@@ -138,7 +158,7 @@ func (c *targetFlags) resolve(m load.Model, plan func(*spec.Spec)) (control.Reso
 		return control.Resolved{}, usageError{err}
 	}
 	s := spec.Default()
-	s.Protocol, s.ServerStack, s.ClientStack, s.Transport, s.Target = c.Protocol, c.ServerStack, c.ClientStack, c.Transport, c.Target
+	s.Protocol, s.ServerStack, s.ClientStack, s.Transport, s.Address = c.Protocol, c.ServerStack, c.ClientStack, c.Transport, c.Address
 	s.Call = c.call
 	if c.TLS || c.Transport == spec.TLS {
 		switch c.Transport {
@@ -265,7 +285,7 @@ func (c *benchCmd) Run(e *env, kctx *kong.Context) error {
 		return err
 	}
 	if sp.Call != nil {
-		fmt.Fprintf(progress, "wirebench: %s at %s\n", outsideSummary(sp.Call), sp.Target)
+		fmt.Fprintf(progress, "wirebench: %s at %s\n", outsideSummary(sp.Call), sp.Address)
 	}
 	metrics, err := startMetrics(e, c.MetricsAddr)
 	if err != nil {
@@ -345,17 +365,17 @@ func (c *benchCmd) runPlanned(e *env, sp spec.Spec, hosts spec.Hosts, tc transpo
 	return out.Results, errors.Join(err, failed)
 }
 
-// checkTarget calls Stats at the spec's outside server (--target), if any, with the
+// checkTarget calls Stats at the spec's outside server (--address), if any, with the
 // protocol's Go client before any worker starts: when the call fails and the server
 // there speaks another protocol, that is a usage error said in one line (mismatch),
 // rather than a run whose every call fails or a client that waits for an answer in
 // its own framing. A TLS or QUIC target, or a protocol without a Go client, is not
 // checked.
 func checkTarget(ctx context.Context, sp spec.Spec) error {
-	if sp.Target == "" || sp.Call != nil || (sp.Transport != spec.TCP && sp.Transport != spec.Unix) {
+	if sp.Address == "" || sp.Call != nil || (sp.Transport != spec.TCP && sp.Transport != spec.Unix) {
 		return nil
 	}
-	target, err := transport.Parse(sp.Target)
+	target, err := transport.Parse(sp.Address)
 	if err != nil {
 		return nil // Resolve has checked it
 	}
@@ -378,6 +398,9 @@ func checkTarget(ctx context.Context, sp spec.Spec) error {
 func (c *targetFlags) start(e *env, what string) (io.Writer, error) {
 	for _, note := range c.settings.deprecated() {
 		fmt.Fprintf(e.stderr, "wirebench: %s\n", note)
+	}
+	if c.addressNote != "" {
+		fmt.Fprintf(e.stderr, "wirebench: %s\n", c.addressNote)
 	}
 	progress := io.Writer(e.stderr)
 	if c.Quiet {

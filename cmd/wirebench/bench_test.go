@@ -87,13 +87,13 @@ func TestBenchEveryProtocol(t *testing.T) {
 	}
 }
 
-// --target loads a server wirebench did not start.
-func TestBenchTarget(t *testing.T) {
+// --address loads a server wirebench did not start.
+func TestBenchAddress(t *testing.T) {
 	srv, addr := startServe(t, nil, "--protocol", "http-json", "--listen", "tcp://127.0.0.1:0")
 	defer srv.Process.Kill()
-	code, stdout, stderr := runBench(t, "--protocol", "http-json", "--target", addr, "-c", "2", "--warmup", "0", "-d", "200ms", "-i", "1", "-q")
+	code, stdout, stderr := runBench(t, "--protocol", "http-json", "--address", addr, "-c", "2", "--warmup", "0", "-d", "200ms", "-i", "1", "-q")
 	if code != 0 || !strings.Contains(stdout, "server n/a") {
-		t.Errorf("bench --target: exit %d, want 0 and no server figures\n%s%s", code, stdout, stderr)
+		t.Errorf("bench --address: exit %d, want 0 and no server figures\n%s%s", code, stdout, stderr)
 	}
 }
 
@@ -112,7 +112,7 @@ func TestBenchUsageErrors(t *testing.T) {
 		{[]string{"-p", "direct", "-c", "2", "--connections", "3"}, "connections 3"},
 		{[]string{"-p", "direct", "--rate=-5"}, "rate -5"},
 		{[]string{"-p", "direct", "-w", "echo", "--payload", "1TiB"}, "payload"},
-		{[]string{"-p", "direct", "--target", "tcp://127.0.0.1:1"}, "in-process"},
+		{[]string{"-p", "direct", "--address", "tcp://127.0.0.1:1"}, "in-process"},
 		{[]string{"-p", "http-json", "--option", "novalue"}, "KEY=VALUE"},
 		{[]string{"-p", "http-json", "--server-cpus", "9-3"}, "--server-cpus"},
 		{[]string{"-p", "http-json", "-i", "0"}, "--iterations"},

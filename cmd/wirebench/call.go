@@ -19,7 +19,7 @@ import (
 
 type callCmd struct {
 	Protocol       string        `short:"p" required:"" help:"Protocol the server speaks (see 'wirebench list')."`
-	Target         string        `short:"t" env:"WIREBENCH_TARGET" help:"Server address: tcp://HOST:PORT or unix:///PATH (not needed for direct)."`
+	Address        string        `short:"a" env:"WIREBENCH_ADDRESS" placeholder:"ADDR" help:"Server address: tcp://HOST:PORT or unix:///PATH (not needed for direct). Formerly --target (-t) and WIREBENCH_TARGET, still read with a note."`
 	Operation      string        `arg:"" help:"One of: ${operations}, or demo to call each once."`
 	ID             int64         `default:"1" help:"person.get, person.links: the person id."`
 	Payload        string        `help:"echo: the size of a generated payload (e.g. 1KiB), as bench's --payload; default: the text of --payload-text."`
@@ -31,6 +31,7 @@ type callCmd struct {
 	Timeout        time.Duration `default:"${call_timeout}" help:"Deadline of each call."`
 	MaxMessageSize units.Size    `default:"${max_message_size}" help:"Largest response accepted."`
 	dataFlags
+	formerAddress
 }
 
 // operation calls one Service operation with the command's arguments and returns the
@@ -121,6 +122,14 @@ func (c *callCmd) Run(e *env) error {
 	if err != nil {
 		return usageError{err}
 	}
+	addr, note, err := c.formerAddress.address(c.Address, true)
+	if err != nil {
+		return err
+	}
+	if note != "" {
+		fmt.Fprintf(e.stderr, "wirebench: %s\n", note)
+	}
+	c.Address = addr
 	demo := strings.EqualFold(c.Operation, "demo")
 	op, former, ok := lookupOperation(c.Operation)
 	if !ok && !demo {
@@ -148,10 +157,10 @@ func (c *callCmd) Run(e *env) error {
 	if p.InProcess {
 		cfg.Local = contract.NewReference(ds)
 	} else {
-		if c.Target == "" {
-			return usagef("--target (or WIREBENCH_TARGET) is required: the address the server printed, e.g. tcp://127.0.0.1:8080")
+		if c.Address == "" {
+			return usagef("--address (or WIREBENCH_ADDRESS) is required: the address the server printed, e.g. tcp://127.0.0.1:8080")
 		}
-		if cfg.Target, err = transport.Parse(c.Target); err != nil {
+		if cfg.Target, err = transport.Parse(c.Address); err != nil {
 			return usageError{err}
 		}
 	}
@@ -224,10 +233,10 @@ func (c *callCmd) demo(e *env, target transport.Addr, s contract.Service, ds *co
 }
 
 func (c *callCmd) targetName() string {
-	if c.Target == "" {
+	if c.Address == "" {
 		return "the in-process service"
 	}
-	return c.Target
+	return c.Address
 }
 
 // explain adds what to do to the errors users meet most: nobody there, no answer in
@@ -241,7 +250,7 @@ func (c *callCmd) explain(ctx context.Context, target transport.Addr, err error)
 	switch {
 	case errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.ENOENT):
 		return fmt.Errorf("%w\nis a server running there? start one with: wirebench serve --protocol %s --listen %s",
-			err, c.Protocol, c.Target)
+			err, c.Protocol, c.Address)
 	case errors.Is(err, context.DeadlineExceeded):
 		return fmt.Errorf("%w (no answer within --timeout %s)", err, c.Timeout)
 	}

@@ -188,8 +188,9 @@ func TestBenchTransportTLS(t *testing.T) {
 	}
 }
 
-// Each short flag means one long flag in every command: -t is --target (bench's
-// --forks has none), -f is --format (run's --filter has none).
+// Each short flag means one long flag in every command: -a is --address (and -t its
+// former name, --target, hidden; bench's --forks has none), -f is --format (run's
+// --filter has none).
 func TestOneShortFlagVocabulary(t *testing.T) {
 	parser, err := kong.New(newCLI(), kong.Vars(cliVars()))
 	if err != nil {
@@ -213,15 +214,15 @@ func TestOneShortFlagVocabulary(t *testing.T) {
 		}
 	}
 	walk(parser.Model.Node)
-	for short, long := range map[rune]string{'t': "target", 'f': "format", 'v': "version"} {
+	for short, long := range map[rune]string{'a': "address", 't': "target", 'f': "format", 'v': "version"} {
 		if meaning[short] != long {
 			t.Errorf("-%c is --%s, want --%s", short, meaning[short], long)
 		}
 	}
-	// bench -t is --target, as in call and conform.
-	got, err := benchSpec(t, "-p", "http-json", "-t", "tcp://127.0.0.1:9")
-	if err != nil || got.Target != "tcp://127.0.0.1:9" {
-		t.Errorf("bench -t tcp://127.0.0.1:9: target %q, %v", got.Target, err)
+	// bench -a is --address, as in call and conform.
+	got, err := benchSpec(t, "-p", "http-json", "-a", "tcp://127.0.0.1:9")
+	if err != nil || got.Address != "tcp://127.0.0.1:9" {
+		t.Errorf("bench -a tcp://127.0.0.1:9: address %q, %v", got.Address, err)
 	}
 	if got, err := benchSpec(t, "-p", "http-json", "--forks", "3"); err != nil || got.Forks != 3 {
 		t.Errorf("bench --forks 3: forks %d, %v", got.Forks, err)
@@ -271,6 +272,32 @@ func TestFormerFlag(t *testing.T) {
 	want = []string{"--jvm-args is deprecated: it is --runtime-args now (read as --runtime-args)"}
 	if got := c.Bench.settings.deprecated(); !slices.Equal(got, want) {
 		t.Errorf("bench --jvm-args: notes %q, want %q", got, want)
+	}
+	// --target and -t, --address and -a since 2026-11-29: read as --address, with a
+	// note said once where the settings' are (targetFlags.start), hidden from the help.
+	for _, old := range []string{"--target", "-t"} {
+		c, _, err = parse(old, "tcp://127.0.0.1:9")
+		res, err2 := c.Bench.spec()
+		if err != nil || err2 != nil || res.Spec.Address != "tcp://127.0.0.1:9" {
+			t.Errorf("bench %s tcp://127.0.0.1:9: address %q, %v %v; want tcp://127.0.0.1:9", old, res.Spec.Address, err, err2)
+		}
+		if want := "--target is deprecated: it is --address now (read as --address)"; c.Bench.addressNote != want {
+			t.Errorf("bench %s: note %q, want %q", old, c.Bench.addressNote, want)
+		}
+	}
+	for _, cmd := range parser.Model.Children {
+		for _, f := range cmd.Flags {
+			if f.Name == "target" && !f.Hidden {
+				t.Errorf("%s --target is in the help; want it hidden", cmd.Name)
+			}
+		}
+	}
+	c, _, err = parse("--address", "tcp://127.0.0.1:9")
+	if res, err2 := c.Bench.spec(); err != nil || err2 != nil || res.Spec.Address != "tcp://127.0.0.1:9" || c.Bench.addressNote != "" {
+		t.Errorf("bench --address: address %q, note %q, %v %v; want no note", res.Spec.Address, c.Bench.addressNote, err, err2)
+	}
+	if _, err := benchSpec(t, "-p", "http-json", "--target", "tcp://127.0.0.1:9", "--address", "tcp://127.0.0.1:8"); err == nil || !strings.Contains(err.Error(), "--target and --address are one flag") {
+		t.Errorf("bench --target and --address: %v, want a refusal naming both", err)
 	}
 	if _, err := benchSpec(t, "-p", "http-json", "--trials", "3", "--forks", "2"); err == nil || !strings.Contains(err.Error(), "--trials and --forks are one setting") {
 		t.Errorf("bench --trials 3 --forks 2: %v, want a refusal naming both", err)
@@ -435,12 +462,12 @@ func TestProtocolMismatchSaysWhatAnswers(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"call", "-p", "grpc-proto", "-t", httpJSON, "stats"}, "this looks like a server of http-json"},
-		{[]string{"call", "-p", "capnp", "-t", httpJSON, "--timeout", "3s", "person.get"}, "this looks like a server of http-json"},
-		{[]string{"conform", "-p", "grpc-proto", "-t", httpJSON}, "this looks like a server of http-json"},
-		{[]string{"conform", "-p", "http-json", "-t", grpcProto}, "this looks like a server of grpc-proto"},
-		{[]string{"bench", "-p", "grpc-proto", "-t", httpJSON, "--no-store"}, "this looks like a server of http-json"},
-		{[]string{"bench", "-p", "capnp", "--target", httpJSON, "--no-store"}, "use --protocol http-json"},
+		{[]string{"call", "-p", "grpc-proto", "-a", httpJSON, "stats"}, "this looks like a server of http-json"},
+		{[]string{"call", "-p", "capnp", "-a", httpJSON, "--timeout", "3s", "person.get"}, "this looks like a server of http-json"},
+		{[]string{"conform", "-p", "grpc-proto", "-a", httpJSON}, "this looks like a server of http-json"},
+		{[]string{"conform", "-p", "http-json", "-a", grpcProto}, "this looks like a server of grpc-proto"},
+		{[]string{"bench", "-p", "grpc-proto", "-a", httpJSON, "--no-store"}, "this looks like a server of http-json"},
+		{[]string{"bench", "-p", "capnp", "--address", httpJSON, "--no-store"}, "use --protocol http-json"},
 	} {
 		code, stdout, stderr := runCLI(t, c.args...)
 		if code != exitUsage || !strings.Contains(stderr, c.want) || strings.Count(stderr, "\n") != 1 || strings.Contains(stdout, "FAIL") {

@@ -14,7 +14,7 @@ import (
 
 type conformCmd struct {
 	Protocol       string        `short:"p" required:"" help:"Protocol the server speaks (see 'wirebench list')."`
-	Target         string        `short:"t" required:"" env:"WIREBENCH_TARGET" help:"Server address: tcp://HOST:PORT or unix:///PATH."`
+	Address        string        `short:"a" env:"WIREBENCH_ADDRESS" placeholder:"ADDR" help:"Server address: tcp://HOST:PORT or unix:///PATH (required). Formerly --target (-t) and WIREBENCH_TARGET, still read with a note."`
 	Stack          string        `help:"Go client stack that calls the server (default: the protocol's; see 'wirebench list')."`
 	Timeout        time.Duration `default:"${call_timeout}" help:"Deadline of each call."`
 	MaxMessageSize units.Size    `default:"${max_message_size}" help:"Largest response accepted."`
@@ -23,6 +23,7 @@ type conformCmd struct {
 	DataFile       string        `help:"With --message: the messages echoed, one protojson message a line (default: generated from the schema and --seed)." placeholder:"FILE"`
 	dataFlags
 	messageFlags
+	formerAddress
 }
 
 func (c *conformCmd) Help() string {
@@ -33,6 +34,16 @@ func (c *conformCmd) Help() string {
 }
 
 func (c *conformCmd) Run(e *env) error {
+	addr, note, err := c.formerAddress.address(c.Address, true)
+	if err != nil {
+		return err
+	}
+	if note != "" {
+		fmt.Fprintf(e.stderr, "wirebench: %s\n", note)
+	}
+	if c.Address = addr; addr == "" {
+		return usagef("--address (or WIREBENCH_ADDRESS) is required: the address the server printed, e.g. tcp://127.0.0.1:8080")
+	}
 	p, err := protocol.Lookup(c.Protocol)
 	if err != nil {
 		return usageError{err}
@@ -51,7 +62,7 @@ func (c *conformCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	target, err := transport.Parse(c.Target)
+	target, err := transport.Parse(c.Address)
 	if err != nil {
 		return usageError{err}
 	}

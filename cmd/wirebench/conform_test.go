@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -28,7 +29,7 @@ func (w wrongLinks) GetPersonLinks(ctx context.Context, id int64) ([]contract.Pe
 func TestConformNamesTheWrongOperation(t *testing.T) {
 	ds := contract.MustDataset(contract.DefaultSeed, contract.DefaultSize)
 	tg := protocoltest.Start(t, "http-json", "tcp", wrongLinks{contract.NewReference(ds)}, protocol.ServerConfig{})
-	code, stdout, stderr := runCLI(t, "conform", "-p", "http-json", "--target", tg.Addr.String())
+	code, stdout, stderr := runCLI(t, "conform", "-p", "http-json", "--address", tg.Addr.String())
 	if code != exitFailure {
 		t.Errorf("exit %d, want %d\n%s", code, exitFailure, stderr)
 	}
@@ -50,7 +51,7 @@ func TestConformNamesTheWrongOperation(t *testing.T) {
 func TestConformPassesAConformingServer(t *testing.T) {
 	for _, p := range []string{"grpc-proto", "capnp"} {
 		tg := protocoltest.Start(t, p, "unix", nil, protocol.ServerConfig{})
-		code, stdout, stderr := runCLI(t, "conform", "-q", "-p", p, "--target", tg.Addr.String())
+		code, stdout, stderr := runCLI(t, "conform", "-q", "-p", p, "--address", tg.Addr.String())
 		if code != exitOK || !strings.Contains(stdout, "conforms: ") || strings.Contains(stdout, "ok ") {
 			t.Errorf("%s: exit %d\n%s\n%s", p, code, stdout, stderr)
 		}
@@ -59,10 +60,10 @@ func TestConformPassesAConformingServer(t *testing.T) {
 
 func TestConformUsage(t *testing.T) {
 	for _, args := range [][]string{
-		{"conform", "-p", "direct", "--target", "tcp://127.0.0.1:1"},
-		{"conform", "-p", "nope", "--target", "tcp://127.0.0.1:1"},
-		{"conform", "-p", "http-json", "--target", "udp://x"},
-		{"conform", "-p", "grpc-proto", "--stack", "tonic", "--target", "tcp://127.0.0.1:1"},
+		{"conform", "-p", "direct", "--address", "tcp://127.0.0.1:1"},
+		{"conform", "-p", "nope", "--address", "tcp://127.0.0.1:1"},
+		{"conform", "-p", "http-json", "--address", "udp://x"},
+		{"conform", "-p", "grpc-proto", "--stack", "tonic", "--address", "tcp://127.0.0.1:1"},
 	} {
 		if code, _, stderr := runCLI(t, args...); code != exitUsage {
 			t.Errorf("%v: exit %d, want %d\n%s", args, code, exitUsage, stderr)
@@ -71,3 +72,42 @@ func TestConformUsage(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// The server's address under its former names, --target, -t and WIREBENCH_TARGET
+// (--address, -a and WIREBENCH_ADDRESS since 2026-11-29), still reaches the server,
+// with one note on stderr naming the new name; the new names give none, and a flag
+// wins over the environment.
+func TestConformFormerAddress(t *testing.T) {
+	tg := protocoltest.Start(t, "grpc-proto", "unix", nil, protocol.ServerConfig{})
+	addr := tg.Addr.String()
+	flagNote := "wirebench: --target is deprecated: it is --address now (read as --address)\n"
+	envNote := "wirebench: WIREBENCH_TARGET is deprecated: it is WIREBENCH_ADDRESS now (read as WIREBENCH_ADDRESS)\n"
+	for _, c := range []struct {
+		env, args []string // env: KEY, VALUE
+		note      string
+	}{
+		{nil, []string{"--target", addr}, flagNote},
+		{nil, []string{"-t", addr}, flagNote},
+		{[]string{"WIREBENCH_TARGET", addr}, nil, envNote},
+		{nil, []string{"-a", addr}, ""},
+		{[]string{"WIREBENCH_ADDRESS", addr}, nil, ""},
+		{[]string{"WIREBENCH_ADDRESS", "unix:///nonexistent/none.sock"}, []string{"--target", addr}, flagNote},
+	} {
+		t.Run(strings.Join(append(slices.Clone(c.env), c.args...), " "), func(t *testing.T) {
+			if c.env != nil {
+				t.Setenv(c.env[0], c.env[1])
+			}
+			code, stdout, stderr := runCLI(t, append([]string{"conform", "-q", "-p", "grpc-proto"}, c.args...)...)
+			if code != exitOK || !strings.Contains(stdout, "conforms: ") {
+				t.Errorf("exit %d, want 0 and the server conforming\n%s%s", code, stdout, stderr)
+			}
+			if (c.note == "" && strings.Contains(stderr, "deprecated")) || (c.note != "" && strings.Count(stderr, "deprecated") != 1) || !strings.Contains(stderr, c.note) {
+				t.Errorf("stderr %q, want the note %q alone", stderr, c.note)
+			}
+		})
+	}
+	code, _, stderr := runCLI(t, "conform", "-p", "grpc-proto", "--target", addr, "--address", addr)
+	if code != exitUsage || !strings.Contains(stderr, "--target and --address are one flag") {
+		t.Errorf("conform --target and --address: exit %d, %s; want 2 and a refusal naming both", code, stderr)
+	}
+}

@@ -49,7 +49,8 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{[]string{"bench", "--protocol", "http-json", "--transport", "quic"}, "http-json's HTTP/3 stacks: go-quicgo-json-h3"},
 		{[]string{"worker", "--listen", "udp://127.0.0.1:0"}, "udp carries QUIC benchmarks only"},
 		{[]string{"call", "--protocol", "direct", "frobnicate"}, "unknown operation"},
-		{[]string{"call", "--protocol", "http-json", "person.get"}, "--target"},
+		{[]string{"call", "--protocol", "http-json", "person.get"}, "--address (or WIREBENCH_ADDRESS) is required"},
+		{[]string{"conform", "--protocol", "http-json"}, "--address (or WIREBENCH_ADDRESS) is required"},
 		{[]string{"call", "--protocol", "direct", "--data-size", "0", "stats"}, "data set size"},
 		{[]string{"call", "--protocol", "direct", "--person", "{", "person.create"}, "not a JSON person"},
 		{[]string{"call", "--protocol", "direct", "echo", "--payload", "hello"}, "--payload-text"},
@@ -136,7 +137,7 @@ func TestCallRefusedExplains(t *testing.T) {
 		if p.InProcess {
 			continue
 		}
-		code, _, stderr := runCLI(t, "call", "-p", p.Name, "--timeout", "3s", "--target", "unix://"+dir+"/none.sock", "stats")
+		code, _, stderr := runCLI(t, "call", "-p", p.Name, "--timeout", "3s", "--address", "unix://"+dir+"/none.sock", "stats")
 		if code != exitFailure || !strings.Contains(stderr, "is a server running there?") {
 			t.Errorf("%s call to nothing: exit %d, stderr %q", p.Name, code, stderr)
 		}
@@ -224,7 +225,7 @@ func TestServeAndCallDemoEveryProtocol(t *testing.T) {
 				}
 				srv, addr := startServe(t, srvEnv, srvArgs...)
 				call := exec.Command(binary, "call", "--protocol", p.Name, "demo")
-				call.Env = append(os.Environ(), "WIREBENCH_TARGET="+addr)
+				call.Env = append(os.Environ(), "WIREBENCH_ADDRESS="+addr)
 				out, err := call.CombinedOutput()
 				if err != nil {
 					t.Fatalf("call demo: %v\n%s", err, out)

@@ -21,7 +21,7 @@ import (
 
 // outsideFlags load an outside server's own method or endpoint (docs/your-service.md)
 // rather than wirebench's contract: a gRPC, Connect or gRPC-Web method of the user's
-// schema (--call), or an HTTP endpoint (--target http://...). The long names are
+// schema (--call), or an HTTP endpoint (--address http://...). The long names are
 // ghz's where ghz has the flag, so that a ghz command translates flag for flag.
 type outsideFlags struct {
 	Call        string   `group:"Your own service" help:"${help_call}"`
@@ -31,7 +31,7 @@ type outsideFlags struct {
 	Data        string   `group:"Your own service" placeholder:"JSON" help:"${help_data}"`
 	DataFile    string   `group:"Your own service" name:"data-file" short:"D" placeholder:"FILE" help:"${help_data_file}"`
 	Metadata    string   `group:"Your own service" short:"m" placeholder:"JSON" help:"${help_metadata}"`
-	Insecure    bool     `group:"Your own service" help:"Plaintext to the target (the default without --tls; as ghz's --insecure)."`
+	Insecure    bool     `group:"Your own service" help:"Plaintext to the server (the default without --tls; as ghz's --insecure)."`
 	Expect      string   `group:"Your own service" placeholder:"JSON" help:"${help_expect}"`
 	Method      string   `group:"Your own service" name:"method" placeholder:"M" help:"${help_method}"`
 	Header      []string `group:"Your own service" short:"H" sep:"none" placeholder:"'K: V'" help:"${help_header}"`
@@ -75,30 +75,33 @@ func (f *outsideFlags) messageFiles(s *spec.Spec) error {
 	return nil
 }
 
-// prepareOutside reads an outside target (grpc://, grpcs://, http:// or https://)
-// into the protocol, transport and tcp:// target of the other flags, and builds the
+// prepareOutside reads an outside server's URL (grpc://, grpcs://, http:// or
+// https://) into the protocol, transport and tcp:// address of the other flags, and builds the
 // call (its schema loaded, from files or the server's reflection, its data checked
-// against it). Nothing is done for a target of the contract (tcp://, unix://, udp://).
+// against it). Nothing is done for an address of the contract (tcp://, unix://, udp://).
 func (c *targetFlags) prepareOutside(ctx context.Context) error {
-	scheme, _, hasScheme := strings.Cut(c.Target, "://")
+	if err := c.readAddress(); err != nil {
+		return err
+	}
+	scheme, _, hasScheme := strings.Cut(c.Address, "://")
 	outsideScheme := hasScheme && (scheme == "grpc" || scheme == "grpcs" || scheme == "http" || scheme == "https")
 	if !outsideScheme && c.Call == "" {
 		if c.outsideFlags.given() && !(c.Workload == messageWorkload && c.outsideFlags.onlyMessageFiles()) {
-			return usagef("--proto, --data, --expect, --method, --body and the other flags of an outside call need --call, or --target http://HOST:PORT/PATH")
+			return usagef("--proto, --data, --expect, --method, --body and the other flags of an outside call need --call, or --address http://HOST:PORT/PATH")
 		}
 		if c.Protocol == "" {
 			return usagef("missing flags: --protocol=STRING")
 		}
 		return nil
 	}
-	if c.Target == "" {
-		return usagef("--call: give the server's address, --target grpc://HOST:PORT")
+	if c.Address == "" {
+		return usagef("--call: give the server's address, --address grpc://HOST:PORT")
 	}
 	path := ""
 	if outsideScheme {
-		u, err := url.Parse(c.Target)
+		u, err := url.Parse(c.Address)
 		if err != nil || u.Host == "" {
-			return usagef("--target %q: want %s://HOST:PORT%s", c.Target, scheme, map[bool]string{true: "/PATH"}[scheme == "http" || scheme == "https"])
+			return usagef("--address %q: want %s://HOST:PORT%s", c.Address, scheme, map[bool]string{true: "/PATH"}[scheme == "http" || scheme == "https"])
 		}
 		host := u.Host
 		if _, _, err := net.SplitHostPort(host); err != nil {
@@ -108,7 +111,7 @@ func (c *targetFlags) prepareOutside(ctx context.Context) error {
 			case "https":
 				host += ":443"
 			default:
-				return usagef("--target %q: give the port", c.Target)
+				return usagef("--address %q: give the port", c.Address)
 			}
 		}
 		if scheme == "grpcs" || scheme == "https" {
@@ -117,7 +120,7 @@ func (c *targetFlags) prepareOutside(ctx context.Context) error {
 			}
 			c.TLS = true
 		}
-		c.Target, path = "tcp://"+host, u.RequestURI()
+		c.Address, path = "tcp://"+host, u.RequestURI()
 	}
 	if c.Insecure && (c.TLS || c.Transport == spec.TLS) {
 		return usagef("--insecure is plaintext: not with --tls")
@@ -125,13 +128,13 @@ func (c *targetFlags) prepareOutside(ctx context.Context) error {
 	switch {
 	case c.Call == "" && (scheme == "http" || scheme == "https"):
 		if c.Protocol != "" && c.Protocol != httpjson.Name {
-			return usagef("-p %s: an HTTP endpoint (--target %s://... without --call) is called over %s", c.Protocol, scheme, httpjson.Name)
+			return usagef("-p %s: an HTTP endpoint (--address %s://... without --call) is called over %s", c.Protocol, scheme, httpjson.Name)
 		}
 		c.Protocol = httpjson.Name
 		return c.httpCall(path)
 	case c.Call == "":
-		return usagef("--target %s://...: give the method, --call package.Service/Method", scheme)
-	case scheme == "grpc" || scheme == "grpcs" || !outsideScheme: // a tcp:// or unix:// target with --call
+		return usagef("--address %s://...: give the method, --call package.Service/Method", scheme)
+	case scheme == "grpc" || scheme == "grpcs" || !outsideScheme: // a tcp:// or unix:// address with --call
 		if c.Protocol == "" {
 			c.Protocol = grpcproto.Name
 		}
@@ -145,7 +148,7 @@ func (c *targetFlags) prepareOutside(ctx context.Context) error {
 			grpcproto.Name, connectproto.ConnectProto, connectproto.ConnectJSON, connectproto.GRPCWeb)
 	}
 	if c.Method != "" || len(c.Header) > 0 || c.Body != "" {
-		return usagef("--method, --header and --body are an HTTP endpoint's (--target http://HOST:PORT/PATH without --call); a method's are --data and --metadata")
+		return usagef("--method, --header and --body are an HTTP endpoint's (--address http://HOST:PORT/PATH without --call); a method's are --data and --metadata")
 	}
 	return c.rpcCall(ctx)
 }
@@ -163,9 +166,9 @@ func (c *targetFlags) rpcCall(ctx context.Context) error {
 	if err := checkJSON("--expect", c.Expect); err != nil {
 		return err
 	}
-	target, err := transport.Parse(c.Target)
+	target, err := transport.Parse(c.Address)
 	if err != nil {
-		return usagef("--target: %v", err)
+		return usagef("--address: %v", err)
 	}
 	tr := spec.TCP
 	if c.TLS || c.Transport == spec.TLS {

@@ -37,7 +37,7 @@ func missingWorkers(specs []spec.Spec, hosts spec.Hosts, opt launch.Options) str
 		}
 	}
 	for _, s := range specs {
-		if s.Target == "" && hosts.Server == "" {
+		if s.Address == "" && hosts.Server == "" {
 			check(s.Protocol, s.ServerStack, protocol.ServerSide)
 		}
 		if len(hosts.Clients) == 0 {

@@ -12,7 +12,7 @@ type benchTLSFlags struct {
 	TLS       bool   `name:"tls" help:"${help_tls}"`
 	BenchCert string `name:"tls-bench-cert" help:"With --tls or --transport quic: the benchmark server's certificate chain (PEM), with --tls-bench-key and --tls-bench-ca."`
 	BenchKey  string `name:"tls-bench-key" help:"With --tls or --transport quic: the key of --tls-bench-cert (PEM)."`
-	BenchCA   string `name:"tls-bench-ca" help:"With --tls or --transport quic: the CA the benchmark's clients trust (PEM); needed with --target."`
+	BenchCA   string `name:"tls-bench-ca" help:"With --tls or --transport quic: the CA the benchmark's clients trust (PEM); needed with --address."`
 }
 
 // load returns the TLS the flags give for a benchmark over tr (its transport): files

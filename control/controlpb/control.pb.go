@@ -858,8 +858,10 @@ func (*ClientArgs_Phase) isClientArgs_Arg() {}
 type ClientSetup struct {
 	state     protoimpl.MessageState `protogen:"open.v1"`
 	Benchmark *Benchmark             `protobuf:"bytes,1,opt,name=benchmark,proto3" json:"benchmark,omitempty"`
-	// target is the server's address; empty for in-process protocols.
-	Target string `protobuf:"bytes,2,opt,name=target,proto3" json:"target,omitempty"`
+	// address is the server's address; empty for in-process protocols. Called target
+	// before 2026-11-29: the field's number is kept, so drivers and workers of either
+	// name speak together.
+	Address string `protobuf:"bytes,2,opt,name=address,proto3" json:"address,omitempty"`
 	// The load of several client workers sharing one benchmark: this worker is
 	// share_index of share_count (0 of 1 when alone). A closed model's calls in flight
 	// and connections, and an open model's rate, are dealt between them; share_index
@@ -919,9 +921,9 @@ func (x *ClientSetup) GetBenchmark() *Benchmark {
 	return nil
 }
 
-func (x *ClientSetup) GetTarget() string {
+func (x *ClientSetup) GetAddress() string {
 	if x != nil {
-		return x.Target
+		return x.Address
 	}
 	return ""
 }
@@ -1817,10 +1819,10 @@ const file_control_proto_rawDesc = "" +
 	"ClientArgs\x129\n" +
 	"\x05setup\x18\x01 \x01(\v2!.wirebench.control.v1.ClientSetupH\x00R\x05setup\x123\n" +
 	"\x05phase\x18\x02 \x01(\v2\x1b.wirebench.control.v1.PhaseH\x00R\x05phaseB\x05\n" +
-	"\x03arg\"\xa3\x02\n" +
+	"\x03arg\"\xa5\x02\n" +
 	"\vClientSetup\x12=\n" +
-	"\tbenchmark\x18\x01 \x01(\v2\x1f.wirebench.control.v1.BenchmarkR\tbenchmark\x12\x16\n" +
-	"\x06target\x18\x02 \x01(\tR\x06target\x12\x1f\n" +
+	"\tbenchmark\x18\x01 \x01(\v2\x1f.wirebench.control.v1.BenchmarkR\tbenchmark\x12\x18\n" +
+	"\aaddress\x18\x02 \x01(\tR\aaddress\x12\x1f\n" +
 	"\vshare_index\x18\x03 \x01(\x05R\n" +
 	"shareIndex\x12\x1f\n" +
 	"\vshare_count\x18\x04 \x01(\x05R\n" +

@@ -211,7 +211,7 @@ func (w Worker) ClientsAgainstGoServers(t *testing.T) {
 				target := protocoltest.Start(t, s.Protocol, network, contract.NewReference(ds), protocol.ServerConfig{}).Addr.String()
 				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 				defer cancel()
-				out, err := w.Command(ctx, t, "check", "--stack", s.Name, "--protocol", s.Protocol, "--target", target).CombinedOutput()
+				out, err := w.Command(ctx, t, "check", "--stack", s.Name, "--protocol", s.Protocol, "--address", target).CombinedOutput()
 				if err != nil {
 					t.Errorf("%s client against the Go %s server on %s: %v\n%s", s.Name, s.Protocol, target, err, failures(out))
 				}

@@ -223,7 +223,7 @@ func TestJavaClientsAgainstGoServers(t *testing.T) {
 				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 				defer cancel()
 				args := append([]string{"-jar", stackJar(t, s), "check", "--stack", s.Name,
-					"--protocol", s.Protocol, "--target", target}, tlsArgs...)
+					"--protocol", s.Protocol, "--address", target}, tlsArgs...)
 				if goServer, err := protocol.LookupStack(s.Protocol, "", protocol.ServerSide); err == nil && goServer.OriginalTrades && s.OriginalTrades {
 					args = append(args, "--original-trades")
 				}

@@ -86,7 +86,7 @@ func TestJavaTLSClientRefusesUntrustedServer(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
 			out, err := exec.CommandContext(ctx, "java", "-jar", jar, "check", "--stack", s.Name, "--protocol", s.Protocol,
-				"--target", addr.String(), "--tls-ca", otherCA).CombinedOutput()
+				"--address", addr.String(), "--tls-ca", otherCA).CombinedOutput()
 			if ctx.Err() != nil {
 				t.Fatalf("check did not end within 2 minutes:\n%s", out)
 			}

@@ -18,19 +18,19 @@ import (
 func TestHelloworld(t *testing.T) {
 	needNetns(t)
 	addr, _ := serve(t, "greeter_server", "-port", "PORT")
-	call := []string{"--target", "grpc://" + addr, "--call", "helloworld.Greeter/SayHello",
+	call := []string{"--address", "grpc://" + addr, "--call", "helloworld.Greeter/SayHello",
 		"--data", `{"name":"wb"}`, "--expect", `{"message":"Hello wb"}`, "--insecure"}
 	b := benchJSON(t, append(call, "--proto", helloProto())...)
 	wantCalls(t, b)
-	if b.Target != "tcp://"+addr || b.Call != "helloworld.Greeter/SayHello" || b.Workload != "call" ||
+	if b.Address != "tcp://"+addr || b.Call != "helloworld.Greeter/SayHello" || b.Workload != "call" ||
 		!strings.Contains(b.Name, "target="+addr) || !strings.Contains(b.Name, "call=helloworld.Greeter.SayHello") {
-		t.Errorf("benchmark %q target %q call %q workload %q: want the server's address and call in each", b.Name, b.Target, b.Call, b.Workload)
+		t.Errorf("benchmark %q address %q call %q workload %q: want the server's address and call in each", b.Name, b.Address, b.Call, b.Workload)
 	}
 	if b.Summary.BytesSentPerOp <= 0 || b.Summary.BytesRecvPerOp <= 0 {
 		t.Errorf("bytes per op %v sent, %v received; want them counted", b.Summary.BytesSentPerOp, b.Summary.BytesRecvPerOp)
 	}
-	t.Run("tcp target", func(t *testing.T) { // --target tcp:// with --call: gRPC, as ghz
-		wantCalls(t, benchJSON(t, "--target", "tcp://"+addr, "--call", "helloworld.Greeter.SayHello", "--proto", helloProto(), "--connections", "2"))
+	t.Run("tcp target", func(t *testing.T) { // --address tcp:// with --call: gRPC, as ghz
+		wantCalls(t, benchJSON(t, "--address", "tcp://"+addr, "--call", "helloworld.Greeter.SayHello", "--proto", helloProto(), "--connections", "2"))
 	})
 	t.Run("protoset", func(t *testing.T) {
 		protoc := testtool.Command(t, "protoc")
@@ -48,11 +48,11 @@ func TestHelloworld(t *testing.T) {
 func TestReflection(t *testing.T) {
 	needNetns(t)
 	addr, _ := serve(t, "reflection_server", "-port", "PORT")
-	wantCalls(t, benchJSON(t, "--target", "grpc://"+addr, "--call", "helloworld.Greeter/SayHello",
+	wantCalls(t, benchJSON(t, "--address", "grpc://"+addr, "--call", "helloworld.Greeter/SayHello",
 		"--data", `{"name":"r"}`, "--expect", `{"message":"Hello r"}`))
-	wantCalls(t, benchJSON(t, "--target", "grpc://"+addr, "--call", "grpc.examples.echo.Echo/UnaryEcho",
+	wantCalls(t, benchJSON(t, "--address", "grpc://"+addr, "--call", "grpc.examples.echo.Echo/UnaryEcho",
 		"--data", `{"message":"e"}`, "--expect", `{"message":"e"}`))
-	code, _, stderr := wirebench(t, append(append([]string{"bench"}, quick...), "--target", "grpc://"+addr, "--call", "helloworld.Greeter/SayGoodbye")...)
+	code, _, stderr := wirebench(t, append(append([]string{"bench"}, quick...), "--address", "grpc://"+addr, "--call", "helloworld.Greeter/SayGoodbye")...)
 	if code != 2 || !strings.Contains(stderr, "SayGoodbye") || !strings.Contains(stderr, "SayHello") {
 		t.Errorf("a method the server lacks: exit %d, %s; want 2 and the method named beside the service's", code, stderr)
 	}
@@ -64,7 +64,7 @@ func TestReflection(t *testing.T) {
 func TestRouteGuide(t *testing.T) {
 	needServers(t)
 	addr, _ := serve(t, "routeguide_server", "-port", "PORT")
-	rg := []string{"--target", "grpc://" + addr, "--proto", routeProto(), "-c", "4"}
+	rg := []string{"--address", "grpc://" + addr, "--proto", routeProto(), "-c", "4"}
 	point := `{"latitude":409146138,"longitude":-746188906}`
 	for _, c := range []struct {
 		name string
@@ -89,7 +89,7 @@ func TestRouteGuide(t *testing.T) {
 func TestHTTPBin(t *testing.T) {
 	needServers(t)
 	addr, _ := serve(t, "go-httpbin", "-host", "127.0.0.1", "-port", "PORT")
-	b := benchJSON(t, "--target", "http://"+addr+"/anything?x=1", "--method", "POST", "--body", `{"a":1}`,
+	b := benchJSON(t, "--address", "http://"+addr+"/anything?x=1", "--method", "POST", "--body", `{"a":1}`,
 		"--header", "X-Test: yes", "--expect", `{"json":{"a":1},"headers":{"X-Test":["yes"]},"args":{"x":["1"]}}`)
 	wantCalls(t, b)
 	if b.Protocol != "http-json" || b.Call != "POST /anything?x=1" {
@@ -99,12 +99,12 @@ func TestHTTPBin(t *testing.T) {
 	if err := os.WriteFile(body, []byte(`{"b":[1,2]}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	wantCalls(t, benchJSON(t, "--target", "http://"+addr+"/anything", "--body", "@"+body, "--expect", `{"method":"POST","json":{"b":[1,2]}}`))
-	code, _, stderr := wirebench(t, append(append([]string{"bench"}, quick...), "--target", "http://"+addr+"/status/503")...)
+	wantCalls(t, benchJSON(t, "--address", "http://"+addr+"/anything", "--body", "@"+body, "--expect", `{"method":"POST","json":{"b":[1,2]}}`))
+	code, _, stderr := wirebench(t, append(append([]string{"bench"}, quick...), "--address", "http://"+addr+"/status/503")...)
 	if code != 1 || !strings.Contains(stderr, "http:503") {
 		t.Errorf("an endpoint answering 503: exit %d, %s; want 1 and the status", code, stderr)
 	}
-	code, _, stderr = wirebench(t, append(append([]string{"bench"}, quick...), "--target", "http://"+addr+"/get", "--expect", `{"url":"nope"}`)...)
+	code, _, stderr = wirebench(t, append(append([]string{"bench"}, quick...), "--address", "http://"+addr+"/get", "--expect", `{"url":"nope"}`)...)
 	if code != 1 || !strings.Contains(stderr, "wrong answer") {
 		t.Errorf("a reply not as --expect says: exit %d, %s; want 1 and a wrong answer", code, stderr)
 	}
@@ -121,7 +121,7 @@ func TestServerCloses(t *testing.T) {
 	}()
 	out := filepath.Join(t.TempDir(), "r.json")
 	code, stdout, stderr := wirebench(t, "bench", "--warmup", "500ms", "--iterations", "4", "--duration", "500ms", "--forks", "1",
-		"--no-pin", "-q", "--no-store", "--json", out, "--target", "grpc://"+addr, "--proto", routeProto(),
+		"--no-pin", "-q", "--no-store", "--json", out, "--address", "grpc://"+addr, "--proto", routeProto(),
 		"--call", "routeguide.RouteGuide/GetFeature", "--data", `{"latitude":1,"longitude":2}`)
 	if code != 0 && code != 1 {
 		t.Fatalf("exit %d, want 0 (some calls succeeded) or 1\n%s%s", code, stdout, stderr)
@@ -151,21 +151,21 @@ func TestBadInput(t *testing.T) {
 		code int
 		want []string
 	}{
-		{"proto does not compile", []string{"--target", target, "--call", "p.S/M", "--proto", bad}, 2, []string{"bad.proto:3:"}},
-		{"no such method", []string{"--target", target, "--call", "helloworld.Greeter/SayGoodbye", "--proto", helloProto()}, 2,
+		{"proto does not compile", []string{"--address", target, "--call", "p.S/M", "--proto", bad}, 2, []string{"bad.proto:3:"}},
+		{"no such method", []string{"--address", target, "--call", "helloworld.Greeter/SayGoodbye", "--proto", helloProto()}, 2,
 			[]string{"service helloworld.Greeter has no method SayGoodbye", "SayHello"}},
-		{"no such service", []string{"--target", target, "--call", "helloworld.Nope/SayHello", "--proto", helloProto()}, 2,
+		{"no such service", []string{"--address", target, "--call", "helloworld.Nope/SayHello", "--proto", helloProto()}, 2,
 			[]string{"no service helloworld.Nope", "helloworld.Greeter"}},
-		{"data not the input", []string{"--target", target, "--call", "helloworld.Greeter/SayHello", "--proto", helloProto(),
+		{"data not the input", []string{"--address", target, "--call", "helloworld.Greeter/SayHello", "--proto", helloProto(),
 			"--data", `{"nome":"x"}`}, 2, []string{"helloworld.HelloRequest", "nome"}},
-		{"data file line not JSON", []string{"--target", target, "--call", "helloworld.Greeter/SayHello", "--proto", helloProto(),
+		{"data file line not JSON", []string{"--address", target, "--call", "helloworld.Greeter/SayHello", "--proto", helloProto(),
 			"--data-file", writeFile(t, dir, "d.jsonl", "{\"name\":\"a\"}\n{\"name\":\n")}, 2, []string{"d.jsonl:2: not JSON"}},
-		{"expect not JSON", []string{"--target", target, "--call", "helloworld.Greeter/SayHello", "--proto", helloProto(),
+		{"expect not JSON", []string{"--address", target, "--call", "helloworld.Greeter/SayHello", "--proto", helloProto(),
 			"--expect", "{"}, 2, []string{"--expect"}},
-		{"insecure with TLS", []string{"--target", "grpcs://127.0.0.1:1", "--call", "a.B/C", "--insecure"}, 2, []string{"--insecure"}},
+		{"insecure with TLS", []string{"--address", "grpcs://127.0.0.1:1", "--call", "a.B/C", "--insecure"}, 2, []string{"--insecure"}},
 		{"schema flags without a call", []string{"-p", "grpc-proto", "--proto", helloProto()}, 2, []string{"--call"}},
-		{"no server (reflection)", []string{"--target", target, "--call", "helloworld.Greeter/SayHello"}, 1, []string{"127.0.0.1:" + itoa(port)}},
-		{"no server", []string{"--target", target, "--call", "helloworld.Greeter/SayHello", "--proto", helloProto()}, 1, []string{"127.0.0.1:" + itoa(port)}},
+		{"no server (reflection)", []string{"--address", target, "--call", "helloworld.Greeter/SayHello"}, 1, []string{"127.0.0.1:" + itoa(port)}},
+		{"no server", []string{"--address", target, "--call", "helloworld.Greeter/SayHello", "--proto", helloProto()}, 1, []string{"127.0.0.1:" + itoa(port)}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			code, _, stderr := wirebench(t, append(append([]string{"bench"}, quick...), c.args...)...)
@@ -205,7 +205,7 @@ func TestGhzBeside(t *testing.T) {
 		t.Fatalf("ghz: %v\n%s", err, out)
 	}
 	b := benchJSON(t, "--insecure", "--proto", helloProto(), "--call", "helloworld.Greeter.SayHello",
-		"--data", `{"name":"g"}`, "-c", "10", "--target", "grpc://"+addr, "--expect", `{"message":"Hello g"}`)
+		"--data", `{"name":"g"}`, "-c", "10", "--address", "grpc://"+addr, "--expect", `{"message":"Hello g"}`)
 	wantCalls(t, b)
 	if b.Call != "helloworld.Greeter/SayHello" {
 		t.Errorf("ghz's spelling of the call read as %q, want helloworld.Greeter/SayHello", b.Call)
@@ -227,13 +227,13 @@ defaults: {warmup: 300ms, iterations: 4, duration: 250ms, forks: 2, method: inte
 load: {concurrency: 8}
 targets:
   - protocol: grpc-proto
-    target: grpc://`+grpcAddr+`
+    url: grpc://`+grpcAddr+`
     call: helloworld.Greeter/SayHello
     proto: `+helloProto()+`
     data: '{"name":"s"}'
     expect: '{"message":"Hello s"}'
   - protocol: http-json
-    target: http://`+gwAddr+`/v1/hello
+    url: http://`+gwAddr+`/v1/hello
     body: '{"name":"s"}'
     expect: '{"message":"Hello s"}'
 workloads: [call]
@@ -265,7 +265,7 @@ func TestConnectAndGRPCWeb(t *testing.T) {
 	for _, p := range []string{"connect-proto", "connect-json", "grpc-web"} {
 		t.Run(p, func(t *testing.T) {
 			addr, _ := serve(t, "wirebench", "serve", "-p", p, "--listen", "tcp://127.0.0.1:PORT")
-			at := []string{"-p", p, "--target", "http://" + addr, "--proto", proto}
+			at := []string{"-p", p, "--address", "http://" + addr, "--proto", proto}
 			b := benchJSON(t, append(at, "--call", "wirebench.v1.EchoService/Echo", "--data", `{"payload":"hi"}`, "--expect", `{"payload":"hi"}`)...)
 			wantCalls(t, b)
 			if b.Protocol != p {
@@ -278,9 +278,9 @@ func TestConnectAndGRPCWeb(t *testing.T) {
 		// An HTTP endpoint over HTTP/2 (h2c), which go-httpbin does not speak: the
 		// contract's http-json server of net/http does.
 		addr, _ := serve(t, "wirebench", "serve", "-p", "http-json", "--listen", "tcp://127.0.0.1:PORT")
-		b := benchJSON(t, "--target", "http://"+addr+"/echo", "--body", `{"payload":"h2"}`, "--expect", `{"payload":"h2"}`, "--option", "http=2")
+		b := benchJSON(t, "--address", "http://"+addr+"/echo", "--body", `{"payload":"h2"}`, "--expect", `{"payload":"h2"}`, "--option", "http=2")
 		wantCalls(t, b)
-		one := benchJSON(t, "--target", "http://"+addr+"/echo", "--body", `{"payload":"h2"}`, "--expect", `{"payload":"h2"}`)
+		one := benchJSON(t, "--address", "http://"+addr+"/echo", "--body", `{"payload":"h2"}`, "--expect", `{"payload":"h2"}`)
 		// HTTP/2's frames and compressed headers make a call's bytes differ from
 		// HTTP/1.1's: the option took effect.
 		if b.Summary.BytesSentPerOp == one.Summary.BytesSentPerOp {
@@ -290,7 +290,7 @@ func TestConnectAndGRPCWeb(t *testing.T) {
 	t.Run("tls", func(t *testing.T) {
 		ca := filepath.Join(t.TempDir(), "ca.pem")
 		addr, _ := serve(t, "wirebench", "serve", "-p", "connect-proto", "--listen", "tcp://127.0.0.1:PORT", "--tls", "--tls-ca-out", ca)
-		wantCalls(t, benchJSON(t, "-p", "connect-proto", "--target", "https://"+addr, "--proto", proto, "--tls-bench-ca", ca,
+		wantCalls(t, benchJSON(t, "-p", "connect-proto", "--address", "https://"+addr, "--proto", proto, "--tls-bench-ca", ca,
 			"--call", "wirebench.v1.EchoService/Echo", "--data", `{"payload":"tls"}`, "--expect", `{"payload":"tls"}`))
 	})
 }

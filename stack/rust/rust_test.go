@@ -198,7 +198,7 @@ func TestRustClientsAgainstGoServers(t *testing.T) {
 				target := protocoltest.Start(t, s.Protocol, network, contract.NewReference(ds), protocol.ServerConfig{}).Addr.String()
 				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 				defer cancel()
-				out, err := exec.CommandContext(ctx, bin, "check", "--stack", s.Name, "--protocol", s.Protocol, "--target", target).CombinedOutput()
+				out, err := exec.CommandContext(ctx, bin, "check", "--stack", s.Name, "--protocol", s.Protocol, "--address", target).CombinedOutput()
 				if err != nil {
 					t.Errorf("%s client against the Go %s server on %s: %v\n%s", s.Name, s.Protocol, target, err, failures(out))
 				}

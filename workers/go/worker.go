@@ -187,7 +187,7 @@ func (w *Worker) resolve(b *controlpb.Benchmark, side protocol.Side) (control.Re
 	// that the spec validates.
 	s.Shape, s.Isolation, s.Workers = spec.ShapeSplit, spec.IsolationFreeze, spec.WorkersPerFork
 	if side == protocol.ClientSide && b.Protocol != "" {
-		s.Target = "" // the setup's target is checked by the client itself
+		s.Address = "" // the setup's address is checked by the client itself
 	}
 	r, err := control.Resolve(s)
 	if err != nil {
@@ -203,7 +203,7 @@ func (w *Worker) resolve(b *controlpb.Benchmark, side protocol.Side) (control.Re
 	return r, nil
 }
 
-// RunClient connects to the setup's target with the setup's client stack, checks it
+// RunClient connects to the setup's address with the setup's client stack, checks it
 // against the contract, answers Ready, then runs each phase the driver asks for and
 // answers it with its interval.
 func (w *Worker) RunClient(stream controlpb.Worker_RunClientServer) error {
@@ -224,10 +224,10 @@ func (w *Worker) RunClient(stream controlpb.Worker_RunClientServer) error {
 		return status.Errorf(codes.InvalidArgument, "share %d of %d", share, count)
 	}
 	ctx := stream.Context()
-	target := setup.Target
+	target := setup.Address
 	var lp *linkProc
 	if setup.Link != nil && !r.Protocol.InProcess {
-		if lp, target, err = startLink(ctx, setup.Target, setup.Link); err != nil {
+		if lp, target, err = startLink(ctx, setup.Address, setup.Link); err != nil {
 			return status.Error(codes.InvalidArgument, err.Error())
 		}
 		defer lp.close()

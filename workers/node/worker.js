@@ -1,15 +1,16 @@
 'use strict';
 // The Node worker's command line: `worker --listen ADDR` (the control API, for the
 // driver), `serve --protocol P --stack S [--listen ADDR]` (one server by hand, until
-// interrupted or its stdin closes), `check --protocol P --stack S --target ADDR` (a
-// client stack's own checks against a server), `list` (the stacks). Usage errors exit 2.
+// interrupted or its stdin closes), `check --protocol P --stack S --address ADDR` (a
+// client stack's own checks against a server; --target ADDR, its name before
+// 2026-11-29, is read as --address), `list` (the stacks). Usage errors exit 2.
 
-const { parseArgs } = require('node:util');
+const { parseFlags } = require('./lib/args');
 const c = require('./lib/contract');
 const stacks = require('./lib/stacks');
 
 function usage(msg) {
-  process.stderr.write(`wirebench-node-worker: ${msg}\nusage: node worker.js worker --listen ADDR | serve --protocol P --stack S [--listen ADDR] | check --protocol P --stack S --target ADDR | list\n`);
+  process.stderr.write(`wirebench-node-worker: ${msg}\nusage: node worker.js worker --listen ADDR | serve --protocol P --stack S [--listen ADDR] | check --protocol P --stack S --address ADDR | list\n`);
   process.exit(2);
 }
 
@@ -17,8 +18,7 @@ async function main() {
   const [cmd, ...rest] = process.argv.slice(2);
   let a;
   try {
-    a = parseArgs({ args: rest, options: { listen: { type: 'string' }, protocol: { type: 'string' }, stack: { type: 'string' },
-      target: { type: 'string' }, 'data-seed': { type: 'string', default: '1' }, 'data-size': { type: 'string', default: '20' } } }).values;
+    a = parseFlags(rest);
   } catch (e) {
     return usage(e.message);
   }
@@ -40,13 +40,13 @@ async function main() {
     return usage(e.message);
   }
   if (cmd === 'check') {
-    if (!a.target) return usage('check needs --target');
-    const client = stacks.newClient(a.protocol, a.stack, a.target, c.DEFAULT_MAX_MESSAGE_SIZE);
+    if (!a.address) return usage('check needs --address');
+    const client = stacks.newClient(a.protocol, a.stack, a.address, c.DEFAULT_MAX_MESSAGE_SIZE);
     try {
       await client.connect();
       return (await require('./lib/check').run(client, data)) ? 1 : 0;
     } catch (e) {
-      process.stdout.write(`FAIL connecting to ${a.target}: ${e}\n`);
+      process.stdout.write(`FAIL connecting to ${a.address}: ${e}\n`);
       return 1;
     } finally {
       await client.close();

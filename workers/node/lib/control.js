@@ -111,7 +111,7 @@ async function runClient(call) {
     const l = b.load || {};
     m = model(l.kind, l.concurrency, l.connections, l.rate, l.arrival, share, count);
     workload = new Workload(b.workload, data, { payload: Number(b.payload), increments: Number(b.increments), trades: Number(b.trades) });
-    clients = Array.from({ length: m.connections }, () => stacks.newClient(b.protocol, b.client_stack, setup.target, limit));
+    clients = Array.from({ length: m.connections }, () => stacks.newClient(b.protocol, b.client_stack, setup.address, limit));
   } catch (e) {
     return call.emit('error', status(grpc.status.INVALID_ARGUMENT, e.message));
   }
@@ -124,7 +124,7 @@ async function runClient(call) {
       try {
         await cl.connect();
       } catch (e) {
-        return call.emit('error', status(grpc.status.UNAVAILABLE, `connecting to ${setup.target} over ${b.protocol} with ${b.client_stack}: ${e}`));
+        return call.emit('error', status(grpc.status.UNAVAILABLE, `connecting to ${setup.address} over ${b.protocol} with ${b.client_stack}: ${e}`));
       }
     }
     const callTimeoutMs = Number(b.call_timeout_nanos) > 0 ? Number(b.call_timeout_nanos) / 1e6 : 0;

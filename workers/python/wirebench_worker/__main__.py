@@ -1,6 +1,7 @@
 """The Python worker's command line: `worker --listen ADDR` (the control API, for the
 driver), `serve --protocol P --stack S --listen ADDR` (one server by hand, for outside
-clients), `list` (the stacks and their library versions). Usage errors exit 2."""
+clients), `check --protocol P --stack S --address ADDR` (a client stack's own checks
+against a server), `list` (the stacks and their library versions). Usage errors exit 2."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from . import check, contract, stacks
 from .control import runtime, serve_worker, stdin_eof
 
 
-def main(argv=None) -> int:
+def parser() -> argparse.ArgumentParser:
+    """The command line's parser (main's)."""
     ap = argparse.ArgumentParser(prog="wirebench-python-worker")
     sub = ap.add_subparsers(dest="cmd", required=True)
     w = sub.add_parser("worker", help="serve the control API")
@@ -28,12 +30,17 @@ def main(argv=None) -> int:
     c = sub.add_parser("check", help="check a client stack against a server of the contract")
     c.add_argument("--protocol", required=True)
     c.add_argument("--stack", required=True)
-    c.add_argument("--target", required=True, help="tcp://HOST:PORT or unix:///PATH")
+    # --target: --address's name before 2026-11-29, which older drivers pass.
+    c.add_argument("--address", "--target", dest="address", required=True, help="tcp://HOST:PORT or unix:///PATH")
     c.add_argument("--data-seed", type=int, default=contract.DEFAULT_SEED)
     c.add_argument("--data-size", type=int, default=contract.DEFAULT_SIZE)
     l = sub.add_parser("list", help="print the stacks: protocol/name, sides (--json: and versions)")
     l.add_argument("--json", action="store_true")
-    a = ap.parse_args(argv)
+    return ap
+
+
+def main(argv=None) -> int:
+    a = parser().parse_args(argv)
     if a.cmd == "worker":
         return asyncio.run(serve_worker(a.listen))
     if a.cmd == "list":
@@ -57,12 +64,12 @@ def main(argv=None) -> int:
 
 
 async def _check(a, data) -> int:
-    client = stacks.new_client(a.protocol, a.stack, a.target, contract.DEFAULT_MAX_MESSAGE_SIZE)
+    client = stacks.new_client(a.protocol, a.stack, a.address, contract.DEFAULT_MAX_MESSAGE_SIZE)
     try:
         await client.connect(10)
         failures = await check.run(client, data)
     except contract.CallError as e:
-        print(f"FAIL connecting to {a.target}: {e}")
+        print(f"FAIL connecting to {a.address}: {e}")
         return 1
     finally:
         await client.close()

@@ -119,8 +119,8 @@ class Worker(cpbg.WorkerServicer):
             l = b.load
             model = Model(l.kind, l.concurrency, l.connections, l.rate, l.arrival, share, count)
             workload = Workload(b.workload, data, b.payload, b.increments, b.trades)
-            counter = sockbytes.Counter(setup.target)
-            clients = [stacks.new_client(b.protocol, b.client_stack, setup.target, limit)
+            counter = sockbytes.Counter(setup.address)
+            clients = [stacks.new_client(b.protocol, b.client_stack, setup.address, limit)
                        for _ in range(model.connections)]
         except (ValueError, OSError) as e:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(e))
@@ -138,7 +138,7 @@ class Worker(cpbg.WorkerServicer):
                 await asyncio.wait_for(c.connect(10), 10)
             except (contract.CallError, OSError, asyncio.TimeoutError) as e:
                 await context.abort(grpc.StatusCode.UNAVAILABLE,
-                                    f"connecting to {setup.target} over {b.protocol} with {b.client_stack}: {e}")
+                                    f"connecting to {setup.address} over {b.protocol} with {b.client_stack}: {e}")
         call_timeout = b.call_timeout_nanos / 1e9 if b.call_timeout_nanos > 0 else None
         # The contract check: the op once per connection, answers verified, with a limit
         # long enough for a cold server.

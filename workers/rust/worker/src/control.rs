@@ -168,7 +168,7 @@ impl Worker for WorkerService {
             .map_err(invalid)?;
         let params = Params { payload: b.payload, increments: b.increments, trades: b.trades };
         let workload = Workload::new(&b.workload, params, c.data).map_err(invalid)?;
-        let target = Addr::parse(&setup.target).map_err(|e| invalid(format!("target: {e}")))?;
+        let target = Addr::parse(&setup.address).map_err(|e| invalid(format!("address: {e}")))?;
         let counter = Arc::new(Counter::default());
         let mut clients = Vec::with_capacity(model.connections);
         for _ in 0..model.connections {

@@ -48,8 +48,9 @@ Usage:
       \"listening on ADDR\", and run until a driver sends Quit or stdin closes.
   wirebench-worker serve --protocol P [--stack S] --listen ADDR
       Serve the contract with a server stack (default data set) until stdin closes.
-  wirebench-worker check --protocol P [--stack S] --target ADDR
-      Check a server of the contract with a client stack; exit 1 on a failure.
+  wirebench-worker check --protocol P [--stack S] --address ADDR
+      Check a server of the contract with a client stack; exit 1 on a failure
+      (--target ADDR: the same, its name before 2026-11-29).
   wirebench-worker list
       Print this worker's stacks, as protocol/stack and side.
   wirebench-worker version
@@ -107,11 +108,11 @@ struct Flags {
     listen: Option<String>,
     protocol: Option<String>,
     stack: Option<String>,
-    target: Option<String>,
+    address: Option<String>,
 }
 
 fn parse_flags(args: &[String]) -> Result<Flags, String> {
-    let mut f = Flags { listen: None, protocol: None, stack: None, target: None };
+    let mut f = Flags { listen: None, protocol: None, stack: None, address: None };
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let (name, inline) = match a.split_once('=') {
@@ -122,7 +123,8 @@ fn parse_flags(args: &[String]) -> Result<Flags, String> {
             "--listen" => &mut f.listen,
             "--protocol" | "-p" => &mut f.protocol,
             "--stack" => &mut f.stack,
-            "--target" => &mut f.target,
+            // --target: --address's name before 2026-11-29, which older drivers pass.
+            "--address" | "--target" => &mut f.address,
             _ => return Err(format!("unknown flag {a:?}")),
         };
         let v = match inline {
@@ -204,7 +206,7 @@ async fn serve(f: &Flags) -> Result<(), String> {
 
 async fn check(f: &Flags) -> Result<(), String> {
     let (protocol, name) = stack_of(f, false)?;
-    let target = Addr::parse(need(&f.target, "target")?)?;
+    let target = Addr::parse(need(&f.address, "address")?)?;
     let data = Arc::new(Dataset::new(contract::DEFAULT_SEED, contract::DEFAULT_SIZE)?);
     let client = stack::AnyClient::connect(&protocol, &name, &target, contract::DEFAULT_MAX_MESSAGE_SIZE as usize, Arc::new(Counter::default()))
         .await

@@ -139,3 +139,14 @@ fn the_original_trade_shape_is_refused() {
         assert!(crate::control::check_benchmark(&b, server).is_ok(), "trade: compact refused");
     }
 }
+
+#[test]
+fn check_takes_the_address_under_its_former_name_too() {
+    // --address was --target before 2026-11-29: both name the server, spaced or joined.
+    for flag in ["--address", "--target"] {
+        let f = crate::parse_flags(&[flag.to_string(), "tcp://127.0.0.1:9".to_string()]).unwrap();
+        assert_eq!(f.address.as_deref(), Some("tcp://127.0.0.1:9"), "{flag}");
+    }
+    let f = crate::parse_flags(&["--target=unix:///tmp/x.sock".to_string()]).unwrap();
+    assert_eq!(f.address.as_deref(), Some("unix:///tmp/x.sock"));
+}

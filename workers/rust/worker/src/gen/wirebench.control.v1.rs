@@ -210,9 +210,11 @@ pub mod client_args {
 pub struct ClientSetup {
     #[prost(message, optional, tag = "1")]
     pub benchmark: ::core::option::Option<Benchmark>,
-    /// target is the server's address; empty for in-process protocols.
+    /// address is the server's address; empty for in-process protocols. Called target
+    /// before 2026-11-29: the field's number is kept, so drivers and workers of either
+    /// name speak together.
     #[prost(string, tag = "2")]
-    pub target: ::prost::alloc::string::String,
+    pub address: ::prost::alloc::string::String,
     /// The load of several client workers sharing one benchmark: this worker is
     /// share_index of share_count (0 of 1 when alone). A closed model's calls in flight
     /// and connections, and an open model's rate, are dealt between them; share_index

@@ -177,7 +177,7 @@ final class ClientRun implements StreamObserver<ClientArgs> {
       st = Stacks.lookup(b.getProtocol(), b.getClientStack(), false);
       Setups.checkTradeShape(b, st, false);
       tls = Setups.clientTls(b, setup, st);
-      target = Address.parse(setup.getTarget());
+      target = Address.parse(setup.getAddress());
       ds = Dataset.of(b.getDataSeed(), b.getDataSize());
       op = Workloads.build(b.getWorkload(), new Workloads.Params((int) Math.min(Math.max(b.getPayload(), -1), Integer.MAX_VALUE),
           (int) Math.min(Math.max(b.getIncrements(), -1), Integer.MAX_VALUE), b.getTrades(), b.getTrade()), ds);

@@ -134,7 +134,7 @@ class ControlApiTest {
 
       Inbox<ClientStatus> cin = new Inbox<>();
       StreamObserver<ClientArgs> cout = stub.runClient(cin);
-      cout.onNext(ClientArgs.newBuilder().setSetup(ClientSetup.newBuilder().setBenchmark(b).setTarget(st.getAddress())
+      cout.onNext(ClientArgs.newBuilder().setSetup(ClientSetup.newBuilder().setBenchmark(b).setAddress(st.getAddress())
           .setShareCount(1)).build());
       ClientStatus ready = cin.next();
       assertTrue(ready.hasReady(), ready.toString());
@@ -199,7 +199,7 @@ class ControlApiTest {
     String address = sin.next().getAddress();
     Inbox<ClientStatus> cin = new Inbox<>();
     StreamObserver<ClientArgs> cout = stub.runClient(cin);
-    cout.onNext(ClientArgs.newBuilder().setSetup(ClientSetup.newBuilder().setBenchmark(b).setTarget(address).setShareCount(1)).build());
+    cout.onNext(ClientArgs.newBuilder().setSetup(ClientSetup.newBuilder().setBenchmark(b).setAddress(address).setShareCount(1)).build());
     assertTrue(cin.next().hasReady());
     cout.onNext(ClientArgs.newBuilder().setPhase(Phase.newBuilder().setKind("warmup").setIndex(0).setOps(50)).build());
     assertEquals(50, cin.next().getInterval().getOps());
@@ -237,7 +237,7 @@ class ControlApiTest {
   private static Status clientSetupError(Benchmark.Builder b, String target) throws Exception {
     Inbox<ClientStatus> cin = new Inbox<>();
     StreamObserver<ClientArgs> cout = stub.runClient(cin);
-    cout.onNext(ClientArgs.newBuilder().setSetup(ClientSetup.newBuilder().setBenchmark(b).setTarget(target)).build());
+    cout.onNext(ClientArgs.newBuilder().setSetup(ClientSetup.newBuilder().setBenchmark(b).setAddress(target)).build());
     Status s = cin.error();
     cout.onCompleted();
     return s;
@@ -302,7 +302,7 @@ class ControlApiTest {
 
     Inbox<ClientStatus> cin = new Inbox<>();
     StreamObserver<ClientArgs> cout = stub.runClient(cin);
-    cout.onNext(ClientArgs.newBuilder().setSetup(ClientSetup.newBuilder().setBenchmark(b).setTarget(addr).setShareCount(1)
+    cout.onNext(ClientArgs.newBuilder().setSetup(ClientSetup.newBuilder().setBenchmark(b).setAddress(addr).setShareCount(1)
         .setTlsCaPem(ByteString.copyFrom(TestCerts.read("trusted-ca.pem")))).build());
     assertTrue(cin.next().hasReady());
     cout.onNext(ClientArgs.newBuilder().setPhase(Phase.newBuilder().setKind("measure").setIndex(0).setOps(50)).build());
@@ -318,7 +318,7 @@ class ControlApiTest {
       Inbox<ClientStatus> bin = new Inbox<>();
       StreamObserver<ClientArgs> bout = stub.runClient(bin);
       bout.onNext(ClientArgs.newBuilder().setSetup(ClientSetup.newBuilder().setBenchmark(b.clone().setClientStack(client).setLoad(closed))
-          .setTarget(addr).setShareCount(1).setTlsCaPem(ByteString.copyFrom(TestCerts.read("other-ca.pem")))).build());
+          .setAddress(addr).setShareCount(1).setTlsCaPem(ByteString.copyFrom(TestCerts.read("other-ca.pem")))).build());
       Status st = bin.error();
       assertTrue(st.getDescription() != null && st.getDescription().contains("PKIX"), client + ": " + st);
       bout.onCompleted();

@@ -57,12 +57,21 @@ class MainTest {
   }
 
   @Test
+  void checkTakesTheAddressUnderItsFormerNameToo() {
+    // --address was --target before 2026-11-29: both name the server.
+    Main.Check c = parsed("check", "--stack", "grpc-java-netty", "--protocol", "grpc-proto", "--target", "tcp://127.0.0.1:9");
+    assertEquals("tcp://127.0.0.1:9", c.address.toString());
+    c = parsed("check", "--stack", "grpc-java-netty", "--protocol", "grpc-proto", "--address", "unix:///tmp/x.sock");
+    assertEquals("unix:///tmp/x.sock", c.address.toString());
+  }
+
+  @Test
   void flagsTakeSpaceOrEqualsAndOptionsRepeat() {
-    Main.Check c = parsed("check", "--stack=grpc-java-netty", "--protocol", "grpc-proto", "--target=tcp://127.0.0.1:9",
+    Main.Check c = parsed("check", "--stack=grpc-java-netty", "--protocol", "grpc-proto", "--address=tcp://127.0.0.1:9",
         "--data-size", "7", "--data-seed", "18446744073709551615", "--max-message-size", "4MiB",
         "--option", "flow_window=1MiB", "--option=direct_executor=true", "--option", "compressors=a=b");
     assertEquals("grpc-java-netty", c.flags.stack);
-    assertEquals("tcp://127.0.0.1:9", c.target.toString());
+    assertEquals("tcp://127.0.0.1:9", c.address.toString());
     assertEquals(7, c.flags.dataSize);
     assertEquals(-1L, c.flags.dataSeed, "2^64-1 is the unsigned seed whose bits are all ones");
     assertEquals(4 << 20, c.flags.maxMessageSize);
@@ -127,11 +136,11 @@ class MainTest {
       "serve --stack jetty-jackson --protocol http-json --option novalue  | should be in KEY=VALUE format",
       "serve --stack jetty-jackson --protocol http-json --option =v       | want KEY=VALUE, with a key",
       "serve --stack jetty-jackson --protocol http-json --listen tcp://127.0.0.1:0 --option threads=4 | unknown option \"threads\"",
-      "check --stack java-httpclient --protocol http-json                 | Missing required option: '--target=ADDR'",
-      "check --stack java-httpclient --protocol http-json --target unix:///tmp/x.sock | does not support unix sockets",
+      "check --stack java-httpclient --protocol http-json                 | Missing required option: '--address=ADDR'",
+      "check --stack java-httpclient --protocol http-json --address unix:///tmp/x.sock | does not support unix sockets",
       "serve --stack jetty-jackson --protocol http-json --tls-cert /nonexistent/c.pem | --tls-cert and --tls-key go together",
       "serve --stack jetty-jackson --protocol http-json --tls-cert /nonexistent/c.pem --tls-key /nonexistent/k.pem | --tls-cert /nonexistent/c.pem: ",
-      "check --stack java-httpclient --protocol http-json --target tcp://127.0.0.1:1 --tls-server-name x | --tls-server-name needs --tls-ca",
+      "check --stack java-httpclient --protocol http-json --address tcp://127.0.0.1:1 --tls-server-name x | --tls-server-name needs --tls-ca",
       "check --stack java-httpclient --protocol http-json --target tcp://127.0.0.1:1 --tls-ca /nonexistent/ca.pem | --tls-ca /nonexistent/ca.pem: ",
   })
   void usageErrorsExitTwoWithOneClearLine(String line, String want) {
