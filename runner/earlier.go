@@ -12,13 +12,15 @@ import (
 	"github.com/wirebench/wirebench/suite"
 )
 
-// lookBack is how many of the newest run directories EarlierSlices reads at most, so
+// lookBack is how many of the suite's newest run directories EarlierSlices reads the
+// results of at most (of the others it reads their journal's first line only), so
 // that a folder of years of runs does not slow `run --list`.
 const lookBack = 50
 
 // EarlierSlices are the slices of a number of calls that the newest finished run of
-// the suite name in dir timed (plan.MeasuredSlices), and that run's directory; none ("") when
-// none of the newest lookBack run directories in dir, except, holds one. A run
+// the suite name in dir timed (plan.MeasuredSlices), and that run's directory; none
+// ("") when none of the suite's newest lookBack run directories in dir, but except,
+// holds one. A run
 // directory's name is its start time (RunsDir/<time>), so the newest sort last; a
 // smoke run and a run with no results.json (killed, or still running) are passed
 // over.
