@@ -2,9 +2,10 @@
 // stack and called by a client stack, a workload and its parameters, a load model),
 // how (warmup, iterations, forks, method) and where (transport, CPU sets). It owns
 // the defaults and the validation, and nothing else. The settings of how and where
-// are defined once, in the table Settings (settings.go): the suite keys and their
-// checks, the command line's flags and the control message sent to workers are all
-// derived from it, so a default or a rule is written once.
+// are defined once, in the table Settings (settings.go), beside their fields
+// (SettingValues): the suite keys and their checks, the defaults (Default), the command
+// line's flags, the control message sent to workers and docs/suites.md's settings table
+// are all derived from it, so a default or a rule is written once.
 //
 // The package is a leaf: it knows the contract's workloads and the load models, not
 // the protocol registry; protocol and stack names are checked where the registry is
