@@ -9,6 +9,7 @@ import (
 
 	"github.com/wirebench/wirebench/plan"
 	"github.com/wirebench/wirebench/results"
+	"github.com/wirebench/wirebench/results/store"
 	"github.com/wirebench/wirebench/suite"
 )
 
@@ -23,23 +24,23 @@ const lookBack = 50
 // holds one. A run
 // directory's name is its start time (RunsDir/<time>), so the newest sort last; a
 // smoke run and a run with no results.json (killed, or still running) are passed
-// over.
+// over (store.FindResults lists the others, in time order).
 func EarlierSlices(dir, name, except string) (plan.SliceTimes, string) {
-	entries, err := os.ReadDir(dir)
+	files, err := store.FindResults(dir)
 	if err != nil {
 		return nil, ""
 	}
-	slices.Reverse(entries)
+	slices.Reverse(files)
 	read := 0
-	for _, e := range entries {
-		run := filepath.Join(dir, e.Name())
-		if !e.IsDir() || run == filepath.Clean(except) || journalSuite(run) != name {
+	for _, f := range files {
+		run := filepath.Dir(f)
+		if run == filepath.Clean(except) || journalSuite(run) != name {
 			continue
 		}
 		if read++; read > lookBack {
 			break
 		}
-		res, err := results.ReadFile(filepath.Join(run, ResultsFile))
+		res, err := results.ReadFile(f)
 		if err != nil {
 			continue
 		}
