@@ -9,7 +9,6 @@ import (
 
 	"github.com/wirebench/wirebench/plan"
 	"github.com/wirebench/wirebench/results"
-	"github.com/wirebench/wirebench/results/store"
 	"github.com/wirebench/wirebench/suite"
 )
 
@@ -24,23 +23,23 @@ const lookBack = 50
 // holds one. A run
 // directory's name is its start time (RunsDir/<time>), so the newest sort last; a
 // smoke run and a run with no results.json (killed, or still running) are passed
-// over (store.FindResults lists the others, in time order).
+// over.
 func EarlierSlices(dir, name, except string) (plan.SliceTimes, string) {
-	files, err := store.FindResults(dir)
+	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, ""
 	}
-	slices.Reverse(files)
+	slices.Reverse(entries)
 	read := 0
-	for _, f := range files {
-		run := filepath.Dir(f)
-		if run == filepath.Clean(except) || journalSuite(run) != name {
+	for _, e := range entries {
+		run := filepath.Join(dir, e.Name())
+		if !e.IsDir() || run == filepath.Clean(except) || journalSuite(run) != name {
 			continue
 		}
 		if read++; read > lookBack {
 			break
 		}
-		res, err := results.ReadFile(f)
+		res, err := results.ReadFile(filepath.Join(run, ResultsFile))
 		if err != nil {
 			continue
 		}

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/plan"
-	"github.com/wirebench/wirebench/results/store"
 	"github.com/wirebench/wirebench/suite"
 )
 
@@ -39,7 +38,7 @@ func writeRun(t *testing.T, dir, name string, s *suite.Suite, finished, smoke bo
 	}
 	_, res := runPlannedResults(t, s, plan.Build(s.Benchmarks, nil))
 	res.Smoke = smoke
-	f, err := os.Create(filepath.Join(run, store.ResultsFile))
+	f, err := os.Create(filepath.Join(run, ResultsFile))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,6 +19,9 @@ import (
 // JournalFile is the name of the journal in a run's output directory.
 const JournalFile = "journal.jsonl"
 
+// ResultsFile is the results of a finished run, in its directory.
+const ResultsFile = "results.json"
+
 // ErrNoRun is the error of ReadHeader for a directory that holds no run.
 var ErrNoRun = errors.New("not a wirebench run")
 

@@ -22,7 +22,6 @@ import (
 	"github.com/wirebench/wirebench/protocol/transport"
 	"github.com/wirebench/wirebench/report"
 	"github.com/wirebench/wirebench/results"
-	"github.com/wirebench/wirebench/results/store"
 	"github.com/wirebench/wirebench/results/summary"
 	"github.com/wirebench/wirebench/spec"
 	"github.com/wirebench/wirebench/spec/load"
@@ -460,7 +459,7 @@ func WriteReports(dir string, r *results.Results) (map[string]string, error) {
 		return nil
 	}
 	err := errors.Join(
-		write("json", store.ResultsFile, func(f *os.File) error { return r.Write(f) }),
+		write("json", ResultsFile, func(f *os.File) error { return r.Write(f) }),
 		write("md", "report.md", func(f *os.File) error { return report.WriteMarkdown(f, r) }),
 		write("html", "report.html", func(f *os.File) error { return report.WriteHTML(f, r) }),
 	)
