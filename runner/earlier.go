@@ -24,6 +24,11 @@ const lookBack = 50
 // directory's name is its start time (RunsDir/<time>), so the newest sort last; a
 // smoke run and a run with no results.json (killed, or still running) are passed
 // over.
+//
+// It lists the run directories itself, though results/store.FindResults lists run
+// directories' results too: package store carries SQLite (modernc.org/sqlite), which
+// importing it would bring into runner and into every module that imports runner
+// (deploy/deploytest's go.sum has no entry for it: its check failed so on 2026-11-29).
 func EarlierSlices(dir, name, except string) (plan.SliceTimes, string) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {

@@ -19,7 +19,8 @@ import (
 // JournalFile is the name of the journal in a run's output directory.
 const JournalFile = "journal.jsonl"
 
-// ResultsFile is the results of a finished run, in its directory.
+// ResultsFile is the results of a finished run, in its directory (store.ResultsFile
+// too, which runner does not import: see EarlierSlices).
 const ResultsFile = "results.json"
 
 // ErrNoRun is the error of ReadHeader for a directory that holds no run.
