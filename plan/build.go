@@ -25,18 +25,30 @@ const (
 // runs in a batch of its own. Consecutive interleaved groups of the same targets
 // (spec.SameWorkers), none resumed, form one batch: each fork's workers start once and
 // serve them all. A slice of a number of calls counts as nothing (Plan.Untimed); see
-// BuildTimed.
+// BuildWith.
 func Build(bs []suite.Benchmark, resumed func(name string) bool) *Plan {
-	return BuildTimed(bs, resumed, nil)
+	return BuildWith(bs, Known{Resumed: resumed})
 }
 
-// BuildTimed is Build, counting for each benchmark whose slices are a number of calls
-// the slice that measured gives it (an earlier run's, MeasuredSlices); those measured
-// gives none are the plan's Untimed.
-func BuildTimed(bs []suite.Benchmark, resumed func(name string) bool, measured SliceTimes) *Plan {
-	p := &Plan{Benchmarks: bs, measured: measured}
+// Known is what a plan is built with beyond its benchmarks.
+type Known struct {
+	// Resumed, when not nil, says which benchmarks an earlier run journaled (Build).
+	Resumed func(name string) bool
+	// Measured times the slices of a number of calls, by benchmark (an earlier run's,
+	// MeasuredSlices); those it gives none are the plan's Untimed.
+	Measured SliceTimes
+	// InProcess is true for a suite of process: one (suite.ProcessOne): its forks
+	// start no worker processes, so no worker's start is counted.
+	InProcess bool
+}
+
+// BuildWith is Build with what known says: resumed benchmarks, the slices an earlier
+// run timed, and whether the targets run in the suite's own process.
+func BuildWith(bs []suite.Benchmark, known Known) *Plan {
+	p := &Plan{Benchmarks: bs, measured: known.Measured, inProcess: known.InProcess}
+	resumed := known.Resumed
 	for _, b := range bs {
-		if b.Spec.IterationOps > 0 && measured[b.Name] <= 0 {
+		if b.Spec.IterationOps > 0 && p.measured[b.Name] <= 0 {
 			p.Untimed = append(p.Untimed, b.Name)
 		}
 	}
@@ -63,7 +75,7 @@ func BuildTimed(bs []suite.Benchmark, resumed func(name string) bool, measured S
 		}
 		if g.Kind != Interleaved {
 			for _, sp := range specs {
-				g.Alone = append(g.Alone, Alone(sp))
+				g.Alone = append(g.Alone, p.alone(sp))
 			}
 			p.Batches = append(p.Batches, Batch{Groups: []Group{g}, Reference: first.Reference})
 			open = -1
@@ -74,7 +86,7 @@ func BuildTimed(bs []suite.Benchmark, resumed func(name string) bool, measured S
 			ran = map[bool]bool{}
 		}
 		kind := streamsWorkload(first)
-		g.Fork = forkCost(specs, joins, joins && ran[kind])
+		g.Fork = p.forkCost(specs, joins, joins && ran[kind])
 		ran[kind] = true
 		if joins {
 			p.Batches[open].Groups = append(p.Batches[open].Groups, g)
@@ -92,7 +104,7 @@ func BuildTimed(bs []suite.Benchmark, resumed func(name string) bool, measured S
 // forkCost is one fork of an interleaved group: on workers of its own (onShared
 // false: it starts them), or on workers an earlier group of its batch started, which
 // have run its kind of call already (warm) or not.
-func forkCost(specs []spec.Spec, onShared, warm bool) ForkCost {
+func (p *Plan) forkCost(specs []spec.Spec, onShared, warm bool) ForkCost {
 	f := ForkCost{Warmups: make([]time.Duration, len(specs)), Warm: make([]bool, len(specs))}
 	if !onShared {
 		f.Start = StartOverhead
@@ -106,7 +118,7 @@ func forkCost(specs []spec.Spec, onShared, warm bool) ForkCost {
 			f.Warmups[k] = ColdWarmup(sp)
 		}
 		if !onShared {
-			f.Start += workerStarts(sp)
+			f.Start += p.workerStarts(sp)
 		}
 		f.Rounds += time.Duration(sp.Iterations) * (sp.IterationTime + phase)
 	}
@@ -124,14 +136,15 @@ func phaseCost(specs []spec.Spec) time.Duration {
 	return PhaseOverhead
 }
 
-// Alone is what a benchmark costs measured on its own: per fork, new workers, its
-// cold warm-up and its iterations (a capacity search: its warm-up bound and budget).
-// Iterations of a number of ops count as nothing, so for them it is a lower bound.
-func Alone(sp spec.Spec) time.Duration {
+// alone is what a benchmark costs measured on its own: per fork, new workers (when p's
+// targets run in worker processes), its cold warm-up and its iterations (a capacity
+// search: its warm-up bound and budget). Iterations of a number of ops that p has no
+// time for count as nothing, so for them it is a lower bound.
+func (p *Plan) alone(sp spec.Spec) time.Duration {
 	if c := sp.Capacity; c != nil {
 		return sp.WarmupBound() + c.Budget + StartOverhead
 	}
-	fork := StartOverhead + workerStarts(sp) + ColdWarmup(sp) + time.Duration(sp.Iterations)*(sp.IterationTime+PhaseOverhead)
+	fork := StartOverhead + p.workerStarts(sp) + ColdWarmup(sp) + time.Duration(sp.Iterations)*(sp.IterationTime+PhaseOverhead)
 	return time.Duration(sp.Forks) * fork
 }
 
@@ -152,9 +165,13 @@ func keepAliveCost(specs []spec.Spec, warmups []time.Duration, phase time.Durati
 // workerStarts is what starting sp's worker processes adds to a fork beyond
 // StartOverhead: for each side's process, ProcessStartOverhead and its launcher's
 // StartCost (a JVM's start and class loading). An outside server (spec.Spec.Address) is
-// not started here; a stack that is not registered counts as nothing.
-func workerStarts(sp spec.Spec) time.Duration {
+// not started here; a stack that is not registered counts as nothing; nor does any
+// in a plan of process: one (Known.InProcess).
+func (p *Plan) workerStarts(sp spec.Spec) time.Duration {
 	var d time.Duration
+	if p.inProcess {
+		return 0
+	}
 	for _, side := range []struct {
 		name string
 		side protocol.Side

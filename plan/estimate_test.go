@@ -147,3 +147,24 @@ func TestReferenceInEstimate(t *testing.T) {
 		}
 	}
 }
+
+// TestInProcessEstimateStartsNoWorkers: a suite of process: one starts no worker
+// process, so its estimate counts none of their starts; the same benchmarks in worker
+// processes do. Counted by hand, as in TestReferenceInEstimate: two groups of one Go
+// target, 1 fork each of 0.4 s to start, a 1 s warm-up and 2 iterations of 100 ms
+// (+2 ms each), references off: 1.604 s a group in one process; in worker processes
+// each also starts a server and a client (2 × 60 ms): 1.724 s.
+func TestInProcessEstimateStartsNoWorkers(t *testing.T) {
+	s := mustParse(t, `
+		|defaults: {warmup: 1s, iterations: 2, duration: 100ms, forks: 1, keep_alive: 0s, reference: 0s}
+		|targets: [grpc-proto]
+		|workloads: [person.get, person.list]`)
+	for _, c := range []struct {
+		inProcess bool
+		want      time.Duration
+	}{{true, 2 * 1604 * time.Millisecond}, {false, 2 * 1724 * time.Millisecond}} {
+		if got := plan.BuildWith(s.Benchmarks, plan.Known{InProcess: c.inProcess}).Estimate(); got != c.want {
+			t.Errorf("in process %v: estimate %v, counted %v", c.inProcess, got, c.want)
+		}
+	}
+}

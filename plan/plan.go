@@ -29,12 +29,14 @@ type Plan struct {
 	// Batches are run one after the other, each as one call to the driver.
 	Batches []Batch
 	// Untimed are the benchmarks whose slices are a number of calls (rpcecho's lines)
-	// with no measured length to count (BuildTimed): the estimate counts their slices
+	// with no measured length to count (Known.Measured): the estimate counts their slices
 	// as nothing, so it is a lower bound.
 	Untimed []string
 	// measured are the slices of a number of calls timed by an earlier run, by
-	// benchmark (BuildTimed).
+	// benchmark (Known.Measured).
 	measured SliceTimes
+	// inProcess: the targets run in the suite's own process (Known.InProcess).
+	inProcess bool
 }
 
 // SliceTimes are how long a slice of some benchmarks lasted, by benchmark name.

@@ -76,14 +76,14 @@ func journalSuite(dir string) string {
 	return h.Suite
 }
 
-// TimedPlan is bs's plan (plan.BuildTimed, with resumed) with their slices of a number
-// of calls timed by the newest earlier run of the suite in runs but except
-// (EarlierSlices), which is looked for only when bs have such slices. name is the
-// suite's.
-func TimedPlan(name string, bs []suite.Benchmark, resumed func(name string) bool, runs, except string) *plan.Plan {
-	var measured plan.SliceTimes
+// TimedPlan is the plan of bs, benchmarks of s (plan.BuildWith, with resumed and s's
+// process), with their slices of a number of calls timed by the newest earlier run of
+// s in runs but except (EarlierSlices), which is looked for only when bs have such
+// slices.
+func TimedPlan(s *suite.Suite, bs []suite.Benchmark, resumed func(name string) bool, runs, except string) *plan.Plan {
+	known := plan.Known{Resumed: resumed, InProcess: s.Process == suite.ProcessOne}
 	if slices.ContainsFunc(bs, func(b suite.Benchmark) bool { return b.Spec.IterationOps > 0 }) {
-		measured, _ = EarlierSlices(runs, name, except)
+		known.Measured, _ = EarlierSlices(runs, s.Name, except)
 	}
-	return plan.BuildTimed(bs, resumed, measured)
+	return plan.BuildWith(bs, known)
 }

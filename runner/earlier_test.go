@@ -84,12 +84,34 @@ func TestEarlierSlicesTimeThePlan(t *testing.T) {
 		}
 	}
 
-	untimed := TimedPlan("lines", s.Benchmarks, nil, t.TempDir(), "")
-	timed := TimedPlan("lines", s.Benchmarks, nil, dir, except)
+	untimed := TimedPlan(s, s.Benchmarks, nil, t.TempDir(), "")
+	timed := TimedPlan(s, s.Benchmarks, nil, dir, except)
 	if len(untimed.Untimed) != 2 || len(timed.Untimed) != 0 {
 		t.Errorf("untimed benchmarks: %v with no earlier run, %v with one; want both, then none", untimed.Untimed, timed.Untimed)
 	}
 	if d := timed.Estimate() - untimed.Estimate(); d != 8*time.Second {
 		t.Errorf("the timed slices add %v to the estimate, want 2 forks × 2 targets × 2 × 1s = 8s", d)
+	}
+}
+
+// TestTimedPlanOfOneProcess: the plan of a suite of process: one counts no worker's
+// start (plan.Known.InProcess), and the same suite without the key counts two a target
+// (server and client, 60 ms each). Counted by hand: the two targets' lines of 1000
+// calls, untimed here, count as nothing; per fork 0.4 s to start and 2 rounds of the
+// 2 targets, each slice's handover 2 ms, so 2 forks 0.816 s in one process; in workers
+// each handover also freezes the other target (4.5 ms) and each fork starts 4
+// processes: 0.8 s + 8 × 6.5 ms + 2 forks × 4 × 60 ms = 1.332 s.
+func TestTimedPlanOfOneProcess(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want time.Duration
+	}{{opsSuite + "process: one\n", 816 * time.Millisecond}, {opsSuite, 1332 * time.Millisecond}} {
+		s, err := suite.Parse("lines.yaml", []byte(c.text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := TimedPlan(s, s.Benchmarks, nil, t.TempDir(), "").Estimate(); got != c.want {
+			t.Errorf("process %q: estimate %v, counted %v", s.Process, got, c.want)
+		}
 	}
 }

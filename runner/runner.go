@@ -198,7 +198,7 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 	if err := sameSettings(opt.Dir, benchmarks, done, st.settings); err != nil {
 		return nil, err
 	}
-	p := TimedPlan(s.Name, benchmarks, func(name string) bool {
+	p := TimedPlan(s, benchmarks, func(name string) bool {
 		_, ok := done[name]
 		return ok || len(st.forks[name]) > 0
 	}, filepath.Dir(opt.Dir), opt.Dir)

@@ -157,7 +157,7 @@ func (c *runCmd) Run(e *env, kctx *kong.Context) error {
 	}
 	defer metrics.stop()
 	fmt.Fprintln(e.stderr, textgrid.Wrap(fmt.Sprintf("wirebench: suite %s: %d benchmarks, %s; writing to %s",
-		s.Name, len(selected), estimateText(s.Name, selected, filepath.Dir(dir), dir), dir), terminalWidth(e.stderr), "  "))
+		s.Name, len(selected), estimateText(s, selected, filepath.Dir(dir), dir), dir), terminalWidth(e.stderr), "  "))
 	prog := newProgress(e.stderr, !c.Plain && liveTerminal(e.stderr))
 	observe := prog.observe
 	if metrics != nil {
@@ -262,17 +262,17 @@ func listSuites(w io.Writer) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "%-20s %3d benchmarks, %-14s %s\n", name, len(s.Benchmarks), estimateText(name, s.Benchmarks, runner.RunsDir, ""), s.Description)
+		fmt.Fprintf(w, "%-20s %3d benchmarks, %-14s %s\n", name, len(s.Benchmarks), estimateText(s, s.Benchmarks, runner.RunsDir, ""), s.Description)
 	}
 	return nil
 }
 
-// estimateText says how long bs of the suite name should take (their plan's estimate):
+// estimateText says how long bs of suite s should take (their plan's estimate):
 // "about 10m31s", or "at least 4s" when some slices are a number of calls that no
 // earlier run of the suite in runs (but except) timed (runner.TimedPlan): their time
 // is not known beforehand and counts as nothing.
-func estimateText(name string, bs []suite.Benchmark, runs, except string) string {
-	p := runner.TimedPlan(name, bs, nil, runs, except)
+func estimateText(s *suite.Suite, bs []suite.Benchmark, runs, except string) string {
+	p := runner.TimedPlan(s, bs, nil, runs, except)
 	d := p.Estimate().Round(time.Second)
 	if len(p.Untimed) > 0 {
 		return fmt.Sprintf("at least %v", d)
