@@ -3,6 +3,7 @@ package conform_test
 import (
 	"context"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -198,5 +199,43 @@ func TestReceiverCalledAfterItsError(t *testing.T) {
 		Expected: "the receiver called 100 times, up to its error", Got: "1000"}
 	if len(diffs) != 1 || diffs[0] != want {
 		t.Errorf("differences %v, want exactly %v", diffs, want)
+	}
+}
+
+// slowIncrement is the reference service whose every Increment takes at least 50 µs,
+// as a server's does on a busy machine (pingpong's chain of 1000 takes at least 50 ms),
+// and gives up when its context ends, as a client's call does.
+type slowIncrement struct{ *contract.Reference }
+
+func (s slowIncrement) Increment(ctx context.Context, n int64) (int64, error) {
+	select {
+	case <-ctx.Done():
+		return 0, ctx.Err()
+	case <-time.After(50 * time.Microsecond):
+	}
+	return s.Reference.Increment(ctx, n)
+}
+
+// The call timeout bounds each call of a workload's op, not the op: pingpong's 1000
+// increments of at least 50 µs each (50 ms a chain) pass under a 10 ms call timeout.
+// Only the pingpong ops are asserted on: the check's other calls are not what this
+// test is about.
+func TestCallTimeoutBoundsEachCallOfAWorkload(t *testing.T) {
+	ds := contract.MustDataset(contract.DefaultSeed, contract.DefaultSize)
+	seen := 0
+	opt := conform.Options{CallTimeout: 10 * time.Millisecond, Workloads: true, Observe: func(op string, diffs []conform.Difference) {
+		if !strings.HasPrefix(op, "workload pingpong, op ") {
+			return
+		}
+		seen++
+		if len(diffs) > 0 {
+			t.Errorf("%s: %v", op, diffs)
+		}
+	}}
+	if _, err := conform.Check(context.Background(), slowIncrement{contract.NewReference(ds)}, ds, opt); err != nil {
+		t.Fatal(err)
+	}
+	if seen != 3 {
+		t.Errorf("%d pingpong ops checked, want 3", seen)
 	}
 }
