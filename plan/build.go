@@ -34,21 +34,23 @@ func Build(bs []suite.Benchmark, resumed func(name string) bool) *Plan {
 type Known struct {
 	// Resumed, when not nil, says which benchmarks an earlier run journaled (Build).
 	Resumed func(name string) bool
-	// Measured times the slices of a number of calls, by benchmark (an earlier run's,
-	// MeasuredSlices); those it gives none are the plan's Untimed.
-	Measured SliceTimes
+	// Measured times the slices of a number of calls and the adaptive warm-ups, by
+	// benchmark (an earlier run's, plan.Measured); the benchmarks of slices of a number
+	// of calls it gives no time are the plan's Untimed.
+	Measured Timings
 	// InProcess is true for a suite of process: one (suite.ProcessOne): its forks
 	// start no worker processes, so no worker's start is counted.
 	InProcess bool
 }
 
-// BuildWith is Build with what known says: resumed benchmarks, the slices an earlier
-// run timed, and whether the targets run in the suite's own process.
+// BuildWith is Build with what known says: resumed benchmarks, the slices and
+// adaptive warm-ups an earlier run timed, and whether the targets run in the suite's
+// own process.
 func BuildWith(bs []suite.Benchmark, known Known) *Plan {
 	p := &Plan{Benchmarks: bs, measured: known.Measured, inProcess: known.InProcess}
 	resumed := known.Resumed
 	for _, b := range bs {
-		if b.Spec.IterationOps > 0 && p.measured[b.Name] <= 0 {
+		if b.Spec.IterationOps > 0 && p.measured.Slices[b.Name] <= 0 {
 			p.Untimed = append(p.Untimed, b.Name)
 		}
 	}

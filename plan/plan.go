@@ -32,51 +32,77 @@ type Plan struct {
 	// with no measured length to count (Known.Measured): the estimate counts their slices
 	// as nothing, so it is a lower bound.
 	Untimed []string
-	// measured are the slices of a number of calls timed by an earlier run, by
-	// benchmark (Known.Measured).
-	measured SliceTimes
+	// measured is what an earlier run timed (Known.Measured).
+	measured Timings
 	// inProcess: the targets run in the suite's own process (Known.InProcess).
 	inProcess bool
 }
 
-// SliceTimes are how long a slice of some benchmarks lasted, by benchmark name.
-type SliceTimes map[string]time.Duration
+// Timings are what only a run can time, as an earlier run of a suite measured it, by
+// benchmark name: how long a slice of a number of calls lasted (Slices), and how long
+// an adaptive warm-up did (Warmups), each the mean over the run's forks.
+type Timings struct {
+	Slices  map[string]time.Duration
+	Warmups map[string]time.Duration
+}
 
-// MeasuredSlices are the mean slice, over every fork, of each benchmark of res whose
-// slices were a number of calls, which only a run can time; benchmarks of other
-// slices, and those with no slice, are left out. A smoke run's slices are not the
-// suite's, so it gives none.
-func MeasuredSlices(res *results.Results) SliceTimes {
-	out := SliceTimes{}
+// Any says whether t times anything.
+func (t Timings) Any() bool { return len(t.Slices)+len(t.Warmups) > 0 }
+
+// Measured are res's Timings: the mean slice of each benchmark whose slices were a
+// number of calls, and the mean adaptive warm-up of each benchmark that had one; other
+// benchmarks are left out. A smoke run's slices and warm-ups are not the suite's, so
+// it gives none.
+func Measured(res *results.Results) Timings {
+	out := Timings{Slices: map[string]time.Duration{}, Warmups: map[string]time.Duration{}}
 	if res == nil || res.Smoke {
 		return out
 	}
 	for _, b := range res.Benchmarks {
-		if b.IterationOps <= 0 {
-			continue
-		}
-		var sum float64
-		n := 0
+		var slices, warmups mean
 		for _, f := range b.Forks {
 			for _, it := range f.Iterations {
-				sum += it.Seconds
-				n++
+				slices.add(it.Seconds)
+			}
+			if w := f.Warmup; w != nil && w.Adaptive {
+				warmups.add(w.Seconds)
 			}
 		}
-		if n > 0 {
-			out[b.Name] = time.Duration(sum / float64(n) * float64(time.Second))
+		if b.IterationOps > 0 && slices.n > 0 {
+			out.Slices[b.Name] = slices.duration()
+		}
+		if b.WarmupMaxSeconds > 0 && warmups.n > 0 {
+			out.Warmups[b.Name] = warmups.duration()
 		}
 	}
 	return out
 }
 
+// mean is a running mean of seconds.
+type mean struct {
+	sum float64
+	n   int
+}
+
+func (m *mean) add(seconds float64) { m.sum += seconds; m.n++ }
+
+func (m mean) duration() time.Duration {
+	return time.Duration(m.sum / float64(m.n) * float64(time.Second))
+}
+
 // costed are the specs of g's members as the estimate counts them: a slice of a
-// number of calls lasts what p.measured says (nothing when it says nothing).
+// number of calls lasts what p.measured says (nothing when it says nothing), and an
+// adaptive warm-up that p.measured times counts as a fixed one of that length, on new
+// workers or warm ones alike (the next run of the suite has the same batches).
 func (p *Plan) costed(g Group) []spec.Spec {
 	specs := p.Specs(g)
 	for k, i := range g.Members {
-		if d := p.measured[p.Benchmarks[i].Name]; specs[k].IterationOps > 0 && d > 0 {
+		name := p.Benchmarks[i].Name
+		if d := p.measured.Slices[name]; specs[k].IterationOps > 0 && d > 0 {
 			specs[k].IterationTime = d
+		}
+		if d := p.measured.Warmups[name]; specs[k].WarmupMax > 0 && specs[k].Capacity == nil && d > 0 {
+			specs[k].Warmup, specs[k].WarmupMax = d, 0
 		}
 	}
 	return specs

@@ -12,27 +12,26 @@ import (
 	"github.com/wirebench/wirebench/suite"
 )
 
-// lookBack is how many of the suite's newest run directories EarlierSlices reads the
+// lookBack is how many of the suite's newest run directories EarlierTimings reads the
 // results of at most (of the others it reads their journal's first line only), so
 // that a folder of years of runs does not slow `run --list`.
 const lookBack = 50
 
-// EarlierSlices are the slices of a number of calls that the newest finished run of
-// the suite name in dir timed (plan.MeasuredSlices), and that run's directory; none
-// ("") when none of the suite's newest lookBack run directories in dir, but except,
-// holds one. A run
-// directory's name is its start time (RunsDir/<time>), so the newest sort last; a
-// smoke run and a run with no results.json (killed, or still running) are passed
-// over.
+// EarlierTimings are what the newest finished run of the suite name in dir timed that
+// a plan cannot know beforehand (plan.Measured: slices of a number of calls, adaptive
+// warm-ups), and that run's directory; none ("") when none of the suite's newest
+// lookBack run directories in dir, but except, holds one. A run directory's name is
+// its start time (RunsDir/<time>), so the newest sort last; a smoke run and a run
+// with no results.json (killed, or still running) are passed over.
 //
 // It lists the run directories itself, though results/store.FindResults lists run
 // directories' results too: package store carries SQLite (modernc.org/sqlite), which
 // importing it would bring into runner and into every module that imports runner
 // (deploy/deploytest's go.sum has no entry for it: its check failed so on 2026-11-29).
-func EarlierSlices(dir, name, except string) (plan.SliceTimes, string) {
+func EarlierTimings(dir, name, except string) (plan.Timings, string) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, ""
+		return plan.Timings{}, ""
 	}
 	slices.Reverse(entries)
 	read := 0
@@ -48,11 +47,11 @@ func EarlierSlices(dir, name, except string) (plan.SliceTimes, string) {
 		if err != nil {
 			continue
 		}
-		if got := plan.MeasuredSlices(res); len(got) > 0 {
+		if got := plan.Measured(res); got.Any() {
 			return got, run
 		}
 	}
-	return nil, ""
+	return plan.Timings{}, ""
 }
 
 // journalSuite is the suite named by the header of the journal in dir, its first
@@ -77,13 +76,13 @@ func journalSuite(dir string) string {
 }
 
 // TimedPlan is the plan of bs, benchmarks of s (plan.BuildWith, with resumed and s's
-// process), with their slices of a number of calls timed by the newest earlier run of
-// s in runs but except (EarlierSlices), which is looked for only when bs have such
-// slices.
+// process), with their slices of a number of calls and their adaptive warm-ups timed
+// by the newest earlier run of s in runs but except (EarlierTimings), which is looked
+// for only when bs have either.
 func TimedPlan(s *suite.Suite, bs []suite.Benchmark, resumed func(name string) bool, runs, except string) *plan.Plan {
 	known := plan.Known{Resumed: resumed, InProcess: s.Process == suite.ProcessOne}
-	if slices.ContainsFunc(bs, func(b suite.Benchmark) bool { return b.Spec.IterationOps > 0 }) {
-		known.Measured, _ = EarlierSlices(runs, s.Name, except)
+	if slices.ContainsFunc(bs, func(b suite.Benchmark) bool { return b.Spec.IterationOps > 0 || b.Spec.WarmupMax > 0 }) {
+		known.Measured, _ = EarlierTimings(runs, s.Name, except)
 	}
 	return plan.BuildWith(bs, known)
 }

@@ -71,16 +71,16 @@ func TestEarlierSlicesTimeThePlan(t *testing.T) {
 	writeRun(t, dir, "20261129-050000", s, true, false)
 	except := filepath.Join(dir, "20261129-050000")
 
-	got, from := EarlierSlices(dir, "lines", except)
+	got, from := EarlierTimings(dir, "lines", except)
 	if from != filepath.Join(dir, "20261129-010000") {
 		t.Errorf("read %q, want the oldest run (the others are the run itself, a smoke run, a killed run and another suite's)", from)
 	}
-	if len(got) != 2 {
-		t.Fatalf("timed %v, want both benchmarks", got)
+	if len(got.Slices) != 2 || len(got.Warmups) != 0 {
+		t.Fatalf("timed %+v, want both benchmarks' slices and no warm-up (none is adaptive)", got)
 	}
 	for _, b := range s.Benchmarks {
-		if got[b.Name] != time.Second {
-			t.Errorf("%s: slice %v, want 1s", b.Name, got[b.Name])
+		if got.Slices[b.Name] != time.Second {
+			t.Errorf("%s: slice %v, want 1s", b.Name, got.Slices[b.Name])
 		}
 	}
 
@@ -113,5 +113,41 @@ func TestTimedPlanOfOneProcess(t *testing.T) {
 		if got := TimedPlan(s, s.Benchmarks, nil, t.TempDir(), "").Estimate(); got != c.want {
 			t.Errorf("process %q: estimate %v, counted %v", s.Process, got, c.want)
 		}
+	}
+}
+
+// adaptiveSuite is a suite of two targets whose warm-ups are adaptive (1 s to 30 s).
+const adaptiveSuite = `name: adaptive
+description: adaptive warm-ups
+defaults: {warmup: 1s, warmup_max: 30s, iterations: 2, duration: 100ms, forks: 2, keep_alive: 0s, reference: 0s}
+targets: [http-json, grpc-proto]
+workloads: [person.get]
+`
+
+// TestEarlierWarmupsTimeThePlan: an earlier finished run of the suite times its
+// adaptive warm-ups, and the plan counts them instead of its guess. Each fork's
+// warm-up in that run lasted 1 s (testFork's), where a warm-up on new workers is
+// counted at 25 s (plan.ColdAdaptiveWarmup) without one: 2 forks × 2 targets × 24 s =
+// 96 s less.
+func TestEarlierWarmupsTimeThePlan(t *testing.T) {
+	s, err := suite.Parse("adaptive.yaml", []byte(adaptiveSuite))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	writeRun(t, dir, "20261129-010000", s, true, false)
+	got, _ := EarlierTimings(dir, "adaptive", "")
+	if len(got.Slices) != 0 || len(got.Warmups) != 2 {
+		t.Fatalf("timed %+v, want both benchmarks' warm-ups and no slice (none is of a number of calls)", got)
+	}
+	for _, b := range s.Benchmarks {
+		if got.Warmups[b.Name] != time.Second {
+			t.Errorf("%s: warm-up %v, want 1s", b.Name, got.Warmups[b.Name])
+		}
+	}
+	guessed := TimedPlan(s, s.Benchmarks, nil, t.TempDir(), "")
+	timed := TimedPlan(s, s.Benchmarks, nil, dir, "")
+	if d := guessed.Estimate() - timed.Estimate(); d != 96*time.Second {
+		t.Errorf("the timed warm-ups take %v off the estimate, want 2 forks × 2 targets × (25 s - 1 s) = 96s", d)
 	}
 }

@@ -20,7 +20,7 @@ import (
 const JournalFile = "journal.jsonl"
 
 // ResultsFile is the results of a finished run, in its directory (store.ResultsFile
-// too, which runner does not import: see EarlierSlices).
+// too, which runner does not import: see EarlierTimings).
 const ResultsFile = "results.json"
 
 // ErrNoRun is the error of ReadHeader for a directory that holds no run.
