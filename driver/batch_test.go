@@ -85,6 +85,15 @@ func TestRunBatchSharesWorkers(t *testing.T) {
 			if n := len(spawned(t, log)); n != c.spawns {
 				t.Errorf("%d workers started, want %d", n, c.spawns)
 			}
+			// Every worker has exited, and been waited for, when RunBatch returns:
+			// a fork's end stops all of its targets' workers (at once) and waits
+			// for each.
+			for _, line := range spawned(t, log) {
+				pid, _ := strconv.Atoi(strings.Fields(line)[0])
+				if err := syscall.Kill(pid, 0); err != syscall.ESRCH {
+					t.Errorf("worker %d is still there after RunBatch returned (kill 0: %v)", pid, err)
+				}
+			}
 			for g, ms := range out {
 				for i, m := range ms {
 					if m.Err != nil || len(m.Forks) != 2 {
