@@ -33,7 +33,7 @@ const (
 var Stacks = []*protocol.Stack{
 	{
 		Name: "tonic", Protocol: "grpc-proto", Sides: protocol.ServerSide | protocol.ClientSide,
-		Summary: "tonic with prost messages (generated services and clients), tonic-reflection on; TCP and Unix sockets",
+		Summary: "tonic with prost messages (generated services and clients), tonic-reflection on; the client's HTTP/2 connection window at the largest allowed (h2 0.4.20 closes a connection that holds many small frames unread: docs/rust-worker.md); TCP and Unix sockets",
 		Libraries: map[string]string{
 			"tonic":            tonic,
 			"tonic-prost":      tonic,

@@ -222,6 +222,19 @@ pub fn serve(svc: Arc<Reference>, ln: Listener, limit: usize, message: Option<pr
 
 // ---- client
 
+/// The client's HTTP/2 connection window: the largest HTTP/2 allows, where tonic leaves
+/// hyper's 5 MiB. h2 0.4.20 (tonic 0.14.9's) closes a client's connection with GOAWAY
+/// ENHANCE_YOUR_CALM "too_many_data_frames" once the DATA frames of under 256 bytes it holds
+/// unread cost more than half the connection window (each counted as 256 bytes less its
+/// payload; the "data frame budget", which neither tonic nor hyper 1.12 lets a user set).
+/// A stream of trades is such frames (about 36 bytes each): a receiver that falls 12,000
+/// trades behind, as a starved one on a loaded machine does, lost its connection and every
+/// call on it (seen as "GetPerson after a stopped stream" failing in CI, and reproduced
+/// under load: docs/rust-worker.md). Each stream's own window (hyper's 2 MiB) still bounds
+/// what a server may send unread, so this moves the budget, not the flow control of one
+/// stream.
+const CONNECTION_WINDOW: u32 = (1 << 31) - 1;
+
 /// A tonic client of one HTTP/2 connection (one channel), shared by its callers.
 pub struct Client {
     persons: PersonServiceClient<Channel>,
@@ -234,6 +247,7 @@ impl Client {
     pub async fn connect(target: &Addr, limit: usize, counter: Arc<Counter>) -> Result<Client, Error> {
         let target = target.clone();
         let channel = Endpoint::from_static("http://wirebench.invalid")
+            .initial_connection_window_size(CONNECTION_WINDOW)
             .connect_with_connector(tower::service_fn(move |_| {
                 let (target, counter) = (target.clone(), counter.clone());
                 async move { transport::dial(&target, counter).await.map(TokioIo::new) }
