@@ -155,24 +155,32 @@ func checkMerge(t *testing.T, iv *results.Interval) {
 	var ops, errs, sent, recv int64
 	var cpu time.Duration
 	var rates float64
+	start, end := iv.Parts[0].Start, iv.Parts[0].End
 	for _, p := range iv.Parts {
 		if p.Ops == 0 {
 			t.Errorf("a client worker made no call in %s %d", iv.Phase, iv.Index)
 		}
 		ops, errs, sent, recv, cpu = ops+p.Ops, errs+p.ErrorCount(), sent+p.BytesSent, recv+p.BytesReceived, cpu+p.ClientCPU
 		rates += p.Throughput()
-		if p.Start.Before(iv.Start) || p.End.After(iv.End) {
-			t.Errorf("a part spans %v-%v, outside the merge's %v-%v", p.Start, p.End, iv.Start, iv.End)
+		if p.Start.Before(start) {
+			start = p.Start
+		}
+		if p.End.After(end) {
+			end = p.End
 		}
 	}
 	if iv.Ops != ops || iv.ErrorCount() != errs || iv.BytesSent != sent || iv.BytesReceived != recv || iv.ClientCPU != cpu {
 		t.Errorf("merged ops %d errors %d bytes %d/%d cpu %v; want the sums %d %d %d/%d %v", iv.Ops, iv.ErrorCount(),
 			iv.BytesSent, iv.BytesReceived, iv.ClientCPU, ops, errs, sent, recv, cpu)
 	}
-	// The merge's span is the union of the parts', so its rate is at most their sum;
-	// the workers start together, so it is not far below (a loose floor: a busy
-	// machine may start one late).
-	if r := iv.Throughput(); r > rates*1.000001 || r < rates*0.5 {
+	// The merge's span is the union of the parts' (from the first start to the last
+	// end), so its rate is the calls over that span, at most the parts' rates added.
+	// How close the workers start is the machine's to decide (a loaded one starts one
+	// late: the merged rate was 0.49 of the sum there once), so it is not asserted.
+	if !iv.Start.Equal(start) || !iv.End.Equal(end) {
+		t.Errorf("the merge spans %v-%v; the parts' union is %v-%v", iv.Start, iv.End, start, end)
+	}
+	if r := iv.Throughput(); r > rates*1.000001 {
 		t.Errorf("merged rate %.0f ops/s; the workers' rates add up to %.0f", r, rates)
 	}
 }
