@@ -36,7 +36,7 @@ func Build(bs []suite.Benchmark, resumed func(name string) bool) *Plan {
 func BuildTimed(bs []suite.Benchmark, resumed func(name string) bool, measured SliceTimes) *Plan {
 	p := &Plan{Benchmarks: bs, measured: measured}
 	for _, b := range bs {
-		if b.Spec.IterationOps > 0 && measured[b.Name] <= 0 {
+		if b.Spec.SliceOps > 0 && measured[b.Name] <= 0 {
 			p.Untimed = append(p.Untimed, b.Name)
 		}
 	}
@@ -54,7 +54,7 @@ func BuildTimed(bs []suite.Benchmark, resumed func(name string) bool, measured S
 		g := Group{Index: gi, Members: members, Resumed: isResumed(members)}
 		specs := p.costed(g)
 		first := specs[0]
-		g.Forks, g.Rounds = first.Forks, first.Iterations
+		g.Forks, g.Rounds = first.Forks, first.Rounds
 		switch {
 		case len(specs) == 1 && first.Capacity != nil:
 			g.Kind = Capacity
@@ -108,7 +108,7 @@ func forkCost(specs []spec.Spec, onShared, warm bool) ForkCost {
 		if !onShared {
 			f.Start += workerStarts(sp)
 		}
-		f.Rounds += time.Duration(sp.Iterations) * (sp.IterationTime + phase)
+		f.Rounds += time.Duration(sp.Rounds) * (sp.SliceTime + phase)
 	}
 	f.KeepAlive = keepAliveCost(specs, f.Warmups, phase)
 	return f
@@ -131,7 +131,7 @@ func Alone(sp spec.Spec) time.Duration {
 	if c := sp.Capacity; c != nil {
 		return sp.WarmupBound() + c.Budget + StartOverhead
 	}
-	fork := StartOverhead + workerStarts(sp) + ColdWarmup(sp) + time.Duration(sp.Iterations)*(sp.IterationTime+PhaseOverhead)
+	fork := StartOverhead + workerStarts(sp) + ColdWarmup(sp) + time.Duration(sp.Rounds)*(sp.SliceTime+PhaseOverhead)
 	return time.Duration(sp.Forks) * fork
 }
 

@@ -56,7 +56,7 @@ func groupEstimates(p *plan.Plan) []time.Duration {
 // Each group × 2 forks.
 func TestEstimateWarmWorkersByKindOfCall(t *testing.T) {
 	s := mustParse(t, `
-		|defaults: {warmup: 1s, warmup_max: 30s, keep_alive: 0s, iterations: 2, duration: 100ms, forks: 2}
+		|defaults: {warmup: 1s, warmup_max: 30s, keep_alive: 0s, rounds: 2, duration: 100ms, forks: 2}
 		|targets: [http-json, grpc-proto]
 		|workloads:
 		|  - name: person.get
@@ -135,7 +135,7 @@ func TestReferenceInEstimate(t *testing.T) {
 		want      time.Duration
 	}{{"800ms", 2*1724*time.Millisecond + 3200*time.Millisecond}, {"0s", 2 * 1724 * time.Millisecond}} {
 		s := mustParse(t, `
-			|defaults: {warmup: 1s, iterations: 2, duration: 100ms, forks: 1, keep_alive: 0s, reference: `+c.reference+`}
+			|defaults: {warmup: 1s, rounds: 2, duration: 100ms, forks: 1, keep_alive: 0s, reference: `+c.reference+`}
 			|targets: [grpc-proto]
 			|workloads: [person.get, person.list]`)
 		p := plan.Build(s.Benchmarks, nil)

@@ -50,13 +50,13 @@ func MeasuredSlices(res *results.Results) SliceTimes {
 		return out
 	}
 	for _, b := range res.Benchmarks {
-		if b.IterationOps <= 0 {
+		if b.SliceOps <= 0 {
 			continue
 		}
 		var sum float64
 		n := 0
 		for _, f := range b.Forks {
-			for _, it := range f.Iterations {
+			for _, it := range f.Slices {
 				sum += it.Seconds
 				n++
 			}
@@ -73,8 +73,8 @@ func MeasuredSlices(res *results.Results) SliceTimes {
 func (p *Plan) costed(g Group) []spec.Spec {
 	specs := p.Specs(g)
 	for k, i := range g.Members {
-		if d := p.measured[p.Benchmarks[i].Name]; specs[k].IterationOps > 0 && d > 0 {
-			specs[k].IterationTime = d
+		if d := p.measured[p.Benchmarks[i].Name]; specs[k].SliceOps > 0 && d > 0 {
+			specs[k].SliceTime = d
 		}
 	}
 	return specs

@@ -112,8 +112,8 @@ func msPerLine(b *results.Benchmark, ops int64) float64 {
 // lineOps is the number of ops of one of b's lines: its iterations' (count-bounded
 // ones), else 1000, rpcecho's count, whose time then comes from the score.
 func lineOps(b *results.Benchmark) (ops int64, measured bool) {
-	if b.IterationOps > 0 {
-		return b.IterationOps, true
+	if b.SliceOps > 0 {
+		return b.SliceOps, true
 	}
 	return 1000, false
 }
@@ -140,21 +140,21 @@ func withExact(lines []string) []string {
 }
 
 // coldLine is what rpcecho measured of a target: one line of a fresh run, before any
-// other of its lines. Here it is each fork's first line (Forks[f].Iterations[0], the
+// other of its lines. Here it is each fork's first line (Forks[f].Slices[0], the
 // line of round 1, made on servers started for that fork, with no warm-up before it),
 // in ms: the mean over the forks that have one, the lowest and the highest. n is how
 // many forks had a first line; 0 when the lines are not count-bounded (b's lines are
 // then not rpcecho's) or a warm-up ran before them (the first line is not cold).
 func coldLine(b *results.Benchmark) (mean, lo, hi float64, n int) {
-	if b.IterationOps <= 0 || b.WarmupSeconds > 0 {
+	if b.SliceOps <= 0 || b.WarmupSeconds > 0 {
 		return 0, 0, 0, 0
 	}
 	sum := 0.0
 	for _, f := range b.Forks {
-		if len(f.Iterations) == 0 {
+		if len(f.Slices) == 0 {
 			continue
 		}
-		ms := f.Iterations[0].Seconds * 1e3
+		ms := f.Slices[0].Seconds * 1e3
 		if n == 0 || ms < lo {
 			lo = ms
 		}
@@ -323,17 +323,17 @@ func groupLines(bs []results.Benchmark, header string) []string {
 		rounds := 0
 		for _, b := range bs {
 			if f < len(b.Forks) {
-				rounds = max(rounds, len(b.Forks[f].Iterations))
+				rounds = max(rounds, len(b.Forks[f].Slices))
 			}
 		}
 		for r := range rounds {
 			lines = append(lines, fmt.Sprintf("%s fork %d, round %d", header, f+1, r+1))
 			for _, b := range bs {
-				if f >= len(b.Forks) || r >= len(b.Forks[f].Iterations) {
+				if f >= len(b.Forks) || r >= len(b.Forks[f].Slices) {
 					continue
 				}
-				it := b.Forks[f].Iterations[r]
-				lines = append(lines, rpcechoLine(b.Protocol, b.Transport, b.IterationOps, it.Seconds)+"\t"+exactTime(b.Protocol, it.Seconds))
+				it := b.Forks[f].Slices[r]
+				lines = append(lines, rpcechoLine(b.Protocol, b.Transport, b.SliceOps, it.Seconds)+"\t"+exactTime(b.Protocol, it.Seconds))
 			}
 		}
 	}

@@ -82,7 +82,7 @@ func journalSuite(dir string) string {
 // suite's.
 func TimedPlan(name string, bs []suite.Benchmark, resumed func(name string) bool, runs, except string) *plan.Plan {
 	var measured plan.SliceTimes
-	if slices.ContainsFunc(bs, func(b suite.Benchmark) bool { return b.Spec.IterationOps > 0 }) {
+	if slices.ContainsFunc(bs, func(b suite.Benchmark) bool { return b.Spec.SliceOps > 0 }) {
 		measured, _ = EarlierSlices(runs, name, except)
 	}
 	return plan.BuildTimed(bs, resumed, measured)

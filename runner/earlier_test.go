@@ -13,7 +13,7 @@ import (
 // opsSuite is a suite of two targets whose slices are a number of calls.
 const opsSuite = `name: lines
 description: slices of a number of calls
-defaults: {warmup: 0s, iterations: 2, ops: 1000, forks: 2, reference: 0s}
+defaults: {warmup: 0s, rounds: 2, ops: 1000, forks: 2, reference: 0s}
 load: {concurrency: 1}
 targets: [http-json, grpc-proto]
 workloads: [person.get]

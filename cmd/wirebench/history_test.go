@@ -27,7 +27,7 @@ func delaySuite(delay string) string {
 description: one http-json benchmark with a server-side delay
 defaults:
   warmup: 300ms
-  iterations: 24
+  rounds: 24
   duration: 400ms
   forks: 1
 load:
@@ -150,7 +150,7 @@ func TestHistoryAndGateUsageErrors(t *testing.T) {
 // --metrics-addr serves the running benchmark: a scrape during a real bench shows
 // its measured ops and its latency histogram, in the OpenMetrics format when asked.
 func TestMetricsAddrDuringBench(t *testing.T) {
-	cmd := exec.Command(binary, "bench", "-p", "http-json", "--warmup", "0s", "--duration", "300ms", "--iterations", "20",
+	cmd := exec.Command(binary, "bench", "-p", "http-json", "--warmup", "0s", "--duration", "300ms", "--rounds", "20",
 		"-c", "2", "--no-store", "--metrics-addr", "127.0.0.1:0")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {

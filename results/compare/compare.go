@@ -322,7 +322,7 @@ func pctChange(old, new float64) float64 {
 // the iterations' response-time p99s in µs.
 func Samples(b results.Benchmark) (scores, p99s []float64) {
 	for _, t := range b.Forks {
-		for _, it := range t.Iterations {
+		for _, it := range t.Slices {
 			switch {
 			case b.Mode != results.ModeAverageTime:
 				scores = append(scores, it.ThroughputOpsS)

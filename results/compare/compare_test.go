@@ -15,7 +15,7 @@ func thrpt(name string, p99us float64, xs ...float64) results.Benchmark {
 	b := results.Benchmark{Name: name, Mode: results.ModeThroughput, Load: results.Load{Model: results.ModelClosed, Concurrency: 10, Connections: 1}}
 	t := results.ForkResult{}
 	for i, x := range xs {
-		t.Iterations = append(t.Iterations, results.Iteration{Index: i, Seconds: 1, Ops: int64(x), ThroughputOpsS: x,
+		t.Slices = append(t.Slices, results.Slice{Index: i, Seconds: 1, Ops: int64(x), ThroughputOpsS: x,
 			LatencyUs: results.Latency{P99: p99us + float64(i)}})
 	}
 	b.Forks = []results.ForkResult{t}
@@ -29,7 +29,7 @@ func avgt(name string, ops ...int64) results.Benchmark {
 	b := results.Benchmark{Name: name, Mode: results.ModeAverageTime, Load: results.Load{Model: results.ModelClosed, Concurrency: 10, Connections: 1}}
 	t := results.ForkResult{}
 	for i, n := range ops {
-		t.Iterations = append(t.Iterations, results.Iteration{Index: i, Seconds: 1, Ops: n, ThroughputOpsS: float64(n),
+		t.Slices = append(t.Slices, results.Slice{Index: i, Seconds: 1, Ops: n, ThroughputOpsS: float64(n),
 			LatencyUs: results.Latency{P99: 2000}})
 	}
 	b.Forks = []results.ForkResult{t}

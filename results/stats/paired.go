@@ -171,21 +171,21 @@ func SortedSlots(m map[Slot]float64) []Slot {
 }
 
 // A sliceValue is what one slice says of its target, > 0 when it says anything.
-type sliceValue func(results.Iteration) float64
+type sliceValue func(results.Slice) float64
 
-func throughput(it results.Iteration) float64 { return it.ThroughputOpsS }
+func throughput(it results.Slice) float64 { return it.ThroughputOpsS }
 
 // msPerOp is average time's score of one slice: ms per op of one caller (a group's
 // targets have the same callers, so the count cancels in a ratio).
-func msPerOp(it results.Iteration) float64 {
+func msPerOp(it results.Slice) float64 {
 	if it.Ops == 0 {
 		return 0
 	}
 	return it.Seconds / float64(it.Ops) * 1e3
 }
 
-func latencyP50(it results.Iteration) float64 { return it.LatencyUs.P50 }
-func latencyP99(it results.Iteration) float64 { return it.LatencyUs.P99 }
+func latencyP50(it results.Slice) float64 { return it.LatencyUs.P50 }
+func latencyP99(it results.Slice) float64 { return it.LatencyUs.P99 }
 
 // SteadyThroughput is b's throughput by slot, from the steady part of each fork
 // that reached a steady state: the slices Paired pairs in the closed model.
@@ -206,7 +206,7 @@ func steadyValues(b *results.Benchmark, value sliceValue, steadyOnly bool) map[S
 				continue
 			}
 		}
-		for _, it := range t.Iterations {
+		for _, it := range t.Slices {
 			if it.Index < from {
 				continue
 			}

@@ -68,7 +68,7 @@ func Plans(bs []results.Benchmark, oh Overhead, budget time.Duration, precision 
 		found := false
 		for _, b := range g.Benchmarks {
 			p.ForkCost += warmupCost(b)
-			p.RoundCost += b.IterationSeconds + oh.Phase.Seconds()
+			p.RoundCost += b.SliceSeconds + oh.Phase.Seconds()
 			r := b.Summary.Relative
 			if r == nil || r.Variance == nil {
 				continue
