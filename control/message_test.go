@@ -94,7 +94,7 @@ func TestBenchmarkMessageWire(t *testing.T) {
 	s.SliceTime, s.SliceOps = 0, 5000
 	want.IterationNanos, want.IterationOps = 0, 5000
 	if got := BenchmarkMessage(Resolved{Spec: s, Server: r.Server, Client: r.Client}); !proto.Equal(got, want) {
-		t.Errorf("message of an iteration of ops\n got %v\nwant %v", got, want)
+		t.Errorf("message of a slice of ops\n got %v\nwant %v", got, want)
 	}
 }
 

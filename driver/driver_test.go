@@ -51,7 +51,7 @@ func TestRunForks(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(forks) != 2 || len(events) != 6 {
-		t.Fatalf("%d forks, %d events; want 2 and 6 (warmup + 2 iterations each)", len(forks), len(events))
+		t.Fatalf("%d forks, %d events; want 2 and 6 (warmup + 2 rounds each)", len(forks), len(events))
 	}
 	for _, tr := range forks {
 		if tr.Warmup == nil || len(tr.Intervals) != 2 {

@@ -30,7 +30,7 @@ func lineSpec(protocol, transport string, ops int64) spec.Spec {
 	return s
 }
 
-// A group measured in this process: every target's lines are the iteration's ops
+// A group measured in this process: every target's lines are the slice's ops
 // (rpcecho's 1000 echo+stats iterations), in rounds of one line per target, in each
 // of the forks, with the process's CPU and the client's bytes; no server reading.
 func TestRunOneProcessLines(t *testing.T) {

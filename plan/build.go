@@ -125,8 +125,8 @@ func phaseCost(specs []spec.Spec) time.Duration {
 }
 
 // Alone is what a benchmark costs measured on its own: per fork, new workers, its
-// cold warm-up and its iterations (a capacity search: its warm-up bound and budget).
-// Iterations of a number of ops count as nothing, so for them it is a lower bound.
+// cold warm-up and its rounds (a capacity search: its warm-up bound and budget).
+// Slices of a number of ops count as nothing, so for them it is a lower bound.
 func Alone(sp spec.Spec) time.Duration {
 	if c := sp.Capacity; c != nil {
 		return sp.WarmupBound() + c.Budget + StartOverhead

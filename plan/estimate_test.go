@@ -126,7 +126,7 @@ func TestMatrixSuiteTime(t *testing.T) {
 // after its last) are counted at the setting's length, and not at all when it is 0.
 // Counted by hand: two groups of one Go target each are measured sequentially (a
 // group of one target), each its own batch: per group 1 fork of 0.4 s to start and
-// 2 × 60 ms for its server and client processes, a 1 s warm-up and 2 iterations of
+// 2 × 60 ms for its server and client processes, a 1 s warm-up and 2 rounds of
 // 100 ms (+2 ms each, nothing frozen) = 1.724 s; the two batches' references of 0.8 s
 // each add 4 × 0.8 = 3.2 s.
 func TestReferenceInEstimate(t *testing.T) {

@@ -124,7 +124,7 @@ type Group struct {
 	Members []int
 	Kind    Kind
 	// Forks is the group's number of forks (Sequential: each member's), Rounds the
-	// rounds of each fork (Interleaved) or each member's iterations.
+	// rounds of each fork (Interleaved) or each member's rounds.
 	Forks, Rounds int
 	// Fork is what one fork of an Interleaved group costs; the other kinds' costs are
 	// their members' Alone.

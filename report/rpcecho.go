@@ -77,7 +77,7 @@ func cutTo10ms(seconds float64) int64 {
 	return time.Duration(math.Round(seconds*1e9)).Milliseconds() / 10 * 10
 }
 
-// rpcechoLine is one of rpcecho's lines: ops iterations of protocol over transport
+// rpcechoLine is one of rpcecho's lines: ops ops of protocol over transport
 // that took seconds, printed as rpcecho printed them.
 func rpcechoLine(protocol, transport string, ops int64, seconds float64) string {
 	if protocol == "direct" {
@@ -109,7 +109,7 @@ func msPerLine(b *results.Benchmark, ops int64) float64 {
 	return msPerOp * float64(ops)
 }
 
-// lineOps is the number of ops of one of b's lines: its iterations' (count-bounded
+// lineOps is the number of ops of one of b's lines: its slices' (count-bounded
 // ones), else 1000, rpcecho's count, whose time then comes from the score.
 func lineOps(b *results.Benchmark) (ops int64, measured bool) {
 	if b.SliceOps > 0 {
@@ -188,8 +188,8 @@ func coldCell(b *results.Benchmark) (string, bool) {
 }
 
 // rpcechoLines is rpcecho's output for the benchmarks that echo a payload. A group
-// whose iterations are count-bounded prints a block per fork and round, one line
-// per target and iteration as rpcecho printed it, with our exact time beside it;
+// whose slices are count-bounded prints a block per fork and round, one line
+// per target and slice as rpcecho printed it, with our exact time beside it;
 // otherwise one line per benchmark, the time of 1000 ops from its score. Then two
 // tables per workload, a row per protocol/transport and a column per payload: the
 // time of a line from the score (the steady lines), and, for count-bounded lines
@@ -197,7 +197,7 @@ func coldCell(b *results.Benchmark) (string, bool) {
 // rpcecho's one line per cell measured.
 func rpcechoLines(bs []results.Benchmark) view {
 	v := view{Title: "rpcecho's lines",
-		Note: "Each line is one iteration (rpcecho's N calls are N iterations of its loop: N ops, " +
+		Note: "Each line is one slice (rpcecho's N calls are N iterations of its loop: N ops, " +
 			"an echo then a stats call each for echo+stats), printed as rpcecho printed it: whole ms cut down " +
 			"to 10 ms, the direct call in whole µs; our exact time is in brackets. A group measured by time, " +
 			"not by ops, gets one line per target, the time of 1000 ops from its score. The tables give " +
@@ -295,7 +295,7 @@ func (g *lineGrid) build(workload, title, note string) table {
 }
 
 // groupLines are one comparison group's lines under header: a block per fork and
-// round when every benchmark's iterations are count-bounded, else one line each
+// round when every benchmark's slices are count-bounded, else one line each
 // from the score.
 func groupLines(bs []results.Benchmark, header string) []string {
 	perLine := true

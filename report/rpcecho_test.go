@@ -114,7 +114,7 @@ func echoBench(protocol, transport string, secs ...[]float64) results.Benchmark 
 
 // A group measured in lines of 1000 ops prints a block per fork and round, each
 // target's line as rpcecho printed it and the exact time beside it.
-func TestRPCEchoLinesPerIteration(t *testing.T) {
+func TestRPCEchoLinesPerSlice(t *testing.T) {
 	bs := []results.Benchmark{
 		echoBench("direct", results.InProcess, []float64{1.2e-6, 1.0e-6}),
 		echoBench("grpc-proto", "tcp", []float64{0.1834, 0.17999}, []float64{0.2}),

@@ -332,7 +332,7 @@ func TestReadRejects(t *testing.T) {
 func TestWriteFillsNilCollections(t *testing.T) {
 	r := sample(t)
 	r.Benchmarks[1].Params = nil
-	r.Benchmarks[1].Forks = []ForkResult{{Index: 0, Error: "dial tcp: connection refused"}} // no iterations
+	r.Benchmarks[1].Forks = []ForkResult{{Index: 0, Error: "dial tcp: connection refused"}} // no slices
 	var buf bytes.Buffer
 	if err := r.Write(&buf); err != nil {
 		t.Fatal(err)

@@ -66,7 +66,7 @@ func TestQuickFitsItsBudget(t *testing.T) {
 	for _, b := range s.Benchmarks {
 		sp := b.Spec
 		if sp.SliceTime == 0 {
-			t.Fatalf("%s: iterations by ops have no known length; quick must use durations", b.Name)
+			t.Fatalf("%s: slices of ops have no known length; quick must use durations", b.Name)
 		}
 		if sp.Method != spec.MethodInterleaved || sp.Forks != s.Benchmarks[0].Spec.Forks {
 			t.Fatalf("%s: quick is one interleaved group", b.Name)

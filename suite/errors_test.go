@@ -155,7 +155,7 @@ var errorCases = []struct {
 		|  ops: 100
 		|targets: [direct]
 		|workloads: [person.get]`,
-		`t.yaml:3:3: set duration or ops, not both: an iteration lasts a time or a number of ops`},
+		`t.yaml:3:3: set duration or ops, not both: a slice lasts a time or a number of ops`},
 	{"bad size", `
 		|targets: [direct]
 		|workloads:

@@ -27,7 +27,7 @@ func (s *Suite) Sequential() {
 	}
 }
 
-// Smoke turns the suite into its smoke run: no warmup, one fork of one iteration of
+// Smoke turns the suite into its smoke run: no warmup, one fork of one round of a slice of
 // SmokeSliceTime (or at most SmokeSliceOps ops), capacity searches of steps
 // of SmokeSliceTime within four of them, streams of at most SmokeTrades
 // trades, ping-pongs of at most SmokeIncrements increments, open loops at most

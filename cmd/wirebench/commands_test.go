@@ -523,7 +523,7 @@ func TestFormerSuiteKey(t *testing.T) {
 	if code != 0 || stderr != want || !strings.Contains(stdout, "direct/") {
 		t.Errorf("run --list with trials: exit %d\nstdout %s\nstderr %q\nwant stderr %q", code, stdout, stderr, want)
 	}
-	// iterations, rounds since 2026-11-29 (suite's TestFormerRoundsKey: the value).
+	// iterations, rounds since 2026-11-29 (suite's TestFormerKey: the value).
 	file = writeSuite(t, "defaults:\n  iterations: 3\n  duration: 100ms\ntargets: [direct]\nworkloads: [person.get]\n")
 	code, stdout, stderr = runCLI(t, "run", "--list", file)
 	want = "wirebench: " + file + `:2: "iterations" is deprecated: it is "rounds" now (read as rounds)` + "\n"

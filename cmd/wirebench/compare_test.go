@@ -10,7 +10,7 @@ import (
 )
 
 // writeCompareFile writes a valid results file with one throughput benchmark
-// per name, whose iterations score the given ops/s.
+// per name, whose slices score the given ops/s.
 func writeCompareFile(t *testing.T, name string, scores map[string][]float64) string {
 	t.Helper()
 	res := &results.Results{SchemaVersion: results.SchemaVersion,

@@ -21,7 +21,7 @@ var rpcechoSmokes = map[string]struct {
 }
 
 // rpcecho and its 2022-08-31 variant run in one process (process: one) in smoke mode:
-// their results say so, every line is one iteration of the smoke's 20 ops (the suites
+// their results say so, every line is one slice of the smoke's 20 ops (the suites
 // ask for 1000 and 10000), and the terminal prints each line as rpcecho did, with the
 // exact time beside it; the run exits 0. code, res and stdout are those of `run NAME
 // --smoke`.

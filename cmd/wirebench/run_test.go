@@ -301,7 +301,7 @@ func TestRunResumeReadsJournal(t *testing.T) {
 	}
 	res := readResults(t, out)
 	if len(res.Benchmarks) != 1 || res.Benchmarks[0].SliceSeconds != suite.SmokeSliceTime.Seconds() {
-		t.Errorf("resumed results %d benchmarks, iterations of %v s: want the smoke run's one benchmark", len(res.Benchmarks), res.Benchmarks[0].SliceSeconds)
+		t.Errorf("resumed results %d benchmarks, slices of %v s: want the smoke run's one benchmark", len(res.Benchmarks), res.Benchmarks[0].SliceSeconds)
 	}
 	// The results name the command that started the run, then what resumed it.
 	if !strings.HasPrefix(res.Command, "wirebench run --plain "+path) || !strings.Contains(res.Command, "--smoke") ||

@@ -17,7 +17,7 @@ import (
 // JMH's default.
 const Confidence = 0.999
 
-// Paired is b's ratio to base, paired by fork and round (by iteration when they were
+// Paired is b's ratio to base, paired by fork and round (by slice index when they were
 // measured one after the other) over the rounds where both were steady, with an
 // interval from both levels (PairedRatioForks); in the open model (base's) the
 // pairs are of response-time p50 and p99 instead, the throughput being the fixed
@@ -152,7 +152,7 @@ func pairForks(t, b map[Slot]float64) *paired {
 	return p
 }
 
-// Slot is one sample's place: its fork and its round (iteration index).
+// Slot is one sample's place: its fork and its round (slice index).
 type Slot struct{ Fork, Round int }
 
 // SortedSlots are m's slots by fork, then round.

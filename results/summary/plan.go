@@ -34,7 +34,7 @@ type GroupPlan struct {
 	BudgetMeasured bool
 }
 
-// Overhead is what a fork and an iteration cost beyond their measured time: Start
+// Overhead is what a fork and a slice cost beyond their measured time: Start
 // for starting and stopping a fork's processes (spec.StartOverhead), Phase for the
 // handover between two phases (spec.PhaseOverhead).
 type Overhead struct {

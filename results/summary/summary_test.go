@@ -105,7 +105,7 @@ func TestSummarizeClosed(t *testing.T) {
 	sp.Mode = spec.ModeAverageTime
 	b = Benchmark(resolve(t, sp), &results.Measured{Forks: forks}, nil)
 	if a := b.Summary.AvgTimeMs; a == nil || a.N != 6 || math.Abs(a.Mean-4) > 0.02 {
-		t.Errorf("avgt score %+v, want about 4 ms over 6 iterations", a)
+		t.Errorf("avgt score %+v, want about 4 ms over 6 slices", a)
 	}
 }
 
@@ -204,10 +204,10 @@ func TestThroughputFrom(t *testing.T) {
 		score stats.Score
 		want  results.Throughput
 	}{
-		// Two or more iterations carry their interval through unchanged.
+		// Two or more slices carry their interval through unchanged.
 		{"interval", stats.Summarize([]float64{10, 12, 14, 16, 18}, 0.999),
 			results.Throughput{Mean: 14, Error: stats.Summarize([]float64{10, 12, 14, 16, 18}, 0.999).Error, CI: 0.999, N: 5}},
-		// One iteration has no interval: NaN becomes 0, N=1 says why.
+		// One slice has no interval: NaN becomes 0, N=1 says why.
 		{"single", stats.Summarize([]float64{7}, 0.999), results.Throughput{Mean: 7, Error: 0, CI: 0.999, N: 1}},
 		// Nothing measured: all zero, N=0.
 		{"empty", stats.Summarize(nil, 0.999), results.Throughput{CI: 0.999}},
