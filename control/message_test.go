@@ -76,7 +76,7 @@ func TestBenchmarkMessageWire(t *testing.T) {
 	s.Protocol, s.Label, s.Workload, s.Params = "grpc-proto", "big", "echo", contract.Params{Payload: 1024}
 	s.ClientOptions = map[string]string{"window": "64KiB"}
 	s.Load = load.Model{Kind: load.Open, Rate: 2500, Arrival: load.Poisson, Concurrency: 64, Connections: 2}
-	s.Warmup, s.WarmupMax, s.Iterations, s.IterationTime, s.Forks = 3*time.Second, 20*time.Second, 7, 1500*time.Millisecond, 4
+	s.Warmup, s.WarmupMax, s.Rounds, s.SliceTime, s.Forks = 3*time.Second, 20*time.Second, 7, 1500*time.Millisecond, 4
 	s.Mode, s.Method, s.CallTimeout, s.ArrivalSeed, s.DataSeed, s.DataSize, s.MaxMessageSize = spec.ModeAverageTime, spec.MethodSequential, 250*time.Millisecond, 9, 11, 300, 4<<20
 	s.RuntimeArgs = []string{"-Xmx2g"}
 	r := Resolved{Spec: s, Server: &protocol.Stack{Name: "grpc-go"}, Client: &protocol.Stack{Name: "grpc-go-client"}}
@@ -91,10 +91,10 @@ func TestBenchmarkMessageWire(t *testing.T) {
 	if got := BenchmarkMessage(r); !proto.Equal(got, want) {
 		t.Errorf("message\n got %v\nwant %v", got, want)
 	}
-	s.IterationTime, s.IterationOps = 0, 5000
+	s.SliceTime, s.SliceOps = 0, 5000
 	want.IterationNanos, want.IterationOps = 0, 5000
 	if got := BenchmarkMessage(Resolved{Spec: s, Server: r.Server, Client: r.Client}); !proto.Equal(got, want) {
-		t.Errorf("message of an iteration of ops\n got %v\nwant %v", got, want)
+		t.Errorf("message of a slice of ops\n got %v\nwant %v", got, want)
 	}
 }
 

@@ -49,7 +49,7 @@ func batchGroups(workers string) [][]spec.Spec {
 		for _, p := range []string{"grpc-proto", "http-json"} {
 			s := testSpec(p, "tcp")
 			s.Workload, s.Workers = w, workers
-			s.Method, s.Iterations, s.Forks, s.IterationTime, s.Warmup = spec.MethodInterleaved, 2, 2, 30*time.Millisecond, 50*time.Millisecond
+			s.Method, s.Rounds, s.Forks, s.SliceTime, s.Warmup = spec.MethodInterleaved, 2, 2, 30*time.Millisecond, 50*time.Millisecond
 			g = append(g, s)
 		}
 		groups = append(groups, g)
@@ -170,7 +170,7 @@ func TestRunBatchTargetDies(t *testing.T) {
 func TestRunBatchOnlySameTargets(t *testing.T) {
 	groups := batchGroups(spec.WorkersPerFork)
 	for i := range groups[1] {
-		groups[1][i].Iterations = 3
+		groups[1][i].Rounds = 3
 	}
 	out := RunBatch(context.Background(), groups, []Options{{Binary: binary}, {Binary: binary}})
 	for g, ms := range out {

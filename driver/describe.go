@@ -42,8 +42,8 @@ func DescribeSpec(s spec.Spec) results.Benchmark {
 		Label: s.Label, Params: s.ParamMap(), Options: s.ClientOptions, ServerOptions: s.ServerOptions, Address: s.Address,
 		Load: results.Load{Model: string(s.Load.Kind), Concurrency: s.Load.Concurrency,
 			Connections: s.Load.Connections, Rate: s.Load.Rate, Arrival: string(s.Load.Arrival)},
-		Mode: s.Mode, WarmupSeconds: s.Warmup.Seconds(), WarmupMaxSeconds: s.WarmupMax.Seconds(), KeepAliveSeconds: s.KeepAlive.Seconds(), IterationSeconds: s.IterationTime.Seconds(),
-		IterationOps: s.IterationOps, Iterations: s.Iterations,
+		Mode: s.Mode, WarmupSeconds: s.Warmup.Seconds(), WarmupMaxSeconds: s.WarmupMax.Seconds(), KeepAliveSeconds: s.KeepAlive.Seconds(), SliceSeconds: s.SliceTime.Seconds(),
+		SliceOps: s.SliceOps, Rounds: s.Rounds,
 	}
 	if s.Call != nil {
 		b.Call = s.Call.Method

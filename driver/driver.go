@@ -94,7 +94,7 @@ func Run(ctx context.Context, s spec.Spec, opt Options) ([]*results.Fork, error)
 // RunGroup runs a comparison group: benchmarks that differ only in their target. With
 // more than one benchmark and the interleaved method (every spec's Method), each fork
 // starts every target at once, warms each up in turn, then measures in rounds (every
-// spec's Iterations): each round gives every target one slice (its iteration) in a
+// spec's Rounds): each round gives every target one slice in a
 // random order, so that the targets' samples are close in time and their ratios can be
 // paired by round. Otherwise the benchmarks are measured one after the other. A
 // benchmark that fails does not stop the others; when ctx ends, every result not
@@ -331,8 +331,8 @@ func warmupPhase(index int, d time.Duration, slice bool) *controlpb.Phase {
 }
 
 func measurePhase(s spec.Spec, index int, restart bool) *controlpb.Phase {
-	return &controlpb.Phase{Kind: string(engine.Measure), Index: int32(index), DurationNanos: int64(s.IterationTime),
-		Ops: s.IterationOps, RestartSchedule: restart}
+	return &controlpb.Phase{Kind: string(engine.Measure), Index: int32(index), DurationNanos: int64(s.SliceTime),
+		Ops: s.SliceOps, RestartSchedule: restart}
 }
 
 // warmUp warms a target up as s says, into tr: one phase of s.Warmup, or, adaptive
@@ -479,7 +479,8 @@ func joinSlices(ivs []*results.Interval) *results.Interval {
 }
 
 // runSequential measures one benchmark on its own: per fork, fresh workers, the
-// warmup, then the iterations back to back (an open schedule runs on across them).
+// warmup, then its rounds back to back, one slice each (an open schedule runs on
+// across them).
 func runSequential(ctx context.Context, res control.Resolved, idx int, opt Options, dir string, out *results.Measured) {
 	for i := opt.FirstFork; i < opt.FirstFork+res.Spec.Forks; i++ {
 		tr := &results.Fork{Index: i}
@@ -506,10 +507,10 @@ func sequentialFork(ctx context.Context, res control.Resolved, idx int, opt Opti
 	if err := warmUp(ctx, warmerOf(t), s, tr, func(iv *results.Interval) { opt.observe(idx, i, iv) }); err != nil {
 		return where(i, "warmup", err)
 	}
-	for k := range s.Iterations {
+	for k := range s.Rounds {
 		iv, err := t.phase(ctx, measurePhase(s, k, false))
 		if err != nil {
-			return where(i, fmt.Sprintf("iteration %d", k+1), err)
+			return where(i, fmt.Sprintf("round %d", k+1), err)
 		}
 		tr.Intervals = append(tr.Intervals, iv)
 		opt.observe(idx, i, iv)
@@ -529,7 +530,7 @@ func where(fork int, phase string, err error) error {
 // runBatch measures groups of targets that share their workers (RunBatch; one group
 // for RunGroup's interleaved method), fork by fork: each fork starts the targets'
 // workers once, then measures each group in turn on them, in rounds. Every group has
-// the same plan (iterations, slice, forks) and, target by target, the same WorkersKey;
+// the same plan (rounds, slice, forks) and, target by target, the same WorkersKey;
 // each target has its own warm-up in each group. iso keeps the targets apart: each
 // runs in its own warm-up and slices only, the others frozen. opts[g] observes group
 // g and is told of its forks; the rest of the options are opts[0]'s.
@@ -736,7 +737,7 @@ func (gf *groupFork) warmUpOne(i int) {
 // rounds gives every live target one slice a round, alone, in each round's order.
 func (gf *groupFork) rounds() {
 	plan := gf.groups[0][0].Spec
-	for round, order := range Rounds(gf.n, plan.Iterations, gf.opt.Seed, uint64(gf.fork)) {
+	for round, order := range Rounds(gf.n, plan.Rounds, gf.opt.Seed, uint64(gf.fork)) {
 		for _, i := range order {
 			gf.slice(i, round)
 		}

@@ -35,7 +35,7 @@ func testSpec(protocol, transport string) spec.Spec {
 	s := spec.Default()
 	s.Protocol, s.Transport = protocol, transport
 	s.Load, _ = load.Model{Kind: load.Closed, Concurrency: 4}.Normalize()
-	s.Warmup, s.Iterations, s.IterationTime, s.Forks = 100*time.Millisecond, 2, 200*time.Millisecond, 2
+	s.Warmup, s.Rounds, s.SliceTime, s.Forks = 100*time.Millisecond, 2, 200*time.Millisecond, 2
 	s.CallTimeout, s.ServerCPUs, s.ClientCPUs = 5*time.Second, nil, nil
 	s.Method = spec.MethodSequential
 	return s
@@ -51,7 +51,7 @@ func TestRunForks(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(forks) != 2 || len(events) != 6 {
-		t.Fatalf("%d forks, %d events; want 2 and 6 (warmup + 2 iterations each)", len(forks), len(events))
+		t.Fatalf("%d forks, %d events; want 2 and 6 (warmup + 2 rounds each)", len(forks), len(events))
 	}
 	for _, tr := range forks {
 		if tr.Warmup == nil || len(tr.Intervals) != 2 {
@@ -88,7 +88,7 @@ func TestRunGroupInterleaved(t *testing.T) {
 	var specs []spec.Spec
 	for _, p := range []string{"http-json", "grpc-proto", "capnp"} {
 		s := testSpec(p, "tcp")
-		s.Method, s.Iterations, s.Forks, s.IterationTime = spec.MethodInterleaved, 4, 1, 50*time.Millisecond
+		s.Method, s.Rounds, s.Forks, s.SliceTime = spec.MethodInterleaved, 4, 1, 50*time.Millisecond
 		specs = append(specs, s)
 	}
 	var order []int
@@ -126,7 +126,7 @@ func TestRunGroupInterleaved(t *testing.T) {
 func TestAdaptiveWarmupStopsAtItsMax(t *testing.T) {
 	adaptive, fixed := testSpec("http-json", "tcp"), testSpec("grpc-proto", "tcp")
 	for _, s := range []*spec.Spec{&adaptive, &fixed} {
-		s.Method, s.Iterations, s.Forks, s.IterationTime = spec.MethodInterleaved, 2, 1, 50*time.Millisecond
+		s.Method, s.Rounds, s.Forks, s.SliceTime = spec.MethodInterleaved, 2, 1, 50*time.Millisecond
 	}
 	adaptive.Warmup, adaptive.WarmupMax = 0, 2*spec.WarmupSlice
 	warmups := map[int][]int{}
@@ -165,7 +165,7 @@ func TestRunGroupOneFails(t *testing.T) {
 	good, bad := testSpec("grpc-proto", "tcp"), testSpec("grpc-proto", "tcp")
 	bad.Label, bad.ClientOptions = "bad", map[string]string{"no_such_option": "1"}
 	for _, s := range []*spec.Spec{&good, &bad} {
-		s.Method, s.Forks, s.Iterations, s.IterationTime = spec.MethodInterleaved, 1, 3, 50*time.Millisecond
+		s.Method, s.Forks, s.Rounds, s.SliceTime = spec.MethodInterleaved, 1, 3, 50*time.Millisecond
 	}
 	rs := RunGroup(context.Background(), []spec.Spec{good, bad}, Options{Binary: binary})
 	if rs[0].Err != nil || len(rs[0].Forks[0].Intervals) != 3 {
@@ -180,7 +180,7 @@ func TestRunGroupOneFails(t *testing.T) {
 // the intervals measured so far, and does not hang.
 func TestWorkerKilled(t *testing.T) {
 	s := testSpec("http-json", "tcp")
-	s.Iterations, s.Forks = 50, 1
+	s.Rounds, s.Forks = 50, 1
 	var forks []*results.Fork
 	var err error
 	done := make(chan struct{})
@@ -313,7 +313,7 @@ func TestRunTLSGroup(t *testing.T) {
 	var specs []spec.Spec
 	for _, tr := range []string{spec.TCP, spec.TLS} {
 		s := testSpec("http-json", tr)
-		s.Method, s.Iterations, s.Forks, s.IterationTime = spec.MethodInterleaved, 2, 1, 100*time.Millisecond
+		s.Method, s.Rounds, s.Forks, s.SliceTime = spec.MethodInterleaved, 2, 1, 100*time.Millisecond
 		specs = append(specs, s)
 	}
 	rs := RunGroup(context.Background(), specs, Options{Binary: binary, Seed: 1})

@@ -72,7 +72,7 @@ func writeToken(t *testing.T, tok string) string {
 
 func remoteSpec(protocol string) spec.Spec {
 	s := testSpec(protocol, "tcp")
-	s.Warmup, s.Iterations, s.IterationTime, s.Forks = 100*time.Millisecond, 2, 300*time.Millisecond, 1
+	s.Warmup, s.Rounds, s.SliceTime, s.Forks = 100*time.Millisecond, 2, 300*time.Millisecond, 1
 	return s
 }
 
@@ -193,7 +193,7 @@ func TestRemoteToken(t *testing.T) {
 	tok := writeToken(t, testToken)
 	srv, proc := remoteWorker(t, pair.A, tok)
 	s := remoteSpec("http-json")
-	s.Iterations, s.IterationTime = 1, 100*time.Millisecond
+	s.Rounds, s.SliceTime = 1, 100*time.Millisecond
 	for name, auth := range map[string]spec.ClientAuth{"no token": {}, "a wrong token": {TokenFile: writeToken(t, "another-token-0123456789")}} {
 		_, err := Run(context.Background(), s, Options{Binary: binary, Hosts: spec.Hosts{Server: srv, Auth: auth}})
 		if err == nil || !strings.Contains(err.Error(), "server worker "+srv) || !strings.Contains(err.Error(), "refused the driver") {
@@ -223,7 +223,7 @@ func TestLinkDelay(t *testing.T) {
 	s := remoteSpec("grpc-proto")
 	s.Workload, s.Params = "pingpong", contract.Params{Increments: 1}
 	s.Load, _ = load.Model{Kind: load.Closed, Concurrency: 1}.Normalize()
-	s.Warmup, s.Iterations, s.IterationTime = 50*time.Millisecond, 1, 400*time.Millisecond
+	s.Warmup, s.Rounds, s.SliceTime = 50*time.Millisecond, 1, 400*time.Millisecond
 	p50 := func(lk link.Profile) float64 {
 		h := spec.Hosts{Server: srv, Clients: []string{cli}, Auth: spec.ClientAuth{TokenFile: tok}, Link: lk}
 		forks, err := Run(context.Background(), s, Options{Binary: binary, Hosts: h})
@@ -247,7 +247,7 @@ func TestLinkDelay(t *testing.T) {
 }
 
 // A remote client worker that dies mid-run: the run says which worker (role and
-// URL) and where (fork and iteration), keeps the iterations that finished, and does
+// URL) and where (fork and round), keeps the slices that finished, and does
 // not hang.
 func TestRemoteWorkerDies(t *testing.T) {
 	pair := newHosts(t)
@@ -256,7 +256,7 @@ func TestRemoteWorkerDies(t *testing.T) {
 	c1, _ := remoteWorker(t, pair.B, tok)
 	c2, victim := remoteWorker(t, pair.B, tok)
 	s := remoteSpec("http-json")
-	s.Iterations, s.IterationTime = 50, 100*time.Millisecond
+	s.Rounds, s.SliceTime = 50, 100*time.Millisecond
 	h := spec.Hosts{Server: srv, Clients: []string{c1, c2}, Auth: spec.ClientAuth{TokenFile: tok}}
 	var forks []*results.Fork
 	var err error
@@ -278,11 +278,11 @@ func TestRemoteWorkerDies(t *testing.T) {
 		t.Fatal("the run succeeded with a client worker killed")
 	}
 	t.Logf("error: %v", err)
-	if !strings.Contains(err.Error(), "client worker 2 "+c2) || !strings.Contains(err.Error(), "fork 1, iteration 3") {
-		t.Errorf("error %q; want it to name client worker 2, its URL, and fork 1, iteration 3", err)
+	if !strings.Contains(err.Error(), "client worker 2 "+c2) || !strings.Contains(err.Error(), "fork 1, round 3") {
+		t.Errorf("error %q; want it to name client worker 2, its URL, and fork 1, round 3", err)
 	}
 	if len(forks) != 1 || len(forks[0].Intervals) != 2 {
-		t.Errorf("kept %d forks; want the one with its 2 finished iterations", len(forks))
+		t.Errorf("kept %d forks; want the one with its 2 finished slices", len(forks))
 	}
 }
 
@@ -296,7 +296,7 @@ func TestNetnsRun(t *testing.T) {
 		testtool.Missing(t, "loss needs iptables")
 	}
 	s := remoteSpec("http-json")
-	s.Iterations = 1
+	s.Rounds = 1
 	h := spec.Hosts{Netns: true, LocalClients: 2, Link: link.Profile{Delay: 200 * time.Microsecond, RateBits: 100_000_000, Loss: 0.001}}
 	forks, err := Run(context.Background(), s, Options{Binary: binary, Hosts: h})
 	if err != nil {

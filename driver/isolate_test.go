@@ -184,7 +184,7 @@ func TestRunGroupFrozenNeighbours(t *testing.T) {
 	var specs []spec.Spec
 	for _, p := range []string{"http-json", "grpc-proto"} {
 		s := testSpec(p, "tcp")
-		s.Method, s.Iterations, s.Forks, s.IterationTime = spec.MethodInterleaved, 3, 2, 50*time.Millisecond
+		s.Method, s.Rounds, s.Forks, s.SliceTime = spec.MethodInterleaved, 3, 2, 50*time.Millisecond
 		specs = append(specs, s)
 	}
 	frozen := func(target, fork int) (bool, int) {

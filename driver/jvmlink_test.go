@@ -29,7 +29,7 @@ func TestJVMClientBehindLink(t *testing.T) {
 	s.ClientStack = "grpc-java-netty"
 	s.Workload, s.Params = "pingpong", contract.Params{Increments: 1}
 	s.Load, _ = load.Model{Kind: load.Closed, Concurrency: 1}.Normalize()
-	s.Warmup, s.Iterations, s.IterationTime, s.Forks = 200*time.Millisecond, 2, 500*time.Millisecond, 1
+	s.Warmup, s.Rounds, s.SliceTime, s.Forks = 200*time.Millisecond, 2, 500*time.Millisecond, 1
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	h := spec.Hosts{Link: link.Profile{Delay: 5 * time.Millisecond}}

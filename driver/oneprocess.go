@@ -26,8 +26,8 @@ import (
 // protocols from its main function does (rpcecho's pkg/main.go): in this process, with
 // no worker. Per fork it starts every target's server here (a fresh server and
 // service per target, on a Unix socket or a loopback port), checks each against the
-// contract once, then measures lines: a line is one iteration (spec.Spec.IterationOps
-// ops, or IterationTime) made by a client opened for it alone and closed after it,
+// contract once, then measures lines: a line is one slice (spec.Spec.SliceOps
+// ops, or SliceTime) made by a client opened for it alone and closed after it,
 // so every line pays what a fresh client pays on its first calls (HTTP/1.1 dials its
 // connection on the first call, inside the line; grpc-go and capnp-go connect before
 // it, as their clients do when made). The warm-up, when the spec has one, is a line
@@ -240,7 +240,7 @@ func (t *oneTarget) line(ctx context.Context, proc *sysstat.Proc, ph engine.Phas
 		return nil, err
 	}
 	defer sess.Close()
-	ps := engine.PhaseSpec{Duration: s.IterationTime, Ops: s.IterationOps, RestartSchedule: true}
+	ps := engine.PhaseSpec{Duration: s.SliceTime, Ops: s.SliceOps, RestartSchedule: true}
 	if ph == engine.Warmup {
 		ps = engine.PhaseSpec{Duration: s.Warmup, RestartSchedule: true}
 	}
@@ -293,9 +293,9 @@ func (f *oneFork) run(ctx context.Context, fork int) {
 	for i := range f.rs {
 		f.warmUp(ctx, i)
 	}
-	iterations := f.rs[0].Spec.Iterations
+	rounds := f.rs[0].Spec.Rounds
 	if f.method == spec.MethodInterleaved {
-		for round, order := range Rounds(len(f.rs), iterations, f.opt.Seed, uint64(fork)) {
+		for round, order := range Rounds(len(f.rs), rounds, f.opt.Seed, uint64(fork)) {
 			for _, i := range order {
 				f.measure(ctx, i, round)
 			}
@@ -303,7 +303,7 @@ func (f *oneFork) run(ctx context.Context, fork int) {
 		return
 	}
 	for i := range f.rs {
-		for k := range iterations {
+		for k := range rounds {
 			f.measure(ctx, i, k)
 		}
 	}

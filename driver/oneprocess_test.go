@@ -24,13 +24,13 @@ func lineSpec(protocol, transport string, ops int64) spec.Spec {
 	s.Protocol, s.Transport = protocol, transport
 	s.Workload, s.Params = "echo+stats", contract.Params{Payload: 11}
 	s.Load, _ = load.Model{Kind: load.Closed, Concurrency: 1}.Normalize()
-	s.Warmup, s.Iterations, s.IterationTime, s.IterationOps, s.Forks = 0, 2, 0, ops, 2
+	s.Warmup, s.Rounds, s.SliceTime, s.SliceOps, s.Forks = 0, 2, 0, ops, 2
 	s.CallTimeout, s.ServerCPUs, s.ClientCPUs = 10*time.Second, nil, nil
 	s.Method = spec.MethodInterleaved
 	return s
 }
 
-// A group measured in this process: every target's lines are the iteration's ops
+// A group measured in this process: every target's lines are the slice's ops
 // (rpcecho's 1000 echo+stats iterations), in rounds of one line per target, in each
 // of the forks, with the process's CPU and the client's bytes; no server reading.
 func TestRunOneProcessLines(t *testing.T) {

@@ -50,7 +50,7 @@ func BuildWith(bs []suite.Benchmark, known Known) *Plan {
 	p := &Plan{Benchmarks: bs, measured: known.Measured, inProcess: known.InProcess}
 	resumed := known.Resumed
 	for _, b := range bs {
-		if b.Spec.IterationOps > 0 && p.measured.Slices[b.Name] <= 0 {
+		if b.Spec.SliceOps > 0 && p.measured.Slices[b.Name] <= 0 {
 			p.Untimed = append(p.Untimed, b.Name)
 		}
 	}
@@ -68,7 +68,7 @@ func BuildWith(bs []suite.Benchmark, known Known) *Plan {
 		g := Group{Index: gi, Members: members, Resumed: isResumed(members)}
 		specs := p.costed(g)
 		first := specs[0]
-		g.Forks, g.Rounds = first.Forks, first.Iterations
+		g.Forks, g.Rounds = first.Forks, first.Rounds
 		switch {
 		case len(specs) == 1 && first.Capacity != nil:
 			g.Kind = Capacity
@@ -122,7 +122,7 @@ func (p *Plan) forkCost(specs []spec.Spec, onShared, warm bool) ForkCost {
 		if !onShared {
 			f.Start += p.workerStarts(sp)
 		}
-		f.Rounds += time.Duration(sp.Iterations) * (sp.IterationTime + phase)
+		f.Rounds += time.Duration(sp.Rounds) * (sp.SliceTime + phase)
 	}
 	f.KeepAlive = keepAliveCost(specs, f.Warmups, phase)
 	return f
@@ -139,14 +139,14 @@ func phaseCost(specs []spec.Spec) time.Duration {
 }
 
 // alone is what a benchmark costs measured on its own: per fork, new workers (when p's
-// targets run in worker processes), its cold warm-up and its iterations (a capacity
-// search: its warm-up bound and budget). Iterations of a number of ops that p has no
-// time for count as nothing, so for them it is a lower bound.
+// targets run in worker processes), its cold warm-up and its rounds (a capacity
+// search: its warm-up bound and budget). Slices of a number of ops that p has no time
+// for count as nothing, so for them it is a lower bound.
 func (p *Plan) alone(sp spec.Spec) time.Duration {
 	if c := sp.Capacity; c != nil {
 		return sp.WarmupBound() + c.Budget + StartOverhead
 	}
-	fork := StartOverhead + p.workerStarts(sp) + ColdWarmup(sp) + time.Duration(sp.Iterations)*(sp.IterationTime+PhaseOverhead)
+	fork := StartOverhead + p.workerStarts(sp) + ColdWarmup(sp) + time.Duration(sp.Rounds)*(sp.SliceTime+PhaseOverhead)
 	return time.Duration(sp.Forks) * fork
 }
 

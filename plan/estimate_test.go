@@ -56,7 +56,7 @@ func groupEstimates(p *plan.Plan) []time.Duration {
 // Each group × 2 forks.
 func TestEstimateWarmWorkersByKindOfCall(t *testing.T) {
 	s := mustParse(t, `
-		|defaults: {warmup: 1s, warmup_max: 30s, keep_alive: 0s, iterations: 2, duration: 100ms, forks: 2}
+		|defaults: {warmup: 1s, warmup_max: 30s, keep_alive: 0s, rounds: 2, duration: 100ms, forks: 2}
 		|targets: [http-json, grpc-proto]
 		|workloads:
 		|  - name: person.get
@@ -126,7 +126,7 @@ func TestMatrixSuiteTime(t *testing.T) {
 // after its last) are counted at the setting's length, and not at all when it is 0.
 // Counted by hand: two groups of one Go target each are measured sequentially (a
 // group of one target), each its own batch: per group 1 fork of 0.4 s to start and
-// 2 × 60 ms for its server and client processes, a 1 s warm-up and 2 iterations of
+// 2 × 60 ms for its server and client processes, a 1 s warm-up and 2 rounds of
 // 100 ms (+2 ms each, nothing frozen) = 1.724 s; the two batches' references of 0.8 s
 // each add 4 × 0.8 = 3.2 s.
 func TestReferenceInEstimate(t *testing.T) {
@@ -135,7 +135,7 @@ func TestReferenceInEstimate(t *testing.T) {
 		want      time.Duration
 	}{{"800ms", 2*1724*time.Millisecond + 3200*time.Millisecond}, {"0s", 2 * 1724 * time.Millisecond}} {
 		s := mustParse(t, `
-			|defaults: {warmup: 1s, iterations: 2, duration: 100ms, forks: 1, keep_alive: 0s, reference: `+c.reference+`}
+			|defaults: {warmup: 1s, rounds: 2, duration: 100ms, forks: 1, keep_alive: 0s, reference: `+c.reference+`}
 			|targets: [grpc-proto]
 			|workloads: [person.get, person.list]`)
 		p := plan.Build(s.Benchmarks, nil)
@@ -151,12 +151,12 @@ func TestReferenceInEstimate(t *testing.T) {
 // TestInProcessEstimateStartsNoWorkers: a suite of process: one starts no worker
 // process, so its estimate counts none of their starts; the same benchmarks in worker
 // processes do. Counted by hand, as in TestReferenceInEstimate: two groups of one Go
-// target, 1 fork each of 0.4 s to start, a 1 s warm-up and 2 iterations of 100 ms
+// target, 1 fork each of 0.4 s to start, a 1 s warm-up and 2 rounds of 100 ms slices
 // (+2 ms each), references off: 1.604 s a group in one process; in worker processes
 // each also starts a server and a client (2 × 60 ms): 1.724 s.
 func TestInProcessEstimateStartsNoWorkers(t *testing.T) {
 	s := mustParse(t, `
-		|defaults: {warmup: 1s, iterations: 2, duration: 100ms, forks: 1, keep_alive: 0s, reference: 0s}
+		|defaults: {warmup: 1s, rounds: 2, duration: 100ms, forks: 1, keep_alive: 0s, reference: 0s}
 		|targets: [grpc-proto]
 		|workloads: [person.get, person.list]`)
 	for _, c := range []struct {

@@ -61,14 +61,14 @@ func Measured(res *results.Results) Timings {
 	for _, b := range res.Benchmarks {
 		var slices, warmups mean
 		for _, f := range b.Forks {
-			for _, it := range f.Iterations {
+			for _, it := range f.Slices {
 				slices.add(it.Seconds)
 			}
 			if w := f.Warmup; w != nil && w.Adaptive {
 				warmups.add(w.Seconds)
 			}
 		}
-		if b.IterationOps > 0 && slices.n > 0 {
+		if b.SliceOps > 0 && slices.n > 0 {
 			out.Slices[b.Name] = slices.duration()
 		}
 		if b.WarmupMaxSeconds > 0 && warmups.n > 0 {
@@ -98,8 +98,8 @@ func (p *Plan) costed(g Group) []spec.Spec {
 	specs := p.Specs(g)
 	for k, i := range g.Members {
 		name := p.Benchmarks[i].Name
-		if d := p.measured.Slices[name]; specs[k].IterationOps > 0 && d > 0 {
-			specs[k].IterationTime = d
+		if d := p.measured.Slices[name]; specs[k].SliceOps > 0 && d > 0 {
+			specs[k].SliceTime = d
 		}
 		if d := p.measured.Warmups[name]; specs[k].WarmupMax > 0 && specs[k].Capacity == nil && d > 0 {
 			specs[k].Warmup, specs[k].WarmupMax = d, 0
@@ -152,7 +152,7 @@ type Group struct {
 	Members []int
 	Kind    Kind
 	// Forks is the group's number of forks (Sequential: each member's), Rounds the
-	// rounds of each fork (Interleaved) or each member's iterations.
+	// rounds of each fork (Interleaved) or each member's rounds.
 	Forks, Rounds int
 	// Fork is what one fork of an Interleaved group costs; the other kinds' costs are
 	// their members' Alone.

@@ -54,7 +54,7 @@ func summarySpectrum(l results.Latency) plotter.XYs {
 }
 
 // spectrumChart is the response-time percentile spectrum of one operation:
-// one line per benchmark (an in-process one left out where others cross a wire), from its merged iteration histograms (dashed, with
+// one line per benchmark (an in-process one left out where others cross a wire), from its merged slice histograms (dashed, with
 // points, from the summary percentiles when the file has no histograms).
 func spectrumChart(g results.Group, cs colors) (*Chart, error) {
 	name := "latency-" + slug(g.Name)
@@ -117,7 +117,7 @@ func spectrumChart(g results.Group, cs colors) (*Chart, error) {
 	p.Y.Min, p.Y.Max = logPad(lo, hi)
 	sortSeries(series, cs)
 	title := "Response time by percentile: " + g.Name
-	note := "merged HdrHistograms of every iteration, from the intended start; log scales"
+	note := "merged HdrHistograms of every slice, from the intended start; log scales"
 	if fromSummary {
 		note += "; dashed: summary percentiles only"
 	}

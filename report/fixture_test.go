@@ -77,7 +77,7 @@ func fixture(t testing.TB) *results.Results {
 	for i, s := range specs {
 		b := results.Benchmark{
 			Protocol: s.proto, Transport: s.transport, Workload: s.workload, CallsPerOp: 1, Params: s.params,
-			Load: s.load, Mode: s.mode, WarmupSeconds: 1, IterationSeconds: 1, Iterations: 2,
+			Load: s.load, Mode: s.mode, WarmupSeconds: 1, SliceSeconds: 1, Rounds: 2,
 			GeneratorBound: s.proto == "direct",
 		}
 		b.Name = fmt.Sprintf("%s/%s/%s", s.proto, s.transport, results.GroupOf(&b))
@@ -85,7 +85,7 @@ func fixture(t testing.TB) *results.Results {
 		for fork := range 2 {
 			tr := results.ForkResult{Index: fork}
 			for it := range 2 {
-				iv := results.Iteration{Index: it, Seconds: 1, ThroughputOpsS: s.thr * (1 + 0.01*float64(it-fork))}
+				iv := results.Slice{Index: it, Seconds: 1, ThroughputOpsS: s.thr * (1 + 0.01*float64(it-fork))}
 				iv.Ops = int64(iv.ThroughputOpsS)
 				// The grpc-proto/unix stream (from an older file, say) has no histograms.
 				if !(s.proto == "grpc-proto" && s.transport == "unix" && s.workload == "stream") {
@@ -98,7 +98,7 @@ func fixture(t testing.TB) *results.Results {
 					iv.Histogram = enc
 				}
 				iv.LatencyUs = results.LatencyFrom(merged)
-				tr.Iterations = append(tr.Iterations, iv)
+				tr.Slices = append(tr.Slices, iv)
 			}
 			b.Forks = append(b.Forks, tr)
 		}

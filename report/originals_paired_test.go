@@ -44,11 +44,11 @@ func pairedRun(ms map[string][][]float64) []results.Benchmark {
 		for f, row := range ms[name] {
 			tr := results.ForkResult{Index: f, Steady: &results.Steady{Class: results.SteadyFlat}}
 			for i, v := range row {
-				it := results.Iteration{Index: i, Seconds: v, Ops: 1000, ThroughputOpsS: 1000 / v}
+				it := results.Slice{Index: i, Seconds: v, Ops: 1000, ThroughputOpsS: 1000 / v}
 				if open {
-					it = results.Iteration{Index: i, Seconds: 1, Ops: 100, ThroughputOpsS: 100, LatencyUs: results.Latency{P50: v / 10, P99: v}}
+					it = results.Slice{Index: i, Seconds: 1, Ops: 100, ThroughputOpsS: 100, LatencyUs: results.Latency{P50: v / 10, P99: v}}
 				}
-				tr.Iterations = append(tr.Iterations, it)
+				tr.Slices = append(tr.Slices, it)
 				sum += v
 				n++
 			}

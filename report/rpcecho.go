@@ -77,7 +77,7 @@ func cutTo10ms(seconds float64) int64 {
 	return time.Duration(math.Round(seconds*1e9)).Milliseconds() / 10 * 10
 }
 
-// rpcechoLine is one of rpcecho's lines: ops iterations of protocol over transport
+// rpcechoLine is one of rpcecho's lines: ops ops of protocol over transport
 // that took seconds, printed as rpcecho printed them.
 func rpcechoLine(protocol, transport string, ops int64, seconds float64) string {
 	if protocol == "direct" {
@@ -109,11 +109,11 @@ func msPerLine(b *results.Benchmark, ops int64) float64 {
 	return msPerOp * float64(ops)
 }
 
-// lineOps is the number of ops of one of b's lines: its iterations' (count-bounded
+// lineOps is the number of ops of one of b's lines: its slices' (count-bounded
 // ones), else 1000, rpcecho's count, whose time then comes from the score.
 func lineOps(b *results.Benchmark) (ops int64, measured bool) {
-	if b.IterationOps > 0 {
-		return b.IterationOps, true
+	if b.SliceOps > 0 {
+		return b.SliceOps, true
 	}
 	return 1000, false
 }
@@ -140,21 +140,21 @@ func withExact(lines []string) []string {
 }
 
 // coldLine is what rpcecho measured of a target: one line of a fresh run, before any
-// other of its lines. Here it is each fork's first line (Forks[f].Iterations[0], the
+// other of its lines. Here it is each fork's first line (Forks[f].Slices[0], the
 // line of round 1, made on servers started for that fork, with no warm-up before it),
 // in ms: the mean over the forks that have one, the lowest and the highest. n is how
 // many forks had a first line; 0 when the lines are not count-bounded (b's lines are
 // then not rpcecho's) or a warm-up ran before them (the first line is not cold).
 func coldLine(b *results.Benchmark) (mean, lo, hi float64, n int) {
-	if b.IterationOps <= 0 || b.WarmupSeconds > 0 {
+	if b.SliceOps <= 0 || b.WarmupSeconds > 0 {
 		return 0, 0, 0, 0
 	}
 	sum := 0.0
 	for _, f := range b.Forks {
-		if len(f.Iterations) == 0 {
+		if len(f.Slices) == 0 {
 			continue
 		}
-		ms := f.Iterations[0].Seconds * 1e3
+		ms := f.Slices[0].Seconds * 1e3
 		if n == 0 || ms < lo {
 			lo = ms
 		}
@@ -188,8 +188,8 @@ func coldCell(b *results.Benchmark) (string, bool) {
 }
 
 // rpcechoLines is rpcecho's output for the benchmarks that echo a payload. A group
-// whose iterations are count-bounded prints a block per fork and round, one line
-// per target and iteration as rpcecho printed it, with our exact time beside it;
+// whose slices are count-bounded prints a block per fork and round, one line
+// per target and slice as rpcecho printed it, with our exact time beside it;
 // otherwise one line per benchmark, the time of 1000 ops from its score. Then two
 // tables per workload, a row per protocol/transport and a column per payload: the
 // time of a line from the score (the steady lines), and, for count-bounded lines
@@ -197,7 +197,7 @@ func coldCell(b *results.Benchmark) (string, bool) {
 // rpcecho's one line per cell measured.
 func rpcechoLines(bs []results.Benchmark) view {
 	v := view{Title: "rpcecho's lines",
-		Note: "Each line is one iteration (rpcecho's N calls are N iterations of its loop: N ops, " +
+		Note: "Each line is one slice (rpcecho's N calls are N iterations of its loop: N ops, " +
 			"an echo then a stats call each for echo+stats), printed as rpcecho printed it: whole ms cut down " +
 			"to 10 ms, the direct call in whole µs; our exact time is in brackets. A group measured by time, " +
 			"not by ops, gets one line per target, the time of 1000 ops from its score. The tables give " +
@@ -295,7 +295,7 @@ func (g *lineGrid) build(workload, title, note string) table {
 }
 
 // groupLines are one comparison group's lines under header: a block per fork and
-// round when every benchmark's iterations are count-bounded, else one line each
+// round when every benchmark's slices are count-bounded, else one line each
 // from the score.
 func groupLines(bs []results.Benchmark, header string) []string {
 	perLine := true
@@ -323,17 +323,17 @@ func groupLines(bs []results.Benchmark, header string) []string {
 		rounds := 0
 		for _, b := range bs {
 			if f < len(b.Forks) {
-				rounds = max(rounds, len(b.Forks[f].Iterations))
+				rounds = max(rounds, len(b.Forks[f].Slices))
 			}
 		}
 		for r := range rounds {
 			lines = append(lines, fmt.Sprintf("%s fork %d, round %d", header, f+1, r+1))
 			for _, b := range bs {
-				if f >= len(b.Forks) || r >= len(b.Forks[f].Iterations) {
+				if f >= len(b.Forks) || r >= len(b.Forks[f].Slices) {
 					continue
 				}
-				it := b.Forks[f].Iterations[r]
-				lines = append(lines, rpcechoLine(b.Protocol, b.Transport, b.IterationOps, it.Seconds)+"\t"+exactTime(b.Protocol, it.Seconds))
+				it := b.Forks[f].Slices[r]
+				lines = append(lines, rpcechoLine(b.Protocol, b.Transport, b.SliceOps, it.Seconds)+"\t"+exactTime(b.Protocol, it.Seconds))
 			}
 		}
 	}

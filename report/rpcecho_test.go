@@ -98,12 +98,12 @@ func TestMsPerLine(t *testing.T) {
 // lines of 1000 ops, one fork per secs holding its lines' times in seconds.
 func echoBench(protocol, transport string, secs ...[]float64) results.Benchmark {
 	b := results.Benchmark{Protocol: protocol, Transport: transport, Workload: "echo+stats", CallsPerOp: 2,
-		Params: map[string]any{"payload": float64(1000)}, IterationOps: 1000, Mode: results.ModeAverageTime,
+		Params: map[string]any{"payload": float64(1000)}, SliceOps: 1000, Mode: results.ModeAverageTime,
 		Load: results.Load{Model: results.ModelClosed, Concurrency: 1, Connections: 1}}
 	for f, fork := range secs {
 		tr := results.ForkResult{Index: f}
 		for r, s := range fork {
-			tr.Iterations = append(tr.Iterations, results.Iteration{Index: r, Seconds: s, Ops: 1000})
+			tr.Slices = append(tr.Slices, results.Slice{Index: r, Seconds: s, Ops: 1000})
 		}
 		b.Forks = append(b.Forks, tr)
 	}
@@ -114,7 +114,7 @@ func echoBench(protocol, transport string, secs ...[]float64) results.Benchmark 
 
 // A group measured in lines of 1000 ops prints a block per fork and round, each
 // target's line as rpcecho printed it and the exact time beside it.
-func TestRPCEchoLinesPerIteration(t *testing.T) {
+func TestRPCEchoLinesPerSlice(t *testing.T) {
 	bs := []results.Benchmark{
 		echoBench("direct", results.InProcess, []float64{1.2e-6, 1.0e-6}),
 		echoBench("grpc-proto", "tcp", []float64{0.1834, 0.17999}, []float64{0.2}),
@@ -141,10 +141,10 @@ func TestRPCEchoLinesPerIteration(t *testing.T) {
 // starts with 1.2 µs. A fork with no line is left out; lines after a warm-up, or
 // measured by time rather than by count, have no cold figure.
 func TestColdLine(t *testing.T) {
-	b := results.Benchmark{Protocol: "grpc-proto", IterationOps: 1000, Forks: []results.ForkResult{
-		{Iterations: []results.Iteration{{Seconds: 0.1834}, {Seconds: 0.17999}}},
+	b := results.Benchmark{Protocol: "grpc-proto", SliceOps: 1000, Forks: []results.ForkResult{
+		{Slices: []results.Slice{{Seconds: 0.1834}, {Seconds: 0.17999}}},
 		{},
-		{Iterations: []results.Iteration{{Seconds: 0.2}, {Seconds: 0.15}}},
+		{Slices: []results.Slice{{Seconds: 0.2}, {Seconds: 0.15}}},
 	}}
 	mean, lo, hi, n := coldLine(&b)
 	if n != 2 || math.Abs(mean-191.7) > 1e-9 || math.Abs(lo-183.4) > 1e-9 || math.Abs(hi-200) > 1e-9 {
@@ -153,15 +153,15 @@ func TestColdLine(t *testing.T) {
 	if c, ok := coldCell(&b); !ok || c != "192 (183–200)" {
 		t.Errorf("coldCell = %q, %v; want \"192 (183–200)\"", c, ok)
 	}
-	direct := results.Benchmark{Protocol: "direct", IterationOps: 1000, Forks: []results.ForkResult{
-		{Iterations: []results.Iteration{{Seconds: 1.2e-6}, {Seconds: 1.0e-6}}}}}
+	direct := results.Benchmark{Protocol: "direct", SliceOps: 1000, Forks: []results.ForkResult{
+		{Slices: []results.Slice{{Seconds: 1.2e-6}, {Seconds: 1.0e-6}}}}}
 	if c, ok := coldCell(&direct); !ok || c != "1.2 µs" {
 		t.Errorf("direct: coldCell = %q, %v; want \"1.2 µs\"", c, ok)
 	}
 	warm := b
 	warm.WarmupSeconds = 0.3
 	timed := b
-	timed.IterationOps = 0
+	timed.SliceOps = 0
 	for name, x := range map[string]*results.Benchmark{"after a warm-up": &warm, "by time": &timed} {
 		if _, _, _, n := coldLine(x); n != 0 {
 			t.Errorf("%s: %d cold lines, want none", name, n)

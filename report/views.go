@@ -58,7 +58,7 @@ func views(r *results.Results) []view {
 // per operation.
 func jmhPerProtocol(bs []results.Benchmark) view {
 	v := view{Title: "JMH table per protocol",
-		Note: "The shape of metrifier's per-stack JMH output: Score is the mean over Cnt iterations (iterations × forks), Error the 99.9 % confidence half-width."}
+		Note: "The shape of metrifier's per-stack JMH output: Score is the mean over Cnt slices (rounds × forks; JMH's iterations), Error the 99.9 % confidence half-width."}
 	var order []string
 	rows := map[string][]results.Benchmark{}
 	for _, b := range bs {
@@ -86,7 +86,7 @@ func millis(ms float64) string { return latencyUs(ms) }
 // named by its protocol/transport and load, times in ms.
 func akkaLatency(bs []results.Benchmark) view {
 	v := view{Title: "Akka HTTP vs gRPC table",
-		Note: "The original's table (wrk2's figures), for both protocols from one tool and one load model: requests are successful ops over the measured iterations, Req/s the mean throughput, times are response time from the intended start (corrected for coordinated omission), in ms."}
+		Note: "The original's table (wrk2's figures), for both protocols from one tool and one load model: requests are successful ops over the measured slices, Req/s the mean throughput, times are response time from the intended start (corrected for coordinated omission), in ms."}
 	t := table{
 		Head: []string{"Benchmark", "Total number of requests", "Req/s", "Max,ms", "Avg, ms",
 			"50th pct", "75th pct", "90th pct", "99th pct"},

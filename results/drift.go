@@ -19,8 +19,8 @@ import "time"
 // geometric mean, over the group's targets, of each steady slice's throughput over its
 // target's median; the series runs fork by fork, round by round, and its movement is
 // read across the forks, not through their spread (stats.MeasureMovementForks). (In a group measured
-// sequentially a "round" is an iteration's index, whose slices ran at different
-// times: the figure there is the targets' common change over their iterations.)
+// sequentially a "round" is a slice's index, whose slices ran at different times:
+// the figure there is the targets' common change over their rounds.)
 //
 // What it sees: a change of speed that every target shares, over the rounds of this
 // run. What it cannot see: a change that hits every target alike and evenly is the

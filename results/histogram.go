@@ -26,13 +26,13 @@ func LatencyFrom(h *hdr.Histogram) Latency {
 	}
 }
 
-// Histogram merges the response-time histograms of every iteration of b (in ns); nil
+// Histogram merges the response-time histograms of every slice of b (in ns); nil
 // when none was recorded or one does not decode (a damaged file: readers fall back
 // to the summary's percentiles).
 func (b *Benchmark) Histogram() *hdr.Histogram {
 	var acc *hdr.Histogram
 	for _, t := range b.Forks {
-		for _, it := range t.Iterations {
+		for _, it := range t.Slices {
 			h, err := record.DecodeHistogram(it.Histogram)
 			if err != nil {
 				return nil

@@ -112,3 +112,50 @@ func (s *Stack) UnmarshalJSON(data []byte) error {
 	}
 	return nil
 }
+
+// Files written before schema_version 3 (2026-11-29) call a benchmark's rounds per
+// fork "iterations", a slice's length "iteration_s" or "iteration_ops", a fork's
+// slices "iterations", and the steady-state class of too few rounds "too few
+// iterations". These read them as today's names; written again, they are today's.
+
+// formerSteadyUnknown is SteadyUnknown's text before schema_version 3.
+const formerSteadyUnknown = "too few iterations"
+
+// legacyRounds takes b's rounds and slice length from their former names in j, and
+// its steady class from its former text.
+func legacyRounds(b *Benchmark, j benchmarkJSON) {
+	if b.Rounds == 0 {
+		b.Rounds = j.Iterations
+	}
+	if b.SliceSeconds == 0 && b.SliceOps == 0 {
+		b.SliceSeconds, b.SliceOps = j.IterationSeconds, j.IterationOps
+	}
+	if b.Steady == formerSteadyUnknown {
+		b.Steady = SteadyUnknown
+	}
+}
+
+// forkFields is ForkResult without its methods, so that encoding/json decodes its
+// fields and not UnmarshalJSON again.
+type forkFields ForkResult
+
+// UnmarshalJSON reads a fork, taking its slices from "iterations" in a file written
+// before they were called slices (schema_version 3), and its steady class from its
+// former text.
+func (f *ForkResult) UnmarshalJSON(data []byte) error {
+	var j struct {
+		forkFields
+		Iterations []Slice `json:"iterations"`
+	}
+	if err := json.Unmarshal(data, &j); err != nil {
+		return err
+	}
+	*f = ForkResult(j.forkFields)
+	if f.Slices == nil {
+		f.Slices = j.Iterations
+	}
+	if f.Steady != nil && f.Steady.Class == formerSteadyUnknown {
+		f.Steady.Class = SteadyUnknown
+	}
+	return nil
+}

@@ -3,6 +3,8 @@ package results
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -58,5 +60,75 @@ func TestBenchmarkFormerTarget(t *testing.T) {
 	}
 	if now.Address != "unix:///tmp/s.sock" {
 		t.Errorf("address %q, want unix:///tmp/s.sock", now.Address)
+	}
+}
+
+// A benchmark of a file written before schema_version 3 holds its rounds as
+// "iterations", its slice length as "iteration_s" or "iteration_ops", each fork's
+// slices as "iterations", and the class of too few rounds as "too few iterations":
+// each is read under today's name with its figures, and written again under it only.
+func TestBenchmarkFormerIterations(t *testing.T) {
+	var old Benchmark
+	err := json.Unmarshal([]byte(`{"name": "n", "iterations": 3, "iteration_s": 0.25, "steady": "too few iterations",
+		"forks": [{"index": 0, "iterations": [{"index": 0, "seconds": 0.25, "ops": 400, "errors": 1, "throughput_ops_s": 1600},
+			{"index": 1, "seconds": 0.2501, "ops": 410, "errors": 0, "throughput_ops_s": 1639.3}],
+			"steady": {"class": "too few iterations", "start_round": 0}}]}`), &old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if old.Rounds != 3 || old.SliceSeconds != 0.25 || old.SliceOps != 0 || old.Steady != "too few rounds" {
+		t.Errorf("read rounds %d, slice %v s / %d ops, steady %q; want 3, 0.25 s, no ops, too few rounds", old.Rounds, old.SliceSeconds, old.SliceOps, old.Steady)
+	}
+	if len(old.Forks) != 1 || len(old.Forks[0].Slices) != 2 {
+		t.Fatalf("read forks %+v, want one of two slices", old.Forks)
+	}
+	f := old.Forks[0]
+	if s := f.Slices[1]; s.Index != 1 || s.Seconds != 0.2501 || s.Ops != 410 || s.ThroughputOpsS != 1639.3 || f.Slices[0].Errors != 1 {
+		t.Errorf("read slices %+v, want the file's figures", f.Slices)
+	}
+	if f.Steady == nil || f.Steady.Class != "too few rounds" {
+		t.Errorf("read fork steady %+v, want too few rounds", f.Steady)
+	}
+	b, err := json.Marshal(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	for _, want := range []string{`"rounds":3`, `"slice_s":0.25`, `"slices":[{"index":0,`, `"class":"too few rounds"`} {
+		if !strings.Contains(s, want) {
+			t.Errorf("written again: %s, want %s", s, want)
+		}
+	}
+	if strings.Contains(s, "iteration") {
+		t.Errorf("written again: %s, want no former name", s)
+	}
+	var ops Benchmark
+	if err := json.Unmarshal([]byte(`{"name": "n", "iterations": 1, "iteration_ops": 1000}`), &ops); err != nil || ops.SliceOps != 1000 || ops.SliceSeconds != 0 || ops.Rounds != 1 {
+		t.Errorf("iteration_ops read as slice ops %d, slice %v s, rounds %d (%v); want 1000, 0, 1", ops.SliceOps, ops.SliceSeconds, ops.Rounds, err)
+	}
+}
+
+// A file of schema_version 3 has today's names only: one that mixes in a former
+// name, or lacks rounds, is refused by the schema; one of version 2 needs its
+// former names.
+func TestSchemaRoundsNames(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "results-v3.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v3 := string(data)
+	for _, c := range []struct{ what, from, to, want string }{
+		{"rounds as iterations", `"rounds": 2,`, `"iterations": 2,`, "rounds"},
+		{"a fork's slices as iterations", `"slices": [`, `"iterations": [`, "slices"},
+		{"slice_s beside iteration_s", `"slice_s": 1,`, `"slice_s": 1, "iteration_s": 1,`, "benchmarks/0"},
+		{"version 2 with today's names", `"schema_version": 3`, `"schema_version": 2`, "iterations"},
+	} {
+		bad := strings.Replace(v3, c.from, c.to, 1)
+		if bad == v3 {
+			t.Fatalf("%s: %q not in results-v3.json", c.what, c.from)
+		}
+		if err := ValidateJSON([]byte(bad)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want refused, naming %s", c.what, err, c.want)
+		}
 	}
 }

@@ -25,9 +25,13 @@ import (
 // SchemaVersion is the version of the results format this package writes. It reads
 // that and every version from OldestSchemaVersion on, as this version's model.
 //
-// Version 2 calls a benchmark's forks "forks"; version 1 called them "trials", and
-// is otherwise the same.
-const SchemaVersion = 2
+// Version 3 calls a fork's slices "slices" (each one target's measured part of a
+// round), a benchmark's rounds per fork "rounds", a slice's length "slice_s" or
+// "slice_ops", and the steady-state class of too few rounds "too few rounds";
+// version 2 called them "iterations", "iterations", "iteration_s", "iteration_ops"
+// and "too few iterations", and is otherwise the same. Version 1 is version 2 but
+// that it called a benchmark's forks "trials".
+const SchemaVersion = 3
 
 // OldestSchemaVersion is the oldest version of the results format Read reads.
 const OldestSchemaVersion = 1
@@ -67,7 +71,7 @@ type SuiteInfo struct {
 	// Skipped are the pairs of stacks the suite left out (its skip list), in file order.
 	Skipped []SkippedPair `json:"skipped,omitempty"`
 	// Process is ProcessOne when each comparison group was measured in one process
-	// holding its servers and clients, with a fresh client per iteration; "" when
+	// holding its servers and clients, with a fresh client per slice; "" when
 	// by worker processes.
 	Process string `json:"process,omitempty"`
 }
@@ -250,12 +254,14 @@ type Benchmark struct {
 	// without running while the others warmed up after it (spec.Spec.KeepAlive);
 	// 0: no keep-alive (and in files written before it existed).
 	KeepAliveSeconds float64 `json:"keepalive_s,omitempty"`
-	// IterationSeconds is set for time-bounded iterations, IterationOps for
-	// count-bounded ones.
-	IterationSeconds float64 `json:"iteration_s,omitempty"`
-	IterationOps     int64   `json:"iteration_ops,omitempty"`
-	// Iterations is the number of measurement iterations per fork.
-	Iterations int `json:"iterations"`
+	// SliceSeconds is the length of a time-bounded slice, SliceOps that of a
+	// count-bounded one ("iteration_s" and "iteration_ops" in files written before
+	// schema_version 3, read as these).
+	SliceSeconds float64 `json:"slice_s,omitempty"`
+	SliceOps     int64   `json:"slice_ops,omitempty"`
+	// Rounds is the number of measured rounds per fork: each gave the benchmark one
+	// slice ("iterations" before schema_version 3, read as it).
+	Rounds int `json:"rounds"`
 	// Forks are the benchmark's forks, each with fresh worker processes, in order
 	// ("trials" in schema_version 1, which reading takes too).
 	Forks   []ForkResult `json:"forks"`
@@ -365,9 +371,11 @@ type Load struct {
 // ForkResult is one fork of a benchmark as a results file keeps it: a run of it with
 // fresh worker processes (Fork is what the driver measured of it).
 type ForkResult struct {
-	Index      int         `json:"index"`
-	Iterations []Iteration `json:"iterations"`
-	// Error says why a fork was cut short; its iterations so far are kept. Phase is
+	Index int `json:"index"`
+	// Slices are the fork's measured slices, one a round, in order ("iterations" in
+	// files written before schema_version 3, read as these: ForkResult.UnmarshalJSON).
+	Slices []Slice `json:"slices"`
+	// Error says why a fork was cut short; its slices so far are kept. Phase is
 	// what the fork was doing then ("start", "warmup", "round 3"; ForkError), empty
 	// when the failure was not of one phase (the run was stopped). In files written
 	// before Phase, Error began with "trial N, PHASE: ", which reading takes apart
@@ -375,7 +383,7 @@ type ForkResult struct {
 	Error string `json:"error,omitempty"`
 	Phase string `json:"phase,omitempty"`
 	// Steady is how the fork's slices settled; its summary and ratios use the
-	// iterations from StartRound on. Nil in files written before it existed.
+	// slices from StartRound on. Nil in files written before it existed.
 	Steady *Steady `json:"steady,omitempty"`
 	// Warmup is the fork's warm-up; nil without one (and in files written before it
 	// was recorded).
@@ -402,10 +410,10 @@ type Warmup struct {
 // (stats.ClassifySteady).
 type Steady struct {
 	// Class is SteadyFlat, SteadyWarmedUp, SteadySlowdown, SteadyNone, or SteadyUnknown
-	// when there were too few iterations to tell.
+	// when there were too few rounds to tell.
 	Class string `json:"class"`
-	// StartRound is the index of the first iteration of the steady state (0 when
-	// flat); for no steady state it is 0, every iteration being used.
+	// StartRound is the index of the first slice of the steady state (0 when flat);
+	// for no steady state it is 0, every slice being used.
 	StartRound int `json:"start_round"`
 	// AfterSeconds is how long after the measurement began the steady state started
 	// (the rounds before it, every target's slices included).
@@ -421,11 +429,11 @@ const (
 	SteadyWarmedUp = "warmed up"
 	SteadySlowdown = "slowdown"
 	SteadyNone     = "no steady state"
-	SteadyUnknown  = "too few iterations"
+	SteadyUnknown  = "too few rounds"
 )
 
-// Iteration is one measurement interval.
-type Iteration struct {
+// Slice is one target's measured part of a round: one measurement interval.
+type Slice struct {
 	Index          int     `json:"index"`
 	Seconds        float64 `json:"seconds"`
 	Ops            int64   `json:"ops"`
@@ -442,9 +450,9 @@ type Iteration struct {
 	Histogram string `json:"histogram,omitempty"`
 }
 
-// Summary is a benchmark's result over every iteration of every fork.
+// Summary is a benchmark's result over every slice of every fork.
 type Summary struct {
-	// ThroughputOpsS is the score: mean ± error over iterations × forks.
+	// ThroughputOpsS is the score: mean ± error over slices × forks.
 	ThroughputOpsS Throughput `json:"throughput_ops_s"`
 	LatencyUs      Latency    `json:"latency_us"`
 	ServiceUs      *Latency   `json:"service_us,omitempty"`
@@ -484,7 +492,7 @@ type Summary struct {
 	// AvgMsPerOp is the mean time one caller spent per op, over the whole run.
 	AvgMsPerOp float64 `json:"avg_ms_per_op"`
 	// AvgTimeMs is the avgt-mode score, ms per op per caller, mean ± error over
-	// iterations as JMH's average-time mode reports it; set in avgt mode only.
+	// slices as JMH's average-time mode reports it; set in avgt mode only.
 	AvgTimeMs *Throughput `json:"avg_time_ms,omitempty"`
 	// Relative is the benchmark's score against its comparison group's baseline,
 	// paired by round; nil for a baseline itself and for a benchmark with no group.
@@ -502,8 +510,8 @@ type Relative struct {
 	// Baseline is the name of the benchmark the ratio is against.
 	Baseline string `json:"baseline"`
 	Ratio    Ratio  `json:"ratio"`
-	// Rounds is the number of paired samples (interleaved rounds, or iterations
-	// paired by index when measured sequentially), over every fork.
+	// Rounds is the number of paired samples (interleaved rounds, or slices paired
+	// by round when measured sequentially), over every fork.
 	Rounds int `json:"rounds"`
 	// Forks is how many forks (each with fresh processes) the rounds came
 	// from. With two or more, the interval has Forks − 1 degrees of freedom and holds
@@ -579,7 +587,7 @@ type Ratio struct {
 }
 
 // Throughput is a score as JMH prints it: Mean ± Error at confidence CI over N
-// iterations.
+// slices.
 type Throughput struct {
 	Mean float64 `json:"mean"`
 	// Error is the half-width of the CI confidence interval; 0 when N < 2,
@@ -602,7 +610,7 @@ type Latency struct {
 
 // Write writes r as indented JSON, after checking it against Schema so that no
 // file this package writes fails to read back. A nil Params, Forks or
-// Iterations is written as an empty object or array, since the schema requires
+// Slices is written as an empty object or array, since the schema requires
 // them to be present. Write does not modify r.
 func (r *Results) Write(w io.Writer) error {
 	data, err := r.marshal()
@@ -627,8 +635,8 @@ func (r *Results) marshal() ([]byte, error) {
 		}
 		forks := make([]ForkResult, len(b.Forks))
 		for j, t := range b.Forks {
-			if t.Iterations == nil {
-				t.Iterations = []Iteration{}
+			if t.Slices == nil {
+				t.Slices = []Slice{}
 			}
 			forks[j] = t
 		}

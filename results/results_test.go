@@ -53,15 +53,15 @@ func sample(t *testing.T) *Results {
 				Options: map[string]string{"compression": "none"},
 				Load: Load{Model: ModelOpen, Concurrency: 4, Connections: 2, Rate: 2000,
 					Arrival: "poisson", MaxInFlight: 256},
-				Mode: ModeThroughput, WarmupSeconds: 5, IterationSeconds: 1, Iterations: 2,
+				Mode: ModeThroughput, WarmupSeconds: 5, SliceSeconds: 1, Rounds: 2,
 				Forks: []ForkResult{
-					{Index: 0, Iterations: []Iteration{
+					{Index: 0, Slices: []Slice{
 						{Index: 0, Seconds: 1.0002, Ops: 1999, ThroughputOpsS: 1998.6,
 							LatencyUs: lat, ServiceUs: &lat, LagUs: &lag, Histogram: hist},
 						{Index: 1, Seconds: 0.9998, Ops: 2001, Errors: 1, ThroughputOpsS: 2001.4,
 							LatencyUs: lat, ServiceUs: &lat, LagUs: &lag},
 					}},
-					{Index: 1, Iterations: []Iteration{
+					{Index: 1, Slices: []Slice{
 						{Index: 0, Seconds: 1, Ops: 1500, ThroughputOpsS: 1500, LatencyUs: lat},
 					}, Error: "worker exited: signal: killed", Phase: "round 2"},
 				},
@@ -86,13 +86,13 @@ func sample(t *testing.T) *Results {
 				Name: "direct/person.get/c1", Protocol: "direct", Transport: "",
 				Workload: "person.get", Params: map[string]any{"persons": float64(100)},
 				Load: Load{Model: ModelClosed, Concurrency: 1, Connections: 0},
-				Mode: ModeAverageTime, WarmupSeconds: 1, IterationOps: 100000, Iterations: 1,
-				Forks: []ForkResult{{Index: 0, Iterations: []Iteration{
+				Mode: ModeAverageTime, WarmupSeconds: 1, SliceOps: 100000, Rounds: 1,
+				Forks: []ForkResult{{Index: 0, Slices: []Slice{
 					{Index: 0, Seconds: 0.05, Ops: 100000, ThroughputOpsS: 2e6,
 						LatencyUs: Latency{Mean: 0.5, P50: 0.4, P75: 0.5, P90: 0.6, P99: 1.2, P999: 8, Max: 90}},
 				}}},
 				Summary: Summary{
-					// One iteration: no interval, so Error 0 and N 1.
+					// One slice: no interval, so Error 0 and N 1.
 					ThroughputOpsS: Throughput{Mean: 2e6, Error: 0, CI: 0.999, N: 1},
 					LatencyUs:      Latency{Mean: 0.5, P50: 0.4, P75: 0.5, P90: 0.6, P99: 1.2, P999: 8, Max: 90},
 					Ops:            100000, ClientCPUUsPerOp: 0.5,
@@ -129,14 +129,16 @@ func TestWriteValidateReadBack(t *testing.T) {
 	}
 
 	// The golden file pins the exact bytes, so a renamed field shows up in review.
-	golden.Check(t, "results-v2.json", buf.Bytes())
+	golden.Check(t, "results-v3.json", buf.Bytes())
 }
 
 func TestReadFileGolden(t *testing.T) {
 	// A file written by an earlier build must keep reading: results-v1.json was
-	// written by the build before version 2 (its forks called trials), and reads as
-	// today's model, version 2.
-	for _, name := range []string{"results-v1.json", "results-v2.json"} {
+	// written by the build before version 2 (its forks called trials), results-v2.json
+	// by the build before version 3 (a benchmark's rounds and slice length called
+	// iterations, iteration_s and iteration_ops, a fork's slices iterations), and both
+	// read as today's model, version 3, with the sample's figures.
+	for _, name := range []string{"results-v1.json", "results-v2.json", "results-v3.json"} {
 		got, err := ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			t.Fatal(err)
@@ -290,19 +292,23 @@ func TestReadRejects(t *testing.T) {
 		t.Fatal(err)
 	}
 	good := buf.String()
+	v2, err := os.ReadFile(filepath.Join("testdata", "results-v2.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name, doc, wantErr string
 	}{
 		// A future version may have changed a stable name's meaning: refuse it.
-		{"future version", strings.Replace(good, `"schema_version": 2`, `"schema_version": 3`, 1),
-			"schema_version 3 is not supported: this wirebench reads versions 1 to 2"},
+		{"future version", strings.Replace(good, `"schema_version": 3`, `"schema_version": 4`, 1),
+			"schema_version 4 is not supported: this wirebench reads versions 1 to 3"},
 		// Version 0 never existed.
-		{"zero version", strings.Replace(good, `"schema_version": 2`, `"schema_version": 0`, 1),
+		{"zero version", strings.Replace(good, `"schema_version": 3`, `"schema_version": 0`, 1),
 			"schema_version 0 is not supported"},
 		// Each version calls the forks by its own name only.
-		{"version 1 with forks", strings.Replace(good, `"schema_version": 2`, `"schema_version": 1`, 1),
+		{"version 1 with forks", strings.Replace(string(v2), `"schema_version": 2`, `"schema_version": 1`, 1),
 			"missing property 'trials'"},
-		{"version 2 with trials", strings.Replace(good, `"forks": [`, `"trials": [`, 1),
+		{"version 3 with trials", strings.Replace(good, `"forks": [`, `"trials": [`, 1),
 			"missing property 'forks'"},
 		// Some other JSON file given by mistake.
 		{"no version", `{"benchmarks": []}`, "no schema_version: not a wirebench results file"},
@@ -326,19 +332,19 @@ func TestReadRejects(t *testing.T) {
 func TestWriteFillsNilCollections(t *testing.T) {
 	r := sample(t)
 	r.Benchmarks[1].Params = nil
-	r.Benchmarks[1].Forks = []ForkResult{{Index: 0, Error: "dial tcp: connection refused"}} // no iterations
+	r.Benchmarks[1].Forks = []ForkResult{{Index: 0, Error: "dial tcp: connection refused"}} // no slices
 	var buf bytes.Buffer
 	if err := r.Write(&buf); err != nil {
 		t.Fatal(err)
 	}
-	if r.Benchmarks[1].Params != nil || r.Benchmarks[1].Forks[0].Iterations != nil {
+	if r.Benchmarks[1].Params != nil || r.Benchmarks[1].Forks[0].Slices != nil {
 		t.Error("Write modified its receiver")
 	}
 	got, err := Read(&buf)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b := got.Benchmarks[1]; b.Params == nil || len(b.Params) != 0 || b.Forks[0].Iterations == nil {
+	if b := got.Benchmarks[1]; b.Params == nil || len(b.Params) != 0 || b.Forks[0].Slices == nil {
 		t.Errorf("nil collections not written as empty: %+v", b)
 	}
 }
@@ -456,18 +462,18 @@ func TestRelativeHasInterval(t *testing.T) {
 
 // A file of schema_version 1, written by hand as that version was (its forks under
 // "trials", a failed fork's place in its error's text): its forks are read as forks,
-// and the file as version 2.
+// and the file as today's version.
 func TestReadVersion1Trials(t *testing.T) {
 	got, err := ReadFile(filepath.Join("testdata", "results-v1-trials.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.SchemaVersion != 2 {
-		t.Errorf("schema_version %d, want 2 (read as today's model)", got.SchemaVersion)
+	if got.SchemaVersion != 3 {
+		t.Errorf("schema_version %d, want 3 (read as today's model)", got.SchemaVersion)
 	}
 	b := got.Benchmarks[0]
-	if len(b.Forks) != 2 || b.Forks[0].Index != 0 || len(b.Forks[0].Iterations) != 1 || b.Forks[0].Iterations[0].Ops != 5000 {
-		t.Fatalf("forks %+v, want 2, the first of one iteration of 5000 ops", b.Forks)
+	if len(b.Forks) != 2 || b.Forks[0].Index != 0 || len(b.Forks[0].Slices) != 1 || b.Forks[0].Slices[0].Ops != 5000 {
+		t.Fatalf("forks %+v, want 2, the first of one slice of 5000 ops", b.Forks)
 	}
 	if f := b.Forks[1]; f.Index != 1 || f.Phase != "start" || f.Error != "exit status 1" {
 		t.Errorf("second fork: index %d, phase %q, error %q; want 1, start, exit status 1", f.Index, f.Phase, f.Error)
@@ -476,7 +482,7 @@ func TestReadVersion1Trials(t *testing.T) {
 	if err := got.Write(&buf); err != nil {
 		t.Fatal(err)
 	}
-	if s := buf.String(); !strings.Contains(s, `"schema_version": 2`) || !strings.Contains(s, `"forks": [`) || strings.Contains(s, `"trials"`) {
-		t.Errorf("written again, not in version 2:\n%.600s", s)
+	if s := buf.String(); !strings.Contains(s, `"schema_version": 3`) || !strings.Contains(s, `"forks": [`) || strings.Contains(s, `"trials"`) {
+		t.Errorf("written again, not in version 3:\n%.600s", s)
 	}
 }

@@ -94,7 +94,7 @@ type Warning struct {
 	Kind WarningKind `json:"kind"`
 	// Fork is the fork a failure happened in, numbered from 1 as reports number forks
 	// (its ForkResult.Index + 1); 0 when the warning is not of one fork. Phase is what
-	// the fork was doing: "start", "isolation", "warmup", "round 3", "iteration 2".
+	// the fork was doing: "start", "isolation", "warmup", "round 3" ("iteration 2" in files written before schema_version 3).
 	Fork  int    `json:"fork,omitempty"`
 	Phase string `json:"phase,omitempty"`
 	// Text is the warning's message without its kind's label or its place: the
@@ -199,6 +199,11 @@ type benchmarkJSON struct {
 	// Target is the outside server's address under its name in files written before
 	// 2026-11-29, read only.
 	Target string `json:"target,omitempty"`
+	// Iterations, IterationSeconds and IterationOps are Rounds, SliceSeconds and
+	// SliceOps under their names in files written before schema_version 3, read only.
+	Iterations       int     `json:"iterations,omitempty"`
+	IterationSeconds float64 `json:"iteration_s,omitempty"`
+	IterationOps     int64   `json:"iteration_ops,omitempty"`
 }
 
 // benchmarkFields is Benchmark without its methods, so that encoding/json encodes
@@ -223,9 +228,11 @@ func (b Benchmark) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON reads b's warnings from warning_details, or, in a file written
 // before it, from their texts; takes its forks from "trials" in a file written
-// before they were called forks (schema_version 1), and its address from "target"
-// in one written before it was called address (2026-11-29); and brings a fork's
-// error of such a file to today's form (legacyFork).
+// before they were called forks (schema_version 1), its address from "target" in
+// one written before it was called address (2026-11-29), and its rounds and slice
+// length from "iterations", "iteration_s" and "iteration_ops" in one written before
+// schema_version 3 (legacyRounds); and brings a fork's error of such a file to
+// today's form (legacyFork).
 func (b *Benchmark) UnmarshalJSON(data []byte) error {
 	var j benchmarkJSON
 	if err := json.Unmarshal(data, &j); err != nil {
@@ -238,6 +245,7 @@ func (b *Benchmark) UnmarshalJSON(data []byte) error {
 	if b.Address == "" {
 		b.Address = j.Target
 	}
+	legacyRounds(b, j)
 	b.Warnings = j.WarningDetails
 	if b.Warnings == nil && j.Warnings != nil {
 		b.Warnings = make(Warnings, len(j.Warnings))

@@ -81,7 +81,7 @@ func journalSuite(dir string) string {
 // for only when bs have either.
 func TimedPlan(s *suite.Suite, bs []suite.Benchmark, resumed func(name string) bool, runs, except string) *plan.Plan {
 	known := plan.Known{Resumed: resumed, InProcess: s.Process == suite.ProcessOne}
-	if slices.ContainsFunc(bs, func(b suite.Benchmark) bool { return b.Spec.IterationOps > 0 || b.Spec.WarmupMax > 0 }) {
+	if slices.ContainsFunc(bs, func(b suite.Benchmark) bool { return b.Spec.SliceOps > 0 || b.Spec.WarmupMax > 0 }) {
 		known.Measured, _ = EarlierTimings(runs, s.Name, except)
 	}
 	return plan.BuildWith(bs, known)

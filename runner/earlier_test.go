@@ -13,7 +13,7 @@ import (
 // opsSuite is a suite of two targets whose slices are a number of calls.
 const opsSuite = `name: lines
 description: slices of a number of calls
-defaults: {warmup: 0s, iterations: 2, ops: 1000, forks: 2, reference: 0s}
+defaults: {warmup: 0s, rounds: 2, ops: 1000, forks: 2, reference: 0s}
 load: {concurrency: 1}
 targets: [http-json, grpc-proto]
 workloads: [person.get]
@@ -115,7 +115,7 @@ func TestTimedPlanOfOneProcess(t *testing.T) {
 // adaptiveSuite is a suite of two targets whose warm-ups are adaptive (1 s to 30 s).
 const adaptiveSuite = `name: adaptive
 description: adaptive warm-ups
-defaults: {warmup: 1s, warmup_max: 30s, iterations: 2, duration: 100ms, forks: 2, keep_alive: 0s, reference: 0s}
+defaults: {warmup: 1s, warmup_max: 30s, rounds: 2, duration: 100ms, forks: 2, keep_alive: 0s, reference: 0s}
 targets: [http-json, grpc-proto]
 workloads: [person.get]
 `

@@ -260,7 +260,7 @@ func (r *groupRuns) get(pg plan.Group) (*groupRun, error) {
 		g.prior[k] = measuredOf(r.st.forks[g.names[k]])
 	}
 	if n > 1 && g.specs[0].Method == spec.MethodInterleaved {
-		g.rounds = g.specs[0].Iterations
+		g.rounds = g.specs[0].Rounds
 	}
 	g.planned, g.resumed, g.each = forkPlan(r.bs, pg.Members, pg.Estimate(), r.done, r.st.forks)
 	g.key = g.specs[0].RoundsGroup(g.specs[0].ServerStack)

@@ -117,7 +117,7 @@ func runPlannedHosts(t *testing.T, s *suite.Suite, p *plan.Plan, hosts spec.Host
 // batch adds its two references of 0.5 s (the default): 12.836 s against 15.116 s.
 func TestOnePlanDrivesEstimateAndRun(t *testing.T) {
 	s, err := suite.Parse("t.yaml", []byte(`
-defaults: {warmup: 1s, iterations: 3, duration: 100ms, forks: 2, keep_alive: 0s}
+defaults: {warmup: 1s, rounds: 3, duration: 100ms, forks: 2, keep_alive: 0s}
 targets: [http-json, grpc-proto]
 workloads: [person.get, person.list]
 `))
@@ -154,7 +154,7 @@ workloads: [person.get, person.list]
 // start, and the rest of the batch still shares.
 func TestPlanResumedGroupAlone(t *testing.T) {
 	s, err := suite.Parse("t.yaml", []byte(`
-defaults: {warmup: 1s, iterations: 3, duration: 100ms, forks: 2, keep_alive: 0s}
+defaults: {warmup: 1s, rounds: 3, duration: 100ms, forks: 2, keep_alive: 0s}
 targets: [http-json, grpc-proto]
 workloads: [person.get, person.list, person.links]
 `))
@@ -177,7 +177,7 @@ workloads: [person.get, person.list, person.links]
 // reference: 0s turns it off, and the estimate counts it only when on.
 func TestReferenceAtEachBatchsEnds(t *testing.T) {
 	const yaml = `
-defaults: {warmup: 1s, iterations: 3, duration: 100ms, forks: 2, keep_alive: 0s%s}
+defaults: {warmup: 1s, rounds: 3, duration: 100ms, forks: 2, keep_alive: 0s%s}
 targets: [http-json, grpc-proto]
 workloads: [person.get, person.list]
 `
@@ -244,7 +244,7 @@ workloads: [person.get, person.list]
 // measured and the results say why.
 func TestReferenceRemoteServer(t *testing.T) {
 	s, err := suite.Parse("t.yaml", []byte(`
-defaults: {warmup: 1s, iterations: 3, duration: 100ms, keep_alive: 0s}
+defaults: {warmup: 1s, rounds: 3, duration: 100ms, keep_alive: 0s}
 targets: [http-json, grpc-proto]
 workloads: [person.get]
 `))

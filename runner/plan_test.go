@@ -18,14 +18,14 @@ import (
 	"github.com/wirebench/wirebench/suite"
 )
 
-// planBench is a benchmark of protocol with 1 s of warmup, 2 iterations of 1 s and 3
+// planBench is a benchmark of protocol with 1 s of warmup, 2 rounds of 1 s and 3
 // forks, measured by method: a fork of it on its own is planned at
 // 1 s + 2 × (1 s + PhaseOverhead) + StartOverhead + its two processes'
 // ProcessStartOverhead (no JVM worker).
 func planBench(protocol, method string) suite.Benchmark {
 	s := spec.Default()
 	s.Protocol, s.Method = protocol, method
-	s.Warmup, s.Iterations, s.IterationTime, s.Forks = time.Second, 2, time.Second, 3
+	s.Warmup, s.Rounds, s.SliceTime, s.Forks = time.Second, 2, time.Second, 3
 	return suite.Benchmark{Name: s.Name(), Spec: s}
 }
 
@@ -40,7 +40,7 @@ func cleanForks(n int) []*results.Fork {
 	return out
 }
 
-// target is the planned time of one target in one fork: warmup and two iterations;
+// target is the planned time of one target in one fork: warmup and two rounds;
 // paired, the same in an interleaved pair, whose handovers freeze the other target
 // (FreezeOverhead); procs, starting a Go target's server and client processes.
 const (
@@ -141,12 +141,12 @@ func TestPaceArithmetic(t *testing.T) {
 // measured otherwise than the suite now asks; a benchmark the journal does not hold
 // may change freely.
 func TestSameSettingsRefusesAChangedResume(t *testing.T) {
-	b := planBench("grpc-proto", spec.MethodSequential) // 1 s warmup, 2 iterations of 1 s
-	const asked = "1 s warmup and 2 iterations of 1 s"
+	b := planBench("grpc-proto", spec.MethodSequential) // 1 s warmup, 2 rounds of 1 s
+	const asked = "1 s warmup and 2 rounds of 1 s slices"
 	smoke := planBench("grpc-proto", spec.MethodSequential)
-	smoke.Spec.Iterations = 1
+	smoke.Spec.Rounds = 1
 	ops := planBench("grpc-proto", spec.MethodSequential)
-	ops.Spec.IterationTime, ops.Spec.IterationOps = 0, 1000
+	ops.Spec.SliceTime, ops.Spec.SliceOps = 0, 1000
 	adaptive := planBench("grpc-proto", spec.MethodSequential)
 	adaptive.Spec.WarmupMax = 30 * time.Second
 	for _, c := range []struct {
@@ -157,13 +157,16 @@ func TestSameSettingsRefusesAChangedResume(t *testing.T) {
 		was   string // "" when the resume goes on
 	}{
 		{"journaled the same", b, nil, asked, ""},
-		{"journaled with 1 iteration", smoke, nil, asked, asked},
+		// A journal written before 2026-11-29 says iterations for rounds.
+		{"journaled the same by an earlier build", b, nil, "1 s warmup and 2 iterations of 1 s", ""},
+		{"journaled with 1 round", smoke, nil, asked, asked},
+		{"journaled by an earlier build, 1 round now", smoke, nil, "1 s warmup and 2 iterations of 1 s", "1 s warmup and 2 iterations of 1 s"},
 		{"not journaled", smoke, nil, "", ""},
-		{"summarized the same", b, &results.Benchmark{WarmupSeconds: 1, Iterations: 2, IterationSeconds: 1}, "", ""},
+		{"summarized the same", b, &results.Benchmark{WarmupSeconds: 1, Rounds: 2, SliceSeconds: 1}, "", ""},
 		// The summary wins over forks journaled before it.
-		{"summarized, ops now", ops, &results.Benchmark{WarmupSeconds: 1, Iterations: 2, IterationSeconds: 1},
-			"1 s warmup and 2 iterations of 1000 ops", asked},
-		{"summarized, adaptive warmup now", adaptive, &results.Benchmark{WarmupSeconds: 1, Iterations: 2, IterationSeconds: 1}, "", asked},
+		{"summarized, ops now", ops, &results.Benchmark{WarmupSeconds: 1, Rounds: 2, SliceSeconds: 1},
+			"1 s warmup and 2 rounds of 1000 ops slices", asked},
+		{"summarized, adaptive warmup now", adaptive, &results.Benchmark{WarmupSeconds: 1, Rounds: 2, SliceSeconds: 1}, "", asked},
 	} {
 		done := map[string]results.Benchmark{}
 		if c.done != nil {
@@ -188,9 +191,9 @@ func TestSameSettingsRefusesAChangedResume(t *testing.T) {
 		b    suite.Benchmark
 		want string
 	}{
-		{smoke, "1 s warmup and 1 iterations of 1 s"},
-		{ops, "1 s warmup and 2 iterations of 1000 ops"},
-		{adaptive, "1 to 30 s adaptive warmup and 2 iterations of 1 s"},
+		{smoke, "1 s warmup and 1 rounds of 1 s slices"},
+		{ops, "1 s warmup and 2 rounds of 1000 ops slices"},
+		{adaptive, "1 to 30 s adaptive warmup and 2 rounds of 1 s slices"},
 	} {
 		err := sameSettings("out", []suite.Benchmark{c.b}, nil, map[string]string{c.b.Name: "something else"})
 		if err == nil || !strings.Contains(err.Error(), "this run asks for "+c.want+" (") {

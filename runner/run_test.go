@@ -26,7 +26,7 @@ const twoTargets = `name: two
 description: one group of two targets
 defaults:
   warmup: 0s
-  iterations: 2
+  rounds: 2
   duration: 100ms
   forks: 3
 load:

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/wirebench/wirebench/control"
@@ -60,7 +61,7 @@ type Options struct {
 	Command string
 	// KeepCut, when the run is interrupted, keeps in its results what the group in
 	// progress measured, the fork in progress included, rather than its finished
-	// forks only (bench: the iterations that finished are shown).
+	// forks only (bench: the slices that finished are shown).
 	KeepCut bool
 	// TLS holds the certificates of benchmarks over the "tls" transport given by the
 	// user (driver.Options.TLS); without a server certificate each server gets one
@@ -399,12 +400,12 @@ func sameSettings(dir string, bs []suite.Benchmark, done map[string]results.Benc
 	for _, b := range bs {
 		was, ok := forks[b.Name]
 		if r, summarized := done[b.Name]; summarized {
-			was, ok = settingsOf(r.WarmupSeconds, r.WarmupMaxSeconds, r.Iterations, r.IterationSeconds, r.IterationOps), true
+			was, ok = settingsOf(r.WarmupSeconds, r.WarmupMaxSeconds, r.Rounds, r.SliceSeconds, r.SliceOps), true
 		}
 		if !ok {
 			continue
 		}
-		if now := specSettings(b.Spec); was != now {
+		if now := specSettings(b.Spec); was != now && was != formerSettings(now) {
 			return fmt.Errorf("%s holds %s measured with %s, but this run asks for %s "+
 				"(--smoke, or the suite file, differs from the journaled run's): resume with the same "+
 				"flags and suite, or start a new run with another --out", dir, b.Name, was, now)
@@ -415,19 +416,30 @@ func sameSettings(dir string, bs []suite.Benchmark, done map[string]results.Benc
 
 // specSettings is settingsOf a benchmark to measure.
 func specSettings(s spec.Spec) string {
-	return settingsOf(s.Warmup.Seconds(), s.WarmupMax.Seconds(), s.Iterations, s.IterationTime.Seconds(), s.IterationOps)
+	return settingsOf(s.Warmup.Seconds(), s.WarmupMax.Seconds(), s.Rounds, s.SliceTime.Seconds(), s.SliceOps)
+}
+
+// formerSettings is now as settingsOf wrote it before 2026-11-29, when rounds were
+// called iterations ("2 iterations of 1 s"): a journal written then holds that, and
+// the run it journaled still resumes.
+func formerSettings(now string) string {
+	before, after, ok := strings.Cut(now, " rounds of ")
+	if !ok {
+		return now
+	}
+	return before + " iterations of " + strings.TrimSuffix(after, " slices")
 }
 
 // settingsOf describes how a benchmark is measured, for sameSettings.
-func settingsOf(warmup, warmupMax float64, iterations int, iterSeconds float64, iterOps int64) string {
-	each := fmt.Sprintf("%g s", iterSeconds)
-	if iterOps > 0 {
-		each = fmt.Sprintf("%d ops", iterOps)
+func settingsOf(warmup, warmupMax float64, rounds int, sliceSeconds float64, sliceOps int64) string {
+	each := fmt.Sprintf("%g s", sliceSeconds)
+	if sliceOps > 0 {
+		each = fmt.Sprintf("%d ops", sliceOps)
 	}
 	if warmupMax > 0 {
-		return fmt.Sprintf("%g to %g s adaptive warmup and %d iterations of %s", warmup, warmupMax, iterations, each)
+		return fmt.Sprintf("%g to %g s adaptive warmup and %d rounds of %s slices", warmup, warmupMax, rounds, each)
 	}
-	return fmt.Sprintf("%g s warmup and %d iterations of %s", warmup, iterations, each)
+	return fmt.Sprintf("%g s warmup and %d rounds of %s slices", warmup, rounds, each)
 }
 
 func contains(bs []results.Benchmark, name string) bool {

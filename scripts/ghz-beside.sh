@@ -27,10 +27,10 @@ ok = r.get("statusCodeDistribution", {}).get("OK", 0)
 print(f"ghz:       {r['count']} calls ({ok} OK) in {r['total']/1e9:.1f} s, {r['rps']:.0f} calls/s, "
       f"client CPU {(u+s)*1e6/r['count']:.1f} µs/call (user {u:.2f} s + sys {s:.2f} s)")
 PY
-# wirebench: the client worker's CPU per call, measured over the iterations only.
+# wirebench: the client worker's CPU per call, measured over the slices only.
 "$bin/wirebench" bench --insecure --proto "$proto" --call helloworld.Greeter.SayHello --data '{"name":"g"}' \
   -c 50 --connections 1 --address grpc://127.0.0.1:50051 --server-cpus 0 --client-cpus 1 \
-  --warmup 2s --iterations 4 --duration "$((secs / 4))s" --forks 1 -q --no-store --json "$tmp/wb.json" >/dev/null
+  --warmup 2s --rounds 4 --duration "$((secs / 4))s" --forks 1 -q --no-store --json "$tmp/wb.json" >/dev/null
 python3 - "$tmp/wb.json" <<'PY'
 import json, sys
 b = json.load(open(sys.argv[1]))["benchmarks"][0]["summary"]

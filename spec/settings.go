@@ -94,8 +94,8 @@ type Setting struct {
 	// command line each say, once, that the old name is deprecated and name the new
 	// one (RenamedSetting, RenamedKey). "" for none.
 	OldKey, OldFlag string
-	// Alternative names the setting this one excludes: an iteration lasts a duration
-	// or a number of ops. The zero value of either means "not chosen".
+	// Alternative names the setting this one excludes: a slice lasts a duration or a
+	// number of ops. The zero value of either means "not chosen".
 	Alternative string
 	// field points at the setting's field in s.
 	field func(s *Spec) any
@@ -106,9 +106,9 @@ type Setting struct {
 // reads as any other field of Spec (s.Warmup); a new setting is its field here and its
 // row below, with its default.
 type SettingValues struct {
-	// Warmup runs before measuring. Iterations are the measurement iterations (the
-	// rounds, when interleaved), each IterationTime long or IterationOps ops (exactly
-	// one is set).
+	// Warmup runs before measuring. Rounds are the measured rounds of a fork: each
+	// gives every target of a comparison group one slice (a target measured alone has
+	// one slice a round), SliceTime long or SliceOps ops (exactly one is set).
 	Warmup time.Duration
 	// WarmupMax, when set, makes the warm-up adaptive: it runs in slices of
 	// WarmupSlice and ends once it has lasted Warmup and its slices stopped changing
@@ -119,10 +119,10 @@ type SettingValues struct {
 	// gets a slice of KeepAliveSlice of its own load, not measured, so that a timer
 	// of its (a server's idle timeout, a keep-alive) does not find its connections
 	// idle when the rounds begin. 0: never.
-	KeepAlive     time.Duration
-	Iterations    int
-	IterationTime time.Duration
-	IterationOps  int64
+	KeepAlive time.Duration
+	Rounds    int
+	SliceTime time.Duration
+	SliceOps  int64
 	// Forks repeat the whole measurement with fresh worker processes.
 	Forks int
 	// Mode is the score: ModeThroughput (ops/s) or ModeAverageTime (ms per op per caller).
@@ -194,23 +194,27 @@ var Settings = []*Setting{
 		DriverOnly: "the driver runs the keep-alive slices, as ordinary warm-up phases",
 		Help:       "Interleaved rounds: while the group's other targets warm up, give a target already warmed up an unmeasured slice of its own load at least this often, so no timer of its (an idle connection's, a keep-alive's) finds it idle longer (0: never; docs/method.md).",
 		field:      func(s *Spec) any { return &s.KeepAlive }},
-	{Key: "iterations", Flag: "iterations", Short: 'i', Kind: Int, Default: int64(5), Min: 1, Max: MaxIterations, Wire: "iterations",
+	// The control message keeps the wire names iterations, iteration_nanos and
+	// iteration_ops (control.proto: only the driver and the workers read them, and
+	// renaming them would regenerate every worker's code for no user's gain).
+	{Key: "rounds", Flag: "rounds", Short: 'i', Kind: Int, Default: int64(5), Min: 1, Max: MaxRounds, Wire: "iterations",
 		DocType: "integer, 1 to 1 000 000",
-		Doc:     "measured **rounds** per fork: each gives every target of a comparison group one **slice** (a target measured alone has one slice a round); results keep each slice as one of a fork's `iterations`",
-		Help:    "Rounds measured per fork: each is one slice of every target of a comparison group (a results file keeps the slices as a fork's iterations).",
-		field:   func(s *Spec) any { return &s.Iterations }},
+		Doc:     "measured **rounds** per fork: each gives every target of a comparison group one **slice** (a target measured alone has one slice a round); read under its former name `iterations` too, with a note to rename it",
+		OldKey:  "iterations", OldFlag: "iterations",
+		Help:  "Rounds measured per fork: each is one slice of every target of a comparison group (one slice a round for a target measured alone).",
+		field: func(s *Spec) any { return &s.Rounds }},
 	{Key: "duration", Flag: "duration", Short: 'd', Kind: Duration, Default: time.Second, Min: int64(time.Millisecond), Max: int64(MaxTime), Wire: "iteration_nanos",
 		DocType:     "duration, at least `1ms`",
 		Doc:         "length of each slice",
 		Alternative: "ops",
 		Help:        "Length of each measured slice (one target's part of a round).",
-		field:       func(s *Spec) any { return &s.IterationTime }},
+		field:       func(s *Spec) any { return &s.SliceTime }},
 	{Key: "ops", Flag: "ops", Kind: Int, Min: 1, Max: MaxOps, Wire: "iteration_ops",
 		DocType:     "integer, at least 1",
 		Doc:         "make each slice this many ops instead of `duration` long",
 		Alternative: "duration",
 		Help:        "Make each slice this many ops instead of a duration long.",
-		field:       func(s *Spec) any { return &s.IterationOps }},
+		field:       func(s *Spec) any { return &s.SliceOps }},
 	{Key: "forks", Flag: "forks", Kind: Int, Default: int64(1), Min: 1, Max: MaxForks, Wire: "forks",
 		DocType: "integer, 1 to 1000",
 		Doc:     "forks, each with fresh server and client processes (read under its former name `trials` too, with a note to rename it); an interleaved group's ratio has an interval over its forks (`docs/method.md`): 5 or more for an interval that means something",

@@ -1,6 +1,6 @@
 // Package spec defines one benchmark: what is measured (a protocol served by a server
 // stack and called by a client stack, a workload and its parameters, a load model),
-// how (warmup, iterations, forks, method) and where (transport, CPU sets). It owns
+// how (warmup, rounds, forks, method) and where (transport, CPU sets). It owns
 // the defaults and the validation, and nothing else. The settings of how and where
 // are defined once, in the table Settings (settings.go), beside their fields
 // (SettingValues): the suite keys and their checks, the defaults (Default), the command
@@ -135,7 +135,7 @@ func SharesWorkers(specs []Spec) bool {
 // them with each other: the same targets' workers (Spec.WorkersKey), target by
 // target, and the same plan of forks and rounds.
 func SameWorkers(a, b []Spec) bool {
-	if !SharesWorkers(a) || !SharesWorkers(b) || len(a) != len(b) || a[0].Forks != b[0].Forks || a[0].Iterations != b[0].Iterations {
+	if !SharesWorkers(a) || !SharesWorkers(b) || len(a) != len(b) || a[0].Forks != b[0].Forks || a[0].Rounds != b[0].Rounds {
 		return false
 	}
 	for k := range a {
@@ -206,7 +206,7 @@ const (
 	ProcessStartOverhead = 60 * time.Millisecond
 )
 
-// PhaseOverhead is the time an estimate adds to each iteration for what happens between
+// PhaseOverhead is the time an estimate adds to each slice for what happens between
 // two phases: the client's interval and the server's reading reach the driver, and
 // the next phase starts; FreezeOverhead is what freezing and thawing the other targets'
 // processes adds to it in an interleaved group (isolation freeze). Measured from the
@@ -246,7 +246,7 @@ const DefaultMaxMessageSize = 16 << 20
 // an hour into a run.
 const (
 	MaxTime        = 24 * time.Hour
-	MaxIterations  = 1_000_000
+	MaxRounds      = 1_000_000
 	MaxForks       = 1000
 	MaxOps         = 1_000_000_000_000
 	MaxDataSize    = 1_000_000
@@ -274,7 +274,7 @@ func Default() Spec {
 }
 
 // Error is a problem with one setting of a spec. Setting is its name in a suite
-// file (iterations, call_timeout, ...; "load" for the load model), so that the bench
+// file (rounds, call_timeout, ...; "load" for the load model), so that the bench
 // command and the suite reader can point at their own spelling of it.
 type Error struct {
 	Setting string
@@ -323,7 +323,7 @@ func (s Spec) Validate() error {
 			return err
 		}
 		if s.WarmupMax != 0 {
-			return bad("warmup_max", "a capacity search warms up for its warmup at the start rate; an adaptive warm-up is for rounds and iterations")
+			return bad("warmup_max", "a capacity search warms up for its warmup at the start rate; an adaptive warm-up is for rounds of slices")
 		}
 	}
 	switch {
@@ -333,8 +333,8 @@ func (s Spec) Validate() error {
 		return bad("rate", "%v is over 1e9 ops/s", s.Load.Rate)
 	case s.Transport != TCP && s.Transport != Unix && s.Transport != TLS && s.Transport != QUIC && s.Transport != InProc:
 		return bad("transport", "%q, want tcp, unix, tls or quic", s.Transport)
-	case (s.IterationTime != 0) == (s.IterationOps != 0):
-		return bad("duration", "an iteration lasts a duration or a number of ops: set exactly one, and positive")
+	case (s.SliceTime != 0) == (s.SliceOps != 0):
+		return bad("duration", "a slice lasts a duration or a number of ops: set exactly one, and positive")
 	}
 	// Each setting on its own, as the table bounds it (the suite reader checks the
 	// same at each value's position).

@@ -50,10 +50,10 @@ func TestValidate(t *testing.T) {
 		{"params", func(s *Spec) { s.Workload, s.Params.Payload = "echo", -1 }},
 		{"load", func(s *Spec) { s.Load.Concurrency = 0 }},
 		{"transport", func(s *Spec) { s.Transport = "udp" }},
-		{"iterations", func(s *Spec) { s.Iterations = 0 }},
+		{"rounds", func(s *Spec) { s.Rounds = 0 }},
 		{"forks", func(s *Spec) { s.Forks = MaxForks + 1 }},
-		{"duration", func(s *Spec) { s.IterationOps = 10 }}, // both a duration and ops
-		{"duration", func(s *Spec) { s.IterationTime = 0 }}, // neither
+		{"duration", func(s *Spec) { s.SliceOps = 10 }}, // both a duration and ops
+		{"duration", func(s *Spec) { s.SliceTime = 0 }}, // neither
 		{"warmup", func(s *Spec) { s.Warmup = -time.Second }},
 		{"warmup_max", func(s *Spec) { s.Warmup, s.WarmupMax = 10*time.Second, 5*time.Second }}, // shorter than the warmup
 		{"warmup_max", func(s *Spec) { s.Warmup, s.WarmupMax = 0, WarmupSlice/2 }},              // less than one slice
@@ -86,9 +86,9 @@ func TestSamePlan(t *testing.T) {
 	if !SamePlan(a, b) {
 		t.Error("targets that differ only in protocol, transport, stack, label and warmup are not one plan")
 	}
-	b.Iterations++
+	b.Rounds++
 	if SamePlan(a, b) {
-		t.Error("other iterations, same plan")
+		t.Error("other rounds, same plan")
 	}
 	b = a
 	b.ClientCPUs = []int{0}
@@ -136,15 +136,15 @@ func TestSettingsTable(t *testing.T) {
 func TestAlternatives(t *testing.T) {
 	s := Default()
 	LookupSetting("ops").Set(&s, int64(100))
-	if s.IterationOps != 100 || s.IterationTime != 0 {
-		t.Errorf("after ops: %v, %d ops", s.IterationTime, s.IterationOps)
+	if s.SliceOps != 100 || s.SliceTime != 0 {
+		t.Errorf("after ops: %v, %d ops", s.SliceTime, s.SliceOps)
 	}
 	LookupSetting("duration").Set(&s, time.Duration(0))
-	if s.IterationOps != 100 {
+	if s.SliceOps != 100 {
 		t.Errorf("a zero duration cleared ops")
 	}
 	LookupSetting("duration").Set(&s, 2*time.Second)
-	if s.IterationOps != 0 || s.IterationTime != 2*time.Second {
-		t.Errorf("after duration: %v, %d ops", s.IterationTime, s.IterationOps)
+	if s.SliceOps != 0 || s.SliceTime != 2*time.Second {
+		t.Errorf("after duration: %v, %d ops", s.SliceTime, s.SliceOps)
 	}
 }

@@ -65,15 +65,15 @@ func TestQuickFitsItsBudget(t *testing.T) {
 	var fork time.Duration
 	for _, b := range s.Benchmarks {
 		sp := b.Spec
-		if sp.IterationTime == 0 {
-			t.Fatalf("%s: iterations by ops have no known length; quick must use durations", b.Name)
+		if sp.SliceTime == 0 {
+			t.Fatalf("%s: slices of ops have no known length; quick must use durations", b.Name)
 		}
 		if sp.Method != spec.MethodInterleaved || sp.Forks != s.Benchmarks[0].Spec.Forks {
 			t.Fatalf("%s: quick is one interleaved group", b.Name)
 		}
 		// 6.5 ms between two phases, the other four targets frozen (measured:
 		// docs/method.md, "What the estimate counts").
-		fork += sp.Warmup + time.Duration(sp.Iterations)*(sp.IterationTime+6500*time.Microsecond)
+		fork += sp.Warmup + time.Duration(sp.Rounds)*(sp.SliceTime+6500*time.Microsecond)
 		protocols[sp.Protocol] = true
 	}
 	// 0.4 s to start a fork's workers, at once, and 60 ms for each of the 10 processes;

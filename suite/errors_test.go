@@ -60,10 +60,10 @@ var errorCases = []struct {
 	{"unknown key in defaults", `
 		|defaults:
 		|  warmup: 1s
-		|  iteratons: 3
+		|  rouns: 3
 		|targets: [direct]
 		|workloads: [person.get]`,
-		`t.yaml:3:3: unknown key "iteratons" in defaults (did you mean "iterations"?) (valid: {settings})`},
+		`t.yaml:3:3: unknown key "rouns" in defaults (did you mean "rounds"?) (valid: {settings})`},
 	{"load in defaults", `
 		|defaults:
 		|  load: {concurrency: 4}
@@ -108,10 +108,10 @@ var errorCases = []struct {
 		|workloads: [person.get]`,
 		`t.yaml:1:1: unknown key "trials" in the suite (valid: name, description, views, original, deviations, baseline, interleave_by, process, skip, defaults, load, targets, workloads, workers, link); trials is a run setting: put it under defaults (or in a target or workload entry)`},
 	{"wrong type: a word for an integer", `
-		|defaults: {iterations: three}
+		|defaults: {rounds: three}
 		|targets: [direct]
 		|workloads: [person.get]`,
-		`t.yaml:1:24: iterations: want an integer, got "three"`},
+		`t.yaml:1:20: rounds: want an integer, got "three"`},
 	{"wrong type: a mapping for a list", `
 		|targets: {protocol: direct}
 		|workloads: [person.get]`,
@@ -155,7 +155,7 @@ var errorCases = []struct {
 		|  ops: 100
 		|targets: [direct]
 		|workloads: [person.get]`,
-		`t.yaml:3:3: set duration or ops, not both: an iteration lasts a time or a number of ops`},
+		`t.yaml:3:3: set duration or ops, not both: a slice lasts a time or a number of ops`},
 	{"bad size", `
 		|targets: [direct]
 		|workloads:
@@ -335,7 +335,7 @@ func TestErrors(t *testing.T) {
 func TestErrorsJoined(t *testing.T) {
 	_, err := suite.Parse("t.yaml", []byte(doc(`
 		|defaults:
-		|  iterations: 0
+		|  rounds: 0
 		|targets:
 		|  - protocol: soap
 		|  - protocol: http-json
@@ -345,7 +345,7 @@ func TestErrorsJoined(t *testing.T) {
 		|    payloads: [-1]
 		|warmup: 1s`)))
 	want := []string{
-		`t.yaml:2:15: iterations: 0 is out of range [1, 1000000]`,
+		`t.yaml:2:11: rounds: 0 is out of range [1, 1000000]`,
 		`t.yaml:4:15: unknown protocol "soap" (known: capnp, connect-json, connect-proto, direct, grpc-avro, grpc-proto, grpc-web, http-json, netrpc-gob, thrift-binary, thrift-compact, websocket)`,
 		`t.yaml:6:23: transports: "udp", want tcp, unix, tls (tcp with TLS 1.3) or quic (HTTP/3's UDP)`,
 		`t.yaml:9:16: payloads: size "-1": want a number of bytes such as 11, 1KiB, 100KiB or 4MiB`,
@@ -358,7 +358,7 @@ func TestErrorsJoined(t *testing.T) {
 		t.Errorf("errors\n got: %s\nwant: %s", strings.Join(got, "\n      "), strings.Join(want, "\n      "))
 	}
 	var e *suite.Error
-	if !errors.As(err, &e) || e.File != "t.yaml" || e.Line != 2 || e.Column != 15 {
+	if !errors.As(err, &e) || e.File != "t.yaml" || e.Line != 2 || e.Column != 11 {
 		t.Errorf("errors.As(*suite.Error) = %+v", e)
 	}
 }

@@ -96,7 +96,7 @@ func TestOverrides(t *testing.T) {
 	s := mustParse(t, `
 		|defaults:
 		|  warmup: 2s
-		|  iterations: 3
+		|  rounds: 3
 		|  duration: 1s
 		|  mode: avgt
 		|  server_cpus: none
@@ -105,7 +105,7 @@ func TestOverrides(t *testing.T) {
 		|load: {concurrency: 10}
 		|targets:
 		|  - protocol: grpc-proto
-		|    iterations: 4
+		|    rounds: 4
 		|    ops: 500
 		|    forks: 2
 		|    load: {concurrency: 20, connections: 2}
@@ -117,14 +117,14 @@ func TestOverrides(t *testing.T) {
 		|  - person.get
 		|  - name: stream
 		|    trades: 100
-		|    iterations: 6
+		|    rounds: 6
 		|    duration: 500ms
 		|    mode: thrpt
 		|    load: {rates: [100, 200.5], arrival: poisson}`)
 	type row struct {
 		name              string
 		warmup            time.Duration
-		iterations, forks int
+		rounds, forks     int
 		iterTime          time.Duration
 		iterOps           int64
 		mode              string
@@ -133,7 +133,7 @@ func TestOverrides(t *testing.T) {
 	var got []row
 	for _, b := range s.Benchmarks {
 		sp := b.Spec
-		got = append(got, row{b.Name, sp.Warmup, sp.Iterations, sp.Forks, sp.IterationTime, sp.IterationOps, sp.Mode, sp.Address, sp.Transport})
+		got = append(got, row{b.Name, sp.Warmup, sp.Rounds, sp.Forks, sp.SliceTime, sp.SliceOps, sp.Mode, sp.Address, sp.Transport})
 		if sp.ServerCPUs != nil || !slices.Equal(sp.ClientCPUs, []int{0, 1}) || sp.DataSize != 100 {
 			t.Errorf("%s: cpus %v %v, data size %d: defaults not applied", b.Name, sp.ServerCPUs, sp.ClientCPUs, sp.DataSize)
 		}
@@ -188,7 +188,7 @@ func TestOpenSweep(t *testing.T) {
 
 func TestSmoke(t *testing.T) {
 	s := mustParse(t, `
-		|defaults: {warmup: 5s, warmup_max: 30s, iterations: 20, duration: 10s, forks: 3}
+		|defaults: {warmup: 5s, warmup_max: 30s, rounds: 20, duration: 10s, forks: 3}
 		|targets: [grpc-proto]
 		|workloads:
 		|  - name: stream
@@ -201,14 +201,14 @@ func TestSmoke(t *testing.T) {
 		|    ops: 10`)
 	s.Smoke()
 	type row struct {
-		name              string
-		warmup, iterTime  time.Duration
-		iterations, forks int
-		ops               int64
+		name             string
+		warmup, iterTime time.Duration
+		rounds, forks    int
+		ops              int64
 	}
 	var got []row
 	for _, b := range s.Benchmarks {
-		got = append(got, row{b.Name, b.Spec.Warmup, b.Spec.IterationTime, b.Spec.Iterations, b.Spec.Forks, b.Spec.IterationOps})
+		got = append(got, row{b.Name, b.Spec.Warmup, b.Spec.SliceTime, b.Spec.Rounds, b.Spec.Forks, b.Spec.SliceOps})
 	}
 	ms := 200 * time.Millisecond
 	want := []row{

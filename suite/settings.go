@@ -15,7 +15,7 @@ import (
 type settings map[string]spec.Value
 
 // over returns s with the settings o sets replaced. Two alternatives (duration and
-// ops: how an iteration ends) are one choice, so setting either drops the other from
+// ops: how a slice ends) are one choice, so setting either drops the other from
 // below.
 func (s settings) over(o settings) settings {
 	out := make(settings, len(s)+len(o))
@@ -65,7 +65,7 @@ func (c *checker) readSettings(fs map[string]field) settings {
 			if alt.key.Line > later.Line || (alt.key.Line == later.Line && alt.key.Column > later.Column) {
 				later = alt.key
 			}
-			c.at(later, "set %s or %s, not both: an iteration lasts a time or a number of ops", st.Key, st.Alternative)
+			c.at(later, "set %s or %s, not both: a slice lasts a time or a number of ops", st.Key, st.Alternative)
 		}
 		v, ok := c.settingValue(st, f.val)
 		if !ok {

@@ -22,7 +22,7 @@ var badSettings = []struct{ key, value, want string }{
 	{"warmup", "25h", `t.yaml:2:11: warmup: 25h0m0s is out of range [0s, 24h0m0s]`},
 	{"warmup_max", "-1s", `t.yaml:2:15: warmup_max: -1s is out of range [0s, 24h0m0s]`},
 	{"keep_alive", "500ms", `t.yaml:3:11: keep_alive: 500ms, want 0 (none) or at least one warm-up slice (1s): a target gets its keep-alive between its neighbours' warm-up slices`},
-	{"iterations", "1000001", `t.yaml:2:15: iterations: 1000001 is out of range [1, 1000000]`},
+	{"rounds", "1000001", `t.yaml:2:11: rounds: 1000001 is out of range [1, 1000000]`},
 	{"duration", "500us", `t.yaml:2:13: duration: 500µs is out of range [1ms, 24h0m0s]`},
 	{"ops", "0", `t.yaml:2:8: ops: 0 is out of range [1, 1000000000000]`},
 	{"forks", "1001", `t.yaml:2:10: forks: 1001 is out of range [1, 1000]`},
@@ -164,9 +164,10 @@ func TestSettingsRoundTrip(t *testing.T) {
 	}
 }
 
-// TestFormerKey: a suite file that uses a setting's former key (trials, now forks)
-// is read as if it used the new one, and says so once, at the first use, naming the
-// other lines; a file without one has no note.
+// TestFormerKey: a suite file that uses a setting's former key (trials, now forks;
+// jvm_args, now runtime_args; iterations, now rounds) is read as if it used the new
+// one, and says so once, at the first use, naming the other lines; a file without
+// one has no note.
 func TestFormerKey(t *testing.T) {
 	s := mustParse(t, `
 		|defaults:
@@ -210,5 +211,30 @@ func TestFormerKey(t *testing.T) {
 	want = []string{`t.yaml:2: "jvm_args" is deprecated: it is "runtime_args" now (read as runtime_args); also on line 6`}
 	if !slices.Equal(s.Notes, want) {
 		t.Errorf("notes %q, want %q", s.Notes, want)
+	}
+	// iterations, rounds since 2026-11-29; beside rounds in one entry it is one key
+	// given twice.
+	s = mustParse(t, `
+		|defaults:
+		|  iterations: 3
+		|targets:
+		|  - protocol: grpc-proto
+		|  - protocol: capnp
+		|    iterations: 7
+		|workloads: [person.get]`)
+	rounds := map[string]int{}
+	for _, b := range s.Benchmarks {
+		rounds[b.Spec.Protocol] = b.Spec.Rounds
+	}
+	if rounds["grpc-proto"] != 3 || rounds["capnp"] != 7 {
+		t.Errorf("rounds by protocol %v, want grpc-proto 3 (from defaults) and capnp 7", rounds)
+	}
+	want = []string{`t.yaml:2: "iterations" is deprecated: it is "rounds" now (read as rounds); also on line 6`}
+	if !slices.Equal(s.Notes, want) {
+		t.Errorf("notes %q, want %q", s.Notes, want)
+	}
+	both := "defaults: {rounds: 2, iterations: 3}\ntargets: [direct]\nworkloads: [person.get]\n"
+	if _, err := suite.Parse("t.yaml", []byte(both)); err == nil || !strings.Contains(err.Error(), `key "iterations" in defaults sets rounds again`) {
+		t.Errorf("rounds and iterations in one entry: %v, want refused as one key twice", err)
 	}
 }

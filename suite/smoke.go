@@ -10,12 +10,12 @@ import (
 // Smoke limits: a smoke run checks that every benchmark of a suite runs, through the
 // same code path, in a fraction of the time.
 const (
-	SmokeIterationTime = 200 * time.Millisecond
-	SmokeIterationOps  = 20
-	SmokeTrades        = 1000
-	SmokeIncrements    = 100
-	SmokeRate          = 2000
-	SmokeMaxInFlight   = 16
+	SmokeSliceTime   = 200 * time.Millisecond
+	SmokeSliceOps    = 20
+	SmokeTrades      = 1000
+	SmokeIncrements  = 100
+	SmokeRate        = 2000
+	SmokeMaxInFlight = 16
 )
 
 // Sequential makes every benchmark of the suite measured one after the other
@@ -27,9 +27,9 @@ func (s *Suite) Sequential() {
 	}
 }
 
-// Smoke turns the suite into its smoke run: no warmup, one fork of one iteration of
-// SmokeIterationTime (or at most SmokeIterationOps ops), capacity searches of steps
-// of SmokeIterationTime within four of them, streams of at most SmokeTrades
+// Smoke turns the suite into its smoke run: no warmup, one fork of one round of a slice of
+// SmokeSliceTime (or at most SmokeSliceOps ops), capacity searches of steps
+// of SmokeSliceTime within four of them, streams of at most SmokeTrades
 // trades, ping-pongs of at most SmokeIncrements increments, open loops at most
 // SmokeRate/s with at most SmokeMaxInFlight calls in flight. Names are recomputed, and
 // benchmarks that become the same (two rates over SmokeRate) run once.
@@ -37,18 +37,18 @@ func (s *Suite) Smoke() {
 	s.SmokeRun = true
 	s.rewrite(func(b *Benchmark) error {
 		sp := &b.Spec
-		sp.Warmup, sp.WarmupMax, sp.Iterations, sp.Forks = 0, 0, 1, 1
-		if sp.IterationOps > 0 {
-			sp.IterationOps = min(sp.IterationOps, SmokeIterationOps)
+		sp.Warmup, sp.WarmupMax, sp.Rounds, sp.Forks = 0, 0, 1, 1
+		if sp.SliceOps > 0 {
+			sp.SliceOps = min(sp.SliceOps, SmokeSliceOps)
 		} else {
-			sp.IterationTime = SmokeIterationTime
+			sp.SliceTime = SmokeSliceTime
 		}
 		sp.Params.Trades = min(sp.Params.Trades, SmokeTrades)
 		sp.Params.Increments = min(sp.Params.Increments, SmokeIncrements)
 		if c := sp.Capacity; c != nil {
 			smoke := *c
-			smoke.Step, smoke.Confirm = SmokeIterationTime, SmokeIterationTime
-			smoke.Budget = 4 * SmokeIterationTime
+			smoke.Step, smoke.Confirm = SmokeSliceTime, SmokeSliceTime
+			smoke.Budget = 4 * SmokeSliceTime
 			sp.Capacity = &smoke
 		}
 		if sp.Load.Kind == load.Open {

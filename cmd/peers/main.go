@@ -138,7 +138,7 @@ type result struct {
 	errors   int64
 	wall     time.Duration
 	// clientCPU is user + system time of the client process and its children;
-	// for wirebench, its client worker's CPU over the measured iterations.
+	// for wirebench, its client worker's CPU over the measured slices.
 	clientCPU time.Duration
 	// cpuUs is the client CPU per request in µs, and busy the client's CPU time over
 	// the run (1 = one core saturated); for a row of repeats, their medians.
@@ -407,14 +407,14 @@ func clientsFor(o *options, proto, addr string, n int) []client {
 	secs := strconv.Itoa(int(o.duration.Seconds()))
 	d := o.duration.String()
 	id := strconv.Itoa(o.personID)
-	// wirebench measures 4 iterations that add up to the duration, with no warmup
-	// (the peers have none): its own figures cover the iterations only.
-	iter := (o.duration / 4).String()
+	// wirebench measures 4 rounds of one slice that add up to the duration, with no
+	// warmup (the peers have none): its own figures cover the slices only.
+	slice := (o.duration / 4).String()
 	wirebench := func(tool string, extra ...string) client {
 		out := filepath.Join(o.workDir, fmt.Sprintf("%s-%s-%d.json", tool, proto, n))
 		args := append([]string{o.bin, "bench", "-p", wireProtocol(proto), "--address", "tcp://" + addr}, extra...)
 		return client{tool: tool, json: out, args: append(args, "-w", "person.get", "-c", strconv.Itoa(n),
-			"--warmup", "0", "-d", iter, "-i", "4", "--client-cpus", strconv.Itoa(o.clientCPU), "-q", "--json", out)}
+			"--warmup", "0", "-d", slice, "--rounds", "4", "--client-cpus", strconv.Itoa(o.clientCPU), "-q", "--json", out)}
 	}
 	if proto == jsonH2c {
 		// h2load speaks h2c with prior knowledge to an http:// URL; the calls in flight
@@ -689,7 +689,7 @@ func readWirebench(path string, r *result) error {
 	}
 	s := res.Benchmarks[0].Summary
 	r.rate, r.requests, r.errors = s.ThroughputOpsS.Mean, s.Ops+s.Errors, s.Errors
-	// wirebench's own figure: the client worker's CPU over its iterations ÷ ops. The
+	// wirebench's own figure: the client worker's CPU over its slices ÷ ops. The
 	// rusage of the whole command also counts the driver and the process start-up.
 	r.clientCPU = time.Duration(s.ClientCPUUsPerOp * float64(s.Ops) * 1e3)
 	return nil

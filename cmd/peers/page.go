@@ -78,7 +78,7 @@ func writePage(o *options, rs []*result) error {
 		"the runs going round the clients, and each figure is the median of its runs, with the "+
 		"lowest and highest in brackets.\n"+
 		"Client CPU = user + system time of the client process ÷ requests (wirebench: its client "+
-		"worker over the measured iterations, as its results report it); client and server core = "+
+		"worker over the measured slices, as its results report it); client and server core = "+
 		"CPU time ÷ wall time (100 %% = one core busy); errors are summed over the runs.\n",
 		o.serverCPU, o.clientCPU, o.duration, o.repeat)
 	fmt.Fprintf(&b, "Server stacks (each protocol's default): %s.\n\n", serverStacks(rs))

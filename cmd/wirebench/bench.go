@@ -221,7 +221,7 @@ func (c *targetFlags) resolve(m load.Model, plan func(*spec.Spec)) (control.Reso
 	return res, nil
 }
 
-// flagError names the flag behind a spec setting's error, e.g. "--iterations: 0,
+// flagError names the flag behind a spec setting's error, e.g. "--rounds: 0,
 // want 1 to 1000000".
 func flagError(err error) error {
 	var se *spec.Error
@@ -280,7 +280,7 @@ func (c *benchCmd) Run(e *env, kctx *kong.Context) error {
 		return err
 	}
 	sp := res.Spec
-	progress, err := c.start(e, fmt.Sprintf("%s: %d fork(s) × (warmup %v + %d iterations)", sp.Name(), sp.Forks, sp.Warmup, sp.Iterations))
+	progress, err := c.start(e, fmt.Sprintf("%s: %d fork(s) × (warmup %v + %d rounds)", sp.Name(), sp.Forks, sp.Warmup, sp.Rounds))
 	if err != nil {
 		return err
 	}
@@ -318,7 +318,7 @@ func (c *benchCmd) Run(e *env, kctx *kong.Context) error {
 	}
 	switch {
 	case errors.Is(runErr, context.Canceled) && e.ctx.Err() != nil:
-		return fmt.Errorf("interrupted; the iterations that finished are shown above")
+		return fmt.Errorf("interrupted; the slices that finished are shown above")
 	case runErr != nil:
 		return runErr
 	case b.Summary.Ops == 0:

@@ -115,7 +115,7 @@ func TestBenchUsageErrors(t *testing.T) {
 		{[]string{"-p", "direct", "--address", "tcp://127.0.0.1:1"}, "in-process"},
 		{[]string{"-p", "http-json", "--option", "novalue"}, "KEY=VALUE"},
 		{[]string{"-p", "http-json", "--server-cpus", "9-3"}, "--server-cpus"},
-		{[]string{"-p", "http-json", "-i", "0"}, "--iterations"},
+		{[]string{"-p", "http-json", "-i", "0"}, "--rounds"},
 	} {
 		code, _, stderr := runCLI(t, append([]string{"bench"}, c.args...)...)
 		if code != exitUsage || !strings.Contains(stderr, c.want) {

@@ -34,7 +34,7 @@ func (c *capacityCmd) spec() (control.Resolved, error) {
 	}
 	m := load.Model{Kind: load.Open, Rate: cs.Load.Rate, Arrival: load.Arrival(c.Arrival), Concurrency: c.Concurrency, Connections: c.Connections}
 	return c.targetFlags.resolve(m, func(s *spec.Spec) {
-		s.Iterations, s.IterationTime = 1, cs.Capacity.Step
+		s.Rounds, s.SliceTime = 1, cs.Capacity.Step
 		s.Capacity = cs.Capacity
 	})
 }

@@ -93,7 +93,8 @@ func TestNegativeNumbers(t *testing.T) {
 		{"-c", "concurrency", "-3", "concurrency -3, want at least 1"},
 		{"--concurrency", "concurrency", "-3", "concurrency -3, want at least 1"},
 		{"-d", "duration", "-300ms", "--duration: -300ms is out of range"},
-		{"--iterations", "iterations", "-2", "--iterations: -2"},
+		{"--rounds", "rounds", "-2", "--rounds: -2"},
+		{"-i", "rounds", "-2", "--rounds: -2"},
 		{"--rate", "rate", "-.5", "rate -0.5, want a positive number"},
 	} {
 		spaced, _, stderr := runCLI(t, "bench", "-p", "direct", c.flag, c.value)
@@ -302,6 +303,31 @@ func TestFormerFlag(t *testing.T) {
 	if _, err := benchSpec(t, "-p", "http-json", "--trials", "3", "--forks", "2"); err == nil || !strings.Contains(err.Error(), "--trials and --forks are one setting") {
 		t.Errorf("bench --trials 3 --forks 2: %v, want a refusal naming both", err)
 	}
+	// --iterations, --rounds since 2026-11-29 (-i is --rounds' short form, no note).
+	c, _, err = parse("--iterations", "7")
+	if res, err2 := c.Bench.spec(); err != nil || err2 != nil || res.Spec.Rounds != 7 {
+		t.Errorf("bench --iterations 7: rounds %d, %v %v; want 7", res.Spec.Rounds, err, err2)
+	}
+	want = []string{"--iterations is deprecated: it is --rounds now (read as --rounds)"}
+	if got := c.Bench.settings.deprecated(); !slices.Equal(got, want) {
+		t.Errorf("bench --iterations 7: notes %q, want %q", got, want)
+	}
+	for _, args := range [][]string{{"--rounds", "7"}, {"-i", "7"}} {
+		c, _, err = parse(args...)
+		if res, err2 := c.Bench.spec(); err != nil || err2 != nil || res.Spec.Rounds != 7 || c.Bench.settings.deprecated() != nil {
+			t.Errorf("bench %v: rounds %d, notes %q, %v %v; want 7 and no note", args, res.Spec.Rounds, c.Bench.settings.deprecated(), err, err2)
+		}
+	}
+	for _, cmd := range parser.Model.Children {
+		for _, f := range cmd.Flags {
+			if f.Name == "iterations" && !f.Hidden {
+				t.Errorf("%s --iterations is in the help; want it hidden", cmd.Name)
+			}
+		}
+	}
+	if _, err := benchSpec(t, "-p", "http-json", "--iterations", "3", "--rounds", "2"); err == nil || !strings.Contains(err.Error(), "--iterations and --rounds are one setting") {
+		t.Errorf("bench --iterations 3 --rounds 2: %v, want a refusal naming both", err)
+	}
 }
 
 // run's seed of the round order is --order-seed; --seed, the data set's seed in
@@ -496,6 +522,13 @@ func TestFormerSuiteKey(t *testing.T) {
 	want := "wirebench: " + file + `:2: "trials" is deprecated: it is "forks" now (read as forks); also on line 5` + "\n"
 	if code != 0 || stderr != want || !strings.Contains(stdout, "direct/") {
 		t.Errorf("run --list with trials: exit %d\nstdout %s\nstderr %q\nwant stderr %q", code, stdout, stderr, want)
+	}
+	// iterations, rounds since 2026-11-29 (suite's TestFormerKey: the value).
+	file = writeSuite(t, "defaults:\n  iterations: 3\n  duration: 100ms\ntargets: [direct]\nworkloads: [person.get]\n")
+	code, stdout, stderr = runCLI(t, "run", "--list", file)
+	want = "wirebench: " + file + `:2: "iterations" is deprecated: it is "rounds" now (read as rounds)` + "\n"
+	if code != 0 || stderr != want || !strings.Contains(stdout, "direct/") {
+		t.Errorf("run --list with iterations: exit %d\nstdout %s\nstderr %q\nwant stderr %q", code, stdout, stderr, want)
 	}
 }
 

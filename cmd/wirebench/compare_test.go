@@ -10,7 +10,7 @@ import (
 )
 
 // writeCompareFile writes a valid results file with one throughput benchmark
-// per name, whose iterations score the given ops/s.
+// per name, whose slices score the given ops/s.
 func writeCompareFile(t *testing.T, name string, scores map[string][]float64) string {
 	t.Helper()
 	res := &results.Results{SchemaVersion: results.SchemaVersion,
@@ -18,10 +18,10 @@ func writeCompareFile(t *testing.T, name string, scores map[string][]float64) st
 	for bench, xs := range scores {
 		b := results.Benchmark{Name: bench, Protocol: "direct", Transport: "inproc", Workload: "person.get",
 			Load: results.Load{Model: results.ModelClosed, Concurrency: 1, Connections: 1},
-			Mode: results.ModeThroughput, IterationSeconds: 1, Iterations: len(xs)}
+			Mode: results.ModeThroughput, SliceSeconds: 1, Rounds: len(xs)}
 		tr := results.ForkResult{}
 		for i, x := range xs {
-			tr.Iterations = append(tr.Iterations, results.Iteration{Index: i, Seconds: 1, Ops: int64(x), ThroughputOpsS: x,
+			tr.Slices = append(tr.Slices, results.Slice{Index: i, Seconds: 1, Ops: int64(x), ThroughputOpsS: x,
 				LatencyUs: results.Latency{Mean: 10, P50: 10, P75: 11, P90: 12, P99: 20, P999: 30, Max: 40}})
 		}
 		b.Forks = []results.ForkResult{tr}
@@ -56,8 +56,8 @@ func TestCompareExitCodes(t *testing.T) {
 	same := writeCompareFile(t, "same.json", map[string][]float64{"a": base, "b": base})
 	faster := writeCompareFile(t, "faster.json", map[string][]float64{"a": scaled(1.2), "b": base})
 	slower := writeCompareFile(t, "slower.json", map[string][]float64{"a": scaled(0.8), "b": base})
-	bad := filepath.Join(t.TempDir(), "v3.json")
-	if err := os.WriteFile(bad, []byte(`{"schema_version": 3}`), 0o644); err != nil {
+	bad := filepath.Join(t.TempDir(), "v4.json")
+	if err := os.WriteFile(bad, []byte(`{"schema_version": 4}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -75,7 +75,7 @@ func TestCompareExitCodes(t *testing.T) {
 		{"regressed benchstat", []string{"compare", "--format=benchstat", old, slower}, exitFailure, "vs base", "regressed"},
 		{"within a 25% threshold", []string{"compare", "--threshold", "25%", old, slower}, exitOK, "worse", ""},
 		{"missing file", []string{"compare", old, filepath.Join(t.TempDir(), "nope.json")}, exitUsage, "", "no such file"},
-		{"wrong schema_version", []string{"compare", bad, old}, exitUsage, "", "schema_version 3 is not supported"},
+		{"wrong schema_version", []string{"compare", bad, old}, exitUsage, "", "schema_version 4 is not supported"},
 		{"bad threshold", []string{"compare", "--threshold", "lots", old, same}, exitUsage, "", "--threshold"},
 		{"negative threshold", []string{"compare", "--threshold=-5%", old, same}, exitUsage, "", "negative"},
 		{"bad alpha", []string{"compare", "--alpha", "2", old, same}, exitUsage, "", "--alpha"},

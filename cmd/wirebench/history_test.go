@@ -19,7 +19,7 @@ import (
 // The delay is long (20 ms) so that what a loaded machine adds to a call (timer
 // wake-ups late by milliseconds: with 5 ms, calls took 10 ms and runs moved by 20 %
 // while other tests ran) stays small beside it; the calls finish in waves of 8
-// every delay, so an iteration of 400 ms holds 20 ± 1 waves, and 24 iterations a
+// every delay, so a slice of 400 ms holds 20 ± 1 waves, and 24 slices a
 // side give the ratio's interval room to lie wholly beyond 5 % (with 12 of 500 ms,
 // a run at 0.797 had [0.742, 0.952]).
 func delaySuite(delay string) string {
@@ -27,7 +27,7 @@ func delaySuite(delay string) string {
 description: one http-json benchmark with a server-side delay
 defaults:
   warmup: 300ms
-  iterations: 24
+  rounds: 24
   duration: 400ms
   forks: 1
 load:
@@ -150,7 +150,7 @@ func TestHistoryAndGateUsageErrors(t *testing.T) {
 // --metrics-addr serves the running benchmark: a scrape during a real bench shows
 // its measured ops and its latency histogram, in the OpenMetrics format when asked.
 func TestMetricsAddrDuringBench(t *testing.T) {
-	cmd := exec.Command(binary, "bench", "-p", "http-json", "--warmup", "0s", "--duration", "300ms", "--iterations", "20",
+	cmd := exec.Command(binary, "bench", "-p", "http-json", "--warmup", "0s", "--duration", "300ms", "--rounds", "20",
 		"-c", "2", "--no-store", "--metrics-addr", "127.0.0.1:0")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -196,7 +196,7 @@ func TestMetricsAddrDuringBench(t *testing.T) {
 					!strings.Contains(text, "wirebench_throughput_ops_per_second") || !strings.HasSuffix(strings.TrimSpace(text), "# EOF") {
 					t.Fatalf("scrape lacks the histogram or throughput:\n%s", text)
 				}
-				return // seen while the bench runs (it has 20 iterations to go)
+				return // seen while the bench runs (it has 20 rounds to go)
 			}
 		}
 		if time.Now().After(deadline) {

@@ -153,7 +153,7 @@ func newCLI() *cli {
 	// (--proto, --import-paths, --data-file: outsideFlags.messageFiles), not the table's.
 	shared := []string{"message_proto", "message_import_paths", "message_data_file"}
 	c.Bench.settings = newSettingFlags(shared...)
-	c.Capacity.settings = newSettingFlags(append([]string{"iterations", "duration", "ops", "forks", "mode"}, shared...)...)
+	c.Capacity.settings = newSettingFlags(append([]string{"rounds", "duration", "ops", "forks", "mode"}, shared...)...)
 	c.Capacity.search = newTableFlags(spec.CapacitySettings, spec.DefaultCapacitySpec())
 	c.Bench.Settings, c.Capacity.Settings = c.Bench.settings.plugin(), c.Capacity.settings.plugin()
 	c.Capacity.Search = c.Capacity.search.plugin()

@@ -19,9 +19,9 @@ func TestPlanRunDirectory(t *testing.T) {
 	load := results.Load{Model: results.ModelClosed, Concurrency: 1, Connections: 1}
 	r := &results.Results{SchemaVersion: results.SchemaVersion, Benchmarks: []results.Benchmark{
 		{Name: "a/tcp/person.get", Protocol: "a", Workload: "person.get", Mode: results.ModeThroughput, Load: load,
-			WarmupSeconds: 0.2, IterationSeconds: 0.05, Summary: results.Summary{ThroughputOpsS: score}},
+			WarmupSeconds: 0.2, SliceSeconds: 0.05, Summary: results.Summary{ThroughputOpsS: score}},
 		{Name: "b/tcp/person.get", Protocol: "b", Workload: "person.get", Mode: results.ModeThroughput, Load: load,
-			WarmupSeconds: 0.2, IterationSeconds: 0.05,
+			WarmupSeconds: 0.2, SliceSeconds: 0.05,
 			Summary: results.Summary{ThroughputOpsS: score, Relative: &results.Relative{Baseline: "a/tcp/person.get", Rounds: 20, Forks: 5,
 				Ratio:    results.Ratio{Mean: 1.2, CILow: 1.2 / 1.1, CIHigh: 1.32, CI: 0.999},
 				Variance: &results.Variance{WithinRound: 0.01, BetweenForks: &between}}}},

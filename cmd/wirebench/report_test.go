@@ -23,7 +23,7 @@ func TestReportFormats(t *testing.T) {
 			"Verdict. From each operation", "person.get/closed-c50: capnp/unix won: 2.85×", "Relative", "1× (base)"}},
 		{"md", []string{"# wirebench results", "| Benchmark ", "### echo[payload=1024]/closed-c50", "| Total number of requests |", "## Environment"}},
 		{"csv", []string{"name,series,operation,", "latency_us_p99", "direct/inproc/person.get/closed-c50,"}},
-		{"json", []string{`"schema_version": 2`}},
+		{"json", []string{`"schema_version": 3`}},
 		{"html", []string{"<!DOCTYPE html>", "<svg ", "Warnings and errors"}},
 	} {
 		t.Run(c.format, func(t *testing.T) {

@@ -21,7 +21,7 @@ var rpcechoSmokes = map[string]struct {
 }
 
 // rpcecho and its 2022-08-31 variant run in one process (process: one) in smoke mode:
-// their results say so, every line is one iteration of the smoke's 20 ops (the suites
+// their results say so, every line is one slice of the smoke's 20 ops (the suites
 // ask for 1000 and 10000), and the terminal prints each line as rpcecho did, with the
 // exact time beside it; the run exits 0. code, res and stdout are those of `run NAME
 // --smoke`.
@@ -35,8 +35,8 @@ func checkRpcechoSmoke(t *testing.T, name string, code int, res *results.Results
 		t.Fatal(err)
 	}
 	for _, b := range s.Benchmarks {
-		if b.Spec.IterationOps != c.ops || b.Spec.Workload != c.workload {
-			t.Fatalf("%s: lines of %d ops of %s, want %d of %s", b.Name, b.Spec.IterationOps, b.Spec.Workload, c.ops, c.workload)
+		if b.Spec.SliceOps != c.ops || b.Spec.Workload != c.workload {
+			t.Fatalf("%s: lines of %d ops of %s, want %d of %s", b.Name, b.Spec.SliceOps, b.Spec.Workload, c.ops, c.workload)
 		}
 	}
 	if res.Suite == nil || res.Suite.Process != results.ProcessOne {
@@ -49,8 +49,8 @@ func checkRpcechoSmoke(t *testing.T, name string, code int, res *results.Results
 		t.Errorf("%d benchmarks, want %d", len(res.Benchmarks), len(s.Benchmarks))
 	}
 	for _, b := range res.Benchmarks {
-		if b.IterationOps != 20 || len(b.Forks) != 1 || len(b.Forks[0].Iterations) != 1 || b.Forks[0].Iterations[0].Ops != 20 {
-			t.Errorf("%s: %d ops a line, %d forks; want one line of 20 ops", b.Name, b.IterationOps, len(b.Forks))
+		if b.SliceOps != 20 || len(b.Forks) != 1 || len(b.Forks[0].Slices) != 1 || b.Forks[0].Slices[0].Ops != 20 {
+			t.Errorf("%s: %d ops a line, %d forks; want one line of 20 ops", b.Name, b.SliceOps, len(b.Forks))
 		}
 		if sh := b.Shape; sh == nil || sh.Name != "shared" || sh.ServerCPUs != "" || sh.ClientCPUs != "" || b.Isolation != driver.OneProcessIsolation {
 			t.Errorf("%s: shape %+v, isolation %q; want shared, unpinned, %q", b.Name, sh, b.Isolation, driver.OneProcessIsolation)

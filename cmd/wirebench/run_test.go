@@ -23,7 +23,7 @@ const smallSuite = `name: small
 description: four short benchmarks
 defaults:
   warmup: 0s
-  iterations: 2
+  rounds: 2
   duration: 300ms
 load:
   concurrency: [2]
@@ -105,7 +105,7 @@ func TestRunSuiteFile(t *testing.T) {
 // runs/YYYYMMDD-HHMMSS, and nothing under results/ (a package's name in the
 // repository); report reads the directory it wrote.
 func TestRunDefaultDir(t *testing.T) {
-	path := writeSuite(t, "targets: [direct]\nworkloads: [person.get]\ndefaults: {warmup: 0s, iterations: 1, duration: 50ms}\n")
+	path := writeSuite(t, "targets: [direct]\nworkloads: [person.get]\ndefaults: {warmup: 0s, rounds: 1, duration: 50ms}\n")
 	wd := t.TempDir()
 	cmd := exec.Command(binary, "run", "--plain", "--no-store", path)
 	cmd.Dir = wd
@@ -130,7 +130,7 @@ func TestRunDefaultDir(t *testing.T) {
 // A suite that uses a setting's former key (jvm_args, runtime_args since
 // 2026-11-29) still runs, and says so once, with the file and line of its first use.
 func TestRunFormerKey(t *testing.T) {
-	path := writeSuite(t, "defaults:\n  jvm_args: -Xmx1g\n  warmup: 0s\n  iterations: 1\n  duration: 50ms\ntargets:\n  - direct\n  - {protocol: http-json, jvm_args: -Xss1m}\nworkloads: [person.get]\n")
+	path := writeSuite(t, "defaults:\n  jvm_args: -Xmx1g\n  warmup: 0s\n  rounds: 1\n  duration: 50ms\ntargets:\n  - direct\n  - {protocol: http-json, jvm_args: -Xss1m}\nworkloads: [person.get]\n")
 	out := filepath.Join(t.TempDir(), "out")
 	code, stdout, stderr := runProc(t, path, "--out", out, "--no-store")
 	if code != 0 {
@@ -300,8 +300,8 @@ func TestRunResumeReadsJournal(t *testing.T) {
 		t.Errorf("resume did not take the suite file from the journal: %q", stderr.String())
 	}
 	res := readResults(t, out)
-	if len(res.Benchmarks) != 1 || res.Benchmarks[0].IterationSeconds != suite.SmokeIterationTime.Seconds() {
-		t.Errorf("resumed results %d benchmarks, iterations of %v s: want the smoke run's one benchmark", len(res.Benchmarks), res.Benchmarks[0].IterationSeconds)
+	if len(res.Benchmarks) != 1 || res.Benchmarks[0].SliceSeconds != suite.SmokeSliceTime.Seconds() {
+		t.Errorf("resumed results %d benchmarks, slices of %v s: want the smoke run's one benchmark", len(res.Benchmarks), res.Benchmarks[0].SliceSeconds)
 	}
 	// The results name the command that started the run, then what resumed it.
 	if !strings.HasPrefix(res.Command, "wirebench run --plain "+path) || !strings.Contains(res.Command, "--smoke") ||
@@ -326,7 +326,7 @@ const forkSuite = `name: forks
 description: one group, three forks
 defaults:
   warmup: 0s
-  iterations: 2
+  rounds: 2
   duration: 200ms
   forks: 3
 load:
@@ -460,7 +460,7 @@ func TestRunPrecisionAddsForks(t *testing.T) {
 description: two targets, forks added until the budget
 defaults:
   warmup: 0s
-  iterations: 3
+  rounds: 3
   duration: 100ms
   forks: 1
 load:

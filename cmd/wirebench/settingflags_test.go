@@ -22,7 +22,7 @@ func TestSettingFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	omitted := map[string][]string{"capacity": {"iterations", "duration", "ops", "forks", "mode"}}
+	omitted := map[string][]string{"capacity": {"rounds", "duration", "ops", "forks", "mode"}}
 	for _, cmd := range parser.Model.Children {
 		if cmd.Name != "bench" && cmd.Name != "capacity" {
 			continue
@@ -53,7 +53,7 @@ func TestSettingFlags(t *testing.T) {
 		}
 	}
 	// The defaults as users see them, written out (not taken from spec.Default).
-	want := map[string]string{"warmup": "1s", "iterations": "5", "duration": "1s", "forks": "1", "mode": "thrpt",
+	want := map[string]string{"warmup": "1s", "rounds": "5", "duration": "1s", "forks": "1", "mode": "thrpt",
 		"call-timeout": "10s", "server-cpus": "0", "client-cpus": "1", "data-size": "20", "seed": "1",
 		"arrival-seed": "1", "max-message-size": "16MiB", "warmup-max": "", "keep-alive": "5s", "ops": "", "runtime-args": "", "reference": "500ms"}
 	for _, cmd := range parser.Model.Children {
@@ -175,8 +175,8 @@ func TestCapacityFlags(t *testing.T) {
 	if got := res.Spec.Capacity; got == nil || !reflect.DeepEqual(*got, wantCap) {
 		t.Errorf("capacity %+v, want %+v", got, wantCap)
 	}
-	if l := res.Spec.Load; l.Rate != 500 || l.Concurrency != 64 || res.Spec.IterationTime != 2*time.Second {
-		t.Errorf("load %+v, iteration %v; want 500 ops/s from -c 64, steps of 2s", l, res.Spec.IterationTime)
+	if l := res.Spec.Load; l.Rate != 500 || l.Concurrency != 64 || res.Spec.SliceTime != 2*time.Second {
+		t.Errorf("load %+v, slice %v; want 500 ops/s from -c 64, steps of 2s", l, res.Spec.SliceTime)
 	}
 	// An objective that is not one is a usage error naming the flag.
 	c = newCLI()

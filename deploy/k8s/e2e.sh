@@ -112,7 +112,7 @@ step "4b. a suite file of the user's, carried in a ConfigMap"
 cat >"$OUT/my-suite.yaml" <<'YAML'
 name: my-suite
 baseline: http-json
-defaults: {forks: 2, iterations: 2, duration: 100ms, warmup: 100ms}
+defaults: {forks: 2, rounds: 2, duration: 100ms, warmup: 100ms}
 targets: [http-json, grpc-proto]
 workloads: [{name: person.get}]
 YAML

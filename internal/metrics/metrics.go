@@ -1,7 +1,7 @@
 // Package metrics serves the measurements of a running benchmark in the Prometheus
 // and OpenMetrics text formats (github.com/prometheus/client_golang), for people
 // who watch runs in Grafana. It is fed each interval (phase) as the driver finishes
-// it, so the figures move at the pace of the benchmark's iterations.
+// it, so the figures move at the pace of the benchmark's slices.
 package metrics
 
 import (
@@ -47,7 +47,7 @@ var (
 	throughputDesc = prometheus.NewDesc("wirebench_throughput_ops_per_second",
 		"Successful operations per second over the last finished interval.", []string{"benchmark", "phase"}, nil)
 	intervalsDesc = prometheus.NewDesc("wirebench_intervals_total",
-		"Intervals (warm-up phases, iterations or round slices) finished.", []string{"benchmark", "phase"}, nil)
+		"Intervals (warm-up phases or slices) finished.", []string{"benchmark", "phase"}, nil)
 	latencyDesc = prometheus.NewDesc("wirebench_response_time_seconds",
 		"Response time of successful operations from their intended start (corrected for coordinated omission).",
 		[]string{"benchmark", "phase"}, nil)

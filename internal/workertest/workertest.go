@@ -330,7 +330,7 @@ func runPair(t *testing.T, binary string, pair [4]string, network string, model 
 	if s.Load, err = model.Normalize(); err != nil {
 		t.Fatal(err)
 	}
-	s.Warmup, s.Iterations, s.IterationTime, s.Forks = 100*time.Millisecond, 2, 300*time.Millisecond, 1
+	s.Warmup, s.Rounds, s.SliceTime, s.Forks = 100*time.Millisecond, 2, 300*time.Millisecond, 1
 	s.CallTimeout, s.ServerCPUs, s.ClientCPUs = 5*time.Second, nil, nil
 	s.Method = spec.MethodSequential
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)

@@ -30,7 +30,7 @@ type metricRow struct {
 // 95% confidence interval in each column, the delta or "~" with (p=… n=…),
 // a geomean row, and numbered footnotes for the warnings. Units are named as
 // benchstat would name them had the benchmarks reported them: ops/s for
-// thrpt, sec/op for avgt, and p99-sec for the iterations' response-time p99.
+// thrpt, sec/op for avgt, and p99-sec for the slices' response-time p99.
 func (r *Result) WriteBenchstat(w io.Writer, oldLabel, newLabel string) error {
 	return writeBenchstat(w, oldLabel, newLabel, r.metricTables(), r.Options)
 }

@@ -1,6 +1,6 @@
 // Package compare compares two wirebench results files benchmark by benchmark:
 // the change of each score, whether it is significant by benchstat's method
-// (median, Mann-Whitney U test on the iteration scores, nothing assumed about
+// (median, Mann-Whitney U test on the slice scores, nothing assumed about
 // their distribution), and which changes are regressions beyond a threshold.
 // It also renders the comparison as a terminal table, a Markdown table, or
 // benchstat's own text format.
@@ -60,7 +60,7 @@ type Change int
 // threshold T decides between them: a change that is not significant is Same
 // when the interval lies within ±T, a significant worsening is Regressed when
 // the whole interval is worse than −T and Worse when the whole interval is
-// within it; an interval that straddles ±T is Inconclusive: more iterations or
+// within it; an interval that straddles ±T is Inconclusive: more rounds or
 // forks would tell.
 const (
 	Same         Change = iota // "~", and the interval within ±threshold
@@ -83,17 +83,17 @@ type Row struct {
 	// Mode is the benchmark's mode (the new file's if they differ); Unit is
 	// "ops/s" for thrpt and "ms/op" for avgt.
 	Mode, Unit string
-	// Old and New are the per-iteration scores of every fork, sorted; nil
+	// Old and New are the per-slice scores of every fork, sorted; nil
 	// when the benchmark is not in that file.
 	Old, New []float64
 	// OldScore and NewScore are the medians of Old and New (benchstat's
 	// center), and Delta the change between them in percent.
 	OldScore, NewScore, Delta float64
-	// Ratio is NewScore over OldScore estimated from every pair of iterations
+	// Ratio is NewScore over OldScore estimated from every pair of slices
 	// (the Hodges-Lehmann estimate on logarithms), and RatioLow, RatioHigh its
 	// interval at level 1−Alpha (Moses's, the U test's own: it excludes 1 when the
 	// test rejects). NaN when not compared; ±Inf bounds when there are too few
-	// iterations for an interval.
+	// slices for an interval.
 	Ratio, RatioLow, RatioHigh float64
 	// P is the U test's p-value, 1 when it could not run.
 	P      float64
@@ -104,7 +104,7 @@ type Row struct {
 	// P99Old and P99New are the summary's response-time p99 in µs, and
 	// P99Delta their change in percent: information, never a regression.
 	P99Old, P99New, P99Delta float64
-	// OldP99s and NewP99s are the per-iteration p99s, for benchstat's format.
+	// OldP99s and NewP99s are the per-slice p99s, for benchstat's format.
 	OldP99s, NewP99s []float64
 	significant      bool
 }
@@ -232,15 +232,15 @@ func compareOne(ob, nb results.Benchmark, opts Options) Row {
 	}
 	switch {
 	case len(r.Old) == 0 && len(r.New) == 0:
-		r.Notes = append(r.Notes, "no iterations in either file")
+		r.Notes = append(r.Notes, "no slices in either file")
 		r.Change = Inconclusive
 		return r
 	case len(r.Old) == 0:
-		r.Notes = append(r.Notes, "no iterations in the old file")
+		r.Notes = append(r.Notes, "no slices in the old file")
 		r.Change = Inconclusive
 		return r
 	case len(r.New) == 0:
-		r.Notes = append(r.Notes, "no iterations in the new file")
+		r.Notes = append(r.Notes, "no slices in the new file")
 		r.Change = Inconclusive
 		return r
 	}
@@ -315,14 +315,14 @@ func pctChange(old, new float64) float64 {
 	return (new/old - 1) * 100
 }
 
-// Samples returns a benchmark's per-iteration scores over every fork,
+// Samples returns a benchmark's per-slice scores over every fork,
 // sorted: throughput in ops/s for thrpt, ms per op per caller for avgt
 // (seconds × concurrency / ops × 1000, as bench computes the avgt score). An
-// iteration with no ops has no avgt score and is left out. It also returns
-// the iterations' response-time p99s in µs.
+// slice with no ops has no avgt score and is left out. It also returns
+// the slices' response-time p99s in µs.
 func Samples(b results.Benchmark) (scores, p99s []float64) {
 	for _, t := range b.Forks {
-		for _, it := range t.Iterations {
+		for _, it := range t.Slices {
 			switch {
 			case b.Mode != results.ModeAverageTime:
 				scores = append(scores, it.ThroughputOpsS)

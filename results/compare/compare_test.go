@@ -9,13 +9,13 @@ import (
 	"github.com/wirebench/wirebench/results"
 )
 
-// thrpt is a throughput benchmark whose iterations (one fork) score xs ops/s,
+// thrpt is a throughput benchmark whose slices (one fork) score xs ops/s,
 // with response-time p99 p99us.
 func thrpt(name string, p99us float64, xs ...float64) results.Benchmark {
 	b := results.Benchmark{Name: name, Mode: results.ModeThroughput, Load: results.Load{Model: results.ModelClosed, Concurrency: 10, Connections: 1}}
 	t := results.ForkResult{}
 	for i, x := range xs {
-		t.Iterations = append(t.Iterations, results.Iteration{Index: i, Seconds: 1, Ops: int64(x), ThroughputOpsS: x,
+		t.Slices = append(t.Slices, results.Slice{Index: i, Seconds: 1, Ops: int64(x), ThroughputOpsS: x,
 			LatencyUs: results.Latency{P99: p99us + float64(i)}})
 	}
 	b.Forks = []results.ForkResult{t}
@@ -24,12 +24,12 @@ func thrpt(name string, p99us float64, xs ...float64) results.Benchmark {
 }
 
 // avgt is an average-time benchmark at concurrency 10 whose one-second
-// iterations make ops[i] ops: 10,000 ops is 1 ms/op per caller.
+// slices make ops[i] ops: 10,000 ops is 1 ms/op per caller.
 func avgt(name string, ops ...int64) results.Benchmark {
 	b := results.Benchmark{Name: name, Mode: results.ModeAverageTime, Load: results.Load{Model: results.ModelClosed, Concurrency: 10, Connections: 1}}
 	t := results.ForkResult{}
 	for i, n := range ops {
-		t.Iterations = append(t.Iterations, results.Iteration{Index: i, Seconds: 1, Ops: n, ThroughputOpsS: float64(n),
+		t.Slices = append(t.Slices, results.Slice{Index: i, Seconds: 1, Ops: n, ThroughputOpsS: float64(n),
 			LatencyUs: results.Latency{P99: 2000}})
 	}
 	b.Forks = []results.ForkResult{t}
@@ -62,7 +62,7 @@ func TestCompare(t *testing.T) {
 		change    Change
 		note      string // a note the row must have
 	}{
-		// Six iterations a side, every new one above every old one: the
+		// Six slices a side, every new one above every old one: the
 		// smallest p for 6+6 (0.002) is below alpha; higher ops/s is better.
 		{"improvement", thrpt("a", 900, base...), thrpt("a", 800, scaleAll(base, 1.2)...), 5, Better, ""},
 		// The same separation downwards by 10%, beyond the 5% threshold.
@@ -96,8 +96,8 @@ func TestCompare(t *testing.T) {
 		{"zero threshold", thrpt("a", 900, tight...), thrpt("a", 900, scaleAll(tight, 0.99)...), 0, Regressed, ""},
 		// ops/s against ms/op: different units, not compared.
 		{"mode changed", thrpt("a", 900, base...), avgt("a", 10000, 10010, 10020), 5, Incomparable, "mode changed from thrpt to avgt: not compared"},
-		// No iterations in the new file (a fork that failed at once).
-		{"no iterations", thrpt("a", 900, base...), thrpt("a", 900), 5, Inconclusive, "no iterations in the new file"},
+		// No slices in the new file (a fork that failed at once).
+		{"no slices", thrpt("a", 900, base...), thrpt("a", 900), 5, Inconclusive, "no slices in the new file"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			opts := DefaultOptions()
@@ -127,7 +127,7 @@ func TestCompareAvgtSamples(t *testing.T) {
 	// 1 s × 10 callers / 10,000 ops = 1 ms per op per caller.
 	scores, _ := Samples(avgt("t", 10000, 20000, 0))
 	if len(scores) != 2 || scores[0] != 0.5 || scores[1] != 1 {
-		t.Errorf("avgt samples %v, want [0.5 1] (the iteration with no ops left out)", scores)
+		t.Errorf("avgt samples %v, want [0.5 1] (the slice with no ops left out)", scores)
 	}
 }
 

@@ -73,8 +73,8 @@ func (r *Result) WriteTable(w io.Writer, oldLabel, newLabel string) error {
 }
 
 // statisticNote says which statistic old and new are: benchstat's median of the
-// iterations' scores, where run and report print JMH's mean.
-const statisticNote = "old, new: the median of each benchmark's iteration scores (benchstat's statistic; run and report print the mean)"
+// slices' scores, where run and report print JMH's mean.
+const statisticNote = "old, new: the median of each benchmark's slice scores (benchstat's statistic; run and report print the mean)"
 
 // WriteMarkdown writes the comparison as a Markdown table with the same
 // columns as WriteTable, notes in their own column.
@@ -250,8 +250,8 @@ func (r *Result) WriteDelta(w io.Writer, oldLabel, newLabel string) error {
 	if added+removed > 0 {
 		fmt.Fprintf(&b, "\n%d benchmark(s) only after, %d only before: not compared.\n", added, removed)
 	}
-	fmt.Fprintf(&b, "\nBefore, after: the median of each benchmark's iteration scores (benchstat's statistic; run and report print the mean). "+
-		"Ratio: median of the ratios of every iteration after to every iteration before, with Moses's interval; "+
+	fmt.Fprintf(&b, "\nBefore, after: the median of each benchmark's slice scores (benchstat's statistic; run and report print the mean). "+
+		"Ratio: median of the ratios of every slice after to every slice before, with Moses's interval; "+
 		"a regression is worse than %v%% over the whole interval, an interval straddling %v%% is inconclusive. %s\n",
 		r.Options.Threshold, r.Options.Threshold, r.verdictLine())
 	_, err := io.WriteString(w, b.String())

@@ -17,7 +17,7 @@ import (
 // JMH's default.
 const Confidence = 0.999
 
-// Paired is b's ratio to base, paired by fork and round (by iteration when they were
+// Paired is b's ratio to base, paired by fork and round (by slice index when they were
 // measured one after the other) over the rounds where both were steady, with an
 // interval from both levels (PairedRatioForks); in the open model (base's) the
 // pairs are of response-time p50 and p99 instead, the throughput being the fixed
@@ -152,7 +152,7 @@ func pairForks(t, b map[Slot]float64) *paired {
 	return p
 }
 
-// Slot is one sample's place: its fork and its round (iteration index).
+// Slot is one sample's place: its fork and its round (slice index).
 type Slot struct{ Fork, Round int }
 
 // SortedSlots are m's slots by fork, then round.
@@ -171,21 +171,21 @@ func SortedSlots(m map[Slot]float64) []Slot {
 }
 
 // A sliceValue is what one slice says of its target, > 0 when it says anything.
-type sliceValue func(results.Iteration) float64
+type sliceValue func(results.Slice) float64
 
-func throughput(it results.Iteration) float64 { return it.ThroughputOpsS }
+func throughput(it results.Slice) float64 { return it.ThroughputOpsS }
 
 // msPerOp is average time's score of one slice: ms per op of one caller (a group's
 // targets have the same callers, so the count cancels in a ratio).
-func msPerOp(it results.Iteration) float64 {
+func msPerOp(it results.Slice) float64 {
 	if it.Ops == 0 {
 		return 0
 	}
 	return it.Seconds / float64(it.Ops) * 1e3
 }
 
-func latencyP50(it results.Iteration) float64 { return it.LatencyUs.P50 }
-func latencyP99(it results.Iteration) float64 { return it.LatencyUs.P99 }
+func latencyP50(it results.Slice) float64 { return it.LatencyUs.P50 }
+func latencyP99(it results.Slice) float64 { return it.LatencyUs.P99 }
 
 // SteadyThroughput is b's throughput by slot, from the steady part of each fork
 // that reached a steady state: the slices Paired pairs in the closed model.
@@ -206,7 +206,7 @@ func steadyValues(b *results.Benchmark, value sliceValue, steadyOnly bool) map[S
 				continue
 			}
 		}
-		for _, it := range t.Iterations {
+		for _, it := range t.Slices {
 			if it.Index < from {
 				continue
 			}

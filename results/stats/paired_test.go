@@ -40,7 +40,7 @@ func avgtBench(name, baseline string, ms slices) results.Benchmark {
 			tr.Steady.Class = results.SteadyWarmedUp
 		}
 		for i, v := range row {
-			tr.Iterations = append(tr.Iterations, results.Iteration{Index: i, Seconds: v, Ops: 1000, ThroughputOpsS: 1000 / v})
+			tr.Slices = append(tr.Slices, results.Slice{Index: i, Seconds: v, Ops: 1000, ThroughputOpsS: 1000 / v})
 		}
 		b.Forks = append(b.Forks, tr)
 	}
@@ -114,7 +114,7 @@ func TestPairedOpenLatency(t *testing.T) {
 		for f := range p50.values {
 			tr := results.ForkResult{Index: f, Steady: &results.Steady{Class: results.SteadyFlat}}
 			for i := range p50.values[f] {
-				tr.Iterations = append(tr.Iterations, results.Iteration{Index: i, Seconds: 1, Ops: 1000, ThroughputOpsS: 1000,
+				tr.Slices = append(tr.Slices, results.Slice{Index: i, Seconds: 1, Ops: 1000, ThroughputOpsS: 1000,
 					LatencyUs: results.Latency{P50: p50.values[f][i], P99: p99.values[f][i]}})
 			}
 			b.Forks = append(b.Forks, tr)

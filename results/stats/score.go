@@ -6,7 +6,7 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// Score summarises the scores of measurement iterations the way JMH reports
+// Score summarises the scores of measured slices (JMH's iterations) the way JMH reports
 // them: Mean ± Error, where Error is the half-width of the two-sided confidence
 // interval at level Conf from Student's t with N-1 degrees of freedom.
 type Score struct {

@@ -68,7 +68,7 @@ type Entry struct {
 	// Mode is "thrpt" (ops/s, higher is better) or "avgt" (ms/op, lower is better);
 	// "capacity" for a capacity search's rate (ops/s).
 	Mode string
-	// Score ± Error at confidence Conf over N iterations; Error is 0 without an
+	// Score ± Error at confidence Conf over N slices; Error is 0 without an
 	// interval.
 	Score, Error, Conf float64
 	N                  int

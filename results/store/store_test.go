@@ -66,7 +66,7 @@ func document(i int) []byte {
 		score := 1000 + float64(10*i+j)
 		b := results.Benchmark{Name: name, Protocol: strings.Split(name, "/")[0], Transport: "tcp", Workload: "echo",
 			Load: results.Load{Model: results.ModelClosed, Concurrency: 1, Connections: 1}, Mode: results.ModeThroughput,
-			Iterations: 1, Forks: []results.ForkResult{{Iterations: []results.Iteration{{Seconds: 1, Ops: int64(score), ThroughputOpsS: score}}}},
+			Rounds: 1, Forks: []results.ForkResult{{Slices: []results.Slice{{Seconds: 1, Ops: int64(score), ThroughputOpsS: score}}}},
 			Summary: results.Summary{ThroughputOpsS: results.Throughput{Mean: score, Error: 5, CI: 0.999, N: 1}, Ops: int64(score),
 				LatencyUs: results.Latency{P99: 900}}}
 		if j == 1 {

@@ -10,10 +10,10 @@ import (
 )
 
 // Group completes the results of one comparison group: bs are the group's
-// benchmarks as Benchmark made them (their forks, their iterations the
-// rounds) and base is the index of the group's baseline. Every other benchmark
+// benchmarks as Benchmark made them (their forks, their slices one a
+// round) and base is the index of the group's baseline. Every other benchmark
 // gets its ratio to the baseline (Summary.Relative) from stats.Paired: paired by
-// fork and round (by iteration when measured one after the other) over the rounds
+// fork and round (by slice index when measured one after the other) over the rounds
 // where both were steady, with an interval from both levels
 // (stats.PairedRatioForks); in the open model the pairs are of response-time
 // percentiles instead, the throughput being the fixed rate. The baseline gets the

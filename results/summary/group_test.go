@@ -16,7 +16,7 @@ func benchmarkOf(name string, tps ...[]float64) results.Benchmark {
 	for f, fork := range tps {
 		tr := results.ForkResult{Index: f, Steady: &results.Steady{Class: results.SteadyFlat}}
 		for i, tp := range fork {
-			tr.Iterations = append(tr.Iterations, results.Iteration{Index: i, Seconds: 0.1, Ops: int64(tp / 10), ThroughputOpsS: tp})
+			tr.Slices = append(tr.Slices, results.Slice{Index: i, Seconds: 0.1, Ops: int64(tp / 10), ThroughputOpsS: tp})
 		}
 		b.Forks = append(b.Forks, tr)
 	}
@@ -164,8 +164,8 @@ func TestGroupOpenPairsLatency(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for k := range bs {
 		bs[k].Load.Model = results.ModelOpen
-		for i := range bs[k].Forks[0].Iterations {
-			it := &bs[k].Forks[0].Iterations[i]
+		for i := range bs[k].Forks[0].Slices {
+			it := &bs[k].Forks[0].Slices[i]
 			noise := math.Exp(0.05 * r.NormFloat64())
 			it.ThroughputOpsS, it.LatencyUs.P50, it.LatencyUs.P99 = 1000, 100*noise, 1000*noise
 			if k == 1 {

@@ -34,7 +34,7 @@ type GroupPlan struct {
 	BudgetMeasured bool
 }
 
-// Overhead is what a fork and an iteration cost beyond their measured time: Start
+// Overhead is what a fork and a slice cost beyond their measured time: Start
 // for starting and stopping a fork's processes (spec.StartOverhead), Phase for the
 // handover between two phases (spec.PhaseOverhead).
 type Overhead struct {
@@ -68,7 +68,7 @@ func Plans(bs []results.Benchmark, oh Overhead, budget time.Duration, precision 
 		found := false
 		for _, b := range g.Benchmarks {
 			p.ForkCost += warmupCost(b)
-			p.RoundCost += b.IterationSeconds + oh.Phase.Seconds()
+			p.RoundCost += b.SliceSeconds + oh.Phase.Seconds()
 			r := b.Summary.Relative
 			if r == nil || r.Variance == nil {
 				continue

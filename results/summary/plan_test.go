@@ -14,8 +14,8 @@ import (
 func TestPlans(t *testing.T) {
 	between := 0.0
 	bs := []results.Benchmark{
-		{Name: "a/tcp/person.get", Workload: "person.get", WarmupSeconds: 0.2, IterationSeconds: 0.05},
-		{Name: "b/tcp/person.get", Workload: "person.get", WarmupSeconds: 0.2, IterationSeconds: 0.05,
+		{Name: "a/tcp/person.get", Workload: "person.get", WarmupSeconds: 0.2, SliceSeconds: 0.05},
+		{Name: "b/tcp/person.get", Workload: "person.get", WarmupSeconds: 0.2, SliceSeconds: 0.05,
 			Summary: results.Summary{Relative: &results.Relative{Baseline: "a/tcp/person.get", Rounds: 100, Forks: 10,
 				Ratio:    results.Ratio{Mean: 1.2, CILow: 1.1, CIHigh: 1.3},
 				Variance: &results.Variance{WithinRound: 0.09, BetweenForks: &between}}}},
@@ -64,8 +64,8 @@ func TestPlans(t *testing.T) {
 func TestPlansNeverWiderThanMeasured(t *testing.T) {
 	between := 0.25
 	bs := []results.Benchmark{
-		{Name: "a/tcp/person.get", Workload: "person.get", WarmupSeconds: 0.2, IterationSeconds: 0.05},
-		{Name: "b/tcp/person.get", Workload: "person.get", WarmupSeconds: 0.2, IterationSeconds: 0.05,
+		{Name: "a/tcp/person.get", Workload: "person.get", WarmupSeconds: 0.2, SliceSeconds: 0.05},
+		{Name: "b/tcp/person.get", Workload: "person.get", WarmupSeconds: 0.2, SliceSeconds: 0.05,
 			Summary: results.Summary{Relative: &results.Relative{Baseline: "a/tcp/person.get", Rounds: 20, Forks: 5,
 				Ratio:    results.Ratio{Mean: 1.2, CILow: 1.2 / 1.1, CIHigh: 1.32},
 				Variance: &results.Variance{WithinRound: 0.01, BetweenForks: &between}}}},

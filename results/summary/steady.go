@@ -167,7 +167,7 @@ const MinClassShare = 0.25
 
 // benchmarkSteady is a benchmark's class over its forks' classes: no steady state,
 // slowdown or warmed up, in that order, when at least MinClassShare of the forks had
-// it; too few iterations when no fork could be classified; else flat.
+// it; too few rounds when no fork could be classified; else flat.
 func benchmarkSteady(classes []string) string {
 	if len(classes) == 0 {
 		return ""

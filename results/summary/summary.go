@@ -60,7 +60,7 @@ func build(head results.Benchmark, m *results.Measured, steady []*results.Steady
 		}
 		classes = append(classes, rt.Steady.Class)
 		for _, iv := range t.Intervals {
-			rt.Iterations = append(rt.Iterations, iteration(iv))
+			rt.Slices = append(rt.Slices, sliceOf(iv))
 			if iv.Index < rt.Steady.StartRound {
 				continue // before the steady state: kept in the fork, not measured
 			}
@@ -156,7 +156,7 @@ func build(head results.Benchmark, m *results.Measured, steady []*results.Steady
 }
 
 // throughputFrom is a stats.Score in the results' form, the NaNs of a score over
-// fewer than two iterations made 0 (N says there was no interval): JSON has no NaN.
+// fewer than two slices made 0 (N says there was no interval): JSON has no NaN.
 func throughputFrom(s stats.Score) results.Throughput {
 	return results.Throughput{Mean: finite(s.Mean), Error: finite(s.Error), CI: s.Conf, N: s.N}
 }
@@ -176,8 +176,8 @@ func avgMs(iv *record.Interval, callers int) float64 {
 	return iv.Seconds() * float64(callers) / float64(iv.Ops) * 1e3
 }
 
-func iteration(iv *results.Interval) results.Iteration {
-	it := results.Iteration{Index: iv.Index, Seconds: iv.Seconds(), Ops: iv.Ops, Errors: iv.ErrorCount(),
+func sliceOf(iv *results.Interval) results.Slice {
+	it := results.Slice{Index: iv.Index, Seconds: iv.Seconds(), Ops: iv.Ops, Errors: iv.ErrorCount(),
 		ThroughputOpsS: iv.Throughput(), LatencyUs: results.LatencyFrom(iv.Resp)}
 	if iv.Lag != nil {
 		svc, lag := results.LatencyFrom(iv.Service), results.LatencyFrom(iv.Lag)

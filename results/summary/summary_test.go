@@ -40,7 +40,7 @@ func closedSpec() spec.Spec {
 	s := spec.Default()
 	s.Protocol, s.Workload, s.Params = "grpc-proto", "echo", contract.Params{Payload: 1024}
 	s.Load, _ = load.Model{Kind: load.Closed, Concurrency: 4}.Normalize()
-	s.Iterations, s.Forks = 3, 2
+	s.Rounds, s.Forks = 3, 2
 	return s
 }
 
@@ -105,14 +105,14 @@ func TestSummarizeClosed(t *testing.T) {
 	sp.Mode = spec.ModeAverageTime
 	b = Benchmark(resolve(t, sp), &results.Measured{Forks: forks}, nil)
 	if a := b.Summary.AvgTimeMs; a == nil || a.N != 6 || math.Abs(a.Mean-4) > 0.02 {
-		t.Errorf("avgt score %+v, want about 4 ms over 6 iterations", a)
+		t.Errorf("avgt score %+v, want about 4 ms over 6 slices", a)
 	}
 }
 
 // The generator-bound checks: lag, achieved rate, client CPU; not CPU for in-process.
 func TestSummarizeGeneratorBound(t *testing.T) {
 	sp := spec.Default()
-	sp.Protocol, sp.Iterations = "http-json", 1
+	sp.Protocol, sp.Rounds = "http-json", 1
 	sp.Load, _ = load.Model{Kind: load.Open, Rate: 1000, Concurrency: 8}.Normalize()
 	// 900 of 1000 arrivals, 5 ms lag, 950 ms of CPU in 1 s on 1 CPU.
 	tr := &results.Fork{Intervals: []*results.Interval{interval(0, 900, 6*time.Millisecond, 5*time.Millisecond, 950*time.Millisecond, true)}}
@@ -180,7 +180,7 @@ func TestSummarizeForkFailure(t *testing.T) {
 // the driver found (driver.cheaperClient).
 func TestCapacityGeneratorFromSearch(t *testing.T) {
 	sp := spec.Default()
-	sp.Protocol, sp.Iterations = "http-json", 1
+	sp.Protocol, sp.Rounds = "http-json", 1
 	sp.Load, _ = load.Model{Kind: load.Open, Rate: 1000, Concurrency: 8}.Normalize()
 	sp.Capacity = &spec.Capacity{SLOs: []spec.SLO{{Quantile: 99, Max: 10 * time.Millisecond}}, Step: time.Second, Confirm: 5 * time.Second, Budget: time.Minute, Resolution: 0.05}
 	iv := interval(0, 1000, 6*time.Millisecond, 5*time.Millisecond, 300*time.Millisecond, true)
@@ -204,10 +204,10 @@ func TestThroughputFrom(t *testing.T) {
 		score stats.Score
 		want  results.Throughput
 	}{
-		// Two or more iterations carry their interval through unchanged.
+		// Two or more slices carry their interval through unchanged.
 		{"interval", stats.Summarize([]float64{10, 12, 14, 16, 18}, 0.999),
 			results.Throughput{Mean: 14, Error: stats.Summarize([]float64{10, 12, 14, 16, 18}, 0.999).Error, CI: 0.999, N: 5}},
-		// One iteration has no interval: NaN becomes 0, N=1 says why.
+		// One slice has no interval: NaN becomes 0, N=1 says why.
 		{"single", stats.Summarize([]float64{7}, 0.999), results.Throughput{Mean: 7, Error: 0, CI: 0.999, N: 1}},
 		// Nothing measured: all zero, N=0.
 		{"empty", stats.Summarize(nil, 0.999), results.Throughput{CI: 0.999}},

@@ -21,7 +21,7 @@ func Settings(r *rand.Rand, s *spec.Spec) {
 	for _, st := range spec.Settings {
 		st.Set(s, Value(r, st))
 	}
-	// One of the two ways an iteration ends, the other cleared.
+	// One of the two ways a slice ends, the other cleared.
 	alt := []string{"duration", "ops"}[r.Intn(2)]
 	st := spec.LookupSetting(alt)
 	st.Set(s, Value(r, st))

@@ -120,7 +120,7 @@ func TestServerCloses(t *testing.T) {
 		proc.Kill()
 	}()
 	out := filepath.Join(t.TempDir(), "r.json")
-	code, stdout, stderr := wirebench(t, "bench", "--warmup", "500ms", "--iterations", "4", "--duration", "500ms", "--forks", "1",
+	code, stdout, stderr := wirebench(t, "bench", "--warmup", "500ms", "--rounds", "4", "--duration", "500ms", "--forks", "1",
 		"--no-pin", "-q", "--no-store", "--json", out, "--address", "grpc://"+addr, "--proto", routeProto(),
 		"--call", "routeguide.RouteGuide/GetFeature", "--data", `{"latitude":1,"longitude":2}`)
 	if code != 0 && code != 1 {
@@ -223,7 +223,7 @@ func TestGatewaySuite(t *testing.T) {
 	dir := t.TempDir()
 	suite := writeFile(t, dir, "gateway.yaml", `name: grpc-vs-gateway
 description: helloworld's SayHello over gRPC and through a grpc-gateway REST gateway
-defaults: {warmup: 300ms, iterations: 4, duration: 250ms, forks: 2, method: interleaved}
+defaults: {warmup: 300ms, rounds: 4, duration: 250ms, forks: 2, method: interleaved}
 load: {concurrency: 8}
 targets:
   - protocol: grpc-proto

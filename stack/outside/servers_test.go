@@ -209,7 +209,7 @@ func serve(t *testing.T, name string, args ...string) (string, *os.Process) {
 }
 
 // quick are the settings of a short benchmark.
-var quick = []string{"--warmup", "200ms", "--iterations", "2", "--duration", "300ms", "--forks", "1", "--no-pin", "-q", "--no-store"}
+var quick = []string{"--warmup", "200ms", "--rounds", "2", "--duration", "300ms", "--forks", "1", "--no-pin", "-q", "--no-store"}
 
 // wirebench runs the wirebench binary (bounded in time) and returns its exit code and
 // output.
