@@ -168,3 +168,27 @@ func TestInProcessEstimateStartsNoWorkers(t *testing.T) {
 		}
 	}
 }
+
+// TestMeasuredWarmupWithinItsBounds: an adaptive warm-up an earlier run timed counts at
+// that time, kept within the warm-up's bounds today (a suite may have changed them).
+// Counted by hand: two groups of one Go target, 1 fork each: 0.4 s to start, 2 × 60 ms
+// for its server and client, 2 rounds of 100 ms (+2 ms each): 0.724 s and the warm-up
+// (adaptive, 5 s to 30 s), each group. Untimed, a cold adaptive warm-up counts 25 s.
+func TestMeasuredWarmupWithinItsBounds(t *testing.T) {
+	s := mustParse(t, `
+		|defaults: {warmup: 5s, warmup_max: 30s, rounds: 2, duration: 100ms, forks: 1, keep_alive: 0s, reference: 0s}
+		|targets: [grpc-proto]
+		|workloads: [person.get, person.list]`)
+	for _, c := range []struct {
+		measured, counted time.Duration
+	}{{0, 25 * time.Second}, {12 * time.Second, 12 * time.Second}, {time.Second, 5 * time.Second}, {40 * time.Second, 30 * time.Second}} {
+		known := plan.Known{Measured: plan.Timings{Warmups: map[string]time.Duration{}}}
+		for _, b := range s.Benchmarks {
+			known.Measured.Warmups[b.Name] = c.measured
+		}
+		want := 2 * (724*time.Millisecond + c.counted)
+		if got := plan.BuildWith(s.Benchmarks, known).Estimate(); got != want {
+			t.Errorf("warm-ups measured at %v: estimate %v, counted %v", c.measured, got, want)
+		}
+	}
+}

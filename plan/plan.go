@@ -92,8 +92,9 @@ func (m mean) duration() time.Duration {
 
 // costed are the specs of g's members as the estimate counts them: a slice of a
 // number of calls lasts what p.measured says (nothing when it says nothing), and an
-// adaptive warm-up that p.measured times counts as a fixed one of that length, on new
-// workers or warm ones alike (the next run of the suite has the same batches).
+// adaptive warm-up that p.measured times counts as a fixed one of that length (within
+// the warm-up's bounds now, which may not be the earlier run's), on new workers or
+// warm ones alike (the next run of the suite has the same batches).
 func (p *Plan) costed(g Group) []spec.Spec {
 	specs := p.Specs(g)
 	for k, i := range g.Members {
@@ -102,7 +103,7 @@ func (p *Plan) costed(g Group) []spec.Spec {
 			specs[k].SliceTime = d
 		}
 		if d := p.measured.Warmups[name]; specs[k].WarmupMax > 0 && specs[k].Capacity == nil && d > 0 {
-			specs[k].Warmup, specs[k].WarmupMax = d, 0
+			specs[k].Warmup, specs[k].WarmupMax = min(max(d, specs[k].Warmup), specs[k].WarmupMax), 0
 		}
 	}
 	return specs
