@@ -61,7 +61,7 @@ func batchGroups(workers string) [][]spec.Spec {
 // two groups of two targets, 2 forks, start 2 forks × 2 targets × (server + client)
 // = 8 workers, where groups run on their own start 16; every group still has its
 // warm-up and rounds in each fork, and says which groups its workers served.
-func TestRunBatchSharesWorkers(t *testing.T) {
+func TestMeasureBatchSharesWorkers(t *testing.T) {
 	for _, c := range []struct {
 		workers string
 		spawns  int
@@ -81,17 +81,17 @@ func TestRunBatchSharesWorkers(t *testing.T) {
 					},
 					ForkDone: func(fs map[int]*results.Fork) { forks[g] += len(fs) }}
 			}
-			out := RunBatch(context.Background(), groups, opts)
+			out := MeasureBatch(context.Background(), groups, opts)
 			if n := len(spawned(t, log)); n != c.spawns {
 				t.Errorf("%d workers started, want %d", n, c.spawns)
 			}
-			// Every worker has exited, and been waited for, when RunBatch returns:
+			// Every worker has exited, and been waited for, when MeasureBatch returns:
 			// a fork's end stops all of its targets' workers (at once) and waits
 			// for each.
 			for _, line := range spawned(t, log) {
 				pid, _ := strconv.Atoi(strings.Fields(line)[0])
 				if err := syscall.Kill(pid, 0); err != syscall.ESRCH {
-					t.Errorf("worker %d is still there after RunBatch returned (kill 0: %v)", pid, err)
+					t.Errorf("worker %d is still there after MeasureBatch returned (kill 0: %v)", pid, err)
 				}
 			}
 			for g, ms := range out {
@@ -133,7 +133,7 @@ func TestRunBatchSharesWorkers(t *testing.T) {
 // workers and measures it. Workers started: fork 1, 4, then 2 new for the killed
 // target in the second group; fork 2, the first group without the failed target (2),
 // the second group's start of it (2): 10.
-func TestRunBatchTargetDies(t *testing.T) {
+func TestMeasureBatchTargetDies(t *testing.T) {
 	bin, log := spawnLog(t)
 	groups := batchGroups(spec.WorkersPerFork)
 	killed := false
@@ -148,7 +148,7 @@ func TestRunBatchTargetDies(t *testing.T) {
 			}
 		}
 	}}, {Binary: bin}}
-	out := RunBatch(context.Background(), groups, opts)
+	out := MeasureBatch(context.Background(), groups, opts)
 	if !killed {
 		t.Fatal("no slice of the first target was observed")
 	}
@@ -167,12 +167,12 @@ func TestRunBatchTargetDies(t *testing.T) {
 
 // Groups that cannot share workers (other stacks, or a plan of another length) run
 // on their own, with nothing said of shared workers.
-func TestRunBatchOnlySameTargets(t *testing.T) {
+func TestMeasureBatchOnlySameTargets(t *testing.T) {
 	groups := batchGroups(spec.WorkersPerFork)
 	for i := range groups[1] {
 		groups[1][i].Rounds = 3
 	}
-	out := RunBatch(context.Background(), groups, []Options{{Binary: binary}, {Binary: binary}})
+	out := MeasureBatch(context.Background(), groups, []Options{{Binary: binary}, {Binary: binary}})
 	for g, ms := range out {
 		for i, m := range ms {
 			if m.Err != nil || m.Workers != nil || len(m.Forks) != 2 {
@@ -184,7 +184,7 @@ func TestRunBatchOnlySameTargets(t *testing.T) {
 
 // A JVM worker serves a second session: the same JVM server and client workers
 // measure two workloads in turn, in each fork.
-func TestRunBatchJVM(t *testing.T) {
+func TestMeasureBatchJVM(t *testing.T) {
 	jar := needJVMWorker(t)
 	groups := batchGroups(spec.WorkersPerFork)
 	for _, g := range groups {
@@ -196,7 +196,7 @@ func TestRunBatchJVM(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	opt := Options{Binary: binary, Launch: launch.Options{JavaWorker: jar}, StartTimeout: 30 * time.Second}
-	out := RunBatch(ctx, groups, []Options{opt, opt})
+	out := MeasureBatch(ctx, groups, []Options{opt, opt})
 	for g, ms := range out {
 		if m := ms[0]; m.Err != nil || len(m.Forks) != 1 || len(m.Forks[0].Intervals) != 2 || m.Workers == nil {
 			t.Fatalf("group %d, grpc-java: err %v, workers %v; want 2 slices on shared workers", g, m.Err, m.Workers)

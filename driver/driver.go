@@ -46,7 +46,7 @@ type Options struct {
 	Observe func(Event)
 	// ForkDone, when set, is called after each fork that ended before ctx did, with
 	// what it measured of each target it ran, by the target's index in the group (a
-	// fork of RunGroup's sequential method runs one target; any other fork every
+	// fork of MeasureGroup's sequential method runs one target; any other fork every
 	// target that did not fail in an earlier one), from the goroutine that called the
 	// driver.
 	ForkDone func(forks map[int]*results.Fork)
@@ -70,7 +70,7 @@ type Options struct {
 
 // Event is progress reported by the driver: one finished phase of one target.
 type Event struct {
-	// Target is the benchmark's index in the group (0 for Run).
+	// Target is the benchmark's index in the group (0 for Measure).
 	Target   int
 	Fork     int // 0-based
 	Interval *results.Interval
@@ -83,15 +83,15 @@ func (e Event) Line() string {
 		iv.Throughput(), float64(iv.Resp.ValueAtQuantile(99))/1e3, iv.ErrorCount())
 }
 
-// Run runs one benchmark's forks, each with fresh workers, and returns every fork;
-// a fork that failed carries its error and what it measured, and Run stops at the
+// Measure measures one benchmark's forks, each with fresh workers, and returns every fork;
+// a fork that failed carries its error and what it measured, and Measure stops at the
 // first failure (later forks would fail the same way) and returns it too.
-func Run(ctx context.Context, s spec.Spec, opt Options) ([]*results.Fork, error) {
-	r := RunGroup(ctx, []spec.Spec{s}, opt)[0]
+func Measure(ctx context.Context, s spec.Spec, opt Options) ([]*results.Fork, error) {
+	r := MeasureGroup(ctx, []spec.Spec{s}, opt)[0]
 	return r.Forks, r.Err
 }
 
-// RunGroup runs a comparison group: benchmarks that differ only in their target. With
+// MeasureGroup measures a comparison group: benchmarks that differ only in their target. With
 // more than one benchmark and the interleaved method (every spec's Method), each fork
 // starts every target at once, warms each up in turn, then measures in rounds (every
 // spec's Rounds): each round gives every target one slice in a
@@ -99,7 +99,7 @@ func Run(ctx context.Context, s spec.Spec, opt Options) ([]*results.Fork, error)
 // paired by round. Otherwise the benchmarks are measured one after the other. A
 // benchmark that fails does not stop the others; when ctx ends, every result not
 // finished carries ctx's error.
-func RunGroup(ctx context.Context, specs []spec.Spec, opt Options) []*results.Measured {
+func MeasureGroup(ctx context.Context, specs []spec.Spec, opt Options) []*results.Measured {
 	measured := make([]*results.Measured, len(specs))
 	for i := range measured {
 		measured[i] = &results.Measured{Method: spec.MethodSequential}
@@ -208,18 +208,18 @@ func (ws *workspace) close() {
 	}
 }
 
-// RunBatch runs groups that share their targets' worker processes, fork by fork:
+// MeasureBatch measures groups that share their targets' worker processes, fork by fork:
 // each fork starts every target's workers once and measures the groups on them in
 // turn, each group in interleaved rounds with a warm-up of its own per target, so
 // that a JVM pays its start-up and first warm-up once per fork rather than once per
 // group (spec.WorkersPerFork). The batch is the caller's (package plan decides it):
 // every group must have the same number of targets, target by target of the same
 // spec.Spec.WorkersKey, interleaved, with the same plan; a group that does not, or
-// whose benchmarks do not resolve, is run on its own (RunGroup), so a wrong batch
+// whose benchmarks do not resolve, is run on its own (MeasureGroup), so a wrong batch
 // measures right, only slower. opts[g] observes group g and is told of its forks
 // (Options.ForkDone); the other options are opts[0]'s. Each benchmark's result says
 // which groups its workers served (results.Measured.Workers).
-func RunBatch(ctx context.Context, groups [][]spec.Spec, opts []Options) [][]*results.Measured {
+func MeasureBatch(ctx context.Context, groups [][]spec.Spec, opts []Options) [][]*results.Measured {
 	out := make([][]*results.Measured, len(groups))
 	var batch []int // the groups run together, by index
 	var rs [][]control.Resolved
@@ -242,7 +242,7 @@ func RunBatch(ctx context.Context, groups [][]spec.Spec, opts []Options) [][]*re
 	}
 	for g, specs := range groups {
 		if out[g] == nil {
-			out[g] = RunGroup(ctx, specs, opts[g])
+			out[g] = MeasureGroup(ctx, specs, opts[g])
 		}
 	}
 	return out
@@ -276,7 +276,7 @@ func runShared(ctx context.Context, rs [][]control.Resolved, opts []Options, out
 }
 
 // batchable resolves the group specs when it can share the workers of the group
-// first (RunBatch, spec.SameWorkers).
+// first (MeasureBatch, spec.SameWorkers).
 func batchable(specs, first []spec.Spec) ([]control.Resolved, bool) {
 	if !spec.SameWorkers(first, specs) {
 		return nil, false
@@ -527,8 +527,8 @@ func where(fork int, phase string, err error) error {
 	return &results.ForkError{Fork: fork, Phase: phase, Err: err}
 }
 
-// runBatch measures groups of targets that share their workers (RunBatch; one group
-// for RunGroup's interleaved method), fork by fork: each fork starts the targets'
+// runBatch measures groups of targets that share their workers (MeasureBatch; one group
+// for MeasureGroup's interleaved method), fork by fork: each fork starts the targets'
 // workers once, then measures each group in turn on them, in rounds. Every group has
 // the same plan (rounds, slice, forks) and, target by target, the same WorkersKey;
 // each target has its own warm-up in each group. iso keeps the targets apart: each

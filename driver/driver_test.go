@@ -45,7 +45,7 @@ func testSpec(protocol, transport string) spec.Spec {
 // histograms, CPU, bytes and the server's readings.
 func TestRunForks(t *testing.T) {
 	var events []Event
-	forks, err := Run(context.Background(), testSpec("grpc-proto", "unix"), Options{Binary: binary,
+	forks, err := Measure(context.Background(), testSpec("grpc-proto", "unix"), Options{Binary: binary,
 		Observe: func(e Event) { events = append(events, e) }})
 	if err != nil {
 		t.Fatal(err)
@@ -73,7 +73,7 @@ func TestRunForks(t *testing.T) {
 
 // In-process protocols need no server worker.
 func TestRunDirect(t *testing.T) {
-	forks, err := Run(context.Background(), testSpec("direct", "inproc"), Options{Binary: binary})
+	forks, err := Measure(context.Background(), testSpec("direct", "inproc"), Options{Binary: binary})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +84,7 @@ func TestRunDirect(t *testing.T) {
 
 // An interleaved group: every target up at once, one slice each per round in the
 // order Rounds gives, each target's intervals numbered by round.
-func TestRunGroupInterleaved(t *testing.T) {
+func TestMeasureGroupInterleaved(t *testing.T) {
 	var specs []spec.Spec
 	for _, p := range []string{"http-json", "grpc-proto", "capnp"} {
 		s := testSpec(p, "tcp")
@@ -92,7 +92,7 @@ func TestRunGroupInterleaved(t *testing.T) {
 		specs = append(specs, s)
 	}
 	var order []int
-	rs := RunGroup(context.Background(), specs, Options{Binary: binary, Seed: 7, Observe: func(e Event) {
+	rs := MeasureGroup(context.Background(), specs, Options{Binary: binary, Seed: 7, Observe: func(e Event) {
 		if e.Interval.Phase == string(engine.Measure) {
 			order = append(order, e.Target)
 		}
@@ -130,7 +130,7 @@ func TestAdaptiveWarmupStopsAtItsMax(t *testing.T) {
 	}
 	adaptive.Warmup, adaptive.WarmupMax = 0, 2*spec.WarmupSlice
 	warmups := map[int][]int{}
-	rs := RunGroup(context.Background(), []spec.Spec{adaptive, fixed}, Options{Binary: binary, Observe: func(e Event) {
+	rs := MeasureGroup(context.Background(), []spec.Spec{adaptive, fixed}, Options{Binary: binary, Observe: func(e Event) {
 		if e.Interval.Phase == string(engine.Warmup) {
 			warmups[e.Target] = append(warmups[e.Target], e.Interval.Index)
 		}
@@ -161,13 +161,13 @@ func TestAdaptiveWarmupStopsAtItsMax(t *testing.T) {
 }
 
 // A target of a group that fails its setup does not stop the others.
-func TestRunGroupOneFails(t *testing.T) {
+func TestMeasureGroupOneFails(t *testing.T) {
 	good, bad := testSpec("grpc-proto", "tcp"), testSpec("grpc-proto", "tcp")
 	bad.Label, bad.ClientOptions = "bad", map[string]string{"no_such_option": "1"}
 	for _, s := range []*spec.Spec{&good, &bad} {
 		s.Method, s.Forks, s.Rounds, s.SliceTime = spec.MethodInterleaved, 1, 3, 50*time.Millisecond
 	}
-	rs := RunGroup(context.Background(), []spec.Spec{good, bad}, Options{Binary: binary})
+	rs := MeasureGroup(context.Background(), []spec.Spec{good, bad}, Options{Binary: binary})
 	if rs[0].Err != nil || len(rs[0].Forks[0].Intervals) != 3 {
 		t.Errorf("the good target: err %v; want its 3 slices", rs[0].Err)
 	}
@@ -190,7 +190,7 @@ func TestWorkerKilled(t *testing.T) {
 	go func() {
 		defer close(done)
 		killed := false
-		forks, err = Run(context.Background(), s, Options{Binary: binary, TempDir: tmp, Observe: func(e Event) {
+		forks, err = Measure(context.Background(), s, Options{Binary: binary, TempDir: tmp, Observe: func(e Event) {
 			if e.Interval.Phase == string(engine.Measure) && e.Interval.Index == 1 && !killed {
 				killed = true
 				killWorker(t, tmp, "server-0-0.sock") // the server worker of fork 0
@@ -203,7 +203,7 @@ func TestWorkerKilled(t *testing.T) {
 		t.Fatal("the driver hung after a worker was killed")
 	}
 	if err == nil {
-		t.Fatal("Run succeeded with its server killed")
+		t.Fatal("Measure succeeded with its server killed")
 	}
 	t.Logf("error: %v", err)
 	if !strings.Contains(err.Error(), "server worker") && !strings.Contains(err.Error(), "client worker") {
@@ -233,7 +233,7 @@ func killWorker(t *testing.T, dir, sock string) {
 
 // A worker that cannot start is reported with what it said.
 func TestBadBinary(t *testing.T) {
-	_, err := Run(context.Background(), testSpec("grpc-proto", "tcp"), Options{Binary: "/bin/false", StartTimeout: 2 * time.Second})
+	_, err := Measure(context.Background(), testSpec("grpc-proto", "tcp"), Options{Binary: "/bin/false", StartTimeout: 2 * time.Second})
 	if err == nil || !strings.Contains(err.Error(), "server worker") {
 		t.Errorf("error %v, want one naming the server worker", err)
 	}
@@ -243,7 +243,7 @@ func TestBadBinary(t *testing.T) {
 func TestBadSetup(t *testing.T) {
 	s := testSpec("grpc-proto", "tcp")
 	s.ClientOptions = map[string]string{"no_such_option": "1"}
-	_, err := Run(context.Background(), s, Options{Binary: binary})
+	_, err := Measure(context.Background(), s, Options{Binary: binary})
 	if err == nil || !strings.Contains(err.Error(), "no_such_option") {
 		t.Errorf("error %v, want the client worker's complaint about the option", err)
 	}
@@ -316,7 +316,7 @@ func TestRunTLSGroup(t *testing.T) {
 		s.Method, s.Rounds, s.Forks, s.SliceTime = spec.MethodInterleaved, 2, 1, 100*time.Millisecond
 		specs = append(specs, s)
 	}
-	rs := RunGroup(context.Background(), specs, Options{Binary: binary, Seed: 1})
+	rs := MeasureGroup(context.Background(), specs, Options{Binary: binary, Seed: 1})
 	var perOp [2]float64
 	for i, r := range rs {
 		if r.Err != nil || len(r.Forks) != 1 {
@@ -351,7 +351,7 @@ func TestRunQUIC(t *testing.T) {
 			t.Fatal(err)
 		}
 		s.Params = wl.DefaultParams()
-		forks, err := Run(context.Background(), s, Options{Binary: binary})
+		forks, err := Measure(context.Background(), s, Options{Binary: binary})
 		if err != nil {
 			t.Fatalf("%s: %v", w, err)
 		}

@@ -91,7 +91,7 @@ func TestRemoteRunThreeClients(t *testing.T) {
 	}
 	s := remoteSpec("grpc-proto")
 	s.Load, _ = load.Model{Kind: load.Closed, Concurrency: 6, Connections: 3}.Normalize()
-	forks, err := Run(context.Background(), s, Options{Binary: binary, Hosts: h})
+	forks, err := Measure(context.Background(), s, Options{Binary: binary, Hosts: h})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +195,7 @@ func TestRemoteToken(t *testing.T) {
 	s := remoteSpec("http-json")
 	s.Rounds, s.SliceTime = 1, 100*time.Millisecond
 	for name, auth := range map[string]spec.ClientAuth{"no token": {}, "a wrong token": {TokenFile: writeToken(t, "another-token-0123456789")}} {
-		_, err := Run(context.Background(), s, Options{Binary: binary, Hosts: spec.Hosts{Server: srv, Auth: auth}})
+		_, err := Measure(context.Background(), s, Options{Binary: binary, Hosts: spec.Hosts{Server: srv, Auth: auth}})
 		if err == nil || !strings.Contains(err.Error(), "server worker "+srv) || !strings.Contains(err.Error(), "refused the driver") {
 			t.Errorf("%s: %v; want a refusal naming the server worker and its URL", name, err)
 		}
@@ -207,7 +207,7 @@ func TestRemoteToken(t *testing.T) {
 	if strings.Contains(logged, testToken) || strings.Contains(logged, "another-token") {
 		t.Errorf("the worker logged a token:\n%s", logged)
 	}
-	if _, err := Run(context.Background(), s, Options{Binary: binary, Hosts: spec.Hosts{Server: srv, Auth: spec.ClientAuth{TokenFile: tok}}}); err != nil {
+	if _, err := Measure(context.Background(), s, Options{Binary: binary, Hosts: spec.Hosts{Server: srv, Auth: spec.ClientAuth{TokenFile: tok}}}); err != nil {
 		t.Errorf("with the token: %v", err)
 	}
 }
@@ -226,7 +226,7 @@ func TestLinkDelay(t *testing.T) {
 	s.Warmup, s.Rounds, s.SliceTime = 50*time.Millisecond, 1, 400*time.Millisecond
 	p50 := func(lk link.Profile) float64 {
 		h := spec.Hosts{Server: srv, Clients: []string{cli}, Auth: spec.ClientAuth{TokenFile: tok}, Link: lk}
-		forks, err := Run(context.Background(), s, Options{Binary: binary, Hosts: h})
+		forks, err := Measure(context.Background(), s, Options{Binary: binary, Hosts: h})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -263,7 +263,7 @@ func TestRemoteWorkerDies(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		forks, err = Run(context.Background(), s, Options{Binary: binary, Hosts: h, Observe: func(e Event) {
+		forks, err = Measure(context.Background(), s, Options{Binary: binary, Hosts: h, Observe: func(e Event) {
 			if e.Interval.Phase == string(engine.Measure) && e.Interval.Index == 1 {
 				syscall.Kill(victim.Pid(), syscall.SIGKILL)
 			}
@@ -298,7 +298,7 @@ func TestNetnsRun(t *testing.T) {
 	s := remoteSpec("http-json")
 	s.Rounds = 1
 	h := spec.Hosts{Netns: true, LocalClients: 2, Link: link.Profile{Delay: 200 * time.Microsecond, RateBits: 100_000_000, Loss: 0.001}}
-	forks, err := Run(context.Background(), s, Options{Binary: binary, Hosts: h})
+	forks, err := Measure(context.Background(), s, Options{Binary: binary, Hosts: h})
 	if err != nil {
 		t.Fatal(err)
 	}

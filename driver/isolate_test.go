@@ -176,7 +176,7 @@ func freezerDir(t *testing.T) string {
 // it) every target is frozen, each thawed only while its own phases run
 // (isolation.alone, tested above); the results say how the group was isolated; and
 // nothing is left frozen or behind when the group ends.
-func TestRunGroupFrozenNeighbours(t *testing.T) {
+func TestMeasureGroupFrozenNeighbours(t *testing.T) {
 	dir := freezerDir(t)
 	if dir == "" {
 		t.Skip("no cgroup v2 freezer here (needs root and cgroup2 mounted): the driver falls back to SIGSTOP")
@@ -198,7 +198,7 @@ func TestRunGroupFrozenNeighbours(t *testing.T) {
 		return strings.Contains(string(ev), "frozen 1"), len(strings.Fields(string(procs)))
 	}
 	var checked int
-	rs := RunGroup(t.Context(), specs, Options{Binary: binary, Seed: 3, Observe: func(e Event) {
+	rs := MeasureGroup(t.Context(), specs, Options{Binary: binary, Seed: 3, Observe: func(e Event) {
 		checked++
 		for j := range specs {
 			f, procs := frozen(j, e.Fork)

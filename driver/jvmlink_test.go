@@ -33,7 +33,7 @@ func TestJVMClientBehindLink(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	h := spec.Hosts{Link: link.Profile{Delay: 5 * time.Millisecond}}
-	forks, err := Run(ctx, s, Options{Binary: binary, Launch: launch.Options{JavaWorker: jar}, StartTimeout: 30 * time.Second, Hosts: h})
+	forks, err := Measure(ctx, s, Options{Binary: binary, Launch: launch.Options{JavaWorker: jar}, StartTimeout: 30 * time.Second, Hosts: h})
 	if err != nil {
 		t.Fatal(err)
 	}

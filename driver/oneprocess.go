@@ -22,7 +22,7 @@ import (
 	"github.com/wirebench/wirebench/workers/go/sysstat"
 )
 
-// RunOneProcess measures a comparison group the way a Go program that compares
+// MeasureOneProcess measures a comparison group the way a Go program that compares
 // protocols from its main function does (rpcecho's pkg/main.go): in this process, with
 // no worker. Per fork it starts every target's server here (a fresh server and
 // service per target, on a Unix socket or a loopback port), checks each against the
@@ -41,7 +41,7 @@ import (
 // opt.Hosts must place nothing (suite.readProcess says so when a suite is read). A
 // benchmark that fails does not stop the others; when ctx ends, every result not
 // finished carries ctx's error.
-func RunOneProcess(ctx context.Context, specs []spec.Spec, opt Options) []*results.Measured {
+func MeasureOneProcess(ctx context.Context, specs []spec.Spec, opt Options) []*results.Measured {
 	measured := make([]*results.Measured, len(specs))
 	method := spec.MethodSequential
 	if len(specs) > 1 && interleaved(specs) {
@@ -262,7 +262,7 @@ func (t *oneTarget) line(ctx context.Context, proc *sysstat.Proc, ph engine.Phas
 		ClientCPU: after.CPU - before.CPU, ClientCPUs: worker.CPUs()}, nil
 }
 
-// oneFork runs the forks of a group in this process (RunOneProcess).
+// oneFork runs the forks of a group in this process (MeasureOneProcess).
 type oneFork struct {
 	rs     []control.Resolved
 	opt    Options

@@ -33,11 +33,11 @@ func lineSpec(protocol, transport string, ops int64) spec.Spec {
 // A group measured in this process: every target's lines are the slice's ops
 // (rpcecho's 1000 echo+stats iterations), in rounds of one line per target, in each
 // of the forks, with the process's CPU and the client's bytes; no server reading.
-func TestRunOneProcessLines(t *testing.T) {
+func TestMeasureOneProcessLines(t *testing.T) {
 	specs := []spec.Spec{lineSpec("direct", spec.InProc, 1000), lineSpec("http-json", "unix", 1000),
 		lineSpec("grpc-proto", "tcp", 1000), lineSpec("capnp", "unix", 1000)}
 	var events int
-	ms := RunOneProcess(context.Background(), specs, Options{TempDir: t.TempDir(), Observe: func(Event) { events++ }})
+	ms := MeasureOneProcess(context.Background(), specs, Options{TempDir: t.TempDir(), Observe: func(Event) { events++ }})
 	if events != 4*2*2 {
 		t.Errorf("%d events, want 16 (4 targets × 2 forks × 2 lines)", events)
 	}
@@ -152,14 +152,14 @@ func TestOneProcessFreshClientPerLine(t *testing.T) {
 }
 
 // What one process cannot hold is refused before anything runs, per benchmark.
-func TestRunOneProcessRefuses(t *testing.T) {
+func TestMeasureOneProcessRefuses(t *testing.T) {
 	tls := lineSpec("grpc-proto", spec.TLS, 20)
-	ms := RunOneProcess(context.Background(), []spec.Spec{tls}, Options{TempDir: t.TempDir()})
+	ms := MeasureOneProcess(context.Background(), []spec.Spec{tls}, Options{TempDir: t.TempDir()})
 	if ms[0].Err == nil || len(ms[0].Forks) != 0 {
 		t.Errorf("tls: err %v, %d forks; want a refusal and nothing run", ms[0].Err, len(ms[0].Forks))
 	}
 	ok := lineSpec("direct", spec.InProc, 20)
-	ms = RunOneProcess(context.Background(), []spec.Spec{ok}, Options{TempDir: t.TempDir(), Hosts: spec.Hosts{Server: "tcp://127.0.0.1:1"}})
+	ms = MeasureOneProcess(context.Background(), []spec.Spec{ok}, Options{TempDir: t.TempDir(), Hosts: spec.Hosts{Server: "tcp://127.0.0.1:1"}})
 	if ms[0].Err == nil || len(ms[0].Forks) != 0 {
 		t.Errorf("remote server: err %v, %d forks; want a refusal", ms[0].Err, len(ms[0].Forks))
 	}

@@ -31,7 +31,7 @@ func (opt Options) launchOptions(runtimeArgs []string) launch.Options {
 // target is one benchmark's running server and load generators: the server
 // listening, every client worker connected and checked against the contract, all
 // idle between phases. Its workers (processes, or remote workers reached) outlive
-// its session: a fork of a batch (RunBatch) opens a session on them for each
+// its session: a fork of a batch (MeasureBatch) opens a session on them for each
 // workload in turn, so that a JVM warms up once per fork. Owned by one goroutine.
 type target struct {
 	res       control.Resolved

@@ -49,7 +49,7 @@ func forksOf(ms []*results.Measured) int {
 	return n
 }
 
-// runForks measures a group with runGroup (driver.RunGroup or RunOneProcess) until
+// runForks measures a group with runGroup (driver.MeasureGroup or MeasureOneProcess) until
 // each benchmark has want forks, after the forks prev holds (nil: none), and returns
 // every fork, prev's first. An
 // interleaved group runs its next forks over the targets that have not failed, all

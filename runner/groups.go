@@ -34,10 +34,10 @@ type groupRuns struct {
 	stop func()
 	jerr error
 	runs map[int]*groupRun
-	// batch measures a batch of groups that share their workers (driver.RunBatch;
+	// batch measures a batch of groups that share their workers (driver.MeasureBatch;
 	// a test's recorder).
 	batch func(context.Context, [][]spec.Spec, []driver.Options) [][]*results.Measured
-	// single measures a group of its own: driver.RunGroup, or driver.RunOneProcess
+	// single measures a group of its own: driver.MeasureGroup, or driver.MeasureOneProcess
 	// for a suite of process: one.
 	single groupRunner
 	// reference measures the reference workload (driver.MeasureReference; a test's
@@ -48,10 +48,10 @@ type groupRuns struct {
 
 func newGroupRuns(s *suite.Suite, p *plan.Plan, done map[string]results.Benchmark, st *journalState, opt Options, j *journal) *groupRuns {
 	r := &groupRuns{s: s, plan: p, bs: p.Benchmarks, done: done, st: st, opt: opt, j: j, total: len(p.Benchmarks),
-		runs: map[int]*groupRun{}, batch: driver.RunBatch, single: driver.RunGroup, stop: func() {},
+		runs: map[int]*groupRun{}, batch: driver.MeasureBatch, single: driver.MeasureGroup, stop: func() {},
 		reference: driver.MeasureReference, refs: st.references}
 	if s.Process == suite.ProcessOne {
-		r.single = driver.RunOneProcess
+		r.single = driver.MeasureOneProcess
 	}
 	r.observe = func(e Event) {
 		if opt.Observe != nil {

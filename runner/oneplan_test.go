@@ -20,8 +20,8 @@ import (
 // driverCalls records what the runner asks of the driver, and answers each target
 // with its forks measured (clean forks, numbered from the call's first).
 type driverCalls struct {
-	batches [][]int // per call of RunBatch: the groups' sizes
-	singles []int   // per call of RunGroup: the group's size
+	batches [][]int // per call of MeasureBatch: the groups' sizes
+	singles []int   // per call of MeasureGroup: the group's size
 	// order is every call in turn: "reference", "batch" or "group".
 	order []string
 	// refs are the references' lengths and CPUs, per call of MeasureReference.

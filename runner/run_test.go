@@ -268,7 +268,7 @@ var twoWorkloads = strings.Replace(twoTargets, "  - name: person.get\n", "  - na
 // of the two groups alternate, and each benchmark says its workers served both.
 // Interrupted after the batch's first fork, resumed: each group runs the forks it
 // lacks on workers of its own, and every benchmark ends with its 3 forks.
-func TestRunBatchForkByFork(t *testing.T) {
+func TestMeasureBatchForkByFork(t *testing.T) {
 	s, err := suite.Parse("two.yaml", []byte(twoWorkloads))
 	if err != nil {
 		t.Fatal(err)

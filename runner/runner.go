@@ -269,8 +269,8 @@ func (m measured) any() bool {
 // benchmark whether its ratio reached the precision. The budget counts from this
 // call: a resumed group's earlier forks are not in it.
 //
-// run measures the group: driver.RunGroup, with worker processes, or
-// driver.RunOneProcess, in this one.
+// run measures the group: driver.MeasureGroup, with worker processes, or
+// driver.MeasureOneProcess, in this one.
 func measureGroup(ctx context.Context, run groupRunner, specs []spec.Spec, copts driver.Options, base int, o Options, prior []*results.Measured, grow func(forks int)) ([]results.Benchmark, measured) {
 	start := time.Now()
 	before := forksOf(prior)
@@ -334,7 +334,7 @@ func precisionWarning(b *results.Benchmark, p float64, took time.Duration) strin
 	return ""
 }
 
-// groupRunner measures a comparison group: driver.RunGroup or driver.RunOneProcess.
+// groupRunner measures a comparison group: driver.MeasureGroup or driver.MeasureOneProcess.
 type groupRunner func(context.Context, []spec.Spec, driver.Options) []*results.Measured
 
 // measure runs one group with run (or one capacity search) until each benchmark has

@@ -71,7 +71,7 @@ type Suite struct {
 	Notes []string
 	// Process is how the suite's benchmarks are measured: "" by the driver, with
 	// worker processes per fork; ProcessOne in the process that runs the suite,
-	// servers and clients of a comparison group together (driver.RunOneProcess).
+	// servers and clients of a comparison group together (driver.MeasureOneProcess).
 	Process string
 }
 

@@ -163,7 +163,7 @@ func TestRunBadSuite(t *testing.T) {
 func TestRunKillResume(t *testing.T) {
 	// Each group on workers of its own, so that the first is journaled whole before
 	// the second starts (groups sharing workers are journaled after their last fork:
-	// runner's TestRunBatchForkByFork interrupts and resumes those).
+	// runner's TestMeasureBatchForkByFork interrupts and resumes those).
 	path := writeSuite(t, strings.Replace(smallSuite, "defaults:\n", "defaults:\n  worker_lifetime: per-group\n", 1))
 	out := filepath.Join(t.TempDir(), "out")
 	cmd := exec.Command(binary, "run", "--plain", path, "--out", out)

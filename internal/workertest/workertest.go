@@ -335,7 +335,7 @@ func runPair(t *testing.T, binary string, pair [4]string, network string, model 
 	s.Method = spec.MethodSequential
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	forks, err := driver.Run(ctx, s, driver.Options{Binary: binary})
+	forks, err := driver.Measure(ctx, s, driver.Options{Binary: binary})
 	if err != nil {
 		t.Fatal(err)
 	}

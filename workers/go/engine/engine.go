@@ -1,11 +1,11 @@
 // Package engine runs a workload against clients of any protocol under a load model,
 // and records every call.
 //
-// A run (a Session) is a sequence of phases its caller asks for one at a time, e.g.
-// a warmup, then measurement iterations. A phase ends after a time (duration mode) or a number of ops (op-count mode); its
+// A Session is a sequence of phases its caller asks for one at a time, e.g.
+// a warm-up, then measured slices. A phase ends after a time (duration mode) or a number of ops (op-count mode); its
 // callers finish the calls they have in flight, the phase's recorders are drained into
 // one record.Interval, and the next phase starts, as JMH separates its iterations. In
-// an open model the arrival schedule runs on across phases from the run's start, so
+// an open model the arrival schedule runs on across phases from the session's start, so
 // a slow phase end shows up as lag in the next phase rather than vanishing.
 //
 // Timing: every call has an intended start (the schedule's time in an open model, the
@@ -37,7 +37,7 @@ const (
 	Measure Phase = "measure"
 )
 
-// Config is one run: its op, clients and load model. A Session runs it phase by
+// Config is one session: its op, clients and load model. A Session runs it phase by
 // phase, as its caller asks.
 type Config struct {
 	// Op is the workload operation to call (contract.Workload.New).
@@ -47,22 +47,22 @@ type Config struct {
 	Clients []contract.Service
 	// Model is the load model, normalized (load.Model.Normalize).
 	Model load.Model
-	// CallTimeout fails a call that takes longer (0: no limit but the run's context).
+	// CallTimeout fails a call that takes longer (0: no limit but the session's context).
 	// It is enforced by a watchdog that looks every CallTimeout/20 (at least 1 ms), so
 	// a call may run up to 5 % longer before it is cut.
 	CallTimeout time.Duration
 	// Seed makes Poisson schedules repeatable.
 	Seed uint64
-	// SeqOffset and SeqStride place this run's sequence numbers among those of other
+	// SeqOffset and SeqStride place this session's sequence numbers among those of other
 	// runs sharing one benchmark (several load generators): caller i of n takes
 	// SeqOffset + SeqStride×(i + k×n). Zero values mean 0 and 1.
 	SeqOffset, SeqStride uint64
-	// Clock is the time the run reads and the open schedule waits on; nil is the
+	// Clock is the time the session reads and the open schedule waits on; nil is the
 	// machine's (see Clock).
 	Clock Clock
 }
 
-// Clock is a run's time: every call's intended start, start and end, the phases'
+// Clock is a session's time: every call's intended start, start and end, the phases'
 // bounds and deadlines, and the open schedule's waits. Tests inject one to make timing
 // deterministic (Go's clock inside a testing/synctest bubble, where time is virtual).
 //
@@ -71,7 +71,7 @@ type Config struct {
 //
 // The machine's clock, used when Config.Clock is nil, reads the monotonic clock once
 // per Now (time.Now reads the wall clock too) and ends each wait on a precise timer
-// (internal/finetimer). It is built into the run rather than being an implementation
+// (internal/finetimer). It is built into the session rather than being an implementation
 // of this interface, so that the hot path's two reads a call stay direct calls.
 type Clock interface {
 	Now() time.Time
@@ -110,10 +110,10 @@ type PhaseSpec struct {
 	Rate float64
 }
 
-// Session is a run whose phases its caller asks for one at a time, with the clients
+// Session is a load whose phases its caller asks for one at a time, with the clients
 // connected and the callers' state kept in between. It is owned by one goroutine.
 type Session struct {
-	r *run
+	r *sessionState
 }
 
 // Start prepares a session over cfg. No call is made until Phase.
@@ -121,7 +121,7 @@ func Start(ctx context.Context, cfg Config) (*Session, error) {
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
-	return &Session{r: newRun(ctx, &cfg)}, nil
+	return &Session{r: newSessionState(ctx, &cfg)}, nil
 }
 
 // Phase runs one phase and returns its interval, with the first error of each kind
@@ -153,8 +153,8 @@ func (s *Session) Phase(ph PhaseSpec) (*record.Interval, error) {
 // is cancelled. It does not close the clients.
 func (s *Session) Close() { s.r.stop() }
 
-// run is the state that lasts across phases.
-type run struct {
+// sessionState is a Session's state, which lasts across its phases.
+type sessionState struct {
 	ctx     context.Context
 	cfg     *Config
 	open    bool
@@ -167,7 +167,7 @@ type run struct {
 	window  time.Time        // where the next phase's part of the open schedule begins (see runPhase)
 	last    time.Time        // the intended time of the last arrival handed out
 	seq     uint64           // the open model's next sequence number (the dispatcher's alone)
-	stride  uint64           // the step between this run's sequence numbers
+	stride  uint64           // the step between this session's sequence numbers
 	busy    atomic.Int64     // open model: arrivals handed to callers (or waiting for one) and not finished
 	model   load.Model       // the model, with the rate of the current schedule
 	starts  uint64           // schedules started, to vary a restarted Poisson schedule's seed
@@ -184,10 +184,10 @@ type run struct {
 
 // now returns the current time: the injected clock's, or the machine's from one read
 // of the monotonic clock (time.Now reads the wall clock too, a second clock read per
-// call). The machine's wall part is the run's start plus the monotonic time since, so
+// call). The machine's wall part is the session's start plus the monotonic time since, so
 // it does not follow steps of the wall clock; only differences of these times are
 // used.
-func (r *run) now() time.Time {
+func (r *sessionState) now() time.Time {
 	if r.clock != nil {
 		return r.clock.Now()
 	}
@@ -230,8 +230,8 @@ func (c *caller) renew(parent context.Context) {
 // next phase's first arrivals start late by that much.
 func shards(callers int) int { return max(1, min(callers, 2*runtime.GOMAXPROCS(0), 32)) }
 
-func newRun(ctx context.Context, cfg *Config) *run {
-	r := &run{ctx: ctx, cfg: cfg, open: cfg.Model.Kind == load.Open, model: cfg.Model,
+func newSessionState(ctx context.Context, cfg *Config) *sessionState {
+	r := &sessionState{ctx: ctx, cfg: cfg, open: cfg.Model.Kind == load.Open, model: cfg.Model,
 		stride: max(cfg.SeqStride, 1), seq: cfg.SeqOffset, clock: cfg.Clock, epoch: time.Now()}
 	n := cfg.Model.Concurrency
 	r.recs = make([]*record.Recorder, shards(n))
@@ -255,7 +255,7 @@ func newRun(ctx context.Context, cfg *Config) *run {
 	return r
 }
 
-func (r *run) stop() {
+func (r *sessionState) stop() {
 	if r.fine != nil {
 		r.fine.Close()
 	}
@@ -268,7 +268,7 @@ func (r *run) stop() {
 	}
 }
 
-func (r *run) watchdog() {
+func (r *sessionState) watchdog() {
 	defer close(r.watchDone)
 	tick := max(r.cfg.CallTimeout/20, time.Millisecond)
 	t := time.NewTicker(tick)
@@ -296,8 +296,8 @@ func (r *run) watchdog() {
 
 // restartSchedule starts the open schedule afresh now, at rate when > 0 (else the
 // current one). A restarted Poisson schedule draws new gaps (the seed moves on), so
-// slices of one run do not repeat one pattern.
-func (r *run) restartSchedule(rate float64) {
+// slices of one session do not repeat one pattern.
+func (r *sessionState) restartSchedule(rate float64) {
 	if rate > 0 {
 		r.model.Rate = rate
 	}
@@ -309,7 +309,7 @@ func (r *run) restartSchedule(rate float64) {
 }
 
 // runPhase runs one phase and returns its interval.
-func (r *run) runPhase(ph PhaseSpec) *record.Interval {
+func (r *sessionState) runPhase(ph PhaseSpec) *record.Interval {
 	start := r.now()
 	var deadline time.Time
 	if ph.Duration > 0 {
@@ -366,13 +366,13 @@ func (r *run) runPhase(ph PhaseSpec) *record.Interval {
 }
 
 // closedLoop calls back to back until the deadline passes, the budget is spent, or the
-// run ends. Caller i of n takes sequence numbers i, i+n, i+2n, ... across the whole
-// run (scaled by the stride and moved by the offset of a shared benchmark), so ops
+// session ends. Caller i of n takes sequence numbers i, i+n, i+2n, ... across the whole
+// session (scaled by the stride and moved by the offset of a shared benchmark), so ops
 // pick ids in turn and never repeat one without sharing a counter.
 //
 // The deadline is checked against the end of the caller's last call, which is the
 // time the next call would start: two clock reads a call, not three.
-func (r *run) closedLoop(c *caller, deadline time.Time, budget *atomic.Int64) {
+func (r *sessionState) closedLoop(c *caller, deadline time.Time, budget *atomic.Int64) {
 	n := uint64(len(r.callers)) * r.stride
 	now := r.now()
 	for {
@@ -388,7 +388,7 @@ func (r *run) closedLoop(c *caller, deadline time.Time, budget *atomic.Int64) {
 }
 
 // call makes one call that was intended at intended, records it, and returns its end.
-func (r *run) call(c *caller, seq uint64, intended time.Time) time.Time {
+func (r *sessionState) call(c *caller, seq uint64, intended time.Time) time.Time {
 	cc := c.cc.Load()
 	start := r.now()
 	timed := r.watchStop != nil
@@ -405,7 +405,7 @@ func (r *run) call(c *caller, seq uint64, intended time.Time) time.Time {
 		intended = start // closed model: a call is due when it starts
 	}
 	if err == nil && !timedOut {
-		// The context can only be spent here if the run is stopping, which the
+		// The context can only be spent here if the session is stopping, which the
 		// caller's loop sees before its next call.
 		c.rec.Record(intended, start, end)
 		return end
@@ -421,7 +421,7 @@ func (r *run) call(c *caller, seq uint64, intended time.Time) time.Time {
 			err = fmt.Errorf("%w: answered after %v", ErrCallTimeout, end.Sub(start))
 		}
 	case r.ctx.Err() != nil:
-		return end // the run is stopping; this phase is discarded anyway
+		return end // the session is stopping; this phase is discarded anyway
 	default:
 		kind = classify(err)
 	}
@@ -430,7 +430,7 @@ func (r *run) call(c *caller, seq uint64, intended time.Time) time.Time {
 	return end
 }
 
-func (r *run) noteError(kind record.ErrorKind, err error) {
+func (r *sessionState) noteError(kind record.ErrorKind, err error) {
 	r.errMu.Lock()
 	if _, ok := r.firstErrors[kind]; !ok {
 		if r.firstErrors == nil {
@@ -447,7 +447,7 @@ type job struct {
 	intended time.Time
 }
 
-func (r *run) serveJobs(c *caller, jobs <-chan job) {
+func (r *sessionState) serveJobs(c *caller, jobs <-chan job) {
 	for j := range jobs {
 		r.call(c, j.seq, j.intended)
 		r.busy.Add(-1)
@@ -457,7 +457,7 @@ func (r *run) serveJobs(c *caller, jobs <-chan job) {
 // dispatch hands arrivals to idle callers on schedule until the deadline or the op
 // count, and returns how many arrivals found every caller busy. Such an arrival waits
 // for a caller: it is never dropped, and its lag and response time count the wait.
-func (r *run) dispatch(jobs chan<- job, deadline time.Time, ops int64) (overflow int64) {
+func (r *sessionState) dispatch(jobs chan<- job, deadline time.Time, ops int64) (overflow int64) {
 	done := r.ctx.Done()
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
@@ -501,15 +501,15 @@ func (r *run) dispatch(jobs chan<- job, deadline time.Time, ops int64) (overflow
 // fineQuantum is the fine timer's granularity (see sleepUntil).
 const fineQuantum = 100 * time.Microsecond
 
-// sleepUntil waits until at, or returns false when the run ends first: on the injected
+// sleepUntil waits until at, or returns false when the session ends first: on the injected
 // clock, or on the machine's a Go timer until finetimer.CoarseSlack before at, the
-// rest on the fine timer (finetimer.Wait), which is unresponsive to the run's end for
+// rest on the fine timer (finetimer.Wait), which is unresponsive to the session's end for
 // at most that.
 //
 // The wake-up is rounded up to a multiple of fineQuantum on the schedule's clock, so
 // at high rates one wake-up (three system calls) starts every arrival due in its
 // quantum: lag grows by at most fineQuantum, the timer's cost falls with the rate.
-func (r *run) sleepUntil(at time.Time, timer *time.Timer, done <-chan struct{}) bool {
+func (r *sessionState) sleepUntil(at time.Time, timer *time.Timer, done <-chan struct{}) bool {
 	if off := at.Sub(r.begin) % fineQuantum; off > 0 {
 		at = at.Add(fineQuantum - off)
 	}
@@ -526,7 +526,7 @@ func (r *run) sleepUntil(at time.Time, timer *time.Timer, done <-chan struct{}) 
 	return ok
 }
 
-func (r *run) nextArrival() time.Time {
+func (r *sessionState) nextArrival() time.Time {
 	if p := r.pending; p != nil {
 		r.pending = nil
 		return *p
