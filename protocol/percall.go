@@ -30,7 +30,7 @@ func call[T any](ctx context.Context, p *perCall, f func(Client) (T, error)) (T,
 	c, err := p.stack.NewClient(ctx, p.cfg)
 	if err != nil {
 		var zero T
-		return zero, fmt.Errorf("%s: new connection to %s: %w", p.stack.Protocol, p.cfg.Target, err)
+		return zero, fmt.Errorf("%s: new connection to %s: %w", p.stack.Protocol, p.cfg.Address, err)
 	}
 	defer c.Close()
 	return f(c)

@@ -22,7 +22,7 @@ func TestPerCallOpensAConnectionPerCall(t *testing.T) {
 			tg := protocoltest.Start(t, c.proto, c.network, nil, protocol.ServerConfig{})
 			var dials, open atomic.Int64
 			base := transport.Dialer(tg.Addr, nil)
-			svc := protocol.PerCall(tg.ClientStack, protocol.ClientConfig{Target: tg.Addr, TLS: tg.TLS,
+			svc := protocol.PerCall(tg.ClientStack, protocol.ClientConfig{Address: tg.Addr, TLS: tg.TLS,
 				Dial: func(ctx context.Context) (net.Conn, error) {
 					nc, err := base(ctx)
 					if err == nil {

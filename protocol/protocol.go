@@ -77,14 +77,14 @@ func (c ServerConfig) MessageLimit() int {
 
 // ClientConfig configures a protocol client.
 type ClientConfig struct {
-	// Target is the server's address (unused by in-process protocols).
-	Target transport.Addr
-	// Dial opens one connection to Target; clients must open every connection through
-	// it, so that bytes are counted. NewClient fills it in from Target when nil.
+	// Address is the server's address (unused by in-process protocols).
+	Address transport.Addr
+	// Dial opens one connection to Address; clients must open every connection through
+	// it, so that bytes are counted. NewClient fills it in from Address when nil.
 	Dial transport.DialFunc
-	// Packet opens the UDP socket a client over QUIC (a stack with Stack.QUIC, a
-	// Target of network udp) dials from; its datagrams are counted as Dial's
-	// connections are. NewClient fills it in for a udp Target when nil.
+	// Packet opens the UDP socket a client over QUIC (a stack with Stack.QUIC, an
+	// Address of network udp) dials from; its datagrams are counted as Dial's
+	// connections are. NewClient fills it in for a udp Address when nil.
 	Packet transport.PacketFunc
 	// Local is the service an in-process protocol calls.
 	Local contract.Service
@@ -229,7 +229,7 @@ func (p *Protocol) NewClient(ctx context.Context, cfg ClientConfig) (Client, err
 }
 
 // Dial returns a client of p's default client stack for cfg, filling in cfg.Dial
-// from cfg.Target (with no byte counting) when it is nil.
+// from cfg.Address (with no byte counting) when it is nil.
 func (p *Protocol) Dial(ctx context.Context, cfg ClientConfig) (Client, error) {
 	s, err := LookupStack(p.Name, "", ClientSide)
 	if err != nil {

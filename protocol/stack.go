@@ -138,17 +138,17 @@ func (s *Stack) TierWith(options map[string]string) Tier {
 }
 
 // Dial returns a client of the stack for cfg, filling in cfg.Dial (cfg.Packet for a
-// udp target) from cfg.Target, with no byte counting, when it is nil.
+// udp address) from cfg.Address, with no byte counting, when it is nil.
 func (s *Stack) Dial(ctx context.Context, cfg ClientConfig) (Client, error) {
 	if s.NewClient == nil {
 		return nil, fmt.Errorf("%s stack %s has no client in this process (worker %s)", s.Protocol, s.Name, s.Worker)
 	}
 	switch {
 	case cfg.Local != nil:
-	case cfg.Target.Network == "udp" && cfg.Packet == nil:
+	case cfg.Address.Network == "udp" && cfg.Packet == nil:
 		cfg.Packet = transport.PacketListener(nil)
-	case cfg.Target.Network != "udp" && cfg.Dial == nil:
-		cfg.Dial = transport.Dialer(cfg.Target, nil)
+	case cfg.Address.Network != "udp" && cfg.Dial == nil:
+		cfg.Dial = transport.Dialer(cfg.Address, nil)
 	}
 	return s.NewClient(ctx, cfg)
 }

@@ -385,7 +385,7 @@ func checkTarget(ctx context.Context, sp spec.Spec) error {
 	}
 	callCtx, cancel := context.WithTimeout(ctx, conform.IdentifyTimeout)
 	defer cancel()
-	cl, err := st.Dial(callCtx, protocol.ClientConfig{Target: target})
+	cl, err := st.Dial(callCtx, protocol.ClientConfig{Address: target})
 	if err == nil {
 		defer cl.Close()
 		_, err = cl.Stats(callCtx)

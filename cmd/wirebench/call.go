@@ -160,7 +160,7 @@ func (c *callCmd) Run(e *env) error {
 		if c.Address == "" {
 			return usagef("--address (or WIREBENCH_ADDRESS) is required: the address the server printed, e.g. tcp://127.0.0.1:8080")
 		}
-		if cfg.Target, err = transport.Parse(c.Address); err != nil {
+		if cfg.Address, err = transport.Parse(c.Address); err != nil {
 			return usageError{err}
 		}
 	}
@@ -168,17 +168,17 @@ func (c *callCmd) Run(e *env) error {
 	cl, err := p.Dial(ctx, cfg)
 	cancel()
 	if err != nil {
-		return c.explain(e.ctx, cfg.Target, err)
+		return c.explain(e.ctx, cfg.Address, err)
 	}
 	defer cl.Close()
 	if !demo {
 		answer, err := c.callOne(e.ctx, op, cl, ds)
 		if err != nil {
-			return c.explain(e.ctx, cfg.Target, fmt.Errorf("%s: %w", op.name, err))
+			return c.explain(e.ctx, cfg.Address, fmt.Errorf("%s: %w", op.name, err))
 		}
 		return printJSON(e.stdout, answer, "")
 	}
-	return c.demo(e, cfg.Target, cl, ds)
+	return c.demo(e, cfg.Address, cl, ds)
 }
 
 func (c *callCmd) callOne(parent context.Context, op operation, s contract.Service, ds *contract.Dataset) (any, error) {

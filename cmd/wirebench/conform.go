@@ -66,7 +66,7 @@ func (c *conformCmd) Run(e *env) error {
 	if err != nil {
 		return usageError{err}
 	}
-	cfg := protocol.ClientConfig{Target: target, MaxMessageSize: int(c.MaxMessageSize)}
+	cfg := protocol.ClientConfig{Address: target, MaxMessageSize: int(c.MaxMessageSize)}
 	var messages *usermsg.Schema
 	if c.messageFlags.set() {
 		if !st.CarriesMessages(protocol.ClientSide) {

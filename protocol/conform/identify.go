@@ -37,7 +37,7 @@ func Identify(ctx context.Context, target transport.Addr) []string {
 		wg.Go(func() {
 			ctx, cancel := context.WithTimeout(ctx, IdentifyTimeout)
 			defer cancel()
-			cl, err := st.Dial(ctx, protocol.ClientConfig{Target: target})
+			cl, err := st.Dial(ctx, protocol.ClientConfig{Address: target})
 			if err != nil {
 				return
 			}

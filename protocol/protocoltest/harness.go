@@ -186,7 +186,7 @@ func (tg *Target) Client(t testing.TB, c *transport.Counter) protocol.Client {
 // ClientConfig is Client with a config; Target, Dial and Local are filled in.
 func (tg *Target) ClientConfig(t testing.TB, cfg protocol.ClientConfig, c *transport.Counter) protocol.Client {
 	t.Helper()
-	cfg.Target = tg.Addr
+	cfg.Address = tg.Addr
 	cfg.Local = tg.Service
 	cfg.TLS = tg.TLS
 	switch {

@@ -134,7 +134,7 @@ func testQUIC(t *testing.T, tg *Target) {
 	}
 	dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	cl, err := tg.ClientStack.NewClient(dctx, protocol.ClientConfig{Target: tg.Addr,
+	cl, err := tg.ClientStack.NewClient(dctx, protocol.ClientConfig{Address: tg.Addr,
 		Packet: transport.PacketListener(nil), TLS: transport.TLS{CAPEM: other.CAPEM}})
 	if err == nil {
 		defer cl.Close()

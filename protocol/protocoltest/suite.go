@@ -424,7 +424,7 @@ func testTLS(t *testing.T, tg *Target) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	cl, err := tg.ClientStack.NewClient(ctx, protocol.ClientConfig{Target: tg.Addr, Dial: transport.Dialer(tg.Addr, nil),
+	cl, err := tg.ClientStack.NewClient(ctx, protocol.ClientConfig{Address: tg.Addr, Dial: transport.Dialer(tg.Addr, nil),
 		TLS: transport.TLS{CAPEM: other.CAPEM}})
 	if err == nil {
 		defer cl.Close()

@@ -304,7 +304,7 @@ func TestClientOptions(t *testing.T) {
 	tg := protocoltest.Start(t, capnprpc.Name, "tcp", nil, protocol.ServerConfig{})
 	p, _ := protocol.Lookup(capnprpc.Name)
 	for _, opts := range []map[string]string{{"nope": "1"}, {capnpgo.OptionFlowWindow: "lots"}, {capnpgo.OptionFlowWindow: "0"}} {
-		cl, err := p.Dial(protocoltest.Context(t), protocol.ClientConfig{Target: tg.Addr, Options: opts})
+		cl, err := p.Dial(protocoltest.Context(t), protocol.ClientConfig{Address: tg.Addr, Options: opts})
 		if err == nil {
 			cl.Close()
 			t.Errorf("options %v accepted", opts)
@@ -347,7 +347,7 @@ func TestNewClientFailsFast(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	cl, err := p.Dial(ctx, protocol.ClientConfig{Target: transport.AddrOf(ln.Addr())})
+	cl, err := p.Dial(ctx, protocol.ClientConfig{Address: transport.AddrOf(ln.Addr())})
 	if err == nil {
 		cl.Close()
 		t.Fatal("NewClient to a silent server succeeded")
@@ -359,7 +359,7 @@ func TestNewClientFailsFast(t *testing.T) {
 
 func TestNewClientRefusesOtherProtocols(t *testing.T) {
 	p, _ := protocol.Lookup(capnprpc.Name)
-	cl, err := p.Dial(protocoltest.Context(t), protocol.ClientConfig{Target: protocoltest.HTTPPeer(t)})
+	cl, err := p.Dial(protocoltest.Context(t), protocol.ClientConfig{Address: protocoltest.HTTPPeer(t)})
 	if err == nil {
 		cl.Close()
 		t.Fatal("NewClient to an HTTP peer succeeded")

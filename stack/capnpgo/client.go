@@ -71,11 +71,11 @@ func NewClient(ctx context.Context, cfg protocol.ClientConfig) (*Client, error) 
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", capnprpc.Name, err)
 		}
-		dial = transport.TLSDialer(dial, cfg.Target, tc)
+		dial = transport.TLSDialer(dial, cfg.Address, tc)
 	}
 	nc, err := dial(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("capnp: dial %s: %w", cfg.Target, err)
+		return nil, fmt.Errorf("capnp: dial %s: %w", cfg.Address, err)
 	}
 	c := &Client{}
 	c.conn = rpc.NewConn(newTransport(nc, cfg.MessageLimit(), nil), &rpc.Options{
@@ -86,13 +86,13 @@ func NewClient(ctx context.Context, cfg protocol.ClientConfig) (*Client, error) 
 	c.boot = capnpwire.Wirebench(c.conn.Bootstrap(context.Background()))
 	if err := c.boot.Resolve(ctx); err != nil {
 		c.Close()
-		return nil, fmt.Errorf("capnp: bootstrap %s: %w", cfg.Target, err)
+		return nil, fmt.Errorf("capnp: bootstrap %s: %w", cfg.Address, err)
 	}
 	// A peer that is no Cap'n Proto server ends the connection, which rejects the
 	// bootstrap (Resolve does not report that) after the reason was recorded.
 	if r := c.firstErr.Load(); r != nil || !c.boot.IsValid() {
 		c.Close()
-		return nil, fmt.Errorf("capnp: bootstrap %s: %s", cfg.Target, c.reason("no capability"))
+		return nil, fmt.Errorf("capnp: bootstrap %s: %s", cfg.Address, c.reason("no capability"))
 	}
 	c.boot.SetFlowLimiter(newLimiter(window))
 	return c, nil

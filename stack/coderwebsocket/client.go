@@ -45,7 +45,7 @@ type Client struct {
 
 var _ protocol.Client = (*Client)(nil)
 
-// NewClient opens a WebSocket to cfg.Target, whose connections all come from
+// NewClient opens a WebSocket to cfg.Address, whose connections all come from
 // cfg.Dial, within ctx (so a wrong or dead target fails here), over TLS when cfg.TLS
 // is enabled. Answers over cfg.MessageLimit() bytes fail with resource_exhausted. It
 // has no options.
@@ -63,8 +63,8 @@ func NewClient(ctx context.Context, cfg protocol.ClientConfig) (*Client, error) 
 		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) { return dial(ctx) },
 		Protocols:   &protocols,
 	}
-	host, scheme := cfg.Target.Address, "ws://"
-	if cfg.Target.Network != "tcp" || host == "" {
+	host, scheme := cfg.Address.Address, "ws://"
+	if cfg.Address.Network != "tcp" || host == "" {
 		host = "localhost" // a Unix socket has no host name
 	}
 	if cfg.TLS.Enabled() {
@@ -81,7 +81,7 @@ func NewClient(ctx context.Context, cfg protocol.ClientConfig) (*Client, error) 
 		limit: int64(cfg.MessageLimit()),
 	}
 	if _, err := c.session(ctx); err != nil {
-		return nil, fmt.Errorf("%s: connect to %s: %w", websocketproto.Name, cfg.Target, err)
+		return nil, fmt.Errorf("%s: connect to %s: %w", websocketproto.Name, cfg.Address, err)
 	}
 	return c, nil
 }

@@ -42,7 +42,7 @@ type Client struct {
 
 var _ protocol.Client = (*Client)(nil)
 
-// NewClient returns a client of protocol proto (one of the package's) to cfg.Target,
+// NewClient returns a client of protocol proto (one of the package's) to cfg.Address,
 // whose connections all come from cfg.Dial, with the client options opts of the
 // protocol (the codec, gRPC-Web). Unless cfg.NoProbe, it makes one Stats call within
 // ctx so that a wrong or dead target fails here (and the connection is open). It has
@@ -73,8 +73,8 @@ func H2Transport(cfg protocol.ClientConfig) (*http.Transport, string, error) {
 		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) { return dial(ctx) },
 		Protocols:   &protocols,
 	}
-	host, scheme := cfg.Target.Address, "http://"
-	if cfg.Target.Network != "tcp" || host == "" {
+	host, scheme := cfg.Address.Address, "http://"
+	if cfg.Address.Network != "tcp" || host == "" {
 		host = "localhost" // a Unix socket has no host name
 	}
 	if cfg.TLS.Enabled() {
@@ -133,7 +133,7 @@ func newClient(ctx context.Context, proto string, cfg protocol.ClientConfig, hc 
 	if !cfg.NoProbe {
 		if _, err := c.Stats(ctx); err != nil {
 			tr.CloseIdleConnections()
-			return nil, fmt.Errorf("%s: connect to %s: %w", proto, cfg.Target, err)
+			return nil, fmt.Errorf("%s: connect to %s: %w", proto, cfg.Address, err)
 		}
 	}
 	return c, nil

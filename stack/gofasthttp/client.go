@@ -38,7 +38,7 @@ type Client struct {
 	conns map[*conn]struct{} // open connections, tracked for Close
 }
 
-// NewClient returns a client of cfg.Target, over TLS when cfg.TLS is enabled. Unless
+// NewClient returns a client of cfg.Address, over TLS when cfg.TLS is enabled. Unless
 // cfg.NoProbe, it opens and closes one connection through cfg.Dial within ctx, so that
 // a wrong or dead target fails here, as it does with the other stacks. No client
 // option is known.
@@ -56,8 +56,8 @@ func NewClient(ctx context.Context, cfg protocol.ClientConfig) (*Client, error) 
 	if dial == nil {
 		return nil, errors.New("http-json: ClientConfig.Dial is nil")
 	}
-	host := cfg.Target.Address
-	if cfg.Target.Network != "tcp" || host == "" {
+	host := cfg.Address.Address
+	if cfg.Address.Network != "tcp" || host == "" {
 		host = "localhost" // a Unix socket has no host name; HTTP/1.1 needs one
 	}
 	scheme := "http://"
@@ -68,13 +68,13 @@ func NewClient(ctx context.Context, cfg protocol.ClientConfig) (*Client, error) 
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", httpjson.Name, err)
 		}
-		dial = transport.TLSDialer(dial, cfg.Target, tc)
+		dial = transport.TLSDialer(dial, cfg.Address, tc)
 		scheme = "https://"
 	}
 	if !cfg.NoProbe {
 		probe, err := dial(ctx)
 		if err != nil {
-			return nil, fmt.Errorf("dial %s: %w", cfg.Target, err)
+			return nil, fmt.Errorf("dial %s: %w", cfg.Address, err)
 		}
 		probe.Close()
 	}

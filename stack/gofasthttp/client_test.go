@@ -37,7 +37,7 @@ func newClient(t *testing.T, addr transport.Addr, limit int) *gofasthttp.Client 
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	cl, err := gofasthttp.NewClient(ctx, protocol.ClientConfig{Target: addr, Dial: transport.Dialer(addr, nil), MaxMessageSize: limit})
+	cl, err := gofasthttp.NewClient(ctx, protocol.ClientConfig{Address: addr, Dial: transport.Dialer(addr, nil), MaxMessageSize: limit})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -426,7 +426,7 @@ func TestNewClientFailsOnDeadTarget(t *testing.T) {
 		ln := listenTCP(t)
 		addr := transport.AddrOf(ln.Addr())
 		ln.Close()
-		cfg := protocol.ClientConfig{Target: addr, Dial: transport.Dialer(addr, nil)}
+		cfg := protocol.ClientConfig{Address: addr, Dial: transport.Dialer(addr, nil)}
 		if _, err := newClientErr(stack, cfg); err == nil {
 			t.Error("NewClient of a closed port succeeded")
 		}

@@ -86,7 +86,7 @@ func FuzzClientResponse(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, answer []byte) {
 		dial := func(context.Context) (net.Conn, error) { return &fakeConn{r: bytes.NewReader(answer)}, nil }
-		cfg := protocol.ClientConfig{Target: transport.Addr{Network: "tcp", Address: "fuzz:80"}, Dial: dial, MaxMessageSize: 1 << 10}
+		cfg := protocol.ClientConfig{Address: transport.Addr{Network: "tcp", Address: "fuzz:80"}, Dial: dial, MaxMessageSize: 1 << 10}
 		for _, stack := range stacks {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			cl, err := newClientErr(stack, cfg)

@@ -48,7 +48,7 @@ func TestStdClientH2SpeaksHTTP2(t *testing.T) {
 	both.SetHTTP1(true)
 	both.SetUnencryptedHTTP2(true)
 	addr, h1, h2 := protoServer(t, &both)
-	cl, err := gonethttpjson.NewStdClientH2(ctx, protocol.ClientConfig{Target: addr, Dial: transport.Dialer(addr, nil)})
+	cl, err := gonethttpjson.NewStdClientH2(ctx, protocol.ClientConfig{Address: addr, Dial: transport.Dialer(addr, nil)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestStdClientH2SpeaksHTTP2(t *testing.T) {
 	var only1 http.Protocols
 	only1.SetHTTP1(true)
 	addr, h1, _ = protoServer(t, &only1)
-	cl1, err := gonethttpjson.NewStdClientH2(ctx, protocol.ClientConfig{Target: addr, Dial: transport.Dialer(addr, nil)})
+	cl1, err := gonethttpjson.NewStdClientH2(ctx, protocol.ClientConfig{Address: addr, Dial: transport.Dialer(addr, nil)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -74,7 +74,7 @@ func NewH3Server(svc contract.Service, cfg protocol.ServerConfig) (*H3Server, er
 // ServeHTTP serves one request with the server's handler, for tests.
 func (s *H3Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
 
-// NewH3Client returns a client of cfg.Target (a udp address) over HTTP/3: the
+// NewH3Client returns a client of cfg.Address (a udp address) over HTTP/3: the
 // production client's code with net/http's Client over quic-go's http3.Transport
 // (h3x.NewClient: one UDP socket of cfg.Packet, counted; cfg.TLS's CA, required; a
 // QUIC handshake with the target unless cfg.NoProbe). Calls are streams of one QUIC

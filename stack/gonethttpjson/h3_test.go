@@ -51,8 +51,8 @@ func TestH3Refusals(t *testing.T) {
 		cfg  protocol.ClientConfig
 		want string
 	}{
-		{"no CA", protocol.ClientConfig{Target: udp, Packet: transport.PacketListener(nil)}, "TLS 1.3"},
-		{"tcp target", protocol.ClientConfig{Target: transport.Addr{Network: "tcp", Address: "127.0.0.1:9"}, TLS: tc}, "udp address"},
+		{"no CA", protocol.ClientConfig{Address: udp, Packet: transport.PacketListener(nil)}, "TLS 1.3"},
+		{"tcp target", protocol.ClientConfig{Address: transport.Addr{Network: "tcp", Address: "127.0.0.1:9"}, TLS: tc}, "udp address"},
 	} {
 		if _, err := gonethttpjson.NewH3Client(ctx, c.cfg); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("NewH3Client, %s: %v, want an error containing %q", c.name, err, c.want)
@@ -61,7 +61,7 @@ func TestH3Refusals(t *testing.T) {
 	// A target where nothing listens fails within the context, at the handshake.
 	dctx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
 	defer cancel()
-	if _, err := gonethttpjson.NewH3Client(dctx, protocol.ClientConfig{Target: udp, Packet: transport.PacketListener(nil), TLS: tc}); err == nil {
+	if _, err := gonethttpjson.NewH3Client(dctx, protocol.ClientConfig{Address: udp, Packet: transport.PacketListener(nil), TLS: tc}); err == nil {
 		t.Error("NewH3Client of a dead target succeeded")
 	}
 }

@@ -95,7 +95,7 @@ func (s *server) client(t testing.TB, cfg protocol.ClientConfig) protocol.Client
 // newClient returns a client of the named stack, closed by t.Cleanup.
 func newClient(t testing.TB, stack string, addr transport.Addr, cfg protocol.ClientConfig) protocol.Client {
 	t.Helper()
-	cfg.Target = addr
+	cfg.Address = addr
 	if cfg.Dial == nil {
 		cfg.Dial = transport.Dialer(addr, nil)
 	}

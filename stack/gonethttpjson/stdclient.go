@@ -44,7 +44,7 @@ type StdClient struct {
 // net/http's Transport and quic-go's http3.Transport both have it.
 type idleCloser interface{ CloseIdleConnections() }
 
-// NewStdClient returns a client of cfg.Target, over TLS (https) when cfg.TLS is
+// NewStdClient returns a client of cfg.Address, over TLS (https) when cfg.TLS is
 // enabled. Unless cfg.NoProbe, it opens and closes one connection
 // through cfg.Dial within ctx, so that a wrong or dead target fails here, as it does
 // with the other stacks. No client option is known.
@@ -83,7 +83,7 @@ func newStdClient(ctx context.Context, cfg protocol.ClientConfig, h2 bool) (*Std
 	if !cfg.NoProbe {
 		probe, err := dial(ctx)
 		if err != nil {
-			return nil, fmt.Errorf("dial %s: %w", cfg.Target, err)
+			return nil, fmt.Errorf("dial %s: %w", cfg.Address, err)
 		}
 		probe.Close()
 	}
@@ -108,8 +108,8 @@ func newStdClient(ctx context.Context, cfg protocol.ClientConfig, h2 bool) (*Std
 		protocols.SetUnencryptedHTTP2(true)
 		tr.Protocols, alpn = &protocols, "h2"
 	}
-	host := cfg.Target.Address
-	if cfg.Target.Network != "tcp" || host == "" {
+	host := cfg.Address.Address
+	if cfg.Address.Network != "tcp" || host == "" {
 		host = "localhost" // a Unix socket has no host name; HTTP/1.1 needs one
 	}
 	scheme := "http://"

@@ -45,11 +45,11 @@ func NewClient(ctx context.Context, cfg protocol.ClientConfig) (*Client, error) 
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", netrpcgob.Name, err)
 		}
-		dial = transport.TLSDialer(dial, cfg.Target, tc)
+		dial = transport.TLSDialer(dial, cfg.Address, tc)
 	}
 	nc, err := dial(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("netrpc-gob: dial %s: %w", cfg.Target, err)
+		return nil, fmt.Errorf("netrpc-gob: dial %s: %w", cfg.Address, err)
 	}
 	codec := &clientCodec{newGobConn(nc, cfg.MessageLimit()+netrpcgob.Envelope)}
 	return &Client{rc: rpc.NewClientWithCodec(codec), codec: codec}, nil

@@ -36,7 +36,7 @@ func BenchmarkGetPersonTCP(b *testing.B) {
 	addr := protocoltest.ChildServer(b, httpjson.Name, gotunedjson.Name)
 	ctx, cancel := context.WithCancel(context.Background()) // cancellable, as the engine's are
 	defer cancel()
-	cl, err := gotunedjson.NewClient(ctx, protocol.ClientConfig{Target: addr, Dial: transport.Dialer(addr, nil)})
+	cl, err := gotunedjson.NewClient(ctx, protocol.ClientConfig{Address: addr, Dial: transport.Dialer(addr, nil)})
 	if err != nil {
 		b.Fatal(err)
 	}

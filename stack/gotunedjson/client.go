@@ -65,7 +65,7 @@ type ClientOptions struct {
 	RememberAnswers bool
 }
 
-// NewClient returns a client of cfg.Target. It opens one connection through cfg.Dial
+// NewClient returns a client of cfg.Address. It opens one connection through cfg.Dial
 // within ctx, so that a wrong or dead target fails here, and keeps it for the first
 // call. No client option is known.
 func NewClient(ctx context.Context, cfg protocol.ClientConfig) (*Client, error) {
@@ -80,8 +80,8 @@ func NewClientWith(ctx context.Context, cfg protocol.ClientConfig, opts ClientOp
 	if cfg.Dial == nil {
 		return nil, errors.New("http-json: ClientConfig.Dial is nil")
 	}
-	host := cfg.Target.Address
-	if cfg.Target.Network != "tcp" || host == "" {
+	host := cfg.Address.Address
+	if cfg.Address.Network != "tcp" || host == "" {
 		host = "localhost" // a Unix socket has no host name; HTTP/1.1 needs one
 	}
 	dial := cfg.Dial
@@ -90,11 +90,11 @@ func NewClientWith(ctx context.Context, cfg protocol.ClientConfig, opts ClientOp
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", httpjson.Name, err)
 		}
-		dial = transport.TLSDialer(dial, cfg.Target, tc)
+		dial = transport.TLSDialer(dial, cfg.Address, tc)
 	}
 	c := &Client{
 		dial:  dial,
-		addr:  cfg.Target,
+		addr:  cfg.Address,
 		limit: cfg.MessageLimit(),
 		head:  "Host: " + host + "\r\nUser-Agent: wirebench\r\n",
 		conns: map[*conn]struct{}{},

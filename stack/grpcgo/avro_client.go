@@ -26,7 +26,7 @@ type AvroClient struct {
 
 var _ protocol.Client = (*AvroClient)(nil)
 
-// NewAvroClient connects to cfg.Target through cfg.Dial and waits until the connection is
+// NewAvroClient connects to cfg.Address through cfg.Dial and waits until the connection is
 // ready, within ctx. cfg.Options takes the options of grpcx.ClientOptionNames.
 func NewAvroClient(ctx context.Context, cfg protocol.ClientConfig) (*AvroClient, error) {
 	conn, err := grpcx.Dial(ctx, grpcavro.Name, cfg, grpc.WithDefaultCallOptions(grpc.CallContentSubtype(grpcavro.CodecName)))

@@ -50,7 +50,7 @@ func TestRequestsCarryAvroContentType(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	p, _ := protocol.Lookup(grpcavro.Name)
-	cl, err := p.Dial(ctx, protocol.ClientConfig{Target: transport.AddrOf(ln.Addr())})
+	cl, err := p.Dial(ctx, protocol.ClientConfig{Address: transport.AddrOf(ln.Addr())})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,7 @@ type ProtoClient struct {
 
 var _ protocol.Client = (*ProtoClient)(nil)
 
-// NewProtoClient connects to cfg.Target through cfg.Dial and waits until the connection is
+// NewProtoClient connects to cfg.Address through cfg.Dial and waits until the connection is
 // ready, within ctx. cfg.Options takes the options of grpcx.ClientOptionNames.
 func NewProtoClient(ctx context.Context, cfg protocol.ClientConfig) (*ProtoClient, error) {
 	conn, err := grpcx.Dial(ctx, grpcproto.Name, cfg)

@@ -93,14 +93,14 @@ func newH2Client(ctx context.Context, cfg protocol.ClientConfig, proto string, c
 	}
 	dial := cfg.Dial
 	if dial == nil {
-		if cfg.Target.Network == "" {
+		if cfg.Address.Network == "" {
 			return nil, fmt.Errorf("%s: ClientConfig needs a Target or a Dial", proto)
 		}
-		dial = transport.Dialer(cfg.Target, nil)
+		dial = transport.Dialer(cfg.Address, nil)
 	}
 	authority := "localhost" // a Unix socket's path is no host name
-	if cfg.Target.Network == "tcp" && cfg.Target.Address != "" {
-		authority = cfg.Target.Address
+	if cfg.Address.Network == "tcp" && cfg.Address.Address != "" {
+		authority = cfg.Address.Address
 	}
 	scheme := "http"
 	if cfg.TLS.Enabled() {
@@ -108,16 +108,16 @@ func newH2Client(ctx context.Context, cfg protocol.ClientConfig, proto string, c
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", proto, err)
 		}
-		dial, scheme = transport.TLSDialer(dial, cfg.Target, tc), "https"
+		dial, scheme = transport.TLSDialer(dial, cfg.Address, tc), "https"
 	}
-	c := &h2Client{proto: proto, codec: cd, wire: wire, dial: dial, target: cfg.Target, authority: authority, scheme: scheme, limit: cfg.MessageLimit(),
+	c := &h2Client{proto: proto, codec: cd, wire: wire, dial: dial, target: cfg.Address, authority: authority, scheme: scheme, limit: cfg.MessageLimit(),
 		persons: answers.New[[]contract.Person](1, answerBudget),
 		byID:    answers.New[contract.Person](answerSlots, answerBudget),
 		links:   answers.New[[]contract.PersonLink](answerSlots, answerBudget),
 		echoes:  answers.New[string](echoSlots, answerBudget),
 	}
 	if _, err := c.conn(ctx); err != nil {
-		return nil, fmt.Errorf("%s: connect to %s: %w", proto, cfg.Target, err)
+		return nil, fmt.Errorf("%s: connect to %s: %w", proto, cfg.Address, err)
 	}
 	return c, nil
 }

@@ -55,7 +55,7 @@ func FuzzFrameReader(f *testing.F) {
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			cl, err := s.Dial(ctx, protocol.ClientConfig{Target: addr})
+			cl, err := s.Dial(ctx, protocol.ClientConfig{Address: addr})
 			if err != nil {
 				return
 			}

@@ -209,7 +209,7 @@ func instrumentClient(t *testing.T, proto, stack string, addr transport.Addr) pr
 	if err != nil {
 		t.Fatal(err)
 	}
-	cl, err := s.Dial(ctxT(t), protocol.ClientConfig{Target: addr})
+	cl, err := s.Dial(ctxT(t), protocol.ClientConfig{Address: addr})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -368,7 +368,7 @@ func TestHTTP1ServerNamed(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cl, err := s.Dial(ctxT(t), protocol.ClientConfig{Target: addr})
+			cl, err := s.Dial(ctxT(t), protocol.ClientConfig{Address: addr})
 			if err == nil {
 				err = getPerson1(ctxT(t), cl)
 				cl.Close()
@@ -415,7 +415,7 @@ func countedClient(t testing.TB, name, stack string, addr transport.Addr) protoc
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	cl, err := s.NewClient(ctx, protocol.ClientConfig{Target: addr, Dial: transport.Dialer(addr, new(transport.Counter))})
+	cl, err := s.NewClient(ctx, protocol.ClientConfig{Address: addr, Dial: transport.Dialer(addr, new(transport.Counter))})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -187,7 +187,7 @@ func TestGoClientsAgainstJavaServers(t *testing.T) {
 						if network == spec.TLS && !cs.SpeaksTLS(protocol.ClientSide) {
 							t.Skipf("the Go %s client speaks no TLS", cs.Name)
 						}
-						cl, err := cs.Dial(ctx, protocol.ClientConfig{Target: addr, TLS: tc})
+						cl, err := cs.Dial(ctx, protocol.ClientConfig{Address: addr, TLS: tc})
 						if err != nil {
 							t.Fatal(err)
 						}

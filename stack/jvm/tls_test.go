@@ -113,7 +113,7 @@ func goClientRefusesUntrusted(t *testing.T, s *protocol.Stack, addr transport.Ad
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	other := ephemeralTLS(t)
-	cl, err := cs.Dial(ctx, protocol.ClientConfig{Target: addr, TLS: transport.TLS{CAPEM: other.CAPEM}})
+	cl, err := cs.Dial(ctx, protocol.ClientConfig{Address: addr, TLS: transport.TLS{CAPEM: other.CAPEM}})
 	if err == nil {
 		defer cl.Close()
 		_, err = cl.GetPerson(ctx, 1)

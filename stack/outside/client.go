@@ -32,7 +32,7 @@ func (c *Client) Call(ctx context.Context, seq uint64) error { return c.call(ctx
 func (c *Client) Close() error { return c.close() }
 
 // NewClient connects a client of call over protocol proto (grpc-proto, connect-proto,
-// connect-json or grpc-web for an RPC; http-json for an HTTP call) to cfg.Target,
+// connect-json or grpc-web for an RPC; http-json for an HTTP call) to cfg.Address,
 // through cfg.Dial (so that bytes are counted) and with cfg.TLS. A gRPC client waits,
 // within ctx, until its connection is up, so a dead target fails here; the others
 // connect on their first call (the worker's check before a run makes one).

@@ -138,10 +138,10 @@ func newConnectClient(ctx context.Context, proto string, r *rpc, call *spec.Call
 // hostOf is the authority of cfg's target: its address, or localhost for a Unix
 // socket (which has no host name).
 func hostOf(cfg protocol.ClientConfig) string {
-	if cfg.Target.Network != "tcp" || cfg.Target.Address == "" {
+	if cfg.Address.Network != "tcp" || cfg.Address.Address == "" {
 		return "localhost"
 	}
-	return cfg.Target.Address
+	return cfg.Address.Address
 }
 
 // connectStatus returns a call's error as its status ("connect:unavailable" over the

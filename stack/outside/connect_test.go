@@ -116,7 +116,7 @@ func TestConnectStreams(t *testing.T) {
 			call := func(method, expect string, data ...string) error {
 				name, s, _ := schema(method)
 				c, err := NewClient(ctx, proto, &spec.Call{Kind: spec.CallRPC, Method: name, Schema: s, Data: data, Expect: expect},
-					protocol.ClientConfig{Target: target, Dial: transport.Dialer(target, nil)})
+					protocol.ClientConfig{Address: target, Dial: transport.Dialer(target, nil)})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -34,7 +34,7 @@ func LoadSchema(ctx context.Context, src protoload.Source, method string, target
 	}
 	dctx, cancel := context.WithTimeout(ctx, reflectTimeout)
 	defer cancel()
-	conn, err := grpcx.Dial(dctx, "grpc-proto", protocol.ClientConfig{Target: target, TLS: tc})
+	conn, err := grpcx.Dial(dctx, "grpc-proto", protocol.ClientConfig{Address: target, TLS: tc})
 	if err != nil {
 		return "", nil, "", fmt.Errorf("asking %s for its schema (server reflection): %w: %w", target, ErrUnreachable, err)
 	}

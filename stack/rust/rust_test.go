@@ -166,7 +166,7 @@ func TestGoClientsAgainstRustServers(t *testing.T) {
 					t.Run(cs.Name, func(t *testing.T) {
 						ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 						defer cancel()
-						cl, err := cs.Dial(ctx, protocol.ClientConfig{Target: addr})
+						cl, err := cs.Dial(ctx, protocol.ClientConfig{Address: addr})
 						if err != nil {
 							t.Fatal(err)
 						}

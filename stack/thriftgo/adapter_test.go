@@ -452,7 +452,7 @@ func TestNewClientRefusesOtherServers(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			p, _ := protocol.Lookup(thriftrpc.Binary)
-			cl, err := p.Dial(protocoltest.Context(t), protocol.ClientConfig{Target: addr(t)})
+			cl, err := p.Dial(protocoltest.Context(t), protocol.ClientConfig{Address: addr(t)})
 			if err == nil {
 				cl.Close()
 				t.Fatal("NewClient succeeded")
@@ -468,7 +468,7 @@ func TestNewClientFailsFast(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	cl, err := p.Dial(ctx, protocol.ClientConfig{Target: addr})
+	cl, err := p.Dial(ctx, protocol.ClientConfig{Address: addr})
 	if err == nil {
 		cl.Close()
 		t.Fatal("NewClient to a silent server succeeded")
@@ -485,7 +485,7 @@ func TestOptionsRefused(t *testing.T) {
 	}
 	tg := protocoltest.Start(t, thriftrpc.Binary, "tcp", nil, protocol.ServerConfig{})
 	p, _ := protocol.Lookup(thriftrpc.Binary)
-	if cl, err := p.Dial(protocoltest.Context(t), protocol.ClientConfig{Target: tg.Addr, Options: opts}); err == nil {
+	if cl, err := p.Dial(protocoltest.Context(t), protocol.ClientConfig{Address: tg.Addr, Options: opts}); err == nil {
 		cl.Close()
 		t.Error("NewClient took an option")
 	}
@@ -497,7 +497,7 @@ func TestPoolReusesConnections(t *testing.T) {
 	var dials atomic.Int64
 	dial := transport.Dialer(tg.Addr, nil)
 	p, _ := protocol.Lookup(thriftrpc.Binary)
-	cl, err := p.NewClient(protocoltest.Context(t), protocol.ClientConfig{Target: tg.Addr,
+	cl, err := p.NewClient(protocoltest.Context(t), protocol.ClientConfig{Address: tg.Addr,
 		Dial: func(ctx context.Context) (net.Conn, error) { dials.Add(1); return dial(ctx) }})
 	if err != nil {
 		t.Fatal(err)

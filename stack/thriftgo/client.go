@@ -55,7 +55,7 @@ type clientConn struct {
 const PageSize = DefaultPageSize
 
 // NewClient returns a client of the named protocol (thriftrpc.Binary or
-// thriftrpc.Compact) to cfg.Target, whose connections all come from cfg.Dial, over TLS
+// thriftrpc.Compact) to cfg.Address, whose connections all come from cfg.Dial, over TLS
 // when cfg.TLS is enabled (the handshake made when a connection is opened), refusing
 // answers over cfg.MessageLimit() (plus thriftrpc.EnvelopeSlack). Unless cfg.NoProbe,
 // it opens a connection and makes one stats call within ctx, so that a wrong or dead
@@ -77,7 +77,7 @@ func NewClient(ctx context.Context, proto string, cfg protocol.ClientConfig) (*C
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", proto, err)
 		}
-		dial = transport.TLSDialer(dial, cfg.Target, tc)
+		dial = transport.TLSDialer(dial, cfg.Address, tc)
 	}
 	conf := thriftrpc.Configuration(cfg.MessageLimit(), 0)
 	c := &Client{proto: proto, dial: dial, conf: conf, pf: factory(conf), compact: proto == thriftrpc.Compact,
@@ -85,7 +85,7 @@ func NewClient(ctx context.Context, proto string, cfg protocol.ClientConfig) (*C
 	if !cfg.NoProbe {
 		if _, err := c.Stats(ctx); err != nil {
 			c.Close()
-			return nil, fmt.Errorf("%s: %s does not answer as a Thrift server of %s: %w", proto, cfg.Target, proto, err)
+			return nil, fmt.Errorf("%s: %s does not answer as a Thrift server of %s: %w", proto, cfg.Address, proto, err)
 		}
 	}
 	return c, nil

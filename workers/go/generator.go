@@ -68,13 +68,13 @@ func NewGenerator(ctx context.Context, res control.Resolved, target string, tc t
 	if res.Protocol.InProcess {
 		cfg.Local = contract.NewReference(ds)
 	} else {
-		if cfg.Target, err = transport.Parse(target); err != nil {
+		if cfg.Address, err = transport.Parse(target); err != nil {
 			return nil, bad(fmt.Errorf("target: %w", err))
 		}
-		if cfg.Target.Network == "udp" {
+		if cfg.Address.Network == "udp" {
 			cfg.Packet = transport.PacketListener(&r.Counter)
 		} else {
-			cfg.Dial = transport.Dialer(cfg.Target, &r.Counter)
+			cfg.Dial = transport.Dialer(cfg.Address, &r.Counter)
 		}
 	}
 	for range model.Connections {

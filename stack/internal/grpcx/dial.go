@@ -27,11 +27,11 @@ type Conn struct {
 	closed atomic.Bool
 }
 
-// Dial returns the connection of a client of protocol proto to cfg.Target, connected
+// Dial returns the connection of a client of protocol proto to cfg.Address, connected
 // and ready (a dead or non-gRPC target fails here, within ctx), configured by cfg:
 // responses over cfg.MessageLimit() fail with ResourceExhausted, and cfg.Options are
 // the client options of ClientOptionNames. extra options come last. Connections are
-// opened with cfg.Dial (filled in from cfg.Target when nil), in plain text, or with
+// opened with cfg.Dial (filled in from cfg.Address when nil), in plain text, or with
 // TLS 1.3 (grpc-go's TLS credentials, ALPN h2) when cfg.TLS is enabled.
 //
 // The target is "passthrough:///" and the address, so grpc-go resolves nothing and
@@ -44,10 +44,10 @@ func Dial(ctx context.Context, proto string, cfg protocol.ClientConfig, extra ..
 	}
 	dial := cfg.Dial
 	if dial == nil {
-		if cfg.Target.Network == "" {
+		if cfg.Address.Network == "" {
 			return nil, fmt.Errorf("%s: ClientConfig needs a Target or a Dial", proto)
 		}
-		dial = transport.Dialer(cfg.Target, nil)
+		dial = transport.Dialer(cfg.Address, nil)
 	}
 	var (
 		mu      sync.Mutex
@@ -74,7 +74,7 @@ func Dial(ctx context.Context, proto string, cfg protocol.ClientConfig, extra ..
 		}),
 		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(cfg.MessageLimit())),
 	}, opts...)
-	cc, err := grpc.NewClient("passthrough:///"+authority(cfg.Target), append(opts, extra...)...)
+	cc, err := grpc.NewClient("passthrough:///"+authority(cfg.Address), append(opts, extra...)...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", proto, err)
 	}
@@ -93,11 +93,11 @@ func Dial(ctx context.Context, proto string, cfg protocol.ClientConfig, extra ..
 			if why == nil {
 				why = errors.New("the connection failed: is it a gRPC server?")
 			}
-			return nil, fmt.Errorf("%s: connect to %s: %w", proto, cfg.Target, why)
+			return nil, fmt.Errorf("%s: connect to %s: %w", proto, cfg.Address, why)
 		}
 		if !cc.WaitForStateChange(ctx, st) {
 			cc.Close()
-			return nil, fmt.Errorf("%s: connect to %s: %w", proto, cfg.Target, ctx.Err())
+			return nil, fmt.Errorf("%s: connect to %s: %w", proto, cfg.Address, ctx.Err())
 		}
 	}
 }

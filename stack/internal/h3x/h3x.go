@@ -157,23 +157,23 @@ type Client struct {
 	Close func() error
 }
 
-// NewClient returns the HTTP/3 parts of a client of cfg.Target (a udp address),
+// NewClient returns the HTTP/3 parts of a client of cfg.Address (a udp address),
 // trusting cfg.TLS's CA (required), dialing from one socket of cfg.Packet. Unless
 // cfg.NoProbe, it makes one QUIC handshake with the target within ctx and closes that
 // connection, so that a wrong or dead target, or a certificate the client does not
 // trust, fails here. name prefixes its errors.
 func NewClient(ctx context.Context, name string, cfg protocol.ClientConfig) (*Client, error) {
 	switch {
-	case cfg.Target.Network != "udp":
-		return nil, fmt.Errorf("%s: target %s: HTTP/3 needs a udp address (the quic transport)", name, cfg.Target)
+	case cfg.Address.Network != "udp":
+		return nil, fmt.Errorf("%s: target %s: HTTP/3 needs a udp address (the quic transport)", name, cfg.Address)
 	case !cfg.TLS.Enabled():
 		return nil, fmt.Errorf("%s: %w: the client needs the CA that signed the server's certificate", name, ErrNoTLS)
 	case cfg.Packet == nil:
 		return nil, fmt.Errorf("%s: ClientConfig.Packet is nil", name)
 	}
-	raddr, err := net.ResolveUDPAddr("udp", cfg.Target.Address)
+	raddr, err := net.ResolveUDPAddr("udp", cfg.Address.Address)
 	if err != nil {
-		return nil, fmt.Errorf("%s: target %s: %w", name, cfg.Target, err)
+		return nil, fmt.Errorf("%s: target %s: %w", name, cfg.Address, err)
 	}
 	tc, err := cfg.TLS.ClientConfig(http3.NextProtoH3)
 	if err != nil {
@@ -197,9 +197,9 @@ func NewClient(ctx context.Context, name string, cfg protocol.ClientConfig) (*Cl
 		conn, err := qt.Dial(ctx, raddr, tc, nil)
 		if err != nil {
 			shut()
-			return nil, fmt.Errorf("QUIC handshake with %s: %w", cfg.Target, err)
+			return nil, fmt.Errorf("QUIC handshake with %s: %w", cfg.Address, err)
 		}
 		conn.CloseWithError(0, "")
 	}
-	return &Client{Transport: tr, Base: "https://" + cfg.Target.Address, Close: shut}, nil
+	return &Client{Transport: tr, Base: "https://" + cfg.Address.Address, Close: shut}, nil
 }

@@ -95,7 +95,7 @@ func TestOpenLoopMatchesStallPattern(t *testing.T) {
 	go func() { served <- srv.Serve(ln) }()
 	defer func() { srv.Close(); <-served }()
 	target := transport.AddrOf(ln.Addr())
-	cl, err := gotunedjson.NewClient(context.Background(), protocol.ClientConfig{Target: target, Dial: transport.Dialer(target, nil)})
+	cl, err := gotunedjson.NewClient(context.Background(), protocol.ClientConfig{Address: target, Dial: transport.Dialer(target, nil)})
 	if err != nil {
 		t.Fatal(err)
 	}

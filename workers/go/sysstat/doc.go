@@ -11,7 +11,7 @@
 // group), which the scheduler keeps in nanoseconds (its sum_exec_runtime);
 // the clock needs no permission for any pid in our PID namespace. That is the
 // most accurate whole-process figure Linux offers, so per-op CPU over short
-// iterations does not suffer from tick rounding. The alternatives are worse:
+// slices does not suffer from tick rounding. The alternatives are worse:
 //
 //   - /proc/PID/stat utime+stime (what procfs's ProcStat.CPUTime uses) is in
 //     USER_HZ ticks, 10 ms resolution: fine over many seconds, ±1 % over one

@@ -126,7 +126,7 @@ func testOptions(t *testing.T, name string) {
 		}
 	}
 	for opt, val := range map[string]string{"bogus": "1", "read_buffer_size": "big", "num_stream_workers": "2"} {
-		_, err := p.Dial(ctx, protocol.ClientConfig{Target: tg.Addr, Options: map[string]string{opt: val}})
+		_, err := p.Dial(ctx, protocol.ClientConfig{Address: tg.Addr, Options: map[string]string{opt: val}})
 		if err == nil || !strings.Contains(err.Error(), opt) {
 			t.Errorf("client option %s=%s: error %v, want one naming the option", opt, val, err)
 		}
@@ -154,7 +154,7 @@ func testSeveralListeners(t *testing.T, name string) {
 	}
 	ctx := protocoltest.Context(t)
 	for _, a := range addrs {
-		cl, err := p.Dial(ctx, protocol.ClientConfig{Target: a})
+		cl, err := p.Dial(ctx, protocol.ClientConfig{Address: a})
 		if err != nil {
 			t.Fatalf("%s: %v", a, err)
 		}
@@ -297,7 +297,7 @@ func testNewClientFailsFast(t *testing.T, name string) {
 	for what, a := range map[string]transport.Addr{"no server": dead, "not gRPC": protocoltest.HTTPPeer(t)} {
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 		start := time.Now()
-		cl, err := p.Dial(ctx, protocol.ClientConfig{Target: a})
+		cl, err := p.Dial(ctx, protocol.ClientConfig{Address: a})
 		cancel()
 		if err == nil {
 			cl.Close()
@@ -388,7 +388,7 @@ func testOneConnection(t *testing.T, name string) {
 	dial := transport.Dialer(tg.Addr, nil)
 	p, _ := protocol.Lookup(name)
 	ctx := protocoltest.Context(t)
-	cl, err := p.NewClient(ctx, protocol.ClientConfig{Target: tg.Addr, Dial: func(ctx context.Context) (net.Conn, error) {
+	cl, err := p.NewClient(ctx, protocol.ClientConfig{Address: tg.Addr, Dial: func(ctx context.Context) (net.Conn, error) {
 		dials.Add(1)
 		return dial(ctx)
 	}})
