@@ -161,6 +161,10 @@ func TestSameSettingsRefusesAChangedResume(t *testing.T) {
 		{"journaled the same by an earlier build", b, nil, "1 s warmup and 2 iterations of 1 s", ""},
 		{"journaled with 1 round", smoke, nil, asked, asked},
 		{"journaled by an earlier build, 1 round now", smoke, nil, "1 s warmup and 2 iterations of 1 s", "1 s warmup and 2 iterations of 1 s"},
+		// One round was written "1 rounds" before 2026-11-29, "1 iteration" before that.
+		{"journaled 1 rounds by an earlier build", smoke, nil, "1 s warmup and 1 rounds of 1 s slices", ""},
+		{"journaled 1 iterations by an earlier build", smoke, nil, "1 s warmup and 1 iterations of 1 s", ""},
+		{"journaled 1 rounds by an earlier build, 2 now", b, nil, "1 s warmup and 1 rounds of 1 s slices", "1 s warmup and 1 rounds of 1 s slices"},
 		{"not journaled", smoke, nil, "", ""},
 		{"summarized the same", b, &results.Benchmark{WarmupSeconds: 1, Rounds: 2, SliceSeconds: 1}, "", ""},
 		// The summary wins over forks journaled before it.
@@ -191,7 +195,7 @@ func TestSameSettingsRefusesAChangedResume(t *testing.T) {
 		b    suite.Benchmark
 		want string
 	}{
-		{smoke, "1 s warmup and 1 rounds of 1 s slices"},
+		{smoke, "1 s warmup and 1 round of 1 s slices"},
 		{ops, "1 s warmup and 2 rounds of 1000 ops slices"},
 		{adaptive, "1 to 30 s adaptive warmup and 2 rounds of 1 s slices"},
 	} {

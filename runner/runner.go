@@ -405,7 +405,7 @@ func sameSettings(dir string, bs []suite.Benchmark, done map[string]results.Benc
 		if !ok {
 			continue
 		}
-		if now := specSettings(b.Spec); was != now && was != formerSettings(now) {
+		if now := specSettings(b.Spec); canonicalSettings(was) != now {
 			return fmt.Errorf("%s holds %s measured with %s, but this run asks for %s "+
 				"(--smoke, or the suite file, differs from the journaled run's): resume with the same "+
 				"flags and suite, or start a new run with another --out", dir, b.Name, was, now)
@@ -419,15 +419,15 @@ func specSettings(s spec.Spec) string {
 	return settingsOf(s.Warmup.Seconds(), s.WarmupMax.Seconds(), s.Rounds, s.SliceTime.Seconds(), s.SliceOps)
 }
 
-// formerSettings is now as settingsOf wrote it before 2026-11-29, when rounds were
-// called iterations ("2 iterations of 1 s"): a journal written then holds that, and
-// the run it journaled still resumes.
-func formerSettings(now string) string {
-	before, after, ok := strings.Cut(now, " rounds of ")
-	if !ok {
-		return now
+// canonicalSettings is a journaled settingsOf as today's settingsOf writes it: before
+// 2026-11-29 rounds were called iterations ("2 iterations of 1 s"), and one round was
+// written "1 rounds"; a journal written then holds that, and the run it journaled still
+// resumes.
+func canonicalSettings(was string) string {
+	if before, after, ok := strings.Cut(was, " iterations of "); ok {
+		was = before + " rounds of " + after + " slices"
 	}
-	return before + " iterations of " + strings.TrimSuffix(after, " slices")
+	return strings.Replace(was, " 1 rounds of ", " 1 round of ", 1)
 }
 
 // settingsOf describes how a benchmark is measured, for sameSettings.
@@ -436,10 +436,14 @@ func settingsOf(warmup, warmupMax float64, rounds int, sliceSeconds float64, sli
 	if sliceOps > 0 {
 		each = fmt.Sprintf("%d ops", sliceOps)
 	}
-	if warmupMax > 0 {
-		return fmt.Sprintf("%g to %g s adaptive warmup and %d rounds of %s slices", warmup, warmupMax, rounds, each)
+	nRounds := fmt.Sprintf("%d rounds", rounds)
+	if rounds == 1 {
+		nRounds = "1 round"
 	}
-	return fmt.Sprintf("%g s warmup and %d rounds of %s slices", warmup, rounds, each)
+	if warmupMax > 0 {
+		return fmt.Sprintf("%g to %g s adaptive warmup and %s of %s slices", warmup, warmupMax, nRounds, each)
+	}
+	return fmt.Sprintf("%g s warmup and %s of %s slices", warmup, nRounds, each)
 }
 
 func contains(bs []results.Benchmark, name string) bool {
