@@ -329,3 +329,17 @@ def served_from_environment() -> tuple[Reference, int]:
     limit = int(os.environ.get("WIREBENCH_MAX_MESSAGE_SIZE", DEFAULT_MAX_MESSAGE_SIZE))
     path = os.environ.get("WIREBENCH_STATE")
     return Reference(data, SharedState(path) if path else None), limit
+
+
+def lazy_app(module_globals: dict, build):
+    """A module's __getattr__ that builds its `app` with build() on first access: an
+    app module is imported by the worker, which only names it, and by a server's
+    worker processes, which build it from served_from_environment()."""
+
+    def getattr_(name):
+        if name == "app":
+            module_globals["app"] = build()
+            return module_globals["app"]
+        raise AttributeError(name)
+
+    return getattr_

@@ -173,11 +173,6 @@ def from_environment():
     return BodyLimit(create_app(reference), limit)
 
 
-def __getattr__(name):
-    # `app` is built on first import by a server process, not when this module is
-    # imported elsewhere (the worker only names it).
-    if name == "app":
-        global app
-        app = from_environment()
-        return app
-    raise AttributeError(name)
+# `app` is built on first access by a server process, not when this module is imported
+# elsewhere.
+__getattr__ = contract.lazy_app(globals(), from_environment)
