@@ -126,12 +126,13 @@ func workerRow(s spec.Spec, kind string) bool {
 // worker is built; without them those rows, and only those, may fail (the run then
 // exits 1 and says why), except in CI, which requires them. rpcecho's two suites are
 // checked further by checkRpcechoSmoke on the same run, and quick's and grpc-bench's run on
-// a 100-column terminal, whose first screen checkFirstScreen checks. About 6 minutes for all
-// of them on a 2-core machine, 5 of it grpc-params' 36 JVM start-ups (docs/architecture.md,
-// "The check").
+// a 100-column terminal, whose first screen checkFirstScreen checks. About 5 minutes for all
+// of them, two at a time, on a 2-core machine with nothing else running (296 s on
+// 2026-11-29), the longest grpc-params' with its two batches of 36 JVMs
+// (docs/architecture.md, "The check").
 func TestBundledSuitesSmoke(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs every bundled suite (about 2 minutes)")
+		t.Skip("runs every bundled suite (about 5 minutes)")
 	}
 	jvmOK, jvmWhy := jvmWorker(t)
 	if !jvmOK {
