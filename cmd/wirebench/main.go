@@ -12,6 +12,7 @@ import (
 	"reflect"
 	"regexp"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -114,6 +115,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "wirebench: %v\n", err)
+		if slices.Contains(args, "-i") && strings.HasPrefix(err.Error(), "--rounds:") {
+			// ghz's -i is its .proto import paths; here -i is JMH's, the rounds.
+			fmt.Fprintln(stderr, "wirebench: -i is --rounds (as JMH's -i); the .proto files' import paths (ghz's -i) are --import-paths")
+		}
 		return exitUsage
 	}
 	e := &env{ctx: ctx, stdout: stdout, stderr: stderr}
