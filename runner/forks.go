@@ -264,6 +264,9 @@ type pace struct {
 	// finished since start.
 	todo, planned time.Duration
 	start         time.Time
+	// refs is the planned time of the references not measured yet (a batch's two,
+	// plan.Batch.Reference each), which take their set time however the forks run.
+	refs time.Duration
 }
 
 // newPace adds up the forks of pl's groups and their planned time, counting those an
@@ -295,18 +298,22 @@ func (p *pace) dropped(n int, each time.Duration) {
 	p.todo = max(p.todo-time.Duration(n)*each, 0)
 }
 
+// referenced counts a reference of planned time d as measured (or not to be).
+func (p *pace) referenced(d time.Duration) { p.refs = max(p.refs-d, 0) }
+
 func (p *pace) add(n int, each time.Duration) {
 	p.forks += n
 	p.todo += time.Duration(n) * each
 }
 
-// left is the time the forks not finished should take: their planned time, scaled by
-// how long the forks finished since start took against theirs.
+// left is the time the forks not finished should take, their planned time scaled by
+// how long the forks finished since start took against theirs, and the references
+// left.
 func (p *pace) left() time.Duration {
 	if p.planned <= 0 {
-		return p.todo
+		return p.todo + p.refs
 	}
-	return time.Duration(float64(p.todo) * float64(time.Since(p.start)) / float64(p.planned))
+	return time.Duration(float64(p.todo)*float64(time.Since(p.start))/float64(p.planned)) + p.refs
 }
 
 // partialGroup summarizes the benchmarks of group (indices into bs) that are not

@@ -59,6 +59,13 @@ func newGroupRuns(s *suite.Suite, p *plan.Plan, done map[string]results.Benchmar
 		}
 	}
 	r.p = newPace(p, done, st.forks)
+	if driver.ReferenceWhyNot(opt.Hosts) == "" {
+		for _, b := range p.Batches {
+			if b.Reference > 0 && r.pending(b) {
+				r.p.refs += 2 * b.Reference
+			}
+		}
+	}
 	return r
 }
 

@@ -191,6 +191,26 @@ workloads: [person.get, person.list]
 	if got, want := p.Estimate(), 12436*time.Millisecond; got != want {
 		t.Errorf("estimate %v, counted %v", got, want)
 	}
+	// The time left before anything runs is the whole estimate, its references
+	// included; none is left once all ran (the driver here is a counter).
+	j, st, err := openJournal(t.TempDir(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.close()
+	r := newGroupRuns(s, p, map[string]results.Benchmark{}, st, Options{}, j)
+	if got := r.p.left(); got != p.Estimate() {
+		t.Errorf("time left at the start %v, want the estimate %v", got, p.Estimate())
+	}
+	counter := &driverCalls{}
+	r.batch, r.single, r.reference = counter.batch, counter.single, counter.reference
+	if runErr, err := r.runPlan(context.Background(), &Outcome{}); runErr != nil || err != nil {
+		t.Fatal(runErr, err)
+	}
+	if r.p.refs != 0 {
+		t.Errorf("%v of references left after the run", r.p.refs)
+	}
+
 	calls, res := runPlannedResults(t, s, p)
 	if want := []string{"reference", "batch", "reference"}; !slices.Equal(calls.order, want) {
 		t.Errorf("driver calls %v, want %v", calls.order, want)

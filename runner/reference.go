@@ -31,6 +31,7 @@ func (r *groupRuns) referenceStart(ctx context.Context, b plan.Batch) (*results.
 	}
 	if ref.Why = driver.ReferenceWhyNot(r.opt.Hosts); ref.Why == "" {
 		ref.Start, ref.Why = r.measureReference(ctx, b)
+		r.p.referenced(b.Reference)
 	}
 	r.refs = append(r.refs, *ref)
 	return ref, r.journalReference(ref)
@@ -39,10 +40,15 @@ func (r *groupRuns) referenceStart(ctx context.Context, b plan.Batch) (*results.
 // referenceEnd measures the reference after batch b, whose start referenceStart
 // measured (ref; nil: none), and journals the batch's whole record.
 func (r *groupRuns) referenceEnd(ctx context.Context, b plan.Batch, ref *results.ReferenceRun) error {
-	if ref == nil || ref.Start == nil {
+	if ref == nil {
+		return nil
+	}
+	if ref.Start == nil { // the start failed, or none is measured here: no end either
+		r.p.referenced(b.Reference)
 		return nil
 	}
 	ref.End, ref.Why = r.measureReference(ctx, b)
+	r.p.referenced(b.Reference)
 	r.refs[len(r.refs)-1] = *ref
 	return r.journalReference(ref)
 }

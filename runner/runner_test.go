@@ -107,4 +107,14 @@ func TestPaceLeft(t *testing.T) {
 	if got := p.left(); p.done != 3 || got < 60*time.Second || got > 61*time.Second {
 		t.Errorf("after 2 forks not run: done %d, %v left; want 3 and 60s (30s planned, at half the speed)", p.done, got)
 	}
+	// References take their set time, whatever the forks' speed.
+	p.refs = 2 * time.Second
+	if got := p.left(); got < 62*time.Second || got > 63*time.Second {
+		t.Errorf("with 2 s of references left: %v left, want 62s", got)
+	}
+	p.referenced(time.Second)
+	p.referenced(5 * time.Second)
+	if got := p.left(); p.refs != 0 || got < 60*time.Second || got > 61*time.Second {
+		t.Errorf("references measured: %v of them and %v left, want none and 60s", p.refs, got)
+	}
 }
