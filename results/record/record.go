@@ -9,7 +9,12 @@
 package record
 
 import (
+	"bytes"
+	"compress/zlib"
+	"encoding/base64"
+	"encoding/binary"
 	"fmt"
+	"io"
 	"sync"
 	"time"
 
@@ -197,14 +202,49 @@ func EncodeHistogram(h *hdr.Histogram) (string, error) {
 	return string(b), nil
 }
 
-// DecodeHistogram reads a histogram that EncodeHistogram (or any V2 writer) encoded.
+// DecodeHistogram reads a histogram that EncodeHistogram (or any V2 writer) encoded,
+// and refuses one that declares more significant digits than SigFigs or a range
+// beyond twice HighestNs (every wirebench writer, in every language, uses SigFigs and
+// HighestNs) before it is decoded: hdrhistogram-go allocates a histogram's counts
+// from its header, and 56 bytes that declare 5 digits up to 2^62 ns made it allocate
+// 47 MB (2026-11-29), so a damaged journal or a remote worker's message could
+// otherwise fill the memory.
 func DecodeHistogram(s string) (*hdr.Histogram, error) {
 	if s == "" {
 		return nil, nil
+	}
+	if sig, high, ok := histogramHeader(s); ok && (sig > SigFigs || high > 2*HighestNs) {
+		return nil, fmt.Errorf("decoding histogram: it declares %d significant digits up to %d ns; "+
+			"wirebench's histograms have %d up to %d ns (60 s)", sig, high, SigFigs, HighestNs)
 	}
 	h, err := hdr.Decode([]byte(s))
 	if err != nil {
 		return nil, fmt.Errorf("decoding histogram: %w", err)
 	}
 	return h, nil
+}
+
+// histogramHeader reads the significant digits and the highest value that a V2
+// compressed histogram's header declares; ok is false when s is not one (hdr.Decode
+// then says why). hdrhistogram-go reads the header only inside Decode, after which the
+// counts are allocated, so this reads it first: base64 of a cookie and a length (two
+// int32s), then a zlib stream that opens with the cookie, the payload's length, the
+// normalizing offset and the significant digits (int32s), then the lowest and highest
+// trackable values (int64s), big-endian (hdrhistogram-go's
+// decodeDeCompressedHeaderFormat).
+func histogramHeader(s string) (sig int32, high int64, ok bool) {
+	b, err := base64.StdEncoding.DecodeString(s)
+	if err != nil || len(b) < 8 {
+		return 0, 0, false
+	}
+	z, err := zlib.NewReader(bytes.NewReader(b[8:]))
+	if err != nil {
+		return 0, 0, false
+	}
+	defer z.Close()
+	var h [32]byte
+	if _, err := io.ReadFull(z, h[:]); err != nil {
+		return 0, 0, false
+	}
+	return int32(binary.BigEndian.Uint32(h[12:16])), int64(binary.BigEndian.Uint64(h[24:32])), true
 }

@@ -1,8 +1,12 @@
 package record
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
 )
 
 func TestHistogramRoundTrip(t *testing.T) {
@@ -26,6 +30,42 @@ func TestHistogramRoundTrip(t *testing.T) {
 	for _, bad := range []string{"not base64!", "AAAA", "HIST"} {
 		if _, err := DecodeHistogram(bad); err == nil {
 			t.Errorf("%q decoded", bad)
+		}
+	}
+}
+
+// A histogram that declares more digits or a longer range than wirebench records is
+// refused before it is decoded (its counts would be allocated from its header); one of
+// fewer digits, or of the range every wirebench writer uses, decodes.
+func TestHistogramOfAnotherRange(t *testing.T) {
+	for _, c := range []struct {
+		high int64
+		sig  int
+		ok   bool
+	}{
+		{1 << 62, 5, false}, // 47 MB of counts from 56 bytes
+		{1 << 62, 3, false},
+		{int64(60 * time.Second), 4, false},
+		{int64(60 * time.Second), 3, true},
+		{int64(60 * time.Second), 2, true},
+		{int64(100 * time.Second), 3, true}, // a writer that rounds its top up
+	} {
+		h := hdr.New(1, c.high, c.sig)
+		if err := h.RecordValue(1500); err != nil {
+			t.Fatal(err)
+		}
+		s, err := EncodeHistogram(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := DecodeHistogram(s)
+		switch {
+		case c.ok && (err != nil || back.TotalCount() != 1):
+			t.Errorf("%d digits up to %d ns: %v, want it decoded", c.sig, c.high, err)
+		case !c.ok && err == nil:
+			t.Errorf("%d digits up to %d ns decoded, want it refused", c.sig, c.high)
+		case !c.ok && !strings.Contains(err.Error(), fmt.Sprintf("declares %d significant digits up to %d ns", c.sig, c.high)):
+			t.Errorf("%d digits up to %d ns: %v, want the error to say what it declares", c.sig, c.high, err)
 		}
 	}
 }
