@@ -23,7 +23,7 @@ fi
 target=$1 pkg=$2 secs=$3
 GO=${GO:-go}
 
-# New minimised inputs are minimised for up to 60 s by default, during which the target
+# Each new interesting input is minimised for up to 60 s by default, while the target
 # is not fuzzed: FuzzReadJournal spent 7 s of a 10 s run minimising (2026-11-29). 2 s
 # keeps the time for mutation.
 minimize=${FUZZ_MINIMIZE:-2s}

@@ -110,8 +110,9 @@ type PhaseSpec struct {
 	Rate float64
 }
 
-// Session is a load whose phases its caller asks for one at a time, with the clients
-// connected and the callers' state kept in between. It is owned by one goroutine.
+// Session is one load of a workload on clients, from its first phase to its last: its
+// caller asks for the phases one at a time, with the clients connected and the
+// callers' state kept in between. It is owned by one goroutine.
 type Session struct {
 	r *sessionState
 }
