@@ -117,7 +117,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "wirebench: %v\n", err)
 		if slices.Contains(args, "-i") && strings.HasPrefix(err.Error(), "--rounds:") {
 			// ghz's -i is its .proto import paths; here -i is JMH's, the rounds.
-			fmt.Fprintln(stderr, "wirebench: -i is --rounds (as JMH's -i); the .proto files' import paths (ghz's -i) are --import-paths")
+			fmt.Fprintln(stderr, "wirebench: -i is --rounds here, as JMH's -i; ghz's -i, the import paths, is --import-paths")
 		}
 		return exitUsage
 	}

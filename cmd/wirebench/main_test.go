@@ -56,7 +56,7 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{[]string{"call", "--protocol", "direct", "echo", "--payload", "hello"}, "--payload-text"},
 		{[]string{"call", "--protocol", "direct", "person.gt"}, `(did you mean "person.get"?)`},
 		// A ghz user's -i (import paths) is wirebench's --rounds.
-		{[]string{"bench", "--protocol", "grpc-proto", "-i", "./protos"}, "import paths (ghz's -i) are --import-paths"},
+		{[]string{"bench", "--protocol", "grpc-proto", "-i", "./protos"}, "ghz's -i, the import paths, is --import-paths"},
 		{[]string{"kube", "--clients", "0"}, "--clients 0"},
 		{[]string{"kube", "--kubectl", "/nonexistent/kubectl"}, "--kubectl /nonexistent/kubectl"},
 		{[]string{"kube", "--kubectl", "true", "--resume", "/nonexistent"}, "not a results directory"},
