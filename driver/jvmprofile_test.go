@@ -82,3 +82,31 @@ func TestJVMWorkerProfile(t *testing.T) {
 		}
 	}
 }
+
+// TestJVMWarningsLeaveTheAddressLine: a JVM that warns as it starts (here about
+// -XX:+UseLargePages on a machine without large pages, as a user's runtime_args may ask;
+// in a run, about a stale hsperfdata file) still starts as a worker: its warnings go to
+// stderr, not before its address on stdout.
+func TestJVMWarningsLeaveTheAddressLine(t *testing.T) {
+	jar := needJVMWorker(t)
+	const warns = "-XX:+UseLargePages"
+	out, err := exec.Command("java", warns, "-version").Output()
+	if err != nil {
+		t.Fatalf("java %s -version: %v", warns, err)
+	}
+	if !strings.Contains(string(out), "[warning]") {
+		t.Skipf("java %s prints no warning on stdout here (large pages are configured): nothing to route", warns)
+	}
+	opt := launch.Options{JavaWorker: jar, RuntimeArgs: []string{warns}, StartTimeout: 20 * time.Second}
+	st := &protocol.Stack{Name: "grpc-java-netty", Protocol: "grpc-proto", Worker: protocol.WorkerJava}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	w, err := launch.Start(ctx, "server worker", st, opt, t.TempDir(), "server-0-0", nil, nspair.End{})
+	if err != nil {
+		t.Fatalf("a JVM worker with %s: %v", warns, err)
+	}
+	defer w.Close()
+	if _, err := w.Client.Info(ctx, &controlpb.InfoRequest{}); err != nil {
+		t.Fatalf("a JVM worker with %s does not answer: %v", warns, err)
+	}
+}

@@ -25,7 +25,7 @@ func init() {
 // without this.
 const JVMStartCost = 2 * time.Second
 
-// javaCommand is the command line of a JVM worker: java with JVMArgs (and
+// javaCommand is the command line of a JVM worker: java with JVMLogArgs, JVMArgs (and
 // JVMProfileArgs when profiled), the jar of the stack's family, and the wirebench
 // executable, which runs the link proxy of a JVM client behind a link.
 func javaCommand(c Command) ([]string, error) {
@@ -37,7 +37,8 @@ func javaCommand(c Command) ([]string, error) {
 	if err != nil {
 		return nil, errors.New("the JVM stacks need a JDK 17 or later: java is not on PATH")
 	}
-	argv := append([]string{java}, JVMArgs(c.RuntimeArgs, len(c.CPUs))...)
+	argv := append([]string{java}, JVMLogArgs...)
+	argv = append(argv, JVMArgs(c.RuntimeArgs, len(c.CPUs))...)
 	if c.Profile != "" {
 		argv = append(argv, JVMProfileArgs(c.Profile)...)
 	}
@@ -47,6 +48,17 @@ func javaCommand(c Command) ([]string, error) {
 	}
 	return argv, nil
 }
+
+// JVMLogArgs send the JVM's own warnings (its unified logging, which writes them to
+// stdout by default) to stderr, first on a JVM worker's command line: the worker's
+// first line on stdout must be its address. Seen on 2026-11-29: of 36 JVMs started at
+// once, one printed "[warning][perf,memops] Cannot use file /tmp/hsperfdata_root/PID
+// because it is locked by another process" (another starting JVM was checking that
+// stale file of a dead process with the same PID), and the driver, reading that line
+// for the address, failed the fork. A user's -XX:+UseLargePages on a machine without
+// large pages warns the same way. Where a warning goes changes nothing else; a user's
+// own -Xlog options, after these, still apply.
+var JVMLogArgs = []string{"-Xlog:disable", "-Xlog:all=warning:stderr:uptime,level,tags"}
 
 // JVMDefaultArgs are the JVM options every JVM worker the driver starts gets before the
 // user's own (Options.RuntimeArgs, which win where they set the same option): a fixed heap,
@@ -70,10 +82,12 @@ func JVMArgs(user []string, cpus int) []string {
 // original did: a JFR recording with the profile settings, written when the JVM exits,
 // to profile.jfr, and the GC log (every gc tag) to profile.gc.log. JFR's start-up note
 // is turned off: it goes to stdout, where the worker's first line must be its address.
+// It is turned off on stderr's output: after JVMLogArgs' -Xlog:disable, JDK 17's JFR
+// adds the note back on stdout unless its tags are set on another output.
 func JVMProfileArgs(profile string) []string {
 	return []string{
 		"-XX:StartFlightRecording=filename=" + profile + ".jfr,settings=profile,dumponexit=true",
-		"-Xlog:jfr+startup=off",
+		"-Xlog:jfr+startup=off:stderr",
 		"-Xlog:gc*:file=" + profile + ".gc.log",
 	}
 }

@@ -44,7 +44,7 @@ type announcement struct {
 // announce runs a built jar's `list --json` and checks that the jar is the one its
 // family's stacks are started from.
 func announce(jar string) (announcement, error) {
-	out, err := exec.Command("java", "-jar", jar, "list", "--json").Output()
+	out, err := exec.Command("java", append(slices.Clone(launch.JVMLogArgs), "-jar", jar, "list", "--json")...).Output()
 	if err != nil {
 		var stderr []byte
 		if ee, ok := err.(*exec.ExitError); ok {

@@ -115,7 +115,9 @@ func ephemeralTLS(t *testing.T) transport.TLS {
 // CA its clients trust.
 func serveJava(t *testing.T, jar, proto, stack, network string) (transport.Addr, transport.TLS) {
 	t.Helper()
-	args := []string{"-jar", jar, "serve", "--stack", stack, "--protocol", proto, "--listen", protocoltest.ListenAddr(t, network).String()}
+	// The JVM's own warnings to stderr, as the driver starts it: its first line on
+	// stdout must be the address.
+	args := append(slices.Clone(launch.JVMLogArgs), "-jar", jar, "serve", "--stack", stack, "--protocol", proto, "--listen", protocoltest.ListenAddr(t, network).String())
 	var tc transport.TLS
 	if network == spec.TLS {
 		tc = ephemeralTLS(t)

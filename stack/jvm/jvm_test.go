@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wirebench/wirebench/driver/launch"
 	"github.com/wirebench/wirebench/protocol"
 	_ "github.com/wirebench/wirebench/stack/all"
 	"github.com/wirebench/wirebench/stack/jvm"
@@ -38,7 +39,7 @@ func TestJarsRunTheirFamilies(t *testing.T) {
 	for family := range families {
 		t.Run("family="+family, func(t *testing.T) {
 			jar := familyJar(t, family)
-			out, err := exec.Command("java", "-jar", jar, "list").Output()
+			out, err := exec.Command("java", append(slices.Clone(launch.JVMLogArgs), "-jar", jar, "list")...).Output()
 			if err != nil {
 				t.Fatalf("%s list: %v", jar, err)
 			}
