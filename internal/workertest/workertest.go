@@ -254,11 +254,17 @@ func RunTool(t *testing.T, bin string, args ...string) []byte {
 // model; with countsBytes (the worker's clients count bytes on the wire, as the Rust
 // worker's do), bytes both ways too. binary is wirebench, for the Go workers of the
 // mixed pairs; the caller has pointed the launcher at the worker.
+//
+// The runs go two at a time (-test.parallel, GOMAXPROCS): each is mostly its workers'
+// starts and stops and its fixed-length slices, so one at a time they kept a slot of
+// `go test -p 2` waiting (the Rust worker's twelve took 42 s for 12 s of CPU,
+// 2026-11-29).
 func DriverRuns(t *testing.T, binary string, countsBytes bool, pairs [][4]string) {
 	for _, pair := range pairs {
 		p := struct{ Protocol, Server, Client, Workload string }{pair[0], pair[1], pair[2], pair[3]}
 		for _, model := range []load.Model{{Kind: load.Closed, Concurrency: 4, Connections: 2}, {Kind: load.Open, Rate: 100, Concurrency: 8}} {
 			t.Run(p.Protocol+"/"+p.Server+"-"+p.Client+"/"+p.Workload+"/"+string(model.Kind), func(t *testing.T) {
+				t.Parallel()
 				for _, tr := range runPair(t, binary, pair, "unix", model) {
 					for k, iv := range tr.Intervals {
 						if iv.Ops == 0 || iv.Resp.TotalCount() != iv.Ops || iv.ErrorCount() != 0 || iv.Index != k {
