@@ -13,26 +13,24 @@ run: build
 	$(BIN) run
 
 # The test command of the README and of CI: vet, the generated-code check, the JVM
-# worker's jar and the Rust worker's binary (when a JDK and Maven, or cargo, are
+# worker's jars and its own tests (JUnit, in the one Maven pass that builds the jars:
+# java-tested) and the Rust worker's binary (when a JDK and Maven, or cargo, are
 # present; their Go interop tests skip without them), the Python worker's venv (when a
-# Python 3.11+ is present) and the Node worker's packages (Node 20+), every Go test, the deploy checks,
-# the fuzz tests (20 s each), then the Rust, Python and Node workers' own tests. The JVM
-# worker's own tests (JUnit) run first, in the one Maven pass that builds its jars
-# (java-tested). With CI=true
-# whatever would be skipped for a missing tool fails instead (internal/testtool,
-# scripts/missing.sh). 30 min per package: cmd/wirebench smokes every bundled suite
-# (828 s in a run here on 2026-11-24, with other builds on the machine). Where the
-# time goes: docs/architecture.md, "The check". WAITING_TESTS are packages whose tests
-# mostly wait rather than compute: scripts/gotest.sh runs them in a lane of their own
-# beside the others (measured there, 2026-11-29).
+# Python 3.11+ is present) and the Node worker's packages (Node 20+), every Go test, the
+# deploy checks, the Rust, Python and Node workers' own tests, then the fuzz tests (20 s
+# each). With CI=true whatever would be skipped for a missing tool fails instead
+# (internal/testtool, scripts/missing.sh). 30 min per package: cmd/wirebench smokes
+# every bundled suite (828 s in a run here on 2026-11-24, with other builds on the
+# machine). scripts/test.sh schedules the tests for a 2-CPU machine: WAITING_TESTS,
+# packages whose tests mostly wait rather than compute, then the deploy checks and the
+# workers' own tests, in a lane of their own beside java-tested and then the other Go
+# packages, LONG_TESTS (the longest) first. Where the time goes: docs/architecture.md,
+# "The check".
 WAITING_TESTS := ./stack/gofasthttp/ ./stack/instrument/ ./stack/gonethttpjson/ ./stack/rust/
-test: vet check-generate java-tested rust python node
-	GO=$(GO) bash scripts/gotest.sh $(WAITING_TESTS)
-	@$(MAKE) --no-print-directory deploy-check
+LONG_TESTS := ./cmd/wirebench/ ./stack/jvm/ ./stack/python/ ./stack/node/ ./stack/outside/
+test: vet check-generate rust python node
+	GO=$(GO) MAKE=$(MAKE) WAITING_TESTS="$(WAITING_TESTS)" LONG_TESTS="$(LONG_TESTS)" bash scripts/test.sh
 	@$(MAKE) --no-print-directory fuzz
-	@$(MAKE) --no-print-directory test-rust-unit
-	@$(MAKE) --no-print-directory test-python-unit
-	@$(MAKE) --no-print-directory test-node-unit
 
 vet:
 	$(GO) vet ./...
