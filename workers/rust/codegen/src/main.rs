@@ -61,8 +61,8 @@ fn main() -> ExitCode {
     }
 }
 
-/// Moves the file at fresh over dst when their contents differ, else removes fresh and
-/// leaves dst (and its modification time) alone.
+/// Writes fresh's bytes to dst when they differ from dst's (a dst that does not exist
+/// differs), leaving an equal dst and its modification time alone; then removes fresh.
 fn replace_if_changed(fresh: &Path, dst: &Path) -> std::io::Result<()> {
     let new = std::fs::read(fresh)?;
     if std::fs::read(dst).ok().as_deref() != Some(new.as_slice()) {
